@@ -1,0 +1,20 @@
+//===- HostTensor.cpp -----------------------------------------------------===//
+
+#include "runtime/base/HostTensor.h"
+
+namespace kiln {
+
+std::string tensorTypeString(const std::vector<int64_t> &shape,
+                             ElementType type) {
+  std::string s;
+  for (int64_t d : shape)
+    s += std::to_string(d) + "x";
+  s += elementTypeName(type);
+  return s;
+}
+
+std::string HostTensor::typeString() const {
+  return tensorTypeString(Shape, Type);
+}
+
+} // namespace kiln

@@ -10,3 +10,22 @@ function(kiln_gtest)
   add_test(NAME ${ARG_NAME} COMMAND ${ARG_NAME})
   set_tests_properties(${ARG_NAME} PROPERTIES LABELS runtime)
 endfunction()
+
+# kiln_runtime_library(NAME name DEPS lib...)
+# Builds every non-test .cpp in the current directory into `name`, and every
+# *Test.cpp into one gtest binary `name_tests` labelled `runtime`.
+function(kiln_runtime_library)
+  cmake_parse_arguments(ARG "" "NAME" "DEPS;TEST_DEPS" ${ARGN})
+  file(GLOB srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  file(GLOB tests CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*Test.cpp)
+  if(tests)
+    list(REMOVE_ITEM srcs ${tests})
+  endif()
+  add_library(${ARG_NAME} ${srcs})
+  target_include_directories(${ARG_NAME} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${ARG_NAME} PUBLIC ${ARG_DEPS})
+  if(tests)
+    kiln_gtest(NAME ${ARG_NAME}_tests SRCS ${tests}
+               DEPS ${ARG_NAME} ${ARG_TEST_DEPS})
+  endif()
+endfunction()

@@ -1,0 +1,131 @@
+//===- Passes.td - Kiln compiler passes --------------------*- tablegen -*-===//
+//
+// Every Kiln pass, grouped by phase. Constructors are generated; the logic of
+// each pass lives in a function or pattern set other passes can reuse.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KILN_COMPILER_PASSES
+#define KILN_COMPILER_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+//===----------------------------------------------------------------------===//
+// input
+//===----------------------------------------------------------------------===//
+
+def VerifyInput : Pass<"kiln-verify-input", "mlir::ModuleOp"> {
+  let summary = "Rejects programs Kiln cannot compile, naming the op";
+  let description = [{
+    Accepts func, linalg, tensor, arith, math and tosa ops on statically
+    shaped tensors of supported element types. Anything else is an error at
+    the op's location that names the op, so users learn what to change.
+  }];
+}
+
+def DecomposeOps : Pass<"kiln-decompose-ops", "mlir::func::FuncOp"> {
+  let summary = "Decomposes aggregate ops (softmax, concat) into linalg/tensor";
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// globalopt
+//===----------------------------------------------------------------------===//
+
+def ConvertConvLayout : Pass<"kiln-convert-conv-layout", "mlir::func::FuncOp"> {
+  let summary = "Rewrites NHWC/FHWC convolutions to NHWC/HWCF";
+  let description = [{
+    The CPU code generator decomposes and vectorizes NHWC/HWCF convolutions;
+    TOSA produces FHWC filters, so the filter is transposed once (folded
+    away when it is a constant).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
+//===----------------------------------------------------------------------===//
+// dispatch
+//===----------------------------------------------------------------------===//
+
+def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
+  let summary = "Groups ops into dispatch regions and outlines them";
+  let description = [{
+    Each compute root (a linalg op or a data-movement tensor op) becomes a
+    dispatch together with the cheap producers of its operands (empty, fill,
+    broadcasts, scalar constants) and the elementwise consumers of its result.
+    Each dispatch is outlined into a private function marked `kiln.dispatch`
+    and called from the host function.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// host
+//===----------------------------------------------------------------------===//
+
+def PlanHost : Pass<"kiln-plan-host", "mlir::ModuleOp"> {
+  let summary = "Annotates host functions with their buffer plan";
+  let description = [{
+    Assigns every tensor in a host function to an input, output, constant or
+    a slice of the transient arena (offsets from liveness) and records the
+    plan as attributes, for inspection and tests. The module writer computes
+    the same plan through `planHostFunction`.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// codegen/cpu
+//===----------------------------------------------------------------------===//
+
+def CpuBindDispatch : Pass<"kiln-cpu-bind-dispatch", "mlir::ModuleOp"> {
+  let summary = "Turns tensor dispatch functions into buffer-binding form";
+  let description = [{
+    A dispatch `(tensor...) -> (tensor...)` becomes `(memref...) -> ()`: one
+    memref per input then per output, read through `to_tensor restrict` and
+    written with `materialize_in_destination`.
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def CpuTileAndVectorize : Pass<"kiln-cpu-tile-and-vectorize",
+                               "mlir::func::FuncOp"> {
+  let summary = "Tiles a dispatch to workgroups and vectors and vectorizes";
+  let dependentDialects = ["mlir::scf::SCFDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def Bufferize : Pass<"kiln-bufferize", "mlir::ModuleOp"> {
+  let summary = "One-shot bufferization of binding-form dispatches";
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::linalg::LinalgDialect"];
+}
+
+def DistributeToWorkgroups : Pass<"kiln-distribute-to-workgroups",
+                                  "mlir::ModuleOp"> {
+  let summary = "Maps the outer scf.forall of each dispatch to workgroup ids";
+  let description = [{
+    Appends three `index` workgroup-id arguments (x, y, z) to each dispatch,
+    replaces the outermost scf.forall by its body indexed by the linearized
+    workgroup id, and records `kiln.workgroup_count`.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def CpuLowerToLLVM : Pass<"kiln-cpu-lower-to-llvm", "mlir::ModuleOp"> {
+  let summary = "Lowers dispatches to the LLVM dialect with the CPU ABI";
+  let description = [{
+    Lowers vector, memref, scf and arithmetic to LLVM and wraps each dispatch
+    in the CPU entry point ABI:
+    `void f(void *const *bindings, const uint32_t *push, uint32_t x, y, z)`.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+#endif // KILN_COMPILER_PASSES

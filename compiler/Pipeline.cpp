@@ -1,0 +1,185 @@
+//===- Pipeline.cpp - kiln-compile's phases -------------------------------===//
+
+#include "compiler/Pipeline.h"
+#include "compiler/Passes.h"
+#include "compiler/dispatch/DispatchRegions.h"
+#include "compiler/host/HostPlan.h"
+#include "compiler/module/ModuleWriter.h"
+#include "compiler/target/cpu/CpuTarget.h"
+
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+void registerCompilerDialects(DialectRegistry &registry) {
+  registry.insert<affine::AffineDialect, arith::ArithDialect,
+                  bufferization::BufferizationDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, index::IndexDialect, linalg::LinalgDialect,
+                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  scf::SCFDialect, tensor::TensorDialect, tosa::TosaDialect,
+                  ub::UBDialect, vector::VectorDialect>();
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerSubsetOpInterfaceExternalModels(registry);
+  linalg::registerTilingInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerSubsetOpInterfaceExternalModels(registry);
+  tensor::registerTilingInterfaceExternalModels(registry);
+  vector::registerBufferizableOpInterfaceExternalModels(registry);
+}
+
+void buildInputPipeline(OpPassManager &pm) {
+  pm.addPass(createVerifyInput());
+  pm.addPass(createInlinerPass());
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions{});
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createDecomposeOps());
+}
+
+void buildGlobalOptPipeline(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createConvertConvLayout());
+  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void buildDispatchPipeline(OpPassManager &pm) {
+  pm.addPass(createFormDispatches());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void buildCpuCodegenPipeline(OpPassManager &pm) {
+  pm.addPass(createCpuBindDispatch());
+  pm.addNestedPass<func::FuncOp>(createCpuTileAndVectorize());
+  pm.addPass(createBufferize());
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createPromoteBuffersToStackPass());
+  pm.addPass(createDistributeToWorkgroups());
+  pm.addPass(createCpuLowerToLLVM());
+}
+
+namespace {
+
+LogicalResult runPhase(ModuleOp module, const CompileOptions &options,
+                       StringRef name,
+                       llvm::function_ref<void(OpPassManager &)> build) {
+  if (options.Progress)
+    options.Progress(name);
+  PassManager pm(module.getContext());
+  build(pm);
+  return pm.run(module);
+}
+
+} // namespace
+
+FailureOr<std::vector<uint8_t>>
+compileToModuleFile(ModuleOp module, const CompileOptions &options) {
+  Location loc = module.getLoc();
+  if (options.TargetDevice != "cpu")
+    return emitError(loc) << "target device '" << options.TargetDevice
+                          << "' is not supported yet; supported: cpu";
+  if (failed(runPhase(module, options, "input", buildInputPipeline)) ||
+      failed(runPhase(module, options, "globalopt", buildGlobalOptPipeline)) ||
+      failed(runPhase(module, options, "dispatch", buildDispatchPipeline)))
+    return failure();
+
+  if (options.Progress)
+    options.Progress("host");
+  ConstantPool pool;
+  std::vector<HostPlan> plans;
+  SmallVector<func::FuncOp> dispatches;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (isDispatchFunc(func)) {
+      dispatches.push_back(func);
+      continue;
+    }
+    if (func.isExternal() || func.isPrivate())
+      continue;
+    FailureOr<HostPlan> plan = planHostFunction(func, pool);
+    if (failed(plan))
+      return failure();
+    plans.push_back(std::move(*plan));
+  }
+  if (plans.empty())
+    return emitError(loc) << "the module has no public function to export";
+
+  std::vector<ExecutableVariantInfo> variants;
+  if (!dispatches.empty()) {
+    OwningOpRef<ModuleOp> codegen = ModuleOp::create(loc);
+    OpBuilder builder = OpBuilder::atBlockEnd(codegen->getBody());
+    for (func::FuncOp func : dispatches)
+      builder.clone(*func);
+    if (failed(runPhase(*codegen, options, "codegen (cpu)",
+                        buildCpuCodegenPipeline)))
+      return failure();
+
+    ExecutableVariantInfo variant;
+    variant.Format = "cpu-elf-x86_64";
+    variant.Target = resolveCpuTarget(options.CpuTarget);
+    for (func::FuncOp func : dispatches) {
+      EntryPointInfo entry;
+      entry.Name = func.getSymName().str();
+      entry.BindingCount =
+          func.getFunctionType().getNumInputs() + func.getNumResults();
+      auto impl = codegen->lookupSymbol<LLVM::LLVMFuncOp>(entry.Name);
+      auto count = impl ? codegen->lookupSymbol(entry.Name + "_impl")
+                              ->getAttrOfType<DenseI64ArrayAttr>(
+                                  "kiln.workgroup_count")
+                        : DenseI64ArrayAttr();
+      if (!count)
+        return emitError(loc) << "dispatch " << entry.Name
+                              << " lost its workgroup count";
+      for (unsigned i = 0; i < 3; ++i)
+        entry.WorkgroupCount[i] = static_cast<uint32_t>(count[i]);
+      variant.EntryPoints.push_back(std::move(entry));
+    }
+    if (options.Progress)
+      options.Progress("target (x86-64 shared object)");
+    FailureOr<std::vector<uint8_t>> image =
+        buildCpuSharedObject(*codegen, variant.Target);
+    if (failed(image))
+      return failure();
+    variant.Image = std::move(*image);
+    variants.push_back(std::move(variant));
+  }
+
+  if (options.Progress)
+    options.Progress("module");
+  return writeModule(loc, plans, variants, pool.data());
+}
+
+} // namespace kiln

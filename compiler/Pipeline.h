@@ -1,0 +1,42 @@
+//===- Pipeline.h - kiln-compile's phases ---------------------------------===//
+#ifndef KILN_COMPILER_PIPELINE_H
+#define KILN_COMPILER_PIPELINE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+struct CompileOptions {
+  /// "cpu" today; "cuda", "hip" and "amdgpu" join with their back ends.
+  std::string TargetDevice = "cpu";
+  /// x86-64 micro-architecture level of the generated CPU code.
+  std::string CpuTarget = "x86-64-v3";
+  /// Called at the start of each phase with a short description.
+  std::function<void(llvm::StringRef)> Progress;
+};
+
+/// Every dialect and extension the compiler's input and passes use.
+void registerCompilerDialects(mlir::DialectRegistry &registry);
+
+/// input: verify, inline, tosa -> linalg, decompose aggregates.
+void buildInputPipeline(mlir::OpPassManager &pm);
+/// globalopt: canonicalize, layouts, elementwise fusion.
+void buildGlobalOptPipeline(mlir::OpPassManager &pm);
+/// dispatch formation.
+void buildDispatchPipeline(mlir::OpPassManager &pm);
+/// CPU code generation for a module holding only dispatch functions.
+void buildCpuCodegenPipeline(mlir::OpPassManager &pm);
+
+/// Compiles `module` (consumed) into module-file bytes.
+mlir::FailureOr<std::vector<uint8_t>>
+compileToModuleFile(mlir::ModuleOp module, const CompileOptions &options);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_PIPELINE_H

@@ -1,0 +1,239 @@
+//===- TileAndVectorize.cpp - Workgroup and vector tiling for the CPU -----===//
+//
+// Three tiling levels on tensors, then vectorization:
+//   1. the dispatch's root is tiled into an scf.forall (one iteration per
+//      workgroup) and every producer in the dispatch is fused into it;
+//   2. inside, the root is tiled again with scf.for into vector-sized tiles,
+//      fusing producers again;
+//   3. the anchor's reduction loops are tiled so each step is one vector
+//      contraction / reduction / 1-D convolution.
+// Tile sizes divide the loop ranges, so every tile has a static shape and is
+// vectorized without masking. Ops that do not vectorize stay as linalg and
+// become loops later, which keeps the pipeline total.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Passes.h"
+#include "compiler/codegen/cpu/TileConfig.h"
+#include "compiler/dispatch/DispatchRegions.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_CPUTILEANDVECTORIZE
+#include "compiler/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+// The op whose loops drive tiling: the first op with reduction loops,
+// otherwise the root itself.
+linalg::LinalgOp findAnchor(func::FuncOp func, linalg::LinalgOp root) {
+  linalg::LinalgOp anchor;
+  func.walk([&](linalg::LinalgOp op) {
+    if (!anchor && op.getNumReductionLoops() > 0)
+      anchor = op;
+  });
+  return anchor ? anchor : root;
+}
+
+// Maps tile sizes over the anchor's loops onto the root's loops. Consumers
+// join a dispatch only through identity maps, so root loop i is the anchor
+// loop producing result dimension i.
+SmallVector<int64_t> projectToRoot(linalg::LinalgOp anchor,
+                                   linalg::LinalgOp root,
+                                   ArrayRef<int64_t> anchorSizes) {
+  if (anchor == root)
+    return SmallVector<int64_t>(anchorSizes);
+  AffineMap resultMap =
+      anchor.getIndexingMapMatchingResult(anchor->getResult(0));
+  SmallVector<int64_t> sizes(root.getNumLoops(), 0);
+  for (unsigned i = 0; i < resultMap.getNumResults() && i < sizes.size(); ++i)
+    sizes[i] = anchorSizes[resultMap.getDimPosition(i)];
+  return sizes;
+}
+
+LogicalResult applyCleanups(func::FuncOp func) {
+  RewritePatternSet patterns(func.getContext());
+  for (Dialect *dialect : func.getContext()->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op :
+       func.getContext()->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, func.getContext());
+  return applyPatternsGreedily(func, std::move(patterns));
+}
+
+// Tiles `op` with `sizes`; fuses producers when `fuse` is set.
+FailureOr<Operation *> tileOp(RewriterBase &rewriter, TilingInterface op,
+                              ArrayRef<int64_t> sizes,
+                              scf::SCFTilingOptions::LoopType loopType,
+                              bool fuse) {
+  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
+    return op.getOperation();
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  tiling.setLoopType(loopType);
+  rewriter.setInsertionPoint(op);
+  if (!fuse) {
+    FailureOr<scf::SCFTilingResult> result =
+        scf::tileUsingSCF(rewriter, op, tiling);
+    if (failed(result))
+      return failure();
+    rewriter.replaceOp(op, result->replacements);
+    return result->tiledOps.front();
+  }
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
+  if (failed(result))
+    return failure();
+  for (OpResult res : op->getResults())
+    if (Value replacement = result->replacements.lookup(res))
+      rewriter.replaceAllUsesWith(res, replacement);
+  Operation *tiled = nullptr;
+  for (Operation *candidate : result->tiledAndFusedOps)
+    if (candidate->getName() == op->getName())
+      tiled = candidate; // the consumer is tiled last
+  return tiled ? tiled : result->tiledAndFusedOps.back();
+}
+
+// Decomposes ops that have no tiled form of their own into ones that do.
+LogicalResult decomposeDataMovement(func::FuncOp func) {
+  RewritePatternSet patterns(func.getContext());
+  tensor::populateDecomposeTensorConcatPatterns(patterns);
+  linalg::populateDecomposePadPatterns(patterns);
+  return applyPatternsGreedily(func, std::move(patterns));
+}
+
+LogicalResult tileDispatch(func::FuncOp func) {
+  SmallVector<bufferization::MaterializeInDestinationOp> stores;
+  func.walk([&](bufferization::MaterializeInDestinationOp op) {
+    stores.push_back(op);
+  });
+  if (stores.size() != 1)
+    return success(); // multi-result dispatches run as one workgroup
+  auto root = stores.front().getSource().getDefiningOp<linalg::LinalgOp>();
+  if (!root || !isa<TilingInterface>(root.getOperation()))
+    return success();
+  linalg::LinalgOp anchor = findAnchor(func, root);
+  std::optional<CpuTileConfig> config = chooseCpuTileConfig(anchor);
+  if (!config)
+    return success();
+  IRRewriter rewriter(func.getContext());
+  SmallVector<int64_t> workgroup = projectToRoot(anchor, root, config->Workgroup);
+  FailureOr<Operation *> tiledRoot =
+      tileOp(rewriter, cast<TilingInterface>(root.getOperation()), workgroup,
+             scf::SCFTilingOptions::LoopType::ForallOp, /*fuse=*/true);
+  if (failed(tiledRoot))
+    return root.emitError("failed to tile to workgroups");
+  if (failed(applyCleanups(func)))
+    return failure();
+
+  // Level 2: find the root again inside the forall.
+  Operation *innerRoot = nullptr;
+  func.walk([&](scf::InParallelOp terminator) {
+    for (Operation &op : terminator.getYieldingOps())
+      if (auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(op))
+        if (Operation *def = insert.getSource().getDefiningOp())
+          if (isa<TilingInterface>(def))
+            innerRoot = def;
+  });
+  if (innerRoot) {
+    SmallVector<int64_t> vector = projectToRoot(anchor, root, config->Vector);
+    vector.resize(cast<linalg::LinalgOp>(innerRoot).getNumLoops(), 0);
+    if (failed(tileOp(rewriter, cast<TilingInterface>(innerRoot), vector,
+                      scf::SCFTilingOptions::LoopType::ForOp, /*fuse=*/true)))
+      return innerRoot->emitError("failed to tile to vectors");
+    if (failed(applyCleanups(func)))
+      return failure();
+  }
+
+  // Level 3: reduction loops of every anchor-like op.
+  SmallVector<linalg::LinalgOp> reducers;
+  func.walk([&](linalg::LinalgOp op) {
+    if (op.getNumReductionLoops() > 0 && op->getName() == anchor->getName())
+      reducers.push_back(op);
+  });
+  for (linalg::LinalgOp op : reducers) {
+    SmallVector<int64_t> sizes = config->Reduction;
+    sizes.resize(op.getNumLoops(), 0);
+    if (failed(tileOp(rewriter, cast<TilingInterface>(op.getOperation()),
+                      sizes, scf::SCFTilingOptions::LoopType::ForOp,
+                      /*fuse=*/false)))
+      return op.emitError("failed to tile reduction loops");
+  }
+  return applyCleanups(func);
+}
+
+LogicalResult vectorizeDispatch(func::FuncOp func) {
+  {
+    RewritePatternSet patterns(func.getContext());
+    linalg::populateDecomposeConvolutionPatterns(patterns);
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      return failure();
+  }
+  SmallVector<Operation *> candidates;
+  func.walk([&](linalg::LinalgOp op) {
+    if (op.hasPureTensorSemantics() &&
+        llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+      candidates.push_back(op);
+  });
+  IRRewriter rewriter(func.getContext());
+  for (Operation *op : candidates) {
+    // Huge static tiles (an untiled dispatch) would unroll into enormous
+    // vectors; those stay scalar loops for LLVM to vectorize.
+    int64_t elements = 1;
+    for (int64_t r : cast<linalg::LinalgOp>(op).getStaticLoopRanges())
+      elements *= r;
+    if (elements > 4096)
+      continue;
+    if (failed(linalg::vectorizeOpPrecondition(op)))
+      continue;
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::VectorizationResult> result =
+        linalg::vectorize(rewriter, op);
+    if (failed(result))
+      continue;
+    if (op->getNumResults())
+      rewriter.replaceOp(op, result->replacements);
+    else
+      rewriter.eraseOp(op);
+  }
+
+  RewritePatternSet patterns(func.getContext());
+  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+  vector::populateVectorReductionToContractPatterns(patterns);
+  vector::populateSinkVectorOpsPatterns(patterns);
+  vector::TransferReadOp::getCanonicalizationPatterns(patterns,
+                                                      func.getContext());
+  vector::TransferWriteOp::getCanonicalizationPatterns(patterns,
+                                                       func.getContext());
+  if (failed(applyPatternsGreedily(func, std::move(patterns))))
+    return failure();
+  return applyCleanups(func);
+}
+
+struct CpuTileAndVectorizePass
+    : impl::CpuTileAndVectorizeBase<CpuTileAndVectorizePass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (!isDispatchFunc(func))
+      return;
+    if (failed(decomposeDataMovement(func)) || failed(tileDispatch(func)) ||
+        failed(vectorizeDispatch(func)))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace kiln

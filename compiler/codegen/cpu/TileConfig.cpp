@@ -1,0 +1,134 @@
+//===- TileConfig.cpp - CPU tile size heuristics --------------------------===//
+
+#include "compiler/codegen/cpu/TileConfig.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+int64_t largestDivisorAtMost(int64_t n, int64_t cap) {
+  if (n <= 0 || cap <= 1)
+    return 1;
+  for (int64_t d = std::min(n, cap); d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+namespace {
+
+// Elements a workgroup should cover: enough work to amortize the call and
+// keep operands in L1/L2, few enough to leave parallelism.
+constexpr int64_t kWorkgroupElements = 4096;
+constexpr int64_t kReductionWorkgroupRows = 64;
+// Lanes of the innermost vector dimension (two AVX2 registers of f32).
+constexpr int64_t kVectorLanes = 16;
+
+// Fills `sizes` for the parallel loops in `order` (innermost first) so their
+// product approaches `budget`.
+void tileParallelForBudget(ArrayRef<int64_t> ranges, ArrayRef<unsigned> order,
+                           int64_t budget, SmallVectorImpl<int64_t> &sizes) {
+  for (unsigned loop : order) {
+    int64_t size = largestDivisorAtMost(ranges[loop], std::max<int64_t>(budget, 1));
+    sizes[loop] = size;
+    budget /= size;
+  }
+}
+
+bool isDecomposableWindowOp(Operation *op) {
+  return isa<linalg::Conv2DNhwcHwcfOp, linalg::DepthwiseConv2DNhwcHwcOp,
+             linalg::PoolingNhwcSumOp, linalg::PoolingNhwcMaxOp,
+             linalg::PoolingNhwcMinOp, linalg::PoolingNhwcMaxUnsignedOp,
+             linalg::PoolingNhwcMinUnsignedOp>(op);
+}
+
+} // namespace
+
+std::optional<CpuTileConfig> chooseCpuTileConfig(linalg::LinalgOp anchor) {
+  SmallVector<int64_t> ranges = anchor.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return std::nullopt;
+  unsigned numLoops = ranges.size();
+  SmallVector<utils::IteratorType> iterators = anchor.getIteratorTypesArray();
+  CpuTileConfig config;
+  config.Workgroup.assign(numLoops, 0);
+  config.Vector.assign(numLoops, 0);
+  config.Reduction.assign(numLoops, 0);
+
+  SmallVector<unsigned> parallelInnermostFirst, reductions;
+  for (unsigned i = numLoops; i-- > 0;) {
+    if (iterators[i] == utils::IteratorType::parallel)
+      parallelInnermostFirst.push_back(i);
+    else
+      reductions.push_back(i);
+  }
+
+  if (isDecomposableWindowOp(anchor)) {
+    // Loops: (n, oh, ow, c|f, [kh, kw, c]). One output row per vector tile
+    // and one filter row per reduction step let the 2-D window decompose
+    // into vectorizable 1-D convolutions.
+    config.Workgroup = SmallVector<int64_t>(numLoops, 0);
+    config.Workgroup[0] = 1;
+    config.Workgroup[1] = largestDivisorAtMost(ranges[1], 4);
+    config.Workgroup[2] = largestDivisorAtMost(ranges[2], 16);
+    config.Workgroup[3] = largestDivisorAtMost(ranges[3], 64);
+    config.Vector = SmallVector<int64_t>(numLoops, 0);
+    config.Vector[0] = 1;
+    config.Vector[1] = 1;
+    config.Vector[2] = largestDivisorAtMost(config.Workgroup[2], 4);
+    config.Vector[3] = largestDivisorAtMost(config.Workgroup[3], kVectorLanes);
+    config.Reduction[4] = 1; // kh
+    if (isa<linalg::Conv2DNhwcHwcfOp>(anchor))
+      config.Reduction[6] = largestDivisorAtMost(ranges[6], 8); // c
+    return config;
+  }
+
+  if (linalg::isaContractionOpInterface(anchor) &&
+      parallelInnermostFirst.size() >= 2) {
+    unsigned n = parallelInnermostFirst[0], m = parallelInnermostFirst[1];
+    for (unsigned loop : parallelInnermostFirst) {
+      config.Workgroup[loop] = 1;
+      config.Vector[loop] = 1;
+    }
+    config.Workgroup[n] = largestDivisorAtMost(ranges[n], 64);
+    config.Workgroup[m] = largestDivisorAtMost(ranges[m], 64);
+    config.Vector[n] = largestDivisorAtMost(config.Workgroup[n], kVectorLanes);
+    config.Vector[m] = largestDivisorAtMost(config.Workgroup[m], 4);
+    for (unsigned loop : reductions)
+      config.Reduction[loop] = 1;
+    if (!reductions.empty())
+      config.Reduction[reductions[0]] = largestDivisorAtMost(ranges[reductions[0]], 8);
+    return config;
+  }
+
+  if (!reductions.empty()) {
+    tileParallelForBudget(ranges, parallelInnermostFirst,
+                          kReductionWorkgroupRows, config.Workgroup);
+    for (unsigned loop : parallelInnermostFirst)
+      config.Vector[loop] = 1;
+    if (!parallelInnermostFirst.empty()) {
+      unsigned inner = parallelInnermostFirst[0];
+      config.Vector[inner] = largestDivisorAtMost(config.Workgroup[inner], 8);
+    }
+    for (unsigned loop : reductions)
+      config.Reduction[loop] = 1;
+    config.Reduction[reductions[0]] =
+        largestDivisorAtMost(ranges[reductions[0]], kVectorLanes);
+    return config;
+  }
+
+  tileParallelForBudget(ranges, parallelInnermostFirst, kWorkgroupElements,
+                        config.Workgroup);
+  for (unsigned loop : parallelInnermostFirst)
+    config.Vector[loop] = 1;
+  if (!parallelInnermostFirst.empty()) {
+    unsigned inner = parallelInnermostFirst[0];
+    config.Vector[inner] =
+        largestDivisorAtMost(config.Workgroup[inner], kVectorLanes);
+  }
+  return config;
+}
+
+} // namespace kiln

@@ -1,0 +1,31 @@
+//===- DispatchRegions.h - What a dispatch is made of ---------------------===//
+#ifndef KILN_COMPILER_DISPATCH_DISPATCHREGIONS_H
+#define KILN_COMPILER_DISPATCH_DISPATCHREGIONS_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Operation.h"
+
+namespace kiln {
+
+/// Name of the unit attribute marking outlined dispatch functions.
+inline constexpr llvm::StringLiteral kDispatchAttr = "kiln.dispatch";
+
+/// Ops that only reinterpret a contiguous buffer; the host plan aliases
+/// their result with their operand instead of running anything.
+bool isAliasOp(mlir::Operation *op);
+
+/// Ops cheap enough to be recomputed inside every dispatch that uses them
+/// (empty tensors, scalar constants, fills of such scalars).
+bool isClonableProducer(mlir::Operation *op);
+
+/// Returns true if `func` is an outlined dispatch.
+bool isDispatchFunc(mlir::func::FuncOp func);
+
+/// Groups the ops of `func` into dispatches and outlines each one into a
+/// private function inserted into `func`'s module, replacing the group by a
+/// call.
+mlir::LogicalResult formDispatches(mlir::func::FuncOp func);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_DISPATCH_DISPATCHREGIONS_H

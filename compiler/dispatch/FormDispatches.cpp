@@ -1,0 +1,254 @@
+//===- FormDispatches.cpp - Group ops into outlined dispatches ------------===//
+
+#include "compiler/Passes.h"
+#include "compiler/dispatch/DispatchRegions.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_FORMDISPATCHES
+#include "compiler/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+
+namespace kiln {
+
+bool isAliasOp(Operation *op) {
+  return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op);
+}
+
+bool isClonableProducer(Operation *op) {
+  if (isa<tensor::EmptyOp>(op))
+    return true;
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    return !isa<ShapedType>(constant.getType());
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    return llvm::all_of(fill->getOperands(), [](Value v) {
+      Operation *def = v.getDefiningOp();
+      return def && isClonableProducer(def);
+    });
+  }
+  return false;
+}
+
+bool isDispatchFunc(func::FuncOp func) {
+  return func->hasAttr(kDispatchAttr);
+}
+
+namespace {
+
+bool isElementwise(linalg::LinalgOp op) {
+  return op.getNumLoops() == op.getNumParallelLoops() &&
+         llvm::all_of(op.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isProjectedPermutation(); }) &&
+         op.getNumDpsInits() == 1;
+}
+
+// A consumer joins its producer's dispatch when tiling the consumer and
+// fusing the producer into it computes each producer element exactly once:
+// elementwise, reading the producer through an identity map.
+bool canFuseConsumer(Operation *producer, Operation *consumer) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(consumer);
+  if (!linalgOp || !isElementwise(linalgOp) || consumer->getNumResults() != 1)
+    return false;
+  if (!isa<linalg::LinalgOp>(producer) || producer->getNumResults() != 1)
+    return false;
+  for (OpOperand &operand : consumer->getOpOperands()) {
+    if (operand.get().getDefiningOp() != producer)
+      continue;
+    if (!linalgOp.getMatchingIndexingMap(&operand).isIdentity())
+      return false;
+  }
+  return linalgOp.getIndexingMapMatchingResult(consumer->getResult(0))
+      .isIdentity();
+}
+
+// A broadcast or elementwise op that only initializes a root's accumulator
+// (a bias broadcast before a convolution) is computed in the root's dispatch.
+bool isInitProducerOf(Operation *producer, Operation *root) {
+  auto producerOp = dyn_cast<linalg::GenericOp>(producer);
+  auto rootOp = dyn_cast<linalg::LinalgOp>(root);
+  if (!producerOp || !rootOp || !isElementwise(producerOp) ||
+      !producer->hasOneUse() || isa<linalg::FillOp>(root))
+    return false;
+  OpOperand &use = *producer->getUses().begin();
+  return use.getOwner() == root && rootOp.isDpsInit(&use);
+}
+
+bool isComputeOp(Operation *op) {
+  if (isClonableProducer(op) || isAliasOp(op) ||
+      isa<arith::ConstantOp, func::ReturnOp>(op))
+    return false;
+  return llvm::any_of(op->getResultTypes(),
+                      [](Type t) { return isa<RankedTensorType>(t); });
+}
+
+struct Group {
+  llvm::SetVector<Operation *> Ops; // in program order
+};
+
+LogicalResult outlineGroup(func::FuncOp parent, Group &group, unsigned index) {
+  OpBuilder builder(parent);
+  llvm::SetVector<Operation *> &ops = group.Ops;
+  Operation *last = ops.back();
+
+  // Values flowing in, and producers recomputed inside.
+  llvm::SetVector<Value> inputs;
+  llvm::SetVector<Operation *> clones;
+  Block &hostBlock = parent.getBody().front();
+  std::function<void(Value)> visit = [&](Value v) {
+    // Values defined inside a group op's regions stay where they are.
+    Operation *scope = v.getDefiningOp();
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      scope = arg.getOwner()->getParentOp();
+    if (Operation *top = scope ? hostBlock.findAncestorOpInBlock(*scope)
+                               : nullptr;
+        top && ops.contains(top))
+      return;
+    Operation *def = v.getDefiningOp();
+    if (def && isClonableProducer(def)) {
+      for (Value operand : def->getOperands())
+        visit(operand);
+      clones.insert(def);
+      return;
+    }
+    inputs.insert(v);
+  };
+  for (Operation *op : ops)
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        visit(operand);
+    });
+
+  SmallVector<Value> outputs;
+  for (Operation *op : ops)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !ops.contains(hostBlock.findAncestorOpInBlock(*user));
+          }))
+        outputs.push_back(result);
+  if (outputs.empty())
+    return success(); // dead group; canonicalization removes it
+
+  SmallVector<Type> inputTypes, outputTypes;
+  for (Value v : inputs)
+    inputTypes.push_back(v.getType());
+  for (Value v : outputs)
+    outputTypes.push_back(v.getType());
+
+  std::string name =
+      (parent.getSymName() + "_dispatch_" + Twine(index)).str();
+  builder.setInsertionPointAfter(parent);
+  auto dispatch = func::FuncOp::create(
+      builder, last->getLoc(), name,
+      builder.getFunctionType(inputTypes, outputTypes));
+  dispatch.setPrivate();
+  dispatch->setAttr(kDispatchAttr, builder.getUnitAttr());
+  Block *body = dispatch.addEntryBlock();
+  IRMapping mapping;
+  for (auto [value, arg] : llvm::zip(inputs, body->getArguments()))
+    mapping.map(value, arg);
+  OpBuilder bodyBuilder = OpBuilder::atBlockEnd(body);
+  for (Operation *op : clones)
+    bodyBuilder.clone(*op, mapping);
+  for (Operation *op : ops)
+    bodyBuilder.clone(*op, mapping);
+  SmallVector<Value> results;
+  for (Value v : outputs)
+    results.push_back(mapping.lookup(v));
+  func::ReturnOp::create(bodyBuilder, last->getLoc(), results);
+
+  builder.setInsertionPoint(last);
+  auto call = func::CallOp::create(builder, last->getLoc(), dispatch,
+                                   inputs.getArrayRef());
+  for (auto [value, result] : llvm::zip(outputs, call.getResults()))
+    value.replaceAllUsesWith(result);
+  for (Operation *op : llvm::reverse(ops))
+    op->erase();
+  return success();
+}
+
+} // namespace
+
+LogicalResult formDispatches(func::FuncOp func) {
+  if (func.isExternal())
+    return success();
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("only single-block functions are supported");
+  Block &block = func.getBody().front();
+
+  // Producers absorbed into the dispatch of a later root.
+  llvm::DenseMap<Operation *, Operation *> absorbedInto;
+  for (Operation &op : block)
+    for (Value operand : op.getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && isInitProducerOf(def, &op))
+        absorbedInto[def] = &op;
+
+  llvm::DenseSet<Operation *> grouped;
+  SmallVector<Group> groups;
+  for (Operation &op : block) {
+    if (grouped.contains(&op) || absorbedInto.contains(&op) ||
+        !isComputeOp(&op))
+      continue;
+    Group group;
+    for (Operation &prev : block) {
+      if (&prev == &op)
+        break;
+      if (absorbedInto.lookup(&prev) == &op)
+        group.Ops.insert(&prev);
+    }
+    group.Ops.insert(&op);
+    Operation *current = &op;
+    while (current->hasOneUse()) {
+      Operation *user = *current->getUsers().begin();
+      if (user->getBlock() != &block || !canFuseConsumer(current, user))
+        break;
+      group.Ops.insert(user);
+      current = user;
+    }
+    for (Operation *member : group.Ops)
+      grouped.insert(member);
+    groups.push_back(std::move(group));
+  }
+
+  for (Operation &op : block) {
+    if (grouped.contains(&op) || isComputeOp(&op) || isAliasOp(&op) ||
+        isClonableProducer(&op) ||
+        isa<arith::ConstantOp, func::ReturnOp, linalg::FillOp>(op))
+      continue;
+    return op.emitError() << "'" << op.getName()
+                          << "' computes on scalars outside any tensor op; "
+                             "Kiln cannot place it in a dispatch";
+  }
+
+  unsigned index = 0;
+  for (Group &group : groups)
+    if (failed(outlineGroup(func, group, index++)))
+      return failure();
+
+  // Producers left without users in the host function.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+    if ((isClonableProducer(&op) || isa<arith::ConstantOp>(op)) &&
+        op.use_empty())
+      op.erase();
+  return success();
+}
+
+namespace {
+struct FormDispatchesPass : impl::FormDispatchesBase<FormDispatchesPass> {
+  void runOnOperation() override {
+    SmallVector<func::FuncOp> funcs;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (!isDispatchFunc(func))
+        funcs.push_back(func);
+    for (func::FuncOp func : funcs)
+      if (failed(formDispatches(func)))
+        return signalPassFailure();
+  }
+};
+} // namespace
+
+} // namespace kiln

@@ -1,0 +1,289 @@
+//===- HostPlan.cpp - Buffer planning for host functions ------------------===//
+
+#include "compiler/host/HostPlan.h"
+#include "compiler/dispatch/DispatchRegions.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+uint64_t tensorByteSize(RankedTensorType type) {
+  Type element = type.getElementType();
+  uint64_t elementBytes =
+      element.isIndex() ? 8 : llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+  return static_cast<uint64_t>(type.getNumElements()) * elementBytes;
+}
+
+std::vector<uint8_t> denseElementBytes(DenseElementsAttr attr) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  uint64_t count = type.getNumElements();
+  uint64_t elementBytes = tensorByteSize(type) / std::max<uint64_t>(count, 1);
+  std::vector<uint8_t> bytes;
+  bytes.reserve(count * elementBytes);
+  auto appendBits = [&](const APInt &bits) {
+    APInt wide = bits.zextOrTrunc(elementBytes * 8);
+    for (uint64_t b = 0; b < elementBytes; ++b)
+      bytes.push_back(
+          static_cast<uint8_t>(wide.extractBitsAsZExtValue(8, b * 8)));
+  };
+  if (isa<FloatType>(type.getElementType())) {
+    for (APFloat v : attr.getValues<APFloat>())
+      appendBits(v.bitcastToAPInt());
+  } else {
+    for (APInt v : attr.getValues<APInt>())
+      appendBits(v);
+  }
+  return bytes;
+}
+
+uint64_t ConstantPool::add(DenseElementsAttr attr) {
+  auto it = Offsets.find(attr);
+  if (it != Offsets.end())
+    return it->second;
+  uint64_t offset = llvm::alignTo(Data.size(), kBufferAlignment);
+  std::vector<uint8_t> bytes = denseElementBytes(attr);
+  Data.resize(offset);
+  Data.insert(Data.end(), bytes.begin(), bytes.end());
+  Offsets[attr] = offset;
+  return offset;
+}
+
+namespace {
+
+constexpr size_t kEnd = std::numeric_limits<size_t>::max();
+
+// Where a tensor value lives, before arena offsets are known.
+struct ValueInfo {
+  Storage Kind = Storage::Arena;
+  uint32_t Index = 0;
+  uint64_t Offset = 0;
+  uint64_t Length = 0;
+  size_t Start = 0, End = 0;     // liveness over op positions
+  std::optional<uint32_t> FillPattern; // splat values materialized by a fill
+  uint8_t FillLength = 0;
+  bool FillEmitted = false;
+};
+
+// The splat a fill step can write: a 1, 2 or 4 byte element.
+std::optional<std::pair<uint32_t, uint8_t>> splatPattern(Attribute value) {
+  uint64_t bytes;
+  APInt bits;
+  if (auto f = dyn_cast<FloatAttr>(value)) {
+    bits = f.getValue().bitcastToAPInt();
+    bytes = llvm::divideCeil(bits.getBitWidth(), 8);
+  } else if (auto i = dyn_cast<IntegerAttr>(value)) {
+    bits = i.getValue();
+    bytes = llvm::divideCeil(bits.getBitWidth(), 8);
+  } else {
+    return std::nullopt;
+  }
+  if (bytes != 1 && bytes != 2 && bytes != 4)
+    return std::nullopt;
+  return std::make_pair(
+      static_cast<uint32_t>(bits.zextOrTrunc(bytes * 8).getZExtValue()),
+      static_cast<uint8_t>(bytes));
+}
+
+std::optional<std::pair<uint32_t, uint8_t>> fillPatternOf(Operation *op) {
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+    if (dense && dense.isSplat())
+      return splatPattern(dense.getSplatValue<Attribute>());
+    return std::nullopt;
+  }
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    auto scalar = fill.getInputs()[0].getDefiningOp<arith::ConstantOp>();
+    if (scalar)
+      return splatPattern(scalar.getValue());
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
+  HostPlan plan;
+  plan.Name = func.getSymName().str();
+  for (Type t : func.getFunctionType().getInputs())
+    plan.Inputs.push_back(cast<RankedTensorType>(t));
+  for (Type t : func.getFunctionType().getResults())
+    plan.Outputs.push_back(cast<RankedTensorType>(t));
+  Block &block = func.getBody().front();
+
+  llvm::DenseMap<Operation *, size_t> position;
+  size_t pos = 1;
+  for (Operation &op : block)
+    position[&op] = pos++;
+
+  // Every tensor value maps to the value that owns its storage.
+  llvm::DenseMap<Value, Value> owner;
+  llvm::MapVector<Value, ValueInfo> infos;
+  for (BlockArgument arg : block.getArguments()) {
+    ValueInfo info;
+    info.Kind = Storage::Input;
+    info.Index = arg.getArgNumber();
+    info.Length = tensorByteSize(cast<RankedTensorType>(arg.getType()));
+    info.End = kEnd;
+    infos[arg] = info;
+    owner[arg] = arg;
+  }
+
+  auto returnOp = cast<func::ReturnOp>(block.getTerminator());
+  for (Operation &op : block) {
+    if (&op == returnOp.getOperation())
+      break;
+    if (isAliasOp(&op)) {
+      owner[op.getResult(0)] = owner.lookup(op.getOperand(0));
+      continue;
+    }
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      for (Value result : call.getResults()) {
+        ValueInfo info;
+        info.Length = tensorByteSize(cast<RankedTensorType>(result.getType()));
+        info.Start = info.End = position[&op];
+        infos[result] = info;
+        owner[result] = result;
+      }
+      continue;
+    }
+    if (isa<arith::ConstantOp, linalg::FillOp>(op) && op.getNumResults() == 1 &&
+        isa<RankedTensorType>(op.getResult(0).getType())) {
+      Value result = op.getResult(0);
+      ValueInfo info;
+      info.Length = tensorByteSize(cast<RankedTensorType>(result.getType()));
+      if (auto pattern = fillPatternOf(&op)) {
+        info.FillPattern = pattern->first;
+        info.FillLength = pattern->second;
+        info.Start = kEnd; // from its first use
+      } else if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+        auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+        if (!dense)
+          return op.emitError("unsupported constant kind in host function");
+        info.Kind = Storage::Constant;
+        info.Offset = pool.add(dense);
+        info.End = kEnd;
+      } else {
+        return op.emitError("fill of a non-constant value in host function");
+      }
+      infos[result] = info;
+      owner[result] = result;
+      continue;
+    }
+    if (isa<arith::ConstantOp>(op) || op.use_empty())
+      continue;
+    return op.emitError() << "'" << op.getName()
+                          << "' cannot run on the host; it was expected "
+                             "inside a dispatch";
+  }
+
+  // Liveness: a value lives until its last use, through aliases.
+  for (Operation &op : block) {
+    for (Value operand : op.getOperands()) {
+      auto it = owner.find(operand);
+      if (it == owner.end())
+        continue;
+      ValueInfo &info = infos[it->second];
+      size_t at = isa<func::ReturnOp>(op) ? kEnd : position[&op];
+      if (info.Kind == Storage::Arena) {
+        info.End = std::max(info.End, at);
+        if (info.FillPattern)
+          info.Start = std::min(info.Start, at);
+      }
+    }
+  }
+
+  // Results computed here are written straight into output buffers.
+  std::vector<std::optional<Value>> copyFrom(returnOp.getNumOperands());
+  llvm::DenseSet<Value> directOutputs;
+  for (auto [index, operand] : llvm::enumerate(returnOp.getOperands())) {
+    Value root = owner.lookup(operand);
+    ValueInfo &info = infos[root];
+    if (info.Kind == Storage::Arena && !directOutputs.contains(root)) {
+      info.Kind = Storage::Output;
+      info.Index = index;
+      info.Offset = 0;
+      directOutputs.insert(root);
+    } else {
+      copyFrom[index] = root;
+    }
+  }
+
+  // First-fit arena placement over live ranges.
+  struct Placed {
+    uint64_t Offset, Length;
+    size_t Start, End;
+  };
+  std::vector<Placed> placed;
+  SmallVector<Value> arenaValues;
+  for (auto &[value, info] : infos)
+    if (info.Kind == Storage::Arena)
+      arenaValues.push_back(value);
+  llvm::stable_sort(arenaValues, [&](Value a, Value b) {
+    return infos[a].Start < infos[b].Start;
+  });
+  for (Value value : arenaValues) {
+    ValueInfo &info = infos[value];
+    if (info.Start == kEnd)
+      info.Start = info.End; // a splat returned directly
+    std::vector<Placed> overlapping;
+    for (const Placed &p : placed)
+      if (p.Start <= info.End && info.Start <= p.End)
+        overlapping.push_back(p);
+    llvm::sort(overlapping,
+               [](const Placed &a, const Placed &b) { return a.Offset < b.Offset; });
+    uint64_t offset = 0;
+    for (const Placed &p : overlapping) {
+      if (offset + info.Length <= p.Offset)
+        break;
+      offset = std::max(offset, llvm::alignTo(p.Offset + p.Length, kBufferAlignment));
+    }
+    info.Offset = offset;
+    placed.push_back({offset, std::max<uint64_t>(info.Length, 1), info.Start,
+                      info.End});
+    plan.ArenaSize =
+        std::max(plan.ArenaSize, llvm::alignTo(offset + info.Length, kBufferAlignment));
+  }
+
+  auto sliceOf = [&](Value v) {
+    const ValueInfo &info = infos[owner.lookup(v)];
+    return BufferSlice{info.Kind, info.Index, info.Offset, info.Length};
+  };
+  auto emitFill = [&](Value root) {
+    ValueInfo &info = infos[root];
+    if (!info.FillPattern || info.FillEmitted)
+      return;
+    info.FillEmitted = true;
+    plan.Steps.push_back(FillStepPlan{
+        BufferSlice{info.Kind, info.Index, info.Offset, info.Length},
+        *info.FillPattern, info.FillLength});
+  };
+
+  for (Operation &op : block) {
+    auto call = dyn_cast<func::CallOp>(op);
+    if (!call)
+      continue;
+    DispatchStepPlan step;
+    step.EntryPoint = call.getCallee().str();
+    for (Value operand : call.getOperands()) {
+      emitFill(owner.lookup(operand));
+      step.Bindings.push_back(sliceOf(operand));
+    }
+    for (Value result : call.getResults())
+      step.Bindings.push_back(sliceOf(result));
+    plan.Steps.push_back(std::move(step));
+  }
+  for (auto [index, operand] : llvm::enumerate(returnOp.getOperands())) {
+    emitFill(owner.lookup(operand));
+    if (!copyFrom[index])
+      continue;
+    BufferSlice target{Storage::Output, static_cast<uint32_t>(index), 0,
+                       tensorByteSize(plan.Outputs[index])};
+    plan.Steps.push_back(CopyStepPlan{sliceOf(operand), target});
+  }
+  return plan;
+}
+
+} // namespace kiln

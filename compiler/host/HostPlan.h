@@ -1,0 +1,75 @@
+//===- HostPlan.h - Steps and buffers of a host function ------------------===//
+#ifndef KILN_COMPILER_HOST_HOSTPLAN_H
+#define KILN_COMPILER_HOST_HOSTPLAN_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace kiln {
+
+enum class Storage : uint8_t { Input, Output, Constant, Arena };
+
+struct BufferSlice {
+  Storage Kind = Storage::Arena;
+  uint32_t Index = 0;
+  uint64_t Offset = 0;
+  uint64_t Length = 0;
+};
+
+struct DispatchStepPlan {
+  std::string EntryPoint;
+  std::vector<BufferSlice> Bindings; // operands, then results
+};
+struct CopyStepPlan {
+  BufferSlice Source, Target;
+};
+struct FillStepPlan {
+  BufferSlice Target;
+  uint32_t Pattern = 0;
+  uint8_t PatternLength = 1;
+};
+using HostStep = std::variant<DispatchStepPlan, CopyStepPlan, FillStepPlan>;
+
+struct HostPlan {
+  std::string Name;
+  std::vector<mlir::RankedTensorType> Inputs, Outputs;
+  uint64_t ArenaSize = 0;
+  std::vector<HostStep> Steps;
+};
+
+/// Module-wide constant data, 64-byte aligned entries, deduplicated.
+class ConstantPool {
+public:
+  uint64_t add(mlir::DenseElementsAttr attr);
+  const std::vector<uint8_t> &data() const { return Data; }
+
+private:
+  std::vector<uint8_t> Data;
+  llvm::DenseMap<mlir::Attribute, uint64_t> Offsets;
+};
+
+/// Bytes a dense row-major tensor of `type` occupies (i1: one per element).
+uint64_t tensorByteSize(mlir::RankedTensorType type);
+
+/// Element bytes as the runtime stores them, little-endian.
+std::vector<uint8_t> denseElementBytes(mlir::DenseElementsAttr attr);
+
+/// Alignment of every arena slice and constant.
+inline constexpr uint64_t kBufferAlignment = 64;
+
+/// Plans `func` (after dispatch formation): every tensor gets a storage
+/// location, dispatch results live in one arena whose slices are reused once
+/// their values are dead, and results land directly in output buffers where
+/// possible.
+mlir::FailureOr<HostPlan> planHostFunction(mlir::func::FuncOp func,
+                                           ConstantPool &pool);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_HOST_HOSTPLAN_H

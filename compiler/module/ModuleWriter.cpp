@@ -1,0 +1,150 @@
+//===- ModuleWriter.cpp - Flatbuffer module output ------------------------===//
+
+#include "compiler/module/ModuleWriter.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "schema/module_generated.h"
+
+using namespace mlir;
+namespace fbs = kiln::schema;
+
+namespace kiln {
+
+namespace {
+
+constexpr uint16_t kVersionMajor = 1;
+constexpr uint16_t kVersionMinor = 0;
+
+FailureOr<fbs::ElementType> elementTypeOf(Location loc, Type type) {
+  if (type.isF32())
+    return fbs::ElementType::F32;
+  if (type.isF16())
+    return fbs::ElementType::F16;
+  if (type.isBF16())
+    return fbs::ElementType::BF16;
+  if (type.isF64())
+    return fbs::ElementType::F64;
+  if (auto i = dyn_cast<IntegerType>(type)) {
+    bool isUnsigned = i.isUnsigned();
+    switch (i.getWidth()) {
+    case 1:
+      return fbs::ElementType::I1;
+    case 8:
+      return isUnsigned ? fbs::ElementType::U8 : fbs::ElementType::I8;
+    case 16:
+      return isUnsigned ? fbs::ElementType::U16 : fbs::ElementType::I16;
+    case 32:
+      return isUnsigned ? fbs::ElementType::U32 : fbs::ElementType::I32;
+    case 64:
+      return isUnsigned ? fbs::ElementType::U64 : fbs::ElementType::I64;
+    }
+  }
+  return emitError(loc) << "element type " << type
+                        << " cannot cross a function boundary";
+}
+
+fbs::BufferRange toRange(const BufferSlice &slice) {
+  return fbs::BufferRange(static_cast<fbs::StorageKind>(slice.Kind),
+                          slice.Index, slice.Offset, slice.Length);
+}
+
+} // namespace
+
+FailureOr<std::vector<uint8_t>>
+writeModule(Location loc, ArrayRef<HostPlan> functions,
+            ArrayRef<ExecutableVariantInfo> variants,
+            const std::vector<uint8_t> &constants) {
+  llvm::StringMap<uint32_t> entryOrdinal;
+  if (!variants.empty())
+    for (auto [i, entry] : llvm::enumerate(variants.front().EntryPoints))
+      entryOrdinal[entry.Name] = i;
+
+  flatbuffers::FlatBufferBuilder fbb(1 << 16);
+  auto tensorTypes = [&](ArrayRef<RankedTensorType> types)
+      -> FailureOr<flatbuffers::Offset<
+          flatbuffers::Vector<flatbuffers::Offset<fbs::TensorType>>>> {
+    std::vector<flatbuffers::Offset<fbs::TensorType>> out;
+    for (RankedTensorType t : types) {
+      FailureOr<fbs::ElementType> element = elementTypeOf(loc, t.getElementType());
+      if (failed(element))
+        return failure();
+      std::vector<int64_t> shape(t.getShape().begin(), t.getShape().end());
+      out.push_back(
+          fbs::CreateTensorType(fbb, *element, fbb.CreateVector(shape)));
+    }
+    return fbb.CreateVector(out);
+  };
+
+  std::vector<flatbuffers::Offset<fbs::Function>> fns;
+  for (const HostPlan &plan : functions) {
+    std::vector<flatbuffers::Offset<fbs::Step>> steps;
+    for (const HostStep &step : plan.Steps) {
+      if (auto *d = std::get_if<DispatchStepPlan>(&step)) {
+        auto it = entryOrdinal.find(d->EntryPoint);
+        if (it == entryOrdinal.end())
+          return emitError(loc) << "no entry point for " << d->EntryPoint;
+        std::vector<fbs::BufferRange> bindings;
+        for (const BufferSlice &s : d->Bindings)
+          bindings.push_back(toRange(s));
+        auto dispatch = fbs::CreateDispatchStep(
+            fbb, /*executable=*/0, it->second,
+            fbb.CreateVectorOfStructs(bindings));
+        steps.push_back(fbs::CreateStep(fbb, fbs::StepKind::DispatchStep,
+                                        dispatch.Union()));
+      } else if (auto *c = std::get_if<CopyStepPlan>(&step)) {
+        fbs::BufferRange source = toRange(c->Source), target = toRange(c->Target);
+        auto copy = fbs::CreateCopyStep(fbb, &source, &target);
+        steps.push_back(
+            fbs::CreateStep(fbb, fbs::StepKind::CopyStep, copy.Union()));
+      } else if (auto *f = std::get_if<FillStepPlan>(&step)) {
+        fbs::BufferRange target = toRange(f->Target);
+        auto fill = fbs::CreateFillStep(fbb, &target, f->Pattern, f->PatternLength);
+        steps.push_back(
+            fbs::CreateStep(fbb, fbs::StepKind::FillStep, fill.Union()));
+      }
+    }
+    auto inputs = tensorTypes(plan.Inputs);
+    auto outputs = tensorTypes(plan.Outputs);
+    if (failed(inputs) || failed(outputs))
+      return failure();
+    fns.push_back(fbs::CreateFunction(fbb, fbb.CreateString(plan.Name),
+                                      *inputs, *outputs, plan.ArenaSize,
+                                      fbb.CreateVector(steps)));
+  }
+
+  std::vector<flatbuffers::Offset<fbs::ExecutableVariant>> variantOffsets;
+  for (const ExecutableVariantInfo &variant : variants) {
+    std::vector<flatbuffers::Offset<fbs::EntryPoint>> entries;
+    for (const EntryPointInfo &e : variant.EntryPoints) {
+      std::vector<uint32_t> size(e.WorkgroupSize.begin(), e.WorkgroupSize.end());
+      std::vector<uint32_t> count(e.WorkgroupCount.begin(),
+                                  e.WorkgroupCount.end());
+      entries.push_back(fbs::CreateEntryPoint(
+          fbb, fbb.CreateString(e.Name), fbb.CreateVector(size),
+          fbb.CreateVector(count), e.BindingCount, /*push_constant_count=*/0,
+          e.SharedMemoryBytes));
+    }
+    fbb.ForceVectorAlignment(variant.Image.size(), 1, 16);
+    auto image = fbb.CreateVector(variant.Image);
+    variantOffsets.push_back(fbs::CreateExecutableVariant(
+        fbb, fbb.CreateString(variant.Format), fbb.CreateString(variant.Target),
+        image, fbb.CreateVector(entries)));
+  }
+  // A program with no dispatch (it only moves its inputs) has no executable.
+  std::vector<flatbuffers::Offset<fbs::Executable>> executables;
+  if (!variantOffsets.empty())
+    executables.push_back(fbs::CreateExecutable(
+        fbb, fbb.CreateString("dispatches"), fbb.CreateVector(variantOffsets)));
+
+  fbb.ForceVectorAlignment(constants.size(), 1, 64);
+  auto constantData = fbb.CreateVector(constants);
+  auto module = fbs::CreateModule(fbb, kVersionMajor, kVersionMinor,
+                                  fbb.CreateString("module"),
+                                  fbb.CreateVector(fns),
+                                  fbb.CreateVector(executables), constantData);
+  fbs::FinishModuleBuffer(fbb, module);
+  return std::vector<uint8_t>(fbb.GetBufferPointer(),
+                              fbb.GetBufferPointer() + fbb.GetSize());
+}
+
+} // namespace kiln

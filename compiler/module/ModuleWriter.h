@@ -1,0 +1,35 @@
+//===- ModuleWriter.h - Serialize a compiled program ----------------------===//
+#ifndef KILN_COMPILER_MODULE_MODULEWRITER_H
+#define KILN_COMPILER_MODULE_MODULEWRITER_H
+
+#include "compiler/host/HostPlan.h"
+
+#include <array>
+
+namespace kiln {
+
+struct EntryPointInfo {
+  std::string Name;
+  uint32_t BindingCount = 0;
+  std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
+  std::array<uint32_t, 3> WorkgroupCount = {1, 1, 1};
+  uint32_t SharedMemoryBytes = 0;
+};
+
+struct ExecutableVariantInfo {
+  std::string Format; // "cpu-elf-x86_64"
+  std::string Target; // "x86-64-v3"
+  std::vector<uint8_t> Image;
+  std::vector<EntryPointInfo> EntryPoints;
+};
+
+/// Writes the module: one executable holding every dispatch, with one
+/// variant per target. Every variant must list the same entry points.
+mlir::FailureOr<std::vector<uint8_t>>
+writeModule(mlir::Location loc, llvm::ArrayRef<HostPlan> functions,
+            llvm::ArrayRef<ExecutableVariantInfo> variants,
+            const std::vector<uint8_t> &constants);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_MODULE_MODULEWRITER_H

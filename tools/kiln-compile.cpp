@@ -1,0 +1,125 @@
+//===- kiln-compile.cpp - MLIR to a Kiln module ---------------------------===//
+
+#include "compiler/Passes.h"
+#include "compiler/Pipeline.h"
+#include "compiler/target/cpu/CpuTarget.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+
+namespace cl = llvm::cl;
+
+namespace {
+
+cl::OptionCategory category("kiln-compile options");
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+                               cl::Required, cl::cat(category));
+cl::opt<std::string> outputFile("o", cl::desc("Output module file (.kiln)"),
+                                cl::value_desc("file"), cl::Required,
+                                cl::cat(category));
+cl::opt<std::string> targetDevice(
+    "target-device",
+    cl::desc("Device to compile for: cpu (cuda, hip, amdgpu: not yet)"),
+    cl::init("cpu"), cl::cat(category));
+cl::alias ireeTargetDevice("iree-hal-target-device",
+                           cl::desc("Alias for --target-device"),
+                           cl::aliasopt(targetDevice));
+cl::opt<std::string> ireeTargetBackends(
+    "iree-hal-target-backends",
+    cl::desc("Alias for --target-device (llvm-cpu means cpu)"),
+    cl::cat(category));
+cl::opt<std::string> cpuTarget(
+    "cpu-target",
+    cl::desc("x86-64 level for CPU code: x86-64, x86-64-v2, x86-64-v3, "
+             "x86-64-v4 or host"),
+    cl::init("x86-64-v3"), cl::cat(category));
+cl::opt<bool> progress("progress",
+                       cl::desc("Print each phase (default when stderr is a "
+                                "terminal)"),
+                       cl::init(false), cl::cat(category));
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "kiln-compile: compiles MLIR (func, linalg, tensor, arith, math, tosa "
+      "on static shapes) into a Kiln module.\n\n"
+      "  kiln-compile model.mlir --target-device=cpu -o model.kiln\n");
+
+  // lld, run in-process, resets every cl::opt: keep the values first.
+  const std::string outputPath = outputFile;
+  std::string device = targetDevice;
+  if (!ireeTargetBackends.empty())
+    device = ireeTargetBackends == "llvm-cpu" ? std::string("cpu")
+                                             : std::string(ireeTargetBackends);
+  if (!llvm::is_contained(kiln::knownCpuTargets(), cpuTarget)) {
+    llvm::errs() << "error: unknown --cpu-target '" << cpuTarget
+                 << "'; known: " << llvm::join(kiln::knownCpuTargets(), ", ")
+                 << "\n";
+    return 1;
+  }
+
+  mlir::registerAllPasses();
+  mlir::DialectRegistry registry;
+  kiln::registerCompilerDialects(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::openInputFile(inputFile, &error);
+  if (!input) {
+    llvm::errs() << "error: " << error << "\n";
+    return 1;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  kiln::CompileOptions options;
+  options.TargetDevice = device;
+  options.CpuTarget = cpuTarget;
+  auto start = std::chrono::steady_clock::now();
+  if (progress || llvm::sys::Process::StandardErrIsDisplayed()) {
+    options.Progress = [start](llvm::StringRef phase) {
+      double seconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
+      llvm::errs() << llvm::format("[%6.2fs] ", seconds) << phase << "\n";
+    };
+  }
+  mlir::FailureOr<std::vector<uint8_t>> bytes =
+      kiln::compileToModuleFile(*module, options);
+  if (failed(bytes))
+    return 1;
+
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputPath, &error);
+  if (!output) {
+    llvm::errs() << "error: " << error << "\n";
+    return 1;
+  }
+  output->os().write(reinterpret_cast<const char *>(bytes->data()),
+                     bytes->size());
+  output->keep();
+  return 0;
+}

@@ -61,7 +61,10 @@ void registerCompilerDialects(DialectRegistry &registry) {
 void buildInputPipeline(OpPassManager &pm) {
   pm.addPass(createVerifyInput());
   pm.addPass(createInlinerPass());
-  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions{});
+  // Kiln accepts every element type its back ends handle, not only the TOSA
+  // profiles', so TOSA's profile validation stays off.
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions{},
+                              TosaToLinalgNamedOptions{}, std::nullopt);
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
   pm.addPass(createCanonicalizerPass());
@@ -100,6 +103,9 @@ LogicalResult runPhase(ModuleOp module, const CompileOptions &options,
   if (options.Progress)
     options.Progress(name);
   PassManager pm(module.getContext());
+  // Honors --mlir-print-ir-after-all and friends when a tool registered them.
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
   build(pm);
   return pm.run(module);
 }

@@ -5,7 +5,9 @@
 #include "compiler/target/cpu/CpuTarget.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
@@ -53,6 +55,11 @@ cl::opt<bool> progress("progress",
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  mlir::registerPassManagerCLOptions();
+  mlir::registerAsmPrinterCLOptions();
+  mlir::registerMLIRContextCLOptions();
+  // Only Kiln's own flags show in --help; the MLIR debugging flags
+  // (--mlir-print-ir-after-all, ...) still work.
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,

@@ -22,6 +22,10 @@ bool isAliasOp(Operation *op) {
 bool isClonableProducer(Operation *op) {
   if (isa<tensor::EmptyOp>(op))
     return true;
+  if (isAliasOp(op)) {
+    Operation *def = op->getOperand(0).getDefiningOp();
+    return def && isClonableProducer(def);
+  }
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return !isa<ShapedType>(constant.getType());
   if (auto fill = dyn_cast<linalg::FillOp>(op)) {

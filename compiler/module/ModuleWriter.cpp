@@ -3,6 +3,7 @@
 #include "compiler/module/ModuleWriter.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "runtime/module/ModuleChecksum.h"
 #include "schema/module_generated.h"
 
 using namespace mlir;
@@ -143,8 +144,10 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                                   fbb.CreateVector(fns),
                                   fbb.CreateVector(executables), constantData);
   fbs::FinishModuleBuffer(fbb, module);
-  return std::vector<uint8_t>(fbb.GetBufferPointer(),
-                              fbb.GetBufferPointer() + fbb.GetSize());
+  std::vector<uint8_t> bytes(fbb.GetBufferPointer(),
+                             fbb.GetBufferPointer() + fbb.GetSize());
+  module::appendModuleChecksum(bytes);
+  return bytes;
 }
 
 } // namespace kiln

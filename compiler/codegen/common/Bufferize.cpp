@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/Bufferization/Transforms/OneShotAnalysis.h"
 #include "mlir/Dialect/Bufferization/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_BUFFERIZE
@@ -20,6 +22,14 @@ struct BufferizePass : impl::BufferizeBase<BufferizePass> {
     ModuleOp module = getOperation();
     // Results are written straight into output bindings: empty tensors that
     // end up in a materialize_in_destination become views of the binding.
+    {
+      // expand_shape(empty) -> empty, so the result chain ends in an empty
+      // tensor that elimination can anchor on.
+      RewritePatternSet patterns(module.getContext());
+      tensor::populateFoldTensorEmptyPatterns(patterns);
+      if (failed(applyPatternsGreedily(module, std::move(patterns))))
+        return signalPassFailure();
+    }
     IRRewriter rewriter(module.getContext());
     if (failed(bufferization::eliminateEmptyTensors(rewriter, module)))
       return signalPassFailure();

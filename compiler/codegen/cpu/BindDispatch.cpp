@@ -13,9 +13,39 @@ using namespace mlir;
 namespace kiln {
 namespace {
 
-// Bindings are dense row-major buffers: identity-layout memrefs.
+// Bindings are dense row-major buffers: identity-layout memrefs. Booleans
+// are stored one byte each (LLVM would bit-pack vectors of i1 in memory).
 MemRefType bindingType(RankedTensorType type) {
-  return MemRefType::get(type.getShape(), type.getElementType());
+  Type element = type.getElementType();
+  if (element.isInteger(1))
+    element = IntegerType::get(type.getContext(), 8);
+  return MemRefType::get(type.getShape(), element);
+}
+
+// Elementwise conversion of `value` to `elementType` with an integer cast.
+Value castElements(OpBuilder &builder, Location loc, Value value,
+                   Type elementType) {
+  auto type = cast<RankedTensorType>(value.getType());
+  auto resultType = type.clone(elementType);
+  Value init = tensor::EmptyOp::create(builder, loc, type.getShape(),
+                                       elementType);
+  AffineMap identity = builder.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      builder, loc, resultType, value, init,
+      ArrayRef<AffineMap>{identity, identity}, iterators,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value cast =
+            elementType.getIntOrFloatBitWidth() <
+                    args[0].getType().getIntOrFloatBitWidth()
+                ? arith::TruncIOp::create(b, l, elementType, args[0])
+                      .getResult()
+                : arith::ExtUIOp::create(b, l, elementType, args[0])
+                      .getResult();
+        linalg::YieldOp::create(b, l, cast);
+      });
+  return generic.getResult(0);
 }
 
 LogicalResult bindDispatch(func::FuncOp func) {
@@ -35,10 +65,14 @@ LogicalResult bindDispatch(func::FuncOp func) {
   for (unsigned i = 0; i < numInputs; ++i) {
     BlockArgument oldArg = entry.getArgument(i);
     BlockArgument newArg = entry.addArgument(argTypes[i], oldArg.getLoc());
-    auto tensor = bufferization::ToTensorOp::create(
-        builder, oldArg.getLoc(), oldArg.getType(), newArg,
-        /*restrict=*/true, /*writable=*/false);
-    oldArg.replaceAllUsesWith(tensor.getResult());
+    auto oldType = cast<RankedTensorType>(oldArg.getType());
+    Value tensor = bufferization::ToTensorOp::create(
+        builder, oldArg.getLoc(), oldType.clone(cast<MemRefType>(argTypes[i]).getElementType()),
+        newArg, /*restrict=*/true, /*writable=*/false);
+    if (tensor.getType() != oldType)
+      tensor = castElements(builder, oldArg.getLoc(), tensor,
+                            oldType.getElementType());
+    oldArg.replaceAllUsesWith(tensor);
   }
   SmallVector<BlockArgument> outputArgs;
   for (unsigned i = numInputs; i < argTypes.size(); ++i)
@@ -47,8 +81,14 @@ LogicalResult bindDispatch(func::FuncOp func) {
   auto ret = cast<func::ReturnOp>(entry.getTerminator());
   builder.setInsertionPoint(ret);
   for (auto [value, arg] : llvm::zip(ret.getOperands(), outputArgs)) {
+    Value stored = value;
+    auto memrefType = cast<MemRefType>(arg.getType());
+    if (memrefType.getElementType() !=
+        cast<RankedTensorType>(value.getType()).getElementType())
+      stored = castElements(builder, ret.getLoc(), value,
+                            memrefType.getElementType());
     bufferization::MaterializeInDestinationOp::create(
-        builder, ret.getLoc(), Type(), value, arg, /*restrict=*/true,
+        builder, ret.getLoc(), Type(), stored, arg, /*restrict=*/true,
         /*writable=*/true);
   }
   func::ReturnOp::create(builder, ret.getLoc());

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -97,6 +98,27 @@ struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
       // scalarized libm calls.
       RewritePatternSet patterns(ctx);
       populateMathPolynomialApproximationPatterns(patterns);
+      if (failed(applyPatternsGreedily(module, std::move(patterns))))
+        return signalPassFailure();
+    }
+
+    {
+      // n-D vector ops become 1-D ones (native registers) before LLVM:
+      // reductions over outer dims as elementwise ops across rows,
+      // contractions as outer products (broadcast FMAs).
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorMultiReductionLoweringPatterns(
+          patterns, vector::VectorMultiReductionLowering::InnerParallel);
+      vector::populateVectorContractLoweringPatterns(
+          patterns, vector::VectorContractLowering::OuterProduct);
+      vector::populateVectorOuterProductLoweringPatterns(patterns);
+      vector::populateVectorTransposeLoweringPatterns(
+          patterns, vector::VectorTransposeLowering::EltWise);
+      vector::populateVectorBroadcastLoweringPatterns(patterns);
+      vector::populateVectorShapeCastLoweringPatterns(patterns);
+      vector::populateVectorMaskOpLoweringPatterns(patterns);
+      vector::populateVectorStepLoweringPatterns(patterns);
+      vector::populateVectorGatherLoweringPatterns(patterns);
       if (failed(applyPatternsGreedily(module, std::move(patterns))))
         return signalPassFailure();
     }

@@ -72,6 +72,20 @@ LogicalResult applyCleanups(func::FuncOp func) {
   return applyPatternsGreedily(func, std::move(patterns));
 }
 
+// Erases side-effect-free ops whose results are unused, innermost first.
+void eraseDeadOps(func::FuncOp func) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    func.walk<WalkOrder::PostOrder>([&](Operation *op) {
+      if (op != func.getOperation() && isOpTriviallyDead(op)) {
+        op->erase();
+        changed = true;
+      }
+    });
+  }
+}
+
 // Tiles `op` with `sizes`; fuses producers when `fuse` is set.
 FailureOr<Operation *> tileOp(RewriterBase &rewriter, TilingInterface op,
                               ArrayRef<int64_t> sizes,
@@ -100,11 +114,8 @@ FailureOr<Operation *> tileOp(RewriterBase &rewriter, TilingInterface op,
   for (OpResult res : op->getResults())
     if (Value replacement = result->replacements.lookup(res))
       rewriter.replaceAllUsesWith(res, replacement);
-  Operation *tiled = nullptr;
-  for (Operation *candidate : result->tiledAndFusedOps)
-    if (candidate->getName() == op->getName())
-      tiled = candidate; // the consumer is tiled last
-  return tiled ? tiled : result->tiledAndFusedOps.back();
+  // The tiled consumer comes first, then the producers fused into it.
+  return result->tiledAndFusedOps.front();
 }
 
 // Decomposes ops that have no tiled form of their own into ones that do.
@@ -129,39 +140,29 @@ LogicalResult tileDispatch(func::FuncOp func) {
   std::optional<CpuTileConfig> config = chooseCpuTileConfig(anchor);
   if (!config)
     return success();
+  // Tiled ops are tracked by pointer from one level to the next, so no
+  // canonicalization runs in between (it could fold a single-iteration loop
+  // and move or replace them); dead originals are erased instead.
   IRRewriter rewriter(func.getContext());
   SmallVector<int64_t> workgroup = projectToRoot(anchor, root, config->Workgroup);
+  SmallVector<int64_t> vector = projectToRoot(anchor, root, config->Vector);
+  OperationName anchorName = anchor->getName();
   FailureOr<Operation *> tiledRoot =
       tileOp(rewriter, cast<TilingInterface>(root.getOperation()), workgroup,
              scf::SCFTilingOptions::LoopType::ForallOp, /*fuse=*/true);
   if (failed(tiledRoot))
     return root.emitError("failed to tile to workgroups");
-  if (failed(applyCleanups(func)))
-    return failure();
+  eraseDeadOps(func);
 
-  // Level 2: find the root again inside the forall.
-  Operation *innerRoot = nullptr;
-  func.walk([&](scf::InParallelOp terminator) {
-    for (Operation &op : terminator.getYieldingOps())
-      if (auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(op))
-        if (Operation *def = insert.getSource().getDefiningOp())
-          if (isa<TilingInterface>(def))
-            innerRoot = def;
-  });
-  if (innerRoot) {
-    SmallVector<int64_t> vector = projectToRoot(anchor, root, config->Vector);
-    vector.resize(cast<linalg::LinalgOp>(innerRoot).getNumLoops(), 0);
-    if (failed(tileOp(rewriter, cast<TilingInterface>(innerRoot), vector,
-                      scf::SCFTilingOptions::LoopType::ForOp, /*fuse=*/true)))
-      return innerRoot->emitError("failed to tile to vectors");
-    if (failed(applyCleanups(func)))
-      return failure();
-  }
+  if (failed(tileOp(rewriter, cast<TilingInterface>(*tiledRoot), vector,
+                    scf::SCFTilingOptions::LoopType::ForOp, /*fuse=*/true)))
+    return (*tiledRoot)->emitError("failed to tile to vectors");
+  eraseDeadOps(func);
 
   // Level 3: reduction loops of every anchor-like op.
   SmallVector<linalg::LinalgOp> reducers;
   func.walk([&](linalg::LinalgOp op) {
-    if (op.getNumReductionLoops() > 0 && op->getName() == anchor->getName())
+    if (op.getNumReductionLoops() > 0 && op->getName() == anchorName)
       reducers.push_back(op);
   });
   for (linalg::LinalgOp op : reducers) {

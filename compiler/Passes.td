@@ -125,7 +125,17 @@ def CpuLowerToLLVM : Pass<"kiln-cpu-lower-to-llvm", "mlir::ModuleOp"> {
     in the CPU entry point ABI:
     `void f(void *const *bindings, const uint32_t *push, uint32_t x, y, z)`.
   }];
-  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+  // Everything the nested upstream lowering pipeline creates on the way.
+  let dependentDialects = ["mlir::LLVM::LLVMDialect",
+                           "mlir::cf::ControlFlowDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::index::IndexDialect",
+                           "mlir::ub::UBDialect",
+                           "mlir::affine::AffineDialect"];
 }
 
 #endif // KILN_COMPILER_PASSES

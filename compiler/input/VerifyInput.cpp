@@ -33,16 +33,17 @@ bool isSupportedDialect(Operation *op) {
 // Ops of supported dialects that the pipeline still cannot lower.
 bool isRejectedOp(Operation *op) {
   return isa<tensor::BitcastOp, tensor::GenerateOp, tensor::ScatterOp,
-             tensor::GatherOp, tensor::DimOp, tensor::RankOp,
-             tosa::FFT2dOp, tosa::RFFT2dOp, tosa::CustomOp, tosa::WhileOp,
-             tosa::IfOp, tosa::VariableOp, tosa::VariableReadOp,
-             tosa::VariableWriteOp, func::CallIndirectOp>(op);
+             tensor::GatherOp, tensor::DimOp, tensor::RankOp, tosa::FFT2dOp,
+             tosa::RFFT2dOp, tosa::CustomOp, tosa::WhileOp, tosa::IfOp,
+             tosa::VariableOp, tosa::VariableReadOp, tosa::VariableWriteOp,
+             func::CallIndirectOp>(op);
 }
 
 LogicalResult verifyType(Operation *op, Type type, StringRef what) {
   if (auto shaped = dyn_cast<ShapedType>(type)) {
     if (!shaped.hasStaticShape())
-      return op->emitError() << "'" << op->getName() << "' has a " << what
+      return op->emitError() << "'" << op->getName() << "' has "
+                             << (what == "argument" ? "an " : "a ") << what
                              << " of dynamic shape " << type
                              << "; Kiln supports static shapes only";
     type = shaped.getElementType();
@@ -50,7 +51,8 @@ LogicalResult verifyType(Operation *op, Type type, StringRef what) {
   if (isa<tosa::shapeType>(type) || isa<NoneType>(type))
     return success();
   if (!isSupportedElementType(type))
-    return op->emitError() << "'" << op->getName() << "' has a " << what
+    return op->emitError() << "'" << op->getName() << "' has "
+                           << (what == "argument" ? "an " : "a ") << what
                            << " of unsupported element type " << type;
   return success();
 }
@@ -69,6 +71,20 @@ struct VerifyInputPass : impl::VerifyInputBase<VerifyInputPass> {
         return;
       }
       if (auto func = dyn_cast<func::FuncOp>(op)) {
+        // Functions exchange tensors with the runtime: scalars and memrefs
+        // have no place in a module's signatures.
+        for (Type t : func.getFunctionType().getInputs())
+          if (!isa<RankedTensorType>(t)) {
+            op->emitError() << "function '" << func.getSymName() << "' takes "
+                            << t << "; Kiln functions take and return tensors";
+            anyError = true;
+          }
+        for (Type t : func.getFunctionType().getResults())
+          if (!isa<RankedTensorType>(t)) {
+            op->emitError() << "function '" << func.getSymName() << "' returns "
+                            << t << "; Kiln functions take and return tensors";
+            anyError = true;
+          }
         for (Type t : func.getFunctionType().getInputs())
           anyError |= failed(verifyType(op, t, "argument"));
         for (Type t : func.getFunctionType().getResults())

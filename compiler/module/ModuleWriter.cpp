@@ -137,7 +137,9 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
     executables.push_back(fbs::CreateExecutable(
         fbb, fbb.CreateString("dispatches"), fbb.CreateVector(variantOffsets)));
 
-  fbb.ForceVectorAlignment(constants.size(), 1, 64);
+  // ForceVectorAlignment asserts alignment <= 32 in flatbuffers 2.0.8;
+  // PreAlign is the same placement without that limit.
+  fbb.PreAlign(constants.size(), 64);
   auto constantData = fbb.CreateVector(constants);
   auto module = fbs::CreateModule(fbb, kVersionMajor, kVersionMinor,
                                   fbb.CreateString("module"),

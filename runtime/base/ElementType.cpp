@@ -2,6 +2,8 @@
 
 #include "runtime/base/ElementType.h"
 
+#include <string>
+
 namespace kiln {
 
 namespace {

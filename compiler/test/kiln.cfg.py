@@ -6,7 +6,7 @@ config.name = "Kiln compiler"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
 config.test_source_root = os.path.join(config.kiln_src_root, "compiler")
-config.test_exec_root = os.path.join(os.path.dirname(__file__), "out")
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in"]
+config.test_exec_root = config.kiln_test_exec_root
+config.excludes = ["kiln.cfg.py", "lit.site.cfg.py.in"]
 config.environment["PATH"] = os.pathsep.join(
     [config.kiln_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])

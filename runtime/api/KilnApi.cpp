@@ -1,0 +1,336 @@
+//===- KilnApi.cpp - The C API over ModuleInstance and the HAL ------------===//
+
+#include "runtime/api/kiln.h"
+
+#include "runtime/base/HostTensor.h"
+#include "runtime/base/Status.h"
+#include "runtime/hal/DriverRegistry.h"
+#include "runtime/module/ModuleFile.h"
+#include "runtime/module/ModuleInstance.h"
+#include "runtime/module/Verifier.h"
+
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+using namespace kiln;
+
+struct KilnStatusImpl {
+  StatusCode Code;
+  std::string Message;
+};
+
+struct KilnDevice {
+  std::shared_ptr<hal::Device> Device;
+};
+
+struct KilnFunction {
+  KilnModule *Module;
+  const module::FunctionSignature *Signature;
+};
+
+struct KilnModule {
+  std::unique_ptr<module::ModuleInstance> Instance;
+  std::vector<std::unique_ptr<KilnFunction>> Functions;
+};
+
+struct KilnOutputs {
+  std::vector<HostTensor> Tensors;
+};
+
+namespace {
+
+// Returned when even a status cannot be allocated; kilnStatusFree knows it.
+KilnStatusImpl OutOfMemoryStatus{StatusCode::ResourceExhausted,
+                                 "RESOURCE_EXHAUSTED: out of memory"};
+
+KilnStatus toC(const Status &status) {
+  if (status.ok())
+    return nullptr;
+  auto *result = new (std::nothrow) KilnStatusImpl{status.code(), ""};
+  if (!result)
+    return &OutOfMemoryStatus;
+  result->Message = status.toString();
+  return result;
+}
+
+// No C++ exception may cross into C; the runtime raises none itself, but
+// the standard library may (allocation).
+template <typename Body> KilnStatus guarded(Body &&body) {
+  try {
+    return toC(body());
+  } catch (const std::bad_alloc &) {
+    return &OutOfMemoryStatus;
+  } catch (const std::exception &error) {
+    return toC(KILN_ERROR(Internal, "unexpected exception: ", error.what()));
+  } catch (...) {
+    return toC(KILN_ERROR(Internal, "unexpected exception"));
+  }
+}
+
+Status nullArgument(const char *function, const char *argument) {
+  return KILN_ERROR(InvalidArgument, function, ": ", argument, " is NULL");
+}
+
+StatusOr<KilnModule *>
+wrapModule(KilnDevice *device, std::shared_ptr<const module::ModuleFile> file) {
+  KILN_ASSIGN_OR_RETURN(
+      std::unique_ptr<module::ModuleInstance> instance,
+      module::ModuleInstance::create(device->Device, std::move(file)));
+  auto result = std::make_unique<KilnModule>();
+  result->Instance = std::move(instance);
+  for (const std::string &name : result->Instance->functionNames()) {
+    KILN_ASSIGN_OR_RETURN(const module::FunctionSignature *signature,
+                          result->Instance->lookup(name));
+    result->Functions.push_back(
+        std::make_unique<KilnFunction>(KilnFunction{result.get(), signature}));
+  }
+  return result.release();
+}
+
+void describeType(const module::TensorSpec &spec, KilnTensor *out) {
+  out->elementType = static_cast<int32_t>(spec.Type);
+  out->rank = spec.Shape.size();
+  out->shape = spec.Shape.empty() ? nullptr : spec.Shape.data();
+  out->data = nullptr;
+  uint64_t bytes = elementTypeSize(spec.Type);
+  for (int64_t dim : spec.Shape)
+    bytes *= static_cast<uint64_t>(dim);
+  out->dataSize = static_cast<size_t>(bytes);
+}
+
+KilnStatus tensorType(const KilnFunction *function, size_t index,
+                      KilnTensor *outType, bool input) {
+  return guarded([&]() -> Status {
+    const char *name =
+        input ? "kilnFunctionInputType" : "kilnFunctionOutputType";
+    if (!function)
+      return nullArgument(name, "function");
+    if (!outType)
+      return nullArgument(name, "outType");
+    const auto &specs =
+        input ? function->Signature->Inputs : function->Signature->Outputs;
+    if (index >= specs.size())
+      return KILN_ERROR(OutOfRange, name, ": function @",
+                        function->Signature->Name, " has ", specs.size(),
+                        input ? " input(s)" : " output(s)", ", asked for ",
+                        index);
+    describeType(specs[index], outType);
+    return Status();
+  });
+}
+
+} // namespace
+
+extern "C" {
+
+KilnStatusCode kilnStatusCode(KilnStatus status) {
+  return status ? static_cast<KilnStatusCode>(status->Code) : KILN_STATUS_OK;
+}
+
+const char *kilnStatusMessage(KilnStatus status) {
+  return status ? status->Message.c_str() : "OK";
+}
+
+void kilnStatusFree(KilnStatus status) {
+  if (status != &OutOfMemoryStatus)
+    delete status;
+}
+
+size_t kilnElementTypeSize(int32_t type) {
+  if (type < 0 || type > kMaxElementType)
+    return 0;
+  return elementTypeSize(static_cast<ElementType>(type));
+}
+
+size_t kilnDriverCount(void) {
+  return hal::DriverRegistry::global().driverNames().size();
+}
+
+const char *kilnDriverName(size_t index) {
+  // Drivers are only ever added, so the names can be kept for the process.
+  static const std::vector<std::string> names =
+      hal::DriverRegistry::global().driverNames();
+  return index < names.size() ? names[index].c_str() : nullptr;
+}
+
+KilnStatus kilnDeviceCreate(const char *uri, KilnDevice **outDevice) {
+  if (outDevice)
+    *outDevice = nullptr;
+  return guarded([&]() -> Status {
+    if (!uri)
+      return nullArgument("kilnDeviceCreate", "uri");
+    if (!outDevice)
+      return nullArgument("kilnDeviceCreate", "outDevice");
+    KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Device> device,
+                          hal::DriverRegistry::global().createDevice(uri));
+    *outDevice = new KilnDevice{std::move(device)};
+    return Status();
+  });
+}
+
+void kilnDeviceRelease(KilnDevice *device) { delete device; }
+
+KilnStatus kilnModuleLoadFile(KilnDevice *device, const char *path,
+                              KilnModule **outModule) {
+  if (outModule)
+    *outModule = nullptr;
+  return guarded([&]() -> Status {
+    if (!device)
+      return nullArgument("kilnModuleLoadFile", "device");
+    if (!path)
+      return nullArgument("kilnModuleLoadFile", "path");
+    if (!outModule)
+      return nullArgument("kilnModuleLoadFile", "outModule");
+    KILN_ASSIGN_OR_RETURN(std::shared_ptr<const module::ModuleFile> file,
+                          module::ModuleFile::open(path));
+    KILN_ASSIGN_OR_RETURN(*outModule, wrapModule(device, std::move(file)));
+    return Status();
+  });
+}
+
+KilnStatus kilnModuleLoadBytes(KilnDevice *device, const void *data,
+                               size_t size, KilnModule **outModule) {
+  if (outModule)
+    *outModule = nullptr;
+  return guarded([&]() -> Status {
+    if (!device)
+      return nullArgument("kilnModuleLoadBytes", "device");
+    if (!data && size)
+      return nullArgument("kilnModuleLoadBytes", "data");
+    if (!outModule)
+      return nullArgument("kilnModuleLoadBytes", "outModule");
+    KILN_ASSIGN_OR_RETURN(std::shared_ptr<const module::ModuleFile> file,
+                          module::ModuleFile::fromBytes(data, size));
+    KILN_ASSIGN_OR_RETURN(*outModule, wrapModule(device, std::move(file)));
+    return Status();
+  });
+}
+
+void kilnModuleRelease(KilnModule *module) { delete module; }
+
+size_t kilnModuleFunctionCount(const KilnModule *module) {
+  return module ? module->Functions.size() : 0;
+}
+
+const KilnFunction *kilnModuleFunctionAt(const KilnModule *module,
+                                         size_t index) {
+  if (!module || index >= module->Functions.size())
+    return nullptr;
+  return module->Functions[index].get();
+}
+
+KilnStatus kilnModuleLookupFunction(const KilnModule *module, const char *name,
+                                    const KilnFunction **outFunction) {
+  if (outFunction)
+    *outFunction = nullptr;
+  return guarded([&]() -> Status {
+    if (!module)
+      return nullArgument("kilnModuleLookupFunction", "module");
+    if (!name)
+      return nullArgument("kilnModuleLookupFunction", "name");
+    if (!outFunction)
+      return nullArgument("kilnModuleLookupFunction", "outFunction");
+    KILN_ASSIGN_OR_RETURN(const module::FunctionSignature *signature,
+                          module->Instance->lookup(name));
+    for (const auto &function : module->Functions)
+      if (function->Signature == signature)
+        *outFunction = function.get();
+    return Status();
+  });
+}
+
+const char *kilnFunctionName(const KilnFunction *function) {
+  return function ? function->Signature->Name.c_str() : nullptr;
+}
+
+size_t kilnFunctionInputCount(const KilnFunction *function) {
+  return function ? function->Signature->Inputs.size() : 0;
+}
+
+size_t kilnFunctionOutputCount(const KilnFunction *function) {
+  return function ? function->Signature->Outputs.size() : 0;
+}
+
+KilnStatus kilnFunctionInputType(const KilnFunction *function, size_t index,
+                                 KilnTensor *outType) {
+  return tensorType(function, index, outType, /*input=*/true);
+}
+
+KilnStatus kilnFunctionOutputType(const KilnFunction *function, size_t index,
+                                  KilnTensor *outType) {
+  return tensorType(function, index, outType, /*input=*/false);
+}
+
+KilnStatus kilnFunctionCall(const KilnFunction *function,
+                            const KilnTensor *inputs, size_t inputCount,
+                            KilnOutputs **outOutputs) {
+  if (outOutputs)
+    *outOutputs = nullptr;
+  return guarded([&]() -> Status {
+    if (!function)
+      return nullArgument("kilnFunctionCall", "function");
+    if (!inputs && inputCount)
+      return nullArgument("kilnFunctionCall", "inputs");
+    if (!outOutputs)
+      return nullArgument("kilnFunctionCall", "outOutputs");
+    const std::string &name = function->Signature->Name;
+    std::vector<HostTensor> tensors(inputCount);
+    for (size_t i = 0; i < inputCount; ++i) {
+      const KilnTensor &input = inputs[i];
+      if (input.elementType < 0 || input.elementType > kMaxElementType)
+        return KILN_ERROR(InvalidArgument, "function @", name, " input ", i,
+                          ": unknown element type ",
+                          static_cast<int>(input.elementType));
+      if (input.rank && !input.shape)
+        return KILN_ERROR(InvalidArgument, "function @", name, " input ", i,
+                          ": NULL shape for rank ", input.rank);
+      if (input.dataSize && !input.data)
+        return KILN_ERROR(InvalidArgument, "function @", name, " input ", i,
+                          ": NULL data for ", input.dataSize, " bytes");
+      if (input.rank > module::kMaxTensorRank)
+        return KILN_ERROR(InvalidArgument, "function @", name, " input ", i,
+                          ": rank ", input.rank, " exceeds the maximum of ",
+                          module::kMaxTensorRank);
+      HostTensor &tensor = tensors[i];
+      tensor.Type = static_cast<ElementType>(input.elementType);
+      tensor.Shape.assign(input.shape, input.shape + input.rank);
+      const auto *bytes = static_cast<const uint8_t *>(input.data);
+      tensor.Data.assign(bytes, bytes + input.dataSize);
+    }
+    KILN_ASSIGN_OR_RETURN(std::vector<HostTensor> outputs,
+                          function->Module->Instance->call(name, tensors));
+    *outOutputs = new KilnOutputs{std::move(outputs)};
+    return Status();
+  });
+}
+
+size_t kilnOutputsCount(const KilnOutputs *outputs) {
+  return outputs ? outputs->Tensors.size() : 0;
+}
+
+KilnStatus kilnOutputsGet(const KilnOutputs *outputs, size_t index,
+                          KilnTensor *outTensor) {
+  return guarded([&]() -> Status {
+    if (!outputs)
+      return nullArgument("kilnOutputsGet", "outputs");
+    if (!outTensor)
+      return nullArgument("kilnOutputsGet", "outTensor");
+    if (index >= outputs->Tensors.size())
+      return KILN_ERROR(OutOfRange, "kilnOutputsGet: ", outputs->Tensors.size(),
+                        " output(s), asked for ", index);
+    const HostTensor &tensor = outputs->Tensors[index];
+    outTensor->elementType = static_cast<int32_t>(tensor.Type);
+    outTensor->rank = tensor.Shape.size();
+    outTensor->shape = tensor.Shape.empty() ? nullptr : tensor.Shape.data();
+    outTensor->data = tensor.Data.empty() ? nullptr : tensor.Data.data();
+    outTensor->dataSize = tensor.Data.size();
+    return Status();
+  });
+}
+
+void kilnOutputsRelease(KilnOutputs *outputs) { delete outputs; }
+
+} // extern "C"

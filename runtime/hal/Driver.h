@@ -1,0 +1,35 @@
+//===- Driver.h - A kind of device and the code that talks to it ----------===//
+#ifndef KILN_RUNTIME_HAL_DRIVER_H
+#define KILN_RUNTIME_HAL_DRIVER_H
+
+#include "runtime/base/Status.h"
+#include "runtime/hal/Device.h"
+#include "runtime/hal/DeviceInfo.h"
+#include "runtime/hal/DeviceUri.h"
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace kiln::hal {
+
+class Driver {
+public:
+  virtual ~Driver();
+
+  /// The URI scheme that selects this driver: "local-sync", "cuda".
+  virtual std::string_view name() const = 0;
+
+  /// The devices present; an empty list when the driver works but finds
+  /// none, an error when it cannot work at all (library missing).
+  virtual StatusOr<std::vector<DeviceInfo>> enumerateDevices() = 0;
+
+  /// `uri.driver()` is name(). Unknown parameters, paths or ordinals are
+  /// errors that say what exists.
+  virtual StatusOr<std::shared_ptr<Device>>
+  createDevice(const DeviceUri &uri) = 0;
+};
+
+} // namespace kiln::hal
+
+#endif // KILN_RUNTIME_HAL_DRIVER_H

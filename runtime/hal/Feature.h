@@ -1,0 +1,31 @@
+//===- Feature.h - Optional device behaviours the HAL contract names ------===//
+//
+// A device lists the features it lacks with a reason
+// (Device::unsupportedFeatures); callers that need one, the conformance
+// suite first among them, check it instead of assuming.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_HAL_FEATURE_H
+#define KILN_RUNTIME_HAL_FEATURE_H
+
+#include <string_view>
+
+namespace kiln::hal::feature {
+
+/// queueExecute returns before its wait list is satisfied; the work runs
+/// once another party (even the submitting thread) signals.
+inline constexpr std::string_view kDeferredSubmission = "deferred-submission";
+
+/// Workgroups of one dispatch may run at the same time, so a kernel that
+/// waits for a sibling workgroup makes progress.
+inline constexpr std::string_view kConcurrentWorkgroups =
+    "concurrent-workgroups";
+
+/// Memory can be DeviceLocal and HostVisible at once (CPU devices,
+/// integrated GPUs): a module's inputs and outputs need no staging copies.
+inline constexpr std::string_view kHostVisibleDeviceLocal =
+    "host-visible-device-local";
+
+} // namespace kiln::hal::feature
+
+#endif // KILN_RUNTIME_HAL_FEATURE_H

@@ -1,0 +1,185 @@
+//===- CtsFixture.cpp -----------------------------------------------------===//
+
+#include "runtime/hal/cts/CtsFixture.h"
+
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iterator>
+
+namespace kiln::hal::cts {
+
+std::vector<std::string> ctsDrivers() {
+  return DriverRegistry::global().driverNames();
+}
+
+std::string ctsParamName(const ::testing::TestParamInfo<std::string> &info) {
+  std::string name = info.param;
+  for (char &c : name)
+    if (!isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  return name;
+}
+
+void CtsTest::SetUp() {
+  const auto *test = ::testing::UnitTest::GetInstance()->current_test_info();
+  Rng.seed(static_cast<uint32_t>(std::hash<std::string>()(
+      std::string(test->test_suite_name()) + "." + test->name())));
+  auto driver = DriverRegistry::global().getDriver(GetParam());
+  ASSERT_TRUE(driver.ok()) << driver.status().toString();
+  auto devices = (*driver)->enumerateDevices();
+  if (!devices.ok())
+    GTEST_SKIP() << GetParam()
+                 << " is unavailable: " << devices.status().toString();
+  if (devices->empty())
+    GTEST_SKIP() << "no " << GetParam() << " device";
+  auto uri = DeviceUri::parse(devices->front().Uri);
+  ASSERT_TRUE(uri.ok()) << uri.status().toString();
+  auto created = (*driver)->createDevice(*uri);
+  ASSERT_TRUE(created.ok()) << created.status().toString();
+  TestDevice = std::move(created).value();
+}
+
+void CtsTest::TearDown() {
+  if (TestDevice) {
+    Status idle = TestDevice->waitIdle(kWaitTimeout);
+    EXPECT_TRUE(idle.ok()) << idle.toString();
+  }
+}
+
+StatusOr<std::shared_ptr<Buffer>> CtsTest::hostBuffer(uint64_t size) {
+  return TestDevice->allocator().allocate(size, MemoryType::HostVisible,
+                                          BufferUsage::All);
+}
+
+StatusOr<std::shared_ptr<Buffer>> CtsTest::deviceBuffer(uint64_t size) {
+  return TestDevice->allocator().allocate(size, MemoryType::DeviceLocal,
+                                          BufferUsage::Transfer |
+                                              BufferUsage::Dispatch);
+}
+
+Status CtsTest::upload(const std::shared_ptr<Buffer> &buffer,
+                       const std::vector<uint8_t> &bytes) {
+  if (bytes.size() > buffer->size())
+    return KILN_ERROR(InvalidArgument, "upload larger than the buffer");
+  if (hasAll(buffer->memoryType(), MemoryType::HostVisible) &&
+      hasAll(buffer->usage(), BufferUsage::Mapping)) {
+    KILN_ASSIGN_OR_RETURN(std::span<uint8_t> mapped, buffer->map());
+    if (!bytes.empty())
+      std::memcpy(mapped.data(), bytes.data(), bytes.size());
+    return Status();
+  }
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> staging,
+                        hostBuffer(bytes.size()));
+  KILN_RETURN_IF_ERROR(upload(staging, bytes));
+  KILN_ASSIGN_OR_RETURN(
+      std::shared_ptr<CommandBuffer> commands,
+      TestDevice->createCommandBuffer(CommandBufferMode::OneShot, 0));
+  KILN_RETURN_IF_ERROR(commands->begin());
+  KILN_RETURN_IF_ERROR(commands->copy(
+      BufferRef::direct(staging), BufferRef::direct(buffer, 0, bytes.size())));
+  KILN_RETURN_IF_ERROR(commands->end());
+  return submitAndWait(commands);
+}
+
+StatusOr<std::vector<uint8_t>>
+CtsTest::download(const std::shared_ptr<Buffer> &buffer) {
+  if (hasAll(buffer->memoryType(), MemoryType::HostVisible) &&
+      hasAll(buffer->usage(), BufferUsage::Mapping)) {
+    KILN_ASSIGN_OR_RETURN(std::span<const uint8_t> mapped, buffer->mapRead());
+    return std::vector<uint8_t>(mapped.begin(), mapped.end());
+  }
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> staging,
+                        hostBuffer(buffer->size()));
+  KILN_ASSIGN_OR_RETURN(
+      std::shared_ptr<CommandBuffer> commands,
+      TestDevice->createCommandBuffer(CommandBufferMode::OneShot, 0));
+  KILN_RETURN_IF_ERROR(commands->begin());
+  KILN_RETURN_IF_ERROR(
+      commands->copy(BufferRef::direct(buffer), BufferRef::direct(staging)));
+  KILN_RETURN_IF_ERROR(commands->end());
+  KILN_RETURN_IF_ERROR(submitAndWait(commands));
+  return download(staging);
+}
+
+Status CtsTest::submitAndWait(const std::shared_ptr<CommandBuffer> &commands,
+                              std::vector<std::shared_ptr<Buffer>> table) {
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<Semaphore> done,
+                        TestDevice->createSemaphore(0));
+  SemaphoreValue signal{done, 1};
+  KILN_RETURN_IF_ERROR(
+      TestDevice->queueExecute({}, commands, table, {&signal, 1}));
+  return done->wait(1, kWaitTimeout);
+}
+
+StatusOr<std::vector<uint8_t>> readCtsKernelImage() {
+  std::ifstream file(KILN_CTS_KERNELS_PATH, std::ios::binary);
+  if (!file)
+    return KILN_ERROR(NotFound, "cannot read ", KILN_CTS_KERNELS_PATH);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(file), {});
+}
+
+StatusOr<std::shared_ptr<Executable>>
+CtsTest::kernels(std::string *skipReason) {
+  // Images of kernels/CtsKernels.c per executable format; a GPU driver adds
+  // its compiled form here.
+  static const char *kFormat = "cpu-elf-x86_64";
+  static const char *kTarget = "x86-64";
+  if (!TestDevice->supportsExecutable(kFormat, kTarget)) {
+    *skipReason = strCat(GetParam(),
+                         " runs none of the formats the suite "
+                         "has kernels for (",
+                         kFormat, "/", kTarget, ")");
+    return std::shared_ptr<Executable>();
+  }
+  static const StatusOr<std::vector<uint8_t>> image = readCtsKernelImage();
+  if (!image.ok())
+    return image.status();
+  ExecutableSpec spec;
+  spec.Name = "cts_kernels";
+  spec.Format = kFormat;
+  spec.Target = kTarget;
+  spec.Image = *image;
+  auto entry = [](const char *name, uint32_t bindings, uint32_t push) {
+    EntryPointSpec spec;
+    spec.Name = name;
+    spec.BindingCount = bindings;
+    spec.PushConstantCount = push;
+    return spec;
+  };
+  spec.EntryPoints = {entry("add_f32", 3, 2), entry("count_workgroups", 1, 2),
+                      entry("rendezvous", 1, 1), entry("scale_bias_f32", 2, 3)};
+  return TestDevice->createExecutable(spec);
+}
+
+std::vector<uint8_t> CtsTest::randomBytes(size_t size) {
+  std::uniform_int_distribution<int> byte(0, 255);
+  std::vector<uint8_t> bytes(size);
+  for (uint8_t &b : bytes)
+    b = static_cast<uint8_t>(byte(Rng));
+  return bytes;
+}
+
+std::vector<float> CtsTest::randomFloats(size_t count) {
+  std::uniform_real_distribution<float> value(-100.0f, 100.0f);
+  std::vector<float> values(count);
+  for (float &v : values)
+    v = value(Rng);
+  return values;
+}
+
+std::vector<uint8_t> toBytes(const std::vector<float> &values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(float));
+  if (!values.empty())
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<float> toFloats(const std::vector<uint8_t> &bytes) {
+  std::vector<float> values(bytes.size() / sizeof(float));
+  if (!values.empty())
+    std::memcpy(values.data(), bytes.data(), values.size() * sizeof(float));
+  return values;
+}
+
+} // namespace kiln::hal::cts

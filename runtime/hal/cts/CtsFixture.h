@@ -1,0 +1,115 @@
+//===- CtsFixture.h - Shared set-up of the HAL conformance suite ----------===//
+//
+// Every case is a TEST_P over CtsTest, instantiated once per registered
+// driver with that driver's first device. Cases move data through helpers
+// that work for host-visible and device-local memory alike, so they hold for
+// GPU drivers unchanged. A case that needs an optional behaviour calls
+// KILN_CTS_REQUIRE(feature): a device that declares it unsupported skips the
+// case, printing the reason.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_HAL_CTS_CTSFIXTURE_H
+#define KILN_RUNTIME_HAL_CTS_CTSFIXTURE_H
+
+#include "runtime/hal/Device.h"
+#include "runtime/hal/DriverRegistry.h"
+#include "runtime/hal/Feature.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace kiln::hal::cts {
+
+/// Long enough for a loaded machine under sanitizers; a hang fails instead
+/// of stalling the suite.
+inline constexpr Timeout kWaitTimeout = std::chrono::seconds(30);
+
+#define KILN_CTS_ASSERT_OK(expr)                                               \
+  do {                                                                         \
+    ::kiln::Status ctsStatus = (expr);                                         \
+    ASSERT_TRUE(ctsStatus.ok()) << ctsStatus.toString();                       \
+  } while (false)
+
+#define KILN_CTS_ASSIGN(lhs, expr)                                             \
+  KILN_CTS_ASSIGN_IMPL(KILN_CONCAT(ctsResult, __LINE__), lhs, expr)
+#define KILN_CTS_ASSIGN_IMPL(tmp, lhs, expr)                                   \
+  auto tmp = (expr);                                                           \
+  ASSERT_TRUE(tmp.ok()) << tmp.status().toString();                            \
+  lhs = std::move(tmp).value()
+
+/// Skips the running case when the device lacks `feature`.
+#define KILN_CTS_REQUIRE(feature)                                              \
+  do {                                                                         \
+    if (auto reason = device()->unsupportedReason(feature))                    \
+      GTEST_SKIP() << GetParam() << " does not support " << (feature) << ": "  \
+                   << *reason;                                                 \
+  } while (false)
+
+class CtsTest : public ::testing::TestWithParam<std::string> {
+protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  const std::shared_ptr<Device> &device() const { return TestDevice; }
+
+  /// A buffer the host can fill and read (HostVisible, all usages).
+  StatusOr<std::shared_ptr<Buffer>> hostBuffer(uint64_t size);
+  /// A DeviceLocal buffer for transfers and dispatches.
+  StatusOr<std::shared_ptr<Buffer>> deviceBuffer(uint64_t size);
+
+  /// Writes `bytes` at the start of any buffer (staging if not mappable).
+  Status upload(const std::shared_ptr<Buffer> &buffer,
+                const std::vector<uint8_t> &bytes);
+  /// Reads a whole buffer (staging if not mappable).
+  StatusOr<std::vector<uint8_t>>
+  download(const std::shared_ptr<Buffer> &buffer);
+
+  /// Submits `commands` with `table` and waits for completion.
+  Status submitAndWait(const std::shared_ptr<CommandBuffer> &commands,
+                       std::vector<std::shared_ptr<Buffer>> table = {});
+
+  /// Creates the CTS kernel executable (see kernels/CtsKernels.c) with the
+  /// entry points below, or nullptr plus a skip reason when the device runs
+  /// none of the formats the suite has images for.
+  StatusOr<std::shared_ptr<Executable>> kernels(std::string *skipReason);
+
+  std::mt19937 &rng() { return Rng; }
+  std::vector<uint8_t> randomBytes(size_t size);
+  std::vector<float> randomFloats(size_t count);
+
+private:
+  std::shared_ptr<Device> TestDevice;
+  std::mt19937 Rng;
+};
+
+/// Entry point ordinals of kernels().
+enum CtsEntry : uint32_t {
+  kAddF32 = 0,          // bindings a, b, out; push n, perGroup
+  kCountWorkgroups = 1, // bindings counters; push countX, countY
+  kRendezvous = 2,      // bindings state[2]; push parties
+  kScaleBiasF32 = 3,    // bindings in, out; push n, scale bits, bias bits
+};
+
+std::vector<uint8_t> toBytes(const std::vector<float> &values);
+std::vector<float> toFloats(const std::vector<uint8_t> &bytes);
+/// The kernel shared object's bytes (KILN_CTS_KERNELS_PATH).
+StatusOr<std::vector<uint8_t>> readCtsKernelImage();
+
+/// Every registered driver, and a gtest-safe name for each.
+std::vector<std::string> ctsDrivers();
+std::string ctsParamName(const ::testing::TestParamInfo<std::string> &info);
+
+#define KILN_CTS_INSTANTIATE(fixture)                                          \
+  INSTANTIATE_TEST_SUITE_P(                                                    \
+      Drivers, fixture, ::testing::ValuesIn(::kiln::hal::cts::ctsDrivers()),   \
+      ::kiln::hal::cts::ctsParamName)
+
+} // namespace kiln::hal::cts
+
+#endif // KILN_RUNTIME_HAL_CTS_CTSFIXTURE_H

@@ -1,0 +1,277 @@
+//===- DispatchCtsTest.cpp - Running real executables ---------------------===//
+
+#include "runtime/hal/cts/CtsFixture.h"
+
+#include <bit>
+#include <cstring>
+
+namespace kiln::hal::cts {
+namespace {
+
+class DispatchCts : public CtsTest {
+protected:
+  void SetUp() override {
+    CtsTest::SetUp();
+    if (IsSkipped() || HasFatalFailure())
+      return;
+    std::string skipReason;
+    auto loaded = kernels(&skipReason);
+    ASSERT_TRUE(loaded.ok()) << loaded.status().toString();
+    if (!*loaded)
+      GTEST_SKIP() << skipReason;
+    Kernels = *loaded;
+  }
+
+  StatusOr<std::shared_ptr<CommandBuffer>>
+  begin(CommandBufferMode mode = CommandBufferMode::OneShot,
+        uint32_t capacity = 0) {
+    KILN_ASSIGN_OR_RETURN(auto commands,
+                          device()->createCommandBuffer(mode, capacity));
+    KILN_RETURN_IF_ERROR(commands->begin());
+    return commands;
+  }
+
+  std::shared_ptr<Executable> Kernels;
+};
+KILN_CTS_INSTANTIATE(DispatchCts);
+
+TEST_P(DispatchCts, EntryPointsAreDescribed) {
+  ASSERT_EQ(Kernels->entryPoints().size(), 4u);
+  EXPECT_EQ(Kernels->entryPoints()[kAddF32].Name, "add_f32");
+  EXPECT_EQ(Kernels->entryPoints()[kAddF32].BindingCount, 3u);
+  EXPECT_EQ(Kernels->format(), "cpu-elf-x86_64");
+}
+
+TEST_P(DispatchCts, ElementwiseAddOverFourWorkgroups) {
+  constexpr uint32_t kCount = 30, kPerGroup = 8; // 4 groups, last partial
+  std::vector<float> a = randomFloats(kCount), b = randomFloats(kCount);
+  KILN_CTS_ASSIGN(auto bufferA, deviceBuffer(kCount * 4));
+  KILN_CTS_ASSIGN(auto bufferB, deviceBuffer(kCount * 4));
+  KILN_CTS_ASSIGN(auto out, deviceBuffer(kCount * 4 + 8));
+  KILN_CTS_ASSERT_OK(upload(bufferA, toBytes(a)));
+  KILN_CTS_ASSERT_OK(upload(bufferB, toBytes(b)));
+  std::vector<uint8_t> sentinel = randomBytes(kCount * 4 + 8);
+  KILN_CTS_ASSERT_OK(upload(out, sentinel));
+  KILN_CTS_ASSIGN(auto commands, begin());
+  BufferRef bindings[] = {BufferRef::direct(bufferA),
+                          BufferRef::direct(bufferB),
+                          BufferRef::direct(out, 0, kCount * 4)};
+  uint32_t push[] = {kCount, kPerGroup};
+  KILN_CTS_ASSERT_OK(
+      commands->dispatch(Kernels, kAddF32, {4, 1, 1}, bindings, push));
+  KILN_CTS_ASSERT_OK(commands->end());
+  KILN_CTS_ASSERT_OK(submitAndWait(commands));
+  KILN_CTS_ASSIGN(auto back, download(out));
+  std::vector<float> result = toFloats(back);
+  for (uint32_t i = 0; i < kCount; ++i)
+    EXPECT_EQ(result[i], a[i] + b[i]) << i;
+  // The 8 bytes after the bound range are untouched.
+  EXPECT_TRUE(std::equal(back.end() - 8, back.end(), sentinel.end() - 8));
+}
+
+TEST_P(DispatchCts, BindingOffsetsAreApplied) {
+  // Bindings start 16 bytes into their buffers; the kernel sees the offset
+  // pointers as element 0.
+  constexpr uint32_t kCount = 12;
+  std::vector<float> a = randomFloats(kCount + 4), b = randomFloats(kCount + 4);
+  KILN_CTS_ASSIGN(auto bufferA, deviceBuffer((kCount + 4) * 4));
+  KILN_CTS_ASSIGN(auto bufferB, deviceBuffer((kCount + 4) * 4));
+  KILN_CTS_ASSIGN(auto out, deviceBuffer((kCount + 4) * 4));
+  KILN_CTS_ASSERT_OK(upload(bufferA, toBytes(a)));
+  KILN_CTS_ASSERT_OK(upload(bufferB, toBytes(b)));
+  KILN_CTS_ASSERT_OK(upload(out, toBytes(randomFloats(kCount + 4))));
+  KILN_CTS_ASSIGN(auto commands, begin());
+  BufferRef bindings[] = {BufferRef::direct(bufferA, 16, kCount * 4),
+                          BufferRef::direct(bufferB, 16, kCount * 4),
+                          BufferRef::direct(out, 16, kCount * 4)};
+  uint32_t push[] = {kCount, kCount};
+  KILN_CTS_ASSERT_OK(
+      commands->dispatch(Kernels, kAddF32, {1, 1, 1}, bindings, push));
+  KILN_CTS_ASSERT_OK(commands->end());
+  KILN_CTS_ASSERT_OK(submitAndWait(commands));
+  KILN_CTS_ASSIGN(auto back, download(out));
+  std::vector<float> result = toFloats(back);
+  for (uint32_t i = 0; i < kCount; ++i)
+    EXPECT_EQ(result[i + 4], a[i + 4] + b[i + 4]) << i;
+}
+
+TEST_P(DispatchCts, EveryWorkgroupRunsExactlyOnce) {
+  const std::array<uint32_t, 3> grids[] = {
+      {5, 3, 2}, {1, 1, 1}, {64, 1, 1}, {1, 17, 3}, {7, 7, 7}};
+  for (const auto &grid : grids) {
+    uint32_t total = grid[0] * grid[1] * grid[2];
+    KILN_CTS_ASSIGN(auto counters, deviceBuffer(total * 4));
+    KILN_CTS_ASSIGN(auto commands, begin());
+    KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(counters), 0, 4));
+    KILN_CTS_ASSERT_OK(commands->executionBarrier());
+    BufferRef bindings[] = {BufferRef::direct(counters)};
+    uint32_t push[] = {grid[0], grid[1]};
+    KILN_CTS_ASSERT_OK(
+        commands->dispatch(Kernels, kCountWorkgroups, grid, bindings, push));
+    KILN_CTS_ASSERT_OK(commands->end());
+    KILN_CTS_ASSERT_OK(submitAndWait(commands));
+    KILN_CTS_ASSIGN(auto back, download(counters));
+    std::vector<uint32_t> counts(total);
+    std::memcpy(counts.data(), back.data(), back.size());
+    EXPECT_EQ(counts, std::vector<uint32_t>(total, 1))
+        << grid[0] << "x" << grid[1] << "x" << grid[2];
+  }
+}
+
+TEST_P(DispatchCts, EmptyGridRunsNothing) {
+  KILN_CTS_ASSIGN(auto counters, deviceBuffer(16));
+  std::vector<uint8_t> before = randomBytes(16);
+  KILN_CTS_ASSERT_OK(upload(counters, before));
+  KILN_CTS_ASSIGN(auto commands, begin());
+  BufferRef bindings[] = {BufferRef::direct(counters)};
+  uint32_t push[] = {4, 1};
+  KILN_CTS_ASSERT_OK(
+      commands->dispatch(Kernels, kCountWorkgroups, {4, 0, 1}, bindings, push));
+  KILN_CTS_ASSERT_OK(commands->end());
+  KILN_CTS_ASSERT_OK(submitAndWait(commands));
+  KILN_CTS_ASSIGN(auto back, download(counters));
+  EXPECT_EQ(back, before);
+}
+
+TEST_P(DispatchCts, BarriersSeparateDependentDispatches) {
+  // tmp = a + b; barrier; out = tmp + b, over many workgroups so a missing
+  // barrier on a parallel device shows up as wrong sums.
+  constexpr uint32_t kCount = 4096, kPerGroup = 16;
+  std::vector<float> a = randomFloats(kCount), b = randomFloats(kCount);
+  KILN_CTS_ASSIGN(auto bufferA, deviceBuffer(kCount * 4));
+  KILN_CTS_ASSIGN(auto bufferB, deviceBuffer(kCount * 4));
+  KILN_CTS_ASSIGN(auto tmp, deviceBuffer(kCount * 4));
+  KILN_CTS_ASSIGN(auto out, deviceBuffer(kCount * 4));
+  KILN_CTS_ASSERT_OK(upload(bufferA, toBytes(a)));
+  KILN_CTS_ASSERT_OK(upload(bufferB, toBytes(b)));
+  KILN_CTS_ASSIGN(auto commands, begin());
+  uint32_t push[] = {kCount, kPerGroup};
+  BufferRef first[] = {BufferRef::direct(bufferA), BufferRef::direct(bufferB),
+                       BufferRef::direct(tmp)};
+  BufferRef second[] = {BufferRef::direct(tmp), BufferRef::direct(bufferB),
+                        BufferRef::direct(out)};
+  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(tmp), 0, 4));
+  KILN_CTS_ASSERT_OK(commands->executionBarrier());
+  KILN_CTS_ASSERT_OK(commands->dispatch(
+      Kernels, kAddF32, {kCount / kPerGroup, 1, 1}, first, push));
+  KILN_CTS_ASSERT_OK(commands->executionBarrier());
+  KILN_CTS_ASSERT_OK(commands->dispatch(
+      Kernels, kAddF32, {kCount / kPerGroup, 1, 1}, second, push));
+  KILN_CTS_ASSERT_OK(commands->end());
+  KILN_CTS_ASSERT_OK(submitAndWait(commands));
+  KILN_CTS_ASSIGN(auto back, download(out));
+  std::vector<float> result = toFloats(back);
+  for (uint32_t i = 0; i < kCount; ++i)
+    ASSERT_EQ(result[i], (a[i] + b[i]) + b[i]) << i;
+}
+
+TEST_P(DispatchCts, ReplayWithIndirectBindingsAndPushConstants) {
+  // Recorded once: out = in * 2.5 + 1 over slots 0 (in) and 1 (out), then
+  // replayed over new buffers.
+  constexpr uint32_t kCount = 9;
+  KILN_CTS_ASSIGN(auto commands, begin(CommandBufferMode::Reusable, 2));
+  BufferRef bindings[] = {BufferRef::slot(0, 0, kCount * 4),
+                          BufferRef::slot(1, 0, kCount * 4)};
+  uint32_t push[] = {kCount, std::bit_cast<uint32_t>(2.5f),
+                     std::bit_cast<uint32_t>(1.0f)};
+  KILN_CTS_ASSERT_OK(commands->dispatch(Kernels, kScaleBiasF32, {kCount, 1, 1},
+                                        bindings, push));
+  KILN_CTS_ASSERT_OK(commands->end());
+  for (int call = 0; call < 3; ++call) {
+    std::vector<float> input = randomFloats(kCount);
+    KILN_CTS_ASSIGN(auto in, deviceBuffer(kCount * 4));
+    KILN_CTS_ASSIGN(auto out, deviceBuffer(kCount * 4));
+    KILN_CTS_ASSERT_OK(upload(in, toBytes(input)));
+    KILN_CTS_ASSERT_OK(submitAndWait(commands, {in, out}));
+    KILN_CTS_ASSIGN(auto back, download(out));
+    std::vector<float> result = toFloats(back);
+    for (uint32_t i = 0; i < kCount; ++i)
+      EXPECT_EQ(result[i], input[i] * 2.5f + 1.0f) << "call " << call;
+  }
+}
+
+TEST_P(DispatchCts, WorkgroupsRunConcurrently) {
+  KILN_CTS_REQUIRE(feature::kConcurrentWorkgroups);
+  // Two workgroups that each wait for the other: only a device that runs
+  // them at the same time gets both through.
+  KILN_CTS_ASSIGN(auto state, deviceBuffer(8));
+  KILN_CTS_ASSIGN(auto commands, begin());
+  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(state), 0, 4));
+  KILN_CTS_ASSERT_OK(commands->executionBarrier());
+  BufferRef bindings[] = {BufferRef::direct(state)};
+  uint32_t push[] = {2};
+  KILN_CTS_ASSERT_OK(
+      commands->dispatch(Kernels, kRendezvous, {2, 1, 1}, bindings, push));
+  KILN_CTS_ASSERT_OK(commands->end());
+  KILN_CTS_ASSERT_OK(submitAndWait(commands));
+  KILN_CTS_ASSIGN(auto back, download(state));
+  uint32_t arrived, met;
+  std::memcpy(&arrived, back.data(), 4);
+  std::memcpy(&met, back.data() + 4, 4);
+  EXPECT_EQ(arrived, 2u);
+  EXPECT_EQ(met, 2u);
+}
+
+TEST_P(DispatchCts, DispatchArgumentErrors) {
+  KILN_CTS_ASSIGN(auto buffer, deviceBuffer(64));
+  KILN_CTS_ASSIGN(auto commands, begin(CommandBufferMode::OneShot, 1));
+  BufferRef three[] = {BufferRef::direct(buffer), BufferRef::direct(buffer),
+                       BufferRef::direct(buffer)};
+  uint32_t push[] = {16, 16};
+  EXPECT_EQ(commands->dispatch(Kernels, 9, {1, 1, 1}, three, push).code(),
+            StatusCode::OutOfRange);
+  EXPECT_EQ(
+      commands->dispatch(Kernels, kAddF32, {1, 1, 1}, {three, 2}, push).code(),
+      StatusCode::InvalidArgument);
+  EXPECT_EQ(
+      commands->dispatch(Kernels, kAddF32, {1, 1, 1}, three, {push, 1}).code(),
+      StatusCode::InvalidArgument);
+  BufferRef outOfRange[] = {BufferRef::direct(buffer),
+                            BufferRef::direct(buffer, 32, 64),
+                            BufferRef::direct(buffer)};
+  EXPECT_EQ(
+      commands->dispatch(Kernels, kAddF32, {1, 1, 1}, outOfRange, push).code(),
+      StatusCode::OutOfRange);
+  BufferRef badSlot[] = {BufferRef::direct(buffer), BufferRef::slot(1, 0, 4),
+                         BufferRef::direct(buffer)};
+  EXPECT_EQ(
+      commands->dispatch(Kernels, kAddF32, {1, 1, 1}, badSlot, push).code(),
+      StatusCode::OutOfRange);
+}
+
+TEST_P(DispatchCts, ExecutableLoadingErrors) {
+  StatusOr<std::vector<uint8_t>> image = readCtsKernelImage();
+  ASSERT_TRUE(image.ok());
+  ExecutableSpec spec;
+  spec.Name = "broken";
+  spec.Format = Kernels->format();
+  spec.Target = Kernels->target();
+  spec.Image = *image;
+  EntryPointSpec entry;
+  entry.Name = "no_such_entry_point";
+  spec.EntryPoints = {entry};
+  auto missing = device()->createExecutable(spec);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), StatusCode::NotFound);
+  EXPECT_NE(missing.status().message().find("no_such_entry_point"),
+            std::string_view::npos)
+      << missing.status().toString();
+
+  std::vector<uint8_t> garbage = randomBytes(4096);
+  spec.Image = garbage;
+  spec.EntryPoints[0].Name = "add_f32";
+  auto corrupt = device()->createExecutable(spec);
+  ASSERT_FALSE(corrupt.ok());
+  EXPECT_NE(corrupt.status().message().find("broken"), std::string_view::npos)
+      << corrupt.status().toString();
+
+  // A format or target the device does not run is reported, not loaded.
+  spec.Image = *image;
+  spec.Target = "x86-64-v9";
+  EXPECT_FALSE(device()->supportsExecutable(spec.Format, spec.Target));
+  EXPECT_FALSE(device()->createExecutable(spec).ok());
+  EXPECT_FALSE(device()->supportsExecutable("no-such-format", "x"));
+}
+
+} // namespace
+} // namespace kiln::hal::cts

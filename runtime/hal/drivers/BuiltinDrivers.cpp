@@ -1,0 +1,25 @@
+//===- BuiltinDrivers.cpp -------------------------------------------------===//
+
+#include "runtime/hal/drivers/BuiltinDrivers.h"
+
+#include "runtime/hal/drivers/local/LocalDriver.h"
+
+namespace kiln::hal {
+
+void registerBuiltinDrivers(DriverRegistry &registry) {
+  // Names are distinct, so registration cannot fail.
+  registry.registerDriver(local::createLocalSyncDriver()).ignoreError();
+  registry.registerDriver(local::createLocalTaskDriver()).ignoreError();
+}
+
+DriverRegistry &DriverRegistry::global() {
+  // Leaked on purpose: devices may outlive static destruction order.
+  static DriverRegistry *registry = [] {
+    auto *created = new DriverRegistry();
+    registerBuiltinDrivers(*created);
+    return created;
+  }();
+  return *registry;
+}
+
+} // namespace kiln::hal

@@ -1,0 +1,406 @@
+//===- ModuleInstance.cpp -------------------------------------------------===//
+
+#include "runtime/module/ModuleInstance.h"
+
+#include "runtime/module/Verifier.h"
+
+#include <cstring>
+
+namespace kiln::module {
+
+namespace sc = kiln::schema;
+using hal::BufferRef;
+using hal::BufferUsage;
+using hal::MemoryType;
+
+struct ModuleInstance::LoadedExecutable {
+  std::shared_ptr<hal::Executable> Handle;
+  const sc::ExecutableVariant *Variant;
+};
+
+struct ModuleInstance::Function {
+  const sc::Function *Def;
+  FunctionSignature Signature;
+  std::vector<uint64_t> InputBytes;
+  std::vector<uint64_t> OutputBytes;
+  // Recorded on the first call and replayed afterwards.
+  std::shared_ptr<hal::CommandBuffer> Commands;
+  std::shared_ptr<hal::Buffer> Arena;
+
+  // Binding-table layout: inputs, outputs, arena, constants, then (only
+  // without unified memory) host-visible staging for inputs and outputs.
+  uint32_t inputCount() const {
+    return static_cast<uint32_t>(InputBytes.size());
+  }
+  uint32_t outputCount() const {
+    return static_cast<uint32_t>(OutputBytes.size());
+  }
+  uint32_t inputSlot(uint32_t i) const { return i; }
+  uint32_t outputSlot(uint32_t i) const { return inputCount() + i; }
+  uint32_t arenaSlot() const { return inputCount() + outputCount(); }
+  uint32_t constantsSlot() const { return arenaSlot() + 1; }
+  uint32_t stagingInputSlot(uint32_t i) const {
+    return constantsSlot() + 1 + i;
+  }
+  uint32_t stagingOutputSlot(uint32_t i) const {
+    return constantsSlot() + 1 + inputCount() + i;
+  }
+  uint32_t slotCount(bool unified) const {
+    return unified ? constantsSlot() + 1
+                   : constantsSlot() + 1 + inputCount() + outputCount();
+  }
+  uint32_t slotFor(const sc::BufferRange &range) const {
+    switch (range.storage()) {
+    case sc::StorageKind::Input:
+      return inputSlot(range.index());
+    case sc::StorageKind::Output:
+      return outputSlot(range.index());
+    case sc::StorageKind::Constant:
+      return constantsSlot();
+    case sc::StorageKind::Arena:
+      break;
+    }
+    return arenaSlot();
+  }
+  BufferRef ref(const sc::BufferRange &range) const {
+    return BufferRef::slot(slotFor(range), range.offset(), range.length());
+  }
+};
+
+namespace {
+
+StatusOr<TensorSpec> toTensorSpec(const sc::TensorType &type) {
+  auto raw = static_cast<uint8_t>(type.element_type());
+  if (raw > kMaxElementType)
+    return KILN_ERROR(InvalidArgument, "unknown element type ", unsigned(raw));
+  TensorSpec spec;
+  spec.Type = static_cast<ElementType>(raw);
+  spec.Shape.assign(type.shape()->begin(), type.shape()->end());
+  return spec;
+}
+
+std::string functionLabel(const FunctionSignature &signature) {
+  return strCat("function @", signature.Name);
+}
+
+} // namespace
+
+ModuleInstance::ModuleInstance(std::shared_ptr<hal::Device> device,
+                               std::shared_ptr<const ModuleFile> file)
+    : Device(std::move(device)), File(std::move(file)) {}
+
+// Every call waits for its submission, and queued work holds its own
+// references, so nothing needs draining here.
+ModuleInstance::~ModuleInstance() = default;
+
+StatusOr<std::unique_ptr<ModuleInstance>>
+ModuleInstance::create(std::shared_ptr<hal::Device> device,
+                       std::shared_ptr<const ModuleFile> file) {
+  if (!device)
+    return KILN_ERROR(InvalidArgument, "ModuleInstance::create: null device");
+  if (!file)
+    return KILN_ERROR(InvalidArgument, "ModuleInstance::create: null module");
+  std::unique_ptr<ModuleInstance> instance(
+      new ModuleInstance(std::move(device), std::move(file)));
+  instance->Unified = instance->Device->allocator().supportsMemoryType(
+      MemoryType::DeviceLocal | MemoryType::HostVisible);
+  KILN_RETURN_IF_ERROR(instance->loadExecutables());
+  KILN_RETURN_IF_ERROR(instance->loadFunctions());
+  // Constants stay in the file's memory on devices that can address it.
+  KILN_ASSIGN_OR_RETURN(
+      instance->Constants,
+      instance->Device->allocator().importHostMemory(
+          std::span<const uint8_t>(instance->File->constantsData(),
+                                   instance->File->constantsSize()),
+          BufferUsage::Transfer | BufferUsage::Dispatch, instance->File));
+  KILN_ASSIGN_OR_RETURN(instance->Timeline,
+                        instance->Device->createSemaphore(0));
+  return instance;
+}
+
+Status ModuleInstance::loadExecutables() {
+  const sc::Module &root = File->root();
+  for (const sc::Executable *executable : *root.executables()) {
+    const sc::ExecutableVariant *chosen = nullptr;
+    std::string variants;
+    for (const sc::ExecutableVariant *variant : *executable->variants()) {
+      variants +=
+          strCat(variants.empty() ? "" : ", ", variant->format()->string_view(),
+                 "/", variant->target()->string_view());
+      if (!chosen &&
+          Device->supportsExecutable(variant->format()->string_view(),
+                                     variant->target()->string_view()))
+        chosen = variant;
+    }
+    if (!chosen)
+      return KILN_ERROR(FailedPrecondition, "executable '",
+                        executable->name()->string_view(),
+                        "' has no variant that device ", Device->info().Uri,
+                        " can run; variants: ", variants);
+    hal::ExecutableSpec spec;
+    spec.Name = executable->name()->str();
+    spec.Format = chosen->format()->str();
+    spec.Target = chosen->target()->str();
+    spec.Image = std::span<const uint8_t>(chosen->image()->data(),
+                                          chosen->image()->size());
+    for (const sc::EntryPoint *entry : *chosen->entry_points()) {
+      hal::EntryPointSpec entrySpec;
+      entrySpec.Name = entry->name()->str();
+      for (int i = 0; i < 3; ++i) {
+        entrySpec.WorkgroupSize[i] = entry->workgroup_size()->Get(i);
+        entrySpec.WorkgroupCount[i] = entry->workgroup_count()->Get(i);
+      }
+      entrySpec.BindingCount = entry->binding_count();
+      entrySpec.PushConstantCount = entry->push_constant_count();
+      entrySpec.SharedMemoryBytes = entry->shared_memory_bytes();
+      spec.EntryPoints.push_back(std::move(entrySpec));
+    }
+    StatusOr<std::shared_ptr<hal::Executable>> handle =
+        Device->createExecutable(spec);
+    if (!handle.ok())
+      return Status(handle.status())
+          .annotate(strCat("loading executable '", spec.Name, "'"));
+    Executables.push_back({std::move(handle).value(), chosen});
+  }
+  return Status();
+}
+
+Status ModuleInstance::loadFunctions() {
+  for (const sc::Function *def : *File->root().functions()) {
+    Function function;
+    function.Def = def;
+    function.Signature.Name = def->name()->str();
+    for (const sc::TensorType *type : *def->inputs()) {
+      KILN_ASSIGN_OR_RETURN(TensorSpec spec, toTensorSpec(*type));
+      function.Signature.Inputs.push_back(std::move(spec));
+      function.InputBytes.push_back(tensorTypeByteSize(*type));
+    }
+    for (const sc::TensorType *type : *def->outputs()) {
+      KILN_ASSIGN_OR_RETURN(TensorSpec spec, toTensorSpec(*type));
+      function.Signature.Outputs.push_back(std::move(spec));
+      function.OutputBytes.push_back(tensorTypeByteSize(*type));
+    }
+    // Slot numbers are uint32; no real function comes near this.
+    if (function.InputBytes.size() + function.OutputBytes.size() > (1u << 20))
+      return KILN_ERROR(InvalidArgument, functionLabel(function.Signature),
+                        " has too many inputs and outputs");
+    Functions.push_back(std::move(function));
+  }
+  return Status();
+}
+
+std::vector<std::string> ModuleInstance::functionNames() const {
+  std::vector<std::string> names;
+  for (const Function &function : Functions)
+    names.push_back(function.Signature.Name);
+  return names;
+}
+
+StatusOr<const FunctionSignature *>
+ModuleInstance::lookup(std::string_view name) const {
+  std::string available;
+  for (const Function &function : Functions) {
+    if (function.Signature.Name == name)
+      return &function.Signature;
+    available += strCat(available.empty() ? "" : ", ", function.Signature.Name);
+  }
+  const flatbuffers::String *moduleName = File->root().name();
+  return KILN_ERROR(
+      NotFound, "no function '", name, "' in module '",
+      moduleName ? moduleName->string_view() : "",
+      "'; available: ", available.empty() ? std::string("none") : available);
+}
+
+uint64_t ModuleInstance::recordingCount() const {
+  std::lock_guard<std::mutex> lock(Mutex);
+  return Recordings;
+}
+
+Status ModuleInstance::record(Function &function) {
+  const std::string label = functionLabel(function.Signature);
+  KILN_ASSIGN_OR_RETURN(
+      std::shared_ptr<hal::CommandBuffer> commands,
+      Device->createCommandBuffer(hal::CommandBufferMode::Reusable,
+                                  function.slotCount(Unified)));
+  KILN_RETURN_IF_ERROR(commands->begin());
+  bool needBarrier = false;
+  if (!Unified) {
+    for (uint32_t i = 0; i < function.inputCount(); ++i) {
+      uint64_t bytes = function.InputBytes[i];
+      KILN_RETURN_IF_ERROR(commands->copy(
+          BufferRef::slot(function.stagingInputSlot(i), 0, bytes),
+          BufferRef::slot(function.inputSlot(i), 0, bytes)));
+      needBarrier = true;
+    }
+  }
+  uint32_t stepIndex = 0;
+  for (const sc::Step *step : *function.Def->steps()) {
+    // Each step sees the effects of the ones before it.
+    if (needBarrier)
+      KILN_RETURN_IF_ERROR(commands->executionBarrier());
+    needBarrier = true;
+    Status recorded;
+    if (const sc::DispatchStep *dispatch = step->kind_as_DispatchStep()) {
+      const LoadedExecutable &executable = Executables[dispatch->executable()];
+      const sc::EntryPoint *entry =
+          executable.Variant->entry_points()->Get(dispatch->entry_point());
+      std::array<uint32_t, 3> grid = {entry->workgroup_count()->Get(0),
+                                      entry->workgroup_count()->Get(1),
+                                      entry->workgroup_count()->Get(2)};
+      std::vector<BufferRef> bindings;
+      bindings.reserve(dispatch->bindings()->size());
+      for (const sc::BufferRange *range : *dispatch->bindings())
+        bindings.push_back(function.ref(*range));
+      std::span<const uint32_t> pushConstants;
+      if (dispatch->push_constants())
+        pushConstants =
+            std::span<const uint32_t>(dispatch->push_constants()->data(),
+                                      dispatch->push_constants()->size());
+      recorded = commands->dispatch(executable.Handle, dispatch->entry_point(),
+                                    grid, bindings, pushConstants);
+    } else if (const sc::CopyStep *copy = step->kind_as_CopyStep()) {
+      recorded = commands->copy(function.ref(*copy->source()),
+                                function.ref(*copy->target()));
+    } else if (const sc::FillStep *fill = step->kind_as_FillStep()) {
+      recorded = commands->fill(function.ref(*fill->target()), fill->pattern(),
+                                fill->pattern_length());
+    } else {
+      recorded = KILN_ERROR(InvalidArgument, "unknown step kind");
+    }
+    if (!recorded.ok())
+      return recorded.annotate(strCat(label, " step ", stepIndex));
+    ++stepIndex;
+  }
+  if (!Unified) {
+    if (needBarrier)
+      KILN_RETURN_IF_ERROR(commands->executionBarrier());
+    for (uint32_t i = 0; i < function.outputCount(); ++i) {
+      uint64_t bytes = function.OutputBytes[i];
+      KILN_RETURN_IF_ERROR(commands->copy(
+          BufferRef::slot(function.outputSlot(i), 0, bytes),
+          BufferRef::slot(function.stagingOutputSlot(i), 0, bytes)));
+    }
+  }
+  KILN_RETURN_IF_ERROR(commands->end());
+  function.Commands = std::move(commands);
+  ++Recordings;
+  return Status();
+}
+
+StatusOr<std::vector<HostTensor>>
+ModuleInstance::call(std::string_view name,
+                     const std::vector<HostTensor> &inputs) {
+  Function *function = nullptr;
+  for (Function &candidate : Functions)
+    if (candidate.Signature.Name == name)
+      function = &candidate;
+  if (!function)
+    return lookup(name).status();
+
+  const FunctionSignature &signature = function->Signature;
+  const std::string label = functionLabel(signature);
+  if (inputs.size() != signature.Inputs.size())
+    return KILN_ERROR(InvalidArgument, label, " expects ",
+                      signature.Inputs.size(), " input(s), got ",
+                      inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TensorSpec &expected = signature.Inputs[i];
+    const HostTensor &input = inputs[i];
+    if (input.Type != expected.Type || input.Shape != expected.Shape)
+      return KILN_ERROR(InvalidArgument, label, " input ", i, ": expected ",
+                        tensorTypeString(expected.Shape, expected.Type),
+                        ", got ", input.typeString());
+    if (input.Data.size() != function->InputBytes[i])
+      return KILN_ERROR(InvalidArgument, label, " input ", i, ": ",
+                        input.typeString(), " needs ", function->InputBytes[i],
+                        " bytes of data, got ", input.Data.size());
+  }
+
+  std::lock_guard<std::mutex> lock(Mutex);
+  return callLocked(*function, inputs);
+}
+
+StatusOr<std::vector<HostTensor>>
+ModuleInstance::callLocked(Function &function,
+                           const std::vector<HostTensor> &inputs) {
+  const std::string label = functionLabel(function.Signature);
+  hal::Allocator &allocator = Device->allocator();
+  if (!function.Commands) {
+    KILN_ASSIGN_OR_RETURN(
+        function.Arena,
+        allocator.allocate(function.Def->arena_size(), MemoryType::DeviceLocal,
+                           BufferUsage::Transfer | BufferUsage::Dispatch));
+    KILN_RETURN_IF_ERROR(record(function));
+  }
+
+  // Unified memory: inputs and outputs are mapped in place. Otherwise
+  // device-local tensors plus host-visible staging, copied by the recording.
+  const MemoryType tensorType =
+      Unified ? MemoryType::DeviceLocal | MemoryType::HostVisible
+              : MemoryType::DeviceLocal;
+  const BufferUsage tensorUsage =
+      Unified ? BufferUsage::All
+              : BufferUsage::Transfer | BufferUsage::Dispatch;
+  const BufferUsage stagingUsage = BufferUsage::Transfer | BufferUsage::Mapping;
+
+  std::vector<std::shared_ptr<hal::Buffer>> table(function.slotCount(Unified));
+  table[function.arenaSlot()] = function.Arena;
+  table[function.constantsSlot()] = Constants;
+  for (uint32_t i = 0; i < function.inputCount(); ++i) {
+    uint64_t bytes = function.InputBytes[i];
+    KILN_ASSIGN_OR_RETURN(table[function.inputSlot(i)],
+                          allocator.allocate(bytes, tensorType, tensorUsage));
+    std::shared_ptr<hal::Buffer> host = table[function.inputSlot(i)];
+    if (!Unified) {
+      KILN_ASSIGN_OR_RETURN(
+          host,
+          allocator.allocate(bytes, MemoryType::HostVisible, stagingUsage));
+      table[function.stagingInputSlot(i)] = host;
+    }
+    KILN_ASSIGN_OR_RETURN(std::span<uint8_t> mapped, host->map());
+    if (bytes)
+      std::memcpy(mapped.data(), inputs[i].Data.data(), bytes);
+  }
+  for (uint32_t i = 0; i < function.outputCount(); ++i) {
+    uint64_t bytes = function.OutputBytes[i];
+    KILN_ASSIGN_OR_RETURN(table[function.outputSlot(i)],
+                          allocator.allocate(bytes, tensorType, tensorUsage));
+    if (!Unified) {
+      KILN_ASSIGN_OR_RETURN(
+          table[function.stagingOutputSlot(i)],
+          allocator.allocate(bytes, MemoryType::HostVisible, stagingUsage));
+    }
+  }
+
+  // A failed semaphore stays failed; a fresh one lets later calls run.
+  if (!Timeline) {
+    KILN_ASSIGN_OR_RETURN(Timeline, Device->createSemaphore(0));
+    TimelineValue = 0;
+  }
+  hal::SemaphoreValue done{Timeline, ++TimelineValue};
+  Status status =
+      Device->queueExecute({}, function.Commands, table, {&done, 1});
+  if (status.ok())
+    status = Timeline->wait(done.Value, hal::kInfiniteTimeout);
+  if (!status.ok()) {
+    Timeline.reset();
+    return status.annotate(label);
+  }
+
+  std::vector<HostTensor> outputs;
+  outputs.reserve(function.outputCount());
+  for (uint32_t i = 0; i < function.outputCount(); ++i) {
+    const std::shared_ptr<hal::Buffer> &host =
+        table[Unified ? function.outputSlot(i) : function.stagingOutputSlot(i)];
+    KILN_ASSIGN_OR_RETURN(std::span<const uint8_t> mapped, host->mapRead());
+    HostTensor output;
+    output.Type = function.Signature.Outputs[i].Type;
+    output.Shape = function.Signature.Outputs[i].Shape;
+    output.Data.assign(mapped.begin(),
+                       mapped.begin() + function.OutputBytes[i]);
+    outputs.push_back(std::move(output));
+  }
+  return outputs;
+}
+
+} // namespace kiln::module

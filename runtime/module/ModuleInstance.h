@@ -1,0 +1,100 @@
+//===- ModuleInstance.h - A module loaded on a device, ready to call ------===//
+//
+// Instantiation picks, for each executable, the first variant the device can
+// run and loads it; constants are handed to the device in place where it can
+// address host memory. Each function's steps are recorded into a reusable
+// command buffer on its first call, over binding-table slots for the
+// inputs, outputs, arena and constants; every later call replays that
+// recording with the call's buffers, so the host cost per call is a few
+// allocations and one submission.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_MODULE_MODULEINSTANCE_H
+#define KILN_RUNTIME_MODULE_MODULEINSTANCE_H
+
+#include "runtime/base/ElementType.h"
+#include "runtime/base/HostTensor.h"
+#include "runtime/base/Status.h"
+#include "runtime/hal/Device.h"
+#include "runtime/module/ModuleFile.h"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kiln::module {
+
+struct TensorSpec {
+  ElementType Type = ElementType::F32;
+  std::vector<int64_t> Shape;
+};
+
+struct FunctionSignature {
+  std::string Name;
+  std::vector<TensorSpec> Inputs;
+  std::vector<TensorSpec> Outputs;
+};
+
+class ModuleInstance {
+public:
+  /// Loads `file`'s executables onto `device` and wraps its constants. An
+  /// executable with no variant the device runs is an error listing the
+  /// variants and the device.
+  static StatusOr<std::unique_ptr<ModuleInstance>>
+  create(std::shared_ptr<hal::Device> device,
+         std::shared_ptr<const ModuleFile> file);
+
+  ~ModuleInstance();
+  ModuleInstance(const ModuleInstance &) = delete;
+  ModuleInstance &operator=(const ModuleInstance &) = delete;
+
+  /// In module order.
+  std::vector<std::string> functionNames() const;
+
+  /// NotFound lists the available names.
+  StatusOr<const FunctionSignature *> lookup(std::string_view name) const;
+
+  /// Runs `function` on `inputs` (count, element types, shapes and data
+  /// sizes are checked) and returns its outputs. Calls are serialized.
+  StatusOr<std::vector<HostTensor>> call(std::string_view function,
+                                         const std::vector<HostTensor> &inputs);
+
+  const std::shared_ptr<hal::Device> &device() const { return Device; }
+
+  /// How many times function steps were recorded into command buffers: one
+  /// per function called, however often it was called.
+  uint64_t recordingCount() const;
+
+private:
+  struct LoadedExecutable;
+  struct Function;
+
+  ModuleInstance(std::shared_ptr<hal::Device> device,
+                 std::shared_ptr<const ModuleFile> file);
+
+  Status loadExecutables();
+  Status loadFunctions();
+  Status record(Function &function);
+  StatusOr<std::vector<HostTensor>>
+  callLocked(Function &function, const std::vector<HostTensor> &inputs);
+
+  std::shared_ptr<hal::Device> Device;
+  std::shared_ptr<const ModuleFile> File;
+  // True when buffers can be device-local and host-visible at once: inputs
+  // and outputs are then used in place instead of through staging copies.
+  bool Unified = false;
+  std::vector<LoadedExecutable> Executables;
+  std::vector<Function> Functions;
+  std::shared_ptr<hal::Buffer> Constants;
+  std::shared_ptr<hal::Semaphore> Timeline;
+  uint64_t TimelineValue = 0;
+  uint64_t Recordings = 0;
+  mutable std::mutex Mutex;
+};
+
+} // namespace kiln::module
+
+#endif // KILN_RUNTIME_MODULE_MODULEINSTANCE_H

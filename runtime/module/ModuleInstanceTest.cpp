@@ -1,0 +1,381 @@
+//===- ModuleInstanceTest.cpp ---------------------------------------------===//
+
+#include "runtime/module/ModuleInstance.h"
+
+#include "runtime/hal/DriverRegistry.h"
+#include "runtime/module/TestModule.h"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <thread>
+
+namespace kiln::module {
+namespace {
+
+namespace sc = kiln::schema;
+using SK = sc::StorageKind;
+using test::range;
+
+constexpr uint8_t kF32 = static_cast<uint8_t>(ElementType::F32);
+constexpr uint8_t kI32 = static_cast<uint8_t>(ElementType::I32);
+constexpr uint8_t kI8 = static_cast<uint8_t>(ElementType::I8);
+
+// The hand-written kernels of runtime/hal/cts/kernels/CtsKernels.c.
+std::vector<uint8_t> kernelImage() {
+  std::ifstream file(KILN_CTS_KERNELS_PATH, std::ios::binary);
+  EXPECT_TRUE(file) << KILN_CTS_KERNELS_PATH;
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(file), {});
+}
+
+std::vector<uint8_t> floatBytes(const std::vector<float> &values) {
+  std::vector<uint8_t> bytes(values.size() * 4);
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<float> asFloats(const HostTensor &tensor) {
+  std::vector<float> values(tensor.Data.size() / 4);
+  std::memcpy(values.data(), tensor.Data.data(), values.size() * 4);
+  return values;
+}
+
+std::vector<float> randomFloats(std::mt19937 &rng, size_t count) {
+  std::uniform_real_distribution<float> value(-50.0f, 50.0f);
+  std::vector<float> values(count);
+  for (float &v : values)
+    v = value(rng);
+  return values;
+}
+
+HostTensor tensor(ElementType type, std::vector<int64_t> shape,
+                  std::vector<uint8_t> data) {
+  HostTensor result;
+  result.Type = type;
+  result.Shape = std::move(shape);
+  result.Data = std::move(data);
+  return result;
+}
+
+constexpr size_t kN = 16;
+
+// Module "demo":
+//   @main(a: 16xf32, b: 16xf32) -> (sum: 16xf32, affine: 16xf32, twos: 4xf32)
+//     arena[0:64)   = a + b              (add_f32, 4 workgroups of 4)
+//     sum           = arena[0:64) + c    (c: 16 f32 constants)
+//     affine        = a * 2 - 1          (scale_bias_f32, 16 workgroups)
+//     arena[64:80)  = fill 2.0f
+//     twos          = copy arena[64:80)
+//   @second(x: 2x3xi32) -> (i8) = fill 0x2a
+// Executable "kernels" lists a CUDA variant first, which a CPU device must
+// skip.
+test::ModuleSpec demoSpec(const std::vector<float> &constants) {
+  test::ModuleSpec spec;
+  spec.Name = "demo";
+  spec.Constants = floatBytes(constants);
+  test::EntryPointSpec add{"add_f32", {4, 1, 1}, {4, 1, 1}, 3, 2, 0};
+  test::EntryPointSpec scale{"scale_bias_f32", {1, 1, 1}, {16, 1, 1}, 2, 3, 0};
+  test::VariantSpec cuda{
+      "cuda-ptx", "sm_90", test::randomBytes(64, 3), {add, scale}};
+  test::VariantSpec cpu{
+      "cpu-elf-x86_64", "x86-64", kernelImage(), {add, scale}};
+  spec.Executables.push_back({"kernels", {cuda, cpu}});
+
+  test::FunctionSpec mainFn;
+  mainFn.Name = "main";
+  mainFn.Inputs = {{kF32, {16}}, {kF32, {16}}};
+  mainFn.Outputs = {{kF32, {16}}, {kF32, {16}}, {kF32, {4}}};
+  mainFn.ArenaSize = 128;
+  test::StepSpec addAB;
+  addAB.Kind = sc::StepKind::DispatchStep;
+  addAB.EntryPoint = 0;
+  addAB.Bindings = {range(SK::Input, 0, 0, 64), range(SK::Input, 1, 0, 64),
+                    range(SK::Arena, 0, 0, 64)};
+  addAB.PushConstants = {kN, 4};
+  test::StepSpec addC = addAB;
+  addC.Bindings = {range(SK::Arena, 0, 0, 64), range(SK::Constant, 0, 0, 64),
+                   range(SK::Output, 0, 0, 64)};
+  test::StepSpec affine;
+  affine.Kind = sc::StepKind::DispatchStep;
+  affine.EntryPoint = 1;
+  affine.Bindings = {range(SK::Input, 0, 0, 64), range(SK::Output, 1, 0, 64)};
+  affine.PushConstants = {kN, std::bit_cast<uint32_t>(2.0f),
+                          std::bit_cast<uint32_t>(-1.0f)};
+  test::StepSpec fill;
+  fill.Kind = sc::StepKind::FillStep;
+  fill.Target = range(SK::Arena, 0, 64, 16);
+  fill.Pattern = std::bit_cast<uint32_t>(2.0f);
+  fill.PatternLength = 4;
+  test::StepSpec copy;
+  copy.Kind = sc::StepKind::CopyStep;
+  copy.Source = range(SK::Arena, 0, 64, 16);
+  copy.Target = range(SK::Output, 2, 0, 16);
+  mainFn.Steps = {addAB, addC, affine, fill, copy};
+  spec.Functions.push_back(mainFn);
+
+  test::FunctionSpec second;
+  second.Name = "second";
+  second.Inputs = {{kI32, {2, 3}}};
+  second.Outputs = {{kI8, {}}};
+  test::StepSpec fillByte;
+  fillByte.Kind = sc::StepKind::FillStep;
+  fillByte.Target = range(SK::Output, 0, 0, 1);
+  fillByte.Pattern = 0x2a;
+  fillByte.PatternLength = 1;
+  second.Steps = {fillByte};
+  spec.Functions.push_back(second);
+  return spec;
+}
+
+StatusOr<std::shared_ptr<const ModuleFile>>
+loadSpec(const test::ModuleSpec &spec) {
+  std::vector<uint8_t> bytes = test::buildModule(spec);
+  return ModuleFile::fromBytes(bytes.data(), bytes.size());
+}
+
+class ModuleInstanceTest : public ::testing::TestWithParam<std::string> {
+protected:
+  void SetUp() override {
+    Rng.seed(1234);
+    Constants = randomFloats(Rng, kN);
+    auto device = hal::DriverRegistry::global().createDevice(GetParam());
+    ASSERT_TRUE(device.ok()) << device.status().toString();
+    Device = *device;
+    auto file = loadSpec(demoSpec(Constants));
+    ASSERT_TRUE(file.ok()) << file.status().toString();
+    auto instance = ModuleInstance::create(Device, *file);
+    ASSERT_TRUE(instance.ok()) << instance.status().toString();
+    Instance = std::move(instance).value();
+  }
+
+  // Calls @main on fresh random inputs and checks every output.
+  void callMainAndCheck() {
+    std::vector<float> a = randomFloats(Rng, kN), b = randomFloats(Rng, kN);
+    auto outputs =
+        Instance->call("main", {tensor(ElementType::F32, {16}, floatBytes(a)),
+                                tensor(ElementType::F32, {16}, floatBytes(b))});
+    ASSERT_TRUE(outputs.ok()) << outputs.status().toString();
+    ASSERT_EQ(outputs->size(), 3u);
+    const HostTensor &sum = (*outputs)[0];
+    EXPECT_EQ(sum.Type, ElementType::F32);
+    EXPECT_EQ(sum.Shape, std::vector<int64_t>{16});
+    std::vector<float> sums = asFloats(sum);
+    std::vector<float> affine = asFloats((*outputs)[1]);
+    for (size_t i = 0; i < kN; ++i) {
+      EXPECT_EQ(sums[i], (a[i] + b[i]) + Constants[i]) << i;
+      EXPECT_EQ(affine[i], a[i] * 2.0f + -1.0f) << i;
+    }
+    EXPECT_EQ(asFloats((*outputs)[2]), std::vector<float>(4, 2.0f));
+  }
+
+  std::mt19937 Rng;
+  std::vector<float> Constants;
+  std::shared_ptr<hal::Device> Device;
+  std::unique_ptr<ModuleInstance> Instance;
+};
+
+INSTANTIATE_TEST_SUITE_P(Devices, ModuleInstanceTest,
+                         // Both drivers, a single worker, and memory that needs
+                         // staging copies as on a discrete GPU.
+                         ::testing::Values("local-sync", "local-task",
+                                           "local-task://?workers=1",
+                                           "local-sync://?unified=0",
+                                           "local-task://?unified=0"),
+                         [](const ::testing::TestParamInfo<std::string> &info) {
+                           std::string name = info.param;
+                           for (char &c : name)
+                             if (!isalnum(static_cast<unsigned char>(c)))
+                               c = '_';
+                           return name;
+                         });
+
+TEST_P(ModuleInstanceTest, Signatures) {
+  EXPECT_EQ(Instance->functionNames(),
+            (std::vector<std::string>{"main", "second"}));
+  auto main = Instance->lookup("main");
+  ASSERT_TRUE(main.ok());
+  EXPECT_EQ((*main)->Name, "main");
+  ASSERT_EQ((*main)->Inputs.size(), 2u);
+  ASSERT_EQ((*main)->Outputs.size(), 3u);
+  EXPECT_EQ((*main)->Outputs[2].Shape, std::vector<int64_t>{4});
+  auto second = Instance->lookup("second");
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ((*second)->Inputs[0].Type, ElementType::I32);
+  EXPECT_EQ((*second)->Inputs[0].Shape, (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ((*second)->Outputs[0].Type, ElementType::I8);
+  EXPECT_TRUE((*second)->Outputs[0].Shape.empty());
+
+  auto missing = Instance->lookup("mian");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), StatusCode::NotFound);
+  EXPECT_EQ(missing.status().message(),
+            "no function 'mian' in module 'demo'; available: main, second");
+  EXPECT_EQ(Instance->call("mian", {}).status().code(), StatusCode::NotFound);
+}
+
+TEST_P(ModuleInstanceTest, CallComputesEveryOutput) { callMainAndCheck(); }
+
+TEST_P(ModuleInstanceTest, RecordsOnceAndReplaysWithNewInputs) {
+  EXPECT_EQ(Instance->recordingCount(), 0u);
+  for (int call = 0; call < 5; ++call) {
+    SCOPED_TRACE(call);
+    callMainAndCheck();
+    EXPECT_EQ(Instance->recordingCount(), 1u);
+  }
+  HostTensor x = tensor(ElementType::I32, {2, 3}, test::randomBytes(24, 9));
+  for (int call = 0; call < 2; ++call) {
+    auto outputs = Instance->call("second", {x});
+    ASSERT_TRUE(outputs.ok()) << outputs.status().toString();
+    ASSERT_EQ(outputs->size(), 1u);
+    EXPECT_EQ((*outputs)[0].Type, ElementType::I8);
+    EXPECT_EQ((*outputs)[0].Data, std::vector<uint8_t>{0x2a});
+  }
+  EXPECT_EQ(Instance->recordingCount(), 2u);
+  callMainAndCheck();
+  EXPECT_EQ(Instance->recordingCount(), 2u);
+}
+
+TEST_P(ModuleInstanceTest, InputErrors) {
+  std::vector<uint8_t> sixteen = floatBytes(randomFloats(Rng, kN));
+  HostTensor good = tensor(ElementType::F32, {16}, sixteen);
+  auto message = [&](const std::vector<HostTensor> &inputs) {
+    auto result = Instance->call("main", inputs);
+    EXPECT_FALSE(result.ok());
+    EXPECT_EQ(result.status().code(), StatusCode::InvalidArgument);
+    return std::string(result.status().message());
+  };
+  EXPECT_EQ(message({good}), "function @main expects 2 input(s), got 1");
+  EXPECT_EQ(message({good, good, good}),
+            "function @main expects 2 input(s), got 3");
+  EXPECT_EQ(message({good, tensor(ElementType::I32, {16}, sixteen)}),
+            "function @main input 1: expected 16xf32, got 16xi32");
+  EXPECT_EQ(message({tensor(ElementType::F32, {4, 4}, sixteen), good}),
+            "function @main input 0: expected 16xf32, got 4x4xf32");
+  EXPECT_EQ(message({tensor(ElementType::F32, {}, sixteen), good}),
+            "function @main input 0: expected 16xf32, got f32");
+  std::vector<uint8_t> short12(sixteen.begin(), sixteen.begin() + 60);
+  EXPECT_EQ(message({good, tensor(ElementType::F32, {16}, short12)}),
+            "function @main input 1: 16xf32 needs 64 bytes of data, got 60");
+  // Nothing was recorded or run for the rejected calls; a good call works.
+  EXPECT_EQ(Instance->recordingCount(), 0u);
+  callMainAndCheck();
+}
+
+TEST_P(ModuleInstanceTest, ModuleFileMayBeDroppedByTheCaller) {
+  // The instance keeps the file (and so the constants it may use in place)
+  // alive on its own.
+  auto file = loadSpec(demoSpec(Constants));
+  ASSERT_TRUE(file.ok());
+  std::weak_ptr<const ModuleFile> weak = *file;
+  auto instance = ModuleInstance::create(Device, std::move(file).value());
+  ASSERT_TRUE(instance.ok());
+  EXPECT_FALSE(weak.expired());
+  Instance = std::move(instance).value();
+  callMainAndCheck();
+  Instance.reset();
+  EXPECT_TRUE(weak.expired());
+}
+
+TEST_P(ModuleInstanceTest, ConcurrentCallsAreSerialized) {
+  std::vector<std::thread> threads;
+  std::vector<std::vector<float>> results(4);
+  std::vector<std::vector<float>> expected(4);
+  for (int t = 0; t < 4; ++t) {
+    std::vector<float> a = randomFloats(Rng, kN), b = randomFloats(Rng, kN);
+    for (size_t i = 0; i < kN; ++i)
+      expected[t].push_back((a[i] + b[i]) + Constants[i]);
+    threads.emplace_back([&, t, a, b] {
+      for (int call = 0; call < 10; ++call) {
+        auto outputs = Instance->call(
+            "main", {tensor(ElementType::F32, {16}, floatBytes(a)),
+                     tensor(ElementType::F32, {16}, floatBytes(b))});
+        if (!outputs.ok())
+          return;
+        results[t] = asFloats((*outputs)[0]);
+        if (results[t] != expected[t])
+          return;
+      }
+    });
+  }
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_EQ(results, expected);
+  EXPECT_EQ(Instance->recordingCount(), 1u);
+}
+
+TEST(ModuleInstanceErrorsTest, NoRunnableVariant) {
+  auto device = hal::DriverRegistry::global().createDevice("local-sync");
+  ASSERT_TRUE(device.ok());
+  test::ModuleSpec spec = demoSpec(std::vector<float>(kN, 1.0f));
+  spec.Executables[0].Variants.pop_back(); // only the CUDA variant is left
+  auto file = loadSpec(spec);
+  ASSERT_TRUE(file.ok()) << file.status().toString();
+  auto instance = ModuleInstance::create(*device, *file);
+  ASSERT_FALSE(instance.ok());
+  EXPECT_EQ(instance.status().code(), StatusCode::FailedPrecondition);
+  EXPECT_EQ(instance.status().message(),
+            "executable 'kernels' has no variant that device local-sync can "
+            "run; variants: cuda-ptx/sm_90");
+}
+
+TEST(ModuleInstanceErrorsTest, MissingEntryPointSymbol) {
+  auto device = hal::DriverRegistry::global().createDevice("local-task");
+  ASSERT_TRUE(device.ok());
+  test::ModuleSpec spec = demoSpec(std::vector<float>(kN, 1.0f));
+  for (test::VariantSpec &variant : spec.Executables[0].Variants)
+    variant.EntryPoints[1].Name = "scale_bias_f64";
+  auto file = loadSpec(spec);
+  ASSERT_TRUE(file.ok()) << file.status().toString();
+  auto instance = ModuleInstance::create(*device, *file);
+  ASSERT_FALSE(instance.ok());
+  EXPECT_EQ(instance.status().code(), StatusCode::NotFound);
+  std::string message(instance.status().message());
+  EXPECT_NE(message.find("scale_bias_f64"), std::string::npos) << message;
+  EXPECT_NE(message.find("kernels"), std::string::npos) << message;
+}
+
+TEST(ModuleInstanceErrorsTest, NullArguments) {
+  auto device = hal::DriverRegistry::global().createDevice("local-sync");
+  ASSERT_TRUE(device.ok());
+  EXPECT_EQ(ModuleInstance::create(*device, nullptr).status().code(),
+            StatusCode::InvalidArgument);
+  auto file = loadSpec(demoSpec(std::vector<float>(kN, 1.0f)));
+  ASSERT_TRUE(file.ok());
+  EXPECT_EQ(ModuleInstance::create(nullptr, *file).status().code(),
+            StatusCode::InvalidArgument);
+}
+
+TEST(ModuleInstanceErrorsTest, ModuleWithoutConstantsOrExecutables) {
+  auto device = hal::DriverRegistry::global().createDevice("local-task");
+  ASSERT_TRUE(device.ok());
+  test::ModuleSpec spec;
+  spec.HasConstants = false;
+  test::FunctionSpec fn;
+  fn.Name = "copy";
+  fn.Inputs = {{kI32, {3}}};
+  fn.Outputs = {{kI32, {3}}, {kI32, {0}}};
+  test::StepSpec copy;
+  copy.Kind = sc::StepKind::CopyStep;
+  copy.Source = range(SK::Input, 0, 0, 12);
+  copy.Target = range(SK::Output, 0, 0, 12);
+  fn.Steps = {copy};
+  spec.Functions.push_back(fn);
+  auto file = loadSpec(spec);
+  ASSERT_TRUE(file.ok()) << file.status().toString();
+  auto instance = ModuleInstance::create(*device, *file);
+  ASSERT_TRUE(instance.ok()) << instance.status().toString();
+  std::vector<uint8_t> data = test::randomBytes(12, 5);
+  auto outputs =
+      (*instance)->call("copy", {tensor(ElementType::I32, {3}, data)});
+  ASSERT_TRUE(outputs.ok()) << outputs.status().toString();
+  EXPECT_EQ((*outputs)[0].Data, data);
+  EXPECT_TRUE((*outputs)[1].Data.empty());
+  EXPECT_EQ((*outputs)[1].Shape, std::vector<int64_t>{0});
+}
+
+} // namespace
+} // namespace kiln::module

@@ -1,0 +1,401 @@
+//===- TestModule.h - Builds module files for tests -----------------------===//
+//
+// A plain description of a module that tests can edit field by field (to
+// break exactly one rule) and then serialize with the flatbuffers builder.
+// Header-only so it stays out of the kiln_module library.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_MODULE_TESTMODULE_H
+#define KILN_RUNTIME_MODULE_TESTMODULE_H
+
+#include "runtime/module/ModuleChecksum.h"
+#include "schema/module_generated.h"
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace kiln::module::test {
+
+namespace sc = kiln::schema;
+
+struct RangeSpec {
+  sc::StorageKind Storage = sc::StorageKind::Arena;
+  uint32_t Index = 0;
+  uint64_t Offset = 0;
+  uint64_t Length = 0;
+};
+
+struct StepSpec {
+  sc::StepKind Kind = sc::StepKind::FillStep;
+  // Dispatch.
+  uint32_t Executable = 0;
+  uint32_t EntryPoint = 0;
+  std::vector<RangeSpec> Bindings;
+  std::vector<uint32_t> PushConstants;
+  // Copy (Source, Target) and fill (Target).
+  RangeSpec Source;
+  RangeSpec Target;
+  uint32_t Pattern = 0;
+  uint8_t PatternLength = 4;
+};
+
+struct TensorTypeSpec {
+  uint8_t ElementType = 0;
+  std::vector<int64_t> Shape;
+};
+
+struct FunctionSpec {
+  std::string Name;
+  std::vector<TensorTypeSpec> Inputs;
+  std::vector<TensorTypeSpec> Outputs;
+  uint64_t ArenaSize = 0;
+  std::vector<StepSpec> Steps;
+};
+
+struct EntryPointSpec {
+  std::string Name;
+  std::vector<uint32_t> WorkgroupSize = {1, 1, 1};
+  std::vector<uint32_t> WorkgroupCount = {1, 1, 1};
+  uint32_t BindingCount = 0;
+  uint32_t PushConstantCount = 0;
+  uint32_t SharedMemoryBytes = 0;
+};
+
+struct VariantSpec {
+  std::string Format;
+  std::string Target;
+  std::vector<uint8_t> Image;
+  std::vector<EntryPointSpec> EntryPoints;
+};
+
+struct ExecutableSpec {
+  std::string Name;
+  std::vector<VariantSpec> Variants;
+};
+
+struct ModuleSpec {
+  uint16_t VersionMajor = 1;
+  uint16_t VersionMinor = 0;
+  std::string Name = "test";
+  std::vector<FunctionSpec> Functions;
+  std::vector<ExecutableSpec> Executables;
+  bool HasConstants = true;
+  std::vector<uint8_t> Constants;
+  // Real modules end with a checksum footer; fuzzing the verifier's other
+  // checks needs files without one (any flip would fail the checksum).
+  bool AppendChecksum = true;
+};
+
+inline std::vector<uint8_t> randomBytes(size_t size, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::vector<uint8_t> bytes(size);
+  for (uint8_t &b : bytes)
+    b = static_cast<uint8_t>(rng());
+  return bytes;
+}
+
+inline RangeSpec range(sc::StorageKind storage, uint32_t index, uint64_t offset,
+                       uint64_t length) {
+  return RangeSpec{storage, index, offset, length};
+}
+
+/// A valid module exercising every step kind: function "main"
+/// (4xf32, 4xf32) -> (4xf32) with a fill, a copy and two dispatches; function
+/// "second" (2x3xi32) -> (i8); one executable with two variants; 256 bytes
+/// of constants.
+inline ModuleSpec validModuleSpec() {
+  using SK = sc::StorageKind;
+  ModuleSpec spec;
+  spec.Constants = randomBytes(256, 7);
+
+  EntryPointSpec add{"add", {64, 1, 1}, {1, 1, 1}, 3, 1, 0};
+  EntryPointSpec scale{"scale", {32, 2, 1}, {2, 1, 1}, 2, 0, 1024};
+  VariantSpec cpu{
+      "cpu-elf-x86_64", "x86-64-v3", randomBytes(100, 1), {add, scale}};
+  add.WorkgroupSize = {128, 1, 1};
+  scale.WorkgroupCount = {1, 3, 1};
+  VariantSpec gpu{"cuda-ptx", "sm_90", randomBytes(37, 2), {add, scale}};
+  spec.Executables.push_back({"exe0", {cpu, gpu}});
+
+  FunctionSpec mainFn;
+  mainFn.Name = "main";
+  mainFn.Inputs = {{0, {4}}, {0, {4}}};
+  mainFn.Outputs = {{0, {4}}};
+  mainFn.ArenaSize = 64;
+  StepSpec fill;
+  fill.Kind = sc::StepKind::FillStep;
+  fill.Target = range(SK::Arena, 0, 0, 16);
+  fill.Pattern = 0x3f800000;
+  fill.PatternLength = 4;
+  StepSpec copy;
+  copy.Kind = sc::StepKind::CopyStep;
+  copy.Source = range(SK::Input, 0, 0, 16);
+  copy.Target = range(SK::Arena, 0, 16, 16);
+  StepSpec dispatchAdd;
+  dispatchAdd.Kind = sc::StepKind::DispatchStep;
+  dispatchAdd.Executable = 0;
+  dispatchAdd.EntryPoint = 0;
+  dispatchAdd.Bindings = {range(SK::Arena, 0, 16, 16),
+                          range(SK::Input, 1, 0, 16),
+                          range(SK::Output, 0, 0, 16)};
+  dispatchAdd.PushConstants = {4};
+  StepSpec dispatchScale;
+  dispatchScale.Kind = sc::StepKind::DispatchStep;
+  dispatchScale.Executable = 0;
+  dispatchScale.EntryPoint = 1;
+  dispatchScale.Bindings = {range(SK::Constant, 0, 240, 16),
+                            range(SK::Arena, 0, 32, 32)};
+  mainFn.Steps = {fill, copy, dispatchAdd, dispatchScale};
+  spec.Functions.push_back(mainFn);
+
+  FunctionSpec second;
+  second.Name = "second";
+  second.Inputs = {{7, {2, 3}}};
+  second.Outputs = {{5, {}}};
+  StepSpec fillByte;
+  fillByte.Kind = sc::StepKind::FillStep;
+  fillByte.Target = range(SK::Output, 0, 0, 1);
+  fillByte.Pattern = 0x2a;
+  fillByte.PatternLength = 1;
+  second.Steps = {fillByte};
+  spec.Functions.push_back(second);
+  return spec;
+}
+
+inline sc::BufferRange toRange(const RangeSpec &r) {
+  return sc::BufferRange(r.Storage, r.Index, r.Offset, r.Length);
+}
+
+/// Serializes `spec` with the flatbuffers builder, as the compiler does.
+inline std::vector<uint8_t> buildModule(const ModuleSpec &spec) {
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<flatbuffers::Offset<sc::Function>> functions;
+  for (const FunctionSpec &f : spec.Functions) {
+    auto types = [&](const std::vector<TensorTypeSpec> &list) {
+      std::vector<flatbuffers::Offset<sc::TensorType>> out;
+      for (const TensorTypeSpec &t : list)
+        out.push_back(sc::CreateTensorTypeDirect(
+            fbb, static_cast<sc::ElementType>(t.ElementType), &t.Shape));
+      return out;
+    };
+    auto inputs = types(f.Inputs);
+    auto outputs = types(f.Outputs);
+    std::vector<flatbuffers::Offset<sc::Step>> steps;
+    for (const StepSpec &s : f.Steps) {
+      flatbuffers::Offset<void> kind;
+      switch (s.Kind) {
+      case sc::StepKind::DispatchStep: {
+        std::vector<sc::BufferRange> bindings;
+        for (const RangeSpec &r : s.Bindings)
+          bindings.push_back(toRange(r));
+        kind = sc::CreateDispatchStepDirect(
+                   fbb, s.Executable, s.EntryPoint, &bindings,
+                   s.PushConstants.empty() ? nullptr : &s.PushConstants)
+                   .Union();
+        break;
+      }
+      case sc::StepKind::CopyStep: {
+        sc::BufferRange source = toRange(s.Source);
+        sc::BufferRange target = toRange(s.Target);
+        kind = sc::CreateCopyStep(fbb, &source, &target).Union();
+        break;
+      }
+      default: {
+        // Fill, and also the payload for deliberately bad kinds.
+        sc::BufferRange target = toRange(s.Target);
+        kind = sc::CreateFillStep(fbb, &target, s.Pattern, s.PatternLength)
+                   .Union();
+        break;
+      }
+      }
+      steps.push_back(sc::CreateStep(fbb, s.Kind, kind));
+    }
+    functions.push_back(sc::CreateFunctionDirect(
+        fbb, f.Name.c_str(), &inputs, &outputs, f.ArenaSize, &steps));
+  }
+  std::vector<flatbuffers::Offset<sc::Executable>> executables;
+  for (const ExecutableSpec &e : spec.Executables) {
+    std::vector<flatbuffers::Offset<sc::ExecutableVariant>> variants;
+    for (const VariantSpec &v : e.Variants) {
+      std::vector<flatbuffers::Offset<sc::EntryPoint>> entryPoints;
+      for (const EntryPointSpec &ep : v.EntryPoints)
+        entryPoints.push_back(sc::CreateEntryPointDirect(
+            fbb, ep.Name.c_str(), &ep.WorkgroupSize, &ep.WorkgroupCount,
+            ep.BindingCount, ep.PushConstantCount, ep.SharedMemoryBytes));
+      variants.push_back(sc::CreateExecutableVariantDirect(
+          fbb, v.Format.c_str(), v.Target.c_str(), &v.Image, &entryPoints));
+    }
+    executables.push_back(
+        sc::CreateExecutableDirect(fbb, e.Name.c_str(), &variants));
+  }
+  // CreateModuleDirect would call ForceVectorAlignment(..., 64), which
+  // flatbuffers 2.0.8 asserts against (its FLATBUFFERS_MAX_ALIGNMENT is 32);
+  // PreAlign gives the same layout without the check.
+  flatbuffers::Offset<flatbuffers::Vector<uint8_t>> constants;
+  if (spec.HasConstants) {
+    fbb.PreAlign(spec.Constants.size(), 64);
+    constants = fbb.CreateVector(spec.Constants);
+  }
+  auto name = spec.Name.empty() ? 0 : fbb.CreateString(spec.Name);
+  auto root = sc::CreateModule(fbb, spec.VersionMajor, spec.VersionMinor, name,
+                               fbb.CreateVector(functions),
+                               fbb.CreateVector(executables), constants);
+  sc::FinishModuleBuffer(fbb, root);
+  std::vector<uint8_t> bytes(fbb.GetBufferPointer(),
+                             fbb.GetBufferPointer() + fbb.GetSize());
+  if (spec.AppendChecksum)
+    appendModuleChecksum(bytes);
+  return bytes;
+}
+
+/// An independent re-check of what verifyModule() promises, reading every
+/// byte a runtime could read (so ASan catches anything out of bounds).
+/// Returns the first broken promise, or "" when there is none.
+inline std::string checkVerifiedModule(const uint8_t *base) {
+  const sc::Module &m = *sc::GetModule(base);
+  volatile uint64_t sink = 0;
+  auto touch = [&](const uint8_t *data, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+      sink = sink + data[i];
+  };
+  if (m.version_major() != 1)
+    return "version";
+  uint64_t constantsSize = 0;
+  if (m.constants()) {
+    constantsSize = m.constants()->size();
+    touch(m.constants()->data(), constantsSize);
+    if (constantsSize && (m.constants()->data() - base) % 64 != 0)
+      return "constants alignment";
+  }
+  const auto &executables = *m.executables();
+  for (const sc::Executable *e : executables) {
+    touch(reinterpret_cast<const uint8_t *>(e->name()->c_str()),
+          e->name()->size() + 1);
+    if (e->variants()->size() == 0)
+      return "no variants";
+    for (const sc::ExecutableVariant *v : *e->variants()) {
+      touch(reinterpret_cast<const uint8_t *>(v->format()->c_str()),
+            v->format()->size() + 1);
+      touch(reinterpret_cast<const uint8_t *>(v->target()->c_str()),
+            v->target()->size() + 1);
+      touch(v->image()->data(), v->image()->size());
+      if (v->entry_points()->size() !=
+          e->variants()->Get(0)->entry_points()->size())
+        return "entry point count";
+      for (const sc::EntryPoint *ep : *v->entry_points()) {
+        touch(reinterpret_cast<const uint8_t *>(ep->name()->c_str()),
+              ep->name()->size() + 1);
+        if (ep->workgroup_size()->size() != 3 ||
+            ep->workgroup_count()->size() != 3)
+          return "grid rank";
+        unsigned __int128 size = 1, count = 1;
+        for (int i = 0; i < 3; ++i) {
+          if (ep->workgroup_size()->Get(i) == 0 ||
+              ep->workgroup_count()->Get(i) == 0)
+            return "zero grid";
+          size *= ep->workgroup_size()->Get(i);
+          count *= ep->workgroup_count()->Get(i);
+        }
+        if (count > (uint64_t(1) << 32) || size > (uint64_t(1) << 32))
+          return "grid product";
+      }
+    }
+  }
+  for (const sc::Function *f : *m.functions()) {
+    if (f->name()->size() == 0)
+      return "empty function name";
+    touch(reinterpret_cast<const uint8_t *>(f->name()->c_str()),
+          f->name()->size() + 1);
+    auto sizes =
+        [&](const flatbuffers::Vector<flatbuffers::Offset<sc::TensorType>>
+                &types,
+            std::vector<uint64_t> &out) {
+          for (const sc::TensorType *t : types) {
+            if (static_cast<uint8_t>(t->element_type()) > 12 ||
+                t->shape()->size() > 16)
+              return false;
+            static const uint64_t kSizes[] = {4, 2, 2, 8, 1, 1, 2,
+                                              4, 8, 1, 2, 4, 8};
+            unsigned __int128 bytes =
+                kSizes[static_cast<uint8_t>(t->element_type())];
+            for (int64_t d : *t->shape()) {
+              if (d < 0)
+                return false;
+              bytes *= static_cast<uint64_t>(d);
+              if (bytes > (uint64_t(1) << 48))
+                return false;
+            }
+            out.push_back(static_cast<uint64_t>(bytes));
+          }
+          return true;
+        };
+    std::vector<uint64_t> inputs, outputs;
+    if (!sizes(*f->inputs(), inputs) || !sizes(*f->outputs(), outputs))
+      return "tensor type";
+    if (f->arena_size() > (uint64_t(1) << 48))
+      return "arena size";
+    auto inBounds = [&](const sc::BufferRange &r) {
+      uint64_t limit;
+      switch (static_cast<uint8_t>(r.storage())) {
+      case 0:
+        if (r.index() >= inputs.size())
+          return false;
+        limit = inputs[r.index()];
+        break;
+      case 1:
+        if (r.index() >= outputs.size())
+          return false;
+        limit = outputs[r.index()];
+        break;
+      case 2:
+        limit = constantsSize;
+        break;
+      case 3:
+        limit = f->arena_size();
+        break;
+      default:
+        return false;
+      }
+      return static_cast<unsigned __int128>(r.offset()) + r.length() <= limit;
+    };
+    for (const sc::Step *step : *f->steps()) {
+      if (const auto *d = step->kind_as_DispatchStep()) {
+        if (d->executable() >= executables.size())
+          return "executable index";
+        for (const sc::ExecutableVariant *v :
+             *executables.Get(d->executable())->variants()) {
+          if (d->entry_point() >= v->entry_points()->size())
+            return "entry point index";
+          const sc::EntryPoint *ep = v->entry_points()->Get(d->entry_point());
+          if (d->bindings()->size() != ep->binding_count())
+            return "binding count";
+          uint32_t pushCount =
+              d->push_constants() ? d->push_constants()->size() : 0;
+          if (pushCount != ep->push_constant_count())
+            return "push constant count";
+        }
+        for (const sc::BufferRange *r : *d->bindings())
+          if (!inBounds(*r))
+            return "binding range";
+      } else if (const auto *c = step->kind_as_CopyStep()) {
+        if (!inBounds(*c->source()) || !inBounds(*c->target()) ||
+            c->source()->length() != c->target()->length())
+          return "copy";
+      } else if (const auto *fl = step->kind_as_FillStep()) {
+        uint8_t n = fl->pattern_length();
+        if (!inBounds(*fl->target()) || (n != 1 && n != 2 && n != 4) ||
+            fl->target()->length() % n != 0)
+          return "fill";
+      } else {
+        return "step kind";
+      }
+    }
+  }
+  return "";
+}
+
+} // namespace kiln::module::test
+
+#endif // KILN_RUNTIME_MODULE_TESTMODULE_H

@@ -1,0 +1,496 @@
+//===- Verifier.cpp -------------------------------------------------------===//
+
+#include "runtime/module/Verifier.h"
+
+#include "runtime/base/ElementType.h"
+#include "runtime/base/HostTensor.h"
+#include "runtime/module/ModuleChecksum.h"
+
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+namespace kiln::module {
+
+namespace sc = kiln::schema;
+
+namespace {
+
+// Generous for this schema (Module > Function > Step > DispatchStep is the
+// deepest path) while bounding the work a crafted file can cause.
+constexpr flatbuffers::uoffset_t kMaxDepth = 16;
+constexpr flatbuffers::uoffset_t kMaxTables = 1u << 20;
+constexpr uint64_t kMaxGridProduct = uint64_t(1) << 32;
+constexpr size_t kMaxQuotedChars = 64;
+
+// Names come from untrusted files and end up in one-line error reports, so
+// they are shortened and anything unprintable is escaped.
+std::string escape(const char *chars, size_t size) {
+  static const char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < size && i < kMaxQuotedChars; ++i) {
+    unsigned char c = static_cast<unsigned char>(chars[i]);
+    if (c >= 0x20 && c < 0x7f && c != '\'' && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xf];
+    }
+  }
+  if (size > kMaxQuotedChars)
+    out += "...";
+  return out;
+}
+
+std::string quote(const flatbuffers::String *str) {
+  return strCat("'", escape(str->c_str(), str->size()), "'");
+}
+
+std::string_view storageName(sc::StorageKind kind) {
+  switch (kind) {
+  case sc::StorageKind::Input:
+    return "input";
+  case sc::StorageKind::Output:
+    return "output";
+  case sc::StorageKind::Constant:
+    return "constant";
+  case sc::StorageKind::Arena:
+    return "arena";
+  }
+  return "?";
+}
+
+bool isAligned(const void *ptr, const uint8_t *base, size_t alignment) {
+  return (static_cast<const uint8_t *>(ptr) - base) % alignment == 0;
+}
+
+// Checks one module after the flatbuffers structural verifier accepted it.
+class ModuleChecker {
+public:
+  ModuleChecker(const uint8_t *base, const sc::Module &module)
+      : Base(base), Mod(module) {}
+
+  Status run() {
+    if (Mod.version_major() != kModuleVersionMajor)
+      return KILN_ERROR(InvalidArgument, "module version ", Mod.version_major(),
+                        ".", Mod.version_minor(),
+                        " is not supported by this runtime (",
+                        kModuleVersionMajor, ".x)");
+    if (const auto *constants = Mod.constants()) {
+      ConstantsSize = constants->size();
+      if (ConstantsSize > 0 &&
+          !isAligned(constants->data(), Base, kConstantsAlignment))
+        return KILN_ERROR(InvalidArgument, "module constants (", ConstantsSize,
+                          " bytes) are not ", kConstantsAlignment,
+                          "-byte aligned in the file");
+    }
+    const auto &executables = *Mod.executables();
+    for (flatbuffers::uoffset_t i = 0; i < executables.size(); ++i)
+      KILN_RETURN_IF_ERROR(checkExecutable(i, *executables.Get(i)));
+    const auto &functions = *Mod.functions();
+    std::unordered_set<std::string_view> names;
+    for (flatbuffers::uoffset_t i = 0; i < functions.size(); ++i) {
+      const sc::Function &function = *functions.Get(i);
+      if (function.name()->size() == 0)
+        return KILN_ERROR(InvalidArgument, "function ", i,
+                          " has an empty name");
+      if (!names.insert(function.name()->string_view()).second)
+        return KILN_ERROR(InvalidArgument, "function ", quote(function.name()),
+                          " is defined more than once");
+      KILN_RETURN_IF_ERROR(checkFunction(function));
+    }
+    return Status();
+  }
+
+private:
+  struct TensorInfo {
+    uint64_t ByteSize;
+    std::string TypeString;
+  };
+
+  Status checkExecutable(flatbuffers::uoffset_t index,
+                         const sc::Executable &executable) {
+    std::string where =
+        strCat("executable ", index, " (", quote(executable.name()), ")");
+    const auto &variants = *executable.variants();
+    if (variants.size() == 0)
+      return KILN_ERROR(InvalidArgument, where, " has no variants");
+    const sc::ExecutableVariant &first = *variants.Get(0);
+    for (flatbuffers::uoffset_t v = 0; v < variants.size(); ++v) {
+      const sc::ExecutableVariant &variant = *variants.Get(v);
+      std::string variantWhere =
+          strCat(where, " variant ", v, " (", quote(variant.format()), " for ",
+                 quote(variant.target()), ")");
+      if (variant.format()->size() == 0)
+        return KILN_ERROR(InvalidArgument, variantWhere,
+                          " has an empty format");
+      if (variant.image()->size() > 0 &&
+          !isAligned(variant.image()->data(), Base, 16))
+        return KILN_ERROR(InvalidArgument, variantWhere,
+                          ": image is not 16-byte aligned in the file");
+      const auto &entryPoints = *variant.entry_points();
+      for (flatbuffers::uoffset_t e = 0; e < entryPoints.size(); ++e)
+        KILN_RETURN_IF_ERROR(checkEntryPoint(
+            strCat(variantWhere, " entry point ", e), *entryPoints.Get(e)));
+      if (v == 0)
+        continue;
+      // The runtime records dispatches against variant 0's layout and then
+      // runs whichever variant the device picks, so they must be
+      // interchangeable.
+      const auto &firstEntryPoints = *first.entry_points();
+      if (entryPoints.size() != firstEntryPoints.size())
+        return KILN_ERROR(
+            InvalidArgument, variantWhere, " has ", entryPoints.size(),
+            " entry points but variant 0 has ", firstEntryPoints.size());
+      for (flatbuffers::uoffset_t e = 0; e < entryPoints.size(); ++e) {
+        const sc::EntryPoint &a = *firstEntryPoints.Get(e);
+        const sc::EntryPoint &b = *entryPoints.Get(e);
+        std::string entryWhere = strCat(variantWhere, " entry point ", e);
+        if (a.name()->string_view() != b.name()->string_view())
+          return KILN_ERROR(InvalidArgument, entryWhere, " is named ",
+                            quote(b.name()), " but variant 0 names it ",
+                            quote(a.name()));
+        if (a.binding_count() != b.binding_count())
+          return KILN_ERROR(InvalidArgument, entryWhere, " (", quote(b.name()),
+                            ") has ", b.binding_count(),
+                            " bindings but variant 0 has ", a.binding_count());
+        if (a.push_constant_count() != b.push_constant_count())
+          return KILN_ERROR(InvalidArgument, entryWhere, " (", quote(b.name()),
+                            ") has ", b.push_constant_count(),
+                            " push constants but variant 0 has ",
+                            a.push_constant_count());
+      }
+    }
+    return Status();
+  }
+
+  Status checkEntryPoint(const std::string &where,
+                         const sc::EntryPoint &entryPoint) {
+    std::string fullWhere = strCat(where, " (", quote(entryPoint.name()), ")");
+    if (entryPoint.name()->size() == 0)
+      return KILN_ERROR(InvalidArgument, where, " has an empty name");
+    KILN_RETURN_IF_ERROR(
+        checkGrid(fullWhere, "workgroup_size", *entryPoint.workgroup_size()));
+    return checkGrid(fullWhere, "workgroup_count",
+                     *entryPoint.workgroup_count());
+  }
+
+  Status checkGrid(const std::string &where, std::string_view field,
+                   const flatbuffers::Vector<uint32_t> &values) {
+    if (values.size() != 3)
+      return KILN_ERROR(InvalidArgument, where, ": ", field, " has ",
+                        values.size(), " entries, expected 3");
+    uint64_t product = 1;
+    for (flatbuffers::uoffset_t i = 0; i < 3; ++i) {
+      if (values.Get(i) == 0)
+        return KILN_ERROR(InvalidArgument, where, ": ", field, "[", i,
+                          "] is 0, expected >= 1");
+      // Three uint32 factors: the product of two fits in 64 bits, and the
+      // cap is checked before each multiply so the third cannot overflow.
+      product *= values.Get(i);
+      if (product > kMaxGridProduct)
+        return KILN_ERROR(InvalidArgument, where, ": ", field, " ",
+                          values.Get(0), "x", values.Get(1), "x", values.Get(2),
+                          " exceeds 2^32 in total");
+    }
+    return Status();
+  }
+
+  StatusOr<TensorInfo> checkTensorType(const std::string &where,
+                                       const sc::TensorType &type) {
+    uint8_t rawType = static_cast<uint8_t>(type.element_type());
+    if (rawType > kMaxElementType)
+      return KILN_ERROR(InvalidArgument, where, ": unknown element type ",
+                        unsigned(rawType));
+    const auto &shape = *type.shape();
+    if (shape.size() > kMaxTensorRank)
+      return KILN_ERROR(InvalidArgument, where, ": rank ", shape.size(),
+                        " exceeds the maximum of ", kMaxTensorRank);
+    if (shape.size() > 0 && !isAligned(shape.data(), Base, 8))
+      return KILN_ERROR(InvalidArgument, where,
+                        ": shape is not 8-byte aligned in the file");
+    auto elementType = static_cast<ElementType>(rawType);
+    uint64_t byteSize = elementTypeSize(elementType);
+    std::vector<int64_t> dims;
+    for (flatbuffers::uoffset_t i = 0; i < shape.size(); ++i) {
+      int64_t dim = shape.Get(i);
+      if (dim < 0)
+        return KILN_ERROR(InvalidArgument, where, ": dimension ", i, " is ",
+                          dim, ", expected >= 0");
+      dims.push_back(dim);
+    }
+    // An empty tensor's other dims still must not describe an impossible
+    // size, so the cap applies to the product of the non-zero dims.
+    uint64_t product = byteSize;
+    bool empty = false;
+    for (int64_t dim : dims) {
+      if (dim == 0) {
+        empty = true;
+        continue;
+      }
+      if (__builtin_mul_overflow(product, static_cast<uint64_t>(dim),
+                                 &product) ||
+          product > kMaxModuleByteSize)
+        return KILN_ERROR(InvalidArgument, where, ": ",
+                          tensorTypeString(dims, elementType),
+                          " is larger than 2^48 bytes");
+    }
+    byteSize = empty ? 0 : product;
+    return TensorInfo{byteSize, tensorTypeString(dims, elementType)};
+  }
+
+  Status checkFunction(const sc::Function &function) {
+    std::string where = strCat("function ", quote(function.name()));
+    Inputs.clear();
+    Outputs.clear();
+    const auto &inputs = *function.inputs();
+    for (flatbuffers::uoffset_t i = 0; i < inputs.size(); ++i) {
+      KILN_ASSIGN_OR_RETURN(
+          TensorInfo info,
+          checkTensorType(strCat(where, " input ", i), *inputs.Get(i)));
+      Inputs.push_back(std::move(info));
+    }
+    const auto &outputs = *function.outputs();
+    for (flatbuffers::uoffset_t i = 0; i < outputs.size(); ++i) {
+      KILN_ASSIGN_OR_RETURN(
+          TensorInfo info,
+          checkTensorType(strCat(where, " output ", i), *outputs.Get(i)));
+      Outputs.push_back(std::move(info));
+    }
+    ArenaSize = function.arena_size();
+    if (ArenaSize > kMaxModuleByteSize)
+      return KILN_ERROR(InvalidArgument, where, ": arena size ", ArenaSize,
+                        " exceeds the maximum of 2^48 bytes");
+    const auto &steps = *function.steps();
+    for (flatbuffers::uoffset_t i = 0; i < steps.size(); ++i)
+      KILN_RETURN_IF_ERROR(
+          checkStep(strCat(where, " step ", i), *steps.Get(i)));
+    return Status();
+  }
+
+  Status checkStep(const std::string &where, const sc::Step &step) {
+    switch (step.kind_type()) {
+    case sc::StepKind::DispatchStep:
+      if (const auto *dispatch = step.kind_as_DispatchStep())
+        return checkDispatch(where, *dispatch);
+      break;
+    case sc::StepKind::CopyStep:
+      if (const auto *copy = step.kind_as_CopyStep())
+        return checkCopy(where, *copy);
+      break;
+    case sc::StepKind::FillStep:
+      if (const auto *fill = step.kind_as_FillStep())
+        return checkFill(where, *fill);
+      break;
+    default:
+      break;
+    }
+    return KILN_ERROR(InvalidArgument, where, ": step kind ",
+                      unsigned(static_cast<uint8_t>(step.kind_type())),
+                      " is not a dispatch, copy or fill");
+  }
+
+  Status checkDispatch(const std::string &where,
+                       const sc::DispatchStep &dispatch) {
+    const auto &executables = *Mod.executables();
+    if (dispatch.executable() >= executables.size())
+      return KILN_ERROR(InvalidArgument, where, ": dispatch of executable ",
+                        dispatch.executable(), " but the module has ",
+                        executables.size(), " executables");
+    const sc::Executable &executable = *executables.Get(dispatch.executable());
+    // Variants were checked to agree on entry points, so variant 0 speaks
+    // for all of them.
+    const auto &entryPoints = *executable.variants()->Get(0)->entry_points();
+    if (dispatch.entry_point() >= entryPoints.size())
+      return KILN_ERROR(InvalidArgument, where, ": dispatch of entry point ",
+                        dispatch.entry_point(), " but executable ",
+                        dispatch.executable(), " (", quote(executable.name()),
+                        ") has ", entryPoints.size(), " entry points");
+    const sc::EntryPoint &entryPoint = *entryPoints.Get(dispatch.entry_point());
+    std::string target =
+        strCat("executable ", dispatch.executable(), " entry point ",
+               dispatch.entry_point(), " (", quote(entryPoint.name()), ")");
+    const auto &bindings = *dispatch.bindings();
+    if (bindings.size() != entryPoint.binding_count())
+      return KILN_ERROR(InvalidArgument, where, ": dispatch has ",
+                        bindings.size(), " bindings but ", target, " takes ",
+                        entryPoint.binding_count());
+    uint32_t pushConstantCount =
+        dispatch.push_constants() ? dispatch.push_constants()->size() : 0;
+    if (pushConstantCount != entryPoint.push_constant_count())
+      return KILN_ERROR(InvalidArgument, where, ": dispatch has ",
+                        pushConstantCount, " push constants but ", target,
+                        " takes ", entryPoint.push_constant_count());
+    // Check before reading any BufferRange: a misaligned struct read is UB.
+    if (bindings.size() > 0 && !isAligned(bindings.data(), Base, 8))
+      return KILN_ERROR(InvalidArgument, where,
+                        ": bindings are not 8-byte aligned in the file");
+    for (flatbuffers::uoffset_t i = 0; i < bindings.size(); ++i)
+      KILN_RETURN_IF_ERROR(
+          checkRange(where, strCat("binding ", i), *bindings.Get(i)));
+    return Status();
+  }
+
+  Status checkCopy(const std::string &where, const sc::CopyStep &copy) {
+    const sc::BufferRange &source = *copy.source();
+    const sc::BufferRange &target = *copy.target();
+    KILN_RETURN_IF_ERROR(checkRange(where, "copy source", source));
+    KILN_RETURN_IF_ERROR(checkRange(where, "copy target", target));
+    KILN_RETURN_IF_ERROR(checkWritable(where, "copy target", target));
+    if (source.length() != target.length())
+      return KILN_ERROR(InvalidArgument, where, ": copy source length ",
+                        source.length(), " differs from target length ",
+                        target.length());
+    // Ranges are bounded by 2^48 so these sums cannot overflow.
+    bool sameStorage = source.storage() == target.storage() &&
+                       (source.storage() == sc::StorageKind::Arena ||
+                        source.index() == target.index());
+    if (sameStorage && source.length() > 0 &&
+        source.offset() < target.offset() + target.length() &&
+        target.offset() < source.offset() + source.length())
+      return KILN_ERROR(InvalidArgument, where, ": copy source ",
+                        describe(source), " overlaps its target ",
+                        describe(target));
+    return Status();
+  }
+
+  Status checkFill(const std::string &where, const sc::FillStep &fill) {
+    const sc::BufferRange &target = *fill.target();
+    KILN_RETURN_IF_ERROR(checkRange(where, "fill target", target));
+    KILN_RETURN_IF_ERROR(checkWritable(where, "fill target", target));
+    uint8_t patternLength = fill.pattern_length();
+    if (patternLength != 1 && patternLength != 2 && patternLength != 4)
+      return KILN_ERROR(InvalidArgument, where, ": fill pattern length ",
+                        unsigned(patternLength), " is not 1, 2 or 4");
+    if (target.length() % patternLength != 0)
+      return KILN_ERROR(InvalidArgument, where, ": fill target length ",
+                        target.length(), " is not a multiple of the ",
+                        unsigned(patternLength), "-byte pattern");
+    return Status();
+  }
+
+  Status checkWritable(const std::string &where, std::string_view label,
+                       const sc::BufferRange &range) {
+    if (range.storage() == sc::StorageKind::Constant)
+      return KILN_ERROR(InvalidArgument, where, ": ", label,
+                        " writes to the module constants, which are read-only");
+    return Status();
+  }
+
+  // "(arena offset 128 + length 64)" or "(input 1 offset 0 + length 16)".
+  static std::string describe(const sc::BufferRange &range) {
+    std::string storage(storageName(range.storage()));
+    if (range.storage() == sc::StorageKind::Input ||
+        range.storage() == sc::StorageKind::Output)
+      storage = strCat(storage, " ", range.index());
+    return strCat("(", storage, " offset ", range.offset(), " + length ",
+                  range.length(), ")");
+  }
+
+  Status checkRange(const std::string &where, std::string_view label,
+                    const sc::BufferRange &range) {
+    uint64_t limit = 0;
+    std::string limitName;
+    switch (range.storage()) {
+    case sc::StorageKind::Input:
+    case sc::StorageKind::Output: {
+      bool isInput = range.storage() == sc::StorageKind::Input;
+      const std::vector<TensorInfo> &tensors = isInput ? Inputs : Outputs;
+      std::string_view kind = isInput ? "input" : "output";
+      if (range.index() >= tensors.size())
+        return KILN_ERROR(InvalidArgument, where, ": ", label, " refers to ",
+                          kind, " ", range.index(), " but the function has ",
+                          tensors.size(), " ", kind, "s");
+      const TensorInfo &tensor = tensors[range.index()];
+      limit = tensor.ByteSize;
+      limitName = strCat(kind, " ", range.index(), " size ", limit, " (",
+                         tensor.TypeString, ")");
+      break;
+    }
+    case sc::StorageKind::Constant:
+      limit = ConstantsSize;
+      limitName = strCat("constants size ", limit);
+      break;
+    case sc::StorageKind::Arena:
+      limit = ArenaSize;
+      limitName = strCat("arena size ", limit);
+      break;
+    default:
+      return KILN_ERROR(InvalidArgument, where, ": ", label,
+                        " has unknown storage kind ",
+                        unsigned(static_cast<uint8_t>(range.storage())));
+    }
+    uint64_t end = 0;
+    if (__builtin_add_overflow(range.offset(), range.length(), &end) ||
+        end > limit)
+      return KILN_ERROR(InvalidArgument, where, ": ", label, " ",
+                        describe(range), " exceeds ", limitName);
+    return Status();
+  }
+
+  const uint8_t *Base;
+  const sc::Module &Mod;
+  uint64_t ConstantsSize = 0;
+  // Of the function being checked.
+  std::vector<TensorInfo> Inputs;
+  std::vector<TensorInfo> Outputs;
+  uint64_t ArenaSize = 0;
+};
+
+} // namespace
+
+Status verifyModule(const uint8_t *data, size_t size) {
+  if (size == 0 || data == nullptr)
+    return KILN_ERROR(InvalidArgument, "module is empty (0 bytes)");
+  if (reinterpret_cast<uintptr_t>(data) % 8 != 0)
+    return KILN_ERROR(InvalidArgument,
+                      "module data must be 8-byte aligned in memory");
+  if (size < 2 * sizeof(flatbuffers::uoffset_t) + kChecksumFooterSize)
+    return KILN_ERROR(InvalidArgument, "module is too small (", size,
+                      " bytes) to be a Kiln module");
+  if (!sc::ModuleBufferHasIdentifier(data)) {
+    std::string id = escape(reinterpret_cast<const char *>(data) +
+                                sizeof(flatbuffers::uoffset_t),
+                            flatbuffers::kFileIdentifierLength);
+    return KILN_ERROR(InvalidArgument,
+                      "not a Kiln module: file identifier is '", id,
+                      "', expected '", sc::ModuleIdentifier(), "'");
+  }
+  // Structural checks cannot see a damaged image, name or constant, nor a
+  // cut that happens to leave a well-formed prefix; the checksum can.
+  std::optional<uint64_t> stored = storedModuleChecksum(data, size);
+  if (!stored)
+    return KILN_ERROR(InvalidArgument,
+                      "module is truncated or has no checksum footer (", size,
+                      " bytes); writers must finish the file with "
+                      "appendModuleChecksum()");
+  size -= kChecksumFooterSize;
+  if (moduleChecksum(data, size) != *stored)
+    return KILN_ERROR(InvalidArgument,
+                      "module is corrupt: its checksum does not match (", size,
+                      " bytes checksummed)");
+  if (size >= FLATBUFFERS_MAX_BUFFER_SIZE)
+    return KILN_ERROR(InvalidArgument, "module is too large (", size,
+                      " bytes); the maximum is 2 GiB");
+  flatbuffers::Verifier::Options options;
+  options.max_depth = kMaxDepth;
+  options.max_tables = kMaxTables;
+  options.check_alignment = true;
+  options.check_nested_flatbuffers = false;
+  flatbuffers::Verifier verifier(data, size, options);
+  if (!sc::VerifyModuleBuffer(verifier))
+    return KILN_ERROR(InvalidArgument, "module is malformed (", size,
+                      " bytes): its flatbuffer structure does not verify");
+  return ModuleChecker(data, *sc::GetModule(data)).run();
+}
+
+uint64_t tensorTypeByteSize(const sc::TensorType &type) {
+  uint64_t size =
+      elementTypeSize(static_cast<ElementType>(type.element_type()));
+  for (int64_t dim : *type.shape())
+    size *= static_cast<uint64_t>(dim);
+  return size;
+}
+
+} // namespace kiln::module

@@ -1,0 +1,63 @@
+//===- Verifier.h - Structural and semantic checks of a module file -------===//
+//
+// Everything downstream of loading (instantiation, step recording, dispatch)
+// trusts a verified module without re-checking it, so this is the one place
+// where a truncated, corrupt or hostile file must be turned into an error.
+//
+// Guarantees after verifyModule() returns OK (the buffer must not change):
+//  - the file ends with a matching checksum footer (ModuleChecksum.h), so
+//    truncation and accidental corruption anywhere are caught;
+//  - the flatbuffer (the bytes before the footer) is well formed, carries the
+//  "KILN" identifier and version
+//    1.x; every vector of 8-byte elements (shapes, bindings) is 8-byte aligned
+//    relative to the buffer start, images 16-byte and constants 64-byte;
+//  - function names are non-empty and unique; every TensorType has a known
+//    element type, rank <= 16, dims >= 0 and a byte size <= 2^48;
+//  - arena_size <= 2^48; every step has a kind (dispatch, copy or fill);
+//  - every executable has >= 1 variant; the variants agree on entry point
+//    count, names, binding counts and push constant counts; every entry point
+//    has 3 workgroup_size and 3 workgroup_count values, each >= 1, and each of
+//    the two products is <= 2^32;
+//  - a dispatch names an existing executable and entry point, with exactly
+//    binding_count bindings and push_constant_count push constants;
+//  - every BufferRange has a valid storage kind and index, and
+//    offset + length fits in the tensor, the constants or the arena;
+//  - fills have a 1, 2 or 4 byte pattern dividing the target length; copies
+//    have equal lengths and do not overlap; copies and fills never write to
+//    constants.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_MODULE_VERIFIER_H
+#define KILN_RUNTIME_MODULE_VERIFIER_H
+
+#include "runtime/base/Status.h"
+#include "schema/module_generated.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace kiln::module {
+
+/// The module major version this runtime reads; any minor version is accepted
+/// because minor versions only add fields an older reader may ignore.
+inline constexpr uint16_t kModuleVersionMajor = 1;
+
+/// Upper bound on any byte size a module may describe (tensors, arena).
+inline constexpr uint64_t kMaxModuleByteSize = uint64_t(1) << 48;
+
+/// Largest tensor rank a module may declare.
+inline constexpr size_t kMaxTensorRank = 16;
+
+/// Constants are usable in place when the module buffer is this aligned.
+inline constexpr size_t kConstantsAlignment = 64;
+
+/// Verifies `size` bytes at `data` (8-byte aligned) as a Kiln module; see the
+/// file comment for what an OK result guarantees.
+Status verifyModule(const uint8_t *data, size_t size);
+
+/// Byte size of a tensor type of a verified module.
+uint64_t tensorTypeByteSize(const kiln::schema::TensorType &type);
+
+} // namespace kiln::module
+
+#endif // KILN_RUNTIME_MODULE_VERIFIER_H

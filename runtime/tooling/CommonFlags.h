@@ -1,0 +1,46 @@
+//===- CommonFlags.h - Flags shared by kiln-run-module and friends --------===//
+//
+// The spellings users know from IREE's tools: --device, --module,
+// --function, --input, --output, --list_drivers, --list_devices,
+// --dump_devices, --help.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_TOOLING_COMMONFLAGS_H
+#define KILN_RUNTIME_TOOLING_COMMONFLAGS_H
+
+#include "runtime/tooling/FlagParser.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln::tooling {
+
+struct CommonFlags {
+  std::string Device = "local-task";
+  std::string Module;
+  std::string Function;
+  // Set by registerCommonFlags' caller after parsing: whether --function
+  // was given at all (an empty --function= is an error, an absent one picks
+  // the module's only function).
+  bool FunctionGiven = false;
+  std::vector<std::string> Inputs;
+  std::vector<std::string> Outputs;
+  bool ListDrivers = false;
+  bool ListDevices = false;
+  bool DumpDevices = false;
+  bool Help = false;
+};
+
+/// Registers the shared flags on `parser`, writing into `flags`.
+/// `unmatchedOutputsPrinted` says (in the help) whether outputs without an
+/// --output are printed or dropped.
+void registerCommonFlags(FlagParser &parser, CommonFlags &flags,
+                         bool unmatchedOutputsPrinted);
+
+/// Parses argv with `parser` and fills in CommonFlags::FunctionGiven.
+Status parseCommonFlags(FlagParser &parser, CommonFlags &flags, int argc,
+                        const char *const *argv);
+
+} // namespace kiln::tooling
+
+#endif // KILN_RUNTIME_TOOLING_COMMONFLAGS_H

@@ -1,0 +1,108 @@
+//===- InvocationIo.cpp ---------------------------------------------------===//
+
+#include "runtime/tooling/InvocationIo.h"
+
+#include "runtime/tooling/Npy.h"
+#include "runtime/tooling/TensorFormat.h"
+#include "runtime/tooling/TensorParser.h"
+
+namespace kiln::tooling {
+
+namespace {
+
+std::string typeList(const std::vector<module::TensorSpec> &specs) {
+  std::string out = "(";
+  for (size_t i = 0; i < specs.size(); ++i)
+    out +=
+        strCat(i ? ", " : "", tensorTypeString(specs[i].Shape, specs[i].Type));
+  return out + ")";
+}
+
+std::string shortened(const std::string &text) {
+  return text.size() <= 80 ? text : text.substr(0, 80) + "...";
+}
+
+} // namespace
+
+std::string signatureString(const module::FunctionSignature &signature) {
+  return strCat(typeList(signature.Inputs), " -> ",
+                typeList(signature.Outputs));
+}
+
+StatusOr<std::vector<HostTensor>>
+parseInputs(const std::vector<std::string> &inputs,
+            const module::FunctionSignature &signature) {
+  if (inputs.size() != signature.Inputs.size())
+    return KILN_ERROR(InvalidArgument, "function '", signature.Name, "' takes ",
+                      signature.Inputs.size(), " inputs ",
+                      typeList(signature.Inputs), " but ", inputs.size(),
+                      " --input flags were given");
+  std::vector<HostTensor> tensors;
+  tensors.reserve(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    KILN_ASSIGN_OR_RETURN(HostTensor tensor, parseTensor(inputs[i]));
+    const module::TensorSpec &expected = signature.Inputs[i];
+    if (tensor.Type != expected.Type || tensor.Shape != expected.Shape)
+      return KILN_ERROR(InvalidArgument, "input ", i, " of function '",
+                        signature.Name, "' must be ",
+                        tensorTypeString(expected.Shape, expected.Type),
+                        ", but --input='", shortened(inputs[i]), "' is ",
+                        tensor.typeString());
+    tensors.push_back(std::move(tensor));
+  }
+  return tensors;
+}
+
+StatusOr<std::vector<OutputTarget>>
+parseOutputTargets(const std::vector<std::string> &outputs,
+                   const module::FunctionSignature &signature) {
+  if (outputs.size() > signature.Outputs.size())
+    return KILN_ERROR(InvalidArgument, outputs.size(),
+                      " --output flags were given but function '",
+                      signature.Name, "' has ", signature.Outputs.size(),
+                      " outputs ", typeList(signature.Outputs));
+  std::vector<OutputTarget> targets;
+  for (const std::string &output : outputs) {
+    OutputTarget target;
+    if (output == "-") {
+      target.TargetKind = OutputTarget::Kind::Print;
+    } else if (output.empty()) {
+      target.TargetKind = OutputTarget::Kind::Ignore;
+    } else if (output[0] == '@' && output.size() > 1) {
+      target.TargetKind = OutputTarget::Kind::Npy;
+      target.Path = output.substr(1);
+    } else {
+      return KILN_ERROR(InvalidArgument, "invalid --output='",
+                        shortened(output),
+                        "': expected '-' (print), '@file.npy' (write) or "
+                        "empty (ignore)");
+    }
+    targets.push_back(std::move(target));
+  }
+  targets.resize(signature.Outputs.size());
+  return targets;
+}
+
+Status emitOutputs(const std::vector<HostTensor> &results,
+                   const std::vector<OutputTarget> &targets,
+                   std::ostream &out) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    OutputTarget target = i < targets.size() ? targets[i] : OutputTarget{};
+    switch (target.TargetKind) {
+    case OutputTarget::Kind::Print:
+      out << formatTensor(results[i]) << "\n";
+      break;
+    case OutputTarget::Kind::Npy: {
+      Status status = writeNpy(target.Path, results[i]);
+      if (!status.ok())
+        return status.annotate(strCat("output ", i));
+      break;
+    }
+    case OutputTarget::Kind::Ignore:
+      break;
+    }
+  }
+  return Status();
+}
+
+} // namespace kiln::tooling

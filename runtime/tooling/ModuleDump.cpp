@@ -1,0 +1,163 @@
+//===- ModuleDump.cpp -----------------------------------------------------===//
+
+#include "runtime/tooling/ModuleDump.h"
+
+#include "runtime/base/HostTensor.h"
+
+#include <cstdio>
+
+namespace kiln::tooling {
+
+namespace sc = kiln::schema;
+
+namespace {
+
+// Names are verified but arbitrary bytes; keep each printed item on its line.
+std::string quoted(const flatbuffers::String *text) {
+  std::string out = "'";
+  for (char c : text->string_view()) {
+    auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f && c != '\'' && c != '\\')
+      out += c;
+    else
+      out += strCat("\\x", "0123456789abcdef"[u >> 4],
+                    "0123456789abcdef"[u & 0xf]);
+  }
+  return out + "'";
+}
+
+std::string typeString(const sc::TensorType &type) {
+  std::vector<int64_t> shape(type.shape()->begin(), type.shape()->end());
+  return tensorTypeString(shape, static_cast<ElementType>(type.element_type()));
+}
+
+std::string typeList(
+    const flatbuffers::Vector<flatbuffers::Offset<sc::TensorType>> &types) {
+  std::string out = "(";
+  for (flatbuffers::uoffset_t i = 0; i < types.size(); ++i)
+    out += strCat(i ? ", " : "", typeString(*types.Get(i)));
+  return out + ")";
+}
+
+// "arena[16, 32)", "input1[0, 16)", "constants[0, 64)".
+std::string rangeString(const sc::BufferRange &range) {
+  std::string storage;
+  switch (range.storage()) {
+  case sc::StorageKind::Input:
+    storage = strCat("input", range.index());
+    break;
+  case sc::StorageKind::Output:
+    storage = strCat("output", range.index());
+    break;
+  case sc::StorageKind::Constant:
+    storage = "constants";
+    break;
+  case sc::StorageKind::Arena:
+    storage = "arena";
+    break;
+  }
+  return strCat(storage, "[", range.offset(), ", ",
+                range.offset() + range.length(), ")");
+}
+
+std::string hex(uint32_t value, unsigned bytes) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof(buffer), "0x%0*x", static_cast<int>(bytes * 2),
+                value);
+  return buffer;
+}
+
+std::string grid(const flatbuffers::Vector<uint32_t> &values) {
+  return strCat(values.Get(0), "x", values.Get(1), "x", values.Get(2));
+}
+
+std::string stepString(const sc::Module &module, const sc::Step &step) {
+  if (const auto *dispatch = step.kind_as_DispatchStep()) {
+    const sc::Executable &executable =
+        *module.executables()->Get(dispatch->executable());
+    const sc::EntryPoint &entryPoint =
+        *executable.variants()->Get(0)->entry_points()->Get(
+            dispatch->entry_point());
+    std::string out = strCat("dispatch executable ", dispatch->executable(),
+                             " ", quoted(executable.name()), " entry point ",
+                             dispatch->entry_point(), " ",
+                             quoted(entryPoint.name()), " bindings [");
+    const auto &bindings = *dispatch->bindings();
+    for (flatbuffers::uoffset_t i = 0; i < bindings.size(); ++i)
+      out += strCat(i ? ", " : "", rangeString(*bindings.Get(i)));
+    out += "]";
+    if (const auto *pushConstants = dispatch->push_constants()) {
+      out += " push constants [";
+      for (flatbuffers::uoffset_t i = 0; i < pushConstants->size(); ++i)
+        out += strCat(i ? ", " : "", pushConstants->Get(i));
+      out += "]";
+    }
+    return out;
+  }
+  if (const auto *copy = step.kind_as_CopyStep())
+    return strCat("copy ", rangeString(*copy->source()), " -> ",
+                  rangeString(*copy->target()), " (", copy->source()->length(),
+                  " bytes)");
+  if (const auto *fill = step.kind_as_FillStep())
+    return strCat("fill ", rangeString(*fill->target()), " with ",
+                  hex(fill->pattern(), fill->pattern_length()), " (",
+                  unsigned(fill->pattern_length()), "-byte pattern)");
+  return "unknown step";
+}
+
+} // namespace
+
+std::string functionSignatureString(const sc::Function &function) {
+  return strCat(typeList(*function.inputs()), " -> ",
+                typeList(*function.outputs()));
+}
+
+std::string dumpModule(const module::ModuleFile &file) {
+  const sc::Module &module = file.root();
+  std::string out = "module";
+  if (module.name())
+    out += " " + quoted(module.name());
+  out += strCat(": version ", module.version_major(), ".",
+                module.version_minor(), ", ", file.size(), " bytes\n");
+  out += strCat("constants: ", file.constantsSize(), " bytes\n");
+
+  const auto &functions = *module.functions();
+  out += strCat("\nfunctions: ", functions.size(), "\n");
+  for (const sc::Function *function : functions) {
+    out += strCat("function ", quoted(function->name()), " ",
+                  functionSignatureString(*function), "\n");
+    out += strCat("  arena: ", function->arena_size(), " bytes\n");
+    const auto &steps = *function->steps();
+    for (flatbuffers::uoffset_t i = 0; i < steps.size(); ++i)
+      out +=
+          strCat("  step ", i, ": ", stepString(module, *steps.Get(i)), "\n");
+  }
+
+  const auto &executables = *module.executables();
+  out += strCat("\nexecutables: ", executables.size(), "\n");
+  for (flatbuffers::uoffset_t e = 0; e < executables.size(); ++e) {
+    const sc::Executable &executable = *executables.Get(e);
+    out += strCat("executable ", e, " ", quoted(executable.name()), "\n");
+    const auto &variants = *executable.variants();
+    for (flatbuffers::uoffset_t v = 0; v < variants.size(); ++v) {
+      const sc::ExecutableVariant &variant = *variants.Get(v);
+      out += strCat("  variant ", v, ": format ", quoted(variant.format()),
+                    ", target ", quoted(variant.target()), ", image ",
+                    variant.image()->size(), " bytes\n");
+      const auto &entryPoints = *variant.entry_points();
+      for (flatbuffers::uoffset_t i = 0; i < entryPoints.size(); ++i) {
+        const sc::EntryPoint &entryPoint = *entryPoints.Get(i);
+        out +=
+            strCat("    entry point ", i, " ", quoted(entryPoint.name()),
+                   ": workgroup size ", grid(*entryPoint.workgroup_size()),
+                   ", workgroup count ", grid(*entryPoint.workgroup_count()),
+                   ", ", entryPoint.binding_count(), " bindings, ",
+                   entryPoint.push_constant_count(), " push constants, ",
+                   entryPoint.shared_memory_bytes(), " bytes shared memory\n");
+      }
+    }
+  }
+  return out;
+}
+
+} // namespace kiln::tooling

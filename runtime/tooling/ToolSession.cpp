@@ -1,0 +1,94 @@
+//===- ToolSession.cpp ----------------------------------------------------===//
+
+#include "runtime/tooling/ToolSession.h"
+
+#include "runtime/hal/DriverRegistry.h"
+#include "runtime/module/ModuleFile.h"
+
+namespace kiln::tooling {
+
+namespace {
+
+std::string joined(const std::vector<std::string> &names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i)
+    out += strCat(i ? ", " : "", names[i]);
+  return out;
+}
+
+// Calls `visit` for each device of each driver; a driver that cannot work
+// here (its vendor library is missing) is reported as a comment line, so
+// one absent driver does not hide the others.
+template <typename Visit> void forEachDevice(std::ostream &out, Visit visit) {
+  hal::DriverRegistry &registry = hal::DriverRegistry::global();
+  for (const std::string &name : registry.driverNames()) {
+    auto driver = registry.getDriver(name);
+    if (!driver.ok()) {
+      out << "# " << name << ": " << driver.status().toString() << "\n";
+      continue;
+    }
+    auto devices = (*driver)->enumerateDevices();
+    if (!devices.ok()) {
+      out << "# " << name << ": unavailable: " << devices.status().toString()
+          << "\n";
+      continue;
+    }
+    for (const hal::DeviceInfo &info : *devices)
+      visit(info);
+  }
+}
+
+} // namespace
+
+Status handleDeviceQueries(const CommonFlags &flags, std::ostream &out,
+                           bool &handled) {
+  handled = flags.ListDrivers || flags.ListDevices || flags.DumpDevices;
+  if (flags.ListDrivers)
+    for (const std::string &name : hal::DriverRegistry::global().driverNames())
+      out << name << "\n";
+  if (flags.ListDevices)
+    forEachDevice(
+        out, [&](const hal::DeviceInfo &info) { out << info.Uri << "\n"; });
+  if (flags.DumpDevices)
+    forEachDevice(out, [&](const hal::DeviceInfo &info) {
+      out << info.Uri << "\n  name: " << info.Name << "\n";
+      for (const auto &[key, value] : info.Properties)
+        out << "  " << key << ": " << value << "\n";
+    });
+  return Status();
+}
+
+StatusOr<LoadedFunction> loadFunction(const CommonFlags &flags) {
+  if (flags.Module.empty())
+    return KILN_ERROR(InvalidArgument,
+                      "no module given; use --module=<file.kiln> (see --help)");
+  if (flags.Device.empty())
+    return KILN_ERROR(InvalidArgument,
+                      "--device is empty; use a device URI such as "
+                      "local-task (see --list_devices)");
+  if (flags.FunctionGiven && flags.Function.empty())
+    return KILN_ERROR(InvalidArgument,
+                      "--function is empty; name the function to call");
+  // The module is checked before a device is created, so a bad file is
+  // reported the same way on every device.
+  KILN_ASSIGN_OR_RETURN(auto file, module::ModuleFile::open(flags.Module));
+  KILN_ASSIGN_OR_RETURN(
+      std::shared_ptr<hal::Device> device,
+      hal::DriverRegistry::global().createDevice(flags.Device));
+  LoadedFunction loaded;
+  KILN_ASSIGN_OR_RETURN(loaded.Instance,
+                        module::ModuleInstance::create(device, file));
+  std::string function = flags.Function;
+  if (!flags.FunctionGiven) {
+    std::vector<std::string> names = loaded.Instance->functionNames();
+    if (names.size() != 1)
+      return KILN_ERROR(InvalidArgument, "module '", flags.Module, "' has ",
+                        names.size(), " functions (", joined(names),
+                        "); choose one with --function");
+    function = names[0];
+  }
+  KILN_ASSIGN_OR_RETURN(loaded.Signature, loaded.Instance->lookup(function));
+  return loaded;
+}
+
+} // namespace kiln::tooling

@@ -1,0 +1,37 @@
+//===- ToolSession.h - Devices and modules for the runtime tools ----------===//
+//
+// The part of kiln-run-module and kiln-benchmark-module that talks to the
+// HAL: device queries (--list_drivers, --list_devices, --dump_devices) and
+// loading a module function onto the --device.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_TOOLING_TOOLSESSION_H
+#define KILN_RUNTIME_TOOLING_TOOLSESSION_H
+
+#include "runtime/base/Status.h"
+#include "runtime/hal/Device.h"
+#include "runtime/module/ModuleInstance.h"
+#include "runtime/tooling/CommonFlags.h"
+
+#include <memory>
+#include <ostream>
+
+namespace kiln::tooling {
+
+/// Answers --list_drivers, --list_devices and --dump_devices (in that
+/// order); `handled` says whether any was asked for.
+Status handleDeviceQueries(const CommonFlags &flags, std::ostream &out,
+                           bool &handled);
+
+struct LoadedFunction {
+  std::unique_ptr<module::ModuleInstance> Instance;
+  const module::FunctionSignature *Signature = nullptr;
+};
+
+/// Opens --module, creates --device, instantiates the module on it and
+/// resolves --function (or the module's only function).
+StatusOr<LoadedFunction> loadFunction(const CommonFlags &flags);
+
+} // namespace kiln::tooling
+
+#endif // KILN_RUNTIME_TOOLING_TOOLSESSION_H

@@ -1,0 +1,884 @@
+"""The e2e case manifest: every case's MLIR file, function, inputs and numpy
+reference.
+
+A case names a function in tests/e2e/cases/<file>. Its inputs are listed here
+as MLIR tensor types ("37x61xf32") with the range their random values are
+drawn from; run_e2e.py checks them against the function's signature, so a
+manifest that drifts from the MLIR is reported, not silently run. Output
+types come from the signature.
+
+Inputs come from a generator seeded by the case name (crc32), so every run
+and every driver sees the same values, and none is all zeros.
+
+Tolerances (|out - ref| <= atol + rtol * scale, elementwise):
+  f32         1e-5 + 1e-4 * scale
+  f32_approx  1e-4 + 1e-3 * scale: exp, tanh, sigmoid, log and softmax are
+              lowered to polynomial approximations (MLIR's math approximations
+              or a vendor's fast math) that are a few ulp off instead of
+              correctly rounded, and chains and softmax's divide by a sum of
+              exponentials compound that.
+  f16         2.5e-3 + 1e-3 * scale
+  exact       integers and booleans: equal.
+scale is |ref| unless the case gives a magnitude function: contractions
+(matmul, conv, sums) use the same contraction over absolute values
+(|A| @ |B|), because rounding error grows with the sum of |terms| while
+cancellation can make |ref| arbitrarily small.
+
+References compute in float64 from the exact input values (f16 chains
+round to f16 after each op, as the MLIR does).
+"""
+
+import dataclasses
+import re
+import zlib
+from typing import Callable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+TOLERANCES = {
+    "f32": (1e-5, 1e-4),
+    "f32_approx": (1e-4, 1e-3),
+    "f16": (2.5e-3, 1e-3),
+    "exact": (0.0, 0.0),
+}
+
+NUMPY_DTYPES = {
+    "f32": np.float32,
+    "f16": np.float16,
+    "f64": np.float64,
+    "i1": np.bool_,
+    "i8": np.int8,
+    "i16": np.int16,
+    "i32": np.int32,
+    "i64": np.int64,
+}
+
+_TYPE_RE = re.compile(r"^(?:(\d+(?:x\d+)*)x)?(f16|f32|f64|i1|i8|i16|i32|i64)$")
+
+
+def parseTensorType(text: str) -> Tuple[Tuple[int, ...], str]:
+    """'37x61xf32' -> ((37, 61), 'f32'); 'f32' -> ((), 'f32')."""
+    m = _TYPE_RE.match(text.strip())
+    if not m:
+        raise ValueError(f"bad tensor type '{text}'")
+    dims = tuple(int(d) for d in m.group(1).split("x")) if m.group(1) else ()
+    return dims, m.group(2)
+
+
+def formatTensorType(shape: Sequence[int], dtype: str) -> str:
+    return "x".join([str(d) for d in shape] + [dtype])
+
+
+@dataclasses.dataclass(frozen=True)
+class Input:
+    type: str
+    lo: float = -1.0
+    hi: float = 1.0
+
+    @property
+    def shape(self) -> Tuple[int, ...]:
+        return parseTensorType(self.type)[0]
+
+    @property
+    def dtype(self) -> str:
+        return parseTensorType(self.type)[1]
+
+
+def I(type: str, lo: float = -1.0, hi: float = 1.0) -> Input:
+    return Input(type, lo, hi)
+
+
+Tol = Union[str, Tuple[str, ...]]
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    file: str
+    function: str
+    inputs: Tuple[Input, ...]
+    ref: Callable[..., object]
+    tol: Tol = "f32"
+    # Magnitudes for the rtol term, one per output; None means |ref|.
+    scale: Optional[Callable[..., object]] = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.file[:-len('.mlir')]}/{self.function}"
+
+    def tolerances(self, count: int) -> Tuple[str, ...]:
+        if isinstance(self.tol, str):
+            return (self.tol,) * count
+        if len(self.tol) != count:
+            raise ValueError(f"{self.name}: {len(self.tol)} tolerances for "
+                             f"{count} outputs")
+        return tuple(self.tol)
+
+
+def _asTuple(value) -> tuple:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
+
+
+def makeInputs(case: Case) -> list:
+    """Random inputs for a case, the same on every call."""
+    rng = np.random.default_rng(zlib.crc32(case.name.encode()))
+    arrays = []
+    for spec in case.inputs:
+        shape, dtype = spec.shape, spec.dtype
+        for _ in range(100):
+            if dtype == "i1":
+                a = rng.random(shape) < 0.5
+            elif dtype.startswith("i"):
+                a = rng.integers(int(spec.lo), int(spec.hi), size=shape,
+                                 endpoint=True).astype(NUMPY_DTYPES[dtype])
+            else:
+                a = rng.uniform(spec.lo, spec.hi, size=shape).astype(
+                    NUMPY_DTYPES[dtype])
+            a = np.asarray(a)
+            if np.any(a != 0) and (dtype != "i1" or not np.all(a)):
+                break
+        else:
+            raise ValueError(f"{case.name}: cannot draw a non-trivial input")
+        arrays.append(a)
+    return arrays
+
+
+def reference(case: Case, inputs: list) -> Tuple[np.ndarray, ...]:
+    return tuple(np.asarray(r) for r in _asTuple(case.ref(*inputs)))
+
+
+def scales(case: Case, inputs: list,
+           refs: Tuple[np.ndarray, ...]) -> Tuple[np.ndarray, ...]:
+    if case.scale is None:
+        return tuple(np.abs(r.astype(np.float64)) for r in refs)
+    return tuple(
+        np.abs(np.asarray(s, dtype=np.float64))
+        for s in _asTuple(case.scale(*inputs)))
+
+
+def compare(actual: np.ndarray, expected: np.ndarray, scale: np.ndarray,
+            tol: str) -> Tuple[bool, float, str]:
+    """Returns (ok, max abs error, detail of the worst element)."""
+    isInt = lambda t: t == np.bool_ or np.issubdtype(t, np.integer)
+    if isInt(expected.dtype) and isInt(actual.dtype):
+        a = actual.astype(np.int64)
+        e = expected.astype(np.int64)
+        diff = np.abs(a - e)
+        bad = diff != 0
+    elif tol == "exact" or isInt(expected.dtype):
+        # Data movement of floats: bit-for-bit values (NaN never expected).
+        a = actual.astype(np.float64)
+        e = expected.astype(np.float64)
+        diff = np.abs(a - e)
+        diff = np.where(np.isnan(diff), np.inf, diff)
+        bad = diff != 0
+    else:
+        atol, rtol = TOLERANCES[tol]
+        a = actual.astype(np.float64)
+        e = expected.astype(np.float64)
+        diff = np.abs(a - e)
+        # NaN in either side is a failure unless both agree on it.
+        diff = np.where(np.isnan(a) & np.isnan(e), 0.0, diff)
+        diff = np.where(np.isnan(diff), np.inf, diff)
+        bad = diff > atol + rtol * np.broadcast_to(scale, diff.shape)
+    maxErr = float(diff.max()) if diff.size else 0.0
+    if not bad.any():
+        return True, maxErr, ""
+    idx = np.unravel_index(int(np.argmax(np.where(bad, diff, -1))), diff.shape)
+    return (False, maxErr, f"{int(bad.sum())}/{bad.size} elements off, "
+            f"worst at {list(int(i) for i in idx)}: got {a[idx]!r}, "
+            f"want {e[idx]!r}")
+
+
+# ---------------------------------------------------------------------------
+# Reference helpers.
+
+
+def f64(x):
+    return np.asarray(x, dtype=np.float64)
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def relu(x):
+    return np.maximum(x, 0.0)
+
+
+def softmax(x, axis):
+    x = f64(x)
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def truncDiv(a, b):
+    """Signed division rounding toward zero, as arith.divsi does."""
+    q = np.abs(a) // np.abs(b)
+    return np.where((a < 0) != (b < 0), -q, q)
+
+
+def pattern(shape, mul, add, mod, div):
+    """The deterministic weights baked into mlp.mlir: element k (row-major) is
+    ((k * mul + add) % mod - mod // 2) / div; with div a power of two every
+    value is exact in f32 and prints exactly in decimal."""
+    k = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
+    return (((k * mul + add) % mod) - mod // 2).astype(np.float64) / div
+
+
+def padNhwc(x, top, bottom, left, right, value=0.0):
+    return np.pad(f64(x), ((0, 0), (top, bottom), (left, right), (0, 0)),
+                  constant_values=value)
+
+
+def windows(x, kh, kw, sh, sw, dh=1, dw=1):
+    """x: NHWC (already padded). Returns N x OH x OW x KH x KW x C views."""
+    n, h, w, c = x.shape
+    oh = (h - (kh - 1) * dh - 1) // sh + 1
+    ow = (w - (kw - 1) * dw - 1) // sw + 1
+    out = np.empty((n, oh, ow, kh, kw, c), dtype=x.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            out[:, :, :, i, j, :] = x[:, i * dh:i * dh + (oh - 1) * sh + 1:sh,
+                                      j * dw:j * dw + (ow - 1) * sw + 1:sw, :]
+    return out
+
+
+def convNhwcOhwi(x, w, bias, stride, pad, dilation=(1, 1)):
+    """tosa.conv2d: weights [OC, KH, KW, IC], pad [top, bottom, left, right]."""
+    xp = padNhwc(x, *pad)
+    win = windows(xp, w.shape[1], w.shape[2], *stride, *dilation)
+    out = np.einsum("nhwijc,oijc->nhwo", win, f64(w))
+    return out + (0.0 if bias is None else f64(bias))
+
+
+def convNhwcHwcf(x, w, stride=(1, 1)):
+    """linalg.conv_2d_nhwc_hwcf: weights [KH, KW, IC, OC]."""
+    win = windows(f64(x), w.shape[0], w.shape[1], *stride)
+    return np.einsum("nhwijc,ijco->nhwo", win, f64(w))
+
+
+def depthwiseHwcm(x, w, bias, stride, pad):
+    """tosa.depthwise_conv2d: weights [KH, KW, C, M], out channel c * M + m."""
+    xp = padNhwc(x, *pad)
+    win = windows(xp, w.shape[0], w.shape[1], *stride)
+    out = np.einsum("nhwijc,ijcm->nhwcm", win, f64(w))
+    out = out.reshape(out.shape[:3] + (-1,))
+    return out + (0.0 if bias is None else f64(bias))
+
+
+def depthwiseHwc(x, w, stride=(1, 1)):
+    win = windows(f64(x), w.shape[0], w.shape[1], *stride)
+    return np.einsum("nhwijc,ijc->nhwc", win, f64(w))
+
+
+def groupedConv(x, w):
+    """linalg.conv_2d_nhwgc_gfhwc: x [N, H, W, G, C], w [G, F, KH, KW, C]."""
+    n, h, wd, g, c = x.shape
+    kh, kw = w.shape[2], w.shape[3]
+    oh, ow = h - kh + 1, wd - kw + 1
+    out = np.zeros((n, oh, ow, g, w.shape[1]))
+    for i in range(kh):
+        for j in range(kw):
+            out += np.einsum("nhwgc,gfc->nhwgf", f64(x)[:, i:i + oh, j:j + ow],
+                             f64(w)[:, :, i, j, :])
+    return out
+
+
+def maxPool(x, k, stride, pad=(0, 0, 0, 0)):
+    xp = padNhwc(x, *pad, value=-np.inf)
+    return windows(xp, *k, *stride).max(axis=(3, 4))
+
+
+def sumPool(x, k, stride, pad=(0, 0, 0, 0)):
+    return windows(padNhwc(x, *pad), *k, *stride).sum(axis=(3, 4))
+
+
+def avgPoolExcludePad(x, k, stride, pad=(0, 0, 0, 0)):
+    """tosa.avg_pool2d: padded positions are not counted in the divisor."""
+    ones = np.ones(x.shape[:3] + (1,))
+    return sumPool(x, k, stride, pad) / sumPool(ones, k, stride, pad)
+
+
+def i32(x):
+    return np.asarray(x).astype(np.int32)
+
+
+def i64(x):
+    return np.asarray(x).astype(np.int64)
+
+
+def f16(x):
+    """Rounds to f16, as an f16 op's result is."""
+    return np.asarray(x).astype(np.float16)
+
+
+# ---------------------------------------------------------------------------
+# Cases.
+
+CASES = []
+
+
+def case(file, function, inputs, ref, tol="f32", scale=None):
+    CASES.append(Case(file, function, tuple(inputs), ref, tol, scale))
+
+
+# --- elementwise.mlir -------------------------------------------------------
+E = "elementwise.mlir"
+
+
+def _tosaChainF32(a, b):
+    a, b = f64(a), f64(b)
+    t = np.abs((a + b) * a - b)
+    return np.clip(np.maximum(-t, a), -0.5, 0.75)
+
+
+case(E, "tosa_chain_f32", [I("8x64xf32"), I("8x64xf32")], _tosaChainF32)
+case(E, "tosa_transcendental_f32", [I("4x100xf32", -4, 4)],
+     lambda a: (np.exp(f64(a)), np.tanh(f64(a)), sigmoid(f64(a))),
+     tol="f32_approx")
+case(E, "tosa_transcendental_chain_f32", [I("3x7x11xf32", -2, 2)],
+     lambda a: 1.0 / sigmoid(np.tanh(np.exp(f64(a)))), tol="f32_approx")
+case(E, "tosa_broadcast_f32",
+     [I("16x32xf32"), I("1x32xf32"), I("16x1xf32")],
+     lambda a, b, c: (f64(a) + f64(b)) * f64(c) - 1.5)
+
+
+def _tosaChainI32(a, b):
+    a, b = i64(a), i64(b)
+    t = -np.abs((a + b) * b - a)
+    return i32(np.clip(np.maximum(t, a), -1000, 40))
+
+
+case(E, "tosa_chain_i32", [I("64xi32", -100, 100), I("64xi32", -100, 100)],
+     _tosaChainI32, tol="exact")
+
+
+def _tosaChainF16(a, b):
+    t = f16(f16(a + b) * b)
+    return np.clip(np.maximum(t, a), np.float16(-1.0), np.float16(2.5))
+
+
+case(E, "tosa_chain_f16", [I("8x32xf16"), I("8x32xf16")], _tosaChainF16,
+     tol="f16")
+
+
+def _tosaCastMixed(a, b):
+    s = a.astype(np.float32) + b.astype(np.float32)
+    return s, f16(s)
+
+
+case(E, "tosa_cast_mixed", [I("5x24xf16", -4, 4), I("5x24xi32", -50, 50)],
+     _tosaCastMixed, tol=("f32", "f16"))
+case(E, "tosa_compare_select", [I("6x40xf32"), I("6x40xf32")],
+     lambda a, b: (a > b, np.where(a > b, a, b)), tol=("exact", "f32"))
+case(E, "tosa_select_mask_input",
+     [I("33xi1"), I("33xi32", -1000, 1000), I("33xi32", -1000, 1000)],
+     lambda m, a, b: np.where(m, a, b), tol="exact")
+
+
+def _genericArithMath(a, b):
+    x, y = f64(a), f64(b)
+    return (np.sqrt(x * x + y * y) + np.exp(-np.abs(x)) * np.tanh(y) -
+            np.log(1.0 + x * x) / 2.0)
+
+
+case(E, "generic_arith_math_f32", [I("16x48xf32", -3, 3), I("16x48xf32", -3, 3)],
+     _genericArithMath, tol="f32_approx")
+
+
+def _genericArithF32(a, b):
+    x, y = f64(a), f64(b)
+    m = x * y
+    return np.minimum(np.maximum((m + 3.0) / 3.0, x), y) - m
+
+
+case(E, "generic_arith_f32", [I("31x17xf32", -2, 2), I("31x17xf32", -2, 2)],
+     _genericArithF32)
+case(E, "generic_compare_select", [I("32x16xf32"), I("32x16xf32")],
+     lambda a, b: (a > b, np.where(a > b, f64(a) * 2.0, f64(b) - 1.0)),
+     tol=("exact", "f32"))
+
+
+def _genericI64(a, b):
+    d = truncDiv(a * b + 3000000000, 7)
+    return np.where(a < b, np.maximum(d, a), b)
+
+
+case(E, "generic_i64", [I("40xi64", -1000, 1000), I("40xi64", -1000, 1000)],
+     _genericI64, tol="exact")
+
+
+def _genericI32Index(a):
+    i, j = np.indices(a.shape)
+    u = (i * 3 + j).astype(np.int32)
+    return i32(((a ^ u) & 255) << 3) - a
+
+
+case(E, "generic_i32_index", [I("12x20xi32", -1000, 1000)], _genericI32Index,
+     tol="exact")
+case(E, "generic_f16_extf", [I("10x30xf16"), I("10x30xf16")],
+     lambda a, b: f16(np.exp(f64(a)) * f64(b)), tol="f16")
+
+
+def _genericF16Arith(a, b):
+    s = f16(f16(a * b) + np.float16(0.5))
+    return np.maximum(s, a)
+
+
+case(E, "generic_f16_arith", [I("64xf16", -2, 2), I("64xf16", -2, 2)],
+     _genericF16Arith, tol="f16")
+case(E, "linalg_named_elementwise", [I("4x8xf32"), I("4x8xf32")],
+     lambda a, b: np.maximum(np.exp((f64(a) + b) * a), b), tol="f32_approx")
+case(E, "scalar_f32", [I("f32"), I("f32")],
+     lambda a, b: np.maximum(f64(a) + b, b))
+
+# --- matmul.mlir ------------------------------------------------------------
+M = "matmul.mlir"
+
+
+def absMatmul(a, b):
+    return np.abs(f64(a)) @ np.abs(f64(b))
+
+
+case(M, "tosa_matmul_37x61x29", [I("1x37x61xf32"), I("1x61x29xf32")],
+     lambda a, b: f64(a) @ b, scale=absMatmul)
+case(M, "tosa_matmul_bias_relu",
+     [I("1x64x128xf32"), I("1x128x96xf32"), I("1x1x96xf32")],
+     lambda a, b, c: relu(f64(a) @ b + c),
+     scale=lambda a, b, c: absMatmul(a, b) + np.abs(c))
+case(M, "linalg_matmul_512", [I("512x512xf32"), I("512x512xf32")],
+     lambda a, b: f64(a) @ b, scale=absMatmul)
+case(M, "linalg_matmul_37x61x29", [I("37x61xf32"), I("61x29xf32")],
+     lambda a, b: f64(a) @ b, scale=absMatmul)
+case(M, "linalg_matmul_accumulate",
+     [I("13x7xf32"), I("7x19xf32"), I("13x19xf32")],
+     lambda a, b, c: f64(c) + f64(a) @ b,
+     scale=lambda a, b, c: absMatmul(a, b) + np.abs(c))
+case(M, "linalg_matmul_bias_relu",
+     [I("100x72xf32"), I("72x130xf32"), I("130xf32")],
+     lambda a, b, c: relu(f64(a) @ b + c),
+     scale=lambda a, b, c: absMatmul(a, b) + np.abs(c))
+case(M, "linalg_matmul_transpose_b", [I("24x40xf32"), I("56x40xf32")],
+     lambda a, b: f64(a) @ f64(b).T, scale=lambda a, b: absMatmul(a, b.T))
+case(M, "linalg_matmul_f16_acc_f32", [I("64x32xf16"), I("32x48xf16")],
+     lambda a, b: f64(a) @ b, scale=absMatmul)
+case(M, "linalg_matmul_f16", [I("16x8xf16", -0.5, 0.5), I("8x24xf16", -0.5, 0.5)],
+     lambda a, b: f16(f64(a) @ b), tol="f16", scale=absMatmul)
+case(M, "linalg_matmul_i32", [I("17x23xi32", -20, 20), I("23x11xi32", -20, 20)],
+     lambda a, b: i32(i64(a) @ i64(b)), tol="exact")
+case(M, "linalg_matvec", [I("128x257xf32"), I("257xf32")],
+     lambda a, x: f64(a) @ x, scale=absMatmul)
+case(M, "linalg_matmul_chain", [I("33x20xf32"), I("20x45xf32"), I("45x9xf32")],
+     lambda a, b, c: (f64(a) @ b) @ c,
+     scale=lambda a, b, c: absMatmul(a, b) @ np.abs(f64(c)))
+
+# --- batch_matmul.mlir ------------------------------------------------------
+B = "batch_matmul.mlir"
+case(B, "tosa_batch_matmul", [I("4x33x17xf32"), I("4x17x45xf32")],
+     lambda a, b: f64(a) @ b, scale=absMatmul)
+case(B, "linalg_batch_matmul", [I("8x64x32xf32"), I("8x32x48xf32")],
+     lambda a, b: f64(a) @ b, scale=absMatmul)
+case(B, "linalg_batch_matmul_odd", [I("3x7x13xf32"), I("3x13x5xf32")],
+     lambda a, b: f64(a) @ b, scale=absMatmul)
+case(B, "tosa_batch_matmul_transposed", [I("2x16x8xf32"), I("2x16x8xf32")],
+     lambda q, k: (f64(q) @ f64(k).transpose(0, 2, 1)) * 0.353553385,
+     scale=lambda q, k: absMatmul(q, k.transpose(0, 2, 1)) * 0.353553385)
+
+# --- conv.mlir --------------------------------------------------------------
+C = "conv.mlir"
+
+
+def _tosaConvCase(function, x, w, b, stride, pad, dilation=(1, 1), post=None):
+    post = post or (lambda v: v)
+    case(C, function, [I(x), I(w), I(b)],
+         lambda x, w, b: post(convNhwcOhwi(x, w, b, stride, pad, dilation)),
+         scale=lambda x, w, b: convNhwcOhwi(np.abs(x), np.abs(w), np.abs(b),
+                                            stride, pad, dilation))
+
+
+_tosaConvCase("tosa_conv3x3_pad1_bias", "1x16x16x8xf32", "16x3x3x8xf32",
+              "16xf32", (1, 1), (1, 1, 1, 1))
+_tosaConvCase("tosa_conv3x3_stride2_pad1", "2x17x17x4xf32", "8x3x3x4xf32",
+              "8xf32", (2, 2), (1, 1, 1, 1))
+_tosaConvCase("tosa_conv3x3_stride2_asym_pad", "1x8x8x3xf32", "4x3x3x3xf32",
+              "4xf32", (2, 2), (0, 1, 0, 1))
+_tosaConvCase("tosa_conv1x1_bias", "1x14x14x32xf32", "64x1x1x32xf32",
+              "64xf32", (1, 1), (0, 0, 0, 0))
+_tosaConvCase("tosa_conv3x3_dilation2", "1x12x12x3xf32", "5x3x3x3xf32",
+              "5xf32", (1, 1), (2, 2, 2, 2), dilation=(2, 2))
+_tosaConvCase("tosa_conv5x3_stride1x2", "1x11x13x6xf32", "7x5x3x6xf32",
+              "7xf32", (1, 2), (0, 0, 0, 0))
+_tosaConvCase("tosa_conv_relu6", "1x10x10x16xf32", "24x3x3x16xf32", "24xf32",
+              (1, 1), (1, 1, 1, 1), post=lambda v: np.clip(v, 0.0, 6.0))
+
+case(C, "tosa_depthwise3x3_pad1",
+     [I("1x10x10x8xf32"), I("3x3x8x1xf32"), I("8xf32")],
+     lambda x, w, b: depthwiseHwcm(x, w, b, (1, 1), (1, 1, 1, 1)),
+     scale=lambda x, w, b: depthwiseHwcm(np.abs(x), np.abs(w), np.abs(b),
+                                         (1, 1), (1, 1, 1, 1)))
+case(C, "tosa_depthwise_mult2_stride2",
+     [I("1x9x9x4xf32"), I("3x3x4x2xf32"), I("8xf32")],
+     lambda x, w, b: depthwiseHwcm(x, w, b, (2, 2), (1, 1, 1, 1)),
+     scale=lambda x, w, b: depthwiseHwcm(np.abs(x), np.abs(w), np.abs(b),
+                                         (2, 2), (1, 1, 1, 1)))
+case(C, "linalg_conv_nhwc_hwcf", [I("2x9x10x5xf32"), I("3x3x5x12xf32")],
+     lambda x, w: convNhwcHwcf(x, w),
+     scale=lambda x, w: convNhwcHwcf(np.abs(x), np.abs(w)))
+case(C, "linalg_conv_pad_stride2", [I("1x15x15x6xf32"), I("3x3x6x10xf32")],
+     lambda x, w: convNhwcHwcf(padNhwc(x, 1, 1, 1, 1), w, (2, 2)),
+     scale=lambda x, w: convNhwcHwcf(padNhwc(np.abs(x), 1, 1, 1, 1),
+                                     np.abs(w), (2, 2)))
+case(C, "linalg_conv1x1", [I("1x7x7x48xf32"), I("1x1x48x40xf32")],
+     lambda x, w: convNhwcHwcf(x, w),
+     scale=lambda x, w: convNhwcHwcf(np.abs(x), np.abs(w)))
+case(C, "linalg_depthwise_hwc", [I("1x12x12x16xf32"), I("3x3x16xf32")],
+     lambda x, w: depthwiseHwc(x, w),
+     scale=lambda x, w: depthwiseHwc(np.abs(x), np.abs(w)))
+case(C, "linalg_depthwise_hwc_pad_stride2",
+     [I("2x11x11x6xf32"), I("3x3x6xf32")],
+     lambda x, w: depthwiseHwc(padNhwc(x, 1, 1, 1, 1), w, (2, 2)),
+     scale=lambda x, w: depthwiseHwc(padNhwc(np.abs(x), 1, 1, 1, 1),
+                                     np.abs(w), (2, 2)))
+case(C, "linalg_grouped_conv", [I("1x8x8x2x4xf32"), I("2x3x3x3x4xf32")],
+     groupedConv, scale=lambda x, w: groupedConv(np.abs(x), np.abs(w)))
+
+# --- pooling.mlir -----------------------------------------------------------
+P = "pooling.mlir"
+case(P, "tosa_maxpool2x2_stride2", [I("1x16x16x8xf32")],
+     lambda x: maxPool(x, (2, 2), (2, 2)))
+case(P, "tosa_maxpool3x3_stride2_pad1", [I("2x17x17x4xf32")],
+     lambda x: maxPool(x, (3, 3), (2, 2), (1, 1, 1, 1)))
+case(P, "tosa_avgpool3x3_pad1", [I("1x8x8x3xf32")],
+     lambda x: avgPoolExcludePad(x, (3, 3), (1, 1), (1, 1, 1, 1)),
+     scale=lambda x: avgPoolExcludePad(np.abs(x), (3, 3), (1, 1),
+                                       (1, 1, 1, 1)))
+case(P, "tosa_avgpool2x2_stride2", [I("2x12x12x6xf32")],
+     lambda x: avgPoolExcludePad(x, (2, 2), (2, 2)),
+     scale=lambda x: avgPoolExcludePad(np.abs(x), (2, 2), (2, 2)))
+case(P, "tosa_avgpool_global", [I("1x7x7x32xf32")],
+     lambda x: avgPoolExcludePad(x, (7, 7), (1, 1)),
+     scale=lambda x: avgPoolExcludePad(np.abs(x), (7, 7), (1, 1)))
+case(P, "linalg_pool_max3x3_stride2", [I("1x15x15x8xf32")],
+     lambda x: maxPool(x, (3, 3), (2, 2)))
+case(P, "linalg_pool_sum2x2_stride2", [I("3x10x10x5xf32")],
+     lambda x: sumPool(x, (2, 2), (2, 2)),
+     scale=lambda x: sumPool(np.abs(x), (2, 2), (2, 2)))
+case(P, "linalg_pool_avg3x3_pad1", [I("1x9x9x4xf32")],
+     lambda x: sumPool(x, (3, 3), (1, 1), (1, 1, 1, 1)) / 9.0,
+     scale=lambda x: sumPool(np.abs(x), (3, 3), (1, 1), (1, 1, 1, 1)) / 9.0)
+case(P, "linalg_pool_max_i32", [I("1x8x8x2xi32", -10000, 10000)],
+     lambda x: i32(maxPool(x, (2, 2), (2, 2))), tol="exact")
+
+# --- reduction.mlir ---------------------------------------------------------
+R = "reduction.mlir"
+
+
+def _sumCase(function, type, axis, lo=-1.0, hi=1.0):
+    case(R, function, [I(type, lo, hi)],
+         lambda x: f64(x).sum(axis=axis, keepdims=True),
+         scale=lambda x: np.abs(f64(x)).sum(axis=axis, keepdims=True))
+
+
+_sumCase("tosa_reduce_sum_axis0", "64x32xf32", 0)
+_sumCase("tosa_reduce_sum_axis1", "48x33xf32", 1)
+_sumCase("tosa_reduce_sum_middle", "4x37x6xf32", 1)
+case(R, "tosa_reduce_max_axis2", [I("4x8x100xf32")],
+     lambda x: x.max(axis=2, keepdims=True))
+case(R, "tosa_reduce_max_axis0", [I("29x3x5xf32")],
+     lambda x: x.max(axis=0, keepdims=True))
+case(R, "tosa_reduce_min_prod", [I("6x10xf32", 0.5, 1.5)],
+     lambda x: (x.min(axis=1, keepdims=True),
+                f64(x).prod(axis=0, keepdims=True)))
+case(R, "tosa_reduce_sum_i32", [I("16x50xi32", -100000, 100000)],
+     lambda x: i32(i64(x).sum(axis=1, keepdims=True)), tol="exact")
+case(R, "tosa_reduce_chain", [I("5x7x9xf32")],
+     lambda x: f64(x).sum(axis=2, keepdims=True).max(axis=0, keepdims=True),
+     scale=lambda x: np.abs(f64(x)).sum(axis=(0, 2), keepdims=True))
+case(R, "linalg_reduce_sum_dims02", [I("8x16x32xf32")],
+     lambda x: f64(x).sum(axis=(0, 2)),
+     scale=lambda x: np.abs(f64(x)).sum(axis=(0, 2)))
+case(R, "linalg_reduce_max_rows", [I("50x70xf32")], lambda x: x.max(axis=1))
+# Positive values: any dropped or doubled element moves the sum by >= 0.5.
+case(R, "linalg_reduce_sum_long", [I("65536xf32", 0.5, 1.5)],
+     lambda x: f64(x).sum(), scale=lambda x: f64(x).sum())
+case(R, "linalg_reduce_i64", [I("9x31xi64", -10**12, 10**12)],
+     lambda x: x.sum(axis=0), tol="exact")
+case(R, "generic_l2_norm", [I("24x80xf32")],
+     lambda x: np.sqrt((f64(x)**2).sum(axis=1)))
+
+# --- softmax.mlir -----------------------------------------------------------
+S = "softmax.mlir"
+case(S, "tosa_softmax", [I("4x128xf32", -4, 4)], lambda x: softmax(x, 1),
+     tol="f32_approx")
+case(S, "tosa_softmax_axis0", [I("10x3x7xf32", -4, 4)],
+     lambda x: softmax(x, 0), tol="f32_approx")
+case(S, "linalg_softmax_last", [I("8x1000xf32", -3, 3)],
+     lambda x: softmax(x, 1), tol="f32_approx")
+case(S, "linalg_softmax_middle", [I("2x16x5xf32", -4, 4)],
+     lambda x: softmax(x, 1), tol="f32_approx")
+
+# --- shape.mlir -------------------------------------------------------------
+SH = "shape.mlir"
+case(SH, "tosa_transpose_201", [I("4x5x6xf32")],
+     lambda x: x.transpose(2, 0, 1), tol="exact")
+case(SH, "tosa_transpose_nhwc_to_nchw", [I("2x8x9x3xf32")],
+     lambda x: x.transpose(0, 3, 1, 2), tol="exact")
+case(SH, "tosa_transpose_i32", [I("37x61xi32", -10**9, 10**9)],
+     lambda x: x.T, tol="exact")
+case(SH, "linalg_transpose", [I("3x64x20xf32")],
+     lambda x: x.transpose(2, 0, 1), tol="exact")
+case(SH, "tosa_reshape_only", [I("4x6xf32")], lambda x: x.reshape(3, 8),
+     tol="exact")
+case(SH, "tosa_reshape_chain", [I("2x3x20xf32"), I("1x20xf32")],
+     lambda x, b: (f64(x).reshape(6, 20) + b).reshape(120))
+case(SH, "tensor_expand_collapse", [I("12x10xf32")],
+     lambda x: (x.reshape(3, 4, 2, 5), x.reshape(120)), tol="exact")
+case(SH, "tosa_concat_axis1", [I("4x5xf32"), I("4x3xf32"), I("4x9xf32")],
+     lambda a, b, c: np.concatenate([a, b, c], axis=1), tol="exact")
+case(SH, "tosa_concat_axis0_i32",
+     [I("2x6xi32", -10**6, 10**6), I("5x6xi32", -10**6, 10**6)],
+     lambda a, b: np.concatenate([a, b], axis=0), tol="exact")
+case(SH, "tensor_concat_nhwc", [I("1x4x4x3xf32"), I("1x4x4x5xf32")],
+     lambda a, b: np.concatenate([a, b], axis=3), tol="exact")
+case(SH, "tosa_slice", [I("8x9xf32")], lambda x: x[2:5, 1:5], tol="exact")
+case(SH, "tosa_slice_add", [I("6x10x4xf32")],
+     lambda x: f64(x)[:, 0:5] + x[:, 3:8])
+case(SH, "tensor_extract_slice_strided", [I("10x12xf32")],
+     lambda x: x[1:8:2, 2:9:3], tol="exact")
+
+
+def _insertSlice(x, y):
+    out = x.copy()
+    out[3:5, 2:5] = y
+    return out
+
+
+case(SH, "tensor_insert_slice", [I("6x7xf32"), I("2x3xf32")], _insertSlice,
+     tol="exact")
+case(SH, "tosa_pad", [I("3x4xf32")],
+     lambda x: np.pad(x, ((1, 2), (3, 2)), constant_values=-2.5),
+     tol="exact")
+case(SH, "tosa_tile", [I("2x3xi32", -10**6, 10**6)],
+     lambda x: np.tile(x, (2, 3)), tol="exact")
+case(SH, "identity_twice", [I("5x5xf32")], lambda x: (x, x), tol="exact")
+
+# --- mlp.mlir ---------------------------------------------------------------
+# Weight patterns: (shape, mul, add, mod, div) for pattern(); mlp.mlir holds
+# the same values (regenerate it with `cases.py --emit-mlp`).
+MLP_LINALG = {
+    "w1": ((16, 32), 7, 3, 19, 32.0),
+    "b1": ((32,), 5, 1, 11, 16.0),
+    "w2": ((32, 10), 11, 2, 17, 32.0),
+    "b2": ((10,), 3, 0, 7, 16.0),
+}
+MLP_TOSA = {
+    "w1": ((1, 64, 128), 13, 5, 29, 64.0),
+    "b1": ((1, 1, 128), 5, 2, 9, 16.0),
+    "w2": ((1, 128, 10), 17, 1, 23, 64.0),
+    "b2": ((1, 1, 10), 3, 1, 5, 8.0),
+}
+
+
+def _mlp(weights, x):
+    w = {k: pattern(*v) for k, v in weights.items()}
+    h = relu(f64(x) @ w["w1"] + w["b1"])
+    return h @ w["w2"] + w["b2"]
+
+
+def _mlpScale(weights, x):
+    w = {k: np.abs(pattern(*v)) for k, v in weights.items()}
+    h = np.abs(f64(x)) @ w["w1"] + w["b1"]
+    return h @ w["w2"] + w["b2"]
+
+
+case("mlp.mlir", "mlp_linalg", [I("4x16xf32")],
+     lambda x: _mlp(MLP_LINALG, x), scale=lambda x: _mlpScale(MLP_LINALG, x))
+case("mlp.mlir", "mlp_tosa", [I("1x8x64xf32")],
+     lambda x: _mlp(MLP_TOSA, x), scale=lambda x: _mlpScale(MLP_TOSA, x))
+
+
+def _checkUnique():
+    names = [c.name for c in CASES]
+    dups = {n for n in names if names.count(n) > 1}
+    if dups:
+        raise ValueError(f"duplicate case names: {sorted(dups)}")
+
+
+_checkUnique()
+
+
+# ---------------------------------------------------------------------------
+# Regenerating mlp.mlir, and checks of the reference helpers themselves.
+
+
+def _denseText(values: np.ndarray) -> str:
+    if values.ndim == 0:
+        return repr(float(values))
+    return "[" + ", ".join(_denseText(v) for v in values) + "]"
+
+
+def _hexDense(values: np.ndarray) -> str:
+    return '"0x' + values.astype("<f4").tobytes().hex().upper() + '"'
+
+
+def emitMlp() -> str:
+    def const(name, spec, op, useHex):
+        v = pattern(*spec)
+        t = f"tensor<{formatTensorType(v.shape, 'f32')}>"
+        d = _hexDense(v) if useHex else _denseText(v)
+        if op == "arith":
+            return f"  %{name} = arith.constant dense<{d}> : {t}\n"
+        return (f'  %{name} = "tosa.const"() <{{values = dense<{d}> : {t}}}> '
+                f": () -> {t}\n")
+
+    out = ["// A two-layer MLP with its weights baked in as constants.\n",
+           "// GENERATED by `/usr/bin/python3 tests/e2e/cases.py --emit-mlp`:\n",
+           "// element k (row-major) of each weight is\n",
+           "// ((k * mul + add) % mod - mod // 2) / div, with (mul, add, mod,\n",
+           "// div) from MLP_LINALG / MLP_TOSA in cases.py.\n\n",
+           "#id2 = affine_map<(d0, d1) -> (d0, d1)>\n",
+           "#row = affine_map<(d0, d1) -> (d1)>\n\n"]
+    out.append("// relu(x @ w1 + b1) @ w2 + b2 in linalg, arith.constant "
+               "weights.\n")
+    out.append("func.func @mlp_linalg(%x: tensor<4x16xf32>) -> "
+               "tensor<4x10xf32> {\n")
+    for k, v in MLP_LINALG.items():
+        out.append(const(k, v, "arith", False))
+    out.append("""  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4x32xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %h = linalg.matmul ins(%x, %w1 : tensor<4x16xf32>, tensor<16x32xf32>) outs(%f1 : tensor<4x32xf32>) -> tensor<4x32xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%h, %b1 : tensor<4x32xf32>, tensor<32xf32>) outs(%e1 : tensor<4x32xf32>) {
+  ^bb0(%v: f32, %bv: f32, %out: f32):
+    %z = arith.constant 0.0 : f32
+    %s = arith.addf %v, %bv : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<4x32xf32>
+  %e2 = tensor.empty() : tensor<4x10xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<4x10xf32>) -> tensor<4x10xf32>
+  %o = linalg.matmul ins(%r, %w2 : tensor<4x32xf32>, tensor<32x10xf32>) outs(%f2 : tensor<4x10xf32>) -> tensor<4x10xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%o, %b2 : tensor<4x10xf32>, tensor<10xf32>) outs(%e2 : tensor<4x10xf32>) {
+  ^bb0(%v: f32, %bv: f32, %out: f32):
+    %s = arith.addf %v, %bv : f32
+    linalg.yield %s : f32
+  } -> tensor<4x10xf32>
+  return %y : tensor<4x10xf32>
+}
+
+""")
+    out.append("// The same shape of network in tosa, tosa.const weights (the "
+               "large ones as hex).\n")
+    out.append("func.func @mlp_tosa(%x: tensor<1x8x64xf32>) -> "
+               "tensor<1x8x10xf32> {\n")
+    for k, v in MLP_TOSA.items():
+        out.append(const(k, v, "tosa", k.startswith("w")))
+    out.append("""  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %h = tosa.matmul %x, %w1, %zp, %zp : (tensor<1x8x64xf32>, tensor<1x64x128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x128xf32>
+  %hb = tosa.add %h, %b1 : (tensor<1x8x128xf32>, tensor<1x1x128xf32>) -> tensor<1x8x128xf32>
+  %r = tosa.clamp %hb {min_val = 0.0 : f32, max_val = 3.40282347E+38 : f32} : (tensor<1x8x128xf32>) -> tensor<1x8x128xf32>
+  %o = tosa.matmul %r, %w2, %zp, %zp : (tensor<1x8x128xf32>, tensor<1x128x10xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x10xf32>
+  %y = tosa.add %o, %b2 : (tensor<1x8x10xf32>, tensor<1x1x10xf32>) -> tensor<1x8x10xf32>
+  return %y : tensor<1x8x10xf32>
+}
+""")
+    return "".join(out)
+
+
+def selfTest() -> int:
+    """Checks the reference helpers against values worked out by hand."""
+    failures = []
+
+    def expect(what, got, want):
+        if not np.allclose(np.asarray(got, dtype=np.float64),
+                           np.asarray(want, dtype=np.float64)):
+            failures.append(f"{what}: got {got!r}, want {want!r}")
+
+    x = np.arange(1, 17, dtype=np.float32).reshape(1, 4, 4, 1)
+    expect("maxPool 2x2/2", maxPool(x, (2, 2), (2, 2))[0, :, :, 0],
+           [[6, 8], [14, 16]])
+    # 3x3 window at the corner with pad 1 sees 1, 2, 5, 6: mean 3.5, not 14/9.
+    expect("avgPool excludes pad",
+           avgPoolExcludePad(x, (3, 3), (1, 1), (1, 1, 1, 1))[0, 0, 0, 0], 3.5)
+    expect("sumPool counts pad as zero",
+           sumPool(x, (3, 3), (1, 1), (1, 1, 1, 1))[0, 0, 0, 0] / 9.0, 14 / 9)
+    # Conv with a single 2x2 weight [[1, 2], [3, 4]] over 1..16, stride 2.
+    w = np.array([1, 2, 3, 4], dtype=np.float32).reshape(1, 2, 2, 1)
+    expect("conv OHWI", convNhwcOhwi(x, w, np.array([10.0]), (2, 2),
+                                     (0, 0, 0, 0))[0, :, :, 0],
+           [[1 + 4 + 15 + 24 + 10, 3 + 8 + 21 + 32 + 10],
+            [9 + 20 + 39 + 56 + 10, 11 + 24 + 45 + 64 + 10]])
+    expect("conv HWCF", convNhwcHwcf(x, w.reshape(2, 2, 1, 1), (2, 2))[0, 0, 0,
+                                                                       0], 44)
+    # Bottom/right pad only: the last window is [[16, 0], [0, 0]] * w -> 16.
+    expect("conv asym pad", convNhwcOhwi(x, w, None, (1, 1),
+                                         (0, 1, 0, 1))[0, -1, -1, 0], 16)
+    # Dilation 2: taps (0,0),(0,2),(2,0),(2,2) -> 1*1 + 3*2 + 9*3 + 11*4.
+    expect("conv dilation", convNhwcOhwi(x, w, None, (1, 1), (0, 0, 0, 0),
+                                         (2, 2))[0, 0, 0, 0], 78)
+    # Depthwise multiplier 2: channel c*2+m uses w[..., c, m].
+    xd = np.stack([np.ones((2, 2)), 2 * np.ones((2, 2))], -1)[None]
+    wd = np.arange(1, 5, dtype=np.float64).reshape(1, 1, 2, 2)
+    expect("depthwise c*M+m", depthwiseHwcm(xd, wd, None, (1, 1),
+                                            (0, 0, 0, 0))[0, 0, 0], [1, 2, 6, 8])
+    xg = np.zeros((1, 3, 3, 2, 1))
+    xg[..., 1, 0] = 1.0
+    wg = np.zeros((2, 1, 3, 3, 1))
+    wg[1] = 2.0
+    expect("grouped conv", groupedConv(xg, wg)[0, 0, 0], [[0.0], [18.0]])
+    expect("truncDiv", truncDiv(np.array([-7, 7, -8]), 2), [-3, 3, -4])
+    expect("softmax", softmax(np.log([[1.0, 3.0]]), 1), [[0.25, 0.75]])
+    expect("pattern", pattern((5,), 7, 3, 19, 32.0),
+           [(3 - 9) / 32, (10 - 9) / 32, (17 - 9) / 32, (5 - 9) / 32,
+            (12 - 9) / 32])
+    ok, _, _ = compare(np.array([1.0001], np.float32), np.array([1.0]),
+                       np.array([1.0]), "f32")
+    if not ok:
+        failures.append("compare: 1e-4 relative error must pass at f32")
+    ok, _, _ = compare(np.array([1.0002], np.float32), np.array([1.0]),
+                       np.array([1.0]), "f32")
+    if ok:
+        failures.append("compare: 2e-4 relative error must fail at f32")
+    ok, _, _ = compare(np.array([np.nan], np.float32), np.array([1.0]),
+                       np.array([1.0]), "f32")
+    if ok:
+        failures.append("compare: NaN must fail")
+    ok, _, _ = compare(np.array([0.501], np.float32), np.array([0.5]),
+                       np.array([0.5]), "exact")
+    if ok:
+        failures.append("compare: exact must catch a small float change")
+    ok, _, _ = compare(np.array([3], np.int32), np.array([4]),
+                       np.array([4.0]), "exact")
+    if ok:
+        failures.append("compare: exact must catch an integer change")
+    for c in CASES:
+        ins = makeInputs(c)
+        if [i.shape for i in ins] != [s.shape for s in c.inputs]:
+            failures.append(f"{c.name}: input shapes")
+        refs = reference(c, ins)
+        scl = scales(c, ins, refs)
+        if len(scl) != len(refs):
+            failures.append(f"{c.name}: {len(scl)} scales, {len(refs)} refs")
+        c.tolerances(len(refs))
+    for f in failures:
+        print(f"FAIL {f}")
+    print(f"{len(CASES)} cases; self-test: "
+          f"{'ok' if not failures else str(len(failures)) + ' failures'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    import sys
+    if sys.argv[1:] == ["--emit-mlp"]:
+        sys.stdout.write(emitMlp())
+    elif sys.argv[1:] == ["--self-test"]:
+        sys.exit(selfTest())
+    elif sys.argv[1:] == ["--list"]:
+        for c in CASES:
+            print(c.name)
+    else:
+        print("usage: cases.py --self-test | --list | --emit-mlp",
+              file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,34 @@
+// Batched matrix multiplication.
+
+func.func @tosa_batch_matmul(%a: tensor<4x33x17xf32>, %b: tensor<4x17x45xf32>) -> tensor<4x33x45xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.matmul %a, %b, %zp, %zp : (tensor<4x33x17xf32>, tensor<4x17x45xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x33x45xf32>
+  return %0 : tensor<4x33x45xf32>
+}
+
+func.func @linalg_batch_matmul(%a: tensor<8x64x32xf32>, %b: tensor<8x32x48xf32>) -> tensor<8x64x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x64x48xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<8x64x48xf32>) -> tensor<8x64x48xf32>
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<8x64x32xf32>, tensor<8x32x48xf32>) outs(%c : tensor<8x64x48xf32>) -> tensor<8x64x48xf32>
+  return %0 : tensor<8x64x48xf32>
+}
+
+func.func @linalg_batch_matmul_odd(%a: tensor<3x7x13xf32>, %b: tensor<3x13x5xf32>) -> tensor<3x7x5xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x7x5xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<3x7x5xf32>) -> tensor<3x7x5xf32>
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<3x7x13xf32>, tensor<3x13x5xf32>) outs(%c : tensor<3x7x5xf32>) -> tensor<3x7x5xf32>
+  return %0 : tensor<3x7x5xf32>
+}
+
+// Attention-style scores: softmax-free q @ k^T via transpose, then scale.
+func.func @tosa_batch_matmul_transposed(%q: tensor<2x16x8xf32>, %k: tensor<2x16x8xf32>) -> tensor<2x16x16xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.353553385> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<2x16x8xf32>) -> tensor<2x8x16xf32>
+  %0 = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x16x8xf32>, tensor<2x8x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x16x16xf32>
+  %1 = tosa.mul %0, %scale, %shift : (tensor<2x16x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x16x16xf32>
+  return %1 : tensor<2x16x16xf32>
+}

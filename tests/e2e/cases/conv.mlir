@@ -1,0 +1,126 @@
+// 2-D convolutions, NHWC: tosa.conv2d (weights OHWI, with bias),
+// tosa.depthwise_conv2d (weights HWCM), linalg conv and depthwise ops.
+// tosa pad is [top, bottom, left, right].
+
+func.func @tosa_conv3x3_pad1_bias(%x: tensor<1x16x16x8xf32>, %w: tensor<16x3x3x8xf32>, %b: tensor<16xf32>) -> tensor<1x16x16x16xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x16x16x8xf32>, tensor<16x3x3x8xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x16x16x16xf32>
+  return %0 : tensor<1x16x16x16xf32>
+}
+
+func.func @tosa_conv3x3_stride2_pad1(%x: tensor<2x17x17x4xf32>, %w: tensor<8x3x3x4xf32>, %b: tensor<8xf32>) -> tensor<2x9x9x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>} : (tensor<2x17x17x4xf32>, tensor<8x3x3x4xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x9x9x8xf32>
+  return %0 : tensor<2x9x9x8xf32>
+}
+
+// Asymmetric padding (bottom/right only), as TF "SAME" with stride 2 produces.
+func.func @tosa_conv3x3_stride2_asym_pad(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 1, 0, 1>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+func.func @tosa_conv1x1_bias(%x: tensor<1x14x14x32xf32>, %w: tensor<64x1x1x32xf32>, %b: tensor<64xf32>) -> tensor<1x14x14x64xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x14x14x32xf32>, tensor<64x1x1x32xf32>, tensor<64xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x14x14x64xf32>
+  return %0 : tensor<1x14x14x64xf32>
+}
+
+func.func @tosa_conv3x3_dilation2(%x: tensor<1x12x12x3xf32>, %w: tensor<5x3x3x3xf32>, %b: tensor<5xf32>) -> tensor<1x12x12x5xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 2, 2, 2, 2>, stride = array<i64: 1, 1>, dilation = array<i64: 2, 2>} : (tensor<1x12x12x3xf32>, tensor<5x3x3x3xf32>, tensor<5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x12x12x5xf32>
+  return %0 : tensor<1x12x12x5xf32>
+}
+
+// Non-square kernel and stride, no padding: 5x3 kernel, stride (1, 2).
+func.func @tosa_conv5x3_stride1x2(%x: tensor<1x11x13x6xf32>, %w: tensor<7x5x3x6xf32>, %b: tensor<7xf32>) -> tensor<1x7x6x7xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 2>, dilation = array<i64: 1, 1>} : (tensor<1x11x13x6xf32>, tensor<7x5x3x6xf32>, tensor<7xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x7x6x7xf32>
+  return %0 : tensor<1x7x6x7xf32>
+}
+
+// conv + bias + relu6, the usual mobile block.
+func.func @tosa_conv_relu6(%x: tensor<1x10x10x16xf32>, %w: tensor<24x3x3x16xf32>, %b: tensor<24xf32>) -> tensor<1x10x10x24xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x10x10x16xf32>, tensor<24x3x3x16xf32>, tensor<24xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x10x10x24xf32>
+  %1 = tosa.clamp %0 {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<1x10x10x24xf32>) -> tensor<1x10x10x24xf32>
+  return %1 : tensor<1x10x10x24xf32>
+}
+
+func.func @tosa_depthwise3x3_pad1(%x: tensor<1x10x10x8xf32>, %w: tensor<3x3x8x1xf32>, %b: tensor<8xf32>) -> tensor<1x10x10x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x10x10x8xf32>, tensor<3x3x8x1xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x10x10x8xf32>
+  return %0 : tensor<1x10x10x8xf32>
+}
+
+// Channel multiplier 2 (output channel c*2+m) with stride 2.
+func.func @tosa_depthwise_mult2_stride2(%x: tensor<1x9x9x4xf32>, %w: tensor<3x3x4x2xf32>, %b: tensor<8xf32>) -> tensor<1x5x5x8xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>} : (tensor<1x9x9x4xf32>, tensor<3x3x4x2xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x5x8xf32>
+  return %0 : tensor<1x5x5x8xf32>
+}
+
+func.func @linalg_conv_nhwc_hwcf(%x: tensor<2x9x10x5xf32>, %w: tensor<3x3x5x12xf32>) -> tensor<2x7x8x12xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x7x8x12xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x7x8x12xf32>) -> tensor<2x7x8x12xf32>
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x9x10x5xf32>, tensor<3x3x5x12xf32>) outs(%c : tensor<2x7x8x12xf32>) -> tensor<2x7x8x12xf32>
+  return %0 : tensor<2x7x8x12xf32>
+}
+
+// Explicit tensor.pad then a stride-2 conv.
+func.func @linalg_conv_pad_stride2(%x: tensor<1x15x15x6xf32>, %w: tensor<3x3x6x10xf32>) -> tensor<1x8x8x10xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x15x15x6xf32> to tensor<1x17x17x6xf32>
+  %e = tensor.empty() : tensor<1x8x8x10xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x10xf32>) -> tensor<1x8x8x10xf32>
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x17x17x6xf32>, tensor<3x3x6x10xf32>) outs(%c : tensor<1x8x8x10xf32>) -> tensor<1x8x8x10xf32>
+  return %0 : tensor<1x8x8x10xf32>
+}
+
+func.func @linalg_conv1x1(%x: tensor<1x7x7x48xf32>, %w: tensor<1x1x48x40xf32>) -> tensor<1x7x7x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x7x7x40xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x7x7x40xf32>) -> tensor<1x7x7x40xf32>
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x7x7x48xf32>, tensor<1x1x48x40xf32>) outs(%c : tensor<1x7x7x40xf32>) -> tensor<1x7x7x40xf32>
+  return %0 : tensor<1x7x7x40xf32>
+}
+
+func.func @linalg_depthwise_hwc(%x: tensor<1x12x12x16xf32>, %w: tensor<3x3x16xf32>) -> tensor<1x10x10x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x10x10x16xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x10x10x16xf32>) -> tensor<1x10x10x16xf32>
+  %0 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x12x12x16xf32>, tensor<3x3x16xf32>) outs(%c : tensor<1x10x10x16xf32>) -> tensor<1x10x10x16xf32>
+  return %0 : tensor<1x10x10x16xf32>
+}
+
+func.func @linalg_depthwise_hwc_pad_stride2(%x: tensor<2x11x11x6xf32>, %w: tensor<3x3x6xf32>) -> tensor<2x6x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<2x11x11x6xf32> to tensor<2x13x13x6xf32>
+  %e = tensor.empty() : tensor<2x6x6x6xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x6x6x6xf32>) -> tensor<2x6x6x6xf32>
+  %0 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p, %w : tensor<2x13x13x6xf32>, tensor<3x3x6xf32>) outs(%c : tensor<2x6x6x6xf32>) -> tensor<2x6x6x6xf32>
+  return %0 : tensor<2x6x6x6xf32>
+}
+
+// Grouped convolution: 2 groups of 4 input -> 3 output channels (NHWGC, GFHWC).
+func.func @linalg_grouped_conv(%x: tensor<1x8x8x2x4xf32>, %w: tensor<2x3x3x3x4xf32>) -> tensor<1x6x6x2x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x6x6x2x3xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x6x6x2x3xf32>) -> tensor<1x6x6x2x3xf32>
+  %0 = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x8x8x2x4xf32>, tensor<2x3x3x3x4xf32>) outs(%c : tensor<1x6x6x2x3xf32>) -> tensor<1x6x6x2x3xf32>
+  return %0 : tensor<1x6x6x2x3xf32>
+}

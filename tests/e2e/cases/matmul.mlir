@@ -1,0 +1,115 @@
+// Matrix multiplication: tosa.matmul and linalg.matmul, with bias and relu
+// epilogues, a large square case and odd sizes that no tile divides.
+
+func.func @tosa_matmul_37x61x29(%a: tensor<1x37x61xf32>, %b: tensor<1x61x29xf32>) -> tensor<1x37x29xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.matmul %a, %b, %zp, %zp : (tensor<1x37x61xf32>, tensor<1x61x29xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x37x29xf32>
+  return %0 : tensor<1x37x29xf32>
+}
+
+// relu(a @ b + bias) with the bias broadcast over rows.
+func.func @tosa_matmul_bias_relu(%a: tensor<1x64x128xf32>, %b: tensor<1x128x96xf32>, %bias: tensor<1x1x96xf32>) -> tensor<1x64x96xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.matmul %a, %b, %zp, %zp : (tensor<1x64x128xf32>, tensor<1x128x96xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x64x96xf32>
+  %1 = tosa.add %0, %bias : (tensor<1x64x96xf32>, tensor<1x1x96xf32>) -> tensor<1x64x96xf32>
+  %2 = tosa.clamp %1 {min_val = 0.0 : f32, max_val = 3.40282347E+38 : f32} : (tensor<1x64x96xf32>) -> tensor<1x64x96xf32>
+  return %2 : tensor<1x64x96xf32>
+}
+
+func.func @linalg_matmul_512(%a: tensor<512x512xf32>, %b: tensor<512x512xf32>) -> tensor<512x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512x512xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<512x512xf32>) -> tensor<512x512xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<512x512xf32>, tensor<512x512xf32>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+  return %0 : tensor<512x512xf32>
+}
+
+func.func @linalg_matmul_37x61x29(%a: tensor<37x61xf32>, %b: tensor<61x29xf32>) -> tensor<37x29xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<37x29xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<37x29xf32>) -> tensor<37x29xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<37x61xf32>, tensor<61x29xf32>) outs(%c : tensor<37x29xf32>) -> tensor<37x29xf32>
+  return %0 : tensor<37x29xf32>
+}
+
+// Accumulates into a caller-provided matrix instead of zeros: C + A @ B.
+func.func @linalg_matmul_accumulate(%a: tensor<13x7xf32>, %b: tensor<7x19xf32>, %c: tensor<13x19xf32>) -> tensor<13x19xf32> {
+  %0 = linalg.matmul ins(%a, %b : tensor<13x7xf32>, tensor<7x19xf32>) outs(%c : tensor<13x19xf32>) -> tensor<13x19xf32>
+  return %0 : tensor<13x19xf32>
+}
+
+#bias_map = affine_map<(d0, d1) -> (d1)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+
+// relu(a @ b + bias) with the epilogue as a linalg.generic.
+func.func @linalg_matmul_bias_relu(%a: tensor<100x72xf32>, %b: tensor<72x130xf32>, %bias: tensor<130xf32>) -> tensor<100x130xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<100x130xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<100x130xf32>) -> tensor<100x130xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<100x72xf32>, tensor<72x130xf32>) outs(%c : tensor<100x130xf32>) -> tensor<100x130xf32>
+  %0 = linalg.generic {indexing_maps = [#id2, #bias_map, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<100x130xf32>, tensor<130xf32>) outs(%e : tensor<100x130xf32>) {
+  ^bb0(%x: f32, %bv: f32, %out: f32):
+    %z = arith.constant 0.0 : f32
+    %s = arith.addf %x, %bv : f32
+    %r = arith.maximumf %s, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<100x130xf32>
+  return %0 : tensor<100x130xf32>
+}
+
+// A @ B^T through linalg.matmul's indexing_maps.
+func.func @linalg_matmul_transpose_b(%a: tensor<24x40xf32>, %b: tensor<56x40xf32>) -> tensor<24x56xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<24x56xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<24x56xf32>) -> tensor<24x56xf32>
+  %0 = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : tensor<24x40xf32>, tensor<56x40xf32>) outs(%c : tensor<24x56xf32>) -> tensor<24x56xf32>
+  return %0 : tensor<24x56xf32>
+}
+
+// f16 operands, f32 accumulation and result.
+func.func @linalg_matmul_f16_acc_f32(%a: tensor<64x32xf16>, %b: tensor<32x48xf16>) -> tensor<64x48xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x48xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x48xf32>) -> tensor<64x48xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<64x32xf16>, tensor<32x48xf16>) outs(%c : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return %0 : tensor<64x48xf32>
+}
+
+// f16 in and out; K is small so f16 accumulation stays within tolerance.
+func.func @linalg_matmul_f16(%a: tensor<16x8xf16>, %b: tensor<8x24xf16>) -> tensor<16x24xf16> {
+  %zero = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<16x24xf16>
+  %c = linalg.fill ins(%zero : f16) outs(%e : tensor<16x24xf16>) -> tensor<16x24xf16>
+  %0 = linalg.matmul ins(%a, %b : tensor<16x8xf16>, tensor<8x24xf16>) outs(%c : tensor<16x24xf16>) -> tensor<16x24xf16>
+  return %0 : tensor<16x24xf16>
+}
+
+func.func @linalg_matmul_i32(%a: tensor<17x23xi32>, %b: tensor<23x11xi32>) -> tensor<17x11xi32> {
+  %zero = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<17x11xi32>
+  %c = linalg.fill ins(%zero : i32) outs(%e : tensor<17x11xi32>) -> tensor<17x11xi32>
+  %0 = linalg.matmul ins(%a, %b : tensor<17x23xi32>, tensor<23x11xi32>) outs(%c : tensor<17x11xi32>) -> tensor<17x11xi32>
+  return %0 : tensor<17x11xi32>
+}
+
+func.func @linalg_matvec(%a: tensor<128x257xf32>, %x: tensor<257xf32>) -> tensor<128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<128xf32>) -> tensor<128xf32>
+  %0 = linalg.matvec ins(%a, %x : tensor<128x257xf32>, tensor<257xf32>) outs(%c : tensor<128xf32>) -> tensor<128xf32>
+  return %0 : tensor<128xf32>
+}
+
+// Two dependent matmuls: (a @ b) @ c.
+func.func @linalg_matmul_chain(%a: tensor<33x20xf32>, %b: tensor<20x45xf32>, %c: tensor<45x9xf32>) -> tensor<33x9xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<33x45xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<33x45xf32>) -> tensor<33x45xf32>
+  %ab = linalg.matmul ins(%a, %b : tensor<33x20xf32>, tensor<20x45xf32>) outs(%f0 : tensor<33x45xf32>) -> tensor<33x45xf32>
+  %e1 = tensor.empty() : tensor<33x9xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<33x9xf32>) -> tensor<33x9xf32>
+  %0 = linalg.matmul ins(%ab, %c : tensor<33x45xf32>, tensor<45x9xf32>) outs(%f1 : tensor<33x9xf32>) -> tensor<33x9xf32>
+  return %0 : tensor<33x9xf32>
+}

@@ -1,0 +1,116 @@
+// Reductions: tosa.reduce_* (keep the reduced dim as size 1), linalg.reduce
+// (drops it) and a linalg.generic with a reduction iterator.
+
+func.func @tosa_reduce_sum_axis0(%x: tensor<64x32xf32>) -> tensor<1x32xf32> {
+  %0 = tosa.reduce_sum %x {axis = 0 : i32} : (tensor<64x32xf32>) -> tensor<1x32xf32>
+  return %0 : tensor<1x32xf32>
+}
+
+func.func @tosa_reduce_sum_axis1(%x: tensor<48x33xf32>) -> tensor<48x1xf32> {
+  %0 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<48x33xf32>) -> tensor<48x1xf32>
+  return %0 : tensor<48x1xf32>
+}
+
+func.func @tosa_reduce_sum_middle(%x: tensor<4x37x6xf32>) -> tensor<4x1x6xf32> {
+  %0 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<4x37x6xf32>) -> tensor<4x1x6xf32>
+  return %0 : tensor<4x1x6xf32>
+}
+
+func.func @tosa_reduce_max_axis2(%x: tensor<4x8x100xf32>) -> tensor<4x8x1xf32> {
+  %0 = tosa.reduce_max %x {axis = 2 : i32} : (tensor<4x8x100xf32>) -> tensor<4x8x1xf32>
+  return %0 : tensor<4x8x1xf32>
+}
+
+func.func @tosa_reduce_max_axis0(%x: tensor<29x3x5xf32>) -> tensor<1x3x5xf32> {
+  %0 = tosa.reduce_max %x {axis = 0 : i32} : (tensor<29x3x5xf32>) -> tensor<1x3x5xf32>
+  return %0 : tensor<1x3x5xf32>
+}
+
+func.func @tosa_reduce_min_prod(%x: tensor<6x10xf32>) -> (tensor<6x1xf32>, tensor<1x10xf32>) {
+  %0 = tosa.reduce_min %x {axis = 1 : i32} : (tensor<6x10xf32>) -> tensor<6x1xf32>
+  %1 = tosa.reduce_product %x {axis = 0 : i32} : (tensor<6x10xf32>) -> tensor<1x10xf32>
+  return %0, %1 : tensor<6x1xf32>, tensor<1x10xf32>
+}
+
+func.func @tosa_reduce_sum_i32(%x: tensor<16x50xi32>) -> tensor<16x1xi32> {
+  %0 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<16x50xi32>) -> tensor<16x1xi32>
+  return %0 : tensor<16x1xi32>
+}
+
+// Two chained reductions (sum over axis 2, then max over axis 0).
+func.func @tosa_reduce_chain(%x: tensor<5x7x9xf32>) -> tensor<1x7x1xf32> {
+  %0 = tosa.reduce_sum %x {axis = 2 : i32} : (tensor<5x7x9xf32>) -> tensor<5x7x1xf32>
+  %1 = tosa.reduce_max %0 {axis = 0 : i32} : (tensor<5x7x1xf32>) -> tensor<1x7x1xf32>
+  return %1 : tensor<1x7x1xf32>
+}
+
+// Sum over dims 0 and 2 at once.
+func.func @linalg_reduce_sum_dims02(%x: tensor<8x16x32xf32>) -> tensor<16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %0 = linalg.reduce ins(%x : tensor<8x16x32xf32>) outs(%c : tensor<16xf32>) dimensions = [0, 2]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %0 : tensor<16xf32>
+}
+
+func.func @linalg_reduce_max_rows(%x: tensor<50x70xf32>) -> tensor<50xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<50xf32>
+  %c = linalg.fill ins(%ninf : f32) outs(%e : tensor<50xf32>) -> tensor<50xf32>
+  %0 = linalg.reduce ins(%x : tensor<50x70xf32>) outs(%c : tensor<50xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %m = arith.maximumf %in, %acc : f32
+      linalg.yield %m : f32
+    }
+  return %0 : tensor<50xf32>
+}
+
+// One long row: 65536 elements into one.
+func.func @linalg_reduce_sum_long(%x: tensor<65536xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %0 = linalg.reduce ins(%x : tensor<65536xf32>) outs(%c : tensor<f32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return %0 : tensor<f32>
+}
+
+func.func @linalg_reduce_i64(%x: tensor<9x31xi64>) -> tensor<31xi64> {
+  %zero = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<31xi64>
+  %c = linalg.fill ins(%zero : i64) outs(%e : tensor<31xi64>) -> tensor<31xi64>
+  %0 = linalg.reduce ins(%x : tensor<9x31xi64>) outs(%c : tensor<31xi64>) dimensions = [0]
+    (%in: i64, %acc: i64) {
+      %s = arith.addi %in, %acc : i64
+      linalg.yield %s : i64
+    }
+  return %0 : tensor<31xi64>
+}
+
+// Row L2 norm: sqrt(sum(x*x)) with the square fused into the reduction body.
+func.func @generic_l2_norm(%x: tensor<24x80xf32>) -> tensor<24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<24xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<24xf32>) -> tensor<24xf32>
+  %ss = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<24x80xf32>) outs(%c : tensor<24xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %sq = arith.mulf %v, %v : f32
+    %s = arith.addf %sq, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<24xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%ss : tensor<24xf32>) outs(%e : tensor<24xf32>) {
+  ^bb0(%v: f32, %out: f32):
+    %r = math.sqrt %v : f32
+    linalg.yield %r : f32
+  } -> tensor<24xf32>
+  return %0 : tensor<24xf32>
+}

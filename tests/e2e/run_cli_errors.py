@@ -1,0 +1,329 @@
+#!/usr/bin/python3
+"""Robustness of the command-line tools against bad input, and the
+acceptance example.
+
+Every bad input must end the tool with exit code 1 (not 0, not a signal, not
+a hang) and exactly one non-empty stderr line starting with `error:`.
+kiln-compile's errors follow MLIR's diagnostic format
+`file:line:col: error: ...` (notes may follow), so for it only the first
+line is checked, and it must name the offending op.
+
+  /usr/bin/python3 tests/e2e/run_cli_errors.py --bin-dir build/bin
+
+The unsupported op used is `tosa.custom` (cli/unsupported_op.mlir): an opaque
+operator that no upstream pass lowers either.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import e2elib  # noqa: E402
+
+CLI_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cli")
+DRIVERS = ["local-sync", "local-task"]
+GOOD_A = "--input=4xf32=[1 2 3 4]"
+GOOD_B = "--input=4xf32=[2 2 2 2]"
+
+# Each is passed as the first of add's two inputs.
+MALFORMED_INPUTS = [
+    ("too_few_values", "4xf32=[1 2 3]"),
+    ("too_many_values", "4xf32=[1 2 3 4 5]"),
+    ("not_a_number", "4xf32=[1 2 x 4]"),
+    ("unknown_element_type", "4xq32=[1 2 3 4]"),
+    ("unclosed_bracket", "4xf32=[1 2 3 4"),
+    ("extra_bracket", "4xf32=[1 2 3 4]]"),
+    ("negative_dim", "-4xf32=[1 2 3 4]"),
+    ("missing_element_type", "4x=[1 2 3 4]"),
+    ("empty_type", "=[1 2 3 4]"),
+    ("nesting_mismatch", "4xf32=[[1 2][3 4]]"),
+    ("element_count_overflow", "4000000000x4000000000xf32=0"),
+    ("float_for_int", "4xi32=[1 2 3.5 4]"),
+    ("trailing_garbage", "4xf32=[1 2 3 4] junk"),
+    ("empty_string", ""),
+    ("missing_npy", "@/nonexistent/kiln/in.npy"),
+    # Files made in the work directory; see makeFiles().
+    ("garbage_npy", "@{work}/garbage.npy"),
+    ("truncated_npy", "@{work}/truncated.npy"),
+    ("lying_npy_header", "@{work}/lying.npy"),
+]
+
+
+def parseArgs():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--bin-dir", required=True,
+                   help="directory holding kiln-run-module, kiln-dump-module")
+    p.add_argument("--compiler-bin-dir",
+                   help="directory holding kiln-compile (default: --bin-dir); "
+                   "lets a sanitizer build's runtime tools, which come "
+                   "without a compiler, be checked")
+    p.add_argument("--timeout", type=float, default=60.0,
+                   help="seconds allowed for one tool invocation")
+    return p.parse_args()
+
+
+class Suite:
+
+    def __init__(self, binDir, compilerDir, workDir, timeout):
+        self.binDir = binDir
+        self.compilerDir = compilerDir
+        self.work = workDir
+        self.timeout = timeout
+        self.report = e2elib.Report()
+
+    def tool(self, name):
+        if name == "kiln-compile":
+            return os.path.join(self.compilerDir, name)
+        return os.path.join(self.binDir, name)
+
+    def run(self, argv):
+        return e2elib.runTool(argv, self.timeout, cwd=self.work)
+
+    def expectError(self, name, argv):
+        """Exit code 1 and exactly one non-empty `error:` line on stderr."""
+        r = self.run(argv)
+        if r.problem:
+            return self.report.result(False, name, r.problem)
+        lines = r.stderr.splitlines()
+        if r.rc != 1:
+            return self.report.result(
+                False, name, f"exit code {r.rc}, want 1 (stderr: "
+                f"{' | '.join(lines[:3]) or 'empty'})")
+        if len(lines) != 1:
+            return self.report.result(
+                False, name, f"{len(lines)} stderr lines, want 1: "
+                f"{' | '.join(lines[:4])}")
+        line = lines[0]
+        if not line.startswith("error:") or not line[len("error:"):].strip():
+            return self.report.result(
+                False, name, f"stderr line does not start with 'error: ...': "
+                f"{line!r}")
+        self.report.result(True, name, line)
+
+    def expectCompileError(self, name, source, mustName, line=None):
+        """MLIR-style `file:line:col: error:` naming `mustName`, exit 1, and
+        no output file left behind."""
+        out = os.path.join(self.work, f"{name.replace('/', '_')}.kiln")
+        r = self.run([self.tool("kiln-compile"), source,
+                      "--target-device=cpu", "-o", out])
+        if r.problem:
+            return self.report.result(False, name, r.problem)
+        lines = r.stderr.splitlines()
+        first = lines[0] if lines else ""
+        if r.rc != 1:
+            return self.report.result(
+                False, name, f"exit code {r.rc}, want 1 (stderr: {first!r})")
+        if "error:" not in first or mustName not in first:
+            return self.report.result(
+                False, name, f"first stderr line must contain 'error:' and "
+                f"'{mustName}': {first!r}")
+        if line is not None:
+            m = re.match(r"^(.+):(\d+):(\d+): error: ", first)
+            if not m:
+                return self.report.result(
+                    False, name, f"not in 'file:line:col: error: ' form: "
+                    f"{first!r}")
+            if not m.group(1).endswith(os.path.basename(source)) or int(
+                    m.group(2)) != line:
+                return self.report.result(
+                    False, name, f"location {m.group(1)}:{m.group(2)}, want "
+                    f"{os.path.basename(source)}:{line}")
+        if os.path.exists(out):
+            return self.report.result(False, name,
+                                      "a failed compile left an output file")
+        self.report.result(True, name, first)
+
+    def runAdd(self, module, *extra, driver="local-sync"):
+        return [self.tool("kiln-run-module"), f"--device={driver}",
+                f"--module={module}", "--function=add", *extra]
+
+
+def makeFiles(work, module):
+    """Corrupt modules and npy files; returns {name: path} of bad modules."""
+    data = open(module, "rb").read()
+    n = len(data)
+    bad = {}
+    lengths = sorted({0, 1, 3, 4, 7, 8, 16, 32, 64, n // 4, n // 2,
+                      3 * n // 4, n - 16, n - 1} - {n})
+    for length in lengths:
+        if 0 <= length < n:
+            path = os.path.join(work, f"truncated_{length}.kiln")
+            with open(path, "wb") as f:
+                f.write(data[:length])
+            bad[f"truncated_{length}_of_{n}"] = path
+    rng = np.random.default_rng(20240611)
+    positions = sorted(set(int(p) for p in rng.integers(0, n, size=10)))
+    # Also the root offset, the file identifier and the checksum footer
+    # (its magic and its value).
+    for pos in sorted(set(positions) | {0, 5, n - 16, n - 9, n - 1}):
+        flipped = bytearray(data)
+        flipped[pos] ^= 0xFF
+        path = os.path.join(work, f"flipped_{pos}.kiln")
+        with open(path, "wb") as f:
+            f.write(flipped)
+        bad[f"flipped_byte_{pos}_of_{n}"] = path
+    garbage = rng.integers(0, 256, size=4096, dtype=np.uint8).tobytes()
+    path = os.path.join(work, "garbage.kiln")
+    with open(path, "wb") as f:
+        f.write(garbage)
+    bad["garbage"] = path
+    # Right file identifier, nonsense everywhere else: reaches the verifier.
+    path = os.path.join(work, "garbage_with_identifier.kiln")
+    with open(path, "wb") as f:
+        f.write(garbage[:4] + b"KILN" + garbage[8:])
+    bad["garbage_with_identifier"] = path
+    # Valid root offset and identifier from the real module, garbage after.
+    path = os.path.join(work, "garbage_after_header.kiln")
+    with open(path, "wb") as f:
+        f.write(data[:8] + garbage[8:max(n, 64)])
+    bad["garbage_after_header"] = path
+    bad["missing_file"] = os.path.join(work, "does_not_exist.kiln")
+    bad["directory"] = work
+
+    with open(os.path.join(work, "garbage.npy"), "wb") as f:
+        f.write(garbage[:200])
+    good = os.path.join(work, "good.npy")
+    np.save(good, np.array([1, 2, 3, 4], dtype=np.float32))
+    npy = open(good, "rb").read()
+    with open(os.path.join(work, "truncated.npy"), "wb") as f:
+        f.write(npy[:-5])
+    with open(os.path.join(work, "lying.npy"), "wb") as f:
+        f.write(npy.replace(b"(4,)", b"(9,)"))
+    return bad
+
+
+def main():
+    args = parseArgs()
+    # Tools run with the work directory as cwd: resolve relative paths now.
+    args.bin_dir = os.path.abspath(args.bin_dir)
+    compilerDir = os.path.abspath(args.compiler_bin_dir or args.bin_dir)
+    missing = e2elib.missingTools(compilerDir, ["kiln-compile"])
+    missing += e2elib.missingTools(args.bin_dir,
+                                   ["kiln-run-module", "kiln-dump-module"])
+    if missing:
+        return e2elib.fatal(f"missing tool(s): {', '.join(missing)}; build "
+                            f"them first (cmake --build build)")
+    work = tempfile.mkdtemp(prefix="kiln-cli-")
+    try:
+        return runAll(Suite(args.bin_dir, compilerDir, work, args.timeout))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def runAll(s: Suite) -> int:
+    rep = s.report
+    module = os.path.join(s.work, "add.kiln")
+    r = s.run([s.tool("kiln-compile"), os.path.join(CLI_DIR, "add.mlir"),
+               "--target-device=cpu", "-o", module])
+    if r.problem or r.rc != 0 or not os.path.isfile(module):
+        rep.result(False, "compile add.mlir", r.describe())
+        return rep.finish()
+    rep.result(True, "compile add.mlir")
+
+    # The acceptance example, on both drivers.
+    for d in DRIVERS:
+        r = s.run(s.runAdd(module, GOOD_A, GOOD_B, driver=d))
+        want = ["EXEC @add", "4xf32=3 4 5 6"]
+        got = [l.rstrip() for l in r.stdout.splitlines()]
+        ok = not r.problem and r.rc == 0 and got == want and not r.stderr
+        rep.result(ok, f"acceptance add [{d}]", "" if ok else
+                   f"{r.describe()}; stdout {got!r}, stderr {r.stderr!r}")
+        out = os.path.join(s.work, f"add_{d}.npy")
+        r = s.run(s.runAdd(module, GOOD_A, GOOD_B, f"--output=@{out}",
+                           driver=d))
+        try:
+            value = np.load(out) if os.path.exists(out) else None
+        except ValueError as e:
+            value = f"unreadable: {e}"
+        ok = (not r.problem and r.rc == 0 and isinstance(value, np.ndarray)
+              and value.dtype == np.float32
+              and value.tolist() == [3.0, 4.0, 5.0, 6.0])
+        rep.result(ok, f"acceptance add --output=@npy [{d}]", "" if ok else
+                   f"{r.describe()}; got {value!r}")
+
+    bad = makeFiles(s.work, module)
+    for name, path in bad.items():
+        s.expectError(f"run-module/{name}",
+                      s.runAdd(path, GOOD_A, GOOD_B))
+    for name, path in bad.items():
+        s.expectError(f"dump-module/{name}",
+                      [s.tool("kiln-dump-module"), path])
+    r = s.run([s.tool("kiln-dump-module"), module])
+    ok = not r.problem and r.rc == 0 and "add" in r.stdout
+    rep.result(ok, "dump-module/valid", "" if ok else
+               f"{r.describe()}; stdout {r.stdout[:200]!r}")
+
+    calls = [
+        ("unknown_function", ["--function=nope"]),
+        ("empty_function", ["--function="]),
+    ]
+    for name, flags in calls:
+        s.expectError(f"run-module/{name}", [
+            s.tool("kiln-run-module"), "--device=local-sync",
+            f"--module={module}", *flags, GOOD_A, GOOD_B
+        ])
+    argSets = [
+        ("no_inputs", []),
+        ("one_input", [GOOD_A]),
+        ("three_inputs", [GOOD_A, GOOD_B, GOOD_B]),
+        ("wrong_shape_5", [GOOD_A, "--input=5xf32=[1 2 3 4 5]"]),
+        ("wrong_shape_2x2", [GOOD_A, "--input=2x2xf32=[[1 2][3 4]]"]),
+        ("wrong_shape_rank0", [GOOD_A, "--input=f32=1"]),
+        ("wrong_dtype_i32", [GOOD_A, "--input=4xi32=[1 2 3 4]"]),
+        ("wrong_dtype_f16", [GOOD_A, "--input=4xf16=[1 2 3 4]"]),
+        ("wrong_dtype_f64", [GOOD_A, "--input=4xf64=[1 2 3 4]"]),
+        ("wrong_dtype_npy", [GOOD_A, "--input=@{work}/i64.npy"]),
+        ("unknown_flag", [GOOD_A, GOOD_B, "--frobnicate=1"]),
+    ]
+    np.save(os.path.join(s.work, "i64.npy"), np.array([1, 2, 3, 4], np.int64))
+    for d in DRIVERS:
+        for name, inputs in argSets:
+            inputs = [i.replace("{work}", s.work) for i in inputs]
+            s.expectError(f"run-module/{name} [{d}]",
+                          s.runAdd(module, *inputs, driver=d))
+    for name, text in MALFORMED_INPUTS:
+        s.expectError(f"run-module/malformed_input/{name}",
+                      s.runAdd(module, "--input=" +
+                               text.replace("{work}", s.work), GOOD_B))
+    for device in ["nosuchdevice", "local-sync-nope", ""]:
+        s.expectError(f"run-module/unknown_device '{device}'", [
+            s.tool("kiln-run-module"), f"--device={device}",
+            f"--module={module}", "--function=add", GOOD_A, GOOD_B
+        ])
+    s.expectError("run-module/no_module_flag", [
+        s.tool("kiln-run-module"), "--device=local-sync", "--function=add",
+        GOOD_A, GOOD_B
+    ])
+
+    s.expectCompileError("compile/parse_error",
+                         os.path.join(CLI_DIR, "parse_error.mlir"), "error:",
+                         line=3)
+    s.expectCompileError("compile/unsupported_op",
+                         os.path.join(CLI_DIR, "unsupported_op.mlir"),
+                         "tosa.custom", line=5)
+    s.expectCompileError("compile/missing_file",
+                         os.path.join(s.work, "no_such_input.mlir"), "error:")
+    empty = os.path.join(s.work, "garbage.mlir")
+    with open(empty, "wb") as f:
+        f.write(bytes(range(256)) * 4)
+    s.expectCompileError("compile/binary_garbage", empty, "error:")
+    out = os.path.join(s.work, "bad_target.kiln")
+    r = s.run([s.tool("kiln-compile"), os.path.join(CLI_DIR, "add.mlir"),
+               "--target-device=nosuchtarget", "-o", out])
+    first = (r.stderr.splitlines() or [""])[0]
+    ok = (not r.problem and r.rc == 1 and "error:" in first
+          and "cpu" in r.stderr and not os.path.exists(out))
+    rep.result(ok, "compile/unknown_target_device_lists_known", first if ok
+               else f"{r.describe()}; stderr {r.stderr[:300]!r}")
+    return rep.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,55 @@
+//===- kiln-run-module.cpp - Call one function of a Kiln module -----------===//
+//
+//   kiln-run-module --device=local-task --module=add.kiln --function=add
+//       --input="4xf32=[1 2 3 4]" --input="4xf32=[2 2 2 2]"
+//   EXEC @add
+//   4xf32=3 4 5 6
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/tooling/CommonFlags.h"
+#include "runtime/tooling/InvocationIo.h"
+#include "runtime/tooling/ToolMain.h"
+#include "runtime/tooling/ToolSession.h"
+
+#include <iostream>
+
+using namespace kiln;
+using namespace kiln::tooling;
+
+int main(int argc, char **argv) {
+  return runToolMain([&]() -> Status {
+    CommonFlags flags;
+    FlagParser parser(
+        "kiln-run-module --module=<file.kiln> [--function=<name>] "
+        "[--input=<tensor>]... [flags]",
+        "Calls one function of a Kiln module on a device and prints\n"
+        "`EXEC @<function>` followed by each result (4xf32=3 4 5 6).\n\n"
+        "Example:\n"
+        "  kiln-run-module --device=local-task --module=add.kiln "
+        "--function=add \\\n"
+        "      --input=\"4xf32=[1 2 3 4]\" --input=\"4xf32=[2 2 2 2]\" "
+        "--output=@sum.npy");
+    registerCommonFlags(parser, flags, /*unmatchedOutputsPrinted=*/true);
+    KILN_RETURN_IF_ERROR(parseCommonFlags(parser, flags, argc, argv));
+    if (flags.Help) {
+      std::cout << parser.helpText();
+      return Status();
+    }
+    bool handled = false;
+    KILN_RETURN_IF_ERROR(handleDeviceQueries(flags, std::cout, handled));
+    if (handled)
+      return Status();
+
+    KILN_ASSIGN_OR_RETURN(LoadedFunction loaded, loadFunction(flags));
+    const module::FunctionSignature &signature = *loaded.Signature;
+    KILN_ASSIGN_OR_RETURN(std::vector<OutputTarget> targets,
+                          parseOutputTargets(flags.Outputs, signature));
+    KILN_ASSIGN_OR_RETURN(std::vector<HostTensor> inputs,
+                          parseInputs(flags.Inputs, signature));
+    KILN_ASSIGN_OR_RETURN(std::vector<HostTensor> results,
+                          loaded.Instance->call(signature.Name, inputs));
+    std::cout << "EXEC @" << signature.Name << "\n";
+    return emitOutputs(results, targets, std::cout);
+  });
+}

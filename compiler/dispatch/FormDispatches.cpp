@@ -37,9 +37,7 @@ bool isClonableProducer(Operation *op) {
   return false;
 }
 
-bool isDispatchFunc(func::FuncOp func) {
-  return func->hasAttr(kDispatchAttr);
-}
+bool isDispatchFunc(func::FuncOp func) { return func->hasAttr(kDispatchAttr); }
 
 namespace {
 
@@ -107,8 +105,8 @@ LogicalResult outlineGroup(func::FuncOp parent, Group &group, unsigned index) {
     Operation *scope = v.getDefiningOp();
     if (auto arg = dyn_cast<BlockArgument>(v))
       scope = arg.getOwner()->getParentOp();
-    if (Operation *top = scope ? hostBlock.findAncestorOpInBlock(*scope)
-                               : nullptr;
+    if (Operation *top =
+            scope ? hostBlock.findAncestorOpInBlock(*scope) : nullptr;
         top && ops.contains(top))
       return;
     Operation *def = v.getDefiningOp();
@@ -142,12 +140,11 @@ LogicalResult outlineGroup(func::FuncOp parent, Group &group, unsigned index) {
   for (Value v : outputs)
     outputTypes.push_back(v.getType());
 
-  std::string name =
-      (parent.getSymName() + "_dispatch_" + Twine(index)).str();
+  std::string name = (parent.getSymName() + "_dispatch_" + Twine(index)).str();
   builder.setInsertionPointAfter(parent);
-  auto dispatch = func::FuncOp::create(
-      builder, last->getLoc(), name,
-      builder.getFunctionType(inputTypes, outputTypes));
+  auto dispatch =
+      func::FuncOp::create(builder, last->getLoc(), name,
+                           builder.getFunctionType(inputTypes, outputTypes));
   dispatch.setPrivate();
   dispatch->setAttr(kDispatchAttr, builder.getUnitAttr());
   Block *body = dispatch.addEntryBlock();
@@ -197,24 +194,26 @@ LogicalResult formDispatches(func::FuncOp func) {
     if (grouped.contains(&op) || absorbedInto.contains(&op) ||
         !isComputeOp(&op))
       continue;
-    Group group;
-    for (Operation &prev : block) {
-      if (&prev == &op)
-        break;
-      if (absorbedInto.lookup(&prev) == &op)
-        group.Ops.insert(&prev);
-    }
-    group.Ops.insert(&op);
+    llvm::DenseSet<Operation *> members = {&op};
     Operation *current = &op;
     while (current->hasOneUse()) {
       Operation *user = *current->getUsers().begin();
       if (user->getBlock() != &block || !canFuseConsumer(current, user))
         break;
-      group.Ops.insert(user);
+      members.insert(user);
       current = user;
     }
-    for (Operation *member : group.Ops)
-      grouped.insert(member);
+    // Accumulator producers of the root and of its fused consumers, then
+    // everything in program order.
+    Group group;
+    for (Operation &candidate : block) {
+      auto it = absorbedInto.find(&candidate);
+      if (members.contains(&candidate) ||
+          (it != absorbedInto.end() && members.contains(it->second))) {
+        group.Ops.insert(&candidate);
+        grouped.insert(&candidate);
+      }
+    }
     groups.push_back(std::move(group));
   }
 

@@ -13,7 +13,8 @@ namespace kiln {
 uint64_t tensorByteSize(RankedTensorType type) {
   Type element = type.getElementType();
   uint64_t elementBytes =
-      element.isIndex() ? 8 : llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+      element.isIndex() ? 8
+                        : llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
   return static_cast<uint64_t>(type.getNumElements()) * elementBytes;
 }
 
@@ -61,7 +62,7 @@ struct ValueInfo {
   uint32_t Index = 0;
   uint64_t Offset = 0;
   uint64_t Length = 0;
-  size_t Start = 0, End = 0;     // liveness over op positions
+  size_t Start = 0, End = 0;           // liveness over op positions
   std::optional<uint32_t> FillPattern; // splat values materialized by a fill
   uint8_t FillLength = 0;
   bool FillEmitted = false;
@@ -172,7 +173,8 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
       owner[result] = result;
       continue;
     }
-    if (isa<arith::ConstantOp>(op) || op.use_empty())
+    // Producers of a host fill's destination (tensor.empty) carry no data.
+    if (isa<arith::ConstantOp>(op) || op.use_empty() || isClonableProducer(&op))
       continue;
     return op.emitError() << "'" << op.getName()
                           << "' cannot run on the host; it was expected "
@@ -232,19 +234,21 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
     for (const Placed &p : placed)
       if (p.Start <= info.End && info.Start <= p.End)
         overlapping.push_back(p);
-    llvm::sort(overlapping,
-               [](const Placed &a, const Placed &b) { return a.Offset < b.Offset; });
+    llvm::sort(overlapping, [](const Placed &a, const Placed &b) {
+      return a.Offset < b.Offset;
+    });
     uint64_t offset = 0;
     for (const Placed &p : overlapping) {
       if (offset + info.Length <= p.Offset)
         break;
-      offset = std::max(offset, llvm::alignTo(p.Offset + p.Length, kBufferAlignment));
+      offset = std::max(offset,
+                        llvm::alignTo(p.Offset + p.Length, kBufferAlignment));
     }
     info.Offset = offset;
-    placed.push_back({offset, std::max<uint64_t>(info.Length, 1), info.Start,
-                      info.End});
-    plan.ArenaSize =
-        std::max(plan.ArenaSize, llvm::alignTo(offset + info.Length, kBufferAlignment));
+    placed.push_back(
+        {offset, std::max<uint64_t>(info.Length, 1), info.Start, info.End});
+    plan.ArenaSize = std::max(
+        plan.ArenaSize, llvm::alignTo(offset + info.Length, kBufferAlignment));
   }
 
   auto sliceOf = [&](Value v) {

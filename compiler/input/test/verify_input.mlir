@@ -88,6 +88,7 @@ func.func @two_errors(%a: tensor<4xf32>, %b: tensor<1x8x8xf32>) -> tensor<4xi32>
 // -----
 
 // Supported dialect, but no lowering in Kiln.
+// expected-error @+1 {{function 'tensor_dim' returns 'index'; Kiln functions take and return tensors}}
 func.func @tensor_dim(%a: tensor<4xf32>) -> index {
   %c0 = arith.constant 0 : index
   // expected-error @+1 {{unsupported op 'tensor.dim'}}
@@ -147,4 +148,13 @@ func.func @i4_result(%a: tensor<4xi8>) -> tensor<4xi4> {
   %0 = arith.trunci %a : tensor<4xi8> to tensor<4xi4>
   // expected-error @-1 {{'arith.trunci' has a result of unsupported element type 'i4'}}
   return %0 : tensor<4xi4>
+}
+
+// -----
+
+// Scalars cannot cross a module function's boundary.
+// expected-error @+2 {{function 'scalar_args' takes 'f32'; Kiln functions take and return tensors}}
+// expected-error @+1 {{function 'scalar_args' returns 'f32'; Kiln functions take and return tensors}}
+func.func @scalar_args(%a: f32) -> f32 {
+  return %a : f32
 }

@@ -156,6 +156,11 @@ Status LocalDevice::queueExecuteImpl(
 void LocalDevice::run(Submission &submission, Status status) {
   if (status.ok() && submission.Commands)
     submission.Commands->execute(submission.SlotBases, Pool.get());
+  // Drop the work's references before signalling, so a waiter that sees the
+  // signal may release the last reference to anything the work used.
+  submission.Commands.reset();
+  submission.Table.clear();
+  submission.Waits.clear();
   for (const auto &[semaphore, value] : submission.Signals) {
     if (!status.ok()) {
       semaphore->fail(status).ignoreError();
@@ -208,7 +213,6 @@ void LocalDevice::queueMain() {
     Queue.pop_front();
     lock.unlock();
     run(submission, waitForAll(submission));
-    // Release buffers and the command buffer before reporting idle.
     submission = Submission();
     lock.lock();
     if (--Pending == 0)

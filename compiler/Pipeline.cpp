@@ -10,31 +10,22 @@
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
-#include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
-#include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
-#include "mlir/Dialect/Tensor/IR/TensorInferTypeOpInterfaceImpl.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/SubsetInsertionOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/TensorInferTypeOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/IR/TensorTilingInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
-#include "mlir/Dialect/Tosa/IR/TosaOps.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
-#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
-#include "mlir/Dialect/Linalg/Transforms/SubsetInsertionOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
-#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
-#include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/IR/IRMapping.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -166,16 +157,17 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
     for (func::FuncOp func : dispatches) {
       EntryPointInfo entry;
       entry.Name = func.getSymName().str();
-      entry.BindingCount =
-          func.getFunctionType().getNumInputs() + func.getNumResults();
-      auto impl = codegen->lookupSymbol<LLVM::LLVMFuncOp>(entry.Name);
-      auto count = impl ? codegen->lookupSymbol(entry.Name + "_impl")
-                              ->getAttrOfType<DenseI64ArrayAttr>(
-                                  "kiln.workgroup_count")
-                        : DenseI64ArrayAttr();
-      if (!count)
+      auto lowered = codegen->lookupSymbol<LLVM::LLVMFuncOp>(entry.Name);
+      auto count = lowered ? lowered->getAttrOfType<DenseI64ArrayAttr>(
+                                 kWorkgroupCountAttr)
+                           : DenseI64ArrayAttr();
+      auto bindings = lowered
+                          ? lowered->getAttrOfType<IntegerAttr>(kBindingCountAttr)
+                          : IntegerAttr();
+      if (!count || !bindings)
         return emitError(loc) << "dispatch " << entry.Name
-                              << " lost its workgroup count";
+                              << " has no lowered entry point";
+      entry.BindingCount = static_cast<uint32_t>(bindings.getInt());
       for (unsigned i = 0; i < 3; ++i)
         entry.WorkgroupCount[i] = static_cast<uint32_t>(count[i]);
       variant.EntryPoints.push_back(std::move(entry));

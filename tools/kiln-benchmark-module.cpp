@@ -63,45 +63,32 @@ int main(int argc, char **argv) {
                   "Untimed calls made first (the first call also records "
                   "the function's steps).",
                   "5");
-    KILN_RETURN_IF_ERROR(parseCommonFlags(parser, flags, argc, argv));
-    if (flags.Help) {
-      std::cout << parser.helpText();
+    KILN_ASSIGN_OR_RETURN(std::optional<PreparedCall> prepared,
+                          prepareCall(parser, flags, argc, argv));
+    if (!prepared)
       return Status();
-    }
-    bool handled = false;
-    KILN_RETURN_IF_ERROR(handleDeviceQueries(flags, std::cout, handled));
-    if (handled)
-      return Status();
-
-    KILN_ASSIGN_OR_RETURN(LoadedFunction loaded, loadFunction(flags));
-    const module::FunctionSignature &signature = *loaded.Signature;
-    KILN_ASSIGN_OR_RETURN(std::vector<OutputTarget> targets,
-                          parseOutputTargets(flags.Outputs, signature));
-    // Only the outputs named by --output are shown.
-    for (size_t i = flags.Outputs.size(); i < targets.size(); ++i)
-      targets[i].TargetKind = OutputTarget::Kind::Ignore;
-    KILN_ASSIGN_OR_RETURN(std::vector<HostTensor> inputs,
-                          parseInputs(flags.Inputs, signature));
+    module::ModuleInstance &instance = *prepared->Loaded.Instance;
+    const std::string &name = prepared->Loaded.Signature->Name;
+    const std::vector<HostTensor> &inputs = prepared->Inputs;
     for (int64_t i = 0; i < warmup; ++i)
-      KILN_RETURN_IF_ERROR(
-          loaded.Instance->call(signature.Name, inputs).status());
+      KILN_RETURN_IF_ERROR(instance.call(name, inputs).status());
 
     std::vector<double> samples;
     samples.reserve(static_cast<size_t>(repetitions));
     std::vector<HostTensor> results;
     for (int64_t i = 0; i < repetitions; ++i) {
       auto start = std::chrono::steady_clock::now();
-      auto call = loaded.Instance->call(signature.Name, inputs);
+      auto call = instance.call(name, inputs);
       auto end = std::chrono::steady_clock::now();
       KILN_RETURN_IF_ERROR(call.status());
       samples.push_back(std::chrono::duration<double>(end - start).count());
       results = std::move(*call);
     }
 
-    std::cout << "EXEC @" << signature.Name << " on " << flags.Device << ": "
+    std::cout << "EXEC @" << name << " on " << flags.Device << ": "
               << repetitions << " timed calls after " << warmup
               << " warm-up calls\n";
     printStats(computeLatencyStats(std::move(samples)));
-    return emitOutputs(results, targets, std::cout);
+    return emitOutputs(results, prepared->Targets, std::cout);
   });
 }

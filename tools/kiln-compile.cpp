@@ -4,11 +4,11 @@
 #include "compiler/Pipeline.h"
 #include "compiler/target/cpu/CpuTarget.h"
 
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
   std::string device = targetDevice;
   if (!ireeTargetBackends.empty())
     device = ireeTargetBackends == "llvm-cpu" ? std::string("cpu")
-                                             : std::string(ireeTargetBackends);
+                                              : std::string(ireeTargetBackends);
   if (!llvm::is_contained(kiln::knownCpuTargets(), cpuTarget)) {
     llvm::errs() << "error: unknown --cpu-target '" << cpuTarget
                  << "'; known: " << llvm::join(kiln::knownCpuTargets(), ", ")

@@ -31,25 +31,14 @@ int main(int argc, char **argv) {
         "      --input=\"4xf32=[1 2 3 4]\" --input=\"4xf32=[2 2 2 2]\" "
         "--output=@sum.npy");
     registerCommonFlags(parser, flags, /*unmatchedOutputsPrinted=*/true);
-    KILN_RETURN_IF_ERROR(parseCommonFlags(parser, flags, argc, argv));
-    if (flags.Help) {
-      std::cout << parser.helpText();
+    KILN_ASSIGN_OR_RETURN(std::optional<PreparedCall> call,
+                          prepareCall(parser, flags, argc, argv));
+    if (!call)
       return Status();
-    }
-    bool handled = false;
-    KILN_RETURN_IF_ERROR(handleDeviceQueries(flags, std::cout, handled));
-    if (handled)
-      return Status();
-
-    KILN_ASSIGN_OR_RETURN(LoadedFunction loaded, loadFunction(flags));
-    const module::FunctionSignature &signature = *loaded.Signature;
-    KILN_ASSIGN_OR_RETURN(std::vector<OutputTarget> targets,
-                          parseOutputTargets(flags.Outputs, signature));
-    KILN_ASSIGN_OR_RETURN(std::vector<HostTensor> inputs,
-                          parseInputs(flags.Inputs, signature));
+    const std::string &name = call->Loaded.Signature->Name;
     KILN_ASSIGN_OR_RETURN(std::vector<HostTensor> results,
-                          loaded.Instance->call(signature.Name, inputs));
-    std::cout << "EXEC @" << signature.Name << "\n";
-    return emitOutputs(results, targets, std::cout);
+                          call->Loaded.Instance->call(name, call->Inputs));
+    std::cout << "EXEC @" << name << "\n";
+    return emitOutputs(results, call->Targets, std::cout);
   });
 }

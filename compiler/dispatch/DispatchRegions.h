@@ -9,6 +9,12 @@ namespace kiln {
 
 /// Name of the unit attribute marking outlined dispatch functions.
 inline constexpr llvm::StringLiteral kDispatchAttr = "kiln.dispatch";
+/// The grid of a distributed dispatch, and of its CPU entry point:
+/// `array<i64: x, y, z>`.
+inline constexpr llvm::StringLiteral kWorkgroupCountAttr =
+    "kiln.workgroup_count";
+/// The number of bindings of a CPU entry point (i32).
+inline constexpr llvm::StringLiteral kBindingCountAttr = "kiln.binding_count";
 
 /// Ops that only reinterpret a contiguous buffer; the host plan aliases
 /// their result with their operand instead of running anything.

@@ -2,6 +2,7 @@
 
 #include "compiler/Passes.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace kiln {
@@ -14,38 +15,6 @@ using namespace mlir;
 namespace kiln {
 namespace {
 
-// Permutes a constant filter at compile time instead of at run time.
-std::optional<DenseElementsAttr> transposeConstant(Value filter,
-                                                   ArrayRef<int64_t> perm,
-                                                   RankedTensorType resultType) {
-  DenseElementsAttr dense;
-  if (!matchPattern(filter, m_Constant(&dense)))
-    return std::nullopt;
-  if (dense.isSplat())
-    return dense.resizeSplat(resultType);
-  auto sourceType = cast<RankedTensorType>(dense.getType());
-  SmallVector<Attribute> source(dense.getValues<Attribute>());
-  SmallVector<Attribute> result(source.size());
-  ArrayRef<int64_t> srcShape = sourceType.getShape();
-  ArrayRef<int64_t> dstShape = resultType.getShape();
-  SmallVector<int64_t> srcStrides(srcShape.size(), 1);
-  for (int i = static_cast<int>(srcShape.size()) - 2; i >= 0; --i)
-    srcStrides[i] = srcStrides[i + 1] * srcShape[i + 1];
-  SmallVector<int64_t> index(dstShape.size(), 0);
-  for (size_t linear = 0; linear < result.size(); ++linear) {
-    int64_t srcLinear = 0;
-    for (size_t d = 0; d < dstShape.size(); ++d)
-      srcLinear += index[d] * srcStrides[perm[d]];
-    result[linear] = source[srcLinear];
-    for (int d = static_cast<int>(dstShape.size()) - 1; d >= 0; --d) {
-      if (++index[d] < dstShape[d])
-        break;
-      index[d] = 0;
-    }
-  }
-  return DenseElementsAttr::get(resultType, result);
-}
-
 struct FhwcToHwcf : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(linalg::Conv2DNhwcFhwcOp conv,
@@ -54,27 +23,32 @@ struct FhwcToHwcf : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
     auto filterType = dyn_cast<RankedTensorType>(filter.getType());
     if (!filterType || !filterType.hasStaticShape())
       return failure();
-    // FHWC -> HWCF.
-    SmallVector<int64_t> perm = {1, 2, 3, 0};
-    SmallVector<int64_t> shape;
-    for (int64_t p : perm)
-      shape.push_back(filterType.getDimSize(p));
-    auto hwcfType = RankedTensorType::get(shape, filterType.getElementType());
+    // hwcf[h, w, c, f] = fhwc[f, h, w, c], as a generic so that upstream
+    // constant folding computes it at compile time for constant filters.
+    SmallVector<int64_t> shape = {
+        filterType.getDimSize(1), filterType.getDimSize(2),
+        filterType.getDimSize(3), filterType.getDimSize(0)};
     Location loc = conv.getLoc();
-    Value hwcf;
-    if (std::optional<DenseElementsAttr> folded =
-            transposeConstant(filter, perm, hwcfType)) {
-      hwcf = arith::ConstantOp::create(rewriter, loc, *folded);
-    } else {
-      Value init = tensor::EmptyOp::create(rewriter, loc, shape,
-                                           filterType.getElementType());
-      hwcf = linalg::TransposeOp::create(rewriter, loc, filter, init, perm)
-                 ->getResult(0);
-    }
+    MLIRContext *ctx = rewriter.getContext();
+    AffineMap read =
+        AffineMap::get(4, 0,
+                       {getAffineDimExpr(3, ctx), getAffineDimExpr(0, ctx),
+                        getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)},
+                       ctx);
+    Value init = tensor::EmptyOp::create(rewriter, loc, shape,
+                                         filterType.getElementType());
+    Value hwcf =
+        linalg::GenericOp::create(
+            rewriter, loc, init.getType(), filter, init,
+            ArrayRef<AffineMap>{read, rewriter.getMultiDimIdentityMap(4)},
+            SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+            [](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(b, l, args[0]);
+            })
+            .getResult(0);
     rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
-        conv, conv.getResultTypes(),
-        ValueRange{conv.getInputs()[0], hwcf}, conv.getOutputs(),
-        conv.getStrides(), conv.getDilations());
+        conv, conv.getResultTypes(), ValueRange{conv.getInputs()[0], hwcf},
+        conv.getOutputs(), conv.getStrides(), conv.getDilations());
     return success();
   }
 };
@@ -84,6 +58,15 @@ struct ConvertConvLayoutPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<FhwcToHwcf>(&getContext());
+    // Fold only the filter transposes created above: folding every generic
+    // of constants could materialize large broadcasts into the module.
+    linalg::populateConstantFoldLinalgOperations(
+        patterns, [](OpOperand *operand) {
+          Operation *transpose = operand->getOwner();
+          return llvm::all_of(transpose->getUsers(), [](Operation *user) {
+            return isa<linalg::Conv2DNhwcHwcfOp>(user);
+          });
+        });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -22,6 +22,15 @@ std::vector<uint8_t> denseElementBytes(DenseElementsAttr attr) {
   auto type = cast<RankedTensorType>(attr.getType());
   uint64_t count = type.getNumElements();
   uint64_t elementBytes = tensorByteSize(type) / std::max<uint64_t>(count, 1);
+  // Non-splat data of whole-byte elements is already stored densely in
+  // little-endian order (x86-64 hosts); i1 is bit-packed, and splats hold one
+  // element, so those are expanded element by element.
+  Type element = type.getElementType();
+  if (!attr.isSplat() && !element.isIndex() &&
+      element.getIntOrFloatBitWidth() % 8 == 0) {
+    ArrayRef<char> raw = attr.getRawData();
+    return std::vector<uint8_t>(raw.begin(), raw.end());
+  }
   std::vector<uint8_t> bytes;
   bytes.reserve(count * elementBytes);
   auto appendBits = [&](const APInt &bits) {

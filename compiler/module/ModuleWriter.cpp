@@ -3,7 +3,7 @@
 #include "compiler/module/ModuleWriter.h"
 
 #include "mlir/IR/Diagnostics.h"
-#include "runtime/module/ModuleChecksum.h"
+#include "schema/ModuleChecksum.h"
 #include "schema/module_generated.h"
 
 using namespace mlir;
@@ -66,7 +66,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
           flatbuffers::Vector<flatbuffers::Offset<fbs::TensorType>>>> {
     std::vector<flatbuffers::Offset<fbs::TensorType>> out;
     for (RankedTensorType t : types) {
-      FailureOr<fbs::ElementType> element = elementTypeOf(loc, t.getElementType());
+      FailureOr<fbs::ElementType> element =
+          elementTypeOf(loc, t.getElementType());
       if (failed(element))
         return failure();
       std::vector<int64_t> shape(t.getShape().begin(), t.getShape().end());
@@ -87,19 +88,21 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
         std::vector<fbs::BufferRange> bindings;
         for (const BufferSlice &s : d->Bindings)
           bindings.push_back(toRange(s));
-        auto dispatch = fbs::CreateDispatchStep(
-            fbb, /*executable=*/0, it->second,
-            fbb.CreateVectorOfStructs(bindings));
+        auto dispatch =
+            fbs::CreateDispatchStep(fbb, /*executable=*/0, it->second,
+                                    fbb.CreateVectorOfStructs(bindings));
         steps.push_back(fbs::CreateStep(fbb, fbs::StepKind::DispatchStep,
                                         dispatch.Union()));
       } else if (auto *c = std::get_if<CopyStepPlan>(&step)) {
-        fbs::BufferRange source = toRange(c->Source), target = toRange(c->Target);
+        fbs::BufferRange source = toRange(c->Source),
+                         target = toRange(c->Target);
         auto copy = fbs::CreateCopyStep(fbb, &source, &target);
         steps.push_back(
             fbs::CreateStep(fbb, fbs::StepKind::CopyStep, copy.Union()));
       } else if (auto *f = std::get_if<FillStepPlan>(&step)) {
         fbs::BufferRange target = toRange(f->Target);
-        auto fill = fbs::CreateFillStep(fbb, &target, f->Pattern, f->PatternLength);
+        auto fill =
+            fbs::CreateFillStep(fbb, &target, f->Pattern, f->PatternLength);
         steps.push_back(
             fbs::CreateStep(fbb, fbs::StepKind::FillStep, fill.Union()));
       }
@@ -108,8 +111,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
     auto outputs = tensorTypes(plan.Outputs);
     if (failed(inputs) || failed(outputs))
       return failure();
-    fns.push_back(fbs::CreateFunction(fbb, fbb.CreateString(plan.Name),
-                                      *inputs, *outputs, plan.ArenaSize,
+    fns.push_back(fbs::CreateFunction(fbb, fbb.CreateString(plan.Name), *inputs,
+                                      *outputs, plan.ArenaSize,
                                       fbb.CreateVector(steps)));
   }
 
@@ -117,7 +120,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
   for (const ExecutableVariantInfo &variant : variants) {
     std::vector<flatbuffers::Offset<fbs::EntryPoint>> entries;
     for (const EntryPointInfo &e : variant.EntryPoints) {
-      std::vector<uint32_t> size(e.WorkgroupSize.begin(), e.WorkgroupSize.end());
+      std::vector<uint32_t> size(e.WorkgroupSize.begin(),
+                                 e.WorkgroupSize.end());
       std::vector<uint32_t> count(e.WorkgroupCount.begin(),
                                   e.WorkgroupCount.end());
       entries.push_back(fbs::CreateEntryPoint(
@@ -141,14 +145,13 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
   // PreAlign is the same placement without that limit.
   fbb.PreAlign(constants.size(), 64);
   auto constantData = fbb.CreateVector(constants);
-  auto module = fbs::CreateModule(fbb, kVersionMajor, kVersionMinor,
-                                  fbb.CreateString("module"),
-                                  fbb.CreateVector(fns),
-                                  fbb.CreateVector(executables), constantData);
+  auto module = fbs::CreateModule(
+      fbb, kVersionMajor, kVersionMinor, fbb.CreateString("module"),
+      fbb.CreateVector(fns), fbb.CreateVector(executables), constantData);
   fbs::FinishModuleBuffer(fbb, module);
   std::vector<uint8_t> bytes(fbb.GetBufferPointer(),
                              fbb.GetBufferPointer() + fbb.GetSize());
-  module::appendModuleChecksum(bytes);
+  schema::appendModuleChecksum(bytes);
   return bytes;
 }
 

@@ -57,9 +57,8 @@ std::string_view Status::message() const {
 std::string Status::toString() const {
   if (ok())
     return "OK";
-  std::string result = strCat(statusCodeName(State->Code), ": ",
-                              State->Message, " [", State->File, ":",
-                              State->Line, "]");
+  std::string result = strCat(statusCodeName(State->Code), ": ", State->Message,
+                              " [", State->File, ":", State->Line, "]");
   // A report is one line even when a message quotes multi-line text.
   for (char &c : result)
     if (c == '\n' || c == '\r')

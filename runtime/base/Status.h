@@ -86,10 +86,10 @@ public:
     assert(!Err.ok() && "StatusOr built from an OK status without a value");
   }
   StatusOr(T value) : Value(std::move(value)) {}
-  template <typename U,
-            typename = std::enable_if_t<std::is_convertible_v<U &&, T> &&
-                                        !std::is_same_v<std::decay_t<U>, T> &&
-                                        !std::is_same_v<std::decay_t<U>, Status>>>
+  template <typename U, typename = std::enable_if_t<
+                            std::is_convertible_v<U &&, T> &&
+                            !std::is_same_v<std::decay_t<U>, T> &&
+                            !std::is_same_v<std::decay_t<U>, Status>>>
   StatusOr(U &&value) : Value(T(std::forward<U>(value))) {}
 
   bool ok() const { return Value.has_value(); }

@@ -1,6 +1,6 @@
 //===- ModuleChecksumTest.cpp ---------------------------------------------===//
 
-#include "runtime/module/ModuleChecksum.h"
+#include "schema/ModuleChecksum.h"
 
 #include "runtime/module/TestModule.h"
 
@@ -8,7 +8,7 @@
 
 #include <random>
 
-namespace kiln::module {
+namespace kiln::schema {
 namespace {
 
 // Writers and readers built at different times must agree, so the function
@@ -25,7 +25,7 @@ TEST(ModuleChecksumTest, KnownValues) {
 TEST(ModuleChecksumTest, EverySingleWordChangeIsDetected) {
   std::mt19937_64 rng(11);
   for (size_t size : {1u, 7u, 8u, 31u, 32u, 33u, 100u, 1000u}) {
-    std::vector<uint8_t> bytes = test::randomBytes(size, 5);
+    std::vector<uint8_t> bytes = module::test::randomBytes(size, 5);
     uint64_t original = moduleChecksum(bytes.data(), size);
     for (size_t pos = 0; pos < size; ++pos) {
       std::vector<uint8_t> changed = bytes;
@@ -42,7 +42,7 @@ TEST(ModuleChecksumTest, LengthMatters) {
 }
 
 TEST(ModuleChecksumTest, FooterRoundTrip) {
-  std::vector<uint8_t> bytes = test::randomBytes(77, 9);
+  std::vector<uint8_t> bytes = module::test::randomBytes(77, 9);
   uint64_t checksum = moduleChecksum(bytes.data(), bytes.size());
   EXPECT_FALSE(storedModuleChecksum(bytes.data(), bytes.size()).has_value());
   appendModuleChecksum(bytes);
@@ -53,4 +53,4 @@ TEST(ModuleChecksumTest, FooterRoundTrip) {
 }
 
 } // namespace
-} // namespace kiln::module
+} // namespace kiln::schema

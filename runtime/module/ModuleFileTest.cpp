@@ -192,7 +192,7 @@ TEST_F(ModuleFileTest, HostileBytesThroughFromBytes) {
     // Mutated, then given a matching checksum as a hostile writer would.
     std::vector<uint8_t> mutated = unchecked;
     mutated[rng() % mutated.size()] ^= static_cast<uint8_t>(1 + rng() % 255);
-    appendModuleChecksum(mutated);
+    schema::appendModuleChecksum(mutated);
     auto file = ModuleFile::fromBytes(mutated.data(), mutated.size());
     if (file.ok()) {
       EXPECT_EQ(test::checkVerifiedModule((*file)->data()), "");

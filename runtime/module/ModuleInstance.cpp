@@ -297,23 +297,25 @@ ModuleInstance::call(std::string_view name,
   if (!function)
     return lookup(name).status();
 
+  // The label is formatted only when a check fails: this is the per-call path.
   const FunctionSignature &signature = function->Signature;
-  const std::string label = functionLabel(signature);
   if (inputs.size() != signature.Inputs.size())
-    return KILN_ERROR(InvalidArgument, label, " expects ",
+    return KILN_ERROR(InvalidArgument, functionLabel(signature), " expects ",
                       signature.Inputs.size(), " input(s), got ",
                       inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     const TensorSpec &expected = signature.Inputs[i];
     const HostTensor &input = inputs[i];
     if (input.Type != expected.Type || input.Shape != expected.Shape)
-      return KILN_ERROR(InvalidArgument, label, " input ", i, ": expected ",
+      return KILN_ERROR(InvalidArgument, functionLabel(signature), " input ", i,
+                        ": expected ",
                         tensorTypeString(expected.Shape, expected.Type),
                         ", got ", input.typeString());
     if (input.Data.size() != function->InputBytes[i])
-      return KILN_ERROR(InvalidArgument, label, " input ", i, ": ",
-                        input.typeString(), " needs ", function->InputBytes[i],
-                        " bytes of data, got ", input.Data.size());
+      return KILN_ERROR(InvalidArgument, functionLabel(signature), " input ", i,
+                        ": ", input.typeString(), " needs ",
+                        function->InputBytes[i], " bytes of data, got ",
+                        input.Data.size());
   }
 
   std::lock_guard<std::mutex> lock(Mutex);
@@ -323,7 +325,6 @@ ModuleInstance::call(std::string_view name,
 StatusOr<std::vector<HostTensor>>
 ModuleInstance::callLocked(Function &function,
                            const std::vector<HostTensor> &inputs) {
-  const std::string label = functionLabel(function.Signature);
   hal::Allocator &allocator = Device->allocator();
   if (!function.Commands) {
     KILN_ASSIGN_OR_RETURN(
@@ -384,7 +385,7 @@ ModuleInstance::callLocked(Function &function,
     status = Timeline->wait(done.Value, hal::kInfiniteTimeout);
   if (!status.ok()) {
     Timeline.reset();
-    return status.annotate(label);
+    return status.annotate(functionLabel(function.Signature));
   }
 
   std::vector<HostTensor> outputs;

@@ -23,7 +23,6 @@ using test::range;
 
 constexpr uint8_t kF32 = static_cast<uint8_t>(ElementType::F32);
 constexpr uint8_t kI32 = static_cast<uint8_t>(ElementType::I32);
-constexpr uint8_t kI8 = static_cast<uint8_t>(ElementType::I8);
 
 // The hand-written kernels of runtime/hal/cts/kernels/CtsKernels.c.
 std::vector<uint8_t> kernelImage() {
@@ -117,17 +116,7 @@ test::ModuleSpec demoSpec(const std::vector<float> &constants) {
   mainFn.Steps = {addAB, addC, affine, fill, copy};
   spec.Functions.push_back(mainFn);
 
-  test::FunctionSpec second;
-  second.Name = "second";
-  second.Inputs = {{kI32, {2, 3}}};
-  second.Outputs = {{kI8, {}}};
-  test::StepSpec fillByte;
-  fillByte.Kind = sc::StepKind::FillStep;
-  fillByte.Target = range(SK::Output, 0, 0, 1);
-  fillByte.Pattern = 0x2a;
-  fillByte.PatternLength = 1;
-  second.Steps = {fillByte};
-  spec.Functions.push_back(second);
+  spec.Functions.push_back(test::fillByteFunctionSpec());
   return spec;
 }
 

@@ -8,7 +8,7 @@
 #ifndef KILN_RUNTIME_MODULE_TESTMODULE_H
 #define KILN_RUNTIME_MODULE_TESTMODULE_H
 
-#include "runtime/module/ModuleChecksum.h"
+#include "schema/ModuleChecksum.h"
 #include "schema/module_generated.h"
 
 #include <cstdint>
@@ -105,6 +105,21 @@ inline RangeSpec range(sc::StorageKind storage, uint32_t index, uint64_t offset,
 /// (4xf32, 4xf32) -> (4xf32) with a fill, a copy and two dispatches; function
 /// "second" (2x3xi32) -> (i8); one executable with two variants; 256 bytes
 /// of constants.
+/// `second(2x3xi32) -> i8`: fills its output byte with 0x2a.
+inline FunctionSpec fillByteFunctionSpec() {
+  FunctionSpec second;
+  second.Name = "second";
+  second.Inputs = {{static_cast<uint8_t>(sc::ElementType::I32), {2, 3}}};
+  second.Outputs = {{static_cast<uint8_t>(sc::ElementType::I8), {}}};
+  StepSpec fillByte;
+  fillByte.Kind = sc::StepKind::FillStep;
+  fillByte.Target = range(sc::StorageKind::Output, 0, 0, 1);
+  fillByte.Pattern = 0x2a;
+  fillByte.PatternLength = 1;
+  second.Steps = {fillByte};
+  return second;
+}
+
 inline ModuleSpec validModuleSpec() {
   using SK = sc::StorageKind;
   ModuleSpec spec;
@@ -150,17 +165,7 @@ inline ModuleSpec validModuleSpec() {
   mainFn.Steps = {fill, copy, dispatchAdd, dispatchScale};
   spec.Functions.push_back(mainFn);
 
-  FunctionSpec second;
-  second.Name = "second";
-  second.Inputs = {{7, {2, 3}}};
-  second.Outputs = {{5, {}}};
-  StepSpec fillByte;
-  fillByte.Kind = sc::StepKind::FillStep;
-  fillByte.Target = range(SK::Output, 0, 0, 1);
-  fillByte.Pattern = 0x2a;
-  fillByte.PatternLength = 1;
-  second.Steps = {fillByte};
-  spec.Functions.push_back(second);
+  spec.Functions.push_back(fillByteFunctionSpec());
   return spec;
 }
 
@@ -246,7 +251,7 @@ inline std::vector<uint8_t> buildModule(const ModuleSpec &spec) {
   std::vector<uint8_t> bytes(fbb.GetBufferPointer(),
                              fbb.GetBufferPointer() + fbb.GetSize());
   if (spec.AppendChecksum)
-    appendModuleChecksum(bytes);
+    schema::appendModuleChecksum(bytes);
   return bytes;
 }
 

@@ -4,7 +4,7 @@
 
 #include "runtime/base/ElementType.h"
 #include "runtime/base/HostTensor.h"
-#include "runtime/module/ModuleChecksum.h"
+#include "schema/ModuleChecksum.h"
 
 #include <string_view>
 #include <unordered_set>
@@ -446,7 +446,7 @@ Status verifyModule(const uint8_t *data, size_t size) {
   if (reinterpret_cast<uintptr_t>(data) % 8 != 0)
     return KILN_ERROR(InvalidArgument,
                       "module data must be 8-byte aligned in memory");
-  if (size < 2 * sizeof(flatbuffers::uoffset_t) + kChecksumFooterSize)
+  if (size < 2 * sizeof(flatbuffers::uoffset_t) + schema::kChecksumFooterSize)
     return KILN_ERROR(InvalidArgument, "module is too small (", size,
                       " bytes) to be a Kiln module");
   if (!sc::ModuleBufferHasIdentifier(data)) {
@@ -459,14 +459,14 @@ Status verifyModule(const uint8_t *data, size_t size) {
   }
   // Structural checks cannot see a damaged image, name or constant, nor a
   // cut that happens to leave a well-formed prefix; the checksum can.
-  std::optional<uint64_t> stored = storedModuleChecksum(data, size);
+  std::optional<uint64_t> stored = schema::storedModuleChecksum(data, size);
   if (!stored)
     return KILN_ERROR(InvalidArgument,
                       "module is truncated or has no checksum footer (", size,
                       " bytes); writers must finish the file with "
                       "appendModuleChecksum()");
-  size -= kChecksumFooterSize;
-  if (moduleChecksum(data, size) != *stored)
+  size -= schema::kChecksumFooterSize;
+  if (schema::moduleChecksum(data, size) != *stored)
     return KILN_ERROR(InvalidArgument,
                       "module is corrupt: its checksum does not match (", size,
                       " bytes checksummed)");

@@ -2,7 +2,7 @@
 
 #include "runtime/module/Verifier.h"
 
-#include "runtime/module/ModuleChecksum.h"
+#include "schema/ModuleChecksum.h"
 #include "runtime/module/TestModule.h"
 
 #include <gtest/gtest.h>
@@ -64,7 +64,7 @@ Status verifyBytes(const std::vector<uint8_t> &bytes) {
 // one before they are verified; otherwise every mutation would stop at the
 // checksum and the other checks would go untested.
 Status verifyWithChecksum(std::vector<uint8_t> bytes) {
-  appendModuleChecksum(bytes);
+  schema::appendModuleChecksum(bytes);
   return verifyBytes(bytes);
 }
 
@@ -130,7 +130,7 @@ TEST(VerifierTest, EveryTruncationIsRejected) {
   }
   // Cutting exactly the footer leaves a well-formed flatbuffer: still
   // rejected, and the message says why.
-  Status status = verifyBytes(bytes.data(), bytes.size() - kChecksumFooterSize);
+  Status status = verifyBytes(bytes.data(), bytes.size() - schema::kChecksumFooterSize);
   EXPECT_NE(status.toString().find("truncated or has no checksum footer"),
             std::string::npos)
       << status.toString();
@@ -149,7 +149,7 @@ TEST(VerifierTest, EveryTruncationWithValidChecksumIsRejected) {
 
 TEST(VerifierTest, ChecksumCatchesEveryFlip) {
   std::vector<uint8_t> bytes = buildModule(validModuleSpec());
-  size_t footer = bytes.size() - kChecksumFooterSize;
+  size_t footer = bytes.size() - schema::kChecksumFooterSize;
   for (size_t pos = 0; pos < bytes.size(); ++pos) {
     for (uint8_t mask : {0x01, 0x80}) {
       std::vector<uint8_t> mutated = bytes;
@@ -176,7 +176,7 @@ TEST(VerifierTest, ModuleWithoutChecksumIsRejected) {
 
 TEST(VerifierTest, FooterAloneIsTooSmall) {
   std::vector<uint8_t> bytes;
-  appendModuleChecksum(bytes);
+  schema::appendModuleChecksum(bytes);
   Status status = verifyBytes(bytes);
   ASSERT_FALSE(status.ok());
   EXPECT_NE(status.toString().find("too small (16 bytes)"), std::string::npos)

@@ -6,6 +6,7 @@ namespace kiln::tooling {
 
 void registerCommonFlags(FlagParser &parser, CommonFlags &flags,
                          bool unmatchedOutputsPrinted) {
+  flags.PrintUnmatchedOutputs = unmatchedOutputsPrinted;
   parser.addString("device", &flags.Device,
                    "Device URI to run on: local-sync, local-task, "
                    "local-task://?workers=N, cuda, cuda:N (see "

@@ -29,6 +29,9 @@ struct CommonFlags {
   bool ListDevices = false;
   bool DumpDevices = false;
   bool Help = false;
+  // Whether outputs without an --output are printed (kiln-run-module) or
+  // not shown (kiln-benchmark-module); set by registerCommonFlags.
+  bool PrintUnmatchedOutputs = true;
 };
 
 /// Registers the shared flags on `parser`, writing into `flags`.

@@ -5,6 +5,8 @@
 #include "runtime/hal/DriverRegistry.h"
 #include "runtime/module/ModuleFile.h"
 
+#include <iostream>
+
 namespace kiln::tooling {
 
 namespace {
@@ -89,6 +91,31 @@ StatusOr<LoadedFunction> loadFunction(const CommonFlags &flags) {
   }
   KILN_ASSIGN_OR_RETURN(loaded.Signature, loaded.Instance->lookup(function));
   return loaded;
+}
+
+StatusOr<std::optional<PreparedCall>> prepareCall(FlagParser &parser,
+                                                  CommonFlags &flags, int argc,
+                                                  const char *const *argv) {
+  KILN_RETURN_IF_ERROR(parseCommonFlags(parser, flags, argc, argv));
+  if (flags.Help) {
+    std::cout << parser.helpText();
+    return std::optional<PreparedCall>();
+  }
+  bool handled = false;
+  KILN_RETURN_IF_ERROR(handleDeviceQueries(flags, std::cout, handled));
+  if (handled)
+    return std::optional<PreparedCall>();
+
+  PreparedCall call;
+  KILN_ASSIGN_OR_RETURN(call.Loaded, loadFunction(flags));
+  const module::FunctionSignature &signature = *call.Loaded.Signature;
+  KILN_ASSIGN_OR_RETURN(call.Targets,
+                        parseOutputTargets(flags.Outputs, signature));
+  if (!flags.PrintUnmatchedOutputs)
+    for (size_t i = flags.Outputs.size(); i < call.Targets.size(); ++i)
+      call.Targets[i].TargetKind = OutputTarget::Kind::Ignore;
+  KILN_ASSIGN_OR_RETURN(call.Inputs, parseInputs(flags.Inputs, signature));
+  return std::optional<PreparedCall>(std::move(call));
 }
 
 } // namespace kiln::tooling

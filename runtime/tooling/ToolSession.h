@@ -12,8 +12,10 @@
 #include "runtime/hal/Device.h"
 #include "runtime/module/ModuleInstance.h"
 #include "runtime/tooling/CommonFlags.h"
+#include "runtime/tooling/InvocationIo.h"
 
 #include <memory>
+#include <optional>
 #include <ostream>
 
 namespace kiln::tooling {
@@ -31,6 +33,21 @@ struct LoadedFunction {
 /// Opens --module, creates --device, instantiates the module on it and
 /// resolves --function (or the module's only function).
 StatusOr<LoadedFunction> loadFunction(const CommonFlags &flags);
+
+/// One function call as the command line describes it.
+struct PreparedCall {
+  LoadedFunction Loaded;
+  std::vector<HostTensor> Inputs;
+  std::vector<OutputTarget> Targets;
+};
+
+/// The steps kiln-run-module and kiln-benchmark-module share: parses the
+/// flags registered on `parser`, answers --help and the device queries (and
+/// then returns std::nullopt: nothing is left to do), loads the function,
+/// and parses its inputs and --output targets.
+StatusOr<std::optional<PreparedCall>> prepareCall(FlagParser &parser,
+                                                  CommonFlags &flags, int argc,
+                                                  const char *const *argv);
 
 } // namespace kiln::tooling
 

@@ -60,7 +60,8 @@ LogicalResult distribute(func::FuncOp func) {
       Value scaled = arith::MulIOp::create(
           builder, loc, id, arith::ConstantIndexOp::create(builder, loc, step));
       Value offset = arith::AddIOp::create(
-          builder, loc, scaled, arith::ConstantIndexOp::create(builder, loc, lb));
+          builder, loc, scaled,
+          arith::ConstantIndexOp::create(builder, loc, lb));
       mapping.map(iv, offset);
     }
     for (Operation &op : forall.getBody()->without_terminator())
@@ -68,8 +69,7 @@ LogicalResult distribute(func::FuncOp func) {
     forall.erase();
   }
   Builder b(ctx);
-  func->setAttr("kiln.workgroup_count",
-                b.getDenseI64ArrayAttr({total, 1, 1}));
+  func->setAttr(kWorkgroupCountAttr, b.getDenseI64ArrayAttr({total, 1, 1}));
   return success();
 }
 

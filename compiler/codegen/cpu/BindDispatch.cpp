@@ -27,8 +27,8 @@ Value castElements(OpBuilder &builder, Location loc, Value value,
                    Type elementType) {
   auto type = cast<RankedTensorType>(value.getType());
   auto resultType = type.clone(elementType);
-  Value init = tensor::EmptyOp::create(builder, loc, type.getShape(),
-                                       elementType);
+  Value init =
+      tensor::EmptyOp::create(builder, loc, type.getShape(), elementType);
   AffineMap identity = builder.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> iterators(type.getRank(),
                                              utils::IteratorType::parallel);
@@ -36,13 +36,12 @@ Value castElements(OpBuilder &builder, Location loc, Value value,
       builder, loc, resultType, value, init,
       ArrayRef<AffineMap>{identity, identity}, iterators,
       [&](OpBuilder &b, Location l, ValueRange args) {
-        Value cast =
-            elementType.getIntOrFloatBitWidth() <
-                    args[0].getType().getIntOrFloatBitWidth()
-                ? arith::TruncIOp::create(b, l, elementType, args[0])
-                      .getResult()
-                : arith::ExtUIOp::create(b, l, elementType, args[0])
-                      .getResult();
+        Value cast = elementType.getIntOrFloatBitWidth() <
+                             args[0].getType().getIntOrFloatBitWidth()
+                         ? arith::TruncIOp::create(b, l, elementType, args[0])
+                               .getResult()
+                         : arith::ExtUIOp::create(b, l, elementType, args[0])
+                               .getResult();
         linalg::YieldOp::create(b, l, cast);
       });
   return generic.getResult(0);
@@ -67,8 +66,9 @@ LogicalResult bindDispatch(func::FuncOp func) {
     BlockArgument newArg = entry.addArgument(argTypes[i], oldArg.getLoc());
     auto oldType = cast<RankedTensorType>(oldArg.getType());
     Value tensor = bufferization::ToTensorOp::create(
-        builder, oldArg.getLoc(), oldType.clone(cast<MemRefType>(argTypes[i]).getElementType()),
-        newArg, /*restrict=*/true, /*writable=*/false);
+        builder, oldArg.getLoc(),
+        oldType.clone(cast<MemRefType>(argTypes[i]).getElementType()), newArg,
+        /*restrict=*/true, /*writable=*/false);
     if (tensor.getType() != oldType)
       tensor = castElements(builder, oldArg.getLoc(), tensor,
                             oldType.getElementType());

@@ -35,7 +35,8 @@ constexpr const char *kLoweringPipeline =
 
 // Wraps `impl(binding0, ..., bindingN, wgX, wgY, wgZ)` as the CPU ABI entry
 // point `name(void *const *bindings, const uint32_t *push, u32 x, y, z)`.
-LogicalResult emitEntryPoint(ModuleOp module, LLVM::LLVMFuncOp impl,
+FailureOr<LLVM::LLVMFuncOp> emitEntryPoint(ModuleOp module,
+                                           LLVM::LLVMFuncOp impl,
                              StringRef name, unsigned numBindings) {
   MLIRContext *ctx = module.getContext();
   OpBuilder builder(ctx);
@@ -45,8 +46,8 @@ LogicalResult emitEntryPoint(ModuleOp module, LLVM::LLVMFuncOp impl,
   auto i32 = IntegerType::get(ctx, 32);
   auto i64 = IntegerType::get(ctx, 64);
   auto voidType = LLVM::LLVMVoidType::get(ctx);
-  auto entryType = LLVM::LLVMFunctionType::get(
-      voidType, {ptrType, ptrType, i32, i32, i32});
+  auto entryType =
+      LLVM::LLVMFunctionType::get(voidType, {ptrType, ptrType, i32, i32, i32});
   auto entry = LLVM::LLVMFuncOp::create(builder, loc, name, entryType);
   Block *body = entry.addEntryBlock(builder);
   builder.setInsertionPointToStart(body);
@@ -68,7 +69,7 @@ LogicalResult emitEntryPoint(ModuleOp module, LLVM::LLVMFuncOp impl,
            << args.size();
   LLVM::CallOp::create(builder, loc, impl, args);
   LLVM::ReturnOp::create(builder, loc, ValueRange{});
-  return success();
+  return entry;
 }
 
 struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
@@ -80,6 +81,7 @@ struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
     struct DispatchInfo {
       std::string Name;
       unsigned NumBindings;
+      DenseI64ArrayAttr WorkgroupCount;
     };
     SmallVector<DispatchInfo> dispatches;
     for (auto func : module.getOps<func::FuncOp>()) {
@@ -87,8 +89,14 @@ struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
         continue;
       // Accumulators of a reduction loop stay in registers.
       linalg::hoistRedundantVectorTransfers(func);
+      auto count = func->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountAttr);
+      if (!count || count.size() != 3) {
+        func.emitError("dispatch has no workgroup count; run "
+                       "kiln-distribute-to-workgroups first");
+        return signalPassFailure();
+      }
       dispatches.push_back(
-          {func.getSymName().str(), func.getNumArguments() - 3});
+          {func.getSymName().str(), func.getNumArguments() - 3, count});
       func.setSymName((func.getSymName() + "_impl").str());
       func.setPrivate();
     }
@@ -135,8 +143,15 @@ struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
         return signalPassFailure();
       }
       impl.setLinkage(LLVM::Linkage::Internal);
-      if (failed(emitEntryPoint(module, impl, info.Name, info.NumBindings)))
+      FailureOr<LLVM::LLVMFuncOp> entry =
+          emitEntryPoint(module, impl, info.Name, info.NumBindings);
+      if (failed(entry))
         return signalPassFailure();
+      // What the module writer records for this entry point.
+      (*entry)->setAttr(kWorkgroupCountAttr, info.WorkgroupCount);
+      (*entry)->setAttr(kBindingCountAttr,
+                        IntegerAttr::get(IntegerType::get(ctx, 32),
+                                         info.NumBindings));
     }
   }
 };

@@ -62,14 +62,14 @@ SmallVector<int64_t> projectToRoot(linalg::LinalgOp anchor,
   return sizes;
 }
 
-LogicalResult applyCleanups(func::FuncOp func) {
-  RewritePatternSet patterns(func.getContext());
-  for (Dialect *dialect : func.getContext()->getLoadedDialects())
+// Canonicalization of every op and dialect, as the canonicalize pass does.
+FrozenRewritePatternSet buildCleanupPatterns(MLIRContext *ctx) {
+  RewritePatternSet patterns(ctx);
+  for (Dialect *dialect : ctx->getLoadedDialects())
     dialect->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op :
-       func.getContext()->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, func.getContext());
-  return applyPatternsGreedily(func, std::move(patterns));
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+  return FrozenRewritePatternSet(std::move(patterns));
 }
 
 // Erases side-effect-free ops whose results are unused, innermost first.
@@ -126,7 +126,8 @@ LogicalResult decomposeDataMovement(func::FuncOp func) {
   return applyPatternsGreedily(func, std::move(patterns));
 }
 
-LogicalResult tileDispatch(func::FuncOp func) {
+LogicalResult tileDispatch(func::FuncOp func,
+                           const FrozenRewritePatternSet &cleanups) {
   SmallVector<bufferization::MaterializeInDestinationOp> stores;
   func.walk([&](bufferization::MaterializeInDestinationOp op) {
     stores.push_back(op);
@@ -144,7 +145,8 @@ LogicalResult tileDispatch(func::FuncOp func) {
   // canonicalization runs in between (it could fold a single-iteration loop
   // and move or replace them); dead originals are erased instead.
   IRRewriter rewriter(func.getContext());
-  SmallVector<int64_t> workgroup = projectToRoot(anchor, root, config->Workgroup);
+  SmallVector<int64_t> workgroup =
+      projectToRoot(anchor, root, config->Workgroup);
   SmallVector<int64_t> vector = projectToRoot(anchor, root, config->Vector);
   OperationName anchorName = anchor->getName();
   FailureOr<Operation *> tiledRoot =
@@ -168,15 +170,16 @@ LogicalResult tileDispatch(func::FuncOp func) {
   for (linalg::LinalgOp op : reducers) {
     SmallVector<int64_t> sizes = config->Reduction;
     sizes.resize(op.getNumLoops(), 0);
-    if (failed(tileOp(rewriter, cast<TilingInterface>(op.getOperation()),
-                      sizes, scf::SCFTilingOptions::LoopType::ForOp,
+    if (failed(tileOp(rewriter, cast<TilingInterface>(op.getOperation()), sizes,
+                      scf::SCFTilingOptions::LoopType::ForOp,
                       /*fuse=*/false)))
       return op.emitError("failed to tile reduction loops");
   }
-  return applyCleanups(func);
+  return applyPatternsGreedily(func, cleanups);
 }
 
-LogicalResult vectorizeDispatch(func::FuncOp func) {
+LogicalResult vectorizeDispatch(func::FuncOp func,
+                                const FrozenRewritePatternSet &cleanups) {
   {
     RewritePatternSet patterns(func.getContext());
     linalg::populateDecomposeConvolutionPatterns(patterns);
@@ -221,7 +224,7 @@ LogicalResult vectorizeDispatch(func::FuncOp func) {
                                                        func.getContext());
   if (failed(applyPatternsGreedily(func, std::move(patterns))))
     return failure();
-  return applyCleanups(func);
+  return applyPatternsGreedily(func, cleanups);
 }
 
 struct CpuTileAndVectorizePass
@@ -230,10 +233,19 @@ struct CpuTileAndVectorizePass
     func::FuncOp func = getOperation();
     if (!isDispatchFunc(func))
       return;
-    if (failed(decomposeDataMovement(func)) || failed(tileDispatch(func)) ||
-        failed(vectorizeDispatch(func)))
+    if (failed(decomposeDataMovement(func)) ||
+        failed(tileDispatch(func, Cleanups)) ||
+        failed(vectorizeDispatch(func, Cleanups)))
       return signalPassFailure();
   }
+
+  LogicalResult initialize(MLIRContext *ctx) override {
+    Cleanups = buildCleanupPatterns(ctx);
+    return success();
+  }
+
+private:
+  FrozenRewritePatternSet Cleanups;
 };
 
 } // namespace

@@ -31,7 +31,8 @@ constexpr int64_t kVectorLanes = 16;
 void tileParallelForBudget(ArrayRef<int64_t> ranges, ArrayRef<unsigned> order,
                            int64_t budget, SmallVectorImpl<int64_t> &sizes) {
   for (unsigned loop : order) {
-    int64_t size = largestDivisorAtMost(ranges[loop], std::max<int64_t>(budget, 1));
+    int64_t size =
+        largestDivisorAtMost(ranges[loop], std::max<int64_t>(budget, 1));
     sizes[loop] = size;
     budget /= size;
   }
@@ -69,12 +70,10 @@ std::optional<CpuTileConfig> chooseCpuTileConfig(linalg::LinalgOp anchor) {
     // Loops: (n, oh, ow, c|f, [kh, kw, c]). One output row per vector tile
     // and one filter row per reduction step let the 2-D window decompose
     // into vectorizable 1-D convolutions.
-    config.Workgroup = SmallVector<int64_t>(numLoops, 0);
     config.Workgroup[0] = 1;
     config.Workgroup[1] = largestDivisorAtMost(ranges[1], 4);
     config.Workgroup[2] = largestDivisorAtMost(ranges[2], 16);
     config.Workgroup[3] = largestDivisorAtMost(ranges[3], 64);
-    config.Vector = SmallVector<int64_t>(numLoops, 0);
     config.Vector[0] = 1;
     config.Vector[1] = 1;
     config.Vector[2] = largestDivisorAtMost(config.Workgroup[2], 4);
@@ -99,7 +98,8 @@ std::optional<CpuTileConfig> chooseCpuTileConfig(linalg::LinalgOp anchor) {
     for (unsigned loop : reductions)
       config.Reduction[loop] = 1;
     if (!reductions.empty())
-      config.Reduction[reductions[0]] = largestDivisorAtMost(ranges[reductions[0]], 8);
+      config.Reduction[reductions[0]] =
+          largestDivisorAtMost(ranges[reductions[0]], 8);
     return config;
   }
 

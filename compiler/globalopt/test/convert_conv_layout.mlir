@@ -1,11 +1,17 @@
 // RUN: kiln-opt --split-input-file --kiln-convert-conv-layout %s | FileCheck %s
 
-// A filter argument is transposed FHWC -> HWCF at run time.
+// A filter argument is transposed FHWC -> HWCF at run time:
+// hwcf[h, w, c, f] = fhwc[f, h, w, c].
+
+// CHECK-DAG: #[[READ:.+]] = affine_map<(d0, d1, d2, d3) -> (d3, d0, d1, d2)>
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 
 // CHECK-LABEL: func.func @filter_argument(
 // CHECK-SAME:    %[[X:[^:]+]]: tensor<1x5x5x2xf32>, %[[F:[^:]+]]: tensor<3x2x1x2xf32>, %[[ACC:[^:]+]]: tensor<1x4x5x3xf32>)
 // CHECK:       %[[E:.+]] = tensor.empty() : tensor<2x1x2x3xf32>
-// CHECK:       %[[T:.+]] = linalg.transpose ins(%[[F]] : tensor<3x2x1x2xf32>) outs(%[[E]] : tensor<2x1x2x3xf32>) permutation = [1, 2, 3, 0]
+// CHECK:       %[[T:.+]] = linalg.generic
+// CHECK-SAME:    indexing_maps = [#[[READ]], #[[ID]]]
+// CHECK-SAME:    ins(%[[F]] : tensor<3x2x1x2xf32>) outs(%[[E]] : tensor<2x1x2x3xf32>)
 // CHECK:       %[[R:.+]] = linalg.conv_2d_nhwc_hwcf
 // CHECK-SAME:    dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>
 // CHECK-SAME:    ins(%[[X]], %[[T]] : tensor<1x5x5x2xf32>, tensor<2x1x2x3xf32>) outs(%[[ACC]] : tensor<1x4x5x3xf32>)
@@ -23,7 +29,7 @@ func.func @filter_argument(%x: tensor<1x5x5x2xf32>, %f: tensor<3x2x1x2xf32>, %ac
 // fhwc[f][h][w][c], with fhwc[f][h][0][c] = 4f + 2h + c.
 
 // CHECK-LABEL: func.func @filter_constant(
-// CHECK-NOT:   linalg.transpose
+// CHECK-NOT:   linalg.generic
 // CHECK:       %[[CST:.+]] = arith.constant dense<
 // CHECK-SAME:    {{\[\[\[\[}}0.000000e+00, 4.000000e+00, 8.000000e+00], [1.000000e+00, 5.000000e+00, 9.000000e+00]]],
 // CHECK-SAME:    {{\[\[\[}}2.000000e+00, 6.000000e+00, 1.000000e+01], [3.000000e+00, 7.000000e+00, 1.100000e+01]]]]>
@@ -79,7 +85,7 @@ func.func @filter_splat(%x: tensor<1x5x5x2xf32>, %acc: tensor<1x4x5x3xf32>) -> t
 // Convolutions already in NHWC/HWCF are left alone.
 
 // CHECK-LABEL: func.func @already_hwcf(
-// CHECK-NOT:   linalg.transpose
+// CHECK-NOT:   linalg.generic
 // CHECK:       linalg.conv_2d_nhwc_hwcf ins(%{{.+}}, %{{.+}} : tensor<1x5x5x2xf32>, tensor<2x1x2x3xf32>)
 func.func @already_hwcf(%x: tensor<1x5x5x2xf32>, %f: tensor<2x1x2x3xf32>, %acc: tensor<1x4x5x3xf32>) -> tensor<1x4x5x3xf32> {
   %0 = linalg.conv_2d_nhwc_hwcf ins(%x, %f : tensor<1x5x5x2xf32>, tensor<2x1x2x3xf32>) outs(%acc : tensor<1x4x5x3xf32>) -> tensor<1x4x5x3xf32>

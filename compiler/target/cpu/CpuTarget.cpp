@@ -67,7 +67,8 @@ createTargetMachine(Location loc, llvm::StringRef cpu) {
   (void)initialized;
   llvm::Triple triple("x86_64-unknown-linux-gnu");
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return emitError(loc) << "x86-64 code generation is unavailable: " << error;
   llvm::TargetOptions options;
@@ -140,10 +141,14 @@ FailureOr<std::vector<uint8_t>> buildCpuSharedObject(ModuleOp module,
 
   std::string linkLog;
   llvm::raw_string_ostream logStream(linkLog);
-  const char *args[] = {"ld.lld",       "-shared",
-                        "--build-id=none", "-z",
-                        "noexecstack",  "--strip-all",
-                        "-o",           sharedFile.Path.c_str(),
+  const char *args[] = {"ld.lld",
+                        "-shared",
+                        "--build-id=none",
+                        "-z",
+                        "noexecstack",
+                        "--strip-all",
+                        "-o",
+                        sharedFile.Path.c_str(),
                         objectFile.Path.c_str()};
   lld::Result linked =
       lld::lldMain(args, logStream, logStream, {{lld::Gnu, &lld::elf::link}});

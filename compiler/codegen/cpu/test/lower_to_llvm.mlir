@@ -18,7 +18,9 @@
 // CHECK-SAME:    %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: i64, %{{[^:]+}}: i64, %{{[^:]+}}: i64)
 // CHECK-SAME:    kiln.workgroup_count = array<i64: 2, 1, 1>
 // CHECK:         llvm.intr.fma
-// CHECK:       llvm.func @exp(%[[BINDINGS:[^:]+]]: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %[[X:[^:]+]]: i32, %[[Y:[^:]+]]: i32, %[[Z:[^:]+]]: i32) {
+// The entry carries what the module writer records: bindings and grid.
+// CHECK:       llvm.func @exp(%[[BINDINGS:[^:]+]]: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %[[X:[^:]+]]: i32, %[[Y:[^:]+]]: i32, %[[Z:[^:]+]]: i32)
+// CHECK-SAME:    attributes {kiln.binding_count = 2 : i32, kiln.workgroup_count = array<i64: 2, 1, 1>} {
 // CHECK-NEXT:    %[[S0:.+]] = llvm.getelementptr %[[BINDINGS]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK-NEXT:    %[[B0:.+]] = llvm.load %[[S0]] : !llvm.ptr -> !llvm.ptr
 // CHECK-NEXT:    %[[S1:.+]] = llvm.getelementptr %[[BINDINGS]][1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
@@ -42,7 +44,8 @@ func.func private @exp(%a: tensor<64x128xf32>) -> tensor<64x128xf32> attributes 
 // CHECK-SAME:    %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: i64, %{{[^:]+}}: i64, %{{[^:]+}}: i64)
 // CHECK-SAME:    kiln.workgroup_count = array<i64: 8, 1, 1>
 // CHECK:         llvm.intr.fmuladd({{.+}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
-// CHECK:       llvm.func @matmul(%[[BINDINGS:[^:]+]]: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32) {
+// CHECK:       llvm.func @matmul(%[[BINDINGS:[^:]+]]: !llvm.ptr, %{{[^:]+}}: !llvm.ptr, %{{[^:]+}}: i32, %{{[^:]+}}: i32, %{{[^:]+}}: i32)
+// CHECK-SAME:    attributes {kiln.binding_count = 3 : i32, kiln.workgroup_count = array<i64: 8, 1, 1>} {
 // CHECK-COUNT-3: llvm.load
 // CHECK-COUNT-3: llvm.zext
 // CHECK-NEXT:    llvm.call @matmul_impl({{.+}}) : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64) -> ()
@@ -52,16 +55,4 @@ func.func private @matmul(%a: tensor<128x64xf32>, %b: tensor<64x256xf32>) -> ten
   %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
   %0 = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x256xf32>) outs(%fill : tensor<128x256xf32>) -> tensor<128x256xf32>
   return %0 : tensor<128x256xf32>
-}
-
-// WORKAROUND: kiln-cpu-lower-to-llvm runs a nested pipeline whose passes
-// create cf ops, but the pass does not declare the cf dialect as a
-// dependency; unless the input already loaded cf, kiln-opt crashes
-// (kiln-compile hides this by loading every dialect up front). This
-// function only loads cf; delete it once the pass declares its dialects.
-// CHECK-LABEL: llvm.func @load_cf_dialect()
-func.func private @load_cf_dialect() {
-  cf.br ^bb1
-^bb1:
-  return
 }

@@ -13,12 +13,12 @@
 // single flipped byte) changes the result: every step of each lane is a
 // bijection of the lane state.
 //
-// Header-only and dependency-free so the compiler's module writer can use it
-// without linking the runtime.
+// Header-only and dependency-free: like module.fbs, it is part of the file
+// format that the compiler writes and the runtime reads.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_RUNTIME_MODULE_MODULECHECKSUM_H
-#define KILN_RUNTIME_MODULE_MODULECHECKSUM_H
+#ifndef KILN_SCHEMA_MODULECHECKSUM_H
+#define KILN_SCHEMA_MODULECHECKSUM_H
 
 #include <cstddef>
 #include <cstdint>
@@ -26,7 +26,7 @@
 #include <optional>
 #include <vector>
 
-namespace kiln::module {
+namespace kiln::schema {
 
 inline constexpr char kChecksumMagic[8] = {'K', 'I', 'L', 'N',
                                            'C', 'S', 'U', 'M'};
@@ -87,6 +87,6 @@ inline std::optional<uint64_t> storedModuleChecksum(const uint8_t *data,
   return detail::loadLittleEndian64(data + size - 8, 8);
 }
 
-} // namespace kiln::module
+} // namespace kiln::schema
 
-#endif // KILN_RUNTIME_MODULE_MODULECHECKSUM_H
+#endif // KILN_SCHEMA_MODULECHECKSUM_H

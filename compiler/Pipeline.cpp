@@ -158,15 +158,16 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
       EntryPointInfo entry;
       entry.Name = func.getSymName().str();
       auto lowered = codegen->lookupSymbol<LLVM::LLVMFuncOp>(entry.Name);
-      auto count = lowered ? lowered->getAttrOfType<DenseI64ArrayAttr>(
-                                 kWorkgroupCountAttr)
-                           : DenseI64ArrayAttr();
-      auto bindings = lowered
-                          ? lowered->getAttrOfType<IntegerAttr>(kBindingCountAttr)
-                          : IntegerAttr();
+      auto count =
+          lowered
+              ? lowered->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountAttr)
+              : DenseI64ArrayAttr();
+      auto bindings =
+          lowered ? lowered->getAttrOfType<IntegerAttr>(kBindingCountAttr)
+                  : IntegerAttr();
       if (!count || !bindings)
-        return emitError(loc) << "dispatch " << entry.Name
-                              << " has no lowered entry point";
+        return emitError(loc)
+               << "dispatch " << entry.Name << " has no lowered entry point";
       entry.BindingCount = static_cast<uint32_t>(bindings.getInt());
       for (unsigned i = 0; i < 3; ++i)
         entry.WorkgroupCount[i] = static_cast<uint32_t>(count[i]);

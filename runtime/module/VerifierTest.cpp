@@ -2,8 +2,8 @@
 
 #include "runtime/module/Verifier.h"
 
-#include "schema/ModuleChecksum.h"
 #include "runtime/module/TestModule.h"
+#include "schema/ModuleChecksum.h"
 
 #include <gtest/gtest.h>
 
@@ -130,7 +130,8 @@ TEST(VerifierTest, EveryTruncationIsRejected) {
   }
   // Cutting exactly the footer leaves a well-formed flatbuffer: still
   // rejected, and the message says why.
-  Status status = verifyBytes(bytes.data(), bytes.size() - schema::kChecksumFooterSize);
+  Status status =
+      verifyBytes(bytes.data(), bytes.size() - schema::kChecksumFooterSize);
   EXPECT_NE(status.toString().find("truncated or has no checksum footer"),
             std::string::npos)
       << status.toString();

@@ -37,7 +37,8 @@ constexpr const char *kLoweringPipeline =
 // point `name(void *const *bindings, const uint32_t *push, u32 x, y, z)`.
 FailureOr<LLVM::LLVMFuncOp> emitEntryPoint(ModuleOp module,
                                            LLVM::LLVMFuncOp impl,
-                             StringRef name, unsigned numBindings) {
+                                           StringRef name,
+                                           unsigned numBindings) {
   MLIRContext *ctx = module.getContext();
   OpBuilder builder(ctx);
   builder.setInsertionPointAfter(impl);
@@ -149,9 +150,9 @@ struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
         return signalPassFailure();
       // What the module writer records for this entry point.
       (*entry)->setAttr(kWorkgroupCountAttr, info.WorkgroupCount);
-      (*entry)->setAttr(kBindingCountAttr,
-                        IntegerAttr::get(IntegerType::get(ctx, 32),
-                                         info.NumBindings));
+      (*entry)->setAttr(
+          kBindingCountAttr,
+          IntegerAttr::get(IntegerType::get(ctx, 32), info.NumBindings));
     }
   }
 };

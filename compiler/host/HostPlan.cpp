@@ -3,6 +3,9 @@
 #include "compiler/host/HostPlan.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
@@ -49,14 +52,33 @@ std::vector<uint8_t> denseElementBytes(DenseElementsAttr attr) {
   return bytes;
 }
 
-uint64_t ConstantPool::add(DenseElementsAttr attr) {
+FailureOr<ArrayRef<char>> resourceElementBytes(DenseResourceElementsAttr attr) {
+  AsmResourceBlob *blob = attr.getRawHandle().getBlob();
+  if (!blob)
+    return failure();
+  ArrayRef<char> data = blob->getData();
+  if (data.size() != tensorByteSize(cast<RankedTensorType>(attr.getType())))
+    return failure();
+  return data;
+}
+
+FailureOr<uint64_t> ConstantPool::add(ElementsAttr attr) {
   auto it = Offsets.find(attr);
   if (it != Offsets.end())
     return it->second;
   uint64_t offset = llvm::alignTo(Data.size(), kBufferAlignment);
-  std::vector<uint8_t> bytes = denseElementBytes(attr);
   Data.resize(offset);
-  Data.insert(Data.end(), bytes.begin(), bytes.end());
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    std::vector<uint8_t> bytes = denseElementBytes(dense);
+    Data.insert(Data.end(), bytes.begin(), bytes.end());
+  } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    FailureOr<ArrayRef<char>> bytes = resourceElementBytes(resource);
+    if (failed(bytes))
+      return failure();
+    Data.insert(Data.end(), bytes->begin(), bytes->end());
+  } else {
+    return failure();
+  }
   Offsets[attr] = offset;
   return offset;
 }
@@ -169,11 +191,16 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
         info.FillLength = pattern->second;
         info.Start = kEnd; // from its first use
       } else if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
-        auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-        if (!dense)
-          return op.emitError("unsupported constant kind in host function");
+        auto elements = dyn_cast<ElementsAttr>(constant.getValue());
+        FailureOr<uint64_t> offset =
+            elements ? pool.add(elements) : FailureOr<uint64_t>(failure());
+        if (failed(offset))
+          return op.emitError()
+                 << "constant data of type " << constant.getType()
+                 << " is missing or malformed (an elided or undefined "
+                    "dense_resource blob, or one of the wrong size)";
         info.Kind = Storage::Constant;
-        info.Offset = pool.add(dense);
+        info.Offset = *offset;
         info.End = kEnd;
       } else {
         return op.emitError("fill of a non-constant value in host function");

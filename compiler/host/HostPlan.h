@@ -46,7 +46,9 @@ struct HostPlan {
 /// Module-wide constant data, 64-byte aligned entries, deduplicated.
 class ConstantPool {
 public:
-  uint64_t add(mlir::DenseElementsAttr attr);
+  /// Adds `attr`'s bytes (dense or dense_resource) and returns their offset;
+  /// fails when a resource's blob is missing (elided or never defined).
+  mlir::FailureOr<uint64_t> add(mlir::ElementsAttr attr);
   const std::vector<uint8_t> &data() const { return Data; }
 
 private:
@@ -59,6 +61,11 @@ uint64_t tensorByteSize(mlir::RankedTensorType type);
 
 /// Element bytes as the runtime stores them, little-endian.
 std::vector<uint8_t> denseElementBytes(mlir::DenseElementsAttr attr);
+
+/// The bytes of a dense_resource blob, or failure when the blob is missing or
+/// its size does not match the type (i1 blobs hold one byte per element).
+mlir::FailureOr<llvm::ArrayRef<char>>
+resourceElementBytes(mlir::DenseResourceElementsAttr attr);
 
 /// Alignment of every arena slice and constant.
 inline constexpr uint64_t kBufferAlignment = 64;

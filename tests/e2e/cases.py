@@ -722,13 +722,23 @@ def _hexDense(values: np.ndarray) -> str:
 
 
 def emitMlp() -> str:
-    def const(name, spec, op, useHex):
+    resources = {}
+
+    def const(name, spec, op, form):
         v = pattern(*spec)
         t = f"tensor<{formatTensorType(v.shape, 'f32')}>"
-        d = _hexDense(v) if useHex else _denseText(v)
+        if form == "resource":
+            # The blob's first four bytes are its alignment, as importers
+            # (iree-import-onnx, torch-mlir) write them.
+            key = f"{op}_{name}"
+            resources[key] = '"0x04000000' + _hexDense(v)[3:]
+            attr = f"dense_resource<{key}>"
+        else:
+            d = _hexDense(v) if form == "hex" else _denseText(v)
+            attr = f"dense<{d}>"
         if op == "arith":
-            return f"  %{name} = arith.constant dense<{d}> : {t}\n"
-        return (f'  %{name} = "tosa.const"() <{{values = dense<{d}> : {t}}}> '
+            return f"  %{name} = arith.constant {attr} : {t}\n"
+        return (f'  %{name} = "tosa.const"() <{{values = {attr} : {t}}}> '
                 f": () -> {t}\n")
 
     out = ["// A two-layer MLP with its weights baked in as constants.\n",
@@ -743,7 +753,7 @@ def emitMlp() -> str:
     out.append("func.func @mlp_linalg(%x: tensor<4x16xf32>) -> "
                "tensor<4x10xf32> {\n")
     for k, v in MLP_LINALG.items():
-        out.append(const(k, v, "arith", False))
+        out.append(const(k, v, "arith", "text"))
     out.append("""  %zero = arith.constant 0.0 : f32
   %e1 = tensor.empty() : tensor<4x32xf32>
   %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x32xf32>) -> tensor<4x32xf32>
@@ -769,12 +779,13 @@ def emitMlp() -> str:
 }
 
 """)
-    out.append("// The same shape of network in tosa, tosa.const weights (the "
-               "large ones as hex).\n")
+    out.append("// The same shape of network in tosa, tosa.const weights (w1 "
+               "as a dense_resource\n// blob, w2 as hex).\n")
     out.append("func.func @mlp_tosa(%x: tensor<1x8x64xf32>) -> "
                "tensor<1x8x10xf32> {\n")
     for k, v in MLP_TOSA.items():
-        out.append(const(k, v, "tosa", k.startswith("w")))
+        form = {"w1": "resource", "w2": "hex"}.get(k, "text")
+        out.append(const(k, v, "tosa", form))
     out.append("""  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %h = tosa.matmul %x, %w1, %zp, %zp : (tensor<1x8x64xf32>, tensor<1x64x128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x128xf32>
   %hb = tosa.add %h, %b1 : (tensor<1x8x128xf32>, tensor<1x1x128xf32>) -> tensor<1x8x128xf32>
@@ -784,6 +795,9 @@ def emitMlp() -> str:
   return %y : tensor<1x8x10xf32>
 }
 """)
+    out.append("\n{-#\n  dialect_resources: {\n    builtin: {\n")
+    out.append(",\n".join(f"      {k}: {v}" for k, v in resources.items()))
+    out.append("\n    }\n  }\n#-}\n")
     return "".join(out)
 
 

@@ -308,6 +308,12 @@ def runAll(s: Suite) -> int:
     s.expectCompileError("compile/unsupported_op",
                          os.path.join(CLI_DIR, "unsupported_op.mlir"),
                          "tosa.custom", line=5)
+    s.expectCompileError("compile/elided_resource",
+                         os.path.join(CLI_DIR, "elided_resource.mlir"),
+                         "dense_resource", line=4)
+    s.expectCompileError("compile/short_resource",
+                         os.path.join(CLI_DIR, "short_resource.mlir"),
+                         "dense_resource", line=3)
     s.expectCompileError("compile/missing_file",
                          os.path.join(s.work, "no_such_input.mlir"), "error:")
     empty = os.path.join(s.work, "garbage.mlir")

@@ -41,10 +41,27 @@ bool isDispatchFunc(func::FuncOp func) { return func->hasAttr(kDispatchAttr); }
 
 namespace {
 
+// Broadcasts read operands through projected permutations; tosa's implicit
+// broadcasting also reads unit dimensions at constant index 0.
+bool isBroadcastMap(AffineMap map) {
+  llvm::SmallBitVector seen(map.getNumDims());
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      if (seen.test(dim.getPosition()))
+        return false;
+      seen.set(dim.getPosition());
+      continue;
+    }
+    auto constant = dyn_cast<AffineConstantExpr>(expr);
+    if (!constant || constant.getValue() != 0)
+      return false;
+  }
+  return true;
+}
+
 bool isElementwise(linalg::LinalgOp op) {
   return op.getNumLoops() == op.getNumParallelLoops() &&
-         llvm::all_of(op.getIndexingMapsArray(),
-                      [](AffineMap m) { return m.isProjectedPermutation(); }) &&
+         llvm::all_of(op.getIndexingMapsArray(), isBroadcastMap) &&
          op.getNumDpsInits() == 1;
 }
 
@@ -91,7 +108,10 @@ struct Group {
   llvm::SetVector<Operation *> Ops; // in program order
 };
 
-LogicalResult outlineGroup(func::FuncOp parent, Group &group, unsigned index) {
+// Dispatches are placed after `insertAfter` (the previous one), so the module
+// lists them, and the executable numbers its entry points, in program order.
+LogicalResult outlineGroup(func::FuncOp parent, Group &group, unsigned index,
+                           Operation *&insertAfter) {
   OpBuilder builder(parent);
   llvm::SetVector<Operation *> &ops = group.Ops;
   Operation *last = ops.back();
@@ -141,11 +161,12 @@ LogicalResult outlineGroup(func::FuncOp parent, Group &group, unsigned index) {
     outputTypes.push_back(v.getType());
 
   std::string name = (parent.getSymName() + "_dispatch_" + Twine(index)).str();
-  builder.setInsertionPointAfter(parent);
+  builder.setInsertionPointAfter(insertAfter);
   auto dispatch =
       func::FuncOp::create(builder, last->getLoc(), name,
                            builder.getFunctionType(inputTypes, outputTypes));
   dispatch.setPrivate();
+  insertAfter = dispatch;
   dispatch->setAttr(kDispatchAttr, builder.getUnitAttr());
   Block *body = dispatch.addEntryBlock();
   IRMapping mapping;
@@ -228,8 +249,9 @@ LogicalResult formDispatches(func::FuncOp func) {
   }
 
   unsigned index = 0;
+  Operation *insertAfter = func;
   for (Group &group : groups)
-    if (failed(outlineGroup(func, group, index++)))
+    if (failed(outlineGroup(func, group, index++, insertAfter)))
       return failure();
 
   // Producers left without users in the host function.

@@ -217,3 +217,42 @@ func.func @host_extract(%a: tensor<4xf32>) -> tensor<4xf32> {
   %f = linalg.fill ins(%x : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
   return %f : tensor<4xf32>
 }
+
+// -----
+
+// tosa's implicit broadcast reads the unit dimension of the bias at constant
+// index 0; the bias add still fuses into the batch matmul. A second matmul
+// makes a second dispatch, placed after the first so entry points follow
+// program order.
+
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#bcast = affine_map<(d0, d1, d2) -> (d0, 0, d2)>
+// CHECK-LABEL: func.func @broadcast_bias(
+// CHECK-NEXT:  %[[H:.+]] = call @broadcast_bias_dispatch_0(
+// CHECK-NEXT:  %[[O:.+]] = call @broadcast_bias_dispatch_1(%[[H]]
+// CHECK-NEXT:  return %[[O]]
+// CHECK:       func.func private @broadcast_bias_dispatch_0(
+// CHECK:       linalg.batch_matmul
+// CHECK:       linalg.generic
+// CHECK-SAME:    indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}]
+// CHECK:       arith.addf
+// CHECK:       func.func private @broadcast_bias_dispatch_1(
+// CHECK:       linalg.batch_matmul
+// CHECK-NOT:   linalg.generic
+// CHECK:       return
+func.func @broadcast_bias(%x: tensor<1x4x8xf32>, %w: tensor<1x8x16xf32>, %b: tensor<1x1x16xf32>, %w2: tensor<1x16x2xf32>) -> tensor<1x4x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x16xf32>) -> tensor<1x4x16xf32>
+  %mm = linalg.batch_matmul ins(%x, %w : tensor<1x4x8xf32>, tensor<1x8x16xf32>) outs(%f : tensor<1x4x16xf32>) -> tensor<1x4x16xf32>
+  %h = linalg.generic {indexing_maps = [#id3, #bcast, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%mm, %b : tensor<1x4x16xf32>, tensor<1x1x16xf32>) outs(%e : tensor<1x4x16xf32>) {
+  ^bb0(%v: f32, %bv: f32, %out: f32):
+    %s = arith.addf %v, %bv : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x16xf32>
+  %e2 = tensor.empty() : tensor<1x4x2xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x4x2xf32>) -> tensor<1x4x2xf32>
+  %o = linalg.batch_matmul ins(%h, %w2 : tensor<1x4x16xf32>, tensor<1x16x2xf32>) outs(%f2 : tensor<1x4x2xf32>) -> tensor<1x4x2xf32>
+  return %o : tensor<1x4x2xf32>
+}

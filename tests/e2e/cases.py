@@ -662,6 +662,38 @@ case(SH, "tosa_tile", [I("2x3xi32", -10**6, 10**6)],
      lambda x: np.tile(x, (2, 3)), tol="exact")
 case(SH, "identity_twice", [I("5x5xf32")], lambda x: (x, x), tol="exact")
 
+# --- partial_tiles.mlir -----------------------------------------------------
+PT = "partial_tiles.mlir"
+case(PT, "pt_matmul_131x509x67", [I("131x509xf32"), I("509x67xf32")],
+     lambda a, b: f64(a) @ b, scale=absMatmul)
+case(PT, "pt_matmul_bias_relu_67x33x197",
+     [I("67x33xf32"), I("33x197xf32"), I("197xf32")],
+     lambda a, b, c: relu(f64(a) @ b + c),
+     scale=lambda a, b, c: absMatmul(a, b) + np.abs(c))
+case(PT, "pt_matmul_i32_67x19x71",
+     [I("67x19xi32", -20, 20), I("19x71xi32", -20, 20)],
+     lambda a, b: i32(i64(a) @ i64(b)), tol="exact")
+case(PT, "pt_matmul_f16_67x35x69",
+     [I("67x35xf16"), I("35x69xf16")], lambda a, b: f64(a) @ b,
+     scale=absMatmul)
+case(PT, "pt_batch_matmul_2x197x64x197",
+     [I("2x197x64xf32"), I("2x64x197xf32")], lambda a, b: f64(a) @ b,
+     scale=absMatmul)
+case(PT, "pt_elementwise_3x4099", [I("3x4099xf32"), I("3x4099xf32")],
+     lambda a, b: (f64(a) + b) * a)
+case(PT, "pt_reduce_sum_67x1031", [I("67x1031xf32")],
+     lambda x: f64(x).sum(axis=1), scale=lambda x: np.abs(f64(x)).sum(axis=1))
+case(PT, "pt_softmax_197x197", [I("197x197xf32", -4, 4)],
+     lambda x: softmax(x, 1), tol="f32_approx")
+case(PT, "pt_conv_115x115x3_to_8", [I("1x115x115x3xf32"), I("3x3x3x8xf32")],
+     lambda x, w: convNhwcHwcf(x, w),
+     scale=lambda x, w: convNhwcHwcf(np.abs(x), np.abs(w)))
+case(PT, "pt_depthwise_69x69x17", [I("1x69x69x17xf32"), I("3x3x17xf32")],
+     lambda x, w: depthwiseHwc(x, w),
+     scale=lambda x, w: depthwiseHwc(np.abs(x), np.abs(w)))
+case(PT, "pt_maxpool_35x35x19", [I("1x35x35x19xf32")],
+     lambda x: maxPool(x, (3, 3), (1, 1)))
+
 # --- mlp.mlir ---------------------------------------------------------------
 # Weight patterns: (shape, mul, add, mod, div) for pattern(); mlp.mlir holds
 # the same values (regenerate it with `cases.py --emit-mlp`).

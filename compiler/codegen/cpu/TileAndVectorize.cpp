@@ -7,9 +7,12 @@
 //      fusing producers again;
 //   3. the anchor's reduction loops are tiled so each step is one vector
 //      contraction / reduction / 1-D convolution.
-// Tile sizes divide the loop ranges, so every tile has a static shape and is
-// vectorized without masking. Ops that do not vectorize stay as linalg and
-// become loops later, which keeps the pipeline total.
+// Loops whose step does not divide their range are then peeled: full tiles
+// keep static shapes and vectorize directly; a partial tile is static too when
+// its loop range is, and otherwise (the last workgroup of a dimension its tile
+// does not divide) is vectorized with masks sized by its upper bound. Ops that
+// do not vectorize stay as linalg and become loops later, which keeps the
+// pipeline total.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,10 +22,12 @@
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace kiln {
@@ -178,6 +183,53 @@ LogicalResult tileDispatch(func::FuncOp func,
   return applyPatternsGreedily(func, cleanups);
 }
 
+// Peels every scf.for whose step does not divide its range, outer loops
+// first, so the partial iterations of inner loops are peeled in both copies.
+void peelPartialTiles(func::FuncOp func) {
+  IRRewriter rewriter(func.getContext());
+  llvm::DenseSet<Operation *> visited;
+  while (true) {
+    scf::ForOp next;
+    func.walk<WalkOrder::PreOrder>([&](scf::ForOp forOp) {
+      if (visited.contains(forOp))
+        return WalkResult::advance();
+      next = forOp;
+      return WalkResult::interrupt();
+    });
+    if (!next)
+      return;
+    visited.insert(next);
+    rewriter.setInsertionPoint(next);
+    scf::ForOp partial;
+    if (succeeded(scf::peelForLoopAndSimplifyBounds(rewriter, next, partial)))
+      visited.insert(partial);
+  }
+}
+
+// Vector sizes for a linalg op with dynamic loop ranges: each range's
+// constant upper bound, read through the shapes of the operands it indexes.
+// Empty when some range has no constant bound.
+SmallVector<int64_t> maskedVectorSizes(linalg::LinalgOp op) {
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+      auto loop = dyn_cast<AffineDimExpr>(expr);
+      if (!loop || !ShapedType::isDynamic(sizes[loop.getPosition()]))
+        continue;
+      FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB,
+          ValueBoundsConstraintSet::Variable(operand.get(), dim),
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (succeeded(bound) && *bound > 0)
+        sizes[loop.getPosition()] = *bound;
+    }
+  }
+  if (llvm::any_of(sizes, ShapedType::isDynamic))
+    return {};
+  return sizes;
+}
+
 LogicalResult vectorizeDispatch(func::FuncOp func,
                                 const FrozenRewritePatternSet &cleanups) {
   {
@@ -186,26 +238,38 @@ LogicalResult vectorizeDispatch(func::FuncOp func,
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return failure();
   }
-  SmallVector<Operation *> candidates;
+  // Each candidate with its vector sizes: empty for static shapes, upper
+  // bounds (and masks) for dynamic ones.
+  SmallVector<std::pair<Operation *, SmallVector<int64_t>>> candidates;
   func.walk([&](linalg::LinalgOp op) {
-    if (op.hasPureTensorSemantics() &&
-        llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
-      candidates.push_back(op);
+    if (!op.hasPureTensorSemantics())
+      return;
+    if (llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic)) {
+      candidates.push_back({op, {}});
+      return;
+    }
+    SmallVector<int64_t> sizes = maskedVectorSizes(op);
+    if (!sizes.empty())
+      candidates.push_back({op, sizes});
   });
   IRRewriter rewriter(func.getContext());
-  for (Operation *op : candidates) {
+  for (auto &[op, vectorSizes] : candidates) {
     // Huge static tiles (an untiled dispatch) would unroll into enormous
     // vectors; those stay scalar loops for LLVM to vectorize.
     int64_t elements = 1;
-    for (int64_t r : cast<linalg::LinalgOp>(op).getStaticLoopRanges())
+    for (int64_t r : vectorSizes.empty()
+                         ? cast<linalg::LinalgOp>(op).getStaticLoopRanges()
+                         : vectorSizes)
       elements *= r;
     if (elements > 4096)
       continue;
-    if (failed(linalg::vectorizeOpPrecondition(op)))
+    // Upstream reads one scalable flag per vector size; none is scalable.
+    SmallVector<bool> scalable(vectorSizes.size(), false);
+    if (failed(linalg::vectorizeOpPrecondition(op, vectorSizes, scalable)))
       continue;
     rewriter.setInsertionPoint(op);
     FailureOr<linalg::VectorizationResult> result =
-        linalg::vectorize(rewriter, op);
+        linalg::vectorize(rewriter, op, vectorSizes, scalable);
     if (failed(result))
       continue;
     if (op->getNumResults())
@@ -215,6 +279,10 @@ LogicalResult vectorizeDispatch(func::FuncOp func,
   }
 
   RewritePatternSet patterns(func.getContext());
+  // Masked transfers become transfers with mask operands while they still
+  // work on tensors, which bufferization handles; masked compute ops stay
+  // masked until the vector lowering.
+  vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
   vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
   vector::populateVectorReductionToContractPatterns(patterns);
   vector::populateSinkVectorOpsPatterns(patterns);
@@ -234,7 +302,10 @@ struct CpuTileAndVectorizePass
     if (!isDispatchFunc(func))
       return;
     if (failed(decomposeDataMovement(func)) ||
-        failed(tileDispatch(func, Cleanups)) ||
+        failed(tileDispatch(func, Cleanups)))
+      return signalPassFailure();
+    peelPartialTiles(func);
+    if (failed(applyPatternsGreedily(func, Cleanups)) ||
         failed(vectorizeDispatch(func, Cleanups)))
       return signalPassFailure();
   }

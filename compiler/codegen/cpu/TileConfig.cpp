@@ -17,6 +17,13 @@ int64_t largestDivisorAtMost(int64_t n, int64_t cap) {
   return 1;
 }
 
+int64_t tileSizeAtMost(int64_t n, int64_t cap) {
+  if (n <= cap)
+    return std::max<int64_t>(n, 1);
+  int64_t divisor = largestDivisorAtMost(n, cap);
+  return 2 * divisor >= cap ? divisor : cap;
+}
+
 namespace {
 
 // Elements a workgroup should cover: enough work to amortize the call and
@@ -31,8 +38,7 @@ constexpr int64_t kVectorLanes = 16;
 void tileParallelForBudget(ArrayRef<int64_t> ranges, ArrayRef<unsigned> order,
                            int64_t budget, SmallVectorImpl<int64_t> &sizes) {
   for (unsigned loop : order) {
-    int64_t size =
-        largestDivisorAtMost(ranges[loop], std::max<int64_t>(budget, 1));
+    int64_t size = tileSizeAtMost(ranges[loop], std::max<int64_t>(budget, 1));
     sizes[loop] = size;
     budget /= size;
   }
@@ -71,16 +77,16 @@ std::optional<CpuTileConfig> chooseCpuTileConfig(linalg::LinalgOp anchor) {
     // and one filter row per reduction step let the 2-D window decompose
     // into vectorizable 1-D convolutions.
     config.Workgroup[0] = 1;
-    config.Workgroup[1] = largestDivisorAtMost(ranges[1], 4);
-    config.Workgroup[2] = largestDivisorAtMost(ranges[2], 16);
-    config.Workgroup[3] = largestDivisorAtMost(ranges[3], 64);
+    config.Workgroup[1] = tileSizeAtMost(ranges[1], 4);
+    config.Workgroup[2] = tileSizeAtMost(ranges[2], 16);
+    config.Workgroup[3] = tileSizeAtMost(ranges[3], 64);
     config.Vector[0] = 1;
     config.Vector[1] = 1;
-    config.Vector[2] = largestDivisorAtMost(config.Workgroup[2], 4);
-    config.Vector[3] = largestDivisorAtMost(config.Workgroup[3], kVectorLanes);
+    config.Vector[2] = tileSizeAtMost(config.Workgroup[2], 4);
+    config.Vector[3] = tileSizeAtMost(config.Workgroup[3], kVectorLanes);
     config.Reduction[4] = 1; // kh
     if (isa<linalg::Conv2DNhwcHwcfOp>(anchor))
-      config.Reduction[6] = largestDivisorAtMost(ranges[6], 8); // c
+      config.Reduction[6] = tileSizeAtMost(ranges[6], 8); // c
     return config;
   }
 
@@ -91,15 +97,15 @@ std::optional<CpuTileConfig> chooseCpuTileConfig(linalg::LinalgOp anchor) {
       config.Workgroup[loop] = 1;
       config.Vector[loop] = 1;
     }
-    config.Workgroup[n] = largestDivisorAtMost(ranges[n], 64);
-    config.Workgroup[m] = largestDivisorAtMost(ranges[m], 64);
-    config.Vector[n] = largestDivisorAtMost(config.Workgroup[n], kVectorLanes);
-    config.Vector[m] = largestDivisorAtMost(config.Workgroup[m], 4);
+    config.Workgroup[n] = tileSizeAtMost(ranges[n], 64);
+    config.Workgroup[m] = tileSizeAtMost(ranges[m], 64);
+    config.Vector[n] = tileSizeAtMost(config.Workgroup[n], kVectorLanes);
+    config.Vector[m] = tileSizeAtMost(config.Workgroup[m], 4);
     for (unsigned loop : reductions)
       config.Reduction[loop] = 1;
     if (!reductions.empty())
       config.Reduction[reductions[0]] =
-          largestDivisorAtMost(ranges[reductions[0]], 8);
+          tileSizeAtMost(ranges[reductions[0]], 8);
     return config;
   }
 
@@ -110,12 +116,12 @@ std::optional<CpuTileConfig> chooseCpuTileConfig(linalg::LinalgOp anchor) {
       config.Vector[loop] = 1;
     if (!parallelInnermostFirst.empty()) {
       unsigned inner = parallelInnermostFirst[0];
-      config.Vector[inner] = largestDivisorAtMost(config.Workgroup[inner], 8);
+      config.Vector[inner] = tileSizeAtMost(config.Workgroup[inner], 8);
     }
     for (unsigned loop : reductions)
       config.Reduction[loop] = 1;
     config.Reduction[reductions[0]] =
-        largestDivisorAtMost(ranges[reductions[0]], kVectorLanes);
+        tileSizeAtMost(ranges[reductions[0]], kVectorLanes);
     return config;
   }
 
@@ -126,7 +132,7 @@ std::optional<CpuTileConfig> chooseCpuTileConfig(linalg::LinalgOp anchor) {
   if (!parallelInnermostFirst.empty()) {
     unsigned inner = parallelInnermostFirst[0];
     config.Vector[inner] =
-        largestDivisorAtMost(config.Workgroup[inner], kVectorLanes);
+        tileSizeAtMost(config.Workgroup[inner], kVectorLanes);
   }
   return config;
 }

@@ -157,3 +157,30 @@ func.func private @conv(%x: tensor<1x10x18x8xf32>, %f: tensor<3x3x8x16xf32>) -> 
   %0 = linalg.conv_2d_nhwc_hwcf ins(%x, %f : tensor<1x10x18x8xf32>, tensor<3x3x8x16xf32>) outs(%fill : tensor<1x8x16x16xf32>) -> tensor<1x8x16x16xf32>
   return %0 : tensor<1x8x16x16xf32>
 }
+
+// -----
+
+// matmul 67x13x67: no tile size divides 67 or 13. Workgroups of 64x64 leave a
+// partial last workgroup in each dimension; the K loop is one full step of 8
+// and a peeled step of 5; inside a workgroup, the 4x16 vector loops are
+// peeled too, and their partial iterations (whose extents depend on the
+// workgroup) run vector.contract under masks sized by the extents' bounds.
+
+// CHECK-LABEL: func.func private @matmul_67x13x67(
+// CHECK:       scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (67, 67) step (64, 64)
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             vector.contract {{.+}} : vector<4x8xf32>, vector<8x16xf32> into vector<4x16xf32>
+// CHECK:             vector.contract {{.+}} : vector<4x5xf32>, vector<5x16xf32> into vector<4x16xf32>
+// CHECK:           scf.for
+// CHECK:             %[[MASK:.+]] = vector.create_mask %{{.+}}, %{{.+}}, %{{.+}} : vector<4x15x8xi1>
+// CHECK:             vector.mask %[[MASK]] { vector.contract {{.+}} : vector<4x8xf32>, vector<8x15xf32> into vector<4x15xf32> }
+// CHECK:         scf.for
+// CHECK:           vector.create_mask {{.+}} : vector<3x16x8xi1>
+func.func private @matmul_67x13x67(%a: tensor<67x13xf32>, %b: tensor<13x67xf32>) -> tensor<67x67xf32> attributes {kiln.dispatch} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<67x67xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<67x67xf32>) -> tensor<67x67xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<67x13xf32>, tensor<13x67xf32>) outs(%fill : tensor<67x67xf32>) -> tensor<67x67xf32>
+  return %0 : tensor<67x67xf32>
+}

@@ -25,7 +25,10 @@ struct ModuleInstance::Function {
   std::vector<uint64_t> OutputBytes;
   // Recorded on the first call and replayed afterwards.
   std::shared_ptr<hal::CommandBuffer> Commands;
-  std::shared_ptr<hal::Buffer> Arena;
+  // The binding table, allocated with the recording and reused by every call
+  // (calls are serialized and each waits for its work). With unified memory
+  // the input slots wrap the caller's tensors for the length of one call.
+  std::vector<std::shared_ptr<hal::Buffer>> Table;
 
   // Binding-table layout: inputs, outputs, arena, constants, then (only
   // without unified memory) host-visible staging for inputs and outputs.
@@ -322,20 +325,16 @@ ModuleInstance::call(std::string_view name,
   return callLocked(*function, inputs);
 }
 
-StatusOr<std::vector<HostTensor>>
-ModuleInstance::callLocked(Function &function,
-                           const std::vector<HostTensor> &inputs) {
+Status ModuleInstance::allocateTable(Function &function) {
   hal::Allocator &allocator = Device->allocator();
-  if (!function.Commands) {
-    KILN_ASSIGN_OR_RETURN(
-        function.Arena,
-        allocator.allocate(function.Def->arena_size(), MemoryType::DeviceLocal,
-                           BufferUsage::Transfer | BufferUsage::Dispatch));
-    KILN_RETURN_IF_ERROR(record(function));
-  }
-
-  // Unified memory: inputs and outputs are mapped in place. Otherwise
-  // device-local tensors plus host-visible staging, copied by the recording.
+  std::vector<std::shared_ptr<hal::Buffer>> table(function.slotCount(Unified));
+  KILN_ASSIGN_OR_RETURN(
+      table[function.arenaSlot()],
+      allocator.allocate(function.Def->arena_size(), MemoryType::DeviceLocal,
+                         BufferUsage::Transfer | BufferUsage::Dispatch));
+  table[function.constantsSlot()] = Constants;
+  // Unified memory: outputs are mapped in place. Otherwise device-local
+  // tensors plus host-visible staging, copied by the recording.
   const MemoryType tensorType =
       Unified ? MemoryType::DeviceLocal | MemoryType::HostVisible
               : MemoryType::DeviceLocal;
@@ -343,25 +342,6 @@ ModuleInstance::callLocked(Function &function,
       Unified ? BufferUsage::All
               : BufferUsage::Transfer | BufferUsage::Dispatch;
   const BufferUsage stagingUsage = BufferUsage::Transfer | BufferUsage::Mapping;
-
-  std::vector<std::shared_ptr<hal::Buffer>> table(function.slotCount(Unified));
-  table[function.arenaSlot()] = function.Arena;
-  table[function.constantsSlot()] = Constants;
-  for (uint32_t i = 0; i < function.inputCount(); ++i) {
-    uint64_t bytes = function.InputBytes[i];
-    KILN_ASSIGN_OR_RETURN(table[function.inputSlot(i)],
-                          allocator.allocate(bytes, tensorType, tensorUsage));
-    std::shared_ptr<hal::Buffer> host = table[function.inputSlot(i)];
-    if (!Unified) {
-      KILN_ASSIGN_OR_RETURN(
-          host,
-          allocator.allocate(bytes, MemoryType::HostVisible, stagingUsage));
-      table[function.stagingInputSlot(i)] = host;
-    }
-    KILN_ASSIGN_OR_RETURN(std::span<uint8_t> mapped, host->map());
-    if (bytes)
-      std::memcpy(mapped.data(), inputs[i].Data.data(), bytes);
-  }
   for (uint32_t i = 0; i < function.outputCount(); ++i) {
     uint64_t bytes = function.OutputBytes[i];
     KILN_ASSIGN_OR_RETURN(table[function.outputSlot(i)],
@@ -372,6 +352,55 @@ ModuleInstance::callLocked(Function &function,
           allocator.allocate(bytes, MemoryType::HostVisible, stagingUsage));
     }
   }
+  if (!Unified) {
+    for (uint32_t i = 0; i < function.inputCount(); ++i) {
+      uint64_t bytes = function.InputBytes[i];
+      KILN_ASSIGN_OR_RETURN(table[function.inputSlot(i)],
+                            allocator.allocate(bytes, tensorType, tensorUsage));
+      KILN_ASSIGN_OR_RETURN(
+          table[function.stagingInputSlot(i)],
+          allocator.allocate(bytes, MemoryType::HostVisible, stagingUsage));
+    }
+  }
+  function.Table = std::move(table);
+  return Status();
+}
+
+StatusOr<std::vector<HostTensor>>
+ModuleInstance::callLocked(Function &function,
+                           const std::vector<HostTensor> &inputs) {
+  if (!function.Commands) {
+    KILN_RETURN_IF_ERROR(allocateTable(function));
+    KILN_RETURN_IF_ERROR(record(function));
+  }
+  std::vector<std::shared_ptr<hal::Buffer>> &table = function.Table;
+  for (uint32_t i = 0; i < function.inputCount(); ++i) {
+    std::span<const uint8_t> data(inputs[i].Data.data(),
+                                  function.InputBytes[i]);
+    if (Unified) {
+      // The device reads the caller's memory in place; the slot is cleared
+      // before this call returns.
+      KILN_ASSIGN_OR_RETURN(table[function.inputSlot(i)],
+                            Device->allocator().importHostMemory(
+                                data,
+                                BufferUsage::Transfer | BufferUsage::Dispatch,
+                                /*keepAlive=*/nullptr));
+      continue;
+    }
+    KILN_ASSIGN_OR_RETURN(std::span<uint8_t> mapped,
+                          table[function.stagingInputSlot(i)]->map());
+    if (!data.empty())
+      std::memcpy(mapped.data(), data.data(), data.size());
+  }
+  struct ClearInputs {
+    Function &F;
+    bool Unified;
+    ~ClearInputs() {
+      if (Unified)
+        for (uint32_t i = 0; i < F.inputCount(); ++i)
+          F.Table[F.inputSlot(i)].reset();
+    }
+  } clearInputs{function, Unified};
 
   // A failed semaphore stays failed; a fresh one lets later calls run.
   if (!Timeline) {

@@ -4,9 +4,11 @@
 // run and loads it; constants are handed to the device in place where it can
 // address host memory. Each function's steps are recorded into a reusable
 // command buffer on its first call, over binding-table slots for the
-// inputs, outputs, arena and constants; every later call replays that
-// recording with the call's buffers, so the host cost per call is a few
-// allocations and one submission.
+// inputs, outputs, arena and constants, whose buffers are allocated once
+// with the recording. Every later call replays it: on devices that address
+// host memory the inputs are read in place and the host cost per call is one
+// submission plus copying the outputs out; elsewhere inputs and outputs pass
+// through host-visible staging buffers the recording copies.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_MODULE_MODULEINSTANCE_H
@@ -77,6 +79,7 @@ private:
 
   Status loadExecutables();
   Status loadFunctions();
+  Status allocateTable(Function &function);
   Status record(Function &function);
   StatusOr<std::vector<HostTensor>>
   callLocked(Function &function, const std::vector<HostTensor> &inputs);

@@ -228,6 +228,25 @@ TEST_P(ModuleInstanceTest, RecordsOnceAndReplaysWithNewInputs) {
   EXPECT_EQ(Instance->recordingCount(), 2u);
 }
 
+// Buffers are reused from call to call and inputs may be read in place:
+// neither may leak into what callers hold.
+TEST_P(ModuleInstanceTest, CallsLeaveInputsAndEarlierOutputsAlone) {
+  std::vector<float> a = randomFloats(Rng, kN), b = randomFloats(Rng, kN);
+  std::vector<HostTensor> inputs = {
+      tensor(ElementType::F32, {16}, floatBytes(a)),
+      tensor(ElementType::F32, {16}, floatBytes(b))};
+  auto first = Instance->call("main", inputs);
+  ASSERT_TRUE(first.ok()) << first.status().toString();
+  std::vector<float> firstSums = asFloats((*first)[0]);
+  for (int call = 0; call < 3; ++call)
+    callMainAndCheck();
+  EXPECT_EQ(asFloats((*first)[0]), firstSums);
+  EXPECT_EQ(asFloats(inputs[0]), a);
+  EXPECT_EQ(asFloats(inputs[1]), b);
+  for (size_t i = 0; i < kN; ++i)
+    EXPECT_EQ(firstSums[i], (a[i] + b[i]) + Constants[i]) << i;
+}
+
 TEST_P(ModuleInstanceTest, InputErrors) {
   std::vector<uint8_t> sixteen = floatBytes(randomFloats(Rng, kN));
   HostTensor good = tensor(ElementType::F32, {16}, sixteen);

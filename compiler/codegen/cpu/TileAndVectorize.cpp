@@ -91,6 +91,24 @@ void eraseDeadOps(func::FuncOp func) {
   }
 }
 
+// Rewrites tensor.dim of a destination-style op's result into tensor.dim of
+// its tied init. Tiling reads dynamic loop bounds through such dims; left
+// alone, they would keep a producer alive after it was fused into its
+// consumer's loops, and it would run a second time, untiled.
+void resolveDimsThroughInits(func::FuncOp func) {
+  func.walk([](tensor::DimOp dim) {
+    Value source = dim.getSource();
+    while (auto result = dyn_cast<OpResult>(source)) {
+      auto dps = dyn_cast<DestinationStyleOpInterface>(result.getOwner());
+      if (!dps)
+        break;
+      source = dps.getTiedOpOperand(result)->get();
+    }
+    if (source != dim.getSource())
+      dim.getSourceMutable().assign(source);
+  });
+}
+
 // Tiles `op` with `sizes`; fuses producers when `fuse` is set.
 FailureOr<Operation *> tileOp(RewriterBase &rewriter, TilingInterface op,
                               ArrayRef<int64_t> sizes,
@@ -159,11 +177,13 @@ LogicalResult tileDispatch(func::FuncOp func,
              scf::SCFTilingOptions::LoopType::ForallOp, /*fuse=*/true);
   if (failed(tiledRoot))
     return root.emitError("failed to tile to workgroups");
+  resolveDimsThroughInits(func);
   eraseDeadOps(func);
 
   if (failed(tileOp(rewriter, cast<TilingInterface>(*tiledRoot), vector,
                     scf::SCFTilingOptions::LoopType::ForOp, /*fuse=*/true)))
     return (*tiledRoot)->emitError("failed to tile to vectors");
+  resolveDimsThroughInits(func);
   eraseDeadOps(func);
 
   // Level 3: reduction loops of every anchor-like op.

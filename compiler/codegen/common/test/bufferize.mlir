@@ -109,3 +109,35 @@ func.func private @workgroup_loop(%a: memref<8xf32>, %out: memref<8xf32>) attrib
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<8xf32>, memref<8xf32>) -> ()
   return
 }
+
+// -----
+
+// A temporary whose size depends on the loop (a partial tile) but is at most
+// 16: allocated statically at the bound and viewed at its size.
+
+// CHECK-LABEL: func.func private @bounded_temporary(
+// CHECK:       scf.for %[[I:.+]] =
+// CHECK:         %[[N:.+]] = affine.min
+// CHECK:         %[[BUF:.+]] = memref.alloc() {alignment = 64 : i64} : memref<2x16xf32>
+// CHECK:         memref.reinterpret_cast %[[BUF]] to offset: [0], sizes: [2, %[[N]]], strides: [%[[N]], 1] : memref<2x16xf32> to memref<2x?xf32>
+// CHECK-NOT:   memref.alloc(%
+#min = affine_map<(d0) -> (16, -d0 + 37)>
+func.func private @bounded_temporary(%a: memref<2x37xf32>, %out: memref<2x37xf32>) attributes {kiln.dispatch} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c37 = arith.constant 37 : index
+  %t = bufferization.to_tensor %a restrict : memref<2x37xf32> to tensor<2x37xf32>
+  %init = tensor.empty() : tensor<2x37xf32>
+  %r = scf.for %i = %c0 to %c37 step %c16 iter_args(%acc = %init) -> (tensor<2x37xf32>) {
+    %n = affine.min #min(%i)
+    %in = tensor.extract_slice %t[0, %i] [2, %n] [1, 1] : tensor<2x37xf32> to tensor<2x?xf32>
+    %tmp = tensor.empty(%n) : tensor<2x?xf32>
+    %e = linalg.exp ins(%in : tensor<2x?xf32>) outs(%tmp : tensor<2x?xf32>) -> tensor<2x?xf32>
+    %l = linalg.log ins(%e : tensor<2x?xf32>) outs(%tmp : tensor<2x?xf32>) -> tensor<2x?xf32>
+    %s = linalg.add ins(%e, %l : tensor<2x?xf32>, tensor<2x?xf32>) outs(%tmp : tensor<2x?xf32>) -> tensor<2x?xf32>
+    %ins = tensor.insert_slice %s into %acc[0, %i] [2, %n] [1, 1] : tensor<2x?xf32> into tensor<2x37xf32>
+    scf.yield %ins : tensor<2x37xf32>
+  }
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<2x37xf32>, memref<2x37xf32>) -> ()
+  return
+}

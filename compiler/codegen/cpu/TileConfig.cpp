@@ -76,10 +76,17 @@ std::optional<CpuTileConfig> chooseCpuTileConfig(linalg::LinalgOp anchor) {
     // Loops: (n, oh, ow, c|f, [kh, kw, c]). One output row per vector tile
     // and one filter row per reduction step let the 2-D window decompose
     // into vectorizable 1-D convolutions.
+    // Partial vector tiles of a window op must have static extents to be
+    // decomposed, so the workgroup tiles of ow and c|f divide them (rows are
+    // vector-tiled one at a time and need not).
+    auto dividingTile = [](int64_t n, int64_t cap) {
+      int64_t divisor = largestDivisorAtMost(n, cap);
+      return 4 * divisor >= cap || n > 4 * cap ? divisor : n;
+    };
     config.Workgroup[0] = 1;
     config.Workgroup[1] = tileSizeAtMost(ranges[1], 4);
-    config.Workgroup[2] = tileSizeAtMost(ranges[2], 16);
-    config.Workgroup[3] = tileSizeAtMost(ranges[3], 64);
+    config.Workgroup[2] = dividingTile(ranges[2], 16);
+    config.Workgroup[3] = dividingTile(ranges[3], 64);
     config.Vector[0] = 1;
     config.Vector[1] = 1;
     config.Vector[2] = tileSizeAtMost(config.Workgroup[2], 4);

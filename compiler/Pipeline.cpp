@@ -121,12 +121,18 @@ LogicalResult runPhase(ModuleOp module, const CompileOptions &options,
 
 } // namespace
 
+ArrayRef<StringRef> supportedTargetDevices() {
+  static constexpr StringRef kDevices[] = {"cpu"};
+  return kDevices;
+}
+
 FailureOr<std::vector<uint8_t>>
 compileToModuleFile(ModuleOp module, const CompileOptions &options) {
   Location loc = module.getLoc();
-  if (options.TargetDevice != "cpu")
+  if (!llvm::is_contained(supportedTargetDevices(), options.TargetDevice))
     return emitError(loc) << "target device '" << options.TargetDevice
-                          << "' is not supported yet; supported: cpu";
+                          << "' is not supported yet; supported: "
+                          << llvm::join(supportedTargetDevices(), ", ");
   if (failed(runPhase(module, options, "input", buildInputPipeline)) ||
       failed(runPhase(module, options, "globalopt", buildGlobalOptPipeline)) ||
       failed(runPhase(module, options, "dispatch", buildDispatchPipeline)))

@@ -33,6 +33,9 @@ void buildDispatchPipeline(mlir::OpPassManager &pm);
 /// CPU code generation for a module holding only dispatch functions.
 void buildCpuCodegenPipeline(mlir::OpPassManager &pm);
 
+/// The --target-device values this build compiles for.
+llvm::ArrayRef<llvm::StringRef> supportedTargetDevices();
+
 /// Compiles `module` (consumed) into module-file bytes.
 mlir::FailureOr<std::vector<uint8_t>>
 compileToModuleFile(mlir::ModuleOp module, const CompileOptions &options);

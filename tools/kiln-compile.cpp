@@ -73,6 +73,12 @@ int main(int argc, char **argv) {
   if (!ireeTargetBackends.empty())
     device = ireeTargetBackends == "llvm-cpu" ? std::string("cpu")
                                               : std::string(ireeTargetBackends);
+  if (!llvm::is_contained(kiln::supportedTargetDevices(), device)) {
+    llvm::errs() << "error: unknown --target-device '" << device
+                 << "'; supported: "
+                 << llvm::join(kiln::supportedTargetDevices(), ", ") << "\n";
+    return 1;
+  }
   if (!llvm::is_contained(kiln::knownCpuTargets(), cpuTarget)) {
     llvm::errs() << "error: unknown --cpu-target '" << cpuTarget
                  << "'; known: " << llvm::join(kiln::knownCpuTargets(), ", ")

@@ -3,11 +3,10 @@
 #include "compiler/host/HostPlan.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
-#include "mlir/IR/BuiltinDialect.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 
 using namespace mlir;
 
@@ -21,6 +20,9 @@ uint64_t tensorByteSize(RankedTensorType type) {
   return static_cast<uint64_t>(type.getNumElements()) * elementBytes;
 }
 
+namespace {
+
+// Element bytes as the runtime stores them, little-endian.
 std::vector<uint8_t> denseElementBytes(DenseElementsAttr attr) {
   auto type = cast<RankedTensorType>(attr.getType());
   uint64_t count = type.getNumElements();
@@ -52,6 +54,8 @@ std::vector<uint8_t> denseElementBytes(DenseElementsAttr attr) {
   return bytes;
 }
 
+// The bytes of a dense_resource blob, or failure when the blob is missing or
+// its size does not match the type (i1 blobs hold one byte per element).
 FailureOr<ArrayRef<char>> resourceElementBytes(DenseResourceElementsAttr attr) {
   AsmResourceBlob *blob = attr.getRawHandle().getBlob();
   if (!blob)
@@ -61,6 +65,8 @@ FailureOr<ArrayRef<char>> resourceElementBytes(DenseResourceElementsAttr attr) {
     return failure();
   return data;
 }
+
+} // namespace
 
 FailureOr<uint64_t> ConstantPool::add(ElementsAttr attr) {
   auto it = Offsets.find(attr);

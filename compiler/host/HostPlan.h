@@ -59,14 +59,6 @@ private:
 /// Bytes a dense row-major tensor of `type` occupies (i1: one per element).
 uint64_t tensorByteSize(mlir::RankedTensorType type);
 
-/// Element bytes as the runtime stores them, little-endian.
-std::vector<uint8_t> denseElementBytes(mlir::DenseElementsAttr attr);
-
-/// The bytes of a dense_resource blob, or failure when the blob is missing or
-/// its size does not match the type (i1 blobs hold one byte per element).
-mlir::FailureOr<llvm::ArrayRef<char>>
-resourceElementBytes(mlir::DenseResourceElementsAttr attr);
-
 /// Alignment of every arena slice and constant.
 inline constexpr uint64_t kBufferAlignment = 64;
 

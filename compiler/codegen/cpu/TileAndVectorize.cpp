@@ -21,6 +21,7 @@
 #include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -91,22 +92,18 @@ void eraseDeadOps(func::FuncOp func) {
   }
 }
 
-// Rewrites tensor.dim of a destination-style op's result into tensor.dim of
-// its tied init. Tiling reads dynamic loop bounds through such dims; left
-// alone, they would keep a producer alive after it was fused into its
-// consumer's loops, and it would run a second time, untiled.
-void resolveDimsThroughInits(func::FuncOp func) {
-  func.walk([](tensor::DimOp dim) {
-    Value source = dim.getSource();
-    while (auto result = dyn_cast<OpResult>(source)) {
-      auto dps = dyn_cast<DestinationStyleOpInterface>(result.getOwner());
-      if (!dps)
-        break;
-      source = dps.getTiedOpOperand(result)->get();
-    }
-    if (source != dim.getSource())
-      dim.getSourceMutable().assign(source);
-  });
+// Tiling reads dynamic loop bounds through tensor.dim of producer results;
+// resolving those dims to the producers' inits keeps a producer that was
+// fused into its consumer's loops from staying alive and running a second
+// time, untiled. Only the dims are rewritten: no folding, no region
+// simplification, so tiled ops tracked by pointer stay put.
+LogicalResult resolveDims(func::FuncOp func,
+                          const FrozenRewritePatternSet &dimPatterns) {
+  GreedyRewriteConfig config;
+  config.enableFolding(false)
+      .enableConstantCSE(false)
+      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  return applyPatternsGreedily(func, dimPatterns, config);
 }
 
 // Tiles `op` with `sizes`; fuses producers when `fuse` is set.
@@ -150,7 +147,8 @@ LogicalResult decomposeDataMovement(func::FuncOp func) {
 }
 
 LogicalResult tileDispatch(func::FuncOp func,
-                           const FrozenRewritePatternSet &cleanups) {
+                           const FrozenRewritePatternSet &cleanups,
+                           const FrozenRewritePatternSet &dimPatterns) {
   SmallVector<bufferization::MaterializeInDestinationOp> stores;
   func.walk([&](bufferization::MaterializeInDestinationOp op) {
     stores.push_back(op);
@@ -177,13 +175,15 @@ LogicalResult tileDispatch(func::FuncOp func,
              scf::SCFTilingOptions::LoopType::ForallOp, /*fuse=*/true);
   if (failed(tiledRoot))
     return root.emitError("failed to tile to workgroups");
-  resolveDimsThroughInits(func);
+  if (failed(resolveDims(func, dimPatterns)))
+    return failure();
   eraseDeadOps(func);
 
   if (failed(tileOp(rewriter, cast<TilingInterface>(*tiledRoot), vector,
                     scf::SCFTilingOptions::LoopType::ForOp, /*fuse=*/true)))
     return (*tiledRoot)->emitError("failed to tile to vectors");
-  resolveDimsThroughInits(func);
+  if (failed(resolveDims(func, dimPatterns)))
+    return failure();
   eraseDeadOps(func);
 
   // Level 3: reduction loops of every anchor-like op.
@@ -322,7 +322,7 @@ struct CpuTileAndVectorizePass
     if (!isDispatchFunc(func))
       return;
     if (failed(decomposeDataMovement(func)) ||
-        failed(tileDispatch(func, Cleanups)))
+        failed(tileDispatch(func, Cleanups, DimPatterns)))
       return signalPassFailure();
     peelPartialTiles(func);
     if (failed(applyPatternsGreedily(func, Cleanups)) ||
@@ -332,11 +332,15 @@ struct CpuTileAndVectorizePass
 
   LogicalResult initialize(MLIRContext *ctx) override {
     Cleanups = buildCleanupPatterns(ctx);
+    RewritePatternSet dimPatterns(ctx);
+    memref::populateResolveRankedShapedTypeResultDimsPatterns(dimPatterns);
+    DimPatterns = FrozenRewritePatternSet(std::move(dimPatterns));
     return success();
   }
 
 private:
   FrozenRewritePatternSet Cleanups;
+  FrozenRewritePatternSet DimPatterns;
 };
 
 } // namespace

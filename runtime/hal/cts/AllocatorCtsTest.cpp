@@ -89,9 +89,7 @@ TEST_P(AllocatorCts, ImportedMemoryIsReadOnlyAndReadable) {
   EXPECT_EQ(imported->map().status().code() == StatusCode::Ok, false);
   // Readable by the device: copy it out.
   KILN_CTS_ASSIGN(auto target, hostBuffer(777));
-  KILN_CTS_ASSIGN(auto commands,
-                  device()->createCommandBuffer(CommandBufferMode::OneShot, 0));
-  KILN_CTS_ASSERT_OK(commands->begin());
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
   KILN_CTS_ASSERT_OK(
       commands->copy(BufferRef::direct(imported), BufferRef::direct(target)));
   // And never writable by transfers.

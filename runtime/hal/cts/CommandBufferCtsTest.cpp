@@ -7,17 +7,7 @@
 namespace kiln::hal::cts {
 namespace {
 
-class CommandBufferCts : public CtsTest {
-protected:
-  StatusOr<std::shared_ptr<CommandBuffer>>
-  begin(CommandBufferMode mode = CommandBufferMode::OneShot,
-        uint32_t capacity = 0) {
-    KILN_ASSIGN_OR_RETURN(auto commands,
-                          device()->createCommandBuffer(mode, capacity));
-    KILN_RETURN_IF_ERROR(commands->begin());
-    return commands;
-  }
-};
+class CommandBufferCts : public CtsTest {};
 KILN_CTS_INSTANTIATE(CommandBufferCts);
 
 // What fill() must produce: the pattern's low bytes repeated in memory
@@ -46,7 +36,7 @@ TEST_P(CommandBufferCts, FillPatterns) {
     KILN_CTS_ASSIGN(auto buffer, deviceBuffer(512));
     std::vector<uint8_t> initial = randomBytes(512);
     KILN_CTS_ASSERT_OK(upload(buffer, initial));
-    KILN_CTS_ASSIGN(auto commands, begin());
+    KILN_CTS_ASSIGN(auto commands, beginCommands());
     KILN_CTS_ASSERT_OK(
         commands->fill(BufferRef::direct(buffer, c.Offset, c.Length), c.Pattern,
                        c.PatternLength));
@@ -66,7 +56,7 @@ TEST_P(CommandBufferCts, CopySubranges) {
   std::vector<uint8_t> targetBytes = randomBytes(300);
   KILN_CTS_ASSERT_OK(upload(source, sourceBytes));
   KILN_CTS_ASSERT_OK(upload(target, targetBytes));
-  KILN_CTS_ASSIGN(auto commands, begin());
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
   KILN_CTS_ASSERT_OK(commands->copy(BufferRef::direct(source, 7, 101),
                                     BufferRef::direct(target, 150, 101)));
   // Non-overlapping ranges of one buffer.
@@ -89,7 +79,7 @@ TEST_P(CommandBufferCts, BarriersOrderAChain) {
   KILN_CTS_ASSIGN(auto c, deviceBuffer(4096));
   KILN_CTS_ASSERT_OK(upload(b, randomBytes(4096)));
   KILN_CTS_ASSERT_OK(upload(c, randomBytes(4096)));
-  KILN_CTS_ASSIGN(auto commands, begin());
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
   KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(a), 0x12345678, 4));
   KILN_CTS_ASSERT_OK(commands->executionBarrier());
   KILN_CTS_ASSERT_OK(
@@ -109,7 +99,7 @@ TEST_P(CommandBufferCts, EventsOrderTwoGroups) {
   KILN_CTS_ASSIGN(auto a, deviceBuffer(256));
   KILN_CTS_ASSIGN(auto b, deviceBuffer(256));
   KILN_CTS_ASSIGN(auto event, device()->createEvent());
-  KILN_CTS_ASSIGN(auto commands, begin());
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
   KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(a), 0x3c, 1));
   KILN_CTS_ASSERT_OK(commands->signalEvent(event));
   KILN_CTS_ASSERT_OK(commands->waitEvent(event));
@@ -123,7 +113,7 @@ TEST_P(CommandBufferCts, EventsOrderTwoGroups) {
 
 TEST_P(CommandBufferCts, ReplayWithNewBindingTables) {
   // Recorded once over slots: out[0:64) = in[16:80); out[64:128) = 0x5a.
-  KILN_CTS_ASSIGN(auto commands, begin(CommandBufferMode::Reusable, 2));
+  KILN_CTS_ASSIGN(auto commands, beginCommands(CommandBufferMode::Reusable, 2));
   KILN_CTS_ASSERT_OK(
       commands->copy(BufferRef::slot(0, 16, 64), BufferRef::slot(1, 0, 64)));
   KILN_CTS_ASSERT_OK(commands->fill(BufferRef::slot(1, 64, 64), 0x5a, 1));
@@ -146,7 +136,7 @@ TEST_P(CommandBufferCts, ReplayWithNewBindingTables) {
 TEST_P(CommandBufferCts, ReplaySubmittedBackToBack) {
   // Several submissions queued before any is waited on, each with its own
   // table: the recording must not keep per-submission state.
-  KILN_CTS_ASSIGN(auto commands, begin(CommandBufferMode::Reusable, 2));
+  KILN_CTS_ASSIGN(auto commands, beginCommands(CommandBufferMode::Reusable, 2));
   KILN_CTS_ASSERT_OK(
       commands->copy(BufferRef::slot(0, 0, 256), BufferRef::slot(1, 0, 256)));
   KILN_CTS_ASSERT_OK(commands->end());
@@ -173,7 +163,7 @@ TEST_P(CommandBufferCts, ReplaySubmittedBackToBack) {
 
 TEST_P(CommandBufferCts, OneShotSubmitsOnce) {
   KILN_CTS_ASSIGN(auto buffer, deviceBuffer(16));
-  KILN_CTS_ASSIGN(auto commands, begin());
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
   KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(buffer), 1, 1));
   KILN_CTS_ASSERT_OK(commands->end());
   KILN_CTS_ASSERT_OK(submitAndWait(commands));
@@ -184,7 +174,7 @@ TEST_P(CommandBufferCts, OneShotSubmitsOnce) {
 TEST_P(CommandBufferCts, OutOfRangeRefsAreRejected) {
   KILN_CTS_ASSIGN(auto buffer, deviceBuffer(100));
   KILN_CTS_ASSIGN(auto other, deviceBuffer(100));
-  KILN_CTS_ASSIGN(auto commands, begin(CommandBufferMode::Reusable, 1));
+  KILN_CTS_ASSIGN(auto commands, beginCommands(CommandBufferMode::Reusable, 1));
   EXPECT_EQ(commands->fill(BufferRef::direct(buffer, 96, 8), 0, 4).code(),
             StatusCode::OutOfRange);
   EXPECT_EQ(commands->fill(BufferRef::direct(buffer, 101), 0, 1).code(),
@@ -250,7 +240,7 @@ TEST_P(CommandBufferCts, RecordingErrors) {
 }
 
 TEST_P(CommandBufferCts, EmptyCommandBuffer) {
-  KILN_CTS_ASSIGN(auto commands, begin());
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
   KILN_CTS_ASSERT_OK(commands->end());
   KILN_CTS_ASSERT_OK(submitAndWait(commands));
 }

@@ -58,6 +58,14 @@ StatusOr<std::shared_ptr<Buffer>> CtsTest::deviceBuffer(uint64_t size) {
                                               BufferUsage::Dispatch);
 }
 
+StatusOr<std::shared_ptr<CommandBuffer>>
+CtsTest::beginCommands(CommandBufferMode mode, uint32_t capacity) {
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<CommandBuffer> commands,
+                        TestDevice->createCommandBuffer(mode, capacity));
+  KILN_RETURN_IF_ERROR(commands->begin());
+  return commands;
+}
+
 Status CtsTest::upload(const std::shared_ptr<Buffer> &buffer,
                        const std::vector<uint8_t> &bytes) {
   if (bytes.size() > buffer->size())
@@ -72,10 +80,8 @@ Status CtsTest::upload(const std::shared_ptr<Buffer> &buffer,
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> staging,
                         hostBuffer(bytes.size()));
   KILN_RETURN_IF_ERROR(upload(staging, bytes));
-  KILN_ASSIGN_OR_RETURN(
-      std::shared_ptr<CommandBuffer> commands,
-      TestDevice->createCommandBuffer(CommandBufferMode::OneShot, 0));
-  KILN_RETURN_IF_ERROR(commands->begin());
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<CommandBuffer> commands,
+                        beginCommands());
   KILN_RETURN_IF_ERROR(commands->copy(
       BufferRef::direct(staging), BufferRef::direct(buffer, 0, bytes.size())));
   KILN_RETURN_IF_ERROR(commands->end());
@@ -91,10 +97,8 @@ CtsTest::download(const std::shared_ptr<Buffer> &buffer) {
   }
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> staging,
                         hostBuffer(buffer->size()));
-  KILN_ASSIGN_OR_RETURN(
-      std::shared_ptr<CommandBuffer> commands,
-      TestDevice->createCommandBuffer(CommandBufferMode::OneShot, 0));
-  KILN_RETURN_IF_ERROR(commands->begin());
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<CommandBuffer> commands,
+                        beginCommands());
   KILN_RETURN_IF_ERROR(
       commands->copy(BufferRef::direct(buffer), BufferRef::direct(staging)));
   KILN_RETURN_IF_ERROR(commands->end());

@@ -70,6 +70,11 @@ protected:
   StatusOr<std::vector<uint8_t>>
   download(const std::shared_ptr<Buffer> &buffer);
 
+  /// A new command buffer, already begun.
+  StatusOr<std::shared_ptr<CommandBuffer>>
+  beginCommands(CommandBufferMode mode = CommandBufferMode::OneShot,
+                uint32_t capacity = 0);
+
   /// Submits `commands` with `table` and waits for completion.
   Status submitAndWait(const std::shared_ptr<CommandBuffer> &commands,
                        std::vector<std::shared_ptr<Buffer>> table = {});

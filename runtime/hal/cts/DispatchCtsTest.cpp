@@ -22,15 +22,6 @@ protected:
     Kernels = *loaded;
   }
 
-  StatusOr<std::shared_ptr<CommandBuffer>>
-  begin(CommandBufferMode mode = CommandBufferMode::OneShot,
-        uint32_t capacity = 0) {
-    KILN_ASSIGN_OR_RETURN(auto commands,
-                          device()->createCommandBuffer(mode, capacity));
-    KILN_RETURN_IF_ERROR(commands->begin());
-    return commands;
-  }
-
   std::shared_ptr<Executable> Kernels;
 };
 KILN_CTS_INSTANTIATE(DispatchCts);
@@ -52,7 +43,7 @@ TEST_P(DispatchCts, ElementwiseAddOverFourWorkgroups) {
   KILN_CTS_ASSERT_OK(upload(bufferB, toBytes(b)));
   std::vector<uint8_t> sentinel = randomBytes(kCount * 4 + 8);
   KILN_CTS_ASSERT_OK(upload(out, sentinel));
-  KILN_CTS_ASSIGN(auto commands, begin());
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
   BufferRef bindings[] = {BufferRef::direct(bufferA),
                           BufferRef::direct(bufferB),
                           BufferRef::direct(out, 0, kCount * 4)};
@@ -80,7 +71,7 @@ TEST_P(DispatchCts, BindingOffsetsAreApplied) {
   KILN_CTS_ASSERT_OK(upload(bufferA, toBytes(a)));
   KILN_CTS_ASSERT_OK(upload(bufferB, toBytes(b)));
   KILN_CTS_ASSERT_OK(upload(out, toBytes(randomFloats(kCount + 4))));
-  KILN_CTS_ASSIGN(auto commands, begin());
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
   BufferRef bindings[] = {BufferRef::direct(bufferA, 16, kCount * 4),
                           BufferRef::direct(bufferB, 16, kCount * 4),
                           BufferRef::direct(out, 16, kCount * 4)};
@@ -101,7 +92,7 @@ TEST_P(DispatchCts, EveryWorkgroupRunsExactlyOnce) {
   for (const auto &grid : grids) {
     uint32_t total = grid[0] * grid[1] * grid[2];
     KILN_CTS_ASSIGN(auto counters, deviceBuffer(total * 4));
-    KILN_CTS_ASSIGN(auto commands, begin());
+    KILN_CTS_ASSIGN(auto commands, beginCommands());
     KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(counters), 0, 4));
     KILN_CTS_ASSERT_OK(commands->executionBarrier());
     BufferRef bindings[] = {BufferRef::direct(counters)};
@@ -122,7 +113,7 @@ TEST_P(DispatchCts, EmptyGridRunsNothing) {
   KILN_CTS_ASSIGN(auto counters, deviceBuffer(16));
   std::vector<uint8_t> before = randomBytes(16);
   KILN_CTS_ASSERT_OK(upload(counters, before));
-  KILN_CTS_ASSIGN(auto commands, begin());
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
   BufferRef bindings[] = {BufferRef::direct(counters)};
   uint32_t push[] = {4, 1};
   KILN_CTS_ASSERT_OK(
@@ -144,7 +135,7 @@ TEST_P(DispatchCts, BarriersSeparateDependentDispatches) {
   KILN_CTS_ASSIGN(auto out, deviceBuffer(kCount * 4));
   KILN_CTS_ASSERT_OK(upload(bufferA, toBytes(a)));
   KILN_CTS_ASSERT_OK(upload(bufferB, toBytes(b)));
-  KILN_CTS_ASSIGN(auto commands, begin());
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
   uint32_t push[] = {kCount, kPerGroup};
   BufferRef first[] = {BufferRef::direct(bufferA), BufferRef::direct(bufferB),
                        BufferRef::direct(tmp)};
@@ -169,7 +160,7 @@ TEST_P(DispatchCts, ReplayWithIndirectBindingsAndPushConstants) {
   // Recorded once: out = in * 2.5 + 1 over slots 0 (in) and 1 (out), then
   // replayed over new buffers.
   constexpr uint32_t kCount = 9;
-  KILN_CTS_ASSIGN(auto commands, begin(CommandBufferMode::Reusable, 2));
+  KILN_CTS_ASSIGN(auto commands, beginCommands(CommandBufferMode::Reusable, 2));
   BufferRef bindings[] = {BufferRef::slot(0, 0, kCount * 4),
                           BufferRef::slot(1, 0, kCount * 4)};
   uint32_t push[] = {kCount, std::bit_cast<uint32_t>(2.5f),
@@ -195,7 +186,7 @@ TEST_P(DispatchCts, WorkgroupsRunConcurrently) {
   // Two workgroups that each wait for the other: only a device that runs
   // them at the same time gets both through.
   KILN_CTS_ASSIGN(auto state, deviceBuffer(8));
-  KILN_CTS_ASSIGN(auto commands, begin());
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
   KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(state), 0, 4));
   KILN_CTS_ASSERT_OK(commands->executionBarrier());
   BufferRef bindings[] = {BufferRef::direct(state)};
@@ -214,7 +205,7 @@ TEST_P(DispatchCts, WorkgroupsRunConcurrently) {
 
 TEST_P(DispatchCts, DispatchArgumentErrors) {
   KILN_CTS_ASSIGN(auto buffer, deviceBuffer(64));
-  KILN_CTS_ASSIGN(auto commands, begin(CommandBufferMode::OneShot, 1));
+  KILN_CTS_ASSIGN(auto commands, beginCommands(CommandBufferMode::OneShot, 1));
   BufferRef three[] = {BufferRef::direct(buffer), BufferRef::direct(buffer),
                        BufferRef::direct(buffer)};
   uint32_t push[] = {16, 16};

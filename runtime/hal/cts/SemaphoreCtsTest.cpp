@@ -15,9 +15,7 @@ protected:
   // A one-shot command buffer that fills `buffer` with `byte`.
   StatusOr<std::shared_ptr<CommandBuffer>>
   fillCommands(const std::shared_ptr<Buffer> &buffer, uint8_t byte) {
-    KILN_ASSIGN_OR_RETURN(auto commands, device()->createCommandBuffer(
-                                             CommandBufferMode::OneShot, 0));
-    KILN_RETURN_IF_ERROR(commands->begin());
+    KILN_ASSIGN_OR_RETURN(auto commands, beginCommands());
     KILN_RETURN_IF_ERROR(commands->fill(BufferRef::direct(buffer), byte, 1));
     KILN_RETURN_IF_ERROR(commands->end());
     return commands;

@@ -89,6 +89,19 @@ def CpuBindDispatch : Pass<"kiln-cpu-bind-dispatch", "mlir::ModuleOp"> {
                            "mlir::memref::MemRefDialect"];
 }
 
+def MaterializeInits : Pass<"kiln-materialize-inits", "mlir::ModuleOp"> {
+  let summary = "Gives every linalg op in a dispatch a fresh destination";
+  let description = [{
+    An init the payload never reads becomes `tensor.empty`; an accumulator
+    read from outside the dispatch's computation (an input binding, a
+    constant, a slice) becomes a `linalg.copy` into `tensor.empty`. Tiling
+    then fuses the copy into each workgroup's tile, instead of bufferization
+    copying the whole accumulator in every workgroup.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def CpuTileAndVectorize : Pass<"kiln-cpu-tile-and-vectorize",
                                "mlir::func::FuncOp"> {
   let summary = "Tiles a dispatch to workgroups and vectors and vectorizes";

@@ -93,6 +93,7 @@ void buildDispatchPipeline(OpPassManager &pm) {
 
 void buildCpuCodegenPipeline(OpPassManager &pm) {
   pm.addPass(createCpuBindDispatch());
+  pm.addPass(createMaterializeInits());
   pm.addNestedPass<func::FuncOp>(createCpuTileAndVectorize());
   pm.addPass(createBufferize());
   pm.addPass(createCanonicalizerPass());

@@ -219,7 +219,11 @@ LogicalResult formDispatches(func::FuncOp func) {
     Operation *current = &op;
     while (current->hasOneUse()) {
       Operation *user = *current->getUsers().begin();
-      if (user->getBlock() != &block || !canFuseConsumer(current, user))
+      // Each op is computed, and outlined, exactly once: a consumer of two
+      // roots (exp(a) * -b) joins the first one's dispatch only, and one
+      // that initializes a later root's accumulator stays with that root.
+      if (user->getBlock() != &block || grouped.contains(user) ||
+          absorbedInto.contains(user) || !canFuseConsumer(current, user))
         break;
       members.insert(user);
       current = user;
@@ -231,8 +235,13 @@ LogicalResult formDispatches(func::FuncOp func) {
       auto it = absorbedInto.find(&candidate);
       if (members.contains(&candidate) ||
           (it != absorbedInto.end() && members.contains(it->second))) {
+        // Outlining erases each group's ops: one op in two groups would be
+        // erased twice.
+        if (!grouped.insert(&candidate).second)
+          return candidate.emitError()
+                 << "internal error: '" << candidate.getName()
+                 << "' was placed in two dispatches";
         group.Ops.insert(&candidate);
-        grouped.insert(&candidate);
       }
     }
     groups.push_back(std::move(group));

@@ -8,7 +8,8 @@ manifest that drifts from the MLIR is reported, not silently run. Output
 types come from the signature.
 
 Inputs come from a generator seeded by the case name (crc32), so every run
-and every driver sees the same values, and none is all zeros.
+and every driver sees the same values, and none is all zeros (unless it has
+no elements at all: zero_size.mlir).
 
 Tolerances (|out - ref| <= atol + rtol * scale, elementwise):
   f32         1e-5 + 1e-4 * scale
@@ -134,7 +135,8 @@ def makeInputs(case: Case) -> list:
                 a = rng.uniform(spec.lo, spec.hi, size=shape).astype(
                     NUMPY_DTYPES[dtype])
             a = np.asarray(a)
-            if np.any(a != 0) and (dtype != "i1" or not np.all(a)):
+            if a.size == 0 or (np.any(a != 0) and
+                               (dtype != "i1" or not np.all(a))):
                 break
         else:
             raise ValueError(f"{case.name}: cannot draw a non-trivial input")
@@ -484,6 +486,19 @@ case(B, "tosa_batch_matmul_transposed", [I("2x16x8xf32"), I("2x16x8xf32")],
      lambda q, k: (f64(q) @ f64(k).transpose(0, 2, 1)) * 0.353553385,
      scale=lambda q, k: absMatmul(q, k.transpose(0, 2, 1)) * 0.353553385)
 
+case(B, "batch_matmul_acc_arg_small",
+     [I("2x3x4xf32"), I("2x4x1xf32"), I("2x3x1xf32")],
+     lambda a, b, c: f64(a) @ f64(b) + c,
+     scale=lambda a, b, c: np.abs(f64(a)) @ np.abs(f64(b)) + np.abs(c))
+case(B, "batch_matmul_acc_arg_i32",
+     [I("3x8x16xi32", -50, 50), I("3x16x8xi32", -50, 50),
+      I("3x8x8xi32", -1000, 1000)],
+     lambda a, b, c: i32(i64(a) @ i64(b) + c), tol="exact")
+case(B, "batch_matmul_acc_arg_i8",
+     [I("3x8x16xi8", -128, 127), I("3x16x8xi8", -128, 127),
+      I("3x8x8xi32", -1000, 1000)],
+     lambda a, b, c: i32(i64(a) @ i64(b) + c), tol="exact")
+
 # --- conv.mlir --------------------------------------------------------------
 C = "conv.mlir"
 
@@ -606,6 +621,9 @@ case(R, "linalg_reduce_i64", [I("9x31xi64", -10**12, 10**12)],
 case(R, "generic_l2_norm", [I("24x80xf32")],
      lambda x: np.sqrt((f64(x)**2).sum(axis=1)))
 
+case(R, "count_rows", [I("11x3xf32")], lambda x: np.full((3,), 11.0))
+case(R, "reduce_sum_of_fill", [], lambda: np.full((1, 3), 11 * 0.375))
+
 # --- softmax.mlir -----------------------------------------------------------
 S = "softmax.mlir"
 case(S, "tosa_softmax", [I("4x128xf32", -4, 4)], lambda x: softmax(x, 1),
@@ -693,6 +711,217 @@ case(PT, "pt_depthwise_69x69x17", [I("1x69x69x17xf32"), I("3x3x17xf32")],
      scale=lambda x, w: depthwiseHwc(np.abs(x), np.abs(w)))
 case(PT, "pt_maxpool_35x35x19", [I("1x35x35x19xf32")],
      lambda x: maxPool(x, (3, 3), (1, 1)))
+
+# --- zero_size.mlir ----------------------------------------------------------
+Z = "zero_size.mlir"
+case(Z, "matmul_k0_fill", [I("3x0xf32"), I("0x2xf32")],
+     lambda a, b: np.full((3, 2), 1.5))
+case(Z, "matmul_k0_arg", [I("70x0xf32"), I("0x66xf32"), I("70x66xf32")],
+     lambda a, b, c: f64(c))
+case(Z, "reduce_empty_axis", [I("4x0xf32"), I("4xf32")], lambda x, c: f64(c))
+case(Z, "exp_empty", [I("3x0xf32")], lambda a: np.zeros((3, 0)))
+case(Z, "slice_empty", [I("1x14x2xf32")], lambda x: np.zeros((1, 11, 0)))
+case(Z, "concat_empty_part", [I("3x0xf32"), I("3x4xf32")],
+     lambda a, b: f64(b), tol="exact")
+case(Z, "pad_empty_source", [I("0x3xf32")], lambda a: np.full((2, 3), 2.5),
+     tol="exact")
+case(Z, "batch_matmul_empty_batch",
+     [I("0x3x5xf32"), I("0x5x4xf32"), I("0x3x4xf32")],
+     lambda a, b, c: np.zeros((0, 3, 4)))
+
+# --- fusion.mlir ------------------------------------------------------------
+FU = "fusion.mlir"
+case(FU, "consumer_of_two_roots", [I("4x33xf32"), I("4x33xf32")],
+     lambda a, b: -np.exp(f64(a)) * f64(b), tol="f32_approx")
+case(FU, "max_of_two_reductions", [I("3x4xf32"), I("7x4xf32")],
+     lambda a, b: np.maximum(f64(a).sum(axis=0, keepdims=True),
+                             f64(b).sum(axis=0, keepdims=True)),
+     scale=lambda a, b: np.maximum(np.abs(f64(a)).sum(axis=0, keepdims=True),
+                                   np.abs(f64(b)).sum(axis=0, keepdims=True)))
+case(FU, "consumer_reads_other_dispatch", [I("3x2xf32"), I("4x2xf32")],
+     lambda a, x: f64(a).T * f64(x).sum(axis=0)[:, None],
+     scale=lambda a, x: np.abs(f64(a)).T * np.abs(f64(x)).sum(axis=0)[:, None])
+case(FU, "elementwise_into_input", [I("130x70xf32"), I("130x70xf32")],
+     lambda a, c: f64(a) * f64(a))
+
+# --- accumulators.mlir ------------------------------------------------------
+# Every reduction-carrying op with its accumulator (`outs`) taken from each
+# source a program can give it. Workgroups each compute a tile of the result;
+# an accumulator that is not a fresh tensor once made every workgroup copy
+# the whole accumulator over the others' tiles (issue 6). Shapes give every
+# op several workgroups. Generated: `cases.py --emit-accumulators`.
+A = "accumulators.mlir"
+
+_DIMS = "{dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}"
+_RED2 = ("{indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, "
+         "affine_map<(d0, d1) -> (d0)>], iterator_types = "
+         "[\"parallel\", \"reduction\"]}")
+
+# name: (input types, accumulator type, op text with {ins}/{acc}/{inT}/{T}
+# placeholders, reference(inputs, acc), scale(inputs, acc)).
+ACC_OPS = {
+    "matmul": (("70x33xf32", "33x66xf32"), "70x66xf32",
+               "linalg.matmul ins({ins}) outs({acc}) -> {T}",
+               lambda a, b, c: f64(a) @ f64(b) + c,
+               lambda a, b, c: np.abs(f64(a)) @ np.abs(f64(b)) + np.abs(c)),
+    "batch_matmul": (("3x8x16xf32", "3x16x8xf32"), "3x8x8xf32",
+                     "linalg.batch_matmul ins({ins}) outs({acc}) -> {T}",
+                     lambda a, b, c: f64(a) @ f64(b) + c,
+                     lambda a, b, c: np.abs(f64(a)) @ np.abs(f64(b)) +
+                     np.abs(c)),
+    "conv": (("1x10x10x8xf32", "3x3x8x70xf32"), "1x8x8x70xf32",
+             "linalg.conv_2d_nhwc_hwcf " + _DIMS +
+             " ins({ins}) outs({acc}) -> {T}",
+             lambda x, w, c: convNhwcHwcf(x, w) + c,
+             lambda x, w, c: convNhwcHwcf(np.abs(x), np.abs(w)) + np.abs(c)),
+    "depthwise": (("1x10x10x70xf32", "3x3x70xf32"), "1x8x8x70xf32",
+                  "linalg.depthwise_conv_2d_nhwc_hwc " + _DIMS +
+                  " ins({ins}) outs({acc}) -> {T}",
+                  lambda x, w, c: depthwiseHwc(x, w) + c,
+                  lambda x, w, c: depthwiseHwc(np.abs(x), np.abs(w)) +
+                  np.abs(c)),
+    "pool_sum": (("1x12x12x70xf32",), "1x10x10x70xf32",
+                 "linalg.pooling_nhwc_sum " + _DIMS +
+                 " ins({ins}, %window : {inT}, tensor<3x3xf32>) outs({acc})"
+                 " -> {T}",
+                 lambda x, c: sumPool(x, (3, 3), (1, 1)) + c,
+                 lambda x, c: sumPool(np.abs(x), (3, 3), (1, 1)) + np.abs(c)),
+    "pool_max": (("1x12x12x70xf32",), "1x10x10x70xf32",
+                 "linalg.pooling_nhwc_max " + _DIMS +
+                 " ins({ins}, %window : {inT}, tensor<3x3xf32>) outs({acc})"
+                 " -> {T}",
+                 lambda x, c: np.maximum(maxPool(x, (3, 3), (1, 1)), c),
+                 None),
+    "reduce_sum": (("130x33xf32",), "130xf32",
+                   "linalg.generic " + _RED2 + " ins({ins}) outs({acc}) {\n"
+                   "  ^bb0(%x: f32, %o: f32):\n"
+                   "    %s = arith.addf %x, %o : f32\n"
+                   "    linalg.yield %s : f32\n"
+                   "  } -> {T}",
+                   lambda a, c: f64(a).sum(axis=1) + c,
+                   lambda a, c: np.abs(f64(a)).sum(axis=1) + np.abs(c)),
+}
+# Where the accumulator comes from: an argument, a constant, a fill, another
+# dispatch's result (also returned, so it is not fused), an elementwise
+# producer fused into the op's dispatch, and an argument with a fused relu
+# consumer of the result.
+ACC_SOURCES = ("arg", "const", "fill", "dispatch", "fused", "arg_relu")
+ACC_FILL = 0.5
+
+
+def _accConst(shape):
+    return pattern(shape, 7, 3, 19, 8.0)
+
+
+def _tensorT(t):
+    return f"tensor<{t}>"
+
+
+def _ewise(name, src, T, rank, body):
+    """An elementwise linalg.generic over rank dims applying body to %x."""
+    ids = ", ".join(f"d{i}" for i in range(rank))
+    m = f"affine_map<({ids}) -> ({ids})>"
+    its = ", ".join(['"parallel"'] * rank)
+    return (f"  %{name}_e = tensor.empty() : {T}\n"
+            f"  %{name} = linalg.generic {{indexing_maps = [{m}, {m}], "
+            f"iterator_types = [{its}]}} ins({src} : {T}) "
+            f"outs(%{name}_e : {T}) {{\n"
+            f"  ^bb0(%x: f32, %o: f32):\n{body}"
+            f"  }} -> {T}\n")
+
+
+def emitAccumulators() -> str:
+    out = ["// Reduction-carrying ops with their accumulator from every "
+           "source.\n",
+           "// GENERATED by `/usr/bin/python3 tests/e2e/cases.py "
+           "--emit-accumulators`\n",
+           "// from ACC_OPS and ACC_SOURCES there; constant accumulators are\n",
+           "// pattern(shape, 7, 3, 19, 8.0).\n"]
+    for opName, (ins, accT, text, _, _) in ACC_OPS.items():
+        T = _tensorT(accT)
+        shape = parseTensorType(accT)[0]
+        rank = len(shape)
+        for src in ACC_SOURCES:
+            args = [f"%in{i}: {_tensorT(t)}" for i, t in enumerate(ins)]
+            if src in ("arg", "dispatch", "fused", "arg_relu"):
+                args.append(f"%c: {T}")
+            results = f"({T}, {T})" if src == "dispatch" else T
+            out.append(f"\nfunc.func @{opName}_{src}({', '.join(args)}) -> "
+                       f"{results} {{\n")
+            if "pool" in opName:
+                out.append("  %window = tensor.empty() : tensor<3x3xf32>\n")
+            acc = "%c"
+            if src == "const":
+                acc = "%acc"
+                out.append(f"  %acc = arith.constant dense<"
+                           f"{_hexDense(_accConst(shape))}> : {T}\n")
+            elif src == "fill":
+                acc = "%acc"
+                out.append(f"  %fv = arith.constant {ACC_FILL} : f32\n"
+                           f"  %fe = tensor.empty() : {T}\n"
+                           f"  %acc = linalg.fill ins(%fv : f32) outs(%fe : "
+                           f"{T}) -> {T}\n")
+            elif src in ("dispatch", "fused"):
+                acc = "%acc"
+                out.append(_ewise("acc", "%c", T, rank,
+                                  "    %t = arith.addf %x, %x : f32\n"
+                                  "    linalg.yield %t : f32\n"))
+            opIns = ", ".join(f"%in{i}" for i in range(len(ins)))
+            inTypes = ", ".join(_tensorT(t) for t in ins)
+            # Plain replacement: the op texts hold MLIR braces.
+            opText = (text.replace("{ins}", opIns if "pool" in opName else
+                                   f"{opIns} : {inTypes}")
+                      .replace("{acc}", f"{acc} : {T}")
+                      .replace("{inT}", _tensorT(ins[0]))
+                      .replace("{T}", T))
+            out.append(f"  %r = {opText}\n")
+            if src == "arg_relu":
+                out.append(_ewise("y", "%r", T, rank,
+                                  "    %z = arith.constant 0.0 : f32\n"
+                                  "    %t = arith.maximumf %x, %z : f32\n"
+                                  "    linalg.yield %t : f32\n"))
+                out.append(f"  return %y : {T}\n}}\n")
+            elif src == "dispatch":
+                out.append(f"  return %r, %acc : {T}, {T}\n}}\n")
+            else:
+                out.append(f"  return %r : {T}\n}}\n")
+    return "".join(out)
+
+
+def _accCase(opName, src):
+    ins, accT, _, ref, scale = ACC_OPS[opName]
+    shape = parseTensorType(accT)[0]
+    inputs = [I(t) for t in ins]
+    if src in ("arg", "dispatch", "fused", "arg_relu"):
+        inputs.append(I(accT))
+
+    def acc(args):
+        if src == "const":
+            return _accConst(shape)
+        if src == "fill":
+            return np.full(shape, ACC_FILL)
+        c = f64(args[len(ins)])
+        return 2.0 * c if src in ("dispatch", "fused") else c
+
+    def caseRef(*args):
+        r = ref(*args[:len(ins)], acc(args))
+        if src == "arg_relu":
+            return relu(r)
+        return (r, acc(args)) if src == "dispatch" else r
+
+    caseScale = None
+    if scale is not None:
+
+        def caseScale(*args):
+            s = scale(*args[:len(ins)], acc(args))
+            return (s, np.abs(acc(args))) if src == "dispatch" else s
+
+    case(A, f"{opName}_{src}", inputs, caseRef, scale=caseScale)
+
+
+for _op in ACC_OPS:
+    for _src in ACC_SOURCES:
+        _accCase(_op, _src)
 
 # --- mlp.mlir ---------------------------------------------------------------
 # Weight patterns: (shape, mul, add, mod, div) for pattern(); mlp.mlir holds
@@ -919,12 +1148,15 @@ if __name__ == "__main__":
     import sys
     if sys.argv[1:] == ["--emit-mlp"]:
         sys.stdout.write(emitMlp())
+    elif sys.argv[1:] == ["--emit-accumulators"]:
+        sys.stdout.write(emitAccumulators())
     elif sys.argv[1:] == ["--self-test"]:
         sys.exit(selfTest())
     elif sys.argv[1:] == ["--list"]:
         for c in CASES:
             print(c.name)
     else:
-        print("usage: cases.py --self-test | --list | --emit-mlp",
+        print("usage: cases.py --self-test | --list | --emit-mlp | "
+              "--emit-accumulators",
               file=sys.stderr)
         sys.exit(2)

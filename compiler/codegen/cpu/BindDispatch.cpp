@@ -15,10 +15,15 @@ namespace {
 
 // Bindings are dense row-major buffers: identity-layout memrefs. Booleans
 // are stored one byte each (LLVM would bit-pack vectors of i1 in memory).
+// A tensor without elements is bound as a 1-D empty buffer: it is never read
+// or written, and the strides of an n-D shape with a zero extent do not
+// lower to a bare pointer.
 MemRefType bindingType(RankedTensorType type) {
   Type element = type.getElementType();
   if (element.isInteger(1))
     element = IntegerType::get(type.getContext(), 8);
+  if (type.getNumElements() == 0)
+    return MemRefType::get({0}, element);
   return MemRefType::get(type.getShape(), element);
 }
 
@@ -65,6 +70,12 @@ LogicalResult bindDispatch(func::FuncOp func) {
     BlockArgument oldArg = entry.getArgument(i);
     BlockArgument newArg = entry.addArgument(argTypes[i], oldArg.getLoc());
     auto oldType = cast<RankedTensorType>(oldArg.getType());
+    if (oldType.getNumElements() == 0) {
+      oldArg.replaceAllUsesWith(
+          tensor::EmptyOp::create(builder, oldArg.getLoc(), oldType.getShape(),
+                                  oldType.getElementType()));
+      continue;
+    }
     Value tensor = bufferization::ToTensorOp::create(
         builder, oldArg.getLoc(),
         oldType.clone(cast<MemRefType>(argTypes[i]).getElementType()), newArg,
@@ -81,6 +92,8 @@ LogicalResult bindDispatch(func::FuncOp func) {
   auto ret = cast<func::ReturnOp>(entry.getTerminator());
   builder.setInsertionPoint(ret);
   for (auto [value, arg] : llvm::zip(ret.getOperands(), outputArgs)) {
+    if (cast<RankedTensorType>(value.getType()).getNumElements() == 0)
+      continue;
     Value stored = value;
     auto memrefType = cast<MemRefType>(arg.getType());
     if (memrefType.getElementType() !=

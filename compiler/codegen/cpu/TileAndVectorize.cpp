@@ -52,6 +52,30 @@ linalg::LinalgOp findAnchor(func::FuncOp func, linalg::LinalgOp root) {
   return anchor ? anchor : root;
 }
 
+// True if every reduction loop of `op` is indexed by an input its payload
+// reads. A payload that ignores what it reduces over (`out + 1`, or a sum of
+// a fill folded into a constant) repeats the same update once per reduction
+// step; the vectorizer would apply it once, so such ops stay loops.
+bool reducesOverReadInputs(linalg::LinalgOp op) {
+  llvm::SmallBitVector read(op.getNumLoops());
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!op.payloadUsesValueFromOperand(input))
+      continue;
+    for (AffineExpr expr : op.getMatchingIndexingMap(input).getResults())
+      expr.walk([&](AffineExpr e) {
+        if (auto dim = dyn_cast<AffineDimExpr>(e))
+          read.set(dim.getPosition());
+      });
+  }
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  return llvm::all_of(reductions, [&](unsigned d) { return read.test(d); });
+}
+
+bool hasZeroSizeLoop(linalg::LinalgOp op) {
+  return llvm::is_contained(op.getStaticLoopRanges(), 0);
+}
+
 // Maps tile sizes over the anchor's loops onto the root's loops. Consumers
 // join a dispatch only through identity maps, so root loop i is the anchor
 // loop producing result dimension i.
@@ -159,6 +183,11 @@ LogicalResult tileDispatch(func::FuncOp func,
   if (!root || !isa<TilingInterface>(root.getOperation()))
     return success();
   linalg::LinalgOp anchor = findAnchor(func, root);
+  // A zero-size loop leaves nothing to divide among workgroups (and upstream
+  // tiling divides by the range): the dispatch runs as one workgroup, whose
+  // loops over the empty range run zero times.
+  if (hasZeroSizeLoop(anchor) || hasZeroSizeLoop(root))
+    return success();
   std::optional<CpuTileConfig> config = chooseCpuTileConfig(anchor);
   if (!config)
     return success();
@@ -262,7 +291,9 @@ LogicalResult vectorizeDispatch(func::FuncOp func,
   // bounds (and masks) for dynamic ones.
   SmallVector<std::pair<Operation *, SmallVector<int64_t>>> candidates;
   func.walk([&](linalg::LinalgOp op) {
-    if (!op.hasPureTensorSemantics())
+    // Vectors cannot have a zero-size dimension; such ops become empty loops.
+    if (!op.hasPureTensorSemantics() || hasZeroSizeLoop(op) ||
+        !reducesOverReadInputs(op))
       return;
     if (llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic)) {
       candidates.push_back({op, {}});

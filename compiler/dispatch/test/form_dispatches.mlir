@@ -256,3 +256,60 @@ func.func @broadcast_bias(%x: tensor<1x4x8xf32>, %w: tensor<1x8x16xf32>, %b: ten
   %o = linalg.batch_matmul ins(%h, %w2 : tensor<1x4x16xf32>, tensor<1x16x2xf32>) outs(%f2 : tensor<1x4x2xf32>) -> tensor<1x4x2xf32>
   return %o : tensor<1x4x2xf32>
 }
+
+// -----
+
+// A consumer of two elementwise roots joins the first one's dispatch only:
+// every op is outlined exactly once.
+
+// CHECK-LABEL: func.func @consumer_of_two_roots(
+// CHECK-SAME:    %[[A:[^:]+]]: tensor<4xf32>, %[[B:[^:]+]]: tensor<4xf32>)
+// CHECK:       %[[N:.+]] = call @consumer_of_two_roots_dispatch_1(%[[B]])
+// CHECK:       %[[M:.+]] = call @consumer_of_two_roots_dispatch_0(%[[A]], %[[N]])
+// CHECK:       return %[[M]]
+// CHECK:       func.func private @consumer_of_two_roots_dispatch_0(
+// CHECK:         linalg.exp
+// CHECK:         linalg.mul
+// CHECK:       func.func private @consumer_of_two_roots_dispatch_1(
+// CHECK-NOT:     linalg.mul
+// CHECK:         linalg.negf
+// CHECK-NOT:     linalg.mul
+// CHECK:         return
+func.func @consumer_of_two_roots(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %t = linalg.exp ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %n = linalg.negf ins(%b : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %m = linalg.mul ins(%t, %n : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %m : tensor<4xf32>
+}
+
+// -----
+
+// An elementwise op that is both a consumer of a broadcast and the only
+// producer of a reduction's accumulator stays with the reduction.
+
+// CHECK-LABEL: func.func @consumer_and_init_producer(
+// CHECK:       call @consumer_and_init_producer_dispatch_0(
+// CHECK:       call @consumer_and_init_producer_dispatch_1(
+// CHECK:       func.func private @consumer_and_init_producer_dispatch_0(
+// CHECK:         linalg.broadcast
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+// CHECK:       func.func private @consumer_and_init_producer_dispatch_1(
+// CHECK:         %[[INIT:.+]] = linalg.generic {{.*}}iterator_types = ["parallel"]
+// CHECK:         linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} outs(%[[INIT]] :
+func.func @consumer_and_init_producer(%s: tensor<f32>, %x: tensor<5x8xf32>) -> tensor<8xf32> {
+  %e = tensor.empty() : tensor<8xf32>
+  %b = linalg.broadcast ins(%s : tensor<f32>) outs(%e : tensor<8xf32>) dimensions = [0]
+  %init = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%b : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %t = arith.addf %v, %v : f32
+    linalg.yield %t : f32
+  } -> tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : tensor<5x8xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %t = arith.maximumf %v, %o : f32
+    linalg.yield %t : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}

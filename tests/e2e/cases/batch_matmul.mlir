@@ -32,3 +32,20 @@ func.func @tosa_batch_matmul_transposed(%q: tensor<2x16x8xf32>, %k: tensor<2x16x
   %1 = tosa.mul %0, %scale, %shift : (tensor<2x16x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x16x16xf32>
   return %1 : tensor<2x16x16xf32>
 }
+
+// The accumulator is an argument (issue 6's report): every batch adds its
+// product to its own slice of it.
+func.func @batch_matmul_acc_arg_small(%lhs: tensor<2x3x4xf32>, %rhs: tensor<2x4x1xf32>, %acc: tensor<2x3x1xf32>) -> tensor<2x3x1xf32> {
+  %r = linalg.batch_matmul ins(%lhs, %rhs : tensor<2x3x4xf32>, tensor<2x4x1xf32>) outs(%acc : tensor<2x3x1xf32>) -> tensor<2x3x1xf32>
+  return %r : tensor<2x3x1xf32>
+}
+
+func.func @batch_matmul_acc_arg_i32(%lhs: tensor<3x8x16xi32>, %rhs: tensor<3x16x8xi32>, %acc: tensor<3x8x8xi32>) -> tensor<3x8x8xi32> {
+  %r = linalg.batch_matmul ins(%lhs, %rhs : tensor<3x8x16xi32>, tensor<3x16x8xi32>) outs(%acc : tensor<3x8x8xi32>) -> tensor<3x8x8xi32>
+  return %r : tensor<3x8x8xi32>
+}
+
+func.func @batch_matmul_acc_arg_i8(%lhs: tensor<3x8x16xi8>, %rhs: tensor<3x16x8xi8>, %acc: tensor<3x8x8xi32>) -> tensor<3x8x8xi32> {
+  %r = linalg.batch_matmul ins(%lhs, %rhs : tensor<3x8x16xi8>, tensor<3x16x8xi8>) outs(%acc : tensor<3x8x8xi32>) -> tensor<3x8x8xi32>
+  return %r : tensor<3x8x8xi32>
+}

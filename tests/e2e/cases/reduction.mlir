@@ -114,3 +114,27 @@ func.func @generic_l2_norm(%x: tensor<24x80xf32>) -> tensor<24xf32> {
   } -> tensor<24xf32>
   return %0 : tensor<24xf32>
 }
+
+// A reduction whose body ignores the reduced input repeats its update once
+// per step: counting rows gives the row count, not 1.
+func.func @count_rows(%x: tensor<11x3xf32>) -> tensor<3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : tensor<11x3xf32>) outs(%acc : tensor<3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %out, %one : f32
+    linalg.yield %s : f32
+  } -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}
+
+// The form it takes in practice: a sum of a fill, folded to `out + c`.
+func.func @reduce_sum_of_fill() -> tensor<1x3xf32> {
+  %c = arith.constant 0.375 : f32
+  %e = tensor.empty() : tensor<11x3xf32>
+  %f = linalg.fill ins(%c : f32) outs(%e : tensor<11x3xf32>) -> tensor<11x3xf32>
+  %r = tosa.reduce_sum %f {axis = 0 : i32} : (tensor<11x3xf32>) -> tensor<1x3xf32>
+  return %r : tensor<1x3xf32>
+}

@@ -101,3 +101,51 @@ func.func private @dynamic_bounds(%a: memref<8xf32>, %n: index) attributes {kiln
   }
   return
 }
+
+// -----
+
+// A write to a binding outside the workgroup loop (here the whole-tensor copy
+// of a temporary into the output) would run once per workgroup and overwrite
+// the tiles other workgroups wrote. The loop then runs in sequence in one
+// workgroup instead.
+
+// CHECK-LABEL: func.func private @writes_binding_outside(
+// CHECK-SAME:    kiln.workgroup_count = array<i64: 1, 1, 1>
+// CHECK-NOT:   scf.forall
+// CHECK-NOT:   affine.delinearize_index
+// CHECK:       linalg.copy
+// CHECK:       scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:         linalg.exp
+// CHECK:       }
+// CHECK:       linalg.copy
+func.func private @writes_binding_outside(%a: memref<8xf32>, %c: memref<8xf32>, %out: memref<8xf32>) attributes {kiln.dispatch} {
+  %tmp = memref.alloca() : memref<8xf32>
+  linalg.copy ins(%c : memref<8xf32>) outs(%tmp : memref<8xf32>)
+  scf.forall (%i) = (0) to (8) step (4) {
+    %s = memref.subview %a[%i] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>
+    %o = memref.subview %tmp[%i] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>
+    linalg.exp ins(%s : memref<4xf32, strided<[1], offset: ?>>) outs(%o : memref<4xf32, strided<[1], offset: ?>>)
+  }
+  linalg.copy ins(%tmp : memref<8xf32>) outs(%out : memref<8xf32>)
+  return
+}
+
+// -----
+
+// Writes outside the loop to workgroup-private memory are repeated by each
+// workgroup but harmless: the loop is still distributed.
+
+// CHECK-LABEL: func.func private @writes_private_outside(
+// CHECK-SAME:    kiln.workgroup_count = array<i64: 2, 1, 1>
+// CHECK:       affine.delinearize_index
+func.func private @writes_private_outside(%a: memref<8xf32>, %out: memref<8xf32>) attributes {kiln.dispatch} {
+  %zero = arith.constant 0.0 : f32
+  %tmp = memref.alloca() : memref<4xf32>
+  linalg.fill ins(%zero : f32) outs(%tmp : memref<4xf32>)
+  scf.forall (%i) = (0) to (8) step (4) {
+    %s = memref.subview %a[%i] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>
+    %o = memref.subview %out[%i] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>
+    linalg.add ins(%s, %tmp : memref<4xf32, strided<[1], offset: ?>>, memref<4xf32>) outs(%o : memref<4xf32, strided<[1], offset: ?>>)
+  }
+  return
+}

@@ -85,3 +85,26 @@ func.func private @passthrough(%a: tensor<2x3xi32>) -> tensor<2x3xi32> attribute
 func.func private @scalar_operand(%a: tensor<4xf32>, %s: f32) -> tensor<4xf32> attributes {kiln.dispatch} {
   return %a : tensor<4xf32>
 }
+
+// -----
+
+// A tensor without elements is bound as a 1-D empty buffer that is never
+// read or written: an input becomes an empty tensor, an output is not
+// stored.
+
+// CHECK-LABEL: func.func private @zero_size(
+// CHECK-SAME:    %[[A:[^:]+]]: memref<0xf32>, %[[B:[^:]+]]: memref<0xf32>, %[[OUT:[^:]+]]: memref<3x2xf32>, %[[EMPTY_OUT:[^:]+]]: memref<0xf32>)
+// CHECK-NOT:   bufferization.to_tensor
+// CHECK-DAG:   %[[TA:.+]] = tensor.empty() : tensor<3x0xf32>
+// CHECK-DAG:   %[[TB:.+]] = tensor.empty() : tensor<0x2xf32>
+// CHECK:       %[[R:.+]] = linalg.matmul ins(%[[TA]], %[[TB]] : {{.*}})
+// CHECK:       bufferization.materialize_in_destination %[[R]] in restrict writable %[[OUT]]
+// CHECK-NOT:   materialize_in_destination
+// CHECK:       return
+func.func private @zero_size(%a: tensor<3x0xf32>, %b: tensor<0x2xf32>) -> (tensor<3x2xf32>, tensor<0x2xf32>) attributes {kiln.dispatch} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x2xf32>) -> tensor<3x2xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<3x0xf32>, tensor<0x2xf32>) outs(%f : tensor<3x2xf32>) -> tensor<3x2xf32>
+  return %0, %b : tensor<3x2xf32>, tensor<0x2xf32>
+}

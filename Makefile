@@ -3,8 +3,11 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGET ?=
 
-.PHONY: all deps build demo test test-asan format clean
+.PHONY: all deps build demo test test-asan fuzz format clean
 
 all: build
 
@@ -21,15 +24,35 @@ demo: build
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# Runtime and its tests only (no compiler), under AddressSanitizer + UBSan.
+# Runtime and its tests only (no compiler) and the fuzz corpus replays,
+# under AddressSanitizer + UBSan.
 test-asan: deps
 	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug \
 	  -DKILN_BUILD_COMPILER=OFF -DKILN_ENABLE_SANITIZERS=ON >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
-	@cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -L runtime
+	@cd $(ASAN_BUILD) && ctest --output-on-failure -j $(JOBS) -L 'runtime|fuzz'
+
+# The libFuzzer targets (fuzz/), built with clang in $(FUZZ_BUILD) and run
+# for FUZZ_SECONDS each on a copy of their corpus; FUZZ_TARGET= picks one.
+fuzz:
+	@scripts/install-deps.sh --fuzz
+	@JOBS=$(JOBS) scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGET)
 
 format:
 	@git ls-files '*.h' '*.cpp' | xargs clang-format -i
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+
+# --- differential testing (tests/difftest) ---------------------------------
+# N random programs drawn from SEED, compiled by $(BUILD)/bin/kiln-compile,
+# run on every driver kiln-run-module lists and compared with numpy; failing
+# programs are saved under $(BUILD)/difftest-failures/.
+SEED ?= 1
+N ?= 1000
+
+.PHONY: fuzz-compiler
+fuzz-compiler: build
+	@/usr/bin/python3 tests/difftest/run_difftest.py --bin-dir $(BUILD)/bin \
+	  --seed $(SEED) --count $(N) --jobs $(JOBS) \
+	  --keep-failures $(BUILD)/difftest-failures

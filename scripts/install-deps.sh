@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs Kiln's build and test dependencies from Debian packages.
 # Idempotent: prints nothing and touches nothing when all are present.
+#
+#   scripts/install-deps.sh          what `make build`/`make test` need
+#   scripts/install-deps.sh --fuzz   also clang with libFuzzer (`make fuzz`)
 set -euo pipefail
 
 packages=(
@@ -11,6 +14,10 @@ packages=(
   libgtest-dev
   python3 python3-numpy
 )
+# The libFuzzer runtime is its own package, which clang only recommends.
+if [ "${1:-}" = "--fuzz" ]; then
+  packages+=(clang-22 libclang-rt-22-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

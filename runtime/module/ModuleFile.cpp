@@ -2,46 +2,17 @@
 
 #include "runtime/module/ModuleFile.h"
 
+#include "runtime/base/File.h"
 #include "runtime/module/Verifier.h"
 
-#include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <new>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace kiln::module {
 
 namespace {
 
 constexpr std::align_val_t kAlignment{kConstantsAlignment};
-
-// Closes the descriptor on every return path.
-struct FileDescriptor {
-  int Fd;
-  ~FileDescriptor() {
-    if (Fd >= 0)
-      ::close(Fd);
-  }
-};
-
-Status errnoStatus(int error, const std::string &path, std::string_view what) {
-  std::string message =
-      strCat("cannot ", what, " module file '", path, "': ", strerror(error));
-  switch (error) {
-  case ENOENT:
-  case ENOTDIR:
-    return Status(StatusCode::NotFound,
-                  strCat("module file '", path, "' not found"), __FILE__,
-                  __LINE__);
-  case EACCES:
-  case EPERM:
-    return Status(StatusCode::PermissionDenied, message, __FILE__, __LINE__);
-  default:
-    return Status(StatusCode::Unavailable, message, __FILE__, __LINE__);
-  }
-}
 
 } // namespace
 
@@ -83,37 +54,29 @@ ModuleFile::fromBytes(const void *data, size_t size) {
 
 StatusOr<std::shared_ptr<const ModuleFile>>
 ModuleFile::open(const std::string &path) {
-  FileDescriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (file.Fd < 0)
-    return errnoStatus(errno, path, "open");
-  struct stat info;
-  if (::fstat(file.Fd, &info) != 0)
-    return errnoStatus(errno, path, "stat");
-  if (S_ISDIR(info.st_mode))
-    return KILN_ERROR(InvalidArgument, "module path '", path,
-                      "' is a directory, not a file");
-  if (!S_ISREG(info.st_mode))
-    return KILN_ERROR(InvalidArgument, "module path '", path,
-                      "' is not a regular file");
-  auto size = static_cast<size_t>(info.st_size);
+  KILN_ASSIGN_OR_RETURN(InputFile file, InputFile::open(path, "module"));
+  std::string context = strCat("module file '", path, "'");
+  uint64_t size = file.size();
+  // The first and last bytes say whether this is a Kiln module at all, so
+  // any other file (a model in another format, a large data file) is
+  // refused before it is read whole.
+  uint8_t head[kModuleHeadSize] = {};
+  uint8_t footer[schema::kChecksumFooterSize] = {};
+  if (size >= kMinModuleSize) {
+    KILN_RETURN_IF_ERROR(file.readAt(0, head, sizeof(head)));
+    KILN_RETURN_IF_ERROR(
+        file.readAt(size - sizeof(footer), footer, sizeof(footer)));
+  }
+  Status envelope = checkModuleEnvelope(head, footer, size);
+  if (!envelope.ok())
+    return envelope.annotate(context);
   auto bytes = allocate(size);
   if (!bytes.ok())
-    return Status(bytes.status()).annotate(strCat("module file '", path, "'"));
-  size_t done = 0;
-  while (done < size) {
-    ssize_t n = ::read(file.Fd, bytes->get() + done, size - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      return errnoStatus(errno, path, "read");
-    if (n == 0)
-      return KILN_ERROR(DataLoss, "module file '", path, "' shrank to ", done,
-                        " bytes while being read (expected ", size, ")");
-    done += static_cast<size_t>(n);
-  }
+    return Status(bytes.status()).annotate(context);
+  KILN_RETURN_IF_ERROR(file.readAt(0, bytes->get(), size));
   auto module = verifyAndWrap(std::move(*bytes), size);
   if (!module.ok())
-    return Status(module.status()).annotate(strCat("module file '", path, "'"));
+    return Status(module.status()).annotate(context);
   return module;
 }
 

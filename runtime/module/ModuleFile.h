@@ -21,6 +21,8 @@ namespace kiln::module {
 class ModuleFile {
 public:
   /// Reads and verifies the module at `path`; a missing file is NotFound.
+  /// A file that is not a Kiln module is refused from its first and last
+  /// bytes (checkModuleEnvelope) before it is read whole.
   static StatusOr<std::shared_ptr<const ModuleFile>>
   open(const std::string &path);
 

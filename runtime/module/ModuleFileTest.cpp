@@ -2,11 +2,14 @@
 
 #include "runtime/module/ModuleFile.h"
 
+#include "runtime/base/PeakMemory.h"
 #include "runtime/module/TestModule.h"
+#include "runtime/module/Verifier.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fcntl.h>
 #include <fstream>
 #include <random>
 #include <sys/stat.h>
@@ -39,6 +42,37 @@ protected:
               static_cast<std::streamsize>(bytes.size()));
     Written.push_back(path);
     return path;
+  }
+
+  // A sparse file of `size` bytes starting with `head` and ending with
+  // `tail`: large on disk to a reader, costing nothing to make.
+  std::string writeSparseFile(const std::string &name,
+                              const std::vector<uint8_t> &head, uint64_t size,
+                              const std::vector<uint8_t> &tail) {
+    std::string path = writeFile(name, head);
+    int fd = ::open(path.c_str(), O_WRONLY);
+    EXPECT_GE(fd, 0);
+    EXPECT_EQ(::ftruncate(fd, static_cast<off_t>(size)), 0);
+    EXPECT_EQ(::pwrite(fd, tail.data(), tail.size(),
+                       static_cast<off_t>(size - tail.size())),
+              static_cast<ssize_t>(tail.size()));
+    ::close(fd);
+    return path;
+  }
+
+  // Opens `path`, which must be refused with `message` without the file
+  // being read into memory.
+  void expectRefusedWithoutReading(const std::string &path,
+                                   const std::string &message) {
+    uint64_t before = peakResidentBytes();
+    auto file = ModuleFile::open(path);
+    ASSERT_FALSE(file.ok());
+    EXPECT_NE(file.status().toString().find(message), std::string::npos)
+        << file.status().toString();
+    EXPECT_NE(file.status().toString().find("module file '" + path + "'"),
+              std::string::npos)
+        << file.status().toString();
+    EXPECT_LT(peakResidentBytes() - before, uint64_t(64) << 20);
   }
 
   std::string Dir;
@@ -176,6 +210,33 @@ TEST_F(ModuleFileTest, SemanticErrorThroughOpen) {
   EXPECT_NE(file.status().toString().find("module version 3.0 is not "
                                           "supported by this runtime (1.x)"),
             std::string::npos);
+}
+
+// A file that is not a module is refused from its first and last bytes,
+// never read whole: a 1 GiB file costs no memory.
+TEST_F(ModuleFileTest, LargeNonModuleIsRefusedFromItsFirstBytes) {
+  std::vector<uint8_t> zip = {'P', 'K', 3, 4, 20, 0, 0, 0};
+  expectRefusedWithoutReading(
+      writeSparseFile("large.zip", zip, uint64_t(1) << 30, {0}),
+      "not a Kiln module: file identifier is '\\x14\\x00\\x00\\x00'");
+}
+
+TEST_F(ModuleFileTest, LargeFileWithoutFooterIsRefusedFromItsLastBytes) {
+  std::vector<uint8_t> bytes = buildModule(validModuleSpec());
+  std::vector<uint8_t> head(bytes.begin(), bytes.begin() + kModuleHeadSize);
+  expectRefusedWithoutReading(
+      writeSparseFile("no_footer.kiln", head, uint64_t(1) << 30, {0}),
+      "module is truncated or has no checksum footer (1073741824 bytes)");
+}
+
+TEST_F(ModuleFileTest, FileOverTwoGiBIsRefusedBeforeAllocating) {
+  std::vector<uint8_t> bytes = buildModule(validModuleSpec());
+  std::vector<uint8_t> head(bytes.begin(), bytes.begin() + kModuleHeadSize);
+  std::vector<uint8_t> footer(bytes.end() - schema::kChecksumFooterSize,
+                              bytes.end());
+  expectRefusedWithoutReading(
+      writeSparseFile("huge.kiln", head, uint64_t(3) << 30, footer),
+      "module is too large (3221225472 bytes); the maximum is 2 GiB");
 }
 
 // fromBytes must be as safe as verifyModule on arbitrary bytes: every

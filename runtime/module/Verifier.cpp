@@ -6,6 +6,7 @@
 #include "runtime/base/HostTensor.h"
 #include "schema/ModuleChecksum.h"
 
+#include <cstring>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
@@ -440,39 +441,54 @@ private:
 
 } // namespace
 
-Status verifyModule(const uint8_t *data, size_t size) {
-  if (size == 0 || data == nullptr)
+Status checkModuleEnvelope(const uint8_t *head, const uint8_t *footer,
+                           uint64_t size) {
+  if (size == 0)
     return KILN_ERROR(InvalidArgument, "module is empty (0 bytes)");
-  if (reinterpret_cast<uintptr_t>(data) % 8 != 0)
-    return KILN_ERROR(InvalidArgument,
-                      "module data must be 8-byte aligned in memory");
-  if (size < 2 * sizeof(flatbuffers::uoffset_t) + schema::kChecksumFooterSize)
+  if (size < kMinModuleSize)
     return KILN_ERROR(InvalidArgument, "module is too small (", size,
                       " bytes) to be a Kiln module");
-  if (!sc::ModuleBufferHasIdentifier(data)) {
-    std::string id = escape(reinterpret_cast<const char *>(data) +
+  if (!sc::ModuleBufferHasIdentifier(head)) {
+    std::string id = escape(reinterpret_cast<const char *>(head) +
                                 sizeof(flatbuffers::uoffset_t),
                             flatbuffers::kFileIdentifierLength);
     return KILN_ERROR(InvalidArgument,
                       "not a Kiln module: file identifier is '", id,
                       "', expected '", sc::ModuleIdentifier(), "'");
   }
-  // Structural checks cannot see a damaged image, name or constant, nor a
-  // cut that happens to leave a well-formed prefix; the checksum can.
-  std::optional<uint64_t> stored = schema::storedModuleChecksum(data, size);
-  if (!stored)
+  if (std::memcmp(footer, schema::kChecksumMagic,
+                  sizeof(schema::kChecksumMagic)) != 0)
     return KILN_ERROR(InvalidArgument,
                       "module is truncated or has no checksum footer (", size,
                       " bytes); writers must finish the file with "
                       "appendModuleChecksum()");
+  if (size - schema::kChecksumFooterSize >= FLATBUFFERS_MAX_BUFFER_SIZE)
+    return KILN_ERROR(InvalidArgument, "module is too large (", size,
+                      " bytes); the maximum is 2 GiB");
+  return Status();
+}
+
+Status verifyModule(const uint8_t *data, size_t size) {
+  if (data == nullptr && size != 0)
+    return KILN_ERROR(InvalidArgument, "module data is null (", size,
+                      " bytes)");
+  if (reinterpret_cast<uintptr_t>(data) % 8 != 0)
+    return KILN_ERROR(InvalidArgument,
+                      "module data must be 8-byte aligned in memory");
+  KILN_RETURN_IF_ERROR(checkModuleEnvelope(
+      data,
+      size >= kMinModuleSize ? data + size - schema::kChecksumFooterSize
+                             : nullptr,
+      size));
+  // Structural checks cannot see a damaged image, name or constant, nor a
+  // cut that happens to leave a well-formed prefix; the checksum can. The
+  // envelope checked that the footer is there.
+  uint64_t stored = *schema::storedModuleChecksum(data, size);
   size -= schema::kChecksumFooterSize;
-  if (schema::moduleChecksum(data, size) != *stored)
+  if (schema::moduleChecksum(data, size) != stored)
     return KILN_ERROR(InvalidArgument,
                       "module is corrupt: its checksum does not match (", size,
                       " bytes checksummed)");
-  if (size >= FLATBUFFERS_MAX_BUFFER_SIZE)
-    return KILN_ERROR(InvalidArgument, "module is too large (", size,
-                      " bytes); the maximum is 2 GiB");
   flatbuffers::Verifier::Options options;
   options.max_depth = kMaxDepth;
   options.max_tables = kMaxTables;

@@ -31,6 +31,7 @@
 #define KILN_RUNTIME_MODULE_VERIFIER_H
 
 #include "runtime/base/Status.h"
+#include "schema/ModuleChecksum.h"
 #include "schema/module_generated.h"
 
 #include <cstddef>
@@ -50,6 +51,24 @@ inline constexpr size_t kMaxTensorRank = 16;
 
 /// Constants are usable in place when the module buffer is this aligned.
 inline constexpr size_t kConstantsAlignment = 64;
+
+/// The bytes at the start of a module that checkModuleEnvelope reads: the
+/// flatbuffer's root offset and its "KILN" file identifier.
+inline constexpr size_t kModuleHeadSize = 8;
+
+/// The smallest size a module file can have: its head and checksum footer.
+inline constexpr size_t kMinModuleSize =
+    kModuleHeadSize + schema::kChecksumFooterSize;
+
+/// Checks what the first and last bytes of a `size`-byte file say: that it
+/// is not empty, too small or too large, carries the "KILN" identifier and
+/// ends with a checksum footer. `head` is the first kModuleHeadSize bytes and
+/// `footer` the last kChecksumFooterSize bytes; neither is read when `size`
+/// is below kMinModuleSize. A loader calls this on a small read, so a file
+/// that is not a Kiln module is refused before it is read whole;
+/// verifyModule calls it first too.
+Status checkModuleEnvelope(const uint8_t *head, const uint8_t *footer,
+                           uint64_t size);
 
 /// Verifies `size` bytes at `data` (8-byte aligned) as a Kiln module; see the
 /// file comment for what an OK result guarantees.

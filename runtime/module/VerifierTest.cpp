@@ -281,6 +281,41 @@ TEST(VerifierTest, UnprintableIdentifierIsEscaped) {
       << status.toString();
 }
 
+// What a loader checks on a small read, before it reads a file whole.
+TEST(VerifierTest, EnvelopeNeedsOnlyHeadAndFooter) {
+  std::vector<uint8_t> bytes = buildModule(validModuleSpec());
+  std::vector<uint8_t> head(bytes.begin(), bytes.begin() + kModuleHeadSize);
+  std::vector<uint8_t> footer(bytes.end() - schema::kChecksumFooterSize,
+                              bytes.end());
+  EXPECT_TRUE(
+      checkModuleEnvelope(head.data(), footer.data(), bytes.size()).ok());
+  // Sizes alone: the head and footer are not read.
+  Status empty = checkModuleEnvelope(nullptr, nullptr, 0);
+  EXPECT_NE(empty.toString().find("module is empty (0 bytes)"),
+            std::string::npos);
+  Status small = checkModuleEnvelope(nullptr, nullptr, kMinModuleSize - 1);
+  EXPECT_NE(small.toString().find("too small (23 bytes)"), std::string::npos)
+      << small.toString();
+  Status huge =
+      checkModuleEnvelope(head.data(), footer.data(), uint64_t(1) << 40);
+  EXPECT_NE(huge.toString().find("too large"), std::string::npos);
+  footer[3] = 'X';
+  Status noFooter =
+      checkModuleEnvelope(head.data(), footer.data(), bytes.size());
+  EXPECT_NE(noFooter.toString().find("no checksum footer"), std::string::npos);
+  head[6] = 'X';
+  Status wrongId =
+      checkModuleEnvelope(head.data(), footer.data(), bytes.size());
+  EXPECT_NE(wrongId.toString().find("file identifier is 'KIXN'"),
+            std::string::npos);
+}
+
+TEST(VerifierTest, NullDataWithASizeIsRejected) {
+  Status status = verifyModule(nullptr, 64);
+  EXPECT_NE(status.toString().find("module data is null (64 bytes)"),
+            std::string::npos);
+}
+
 TEST(VerifierTest, MisalignedBufferIsRejected) {
   std::vector<uint8_t> bytes = buildModule(validModuleSpec());
   std::vector<uint8_t> storage(bytes.size() + 64);

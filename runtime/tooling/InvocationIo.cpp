@@ -40,14 +40,21 @@ parseInputs(const std::vector<std::string> &inputs,
   std::vector<HostTensor> tensors;
   tensors.reserve(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    KILN_ASSIGN_OR_RETURN(HostTensor tensor, parseTensor(inputs[i]));
     const module::TensorSpec &expected = signature.Inputs[i];
-    if (tensor.Type != expected.Type || tensor.Shape != expected.Shape)
+    // Checked before the data is allocated, filled or read, so a wrong type
+    // fails at once however large it is (a splat of 1 GiB for a 4xf32
+    // input, a big .npy file).
+    auto matchesSignature = [&](const ParsedTensorType &type) -> Status {
+      if (type.Type == expected.Type && type.Shape == expected.Shape)
+        return Status();
       return KILN_ERROR(InvalidArgument, "input ", i, " of function '",
                         signature.Name, "' must be ",
                         tensorTypeString(expected.Shape, expected.Type),
                         ", but --input='", shortened(inputs[i]), "' is ",
-                        tensor.typeString());
+                        tensorTypeString(type.Shape, type.Type));
+    };
+    KILN_ASSIGN_OR_RETURN(HostTensor tensor,
+                          parseTensor(inputs[i], matchesSignature));
     tensors.push_back(std::move(tensor));
   }
   return tensors;

@@ -2,6 +2,7 @@
 
 #include "runtime/tooling/InvocationIo.h"
 
+#include "runtime/base/PeakMemory.h"
 #include "runtime/tooling/CommonFlags.h"
 #include "runtime/tooling/Npy.h"
 #include "runtime/tooling/TensorParser.h"
@@ -82,6 +83,54 @@ TEST(InvocationIoTest, InputFromNpy) {
   std::remove(path.c_str());
   ASSERT_TRUE(inputs.ok()) << inputs.status().toString();
   EXPECT_EQ((*inputs)[1].Data, tensor->Data);
+}
+
+// Each input's type is checked against the signature before its data is
+// allocated, filled or read: a 1 GiB splat or .npy file for a 4xf32 input
+// fails at once, and the message names the input and both types.
+TEST(InvocationIoTest, WrongTypeFailsBeforeAllocating) {
+  uint64_t before = peakResidentBytes();
+  auto splat =
+      parseInputs({"256x1024x1024xf32=0", "2x2xi32=0"}, addSignature());
+  ASSERT_FALSE(splat.ok());
+  EXPECT_NE(splat.status().toString().find(
+                "INVALID_ARGUMENT: input 0 of function 'add' must be 4xf32, "
+                "but --input='256x1024x1024xf32=0' is 256x1024x1024xf32"),
+            std::string::npos)
+      << splat.status().toString();
+  // The type is wrong before the values are: that is what is reported.
+  auto malformed =
+      parseInputs({"4xf32=0", "65536x16384xi32=[1 2"}, addSignature());
+  ASSERT_FALSE(malformed.ok());
+  EXPECT_NE(malformed.status().toString().find(
+                "input 1 of function 'add' must be 2x2xi32, but "
+                "--input='65536x16384xi32=[1 2' is 65536x16384xi32"),
+            std::string::npos)
+      << malformed.status().toString();
+
+  // A 1 GiB .npy file (sparse, so free to make).
+  std::string path = tempPath("large.npy");
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': "
+                       "(16384, 16384), }\n";
+  FILE *file = std::fopen(path.c_str(), "wb");
+  ASSERT_NE(file, nullptr);
+  std::fwrite("\x93NUMPY\x01\x00", 1, 8, file);
+  std::fputc(static_cast<int>(header.size()), file);
+  std::fputc(0, file);
+  std::fputs(header.c_str(), file);
+  ASSERT_EQ(::ftruncate(::fileno(file),
+                        static_cast<off_t>(10 + header.size() + (1u << 30))),
+            0);
+  std::fclose(file);
+  auto npy = parseInputs({"@" + path, "2x2xi32=0"}, addSignature());
+  std::remove(path.c_str());
+  ASSERT_FALSE(npy.ok());
+  EXPECT_NE(npy.status().toString().find(
+                "input 0 of function 'add' must be 4xf32, but --input='@" +
+                path + "' is 16384x16384xf32"),
+            std::string::npos)
+      << npy.status().toString();
+  EXPECT_LT(peakResidentBytes() - before, uint64_t(64) << 20);
 }
 
 TEST(InvocationIoTest, OutputTargets) {

@@ -2,19 +2,16 @@
 
 #include "runtime/tooling/Npy.h"
 
+#include "runtime/base/File.h"
 #include "runtime/module/Verifier.h"
-#include "runtime/tooling/TensorAllocation.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
-#include <new>
 #include <optional>
 #include <string_view>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace kiln::tooling {
 
@@ -214,66 +211,22 @@ uint32_t readLittleEndian(const uint8_t *data, size_t bytes) {
   return value;
 }
 
-Status errnoError(int error, const std::string &path, std::string_view what) {
-  if ((error == ENOENT || error == ENOTDIR) && what == "open")
-    return KILN_ERROR(NotFound, "npy file '", path, "' not found");
-  if (error == ENOENT || error == ENOTDIR)
-    return KILN_ERROR(NotFound, "cannot ", what, " npy file '", path,
-                      "': ", strerror(error));
-  if (error == EACCES || error == EPERM)
-    return KILN_ERROR(PermissionDenied, "cannot ", what, " npy file '", path,
-                      "': ", strerror(error));
-  return KILN_ERROR(Unavailable, "cannot ", what, " npy file '", path,
-                    "': ", strerror(error));
-}
+// The fixed part of a file before its header text: magic, version and the
+// header's length (2 bytes in version 1, 4 in versions 2 and 3).
+constexpr size_t kMaxPreambleSize = kMagicSize + 2 + 4;
 
-StatusOr<std::vector<uint8_t>> readFile(const std::string &path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return errnoError(errno, path, "open");
-  struct Closer {
-    int Fd;
-    ~Closer() { ::close(Fd); }
-  } closer{fd};
-  struct stat info;
-  if (::fstat(fd, &info) != 0)
-    return errnoError(errno, path, "stat");
-  if (!S_ISREG(info.st_mode))
-    return KILN_ERROR(InvalidArgument, "npy path '", path,
-                      "' is not a regular file");
-  auto size = static_cast<uint64_t>(info.st_size);
-  if (size > kMaxHostTensorBytes + kMaxHeaderSize)
-    return KILN_ERROR(InvalidArgument, "npy file '", path, "' is too large (",
-                      size, " bytes)");
-  std::vector<uint8_t> bytes;
-  try {
-    bytes.resize(size);
-  } catch (const std::bad_alloc &) {
-    return KILN_ERROR(ResourceExhausted, "cannot allocate ", size,
-                      " bytes to read npy file '", path, "'");
-  }
-  size_t done = 0;
-  while (done < size) {
-    ssize_t n = ::read(fd, bytes.data() + done, size - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      return errnoError(errno, path, "read");
-    if (n == 0)
-      break;
-    done += static_cast<size_t>(n);
-  }
-  bytes.resize(done);
-  return bytes;
-}
+struct Preamble {
+  size_t HeaderStart;
+  size_t HeaderLength;
+};
 
-} // namespace
-
-StatusOr<HostTensor> decodeNpy(const uint8_t *data, size_t size) {
-  if (size < kMagicSize + 4 || std::memcmp(data, kMagic, kMagicSize) != 0)
+// Decodes the preamble of a `size`-byte file from `prefix`, its first
+// min(size, kMaxPreambleSize) bytes, and checks that the header fits.
+StatusOr<Preamble> decodePreamble(const uint8_t *prefix, uint64_t size) {
+  if (size < kMagicSize + 4 || std::memcmp(prefix, kMagic, kMagicSize) != 0)
     return KILN_ERROR(InvalidArgument, "not an npy file (no \\x93NUMPY magic; ",
                       size, " bytes)");
-  uint8_t major = data[6], minor = data[7];
+  uint8_t major = prefix[6], minor = prefix[7];
   size_t lengthBytes;
   if (major == 1)
     lengthBytes = 2;
@@ -282,53 +235,111 @@ StatusOr<HostTensor> decodeNpy(const uint8_t *data, size_t size) {
   else
     return KILN_ERROR(InvalidArgument, "unsupported npy format version ",
                       unsigned(major), ".", unsigned(minor));
-  size_t headerStart = 8 + lengthBytes;
-  if (size < headerStart)
+  Preamble preamble{8 + lengthBytes, 0};
+  if (size < preamble.HeaderStart)
     return KILN_ERROR(InvalidArgument, "truncated (", size,
                       " bytes) inside the header length");
-  size_t headerLength = readLittleEndian(data + 8, lengthBytes);
-  if (headerLength > kMaxHeaderSize)
-    return KILN_ERROR(InvalidArgument, "npy header length ", headerLength,
-                      " is implausibly large");
-  if (size - headerStart < headerLength)
+  preamble.HeaderLength = readLittleEndian(prefix + 8, lengthBytes);
+  if (preamble.HeaderLength > kMaxHeaderSize)
+    return KILN_ERROR(InvalidArgument, "npy header length ",
+                      preamble.HeaderLength, " is implausibly large");
+  if (size - preamble.HeaderStart < preamble.HeaderLength)
     return KILN_ERROR(InvalidArgument, "truncated (", size,
-                      " bytes) inside its ", headerLength, "-byte header");
-  std::string_view header(reinterpret_cast<const char *>(data + headerStart),
-                          headerLength);
+                      " bytes) inside its ", preamble.HeaderLength,
+                      "-byte header");
+  return preamble;
+}
 
+// Parses the header text into the tensor's type.
+StatusOr<ParsedTensorType> decodeHeader(std::string_view header) {
   std::string descr;
   bool fortranOrder = false;
-  std::vector<int64_t> shape;
-  KILN_RETURN_IF_ERROR(HeaderParser(header).parse(descr, fortranOrder, shape));
-  KILN_ASSIGN_OR_RETURN(ElementType type, parseDescr(descr));
+  ParsedTensorType type;
+  KILN_RETURN_IF_ERROR(
+      HeaderParser(header).parse(descr, fortranOrder, type.Shape));
+  KILN_ASSIGN_OR_RETURN(type.Type, parseDescr(descr));
   if (fortranOrder)
     return KILN_ERROR(InvalidArgument,
                       "Fortran-order data is not supported; save it in C "
                       "order (np.ascontiguousarray)");
-  KILN_ASSIGN_OR_RETURN(uint64_t byteSize, tensorByteSize(shape, type));
-  size_t dataStart = headerStart + headerLength;
-  size_t available = size - dataStart;
+  return type;
+}
+
+// Checks the data size the header implies against the `available` bytes
+// after it, then allocates the tensor the data will be copied into.
+StatusOr<HostTensor> allocateForData(const ParsedTensorType &type,
+                                     uint64_t available) {
+  KILN_ASSIGN_OR_RETURN(uint64_t byteSize,
+                        tensorByteSize(type.Shape, type.Type));
   if (available != byteSize)
     return KILN_ERROR(InvalidArgument, "npy header says ",
-                      tensorTypeString(shape, type), " (", byteSize,
+                      tensorTypeString(type.Shape, type.Type), " (", byteSize,
                       " bytes) but the file holds ", available,
                       " bytes of data");
-  KILN_ASSIGN_OR_RETURN(HostTensor tensor,
-                        allocateHostTensor(type, std::move(shape)));
-  if (byteSize > 0)
-    std::memcpy(tensor.Data.data(), data + dataStart, byteSize);
-  // The runtime's i1 is 0 or 1; numpy agrees, a crafted file might not.
-  if (type == ElementType::I1)
+  return allocateHostTensor(type.Type, type.Shape);
+}
+
+// The runtime's i1 is 0 or 1; numpy agrees, a crafted file might not.
+void normalizeBooleans(HostTensor &tensor) {
+  if (tensor.Type == ElementType::I1)
     for (uint8_t &b : tensor.Data)
       b = b ? 1 : 0;
+}
+
+} // namespace
+
+StatusOr<HostTensor> decodeNpy(const uint8_t *data, size_t size,
+                               const TensorTypeCheck &check) {
+  KILN_ASSIGN_OR_RETURN(Preamble preamble, decodePreamble(data, size));
+  KILN_ASSIGN_OR_RETURN(
+      ParsedTensorType type,
+      decodeHeader(std::string_view(
+          reinterpret_cast<const char *>(data + preamble.HeaderStart),
+          preamble.HeaderLength)));
+  if (check)
+    KILN_RETURN_IF_ERROR(check(type));
+  size_t dataStart = preamble.HeaderStart + preamble.HeaderLength;
+  KILN_ASSIGN_OR_RETURN(HostTensor tensor,
+                        allocateForData(type, size - dataStart));
+  if (!tensor.Data.empty())
+    std::memcpy(tensor.Data.data(), data + dataStart, tensor.Data.size());
+  normalizeBooleans(tensor);
   return tensor;
 }
 
-StatusOr<HostTensor> readNpy(const std::string &path) {
-  KILN_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, readFile(path));
-  auto tensor = decodeNpy(bytes.data(), bytes.size());
+StatusOr<HostTensor> readNpy(const std::string &path,
+                             const TensorTypeCheck &check) {
+  KILN_ASSIGN_OR_RETURN(InputFile file, InputFile::open(path, "npy"));
+  // What is wrong with the contents names the file; I/O errors already do,
+  // and `check`'s verdict is the caller's own.
+  auto inFile = [&](const Status &status) {
+    return Status(status).annotate(strCat("npy file '", path, "'"));
+  };
+  // Only the preamble and header are read before `check` has seen the type
+  // and the data size is known to match it.
+  uint64_t size = file.size();
+  uint8_t prefix[kMaxPreambleSize] = {};
+  KILN_RETURN_IF_ERROR(file.readAt(
+      0, prefix,
+      static_cast<size_t>(std::min<uint64_t>(size, sizeof(prefix)))));
+  auto preamble = decodePreamble(prefix, size);
+  if (!preamble.ok())
+    return inFile(preamble.status());
+  std::string header(preamble->HeaderLength, '\0');
+  KILN_RETURN_IF_ERROR(
+      file.readAt(preamble->HeaderStart, header.data(), header.size()));
+  auto type = decodeHeader(header);
+  if (!type.ok())
+    return inFile(type.status());
+  if (check)
+    KILN_RETURN_IF_ERROR(check(*type));
+  uint64_t dataStart = preamble->HeaderStart + preamble->HeaderLength;
+  auto tensor = allocateForData(*type, size - dataStart);
   if (!tensor.ok())
-    return Status(tensor.status()).annotate(strCat("npy file '", path, "'"));
+    return inFile(tensor.status());
+  KILN_RETURN_IF_ERROR(
+      file.readAt(dataStart, tensor->Data.data(), tensor->Data.size()));
+  normalizeBooleans(*tensor);
   return tensor;
 }
 
@@ -375,7 +386,7 @@ Status writeNpy(const std::string &path, const HostTensor &tensor) {
   KILN_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, encodeNpy(tensor));
   FILE *file = std::fopen(path.c_str(), "wb");
   if (!file)
-    return errnoError(errno, path, "create");
+    return fileError(errno, "npy", path, "create");
   size_t written = std::fwrite(bytes.data(), 1, bytes.size(), file);
   int writeError = std::ferror(file) ? errno : 0;
   if (std::fclose(file) != 0 && writeError == 0)

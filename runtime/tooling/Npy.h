@@ -10,6 +10,7 @@
 
 #include "runtime/base/HostTensor.h"
 #include "runtime/base/Status.h"
+#include "runtime/tooling/TensorAllocation.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -18,11 +19,16 @@
 
 namespace kiln::tooling {
 
-/// Decodes an in-memory .npy file.
-StatusOr<HostTensor> decodeNpy(const uint8_t *data, size_t size);
+/// Decodes an in-memory .npy file. `check`, when given, sees the header's
+/// type before the tensor is allocated.
+StatusOr<HostTensor> decodeNpy(const uint8_t *data, size_t size,
+                               const TensorTypeCheck &check = {});
 
-/// Reads and decodes the .npy file at `path`; errors name the path.
-StatusOr<HostTensor> readNpy(const std::string &path);
+/// Reads and decodes the .npy file at `path`; errors name the path. Only
+/// the header is read before `check` (when given) has seen its type and the
+/// file's size is known to match it.
+StatusOr<HostTensor> readNpy(const std::string &path,
+                             const TensorTypeCheck &check = {});
 
 /// Encodes `tensor` as a version 1.0 .npy file.
 StatusOr<std::vector<uint8_t>> encodeNpy(const HostTensor &tensor);

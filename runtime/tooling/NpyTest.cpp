@@ -2,6 +2,7 @@
 
 #include "runtime/tooling/Npy.h"
 
+#include "runtime/base/PeakMemory.h"
 #include "runtime/tooling/TensorAllocation.h"
 
 #include <gtest/gtest.h>
@@ -222,6 +223,25 @@ TEST(NpyTest, RejectsBadPreamble) {
   expectDecodeError(v2, "implausibly large");
 }
 
+// The caller's check sees the header's type before the data is looked at,
+// and its error is returned as it is.
+TEST(NpyTest, CheckSeesTheHeaderTypeFirst) {
+  std::vector<uint8_t> lying =
+      npyFile(1, "{'descr': '<i2', 'fortran_order': False, 'shape': (9, 7), }",
+              floatBytes({1}));
+  std::vector<ParsedTensorType> seen;
+  auto refuse = [&](const ParsedTensorType &type) {
+    seen.push_back(type);
+    return KILN_ERROR(InvalidArgument, "not wanted");
+  };
+  auto refused = decodeNpy(lying.data(), lying.size(), refuse);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(), "not wanted");
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].Shape, (std::vector<int64_t>{9, 7}));
+  EXPECT_EQ(seen[0].Type, ElementType::I16);
+}
+
 TEST(NpyTest, EveryTruncationIsAnError) {
   std::mt19937 rng(3);
   auto bytes = encodeNpy(randomTensor(ElementType::I16, {3, 5}, rng));
@@ -319,6 +339,39 @@ TEST_F(NpyFileTest, WriteToMissingDirectory) {
   ASSERT_FALSE(status.ok());
   EXPECT_NE(status.toString().find("/nonexistent/dir/out.npy"),
             std::string::npos);
+}
+
+// Through a file, the check runs after only the header was read, and a
+// header that claims more data than the file holds (1 GiB here) fails
+// before anything is allocated.
+TEST_F(NpyFileTest, CheckRunsBeforeTheDataIsRead) {
+  std::string file = path("large.npy");
+  std::vector<uint8_t> bytes = npyFile(
+      1, "{'descr': '<f4', 'fortran_order': False, 'shape': (16384, 16384), }",
+      floatBytes({1}));
+  FILE *f = std::fopen(file.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  std::fwrite(bytes.data(), 1, bytes.size(), f);
+  std::fclose(f);
+  uint64_t before = peakResidentBytes();
+  std::vector<ParsedTensorType> seen;
+  auto refused = readNpy(file, [&](const ParsedTensorType &type) {
+    seen.push_back(type);
+    return KILN_ERROR(InvalidArgument, "not wanted");
+  });
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(), "not wanted");
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].Shape, (std::vector<int64_t>{16384, 16384}));
+  auto lying = readNpy(file, [](const ParsedTensorType &) { return Status(); });
+  ASSERT_FALSE(lying.ok());
+  EXPECT_NE(lying.status().toString().find(
+                "npy file '" + file +
+                "': npy header says 16384x16384xf32 (1073741824 bytes) but "
+                "the file holds 4 bytes of data"),
+            std::string::npos)
+      << lying.status().toString();
+  EXPECT_LT(peakResidentBytes() - before, uint64_t(64) << 20);
 }
 
 TEST_F(NpyFileTest, DirectoryIsNotAFile) {

@@ -6,8 +6,22 @@
 
 #include <new>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace kiln::tooling {
+
+namespace {
+
+uint64_t physicalMemoryBytes() {
+  long pages = ::sysconf(_SC_PHYS_PAGES);
+  long pageSize = ::sysconf(_SC_PAGESIZE);
+  // Unknown: leave the limit to the allocator.
+  if (pages <= 0 || pageSize <= 0)
+    return UINT64_MAX;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize);
+}
+
+} // namespace
 
 StatusOr<uint64_t> tensorByteSize(const std::vector<int64_t> &shape,
                                   ElementType type) {
@@ -41,7 +55,14 @@ StatusOr<HostTensor> allocateHostTensor(ElementType type,
   HostTensor tensor;
   tensor.Type = type;
   tensor.Shape = std::move(shape);
-  // The size is capped but may still exceed what this machine has.
+  // Zero-filling more than the machine's memory would end in the OOM
+  // killer, not in bad_alloc, as Linux overcommits.
+  uint64_t memory = physicalMemoryBytes();
+  if (size > memory)
+    return KILN_ERROR(ResourceExhausted, "cannot allocate ", size,
+                      " bytes for ", tensor.typeString(),
+                      ": more than this machine's ", memory,
+                      " bytes of memory");
   try {
     tensor.Data.resize(size);
   } catch (const std::bad_alloc &) {

@@ -39,6 +39,11 @@ public:
       Out += formatElement(Tensor.Type, Tensor.Data.data());
       return Out;
     }
+    // No values, so nothing to print: brackets for each empty row would
+    // make the line as long as the product of the other dimensions, which
+    // cost no memory (1000000x1000000x0xf32).
+    if (Tensor.Data.empty())
+      return Out;
     if (Tensor.Shape.size() == 1) {
       row(0, static_cast<size_t>(Tensor.Shape[0]));
       return Out;

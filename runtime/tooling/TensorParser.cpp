@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace kiln::tooling {
@@ -242,30 +243,34 @@ private:
   std::vector<size_t> Path;
 };
 
-Status parseTensorImpl(std::string_view text, HostTensor &result) {
-  size_t equals = text.find('=');
-  std::string_view typePart = trim(text.substr(0, equals));
-  KILN_ASSIGN_OR_RETURN(ParsedTensorType type, parseTensorType(typePart));
-  KILN_ASSIGN_OR_RETURN(result, allocateHostTensor(type.Type, type.Shape));
-  if (equals == std::string_view::npos)
+// Fills a tensor of `type` from the text after '=', or with zeros when there
+// is no '='. Memory is allocated only once the values are known to fit the
+// type, so a malformed string costs nothing however large its type.
+Status parseValues(const ParsedTensorType &type,
+                   std::optional<std::string_view> text, HostTensor &result) {
+  result.Type = type.Type;
+  result.Shape = type.Shape;
+  if (!text) {
+    KILN_ASSIGN_OR_RETURN(result, allocateHostTensor(type.Type, type.Shape));
     return Status();
-
+  }
   std::vector<Node> items;
-  KILN_RETURN_IF_ERROR(ValueParser(text.substr(equals + 1)).parse(items));
+  KILN_RETURN_IF_ERROR(ValueParser(*text).parse(items));
   std::string typeString = result.typeString();
   auto count = static_cast<size_t>(result.elementCount());
   bool anyGroup = false;
   for (const Node &item : items)
     anyGroup |= item.IsGroup;
 
+  size_t elementSize = elementTypeSize(type.Type);
   std::vector<std::string_view> values;
   if (!anyGroup) {
     if (items.size() == 1 && count != 1) {
-      // A splat.
-      size_t elementSize = elementTypeSize(result.Type);
+      // A splat: its one value is parsed before the tensor is allocated.
       std::vector<uint8_t> element(elementSize);
       KILN_RETURN_IF_ERROR(
-          parseElement(items[0].Token, result.Type, element.data()));
+          parseElement(items[0].Token, type.Type, element.data()));
+      KILN_ASSIGN_OR_RETURN(result, allocateHostTensor(type.Type, type.Shape));
       for (size_t i = 0; i < count; ++i)
         std::memcpy(result.Data.data() + i * elementSize, element.data(),
                     elementSize);
@@ -297,9 +302,11 @@ Status parseTensorImpl(std::string_view text, HostTensor &result) {
     }
     KILN_RETURN_IF_ERROR(status);
   }
-  size_t elementSize = elementTypeSize(result.Type);
+  // Every element has a token of its own here, so the tensor is at most 8
+  // bytes per character of the text.
+  KILN_ASSIGN_OR_RETURN(result, allocateHostTensor(type.Type, type.Shape));
   for (size_t i = 0; i < values.size(); ++i)
-    KILN_RETURN_IF_ERROR(parseElement(values[i], result.Type,
+    KILN_RETURN_IF_ERROR(parseElement(values[i], type.Type,
                                       result.Data.data() + i * elementSize));
   return Status();
 }
@@ -400,19 +407,32 @@ Status parseElement(std::string_view token, ElementType type, uint8_t *out) {
                     unsigned(static_cast<uint8_t>(type)));
 }
 
-StatusOr<HostTensor> parseTensor(std::string_view text) {
+StatusOr<HostTensor> parseTensor(std::string_view text,
+                                 const TensorTypeCheck &check) {
   std::string_view trimmed = trim(text);
   if (!trimmed.empty() && trimmed[0] == '@') {
     std::string path(trim(trimmed.substr(1)));
     if (path.empty())
       return KILN_ERROR(InvalidArgument, "invalid tensor '", shorten(text),
                         "': missing file name after '@'");
-    return readNpy(path);
+    return readNpy(path, check);
   }
+  std::string context = strCat("invalid tensor '", shorten(text), "'");
+  size_t equals = trimmed.find('=');
+  auto type = parseTensorType(trimmed.substr(0, equals));
+  if (!type.ok())
+    return Status(type.status()).annotate(context);
+  // The caller's verdict on the type is its own error, not a malformed
+  // string.
+  if (check)
+    KILN_RETURN_IF_ERROR(check(*type));
+  std::optional<std::string_view> values;
+  if (equals != std::string_view::npos)
+    values = trimmed.substr(equals + 1);
   HostTensor result;
-  Status status = parseTensorImpl(trimmed, result);
+  Status status = parseValues(*type, values, result);
   if (!status.ok())
-    return status.annotate(strCat("invalid tensor '", shorten(text), "'"));
+    return status.annotate(context);
   return result;
 }
 

@@ -16,21 +16,19 @@
 
 #include "runtime/base/HostTensor.h"
 #include "runtime/base/Status.h"
+#include "runtime/tooling/TensorAllocation.h"
 
 #include <cstdint>
 #include <string_view>
-#include <vector>
 
 namespace kiln::tooling {
 
-struct ParsedTensorType {
-  std::vector<int64_t> Shape;
-  ElementType Type = ElementType::F32;
-};
-
 /// Parses a tensor string; every malformed string is InvalidArgument quoting
-/// the string and saying what is wrong.
-StatusOr<HostTensor> parseTensor(std::string_view text);
+/// the string and saying what is wrong. `check`, when given, sees the type
+/// (from the text before '=' or the .npy header) before anything is
+/// allocated, so a wrong type costs nothing however large it is.
+StatusOr<HostTensor> parseTensor(std::string_view text,
+                                 const TensorTypeCheck &check = {});
 
 /// Parses "2x3xf32" or "f32".
 StatusOr<ParsedTensorType> parseTensorType(std::string_view text);

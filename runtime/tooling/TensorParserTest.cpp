@@ -2,6 +2,7 @@
 
 #include "runtime/tooling/TensorParser.h"
 
+#include "runtime/base/PeakMemory.h"
 #include "runtime/tooling/TensorFormat.h"
 
 #include <gtest/gtest.h>
@@ -244,6 +245,41 @@ TEST(TensorParserTest, NpyReference) {
   EXPECT_NE(missing.status().toString().find("/nonexistent/dir/x.npy"),
             std::string::npos);
   expectError("@", "missing file name after '@'");
+}
+
+// The caller's check sees the type before any value is parsed or memory
+// allocated, and its error is returned as it is.
+TEST(TensorParserTest, CheckSeesTheTypeFirst) {
+  std::vector<ParsedTensorType> seen;
+  auto refuse = [&](const ParsedTensorType &type) {
+    seen.push_back(type);
+    return KILN_ERROR(InvalidArgument, "not wanted");
+  };
+  auto refused = parseTensor("16384x65536xi8=[1 2", refuse);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(), "not wanted");
+  ASSERT_EQ(seen.size(), 1u);
+  EXPECT_EQ(seen[0].Shape, (std::vector<int64_t>{16384, 65536}));
+  EXPECT_EQ(seen[0].Type, ElementType::I8);
+
+  auto accept = [&](const ParsedTensorType &) { return Status(); };
+  auto accepted = parseTensor("2xi8=[1 2]", accept);
+  ASSERT_TRUE(accepted.ok()) << accepted.status().toString();
+  EXPECT_EQ(values<int8_t>(*accepted), (std::vector<int8_t>{1, 2}));
+  // A type the parser rejects never reaches the check.
+  EXPECT_FALSE(parseTensor("4xq32=0", refuse).ok());
+  EXPECT_EQ(seen.size(), 1u);
+}
+
+// A string whose values do not fit its type fails before the tensor is
+// allocated, however large the type (1 GiB here).
+TEST(TensorParserTest, MalformedLargeTensorFailsBeforeAllocating) {
+  uint64_t before = peakResidentBytes();
+  expectError("16384x65536xf32=1 2", "expected 1073741824 values for "
+                                     "16384x65536xf32, got 2");
+  expectError("16384x65536xf32=x", "value 'x' is not a number (for f32)");
+  expectError("16384x65536xf32=[[1 2]]", "expected 16384 [...] groups, got 1");
+  EXPECT_LT(peakResidentBytes() - before, uint64_t(64) << 20);
 }
 
 TEST(TensorParserTest, ParseTensorType) {

@@ -15,6 +15,7 @@ operator that no upstream pass lowers either.
 """
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -328,7 +329,114 @@ def runAll(s: Suite) -> int:
           and "cpu" in r.stderr and not os.path.exists(out))
     rep.result(ok, "compile/unknown_target_device_lists_known", first if ok
                else f"{r.describe()}; stderr {r.stderr[:300]!r}")
+    checkRefusedBeforeReading(s, module)
     return rep.finish()
+
+
+# An input that cannot be right is refused before the tools allocate, fill
+# or read its size (issue 6): a 1 GiB splat or .npy file for a 4xf32 input,
+# a 1 GiB file that is not a module. Each fails within FAST_SECONDS and
+# FAST_PEAK_BYTES of resident memory (the ASan build's tools included); the
+# large files are sparse, so they cost nothing to make.
+FAST_SECONDS = 5.0
+FAST_PEAK_BYTES = 256 << 20
+LARGE_BYTES = 1 << 30
+
+# Runs a tool (argv[3:]) with a timeout (argv[2]), passing its output and
+# exit status through, and records its wall time, peak resident memory and
+# stderr in a JSON file (argv[1]). It runs as a process of its own, so the
+# tool is its only child and RUSAGE_CHILDREN measures the tool alone.
+MEASURED_RUN = r"""
+import json, os, resource, signal, subprocess, sys, time
+record, timeout, argv = sys.argv[1], float(sys.argv[2]), sys.argv[3:]
+start = time.monotonic()
+try:
+    p = subprocess.run(argv, capture_output=True, timeout=timeout)
+except subprocess.TimeoutExpired:
+    sys.stderr.write(f"tool timed out after {timeout:.0f}s\n")
+    sys.exit(124)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+with open(record, "w") as f:
+    json.dump({"seconds": time.monotonic() - start, "peakBytes": peak,
+               "stderr": p.stderr.decode(errors="replace")}, f)
+sys.stdout.buffer.write(p.stdout)
+sys.stderr.buffer.write(p.stderr)
+sys.stdout.flush()
+sys.stderr.flush()
+if p.returncode < 0:
+    signal.signal(-p.returncode, signal.SIG_DFL)
+    os.kill(os.getpid(), -p.returncode)
+sys.exit(p.returncode)
+"""
+
+
+def expectRefusedFast(s: Suite, name, argv, mustName):
+    """The usual one-line error, within FAST_SECONDS and FAST_PEAK_BYTES,
+    and the message contains every string of `mustName`."""
+    record = os.path.join(s.work, f"{name.replace('/', '_')}.json")
+    s.expectError(name, [sys.executable, "-c", MEASURED_RUN, record,
+                         str(4 * FAST_SECONDS), *argv])
+    try:
+        with open(record) as f:
+            measured = json.load(f)
+    except (OSError, ValueError) as e:
+        return s.report.result(False, f"{name} [fast]",
+                               f"no measurement: {e}")
+    problems = []
+    if measured["seconds"] > FAST_SECONDS:
+        problems.append(f"took {measured['seconds']:.1f}s, want <= "
+                        f"{FAST_SECONDS:.0f}s")
+    if measured["peakBytes"] > FAST_PEAK_BYTES:
+        problems.append(f"peak memory {measured['peakBytes'] >> 20} MiB, "
+                        f"want <= {FAST_PEAK_BYTES >> 20} MiB")
+    missing = [n for n in mustName if n not in measured["stderr"]]
+    if missing:
+        problems.append(f"message does not name {missing}: "
+                        f"{measured['stderr'].strip()!r}")
+    s.report.result(not problems, f"{name} [fast]", "; ".join(problems) or
+                    f"{measured['seconds']:.2f}s, "
+                    f"{measured['peakBytes'] >> 20} MiB")
+
+
+def writeSparse(path, head, size):
+    """A file of `size` bytes that starts with `head`, the rest a hole."""
+    with open(path, "wb") as f:
+        f.write(head)
+        f.truncate(size)
+
+
+def checkRefusedBeforeReading(s: Suite, module):
+    splat = "--input=256x1024x1024xf32=0"
+    expectRefusedFast(s, "run-module/fails_fast/huge_splat_for_4xf32",
+                      s.runAdd(module, splat, GOOD_B),
+                      ["input 0", "4xf32", "256x1024x1024xf32"])
+    expectRefusedFast(s, "benchmark-module/fails_fast/huge_splat_for_4xf32", [
+        s.tool("kiln-benchmark-module"), "--device=local-sync",
+        f"--module={module}", "--function=add", GOOD_A, splat
+    ], ["input 1", "4xf32", "256x1024x1024xf32"])
+
+    header = (b"{'descr': '<f4', 'fortran_order': False, "
+              b"'shape': (16384, 16384), }\n")
+    npy = os.path.join(s.work, "large.npy")
+    writeSparse(npy, b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little")
+                + header, 10 + len(header) + LARGE_BYTES)
+    expectRefusedFast(s, "run-module/fails_fast/huge_npy_for_4xf32",
+                      s.runAdd(module, GOOD_A, f"--input=@{npy}"),
+                      ["input 1", "4xf32", "16384x16384xf32"])
+
+    with open(module, "rb") as f:
+        moduleHead = f.read(8)
+    large = {
+        "large_non_module": (b"PK\x03\x04" + bytes(60), "not a Kiln module"),
+        "large_module_without_footer": (moduleHead, "no checksum footer"),
+    }
+    for name, (head, why) in large.items():
+        path = os.path.join(s.work, f"{name}.kiln")
+        writeSparse(path, head, LARGE_BYTES)
+        expectRefusedFast(s, f"run-module/fails_fast/{name}",
+                          s.runAdd(path, GOOD_A, GOOD_B), [path, why])
+        expectRefusedFast(s, f"dump-module/fails_fast/{name}",
+                          [s.tool("kiln-dump-module"), path], [path, why])
 
 
 if __name__ == "__main__":

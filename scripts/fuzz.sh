@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of fuzz/ with clang (runtime only, ASan +
+# UBSan) and runs each for a while on a working copy of its corpus. Fails
+# on any crash, leak, sanitizer report, timeout or memory blow-up; the
+# input that caused it is left in <build>/fuzz-work/<target>/ and belongs
+# in fuzz/corpus/<target>/ once fixed.
+#
+#   scripts/fuzz.sh [build dir] [seconds per target] [target]
+#
+# `make fuzz FUZZ_SECONDS=300 FUZZ_TARGET=npy` calls this after installing
+# clang (scripts/install-deps.sh --fuzz). FUZZ_CC/FUZZ_CXX pick another clang.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${1:-build-fuzz}"
+seconds="${2:-60}"
+only="${3:-}"
+
+targets=()
+for dir in fuzz/corpus/*/; do
+  targets+=("$(basename "$dir")")
+done
+if [ -n "$only" ]; then
+  if [ ! -d "fuzz/corpus/$only" ]; then
+    echo "fuzz: unknown target '$only' (known: ${targets[*]})" >&2
+    exit 1
+  fi
+  targets=("$only")
+fi
+
+# Debug keeps assertions; -O1 keeps the targets fast enough to fuzz.
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+  -DCMAKE_C_COMPILER="${FUZZ_CC:-clang-22}" \
+  -DCMAKE_CXX_COMPILER="${FUZZ_CXX:-clang++-22}" \
+  -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DKILN_BUILD_COMPILER=OFF \
+  -DKILN_ENABLE_SANITIZERS=ON -DKILN_ENABLE_LIBFUZZER=ON >/dev/null
+cmake --build "$build" -j "${JOBS:-$(nproc)}" \
+  --target "${targets[@]/#/fuzz_}"
+
+export UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+failed=()
+for target in "${targets[@]}"; do
+  work="$build/fuzz-work/$target"
+  rm -rf "$work"
+  mkdir -p "$work/corpus"
+  cp "fuzz/corpus/$target/"* "$work/corpus/"
+  echo "fuzz: $target for ${seconds}s"
+  if "$build/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
+    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/" \
+    "$work/corpus" >"$work/log" 2>&1; then
+    runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")"
+    echo "fuzz: $target: ${runs:-?} runs, corpus $(ls "fuzz/corpus/$target" |
+      wc -l) -> $(ls "$work/corpus" | wc -l) inputs, nothing found"
+  else
+    echo "fuzz: $target FAILED; the log is $work/log:" >&2
+    grep -E -A30 '^==[0-9]+==ERROR|runtime error|fuzz property failed|ERROR: libFuzzer' \
+      "$work/log" >&2 || tail -40 "$work/log" >&2
+    failed+=("$target")
+  fi
+done
+if [ ${#failed[@]} -ne 0 ]; then
+  echo "fuzz: failed: ${failed[*]}" >&2
+  exit 1
+fi

@@ -3,6 +3,9 @@
 #include "runtime/hal/drivers/BuiltinDrivers.h"
 
 #include "runtime/hal/drivers/local/LocalDriver.h"
+#ifdef KILN_HAVE_CUDA_DRIVER
+#include "runtime/hal/drivers/cuda/CudaDriver.h"
+#endif
 
 namespace kiln::hal {
 
@@ -10,6 +13,9 @@ void registerBuiltinDrivers(DriverRegistry &registry) {
   // Names are distinct, so registration cannot fail.
   registry.registerDriver(local::createLocalSyncDriver()).ignoreError();
   registry.registerDriver(local::createLocalTaskDriver()).ignoreError();
+#ifdef KILN_HAVE_CUDA_DRIVER
+  registry.registerDriver(cuda::createCudaDriver()).ignoreError();
+#endif
 }
 
 DriverRegistry &DriverRegistry::global() {

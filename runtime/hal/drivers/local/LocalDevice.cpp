@@ -14,25 +14,12 @@ namespace kiln::hal::local {
 
 LocalDevice::LocalDevice(Options options)
     : Info(std::move(options.Info)), Workers(options.Workers),
-      DeviceAllocator(options.Unified) {
-  if (isSync())
-    return;
-  Pool = std::make_unique<TaskPool>(Workers);
-  QueueWaker = std::make_shared<Waker>();
-  QueueThread = std::thread([this] { queueMain(); });
-}
+      DeviceAllocator(options.Unified),
+      Pool(isSync() ? nullptr : std::make_unique<TaskPool>(Workers)),
+      Queue(Info.Uri,
+            isSync() ? HostQueue::Mode::Inline : HostQueue::Mode::Threaded) {}
 
-LocalDevice::~LocalDevice() {
-  if (isSync())
-    return;
-  {
-    std::lock_guard<std::mutex> lock(QueueMutex);
-    ShuttingDown = true;
-  }
-  QueueCv.notify_all();
-  QueueWaker->stop();
-  QueueThread.join();
-}
+LocalDevice::~LocalDevice() = default;
 
 std::vector<UnsupportedFeature> LocalDevice::unsupportedFeatures() const {
   std::vector<UnsupportedFeature> features;
@@ -83,7 +70,7 @@ LocalDevice::createCommandBuffer(CommandBufferMode mode,
 StatusOr<std::shared_ptr<Semaphore>>
 LocalDevice::createSemaphore(uint64_t initialValue) {
   return std::shared_ptr<Semaphore>(
-      std::make_shared<LocalSemaphore>(initialValue));
+      std::make_shared<HostSemaphore>(initialValue));
 }
 
 StatusOr<std::shared_ptr<Event>> LocalDevice::createEvent() {
@@ -95,28 +82,19 @@ Status LocalDevice::queueExecuteImpl(
     const std::shared_ptr<CommandBuffer> &commandBuffer,
     std::span<const std::shared_ptr<Buffer>> bindingTable,
     std::span<const SemaphoreValue> signalList) {
-  Submission submission;
-  for (const SemaphoreValue &wait : waitList) {
-    auto semaphore = std::dynamic_pointer_cast<LocalSemaphore>(wait.Timeline);
-    if (!semaphore)
-      return KILN_ERROR(InvalidArgument, "queueExecute: wait semaphore was "
-                                         "not created by a local device");
-    submission.Waits.emplace_back(std::move(semaphore), wait.Value);
+  HostSubmission submission;
+  KILN_ASSIGN_OR_RETURN(submission.Waits, toHostSemaphores(waitList, "wait"));
+  KILN_ASSIGN_OR_RETURN(submission.Signals,
+                        toHostSemaphores(signalList, "signal"));
+  if (!commandBuffer) {
+    Queue.submit(std::move(submission));
+    return Status();
   }
-  for (const SemaphoreValue &signal : signalList) {
-    auto semaphore = std::dynamic_pointer_cast<LocalSemaphore>(signal.Timeline);
-    if (!semaphore)
-      return KILN_ERROR(InvalidArgument, "queueExecute: signal semaphore was "
-                                         "not created by a local device");
-    submission.Signals.emplace_back(std::move(semaphore), signal.Value);
-  }
-  if (commandBuffer) {
-    submission.Commands =
-        std::dynamic_pointer_cast<LocalCommandBuffer>(commandBuffer);
-    if (!submission.Commands)
-      return KILN_ERROR(InvalidArgument, "queueExecute: command buffer was "
-                                         "not created by a local device");
-  }
+  auto commands = std::dynamic_pointer_cast<LocalCommandBuffer>(commandBuffer);
+  if (!commands)
+    return KILN_ERROR(InvalidArgument, "queueExecute: command buffer was "
+                                       "not created by a local device");
+  std::vector<uint8_t *> slotBases;
   for (size_t slot = 0; slot < bindingTable.size(); ++slot) {
     uint8_t *base = nullptr;
     if (bindingTable[slot]) {
@@ -126,116 +104,22 @@ Status LocalDevice::queueExecuteImpl(
                           " holds a buffer not allocated by a local device");
       base = buffer->data();
     }
-    submission.SlotBases.push_back(base);
+    slotBases.push_back(base);
   }
-  submission.Table.assign(bindingTable.begin(), bindingTable.end());
-
-  {
-    std::lock_guard<std::mutex> lock(QueueMutex);
-    ++Pending;
-    if (!isSync())
-      Queue.push_back(std::move(submission));
-  }
-  if (!isSync()) {
-    QueueCv.notify_one();
+  // The work holds the table's buffers until it is done.
+  submission.Work = [commands = std::move(commands),
+                     table = std::vector<std::shared_ptr<Buffer>>(
+                         bindingTable.begin(), bindingTable.end()),
+                     slotBases = std::move(slotBases), pool = Pool.get()] {
+    commands->execute(slotBases, pool);
     return Status();
-  }
-  // local-sync: a blocking wait on the caller's thread; only other threads
-  // can satisfy it (see feature::kDeferredSubmission).
-  Status waitStatus;
-  for (const auto &[semaphore, value] : submission.Waits) {
-    waitStatus = semaphore->wait(value, kInfiniteTimeout);
-    if (!waitStatus.ok())
-      break;
-  }
-  run(submission, waitStatus);
-  finishOne();
+  };
+  Queue.submit(std::move(submission));
   return Status();
-}
-
-void LocalDevice::run(Submission &submission, Status status) {
-  if (status.ok() && submission.Commands)
-    submission.Commands->execute(submission.SlotBases, Pool.get());
-  // Drop the work's references before signalling, so a waiter that sees the
-  // signal may release the last reference to anything the work used.
-  submission.Commands.reset();
-  submission.Table.clear();
-  submission.Waits.clear();
-  for (const auto &[semaphore, value] : submission.Signals) {
-    if (!status.ok()) {
-      semaphore->fail(status).ignoreError();
-      continue;
-    }
-    // A value that does not advance would leave waiters hanging; fail the
-    // semaphore so they see why.
-    Status signalled = semaphore->signal(value);
-    if (!signalled.ok())
-      semaphore->fail(signalled).ignoreError();
-  }
-}
-
-void LocalDevice::finishOne() {
-  std::lock_guard<std::mutex> lock(QueueMutex);
-  if (--Pending == 0)
-    IdleCv.notify_all();
-}
-
-Status LocalDevice::waitForAll(const Submission &submission) {
-  while (true) {
-    QueueWaker->arm();
-    bool reached = true;
-    for (const auto &[semaphore, value] : submission.Waits) {
-      semaphore->addWaker(QueueWaker);
-      std::optional<Status> state = semaphore->poll(value);
-      if (!state) {
-        reached = false;
-        continue;
-      }
-      if (!state->ok())
-        return *state;
-    }
-    if (reached)
-      return Status();
-    if (!QueueWaker->sleep())
-      return KILN_ERROR(Cancelled, "device ", Info.Uri,
-                        " was destroyed while a submission waited for its "
-                        "semaphores");
-  }
-}
-
-void LocalDevice::queueMain() {
-  std::unique_lock<std::mutex> lock(QueueMutex);
-  while (true) {
-    QueueCv.wait(lock, [&] { return !Queue.empty() || ShuttingDown; });
-    if (Queue.empty())
-      return;
-    Submission submission = std::move(Queue.front());
-    Queue.pop_front();
-    lock.unlock();
-    run(submission, waitForAll(submission));
-    submission = Submission();
-    lock.lock();
-    if (--Pending == 0)
-      IdleCv.notify_all();
-  }
 }
 
 Status LocalDevice::waitIdle(Timeout timeout) {
-  std::unique_lock<std::mutex> lock(QueueMutex);
-  auto idle = [&] { return Pending == 0; };
-  if (timeout == kInfiniteTimeout) {
-    IdleCv.wait(lock, idle);
-    return Status();
-  }
-  auto now = std::chrono::steady_clock::now();
-  auto limit = std::chrono::steady_clock::time_point::max() - now;
-  auto deadline = timeout >= limit
-                      ? std::chrono::steady_clock::time_point::max()
-                      : now + timeout;
-  if (!IdleCv.wait_until(lock, deadline, idle))
-    return KILN_ERROR(DeadlineExceeded, "device ", Info.Uri, " still has ",
-                      Pending, " submission(s) after the waitIdle timeout");
-  return Status();
+  return Queue.waitIdle(timeout);
 }
 
 } // namespace kiln::hal::local

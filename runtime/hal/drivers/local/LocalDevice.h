@@ -12,19 +12,13 @@
 #define KILN_RUNTIME_HAL_DRIVERS_LOCAL_LOCALDEVICE_H
 
 #include "runtime/hal/Device.h"
+#include "runtime/hal/HostQueue.h"
 #include "runtime/hal/drivers/local/LocalAllocator.h"
-#include "runtime/hal/drivers/local/LocalSemaphore.h"
 #include "runtime/hal/drivers/local/TaskPool.h"
 
-#include <condition_variable>
-#include <deque>
 #include <memory>
-#include <mutex>
-#include <thread>
 
 namespace kiln::hal::local {
-
-class LocalCommandBuffer;
 
 class LocalDevice final : public Device {
 public:
@@ -61,35 +55,14 @@ protected:
                           std::span<const SemaphoreValue> signalList) override;
 
 private:
-  struct Submission {
-    std::vector<std::pair<std::shared_ptr<LocalSemaphore>, uint64_t>> Waits;
-    std::vector<std::pair<std::shared_ptr<LocalSemaphore>, uint64_t>> Signals;
-    std::shared_ptr<LocalCommandBuffer> Commands;
-    std::vector<std::shared_ptr<Buffer>> Table; // keeps the buffers alive
-    std::vector<uint8_t *> SlotBases;
-  };
-
   bool isSync() const { return Workers == 0; }
-  void queueMain();
-  // Blocks until every wait is reached (OK), one fails (its status) or the
-  // device shuts down (Cancelled).
-  Status waitForAll(const Submission &submission);
-  void run(Submission &submission, Status waitStatus);
-  void finishOne();
 
   DeviceInfo Info;
   uint32_t Workers;
   LocalAllocator DeviceAllocator;
   std::unique_ptr<TaskPool> Pool;
-
-  std::mutex QueueMutex;
-  std::condition_variable QueueCv;
-  std::condition_variable IdleCv;
-  std::deque<Submission> Queue;
-  uint64_t Pending = 0; // queued or running submissions
-  bool ShuttingDown = false;
-  std::shared_ptr<Waker> QueueWaker;
-  std::thread QueueThread;
+  // Declared last: destroyed first, so its thread stops before the pool.
+  HostQueue Queue;
 };
 
 } // namespace kiln::hal::local

@@ -1,6 +1,6 @@
-//===- LocalSemaphoreTest.cpp ---------------------------------------------===//
+//===- HostSemaphoreTest.cpp ---------------------------------------------===//
 
-#include "runtime/hal/drivers/local/LocalSemaphore.h"
+#include "runtime/hal/HostSemaphore.h"
 
 #include <gtest/gtest.h>
 
@@ -9,13 +9,13 @@
 #include <thread>
 #include <vector>
 
-namespace kiln::hal::local {
+namespace kiln::hal {
 namespace {
 
 using namespace std::chrono_literals;
 
-TEST(LocalSemaphoreTest, TimelineOnlyAdvances) {
-  LocalSemaphore semaphore(5);
+TEST(HostSemaphoreTest, TimelineOnlyAdvances) {
+  HostSemaphore semaphore(5);
   EXPECT_EQ(*semaphore.query(), 5u);
   EXPECT_TRUE(semaphore.signal(6).ok());
   EXPECT_TRUE(semaphore.signal(100).ok());
@@ -29,15 +29,15 @@ TEST(LocalSemaphoreTest, TimelineOnlyAdvances) {
   EXPECT_FALSE(semaphore.signal(UINT64_MAX).ok());
 }
 
-TEST(LocalSemaphoreTest, WaitsForReachedValuesReturnAtOnce) {
-  LocalSemaphore semaphore(10);
+TEST(HostSemaphoreTest, WaitsForReachedValuesReturnAtOnce) {
+  HostSemaphore semaphore(10);
   EXPECT_TRUE(semaphore.wait(0, 0ns).ok());
   EXPECT_TRUE(semaphore.wait(10, 0ns).ok());
   EXPECT_TRUE(semaphore.wait(3, kInfiniteTimeout).ok());
 }
 
-TEST(LocalSemaphoreTest, Timeouts) {
-  LocalSemaphore semaphore(0);
+TEST(HostSemaphoreTest, Timeouts) {
+  HostSemaphore semaphore(0);
   EXPECT_EQ(semaphore.wait(1, 0ns).code(), StatusCode::DeadlineExceeded);
   EXPECT_EQ(semaphore.wait(1, -5ms).code(), StatusCode::DeadlineExceeded);
   auto start = std::chrono::steady_clock::now();
@@ -54,8 +54,8 @@ TEST(LocalSemaphoreTest, Timeouts) {
   signaller.join();
 }
 
-TEST(LocalSemaphoreTest, ManyWaitersWakeInValueOrder) {
-  LocalSemaphore semaphore(0);
+TEST(HostSemaphoreTest, ManyWaitersWakeInValueOrder) {
+  HostSemaphore semaphore(0);
   constexpr int kWaiters = 8;
   std::atomic<int> woken{0};
   std::vector<uint64_t> wokeAt(kWaiters, 0);
@@ -78,8 +78,8 @@ TEST(LocalSemaphoreTest, ManyWaitersWakeInValueOrder) {
     EXPECT_GE(wokeAt[i], uint64_t(i + 1));
 }
 
-TEST(LocalSemaphoreTest, FailureReachesEveryWaiter) {
-  LocalSemaphore semaphore(1);
+TEST(HostSemaphoreTest, FailureReachesEveryWaiter) {
+  HostSemaphore semaphore(1);
   std::vector<std::thread> threads;
   std::atomic<int> failed{0};
   for (int i = 0; i < 4; ++i)
@@ -103,8 +103,8 @@ TEST(LocalSemaphoreTest, FailureReachesEveryWaiter) {
   EXPECT_EQ(semaphore.poll(0)->message(), "device lost");
 }
 
-TEST(LocalSemaphoreTest, PollAndWakers) {
-  LocalSemaphore semaphore(0);
+TEST(HostSemaphoreTest, PollAndWakers) {
+  HostSemaphore semaphore(0);
   EXPECT_FALSE(semaphore.poll(1));
   auto waker = std::make_shared<Waker>();
   semaphore.addWaker(waker);
@@ -130,4 +130,4 @@ TEST(LocalSemaphoreTest, PollAndWakers) {
 }
 
 } // namespace
-} // namespace kiln::hal::local
+} // namespace kiln::hal

@@ -1,10 +1,10 @@
-//===- LocalSemaphore.cpp -------------------------------------------------===//
+//===- HostSemaphore.cpp -------------------------------------------------===//
 
-#include "runtime/hal/drivers/local/LocalSemaphore.h"
+#include "runtime/hal/HostSemaphore.h"
 
 #include <algorithm>
 
-namespace kiln::hal::local {
+namespace kiln::hal {
 
 void Waker::arm() {
   std::lock_guard<std::mutex> lock(Mutex);
@@ -29,14 +29,14 @@ void Waker::stop() {
   Cv.notify_all();
 }
 
-StatusOr<uint64_t> LocalSemaphore::query() {
+StatusOr<uint64_t> HostSemaphore::query() {
   std::lock_guard<std::mutex> lock(Mutex);
   if (!Failure.ok())
     return Failure;
   return Value;
 }
 
-void LocalSemaphore::wakeAll(std::unique_lock<std::mutex> &lock) {
+void HostSemaphore::wakeAll(std::unique_lock<std::mutex> &lock) {
   Cv.notify_all();
   std::vector<std::shared_ptr<Waker>> wakers;
   for (const auto &weak : Wakers)
@@ -49,7 +49,7 @@ void LocalSemaphore::wakeAll(std::unique_lock<std::mutex> &lock) {
     waker->wake();
 }
 
-Status LocalSemaphore::signal(uint64_t value) {
+Status HostSemaphore::signal(uint64_t value) {
   std::unique_lock<std::mutex> lock(Mutex);
   if (!Failure.ok())
     return Failure;
@@ -61,7 +61,7 @@ Status LocalSemaphore::signal(uint64_t value) {
   return Status();
 }
 
-Status LocalSemaphore::wait(uint64_t value, Timeout timeout) {
+Status HostSemaphore::wait(uint64_t value, Timeout timeout) {
   std::unique_lock<std::mutex> lock(Mutex);
   auto ready = [&] { return Value >= value || !Failure.ok(); };
   if (timeout == kInfiniteTimeout) {
@@ -82,7 +82,7 @@ Status LocalSemaphore::wait(uint64_t value, Timeout timeout) {
   return Status();
 }
 
-Status LocalSemaphore::fail(Status status) {
+Status HostSemaphore::fail(Status status) {
   if (status.ok())
     return KILN_ERROR(InvalidArgument,
                       "a semaphore cannot be failed with an OK status");
@@ -94,7 +94,7 @@ Status LocalSemaphore::fail(Status status) {
   return Status();
 }
 
-std::optional<Status> LocalSemaphore::poll(uint64_t value) {
+std::optional<Status> HostSemaphore::poll(uint64_t value) {
   std::lock_guard<std::mutex> lock(Mutex);
   if (!Failure.ok())
     return Failure;
@@ -103,7 +103,7 @@ std::optional<Status> LocalSemaphore::poll(uint64_t value) {
   return std::nullopt;
 }
 
-void LocalSemaphore::addWaker(const std::shared_ptr<Waker> &waker) {
+void HostSemaphore::addWaker(const std::shared_ptr<Waker> &waker) {
   std::lock_guard<std::mutex> lock(Mutex);
   Wakers.erase(std::remove_if(Wakers.begin(), Wakers.end(),
                               [](const std::weak_ptr<Waker> &weak) {
@@ -116,4 +116,4 @@ void LocalSemaphore::addWaker(const std::shared_ptr<Waker> &waker) {
   Wakers.push_back(waker);
 }
 
-} // namespace kiln::hal::local
+} // namespace kiln::hal

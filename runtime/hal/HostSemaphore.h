@@ -1,6 +1,6 @@
-//===- LocalSemaphore.h - Timeline semaphore on a mutex and condvar -------===//
-#ifndef KILN_RUNTIME_HAL_DRIVERS_LOCAL_LOCALSEMAPHORE_H
-#define KILN_RUNTIME_HAL_DRIVERS_LOCAL_LOCALSEMAPHORE_H
+//===- HostSemaphore.h - Timeline semaphore on a mutex and condvar -------===//
+#ifndef KILN_RUNTIME_HAL_HOSTSEMAPHORE_H
+#define KILN_RUNTIME_HAL_HOSTSEMAPHORE_H
 
 #include "runtime/hal/Semaphore.h"
 
@@ -10,7 +10,7 @@
 #include <optional>
 #include <vector>
 
-namespace kiln::hal::local {
+namespace kiln::hal {
 
 /// Lets one thread sleep until any of several semaphores changes, or until
 /// it is told to stop (a device queue that must also notice shutdown).
@@ -31,9 +31,9 @@ private:
   bool Stopped = false;
 };
 
-class LocalSemaphore final : public Semaphore {
+class HostSemaphore final : public Semaphore {
 public:
-  explicit LocalSemaphore(uint64_t initialValue) : Value(initialValue) {}
+  explicit HostSemaphore(uint64_t initialValue) : Value(initialValue) {}
 
   StatusOr<uint64_t> query() override;
   Status signal(uint64_t value) override;
@@ -56,6 +56,6 @@ private:
   std::vector<std::weak_ptr<Waker>> Wakers;
 };
 
-} // namespace kiln::hal::local
+} // namespace kiln::hal
 
-#endif // KILN_RUNTIME_HAL_DRIVERS_LOCAL_LOCALSEMAPHORE_H
+#endif // KILN_RUNTIME_HAL_HOSTSEMAPHORE_H

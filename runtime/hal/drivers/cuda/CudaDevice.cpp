@@ -1,0 +1,124 @@
+//===- CudaDevice.cpp -----------------------------------------------------===//
+
+#include "runtime/hal/drivers/cuda/CudaDevice.h"
+
+#include "runtime/hal/Feature.h"
+#include "runtime/hal/drivers/cuda/CudaCommandBuffer.h"
+#include "runtime/hal/drivers/cuda/CudaEvent.h"
+#include "runtime/hal/drivers/gpu/GpuBuffer.h"
+
+namespace kiln::hal::cuda {
+
+StatusOr<std::shared_ptr<CudaDevice>>
+CudaDevice::create(std::shared_ptr<const CudaSymbols> symbols, CUdevice device,
+                   DeviceInfo info, uint64_t deviceBytes) {
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<CudaContext> context,
+                        CudaContext::retain(std::move(symbols), device));
+  CudaContext::Scope scope(*context);
+  CUstream raw = nullptr;
+  // Non-blocking: the legacy default stream, which other libraries in the
+  // process may use, does not serialize with Kiln's work.
+  KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(context->symbols(), cuStreamCreate, &raw,
+                                      CU_STREAM_NON_BLOCKING));
+  std::shared_ptr<CUstream_st> stream(raw, [context](CUstream doomed) {
+    CudaContext::Scope scope(*context);
+    context->symbols().cuStreamDestroy_v2(doomed);
+  });
+  return std::shared_ptr<CudaDevice>(new CudaDevice(
+      std::move(context), std::move(stream), std::move(info), deviceBytes));
+}
+
+CudaDevice::CudaDevice(std::shared_ptr<CudaContext> context,
+                       std::shared_ptr<CUstream_st> stream, DeviceInfo info,
+                       uint64_t deviceBytes)
+    : Info(std::move(info)), Context(std::move(context)), Stream(stream),
+      DeviceAllocator(Context, deviceBytes),
+      Queue(Info.Uri, HostQueue::Mode::Threaded, [context = Context] {
+        // The queue thread issues every command; its context never changes.
+        context->symbols().cuCtxSetCurrent(context->context());
+      }) {}
+
+std::vector<UnsupportedFeature> CudaDevice::unsupportedFeatures() const {
+  return {{std::string(feature::kHostVisibleDeviceLocal),
+           "a discrete GPU: device memory is not mapped on the host, and "
+           "host-visible memory is pinned host memory"}};
+}
+
+bool CudaDevice::supportsExecutable(std::string_view, std::string_view) const {
+  return false;
+}
+
+StatusOr<std::shared_ptr<Executable>>
+CudaDevice::createExecutable(const ExecutableSpec &spec) {
+  KILN_RETURN_IF_ERROR(validateExecutableSpec(spec));
+  return KILN_ERROR(Unimplemented, "executable '", spec.Name, "' (",
+                    spec.Format, "/", spec.Target, ") cannot run on ", Info.Uri,
+                    ": the cuda driver does not load executables yet");
+}
+
+StatusOr<std::shared_ptr<CommandBuffer>>
+CudaDevice::createCommandBuffer(CommandBufferMode mode,
+                                uint32_t bindingCapacity) {
+  return std::shared_ptr<CommandBuffer>(
+      std::make_shared<CudaCommandBuffer>(mode, bindingCapacity));
+}
+
+StatusOr<std::shared_ptr<Semaphore>>
+CudaDevice::createSemaphore(uint64_t initialValue) {
+  return std::shared_ptr<Semaphore>(
+      std::make_shared<HostSemaphore>(initialValue));
+}
+
+StatusOr<std::shared_ptr<Event>> CudaDevice::createEvent() {
+  return std::shared_ptr<Event>(std::make_shared<CudaEvent>());
+}
+
+Status CudaDevice::queueExecuteImpl(
+    std::span<const SemaphoreValue> waitList,
+    const std::shared_ptr<CommandBuffer> &commandBuffer,
+    std::span<const std::shared_ptr<Buffer>> bindingTable,
+    std::span<const SemaphoreValue> signalList) {
+  HostSubmission submission;
+  KILN_ASSIGN_OR_RETURN(submission.Waits, toHostSemaphores(waitList, "wait"));
+  KILN_ASSIGN_OR_RETURN(submission.Signals,
+                        toHostSemaphores(signalList, "signal"));
+  if (!commandBuffer) {
+    Queue.submit(std::move(submission));
+    return Status();
+  }
+  auto commands = std::dynamic_pointer_cast<CudaCommandBuffer>(commandBuffer);
+  if (!commands)
+    return KILN_ERROR(InvalidArgument, "queueExecute: command buffer was "
+                                       "not created by a CUDA device");
+  std::vector<CUdeviceptr> slotAddresses;
+  for (size_t slot = 0; slot < bindingTable.size(); ++slot) {
+    CUdeviceptr address = 0;
+    if (bindingTable[slot]) {
+      auto *buffer = dynamic_cast<gpu::GpuBuffer *>(bindingTable[slot].get());
+      if (!buffer)
+        return KILN_ERROR(InvalidArgument, "binding slot ", slot,
+                          " holds a buffer not allocated by a CUDA device");
+      address = buffer->deviceAddress();
+    }
+    slotAddresses.push_back(address);
+  }
+  // The work holds the table's buffers until the stream is done with them.
+  submission.Work = [context = Context, stream = Stream,
+                     commands = std::move(commands),
+                     table = std::vector<std::shared_ptr<Buffer>>(
+                         bindingTable.begin(), bindingTable.end()),
+                     slotAddresses = std::move(slotAddresses)] {
+    const CudaSymbols &symbols = context->symbols();
+    Status issued = commands->issue(symbols, stream.get(), slotAddresses);
+    // Even after a failed issue, what was issued must finish before the
+    // buffers are released.
+    Status synced = KILN_CUDA_CALL(symbols, cuStreamSynchronize, stream.get());
+    return issued.ok() ? synced : issued;
+  };
+  Queue.submit(std::move(submission));
+  return Status();
+}
+
+Status CudaDevice::waitIdle(Timeout timeout) { return Queue.waitIdle(timeout); }
+
+} // namespace kiln::hal::cuda

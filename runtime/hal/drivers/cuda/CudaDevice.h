@@ -1,0 +1,67 @@
+//===- CudaDevice.h - One NVIDIA GPU: a context, a stream, a queue --------===//
+//
+// Submissions go to a host queue thread that waits for their semaphores,
+// issues their commands into the device's stream and signals once the
+// stream has finished them (a failed CUDA call fails the signals instead).
+// The submitting thread never blocks.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDADEVICE_H
+#define KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDADEVICE_H
+
+#include "runtime/hal/Device.h"
+#include "runtime/hal/HostQueue.h"
+#include "runtime/hal/drivers/cuda/CudaAllocator.h"
+#include "runtime/hal/drivers/cuda/CudaContext.h"
+
+#include <memory>
+
+namespace kiln::hal::cuda {
+
+class CudaDevice final : public Device {
+public:
+  /// Retains `device`'s primary context and creates the stream.
+  static StatusOr<std::shared_ptr<CudaDevice>>
+  create(std::shared_ptr<const CudaSymbols> symbols, CUdevice device,
+         DeviceInfo info, uint64_t deviceBytes);
+
+  const DeviceInfo &info() const override { return Info; }
+  Allocator &allocator() override { return DeviceAllocator; }
+  std::vector<UnsupportedFeature> unsupportedFeatures() const override;
+
+  bool supportsExecutable(std::string_view format,
+                          std::string_view target) const override;
+  StatusOr<std::shared_ptr<Executable>>
+  createExecutable(const ExecutableSpec &spec) override;
+  StatusOr<std::shared_ptr<CommandBuffer>>
+  createCommandBuffer(CommandBufferMode mode,
+                      uint32_t bindingCapacity) override;
+  StatusOr<std::shared_ptr<Semaphore>>
+  createSemaphore(uint64_t initialValue) override;
+  StatusOr<std::shared_ptr<Event>> createEvent() override;
+  Status waitIdle(Timeout timeout) override;
+
+protected:
+  Status queueExecuteImpl(std::span<const SemaphoreValue> waitList,
+                          const std::shared_ptr<CommandBuffer> &commandBuffer,
+                          std::span<const std::shared_ptr<Buffer>> bindingTable,
+                          std::span<const SemaphoreValue> signalList) override;
+
+private:
+  CudaDevice(std::shared_ptr<CudaContext> context,
+             std::shared_ptr<CUstream_st> stream, DeviceInfo info,
+             uint64_t deviceBytes);
+
+  DeviceInfo Info;
+  std::shared_ptr<CudaContext> Context;
+  // Destroyed with its last user, after the context is current again.
+  std::shared_ptr<CUstream_st> Stream;
+  CudaAllocator DeviceAllocator;
+  // Declared last: its thread stops (cancelling waiting submissions) before
+  // anything it uses is destroyed.
+  HostQueue Queue;
+};
+
+} // namespace kiln::hal::cuda
+
+#endif // KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDADEVICE_H

@@ -1,0 +1,197 @@
+//===- CudaDriver.cpp -----------------------------------------------------===//
+
+#include "runtime/hal/drivers/cuda/CudaDriver.h"
+
+#include "runtime/hal/drivers/cuda/CudaDevice.h"
+
+#include <cstdio>
+#include <mutex>
+
+namespace kiln::hal::cuda {
+
+namespace {
+
+// "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi prints it.
+std::string uuidString(const CUuuid &uuid) {
+  std::string text = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    char hex[3];
+    std::snprintf(hex, sizeof(hex), "%02x",
+                  static_cast<unsigned>(static_cast<uint8_t>(uuid.bytes[i])));
+    text += hex;
+    if (i == 3 || i == 5 || i == 7 || i == 9)
+      text += '-';
+  }
+  return text;
+}
+
+class CudaDriver final : public Driver {
+public:
+  std::string_view name() const override { return "cuda"; }
+  StatusOr<std::vector<DeviceInfo>> enumerateDevices() override;
+  StatusOr<std::shared_ptr<Device>> createDevice(const DeviceUri &uri) override;
+
+private:
+  struct Described {
+    CUdevice Handle;
+    DeviceInfo Info;
+    uint64_t MemoryBytes;
+  };
+
+  // Loads libcuda and initializes it once; the outcome is kept, so a
+  // missing driver costs one dlopen per process.
+  StatusOr<std::shared_ptr<const CudaSymbols>> symbols();
+  StatusOr<int> deviceCount(const CudaSymbols &symbols);
+  StatusOr<Described> describe(const CudaSymbols &symbols, int ordinal);
+
+  std::once_flag Loaded;
+  StatusOr<std::shared_ptr<const CudaSymbols>> Symbols =
+      KILN_ERROR(Internal, "libcuda not loaded yet");
+  bool NoDevice = false; // cuInit said CUDA_ERROR_NO_DEVICE
+};
+
+StatusOr<std::shared_ptr<const CudaSymbols>> CudaDriver::symbols() {
+  std::call_once(Loaded, [this] {
+    auto loaded = CudaSymbols::load();
+    if (!loaded.ok()) {
+      Symbols = loaded.status();
+      return;
+    }
+    CUresult result = (*loaded)->cuInit(0);
+    // A machine with the driver but no GPU has no devices; not an error.
+    NoDevice = result == CUDA_ERROR_NO_DEVICE;
+    if (result != CUDA_SUCCESS && !NoDevice) {
+      Symbols =
+          cudaResultToStatus(**loaded, result, "cuInit", __FILE__, __LINE__)
+              .annotate("the CUDA driver cannot start: ");
+      return;
+    }
+    Symbols = std::move(loaded);
+  });
+  return Symbols;
+}
+
+StatusOr<int> CudaDriver::deviceCount(const CudaSymbols &symbols) {
+  if (NoDevice)
+    return 0;
+  int count = 0;
+  KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(symbols, cuDeviceGetCount, &count));
+  return count;
+}
+
+StatusOr<CudaDriver::Described> CudaDriver::describe(const CudaSymbols &symbols,
+                                                     int ordinal) {
+  Described described;
+  KILN_RETURN_IF_ERROR(
+      KILN_CUDA_CALL(symbols, cuDeviceGet, &described.Handle, ordinal));
+  CUdevice device = described.Handle;
+  char name[256] = {};
+  KILN_RETURN_IF_ERROR(
+      KILN_CUDA_CALL(symbols, cuDeviceGetName, name, sizeof(name), device));
+  CUuuid uuid;
+  KILN_RETURN_IF_ERROR(
+      KILN_CUDA_CALL(symbols, cuDeviceGetUuid_v2, &uuid, device));
+  size_t memory = 0;
+  KILN_RETURN_IF_ERROR(
+      KILN_CUDA_CALL(symbols, cuDeviceTotalMem_v2, &memory, device));
+  described.MemoryBytes = memory;
+  int version = 0;
+  KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(symbols, cuDriverGetVersion, &version));
+  auto attribute = [&](CUdevice_attribute which) -> StatusOr<int> {
+    int value = 0;
+    KILN_RETURN_IF_ERROR(
+        KILN_CUDA_CALL(symbols, cuDeviceGetAttribute, &value, which, device));
+    return value;
+  };
+  KILN_ASSIGN_OR_RETURN(
+      int major, attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR));
+  KILN_ASSIGN_OR_RETURN(
+      int minor, attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
+  KILN_ASSIGN_OR_RETURN(int sms,
+                        attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
+  KILN_ASSIGN_OR_RETURN(int l2, attribute(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
+  KILN_ASSIGN_OR_RETURN(
+      int shared, attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK));
+  KILN_ASSIGN_OR_RETURN(
+      int sharedOptIn,
+      attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN));
+  KILN_ASSIGN_OR_RETURN(int threads,
+                        attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK));
+
+  DeviceInfo &info = described.Info;
+  info.Uri = strCat("cuda://", uuidString(uuid));
+  info.Name = name;
+  auto add = [&](const char *key, auto value) {
+    info.Properties.emplace_back(key, strCat(value));
+  };
+  add("driver", "cuda");
+  add("ordinal", ordinal);
+  add("compute_capability", strCat(major, ".", minor));
+  add("cuda_target", strCat("sm_", major, minor));
+  add("multiprocessors", sms);
+  add("memory_bytes", described.MemoryBytes);
+  add("l2_cache_bytes", l2);
+  add("shared_memory_per_block_bytes", shared);
+  add("shared_memory_per_block_optin_bytes", sharedOptIn);
+  add("max_threads_per_block", threads);
+  add("driver_version", strCat(version / 1000, ".", version % 1000 / 10));
+  return described;
+}
+
+StatusOr<std::vector<DeviceInfo>> CudaDriver::enumerateDevices() {
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<const CudaSymbols> loaded, symbols());
+  KILN_ASSIGN_OR_RETURN(int count, deviceCount(*loaded));
+  std::vector<DeviceInfo> devices;
+  for (int ordinal = 0; ordinal < count; ++ordinal) {
+    KILN_ASSIGN_OR_RETURN(Described described, describe(*loaded, ordinal));
+    devices.push_back(std::move(described.Info));
+  }
+  return devices;
+}
+
+StatusOr<std::shared_ptr<Device>>
+CudaDriver::createDevice(const DeviceUri &uri) {
+  if (uri.driver() != name())
+    return KILN_ERROR(InvalidArgument,
+                      "the cuda driver cannot open device URI ",
+                      quoteForMessage(uri.text()));
+  KILN_RETURN_IF_ERROR(uri.checkParams({}));
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<const CudaSymbols> loaded, symbols());
+  KILN_ASSIGN_OR_RETURN(int count, deviceCount(*loaded));
+  auto absent = [&](std::string_view why) {
+    return KILN_ERROR(NotFound, "no device ", quoteForMessage(uri.text()), ": ",
+                      why, " (see --list_devices)");
+  };
+  if (count == 0)
+    return absent("no CUDA device is present");
+  std::optional<Described> chosen;
+  if (uri.form() == DeviceUri::Form::Ordinal) {
+    if (*uri.ordinal() >= static_cast<uint32_t>(count))
+      return absent(strCat("there are ", count, " CUDA device(s)"));
+    KILN_ASSIGN_OR_RETURN(chosen,
+                          describe(*loaded, static_cast<int>(*uri.ordinal())));
+  } else if (uri.form() == DeviceUri::Form::Bare || uri.path().empty()) {
+    KILN_ASSIGN_OR_RETURN(chosen, describe(*loaded, 0));
+  } else {
+    for (int ordinal = 0; ordinal < count && !chosen; ++ordinal) {
+      KILN_ASSIGN_OR_RETURN(Described described, describe(*loaded, ordinal));
+      if (described.Info.Uri == strCat("cuda://", uri.path()))
+        chosen = std::move(described);
+    }
+    if (!chosen)
+      return absent("no CUDA device has that UUID");
+  }
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<CudaDevice> device,
+                        CudaDevice::create(loaded, chosen->Handle,
+                                           std::move(chosen->Info),
+                                           chosen->MemoryBytes));
+  return std::shared_ptr<Device>(std::move(device));
+}
+
+} // namespace
+
+std::shared_ptr<Driver> createCudaDriver() {
+  return std::make_shared<CudaDriver>();
+}
+
+} // namespace kiln::hal::cuda

@@ -17,10 +17,32 @@ include "mlir/Pass/PassBase.td"
 def VerifyInput : Pass<"kiln-verify-input", "mlir::ModuleOp"> {
   let summary = "Rejects programs Kiln cannot compile, naming the op";
   let description = [{
-    Accepts func, linalg, tensor, arith, math and tosa ops on statically
-    shaped tensors of supported element types. Anything else is an error at
-    the op's location that names the op, so users learn what to change.
+    Accepts the ops listed in `compiler/input/SupportedOps.def` (func,
+    linalg, tensor, arith, math and tosa ops the pipeline lowers) on
+    statically shaped tensors of supported element types. Anything else is
+    an error at the op's location that names the op or the type, so users
+    learn what to change.
   }];
+}
+
+def LowerInputOps : Pass<"kiln-lower-input-ops", "mlir::func::FuncOp"> {
+  let summary = "Lowers accepted ops that no back end lowers";
+  let description = [{
+    `math.acosh`, `math.asinh` and `math.atanh` become `log`/`sqrt`
+    formulas that stay accurate near 0 and do not overflow for large inputs
+    (f16 and bf16 compute in f32); `math.fpowi` and `math.ipowi` become
+    exponentiation by squaring; `math.absi`, `math.ctlz`, `math.cttz`, the
+    float classifications and `math.sincos` become arith and simpler math
+    ops; `tosa.apply_scale` becomes arith with 64-bit intermediates
+    (upstream TosaToArith's rescale patterns); `linalg.pack` becomes pad,
+    expand_shape and transpose, `linalg.unpack` transpose, collapse_shape and
+    extract_slice. Target neutral: every back end receives ops it already
+    lowers. An op left over is an error naming it.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::tensor::TensorDialect"];
 }
 
 def DecomposeOps : Pass<"kiln-decompose-ops", "mlir::func::FuncOp"> {

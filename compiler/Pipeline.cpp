@@ -74,6 +74,11 @@ void buildInputPipeline(OpPassManager &pm) {
                               TosaToLinalgNamedOptions{}, std::nullopt);
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  // After TOSA's lowering, which turns tosa.rescale into tosa.apply_scale.
+  pm.addNestedPass<func::FuncOp>(createLowerInputOps());
+  // arith and math ops applied to whole tensors (the input's, or the
+  // expansions') become linalg.generic, the form every back end handles.
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeOps());
 }

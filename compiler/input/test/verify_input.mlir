@@ -158,3 +158,109 @@ func.func @i4_result(%a: tensor<4xi8>) -> tensor<4xi4> {
 func.func @scalar_args(%a: f32) -> f32 {
   return %a : f32
 }
+
+// -----
+
+// Ops of accepted dialects that no phase lowers are rejected by name too.
+func.func @unlowered_ops(%x: tensor<4xf32>, %i: tensor<1x2xi32>, %v: tensor<1x4x3xf32>, %u: tensor<1x2x3xf32>) -> tensor<1x4x3xf32> {
+  // expected-error @+1 {{unsupported op 'math.clampf': Kiln has no lowering for it}}
+  %0 = math.clampf %x to [%x, %x] : tensor<4xf32>
+  // expected-error @+1 {{unsupported op 'tosa.scatter'}}
+  %1 = tosa.scatter %v, %i, %u : (tensor<1x4x3xf32>, tensor<1x2xi32>, tensor<1x2x3xf32>) -> tensor<1x4x3xf32>
+  return %1 : tensor<1x4x3xf32>
+}
+
+// -----
+
+// An accepted op on an element type it has no lowering for (KILN_OP_EXCEPT).
+func.func @erf_f64(%x: tensor<4xf64>) -> tensor<4xf64> {
+  %e = tensor.empty() : tensor<4xf64>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf64>) outs(%e : tensor<4xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    // expected-error @+1 {{unsupported op 'math.erf' on 'f64' elements: Kiln has no lowering for it on this element type}}
+    %y = math.erf %a : f64
+    linalg.yield %y : f64
+  } -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
+// Calls are accepted (and inlined by the input phase).
+// CHECK-LABEL: func.func @caller
+// CHECK: call @callee
+func.func private @callee(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tosa.exp %x : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func @caller(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = func.call @callee(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// An unsupported element type is reported where a value of it is defined,
+// whatever the route: a function argument...
+// expected-error @+1 {{'func.func' has an argument of unsupported element type 'f8E4M3FN'}}
+func.func @f8_argument(%a: tensor<4xf8E4M3FN>) -> tensor<4xf32> {
+  %0 = arith.extf %a : tensor<4xf8E4M3FN> to tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// ... a dense constant, arith or tosa...
+func.func @i4_and_f8_constants() -> (tensor<4xi32>, tensor<4xf32>) {
+  // expected-error @+1 {{'arith.constant' has a result of unsupported element type 'i4'}}
+  %0 = arith.constant dense<3> : tensor<4xi4>
+  %1 = arith.extsi %0 : tensor<4xi4> to tensor<4xi32>
+  // expected-error @+1 {{'tosa.const' has a result of unsupported element type 'f8E5M2'}}
+  %2 = "tosa.const"() {values = dense<1.0> : tensor<4xf8E5M2>} : () -> tensor<4xf8E5M2>
+  %3 = tosa.cast %2 : (tensor<4xf8E5M2>) -> tensor<4xf32>
+  return %1, %3 : tensor<4xi32>, tensor<4xf32>
+}
+
+// -----
+
+// ... the result of a cast (arith or tosa)...
+func.func @f4_and_i2_casts(%a: tensor<4xf32>, %b: tensor<4xi8>) -> (tensor<4xf32>, tensor<4xi8>, tensor<4xf32>) {
+  // expected-error @+1 {{'arith.truncf' has a result of unsupported element type 'f4E2M1FN'}}
+  %0 = arith.truncf %a : tensor<4xf32> to tensor<4xf4E2M1FN>
+  %1 = arith.extf %0 : tensor<4xf4E2M1FN> to tensor<4xf32>
+  // expected-error @+1 {{'arith.trunci' has a result of unsupported element type 'i2'}}
+  %2 = arith.trunci %b : tensor<4xi8> to tensor<4xi2>
+  %3 = arith.extsi %2 : tensor<4xi2> to tensor<4xi8>
+  // expected-error @+1 {{'tosa.cast' has a result of unsupported element type 'f8E4M3FN'}}
+  %4 = tosa.cast %a : (tensor<4xf32>) -> tensor<4xf8E4M3FN>
+  %5 = tosa.cast %4 : (tensor<4xf8E4M3FN>) -> tensor<4xf32>
+  return %1, %3, %5 : tensor<4xf32>, tensor<4xi8>, tensor<4xf32>
+}
+
+// -----
+
+// ... and inside a linalg region: a scalar computed in the body, the block
+// arguments of an f8 init, and what the op then returns.
+func.func @f8_in_region(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tensor.empty' has a result of unsupported element type 'f8E4M3FN'}}
+  %e = tensor.empty() : tensor<4xf8E4M3FN>
+  // expected-error @+2 {{'linalg.generic' has a result of unsupported element type 'f8E4M3FN'}}
+  // expected-error @+1 {{'linalg.generic' has a block argument of unsupported element type 'f8E4M3FN'}}
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf8E4M3FN>) {
+  ^bb0(%x: f32, %o: f8E4M3FN):
+    // expected-error @+1 {{'arith.truncf' has a result of unsupported element type 'f8E4M3FN'}}
+    %t = arith.truncf %x : f32 to f8E4M3FN
+    linalg.yield %t : f8E4M3FN
+  } -> tensor<4xf8E4M3FN>
+  %1 = arith.extf %0 : tensor<4xf8E4M3FN> to tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// Vectors are not tensors.
+func.func @vector_constant(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'arith.constant' has a result of unsupported type 'vector<4xf32>'; Kiln computes on tensors}}
+  %v = arith.constant dense<1.0> : vector<4xf32>
+  return %a : tensor<4xf32>
+}

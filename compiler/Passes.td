@@ -173,4 +173,53 @@ def CpuLowerToLLVM : Pass<"kiln-cpu-lower-to-llvm", "mlir::ModuleOp"> {
                            "mlir::affine::AffineDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// codegen/gpu
+//===----------------------------------------------------------------------===//
+
+def GpuTile : Pass<"kiln-gpu-tile", "mlir::func::FuncOp"> {
+  let summary = "Tiles an elementwise dispatch to GPU workgroups and threads";
+  let description = [{
+    Rejects, naming the op, dispatches the GPU code generator cannot compile
+    yet (anything but linalg ops whose loops are all parallel). The root is
+    tiled into an `scf.forall` mapped to blocks (tiles of up to 1024
+    elements, filled from the innermost loop outwards), and each tile into an
+    `scf.forall` of one-element tiles mapped to threads; producers are fused
+    at both levels, so every temporary is one element.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def GpuDistributeToThreads : Pass<"kiln-gpu-distribute-to-threads",
+                                  "mlir::ModuleOp"> {
+  let summary = "Maps thread loops of distributed dispatches to thread ids";
+  let description = [{
+    Each thread-mapped `scf.forall` becomes an `scf.for` over its linearized
+    iterations from `gpu.thread_id x` strided by the workgroup's 256
+    threads; `kiln.workgroup_size` is recorded. When an op outside those
+    loops writes a binding (each thread would repeat it), the workgroup is
+    one thread running everything.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def GpuOutlineKernels : Pass<"kiln-gpu-outline-kernels", "mlir::ModuleOp"> {
+  let summary = "Moves distributed dispatches into a gpu.module as kernels";
+  let description = [{
+    Each dispatch `(bindings..., wg_x, wg_y, wg_z)` becomes a `gpu.func`
+    kernel of `gpu.module @kiln_kernels` taking the bindings, with the
+    workgroup ids read from `gpu.block_id` and its launch metadata
+    (`kiln.workgroup_size`, `kiln.workgroup_count`, `kiln.binding_count`,
+    `known_block_size`) as attributes. A heap temporary is an error.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 #endif // KILN_COMPILER_PASSES

@@ -5,7 +5,7 @@
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/host/HostPlan.h"
 #include "compiler/module/ModuleWriter.h"
-#include "compiler/target/cpu/CpuTarget.h"
+#include "compiler/target/TargetBackend.h"
 
 #include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
@@ -13,9 +13,7 @@
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
-#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
@@ -63,6 +61,7 @@ void registerCompilerDialects(DialectRegistry &registry) {
   tensor::registerSubsetOpInterfaceExternalModels(registry);
   tensor::registerTilingInterfaceExternalModels(registry);
   vector::registerBufferizableOpInterfaceExternalModels(registry);
+  registerTargetBackendDialects(registry);
 }
 
 void buildInputPipeline(OpPassManager &pm) {
@@ -96,20 +95,6 @@ void buildDispatchPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-void buildCpuCodegenPipeline(OpPassManager &pm) {
-  pm.addPass(createCpuBindDispatch());
-  pm.addPass(createMaterializeInits());
-  pm.addNestedPass<func::FuncOp>(createCpuTileAndVectorize());
-  pm.addPass(createBufferize());
-  pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(
-      bufferization::createPromoteBuffersToStackPass());
-  // Whatever stays on the heap is freed before the workgroup returns.
-  bufferization::buildBufferDeallocationPipeline(pm);
-  pm.addPass(createDistributeToWorkgroups());
-  pm.addPass(createCpuLowerToLLVM());
-}
-
 namespace {
 
 LogicalResult runPhase(ModuleOp module, const CompileOptions &options,
@@ -128,17 +113,78 @@ LogicalResult runPhase(ModuleOp module, const CompileOptions &options,
 } // namespace
 
 ArrayRef<StringRef> supportedTargetDevices() {
-  static constexpr StringRef kDevices[] = {"cpu"};
+  static constexpr StringRef kDevices[] = {"cpu", "cuda"};
   return kDevices;
 }
+
+namespace {
+
+// One backend per --target-device, or an error naming what is unknown.
+FailureOr<std::vector<std::unique_ptr<TargetBackend>>>
+createBackends(Location loc, const CompileOptions &options) {
+  std::vector<std::unique_ptr<TargetBackend>> backends;
+  if (options.TargetDevices.empty())
+    return emitError(loc) << "no target device given";
+  for (const std::string &device : options.TargetDevices) {
+    if (device == "cpu") {
+      backends.push_back(createCpuBackend(options.CpuTarget));
+    } else if (device == "cuda") {
+      std::optional<CudaTarget> target = resolveCudaTarget(options.CudaTarget);
+      if (!target)
+        return emitError(loc)
+               << "unknown --cuda-target '" << options.CudaTarget
+               << "'; known: " << llvm::join(knownCudaTargetNames(), ", ");
+      backends.push_back(createCudaBackend(*target, options.RequirePtxas));
+    } else {
+      return emitError(loc) << "target device '" << device
+                            << "' is not supported yet; supported: "
+                            << llvm::join(supportedTargetDevices(), ", ");
+    }
+  }
+  return backends;
+}
+
+// Lowers the dispatches with `backend`; its variants, with their entry
+// points in dispatch order.
+FailureOr<std::vector<ExecutableVariantInfo>>
+compileDispatches(Location loc, ArrayRef<func::FuncOp> dispatches,
+                  const TargetBackend &backend, const CompileOptions &options) {
+  OwningOpRef<ModuleOp> codegen = ModuleOp::create(loc);
+  OpBuilder builder = OpBuilder::atBlockEnd(codegen->getBody());
+  for (func::FuncOp func : dispatches)
+    builder.clone(*func);
+  if (failed(runPhase(
+          *codegen, options, ("codegen (" + backend.name() + ")").str(),
+          [&](OpPassManager &pm) { backend.buildCodegenPipeline(pm); })))
+    return failure();
+  std::vector<EntryPointInfo> entries;
+  for (func::FuncOp func : dispatches) {
+    FailureOr<EntryPointInfo> entry =
+        backend.entryPoint(*codegen, func.getSymName());
+    if (failed(entry))
+      return failure();
+    entries.push_back(std::move(*entry));
+  }
+  if (options.Progress)
+    options.Progress(("target (" + backend.name() + ")").str());
+  FailureOr<std::vector<ExecutableVariantInfo>> variants =
+      backend.serialize(*codegen);
+  if (failed(variants))
+    return failure();
+  for (ExecutableVariantInfo &variant : *variants)
+    variant.EntryPoints = entries;
+  return variants;
+}
+
+} // namespace
 
 FailureOr<std::vector<uint8_t>>
 compileToModuleFile(ModuleOp module, const CompileOptions &options) {
   Location loc = module.getLoc();
-  if (!llvm::is_contained(supportedTargetDevices(), options.TargetDevice))
-    return emitError(loc) << "target device '" << options.TargetDevice
-                          << "' is not supported yet; supported: "
-                          << llvm::join(supportedTargetDevices(), ", ");
+  FailureOr<std::vector<std::unique_ptr<TargetBackend>>> backends =
+      createBackends(loc, options);
+  if (failed(backends))
+    return failure();
   if (failed(runPhase(module, options, "input", buildInputPipeline)) ||
       failed(runPhase(module, options, "globalopt", buildGlobalOptPipeline)) ||
       failed(runPhase(module, options, "dispatch", buildDispatchPipeline)))
@@ -166,44 +212,14 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
 
   std::vector<ExecutableVariantInfo> variants;
   if (!dispatches.empty()) {
-    OwningOpRef<ModuleOp> codegen = ModuleOp::create(loc);
-    OpBuilder builder = OpBuilder::atBlockEnd(codegen->getBody());
-    for (func::FuncOp func : dispatches)
-      builder.clone(*func);
-    if (failed(runPhase(*codegen, options, "codegen (cpu)",
-                        buildCpuCodegenPipeline)))
-      return failure();
-
-    ExecutableVariantInfo variant;
-    variant.Format = "cpu-elf-x86_64";
-    variant.Target = resolveCpuTarget(options.CpuTarget);
-    for (func::FuncOp func : dispatches) {
-      EntryPointInfo entry;
-      entry.Name = func.getSymName().str();
-      auto lowered = codegen->lookupSymbol<LLVM::LLVMFuncOp>(entry.Name);
-      auto count =
-          lowered
-              ? lowered->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountAttr)
-              : DenseI64ArrayAttr();
-      auto bindings =
-          lowered ? lowered->getAttrOfType<IntegerAttr>(kBindingCountAttr)
-                  : IntegerAttr();
-      if (!count || !bindings)
-        return emitError(loc)
-               << "dispatch " << entry.Name << " has no lowered entry point";
-      entry.BindingCount = static_cast<uint32_t>(bindings.getInt());
-      for (unsigned i = 0; i < 3; ++i)
-        entry.WorkgroupCount[i] = static_cast<uint32_t>(count[i]);
-      variant.EntryPoints.push_back(std::move(entry));
+    for (const std::unique_ptr<TargetBackend> &backend : *backends) {
+      FailureOr<std::vector<ExecutableVariantInfo>> backendVariants =
+          compileDispatches(loc, dispatches, *backend, options);
+      if (failed(backendVariants))
+        return failure();
+      for (ExecutableVariantInfo &variant : *backendVariants)
+        variants.push_back(std::move(variant));
     }
-    if (options.Progress)
-      options.Progress("target (x86-64 shared object)");
-    FailureOr<std::vector<uint8_t>> image =
-        buildCpuSharedObject(*codegen, variant.Target);
-    if (failed(image))
-      return failure();
-    variant.Image = std::move(*image);
-    variants.push_back(std::move(variant));
   }
 
   if (options.Progress)

@@ -13,10 +13,16 @@
 namespace kiln {
 
 struct CompileOptions {
-  /// "cpu" today; "cuda", "hip" and "amdgpu" join with their back ends.
-  std::string TargetDevice = "cpu";
+  /// supportedTargetDevices() names; each adds its executable variants, in
+  /// this order (the runtime runs the first one its device accepts).
+  std::vector<std::string> TargetDevices = {"cpu"};
   /// x86-64 micro-architecture level of the generated CPU code.
   std::string CpuTarget = "x86-64-v3";
+  /// A knownCudaTargetNames() name.
+  std::string CudaTarget = "sm_60";
+  /// Fail unless ptxas is found and assembles a cubin (otherwise a cubin is
+  /// embedded when ptxas is found and knows the chip).
+  bool RequirePtxas = false;
   /// Called at the start of each phase with a short description.
   std::function<void(llvm::StringRef)> Progress;
 };
@@ -30,8 +36,6 @@ void buildInputPipeline(mlir::OpPassManager &pm);
 void buildGlobalOptPipeline(mlir::OpPassManager &pm);
 /// dispatch formation.
 void buildDispatchPipeline(mlir::OpPassManager &pm);
-/// CPU code generation for a module holding only dispatch functions.
-void buildCpuCodegenPipeline(mlir::OpPassManager &pm);
 
 /// The --target-device values this build compiles for.
 llvm::ArrayRef<llvm::StringRef> supportedTargetDevices();

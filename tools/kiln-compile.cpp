@@ -3,6 +3,7 @@
 #include "compiler/Passes.h"
 #include "compiler/Pipeline.h"
 #include "compiler/target/cpu/CpuTarget.h"
+#include "compiler/target/cuda/CudaTarget.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -32,7 +33,8 @@ cl::opt<std::string> outputFile("o", cl::desc("Output module file (.kiln)"),
                                 cl::cat(category));
 cl::opt<std::string> targetDevice(
     "target-device",
-    cl::desc("Device to compile for: cpu (cuda, hip, amdgpu: not yet)"),
+    cl::desc("Devices to compile for, comma separated: cpu, cuda (one "
+             "module holding code for each, e.g. cuda,cpu)"),
     cl::init("cpu"), cl::cat(category));
 cl::alias ireeTargetDevice("iree-hal-target-device",
                            cl::desc("Alias for --target-device"),
@@ -46,6 +48,21 @@ cl::opt<std::string> cpuTarget(
     cl::desc("x86-64 level for CPU code: x86-64, x86-64-v2, x86-64-v3, "
              "x86-64-v4 or host"),
     cl::init("x86-64-v3"), cl::cat(category));
+// The description lists the table's aliases; set in main, which has it.
+cl::opt<std::string> cudaTarget("cuda-target", cl::init("sm_60"),
+                                cl::cat(category));
+cl::alias ireeCudaTarget("iree-cuda-target",
+                         cl::desc("Alias for --cuda-target"),
+                         cl::aliasopt(cudaTarget));
+cl::alias ireeCudaArch("iree-hal-cuda-llvm-target-arch",
+                       cl::desc("Alias for --cuda-target"),
+                       cl::aliasopt(cudaTarget));
+cl::opt<bool> cudaUsePtxas(
+    "cuda-use-ptxas",
+    cl::desc("Fail unless ptxas (PATH or /usr/local/cuda/bin) assembles a "
+             "cubin; without it a cubin is embedded whenever ptxas is found "
+             "and knows the chip. PTX is always embedded"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> progress("progress",
                        cl::desc("Print each phase (default when stderr is a "
                                 "terminal)"),
@@ -58,6 +75,11 @@ int main(int argc, char **argv) {
   mlir::registerPassManagerCLOptions();
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
+  std::string cudaHelp =
+      "NVIDIA chip for CUDA code: sm_60 ... sm_120a, or a code or product "
+      "name (" +
+      kiln::describeCudaTargetAliases() + ")";
+  cudaTarget.setDescription(cudaHelp);
   // Only Kiln's own flags show in --help; the MLIR debugging flags
   // (--mlir-print-ir-after-all, ...) still work.
   cl::HideUnrelatedOptions(category);
@@ -65,24 +87,43 @@ int main(int argc, char **argv) {
       argc, argv,
       "kiln-compile: compiles MLIR (func, linalg, tensor, arith, math, tosa "
       "on static shapes) into a Kiln module.\n\n"
-      "  kiln-compile model.mlir --target-device=cpu -o model.kiln\n");
+      "  kiln-compile model.mlir --target-device=cpu -o model.kiln\n"
+      "  kiln-compile model.mlir --target-device=cuda --cuda-target=h100 "
+      "-o model.kiln\n");
 
   // lld, run in-process, resets every cl::opt: keep the values first.
   const std::string outputPath = outputFile;
-  std::string device = targetDevice;
-  if (!ireeTargetBackends.empty())
-    device = ireeTargetBackends == "llvm-cpu" ? std::string("cpu")
-                                              : std::string(ireeTargetBackends);
-  if (!llvm::is_contained(kiln::supportedTargetDevices(), device)) {
-    llvm::errs() << "error: unknown --target-device '" << device
-                 << "'; supported: "
-                 << llvm::join(kiln::supportedTargetDevices(), ", ") << "\n";
+  std::vector<std::string> devices;
+  bool ireeBackends = !ireeTargetBackends.empty();
+  llvm::SmallVector<llvm::StringRef> names;
+  llvm::StringRef(ireeBackends ? ireeTargetBackends : targetDevice)
+      .split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (llvm::StringRef name : names) {
+    name = name.trim();
+    if (ireeBackends && name == "llvm-cpu")
+      name = "cpu";
+    if (!llvm::is_contained(kiln::supportedTargetDevices(), name)) {
+      llvm::errs() << "error: unknown --target-device '" << name
+                   << "'; supported: "
+                   << llvm::join(kiln::supportedTargetDevices(), ", ") << "\n";
+      return 1;
+    }
+    devices.push_back(name.str());
+  }
+  if (devices.empty()) {
+    llvm::errs() << "error: --target-device names no device\n";
     return 1;
   }
   if (!llvm::is_contained(kiln::knownCpuTargets(), cpuTarget)) {
     llvm::errs() << "error: unknown --cpu-target '" << cpuTarget
                  << "'; known: " << llvm::join(kiln::knownCpuTargets(), ", ")
                  << "\n";
+    return 1;
+  }
+  if (!kiln::resolveCudaTarget(cudaTarget)) {
+    llvm::errs() << "error: unknown --cuda-target '" << cudaTarget
+                 << "'; known: "
+                 << llvm::join(kiln::knownCudaTargetNames(), ", ") << "\n";
     return 1;
   }
 
@@ -109,8 +150,10 @@ int main(int argc, char **argv) {
     return 1;
 
   kiln::CompileOptions options;
-  options.TargetDevice = device;
+  options.TargetDevices = devices;
   options.CpuTarget = cpuTarget;
+  options.CudaTarget = cudaTarget;
+  options.RequirePtxas = cudaUsePtxas;
   auto start = std::chrono::steady_clock::now();
   if (progress || llvm::sys::Process::StandardErrIsDisplayed()) {
     options.Progress = [start](llvm::StringRef phase) {

@@ -13,8 +13,11 @@ inline constexpr llvm::StringLiteral kDispatchAttr = "kiln.dispatch";
 /// `array<i64: x, y, z>`.
 inline constexpr llvm::StringLiteral kWorkgroupCountAttr =
     "kiln.workgroup_count";
-/// The number of bindings of a CPU entry point (i32).
+/// The number of bindings of a lowered entry point (i32).
 inline constexpr llvm::StringLiteral kBindingCountAttr = "kiln.binding_count";
+/// The threads of one workgroup of a GPU entry point: `array<i64: x, y, z>`
+/// (CPU entry points run a workgroup on one thread and record none).
+inline constexpr llvm::StringLiteral kWorkgroupSizeAttr = "kiln.workgroup_size";
 
 /// Ops that only reinterpret a contiguous buffer; the host plan aliases
 /// their result with their operand instead of running anything.

@@ -6,6 +6,9 @@ references in cases.py.
   /usr/bin/python3 tests/e2e/run_e2e.py --bin-dir build/bin \
       --driver local-sync --driver local-task [--filter matmul] [--jobs 2]
 
+For a machine without the compiler (the GPU machine): compile here with
+--save-modules DIR (no driver needed), run there with --prebuilt-modules DIR.
+
 Prints one PASS/FAIL line per case and driver, then `N passed, M failed`;
 exits 1 on any failure.
 """
@@ -43,16 +46,25 @@ def parseArgs():
     p.add_argument("--jobs", type=int, default=2,
                    help="parallel compiles and runs (default 2)")
     p.add_argument("--target-device", default="cpu")
+    p.add_argument("--cuda-target", default="",
+                   help="passed to kiln-compile as --cuda-target")
+    p.add_argument("--save-modules", metavar="DIR",
+                   help="only compile, writing DIR/<case file>.kiln")
+    p.add_argument("--prebuilt-modules", metavar="DIR",
+                   help="run DIR/<case file>.kiln instead of compiling")
     p.add_argument("--timeout", type=float, default=600.0,
                    help="seconds allowed for one tool invocation")
     p.add_argument("--keep-temp", action="store_true",
                    help="keep the work directory (modules, npy files)")
     args = p.parse_args()
-    if not args.driver:
+    if not args.driver and not args.save_modules:
         p.error("give at least one --driver")
     if args.jobs < 1:
         p.error("--jobs must be at least 1")
     args.bin_dir = os.path.abspath(args.bin_dir)
+    if args.save_modules:
+        args.save_modules = os.path.abspath(args.save_modules)
+        os.makedirs(args.save_modules, exist_ok=True)
     args.compiler_bin_dir = os.path.abspath(args.compiler_bin_dir or
                                             args.bin_dir)
     return args
@@ -74,12 +86,21 @@ def checkManifest(case, sigs):
 
 
 def compileFile(file, workDir, args):
-    out = os.path.join(workDir, file[:-len(".mlir")] + ".kiln")
-    r = e2elib.runTool([
+    name = file[:-len(".mlir")] + ".kiln"
+    if args.prebuilt_modules:
+        out = os.path.join(args.prebuilt_modules, name)
+        if not os.path.isfile(out):
+            return None, f"no prebuilt module {out}", 0.0
+        return out, "", 0.0
+    out = os.path.join(args.save_modules or workDir, name)
+    argv = [
         os.path.join(args.compiler_bin_dir, "kiln-compile"),
         os.path.join(CASES_DIR, file), f"--target-device={args.target_device}",
         "-o", out
-    ], args.timeout)
+    ]
+    if args.cuda_target:
+        argv.append(f"--cuda-target={args.cuda_target}")
+    r = e2elib.runTool(argv, args.timeout)
     if r.problem or r.rc != 0:
         return None, f"compile failed ({r.describe()})", r.seconds
     if not os.path.isfile(out) or os.path.getsize(out) == 0:
@@ -154,8 +175,10 @@ def main():
     if not selected:
         return e2elib.fatal(f"no case matches --filter '{args.filter}'", report)
     total = len(selected) * len(args.driver)
-    missing = e2elib.missingTools(args.compiler_bin_dir, ["kiln-compile"])
-    missing += e2elib.missingTools(args.bin_dir, ["kiln-run-module"])
+    missing = [] if args.prebuilt_modules else e2elib.missingTools(
+        args.compiler_bin_dir, ["kiln-compile"])
+    if not args.save_modules:
+        missing += e2elib.missingTools(args.bin_dir, ["kiln-run-module"])
     if missing:
         return e2elib.fatal(
             f"missing tool(s): {', '.join(missing)}; build them first "
@@ -183,6 +206,11 @@ def main():
                     compileErrors[f] = problem
         print(f"compile: {len(modules)}/{len(files)} files in "
               f"{time.monotonic() - start:.1f}s", flush=True)
+        if args.save_modules:
+            for f in files:
+                report.result(f in modules, f"compile {f}",
+                              compileErrors.get(f, args.save_modules))
+            return report.finish()
 
         jobs = []
         for c in selected:

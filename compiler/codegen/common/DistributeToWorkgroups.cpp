@@ -1,12 +1,11 @@
 //===- DistributeToWorkgroups.cpp - scf.forall to workgroup ids -----------===//
 
 #include "compiler/Passes.h"
+#include "compiler/codegen/common/Distribution.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_DISTRIBUTETOWORKGROUPS
@@ -17,51 +16,6 @@ using namespace mlir;
 
 namespace kiln {
 namespace {
-
-// True if `value` is (a view of) an argument of `entry`: a binding.
-bool isBindingView(Value value, Block &entry) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  auto arg = dyn_cast<BlockArgument>(value);
-  return arg && arg.getOwner() == &entry;
-}
-
-// True if some op of `entry` outside `forall` may write a binding. Each
-// workgroup runs everything outside the workgroup loop, so such a write
-// (a whole-tensor copy into an output) would run once per workgroup and
-// overwrite the tiles other workgroups wrote.
-bool writesBindingOutside(Block &entry, scf::ForallOp forall) {
-  for (Operation &op : entry) {
-    if (&op == forall.getOperation())
-      continue;
-    WalkResult result = op.walk([&](Operation *nested) {
-      auto effects = dyn_cast<MemoryEffectOpInterface>(nested);
-      if (!effects) {
-        // Ops without the interface are unknown unless their regions carry
-        // their effects (walked separately) or they touch no memref.
-        bool touchesMemory =
-            llvm::any_of(nested->getOperandTypes(), llvm::IsaPred<MemRefType>);
-        return touchesMemory &&
-                       !nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      }
-      SmallVector<MemoryEffects::EffectInstance> instances;
-      effects.getEffects(instances);
-      for (MemoryEffects::EffectInstance &instance : instances) {
-        if (!isa<MemoryEffects::Write>(instance.getEffect()))
-          continue;
-        Value written = instance.getValue();
-        if (!written || isBindingView(written, entry))
-          return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (result.wasInterrupted())
-      return true;
-  }
-  return false;
-}
 
 LogicalResult distribute(func::FuncOp func) {
   Block &entry = func.getBody().front();
@@ -84,7 +38,7 @@ LogicalResult distribute(func::FuncOp func) {
     scf::ForallOp forall = foralls.front();
     if (forall.getNumResults() != 0)
       return forall.emitError("workgroup loop still has tensor results");
-    if (writesBindingOutside(entry, forall)) {
+    if (writesBindingOutside(entry, {forall.getOperation()})) {
       // Correct before parallel: one workgroup runs the tiles in sequence.
       IRRewriter rewriter(ctx);
       rewriter.setInsertionPoint(forall);

@@ -17,12 +17,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Passes.h"
+#include "compiler/codegen/common/Tiling.h"
 #include "compiler/codegen/cpu/TileConfig.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/Dialect/MemRef/Transforms/Transforms.h"
-#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -90,76 +89,6 @@ SmallVector<int64_t> projectToRoot(linalg::LinalgOp anchor,
   for (unsigned i = 0; i < resultMap.getNumResults() && i < sizes.size(); ++i)
     sizes[i] = anchorSizes[resultMap.getDimPosition(i)];
   return sizes;
-}
-
-// Canonicalization of every op and dialect, as the canonicalize pass does.
-FrozenRewritePatternSet buildCleanupPatterns(MLIRContext *ctx) {
-  RewritePatternSet patterns(ctx);
-  for (Dialect *dialect : ctx->getLoadedDialects())
-    dialect->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, ctx);
-  return FrozenRewritePatternSet(std::move(patterns));
-}
-
-// Erases side-effect-free ops whose results are unused, innermost first.
-void eraseDeadOps(func::FuncOp func) {
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    func.walk<WalkOrder::PostOrder>([&](Operation *op) {
-      if (op != func.getOperation() && isOpTriviallyDead(op)) {
-        op->erase();
-        changed = true;
-      }
-    });
-  }
-}
-
-// Tiling reads dynamic loop bounds through tensor.dim of producer results;
-// resolving those dims to the producers' inits keeps a producer that was
-// fused into its consumer's loops from staying alive and running a second
-// time, untiled. Only the dims are rewritten: no folding, no region
-// simplification, so tiled ops tracked by pointer stay put.
-LogicalResult resolveDims(func::FuncOp func,
-                          const FrozenRewritePatternSet &dimPatterns) {
-  GreedyRewriteConfig config;
-  config.enableFolding(false)
-      .enableConstantCSE(false)
-      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
-  return applyPatternsGreedily(func, dimPatterns, config);
-}
-
-// Tiles `op` with `sizes`; fuses producers when `fuse` is set.
-FailureOr<Operation *> tileOp(RewriterBase &rewriter, TilingInterface op,
-                              ArrayRef<int64_t> sizes,
-                              scf::SCFTilingOptions::LoopType loopType,
-                              bool fuse) {
-  if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
-    return op.getOperation();
-  scf::SCFTilingOptions tiling;
-  tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
-  tiling.setLoopType(loopType);
-  rewriter.setInsertionPoint(op);
-  if (!fuse) {
-    FailureOr<scf::SCFTilingResult> result =
-        scf::tileUsingSCF(rewriter, op, tiling);
-    if (failed(result))
-      return failure();
-    rewriter.replaceOp(op, result->replacements);
-    return result->tiledOps.front();
-  }
-  scf::SCFTileAndFuseOptions options;
-  options.setTilingOptions(tiling);
-  FailureOr<scf::SCFTileAndFuseResult> result =
-      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
-  if (failed(result))
-    return failure();
-  for (OpResult res : op->getResults())
-    if (Value replacement = result->replacements.lookup(res))
-      rewriter.replaceAllUsesWith(res, replacement);
-  // The tiled consumer comes first, then the producers fused into it.
-  return result->tiledAndFusedOps.front();
 }
 
 // Decomposes ops that have no tiled form of their own into ones that do.
@@ -363,9 +292,7 @@ struct CpuTileAndVectorizePass
 
   LogicalResult initialize(MLIRContext *ctx) override {
     Cleanups = buildCleanupPatterns(ctx);
-    RewritePatternSet dimPatterns(ctx);
-    memref::populateResolveRankedShapedTypeResultDimsPatterns(dimPatterns);
-    DimPatterns = FrozenRewritePatternSet(std::move(dimPatterns));
+    DimPatterns = buildDimPatterns(ctx);
     return success();
   }
 

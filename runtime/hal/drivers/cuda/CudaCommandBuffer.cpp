@@ -3,6 +3,7 @@
 #include "runtime/hal/drivers/cuda/CudaCommandBuffer.h"
 
 #include "runtime/hal/drivers/cuda/CudaEvent.h"
+#include "runtime/hal/drivers/cuda/CudaExecutable.h"
 #include "runtime/hal/drivers/cuda/CudaStatus.h"
 #include "runtime/hal/drivers/gpu/GpuBuffer.h"
 
@@ -37,12 +38,33 @@ Status CudaCommandBuffer::recordCopy(const BufferRef &source,
 
 Status
 CudaCommandBuffer::recordDispatch(const std::shared_ptr<Executable> &executable,
-                                  uint32_t, const std::array<uint32_t, 3> &,
-                                  std::span<const BufferRef>,
-                                  std::span<const uint32_t>) {
-  // Unreachable through CudaDevice, which creates no executables yet.
-  return KILN_ERROR(Unimplemented, "cannot dispatch '", executable->name(),
-                    "': the cuda driver does not run executables yet");
+                                  uint32_t entryPoint,
+                                  const std::array<uint32_t, 3> &workgroupCount,
+                                  std::span<const BufferRef> bindings,
+                                  std::span<const uint32_t> pushConstants) {
+  auto *cuda = dynamic_cast<CudaExecutable *>(executable.get());
+  if (!cuda)
+    return KILN_ERROR(InvalidArgument, "executable '", executable->name(),
+                      "' was not created by a CUDA device");
+  const EntryPointSpec &entry = executable->entryPoints()[entryPoint];
+  for (int i = 0; i < 3; ++i)
+    if (workgroupCount[i] > static_cast<uint32_t>(Limits.MaxGridDim[i]))
+      return KILN_ERROR(ResourceExhausted, "dispatch of '", entry.Name,
+                        "': ", workgroupCount[i], " workgroups in dimension ",
+                        i, " exceed the device's ", Limits.MaxGridDim[i]);
+  DispatchCommand dispatch{cuda->function(entryPoint),
+                           workgroupCount,
+                           entry.WorkgroupSize,
+                           entry.SharedMemoryBytes,
+                           {},
+                           {pushConstants.begin(), pushConstants.end()}};
+  for (const BufferRef &binding : bindings) {
+    KILN_ASSIGN_OR_RETURN(Range range, toRange(binding));
+    dispatch.Bindings.push_back(range);
+  }
+  Executables.push_back(executable);
+  Commands.push_back(std::move(dispatch));
+  return Status();
 }
 
 Status CudaCommandBuffer::checkEvent(const std::shared_ptr<Event> &event) {
@@ -66,6 +88,11 @@ Status
 CudaCommandBuffer::issue(const CudaSymbols &symbols, CUstream stream,
                          std::span<const CUdeviceptr> slotAddresses) const {
   for (const Command &command : Commands) {
+    if (const auto *dispatch = std::get_if<DispatchCommand>(&command)) {
+      KILN_RETURN_IF_ERROR(
+          issueDispatch(symbols, stream, slotAddresses, *dispatch));
+      continue;
+    }
     if (const auto *copy = std::get_if<CopyCommand>(&command)) {
       if (copy->Target.Length == 0)
         continue;
@@ -99,6 +126,31 @@ CudaCommandBuffer::issue(const CudaSymbols &symbols, CUstream stream,
     }
   }
   return Status();
+}
+
+Status
+CudaCommandBuffer::issueDispatch(const CudaSymbols &symbols, CUstream stream,
+                                 std::span<const CUdeviceptr> slotAddresses,
+                                 const DispatchCommand &dispatch) const {
+  if (dispatch.Grid[0] == 0 || dispatch.Grid[1] == 0 || dispatch.Grid[2] == 0)
+    return Status();
+  // cuLaunchKernel copies the values the parameter pointers point to before
+  // it returns, so they may live on this stack.
+  std::vector<CUdeviceptr> addresses;
+  addresses.reserve(dispatch.Bindings.size());
+  std::vector<void *> params;
+  for (const Range &binding : dispatch.Bindings) {
+    addresses.push_back(binding.resolve(slotAddresses));
+    params.push_back(&addresses.back());
+  }
+  std::vector<uint32_t> pushConstants = dispatch.PushConstants;
+  for (uint32_t &value : pushConstants)
+    params.push_back(&value);
+  return KILN_CUDA_CALL(symbols, cuLaunchKernel, dispatch.Function,
+                        dispatch.Grid[0], dispatch.Grid[1], dispatch.Grid[2],
+                        dispatch.Block[0], dispatch.Block[1], dispatch.Block[2],
+                        dispatch.SharedMemoryBytes, stream, params.data(),
+                        nullptr);
 }
 
 } // namespace kiln::hal::cuda

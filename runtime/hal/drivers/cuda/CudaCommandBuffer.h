@@ -1,16 +1,18 @@
 //===- CudaCommandBuffer.h - Stream mode: commands issued at submission ---===//
 //
 // Commands are kept as recorded and issued, in order, into the queue's
-// stream when submitted. One stream runs them one after another, so
-// barriers and events need no CUDA work.
+// stream when submitted (dispatches as cuLaunchKernel with the bindings'
+// device addresses as kernel parameters). One stream runs them one after
+// another, so barriers and events need no CUDA work.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDACOMMANDBUFFER_H
 #define KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDACOMMANDBUFFER_H
 
 #include "runtime/hal/CommandBuffer.h"
-#include "runtime/hal/drivers/cuda/CudaSymbols.h"
+#include "runtime/hal/drivers/cuda/CudaExecutable.h"
 
+#include <array>
 #include <memory>
 #include <span>
 #include <variant>
@@ -20,8 +22,9 @@ namespace kiln::hal::cuda {
 
 class CudaCommandBuffer final : public CommandBuffer {
 public:
-  CudaCommandBuffer(CommandBufferMode mode, uint32_t bindingCapacity)
-      : CommandBuffer(mode, bindingCapacity) {}
+  CudaCommandBuffer(CommandBufferMode mode, uint32_t bindingCapacity,
+                    const CudaDeviceLimits &limits)
+      : CommandBuffer(mode, bindingCapacity), Limits(limits) {}
 
   /// Issues every command into `stream` (the caller made its context
   /// current); `slotAddresses[i]` is binding-table slot i's device address.
@@ -62,15 +65,29 @@ private:
     Range Source;
     Range Target;
   };
-  using Command = std::variant<FillCommand, CopyCommand>;
+  struct DispatchCommand {
+    CUfunction Function;
+    std::array<uint32_t, 3> Grid;
+    std::array<uint32_t, 3> Block;
+    uint32_t SharedMemoryBytes;
+    std::vector<Range> Bindings;
+    std::vector<uint32_t> PushConstants;
+  };
+  using Command = std::variant<FillCommand, CopyCommand, DispatchCommand>;
 
   StatusOr<Range> toRange(const BufferRef &ref);
   Status checkEvent(const std::shared_ptr<Event> &event);
 
+  Status issueDispatch(const CudaSymbols &symbols, CUstream stream,
+                       std::span<const CUdeviceptr> slotAddresses,
+                       const DispatchCommand &dispatch) const;
+
+  CudaDeviceLimits Limits;
   std::vector<Command> Commands;
-  // What the commands point into, kept alive with the recording.
+  // What the commands point into or run, kept alive with the recording.
   std::vector<std::shared_ptr<Buffer>> Buffers;
   std::vector<std::shared_ptr<Event>> Events;
+  std::vector<std::shared_ptr<Executable>> Executables;
 };
 
 } // namespace kiln::hal::cuda

@@ -12,6 +12,8 @@ namespace kiln::hal::cuda {
 StatusOr<std::shared_ptr<CudaDevice>>
 CudaDevice::create(std::shared_ptr<const CudaSymbols> symbols, CUdevice device,
                    DeviceInfo info, uint64_t deviceBytes) {
+  KILN_ASSIGN_OR_RETURN(CudaDeviceLimits limits,
+                        CudaDeviceLimits::query(*symbols, device));
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<CudaContext> context,
                         CudaContext::retain(std::move(symbols), device));
   CudaContext::Scope scope(*context);
@@ -24,15 +26,16 @@ CudaDevice::create(std::shared_ptr<const CudaSymbols> symbols, CUdevice device,
     CudaContext::Scope scope(*context);
     context->symbols().cuStreamDestroy_v2(doomed);
   });
-  return std::shared_ptr<CudaDevice>(new CudaDevice(
-      std::move(context), std::move(stream), std::move(info), deviceBytes));
+  return std::shared_ptr<CudaDevice>(
+      new CudaDevice(std::move(context), std::move(stream), std::move(info),
+                     limits, deviceBytes));
 }
 
 CudaDevice::CudaDevice(std::shared_ptr<CudaContext> context,
                        std::shared_ptr<CUstream_st> stream, DeviceInfo info,
-                       uint64_t deviceBytes)
-    : Info(std::move(info)), Context(std::move(context)), Stream(stream),
-      DeviceAllocator(Context, deviceBytes),
+                       CudaDeviceLimits limits, uint64_t deviceBytes)
+    : Info(std::move(info)), Limits(limits), Context(std::move(context)),
+      Stream(stream), DeviceAllocator(Context, deviceBytes),
       Queue(Info.Uri, HostQueue::Mode::Threaded, [context = Context] {
         // The queue thread issues every command; its context never changes.
         context->symbols().cuCtxSetCurrent(context->context());
@@ -44,23 +47,30 @@ std::vector<UnsupportedFeature> CudaDevice::unsupportedFeatures() const {
            "host-visible memory is pinned host memory"}};
 }
 
-bool CudaDevice::supportsExecutable(std::string_view, std::string_view) const {
-  return false;
+bool CudaDevice::supportsExecutable(std::string_view format,
+                                    std::string_view target) const {
+  return cudaSupportsExecutable(format, target, Limits.ComputeMajor,
+                                Limits.ComputeMinor);
 }
 
 StatusOr<std::shared_ptr<Executable>>
 CudaDevice::createExecutable(const ExecutableSpec &spec) {
   KILN_RETURN_IF_ERROR(validateExecutableSpec(spec));
-  return KILN_ERROR(Unimplemented, "executable '", spec.Name, "' (",
-                    spec.Format, "/", spec.Target, ") cannot run on ", Info.Uri,
-                    ": the cuda driver does not load executables yet");
+  if (!supportsExecutable(spec.Format, spec.Target))
+    return KILN_ERROR(FailedPrecondition, "executable '", spec.Name, "' (",
+                      spec.Format, "/", spec.Target, ") cannot run on ",
+                      Info.Uri, ", compute capability ", Limits.ComputeMajor,
+                      ".", Limits.ComputeMinor);
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<CudaExecutable> executable,
+                        CudaExecutable::load(Context, Limits, spec));
+  return std::shared_ptr<Executable>(std::move(executable));
 }
 
 StatusOr<std::shared_ptr<CommandBuffer>>
 CudaDevice::createCommandBuffer(CommandBufferMode mode,
                                 uint32_t bindingCapacity) {
   return std::shared_ptr<CommandBuffer>(
-      std::make_shared<CudaCommandBuffer>(mode, bindingCapacity));
+      std::make_shared<CudaCommandBuffer>(mode, bindingCapacity, Limits));
 }
 
 StatusOr<std::shared_ptr<Semaphore>>

@@ -13,6 +13,7 @@
 #include "runtime/hal/HostQueue.h"
 #include "runtime/hal/drivers/cuda/CudaAllocator.h"
 #include "runtime/hal/drivers/cuda/CudaContext.h"
+#include "runtime/hal/drivers/cuda/CudaExecutable.h"
 
 #include <memory>
 
@@ -50,9 +51,10 @@ protected:
 private:
   CudaDevice(std::shared_ptr<CudaContext> context,
              std::shared_ptr<CUstream_st> stream, DeviceInfo info,
-             uint64_t deviceBytes);
+             CudaDeviceLimits limits, uint64_t deviceBytes);
 
   DeviceInfo Info;
+  CudaDeviceLimits Limits;
   std::shared_ptr<CudaContext> Context;
   // Destroyed with its last user, after the context is current again.
   std::shared_ptr<CUstream_st> Stream;

@@ -1,0 +1,145 @@
+//===- DistributeToThreads.cpp - Thread loops to strided loops ------------===//
+
+#include "compiler/Passes.h"
+#include "compiler/codegen/common/Distribution.h"
+#include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/dispatch/DispatchRegions.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_GPUDISTRIBUTETOTHREADS
+#include "compiler/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+bool isThreadLoop(scf::ForallOp loop) {
+  std::optional<ArrayAttr> mapping = loop.getMapping();
+  return mapping && !mapping->empty() &&
+         isa<gpu::GPUThreadMappingAttr>(mapping->getValue().front());
+}
+
+// `for (i = first; i < iterations; i += stride)` over the loop's linearized
+// iterations, each delinearized (row-major) back into induction variables.
+void lowerThreadLoop(scf::ForallOp loop, Value first, Value stride) {
+  OpBuilder builder(loop);
+  Location loc = loop.getLoc();
+  AffineExpr lb, ub, step;
+  bindSymbols(builder.getContext(), lb, ub, step);
+  SmallVector<OpFoldResult> extents;
+  OpFoldResult iterations = builder.getIndexAttr(1);
+  for (auto [l, u, s] :
+       llvm::zip(loop.getMixedLowerBound(), loop.getMixedUpperBound(),
+                 loop.getMixedStep())) {
+    extents.push_back(affine::makeComposedFoldedAffineApply(
+        builder, loc, (ub - lb).ceilDiv(step), {l, u, s}));
+    iterations = affine::makeComposedFoldedAffineApply(
+        builder, loc, lb * ub, {iterations, extents.back()});
+  }
+  auto forOp = scf::ForOp::create(
+      builder, loc, first,
+      getValueOrCreateConstantIndexOp(builder, loc, iterations), stride);
+  builder.setInsertionPointToStart(forOp.getBody());
+  auto ids = affine::AffineDelinearizeIndexOp::create(
+      builder, loc, forOp.getInductionVar(), extents, /*hasOuterBound=*/true);
+  IRMapping mapping;
+  for (auto [iv, id, l, s] :
+       llvm::zip(loop.getInductionVars(), ids.getResults(),
+                 loop.getMixedLowerBound(), loop.getMixedStep()))
+    mapping.map(iv, getValueOrCreateConstantIndexOp(
+                        builder, loc,
+                        affine::makeComposedFoldedAffineApply(
+                            builder, loc, lb + ub * step, {l, id, s})));
+  for (Operation &op : loop.getBody()->without_terminator())
+    builder.clone(op, mapping);
+  loop.erase();
+}
+
+// True if `a` and `b` are the same memory: one value, or equal subviews of
+// the same memory.
+bool sameMemory(Value a, Value b) {
+  if (a == b)
+    return true;
+  auto viewA = a.getDefiningOp<memref::SubViewOp>();
+  auto viewB = b.getDefiningOp<memref::SubViewOp>();
+  return viewA && viewB && sameMemory(viewA.getSource(), viewB.getSource()) &&
+         isEqualConstantIntOrValueArray(viewA.getMixedOffsets(),
+                                        viewB.getMixedOffsets()) &&
+         isEqualConstantIntOrValueArray(viewA.getMixedSizes(),
+                                        viewB.getMixedSizes()) &&
+         isEqualConstantIntOrValueArray(viewA.getMixedStrides(),
+                                        viewB.getMixedStrides());
+}
+
+// Bufferizing a tiled loop that writes its results in place leaves copies of
+// each tile, and of the whole workgroup tile, onto themselves. They do
+// nothing, but one outside the thread loop would count as a binding write
+// every thread repeats.
+void eraseSelfCopies(func::FuncOp func) {
+  SmallVector<linalg::CopyOp> copies;
+  func.walk([&](linalg::CopyOp copy) {
+    if (copy.hasPureBufferSemantics() &&
+        sameMemory(copy.getInputs().front(), copy.getOutputs().front()))
+      copies.push_back(copy);
+  });
+  for (linalg::CopyOp copy : copies)
+    copy.erase();
+}
+
+} // namespace
+
+LogicalResult distributeToThreads(func::FuncOp func) {
+  eraseSelfCopies(func);
+  Block &entry = func.getBody().front();
+  SmallVector<scf::ForallOp> loops;
+  WalkResult walk = func.walk([&](scf::ForallOp loop) {
+    if (!isThreadLoop(loop)) {
+      loop.emitError("expected only thread loops after workgroup "
+                     "distribution");
+      return WalkResult::interrupt();
+    }
+    loops.push_back(loop);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  SmallVector<Operation *> loopOps(loops.begin(), loops.end());
+  // Every thread runs what is outside the thread loops: correct only if that
+  // writes no binding; otherwise (and with nothing to share) one thread
+  // runs it all.
+  bool oneThread = loops.empty() || writesBindingOutside(entry, loopOps);
+  int64_t threads = oneThread ? 1 : kGpuWorkgroupThreads;
+  OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+  Location loc = func.getLoc();
+  Value first =
+      oneThread
+          ? Value(arith::ConstantIndexOp::create(builder, loc, 0))
+          : Value(gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x));
+  Value stride = arith::ConstantIndexOp::create(builder, loc, threads);
+  for (scf::ForallOp loop : loops)
+    lowerThreadLoop(loop, first, stride);
+  func->setAttr(kWorkgroupSizeAttr,
+                builder.getDenseI64ArrayAttr({threads, 1, 1}));
+  return success();
+}
+
+namespace {
+
+struct GpuDistributeToThreadsPass
+    : impl::GpuDistributeToThreadsBase<GpuDistributeToThreadsPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (isDispatchFunc(func) && failed(distributeToThreads(func)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace kiln

@@ -1,0 +1,62 @@
+//===- GpuCodegen.h - GPU code generation for elementwise dispatches ------===//
+//
+// A dispatch becomes a kernel in three steps: its root is tiled into
+// workgroups (an scf.forall mapped to blocks) and each workgroup tile into
+// one-element tiles (an scf.forall mapped to threads), fusing producers at
+// both levels; after bufferization and workgroup distribution the thread
+// loop becomes a loop strided by the workgroup's thread count; the function
+// is then outlined into a gpu.func kernel of a gpu.module.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_COMPILER_CODEGEN_GPU_GPUCODEGEN_H
+#define KILN_COMPILER_CODEGEN_GPU_GPUCODEGEN_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+
+namespace kiln {
+
+/// Threads of a workgroup, and the elements each computes, for elementwise
+/// dispatches.
+inline constexpr int64_t kGpuWorkgroupThreads = 256;
+inline constexpr int64_t kGpuElementsPerThread = 4;
+/// The gpu.module kiln-gpu-outline-kernels puts every kernel in.
+inline constexpr llvm::StringLiteral kGpuKernelModule = "kiln_kernels";
+
+/// Fails, naming the op at its location, unless every op of `func` (a
+/// dispatch in binding form) is one the GPU code generator handles: linalg
+/// ops whose loops are all parallel, and the ops binding form and
+/// producers bring along.
+mlir::LogicalResult checkGpuSupport(mlir::func::FuncOp func);
+
+/// Workgroup tile sizes over a root's static loop `ranges`: filled from the
+/// innermost loop outwards up to kGpuWorkgroupThreads *
+/// kGpuElementsPerThread elements.
+llvm::SmallVector<int64_t>
+chooseGpuWorkgroupTile(llvm::ArrayRef<int64_t> ranges);
+
+/// Tiles `func`'s root to workgroups and then to one-element thread tiles,
+/// fusing producers. A dispatch with several results, or whose root has no
+/// loops or an empty loop, is left as is (it runs as one thread).
+mlir::LogicalResult tileForGpu(mlir::func::FuncOp func,
+                               const mlir::FrozenRewritePatternSet &dims);
+
+/// Erases copies of memory onto itself (which bufferizing in-place tiles
+/// leaves), then replaces each thread-mapped scf.forall of a distributed
+/// dispatch by an
+/// scf.for over its linearized iterations, starting at the thread id and
+/// strided by the thread count, and records kiln.workgroup_size. When
+/// something outside those loops writes a binding (which every thread would
+/// repeat), or there is no thread loop, the workgroup is one thread.
+mlir::LogicalResult distributeToThreads(mlir::func::FuncOp func);
+
+/// Moves distributed dispatch `func` (bindings, then workgroup ids x, y, z)
+/// into `kernels` as a gpu.func kernel taking the bindings, reading the ids
+/// from gpu.block_id, with its launch metadata; erases `func`.
+mlir::FailureOr<mlir::gpu::GPUFuncOp>
+outlineKernel(mlir::func::FuncOp func, mlir::gpu::GPUModuleOp kernels);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_CODEGEN_GPU_GPUCODEGEN_H

@@ -1,0 +1,100 @@
+//===- OutlineKernels.cpp - Dispatch functions to gpu.func kernels --------===//
+
+#include "compiler/Passes.h"
+#include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/dispatch/DispatchRegions.h"
+
+#include "mlir/IR/IRMapping.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_GPUOUTLINEKERNELS
+#include "compiler/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+
+namespace kiln {
+
+FailureOr<gpu::GPUFuncOp> outlineKernel(func::FuncOp func,
+                                        gpu::GPUModuleOp kernels) {
+  auto size = func->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupSizeAttr);
+  auto count = func->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountAttr);
+  if (!size || size.size() != 3 || !count || func.getNumArguments() < 3 ||
+      !func.getBody().hasOneBlock())
+    return func.emitError("dispatch is not distributed; run "
+                          "kiln-distribute-to-workgroups and "
+                          "kiln-gpu-distribute-to-threads first");
+  // A kernel has no allocator: a temporary that did not fit on the stack
+  // would be a malloc per thread.
+  WalkResult heap = func.walk([](memref::AllocOp alloc) {
+    alloc.emitError("the cuda target cannot allocate a ")
+        << alloc.getType() << " temporary yet";
+    return WalkResult::interrupt();
+  });
+  if (heap.wasInterrupted())
+    return failure();
+
+  MLIRContext *ctx = func.getContext();
+  Block &body = func.getBody().front();
+  unsigned numBindings = func.getNumArguments() - 3;
+  SmallVector<Type> bindingTypes(
+      func.getArgumentTypes().take_front(numBindings));
+  OpBuilder builder = OpBuilder::atBlockEnd(kernels.getBody());
+  Location loc = func.getLoc();
+  auto kernel =
+      gpu::GPUFuncOp::create(builder, loc, func.getSymName(),
+                             FunctionType::get(ctx, bindingTypes, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                  builder.getUnitAttr());
+  SmallVector<int32_t> blockSize(size.asArrayRef());
+  kernel.setKnownBlockSizeAttr(builder.getDenseI32ArrayAttr(blockSize));
+  // What the module writer records for this entry point.
+  kernel->setAttr(kWorkgroupSizeAttr, size);
+  kernel->setAttr(kWorkgroupCountAttr, count);
+  kernel->setAttr(kBindingCountAttr, builder.getI32IntegerAttr(numBindings));
+
+  Block &kernelBody = kernel.getBody().front();
+  builder.setInsertionPointToStart(&kernelBody);
+  IRMapping mapping;
+  for (unsigned i = 0; i < numBindings; ++i)
+    mapping.map(body.getArgument(i), kernelBody.getArgument(i));
+  const gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
+                                 gpu::Dimension::z};
+  for (unsigned i = 0; i < 3; ++i)
+    mapping.map(body.getArgument(numBindings + i),
+                gpu::BlockIdOp::create(builder, loc, dims[i]));
+  for (Operation &op : body) {
+    if (isa<func::ReturnOp>(op))
+      gpu::ReturnOp::create(builder, op.getLoc());
+    else
+      builder.clone(op, mapping);
+  }
+  func.erase();
+  return kernel;
+}
+
+namespace {
+
+struct GpuOutlineKernelsPass
+    : impl::GpuOutlineKernelsBase<GpuOutlineKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> dispatches;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (isDispatchFunc(func))
+        dispatches.push_back(func);
+    if (dispatches.empty())
+      return;
+    OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+    auto kernels =
+        gpu::GPUModuleOp::create(builder, module.getLoc(), kGpuKernelModule);
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    builder.getUnitAttr());
+    for (func::FuncOp func : dispatches)
+      if (failed(outlineKernel(func, kernels)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace kiln

@@ -1,0 +1,75 @@
+//===- TargetBackend.cpp --------------------------------------------------===//
+
+#include "compiler/target/TargetBackend.h"
+
+#include "compiler/dispatch/DispatchRegions.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+TargetBackend::~TargetBackend() = default;
+
+void registerTargetBackendDialects(DialectRegistry &registry) {
+  registry.insert<gpu::GPUDialect, NVVM::NVVMDialect>();
+  // The NVVM lowering (convert-gpu-to-nvvm and the host-side conversions)
+  // collects its patterns from these interfaces.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  NVVM::registerConvertGpuToNVVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  // gpu-module-to-binary: the #nvvm.target attribute, and translating the
+  // kernels to LLVM IR for the NVPTX back end.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+}
+
+FailureOr<EntryPointInfo> readEntryPointInfo(Operation *op, StringRef name) {
+  auto count = op->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountAttr);
+  auto bindings = op->getAttrOfType<IntegerAttr>(kBindingCountAttr);
+  if (!count || count.size() != 3 || !bindings)
+    return op->emitError("dispatch ")
+           << name << " has no lowered entry point metadata";
+  EntryPointInfo entry;
+  entry.Name = name.str();
+  entry.BindingCount = static_cast<uint32_t>(bindings.getInt());
+  for (unsigned i = 0; i < 3; ++i)
+    entry.WorkgroupCount[i] = static_cast<uint32_t>(count[i]);
+  if (auto size = op->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupSizeAttr)) {
+    if (size.size() != 3)
+      return op->emitError("dispatch ")
+             << name << " has a malformed " << kWorkgroupSizeAttr;
+    for (unsigned i = 0; i < 3; ++i)
+      entry.WorkgroupSize[i] = static_cast<uint32_t>(size[i]);
+  }
+  return entry;
+}
+
+} // namespace kiln

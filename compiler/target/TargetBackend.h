@@ -1,0 +1,61 @@
+//===- TargetBackend.h - What each --target-device contributes ------------===//
+//
+// A target backend turns the module of outlined dispatch functions (every
+// dispatch of the program, in entry-point order) into executable variants:
+// it adds its code generation passes, reports each lowered entry point's
+// launch metadata, and serializes the lowered module into images. Everything
+// before code generation (input, globalopt, dispatch, host planning) is
+// shared by all targets.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_COMPILER_TARGET_TARGETBACKEND_H
+#define KILN_COMPILER_TARGET_TARGETBACKEND_H
+
+#include "compiler/module/ModuleWriter.h"
+#include "compiler/target/cuda/CudaTarget.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <memory>
+
+namespace kiln {
+
+class TargetBackend {
+public:
+  virtual ~TargetBackend();
+
+  /// The --target-device value ("cpu", "cuda").
+  virtual llvm::StringRef name() const = 0;
+  /// Lowers a module holding only dispatch functions (tensor form) to the
+  /// form serialize() takes.
+  virtual void buildCodegenPipeline(mlir::OpPassManager &pm) const = 0;
+  /// The launch metadata of dispatch `name` once lowered: binding count,
+  /// workgroup size and count, shared memory bytes (none needs any yet).
+  virtual mlir::FailureOr<EntryPointInfo>
+  entryPoint(mlir::ModuleOp lowered, llvm::StringRef name) const = 0;
+  /// The variants (format, target, image) of the lowered module, most
+  /// specific first: the runtime runs the first one its device accepts.
+  /// Entry points are filled in by the caller.
+  virtual mlir::FailureOr<std::vector<ExecutableVariantInfo>>
+  serialize(mlir::ModuleOp lowered) const = 0;
+};
+
+/// Reads the metadata code generation records on a lowered entry point
+/// `op`: kiln.binding_count, kiln.workgroup_count and (when present)
+/// kiln.workgroup_size and kiln.shared_memory_bytes.
+mlir::FailureOr<EntryPointInfo> readEntryPointInfo(mlir::Operation *op,
+                                                   llvm::StringRef name);
+
+/// x86-64 shared objects for `cpuTarget` (a knownCpuTargets() name).
+std::unique_ptr<TargetBackend> createCpuBackend(llvm::StringRef cpuTarget);
+/// PTX, and a cubin when ptxas is found (required with `requirePtxas`).
+std::unique_ptr<TargetBackend> createCudaBackend(CudaTarget target,
+                                                 bool requirePtxas);
+
+/// Dialects, interfaces and translations the backends' lowerings use.
+void registerTargetBackendDialects(mlir::DialectRegistry &registry);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_TARGET_TARGETBACKEND_H

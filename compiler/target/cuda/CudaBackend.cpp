@@ -1,0 +1,130 @@
+//===- CudaBackend.cpp - --target-device=cuda -----------------------------===//
+
+#include "compiler/Passes.h"
+#include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/target/TargetBackend.h"
+#include "compiler/target/cuda/CudaTarget.h"
+
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+class CudaBackend final : public TargetBackend {
+public:
+  CudaBackend(CudaTarget target, bool requirePtxas)
+      : Target(target), RequirePtxas(requirePtxas) {}
+
+  StringRef name() const override { return "cuda"; }
+
+  void buildCodegenPipeline(OpPassManager &pm) const override {
+    // Binding form and fresh destinations are the CPU's: buffers are dense
+    // row-major arrays of the same element types on both.
+    pm.addPass(createCpuBindDispatch());
+    pm.addPass(createMaterializeInits());
+    pm.addNestedPass<func::FuncOp>(createGpuTile());
+    pm.addPass(createBufferize());
+    pm.addPass(createCanonicalizerPass());
+    // One-element temporaries live in registers (after SROA) instead of
+    // memory allocated per thread.
+    pm.addNestedPass<func::FuncOp>(
+        bufferization::createPromoteBuffersToStackPass());
+    pm.addPass(createDistributeToWorkgroups());
+    pm.addPass(createGpuDistributeToThreads());
+    // Upstream's NVVM lowering starts from loops, not linalg.
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+    pm.addPass(createGpuOutlineKernels());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
+
+  FailureOr<EntryPointInfo> entryPoint(ModuleOp lowered,
+                                       StringRef name) const override {
+    auto kernels = lowered.lookupSymbol<gpu::GPUModuleOp>(kGpuKernelModule);
+    auto kernel =
+        kernels ? kernels.lookupSymbol<gpu::GPUFuncOp>(name) : nullptr;
+    if (!kernel)
+      return lowered.emitError("dispatch ") << name << " has no kernel";
+    return readEntryPointInfo(kernel, name);
+  }
+
+  FailureOr<std::vector<ExecutableVariantInfo>>
+  serialize(ModuleOp lowered) const override {
+    FailureOr<std::string> ptx = emitPtx(lowered);
+    if (failed(ptx))
+      return failure();
+    std::vector<ExecutableVariantInfo> variants;
+    auto addVariant = [&](StringRef format, std::vector<uint8_t> image) {
+      ExecutableVariantInfo info;
+      info.Format = format.str();
+      info.Target = Target.Chip.str();
+      info.Image = std::move(image);
+      variants.push_back(std::move(info));
+    };
+    std::optional<std::string> ptxas = findPtxas();
+    if (!ptxas && RequirePtxas)
+      return lowered.emitError("--cuda-use-ptxas: no ptxas on PATH or in "
+                               "/usr/local/cuda/bin");
+    if (ptxas) {
+      PtxasResult cubin = assembleCubin(*ptxas, *ptx, Target.Chip);
+      if (cubin.Error.empty())
+        addVariant("cuda-cubin", std::move(cubin.Cubin));
+      else if (RequirePtxas || !cubin.UnsupportedChip)
+        // A toolkit that does not know the chip leaves PTX only; any other
+        // failure is a bug in the PTX, which the driver would meet too.
+        return lowered.emitError(cubin.Error);
+    }
+    // cuModuleLoadData reads PTX as a NUL-terminated string.
+    std::vector<uint8_t> text(ptx->begin(), ptx->end());
+    text.push_back(0);
+    addVariant("cuda-ptx", std::move(text));
+    return variants;
+  }
+
+private:
+  // Lowers the gpu.module through upstream NVVM to PTX text.
+  FailureOr<std::string> emitPtx(ModuleOp lowered) const {
+    MLIRContext *ctx = lowered.getContext();
+    // exp, tanh, log and friends as polynomials: the PTX needs no libdevice.
+    RewritePatternSet patterns(ctx);
+    populateMathPolynomialApproximationPatterns(patterns);
+    if (failed(applyPatternsGreedily(lowered, std::move(patterns))))
+      return failure();
+    gpu::GPUToNVVMPipelineOptions options;
+    options.cubinChip = Target.Chip.str();
+    options.cubinFeatures = "+ptx" + std::to_string(Target.PtxVersion);
+    options.cubinFormat = "isa";
+    // One pointer per binding, which is what the runtime passes.
+    options.kernelUseBarePtrCallConv = true;
+    PassManager pm(ctx);
+    if (failed(applyPassManagerCLOptions(pm)))
+      return failure();
+    gpu::buildLowerToNVVMPassPipeline(pm, options);
+    if (failed(pm.run(lowered)))
+      return failure();
+    for (auto binary : lowered.getOps<gpu::BinaryOp>())
+      for (Attribute object : binary.getObjects())
+        if (auto ptx = dyn_cast<gpu::ObjectAttr>(object))
+          return ptx.getObject().getValue().str();
+    return lowered.emitError("the NVVM pipeline produced no PTX");
+  }
+
+  CudaTarget Target;
+  bool RequirePtxas;
+};
+
+} // namespace
+
+std::unique_ptr<TargetBackend> createCudaBackend(CudaTarget target,
+                                                 bool requirePtxas) {
+  return std::make_unique<CudaBackend>(target, requirePtxas);
+}
+
+} // namespace kiln

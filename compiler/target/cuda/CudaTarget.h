@@ -1,0 +1,52 @@
+//===- CudaTarget.h - --cuda-target names, and PTX to cubin ---------------===//
+#ifndef KILN_COMPILER_TARGET_CUDA_CUDATARGET_H
+#define KILN_COMPILER_TARGET_CUDA_CUDATARGET_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln {
+
+/// One NVIDIA chip the CUDA back end generates code for.
+struct CudaTarget {
+  /// The `.target` of the PTX and ptxas's -arch ("sm_90a").
+  llvm::StringRef Chip;
+  /// The PTX ISA version the code is emitted for (80 is `.version 8.0`): the
+  /// oldest that knows the chip, so the oldest drivers can load it.
+  unsigned PtxVersion;
+};
+
+/// Resolves a --cuda-target value: a chip (sm_60 ... sm_120a), a code name
+/// (hopper) or a product (h100). Code and product names select the
+/// arch-specific chip where there is one (hopper, h100 -> sm_90a), which
+/// Hopper-only instructions need.
+std::optional<CudaTarget> resolveCudaTarget(llvm::StringRef name);
+
+/// Every accepted --cuda-target name, chips first.
+std::vector<std::string> knownCudaTargetNames();
+
+/// "hopper, h100, h200 -> sm_90a; ..." for --help.
+std::string describeCudaTargetAliases();
+
+/// Where ptxas is: PATH, then /usr/local/cuda/bin; nullopt if neither.
+std::optional<std::string> findPtxas();
+
+/// What running ptxas gave: the cubin, or why there is none.
+struct PtxasResult {
+  std::vector<uint8_t> Cubin;
+  /// Empty on success, else what failed and what ptxas printed.
+  std::string Error;
+  /// This ptxas does not know the chip (a toolkit too new or too old for it).
+  bool UnsupportedChip = false;
+};
+
+/// Assembles `ptx` for `chip` with the ptxas at `ptxas` (a subprocess).
+PtxasResult assembleCubin(llvm::StringRef ptxas, llvm::StringRef ptx,
+                          llvm::StringRef chip);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_TARGET_CUDA_CUDATARGET_H

@@ -30,7 +30,9 @@ namespace kiln {
 using namespace mlir;
 
 namespace kiln {
+namespace {
 
+// True if `value` is a fresh tensor to compute into.
 bool isFreshDestination(Value value) {
   Operation *def = value.getDefiningOp();
   // A linalg op's own inits are made fresh in their turn, so its results are
@@ -38,6 +40,8 @@ bool isFreshDestination(Value value) {
   // cannot be fused into a tile as a destination.
   return def && isa<tensor::EmptyOp, linalg::LinalgOp>(def);
 }
+
+} // namespace
 
 void materializeInits(func::FuncOp func) {
   SmallVector<linalg::LinalgOp> ops;

@@ -6,10 +6,6 @@
 
 namespace kiln {
 
-/// True if `value` is a fresh tensor to compute into: an empty tensor, or the
-/// result of a linalg op (whose own inits are made fresh in turn).
-bool isFreshDestination(mlir::Value value);
-
 /// Gives every linalg op in `func` a fresh destination: an init the payload
 /// never reads becomes `tensor.empty`; one it reads (an accumulator from an
 /// input, a constant or a slice) becomes a `linalg.copy` of it into

@@ -7,7 +7,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGET ?=
 
-.PHONY: all deps build demo test test-asan fuzz format clean
+.PHONY: all deps build demo test test-gpu test-asan fuzz format clean
 
 all: build
 
@@ -23,6 +23,12 @@ demo: build
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The GPU tests on a machine with an NVIDIA GPU: the HAL conformance suite
+# over cuda in both command-buffer modes and every e2e case on the GPU
+# (scripts/test-gpu.sh; KILN_GPU_SANITIZE=1 adds compute-sanitizer).
+test-gpu: build
+	@scripts/test-gpu.sh $(BUILD)
 
 # Runtime and its tests only (no compiler) and the fuzz corpus replays,
 # under AddressSanitizer + UBSan.

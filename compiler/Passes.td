@@ -178,14 +178,16 @@ def CpuLowerToLLVM : Pass<"kiln-cpu-lower-to-llvm", "mlir::ModuleOp"> {
 //===----------------------------------------------------------------------===//
 
 def GpuTile : Pass<"kiln-gpu-tile", "mlir::func::FuncOp"> {
-  let summary = "Tiles an elementwise dispatch to GPU workgroups and threads";
+  let summary = "Tiles a dispatch to GPU workgroups and threads";
   let description = [{
-    Rejects, naming the op, dispatches the GPU code generator cannot compile
-    yet (anything but linalg ops whose loops are all parallel). The root is
-    tiled into an `scf.forall` mapped to blocks (tiles of up to 1024
-    elements, filled from the innermost loop outwards), and each tile into an
-    `scf.forall` of one-element tiles mapped to threads; producers are fused
-    at both levels, so every temporary is one element.
+    Static `tensor.pad`s first become elementwise gathers (a linalg.generic
+    extracting the source element or computing the padding value). The
+    root's parallel loops are then tiled into an `scf.forall` mapped to
+    blocks (tiles of up to 1024 elements, filled from the innermost loop
+    outwards), and each tile into an `scf.forall` of one-element tiles mapped
+    to threads; reduction loops stay whole, so each thread reduces its own
+    output. Producers are fused at both levels. A dispatch with several
+    results, or whose root is not tileable, is left for one thread.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::scf::SCFDialect",

@@ -54,6 +54,9 @@ def parseArgs():
                    help="run DIR/<case file>.kiln instead of compiling")
     p.add_argument("--timeout", type=float, default=600.0,
                    help="seconds allowed for one tool invocation")
+    p.add_argument("--wrapper", default="",
+                   help="command line kiln-run-module runs under, e.g. "
+                   "'compute-sanitizer --tool memcheck --error-exitcode 99'")
     p.add_argument("--keep-temp", action="store_true",
                    help="keep the work directory (modules, npy files)")
     args = p.parse_args()
@@ -155,7 +158,7 @@ def runCase(binDir, module, prep, driver, args):
     outDir = os.path.join(prep.caseDir, driver)
     os.makedirs(outDir, exist_ok=True)
     outPaths = [os.path.join(outDir, f"out{k}.npy") for k in range(len(prep.outs))]
-    argv = [
+    argv = args.wrapper.split() + [
         os.path.join(binDir, "kiln-run-module"), f"--device={driver}",
         f"--module={module}", f"--function={prep.case.function}"
     ]

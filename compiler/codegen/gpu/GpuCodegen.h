@@ -1,11 +1,12 @@
-//===- GpuCodegen.h - GPU code generation for elementwise dispatches ------===//
+//===- GpuCodegen.h - GPU code generation for dispatches
+//-------------------===//
 //
-// A dispatch becomes a kernel in three steps: its root is tiled into
-// workgroups (an scf.forall mapped to blocks) and each workgroup tile into
-// one-element tiles (an scf.forall mapped to threads), fusing producers at
-// both levels; after bufferization and workgroup distribution the thread
-// loop becomes a loop strided by the workgroup's thread count; the function
-// is then outlined into a gpu.func kernel of a gpu.module.
+// A dispatch becomes a kernel in three steps: its root's parallel loops are
+// tiled into workgroups (an scf.forall mapped to blocks) and each workgroup
+// tile into one-element tiles (an scf.forall mapped to threads), fusing
+// producers at both levels; after bufferization and workgroup distribution
+// the thread loop becomes a loop strided by the workgroup's thread count; the
+// function is then outlined into a gpu.func kernel of a gpu.module.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_COMPILER_CODEGEN_GPU_GPUCODEGEN_H
@@ -13,22 +14,28 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 
 namespace kiln {
 
-/// Threads of a workgroup, and the elements each computes, for elementwise
-/// dispatches.
+/// Threads of a workgroup, and the outputs each computes.
 inline constexpr int64_t kGpuWorkgroupThreads = 256;
 inline constexpr int64_t kGpuElementsPerThread = 4;
 /// The gpu.module kiln-gpu-outline-kernels puts every kernel in.
 inline constexpr llvm::StringLiteral kGpuKernelModule = "kiln_kernels";
 
-/// Fails, naming the op at its location, unless every op of `func` (a
-/// dispatch in binding form) is one the GPU code generator handles: linalg
-/// ops whose loops are all parallel, and the ops binding form and
-/// producers bring along.
-mlir::LogicalResult checkGpuSupport(mlir::func::FuncOp func);
+/// Replaces static `pad` by a linalg.generic over the padded shape that
+/// extracts the source element inside the source and computes the padding
+/// value elsewhere: an elementwise op, so tiling it needs no temporary.
+mlir::FailureOr<mlir::linalg::GenericOp>
+rewritePadAsGather(mlir::RewriterBase &rewriter, mlir::tensor::PadOp pad);
+
+/// rewritePadAsGather on every tensor.pad of `func`; fails, naming the pad,
+/// on one with dynamic shapes.
+mlir::LogicalResult rewritePadsAsGathers(mlir::func::FuncOp func);
 
 /// Workgroup tile sizes over a root's static loop `ranges`: filled from the
 /// innermost loop outwards up to kGpuWorkgroupThreads *

@@ -15,14 +15,6 @@ using namespace mlir;
 namespace kiln {
 namespace {
 
-// Ops binding form, init materialization and dispatch formation bring into
-// a dispatch besides its linalg ops.
-bool isBindingOrProducerOp(Operation *op) {
-  return isa<arith::ConstantOp, tensor::EmptyOp, tensor::ExpandShapeOp,
-             tensor::CollapseShapeOp, bufferization::ToTensorOp,
-             bufferization::MaterializeInDestinationOp, func::ReturnOp>(op);
-}
-
 // One mapping attribute per loop, `linear_dim_i`, so each loop dimension
 // keeps its own id; mapped loops are also never folded away by
 // canonicalization, so thread loops cannot be mistaken for workgroup loops.
@@ -39,23 +31,22 @@ FailureOr<SmallVector<Attribute>> linearMapping(MLIRContext *ctx, size_t rank) {
   return mapping;
 }
 
-} // namespace
-
-LogicalResult checkGpuSupport(func::FuncOp func) {
-  for (Operation &op : func.getBody().getOps()) {
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    if (linalgOp && linalgOp.getNumReductionLoops() == 0)
-      continue;
-    if (!linalgOp && isBindingOrProducerOp(&op))
-      continue;
-    return op.emitError("'")
-           << op.getName()
-           << "' is not supported by the cuda target yet: it compiles "
-              "elementwise dispatches only (linalg ops whose loops are all "
-              "parallel)";
+// The iteration domain of `op` as static extents; fails if one is dynamic.
+FailureOr<SmallVector<int64_t>> staticLoopRanges(TilingInterface op) {
+  OpBuilder builder(op);
+  SmallVector<int64_t> ranges;
+  for (Range range : op.getIterationDomain(builder)) {
+    std::optional<int64_t> lb = getConstantIntValue(range.offset);
+    std::optional<int64_t> ub = getConstantIntValue(range.size);
+    std::optional<int64_t> step = getConstantIntValue(range.stride);
+    if (!lb || !ub || !step || *step != 1)
+      return failure();
+    ranges.push_back(*ub - *lb);
   }
-  return success();
+  return ranges;
 }
+
+} // namespace
 
 SmallVector<int64_t> chooseGpuWorkgroupTile(ArrayRef<int64_t> ranges) {
   SmallVector<int64_t> sizes(ranges.size(), 1);
@@ -74,42 +65,61 @@ LogicalResult tileForGpu(func::FuncOp func,
     stores.push_back(op);
   });
   // No store: every output is empty. Several results, or a store of
-  // something else than a linalg op (an input copied through), are left
+  // something that is not tileable (an input copied through), are left
   // untiled and run by one thread: slow, never wrong.
-  auto root =
-      stores.size() != 1
-          ? linalg::LinalgOp()
-          : stores.front().getSource().getDefiningOp<linalg::LinalgOp>();
+  auto root = stores.size() != 1
+                  ? TilingInterface()
+                  : stores.front().getSource().getDefiningOp<TilingInterface>();
   if (!root)
     return success();
-  SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+  FailureOr<SmallVector<int64_t>> rangesOr = staticLoopRanges(root);
+  if (failed(rangesOr))
+    return root->emitError("dynamic loop ranges are not supported");
+  SmallVector<int64_t> ranges = *rangesOr;
+  // Only parallel loops are divided among workgroups and threads; each
+  // thread runs the reduction loops of its outputs.
+  SmallVector<utils::IteratorType> iterators = root.getLoopIteratorTypes();
+  SmallVector<int64_t> parallelRanges;
+  for (auto [range, iterator] : llvm::zip(ranges, iterators))
+    if (iterator == utils::IteratorType::parallel)
+      parallelRanges.push_back(range);
   // Nothing to divide among threads: one thread runs the (empty) loops.
-  if (ranges.empty() || llvm::is_contained(ranges, 0))
+  if (parallelRanges.empty() || llvm::is_contained(ranges, 0))
     return success();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
-    return root.emitError("dynamic loop ranges are not supported");
   MLIRContext *ctx = func.getContext();
-  auto blocks = linearMapping<gpu::GPUBlockMappingAttr>(ctx, ranges.size());
-  auto threads = linearMapping<gpu::GPUThreadMappingAttr>(ctx, ranges.size());
+  auto blocks =
+      linearMapping<gpu::GPUBlockMappingAttr>(ctx, parallelRanges.size());
+  auto threads =
+      linearMapping<gpu::GPUThreadMappingAttr>(ctx, parallelRanges.size());
   if (failed(blocks) || failed(threads))
-    return root.emitError("the cuda target handles at most 10 loops, not ")
-           << ranges.size();
+    return root->emitError(
+               "the cuda target handles at most 10 parallel loops, not ")
+           << parallelRanges.size();
+  // Tile sizes over all loops: reduction loops stay whole (0).
+  auto overAllLoops = [&](ArrayRef<int64_t> parallelSizes) {
+    SmallVector<int64_t> sizes;
+    auto next = parallelSizes.begin();
+    for (utils::IteratorType iterator : iterators)
+      sizes.push_back(iterator == utils::IteratorType::parallel ? *next++ : 0);
+    return sizes;
+  };
 
   // Tiled ops are tracked by pointer from one level to the next, so nothing
   // folds in between; dead originals are erased instead.
   IRRewriter rewriter(ctx);
   FailureOr<Operation *> workgroupTile = tileOp(
-      rewriter, cast<TilingInterface>(root.getOperation()),
-      chooseGpuWorkgroupTile(ranges), scf::SCFTilingOptions::LoopType::ForallOp,
+      rewriter, root, overAllLoops(chooseGpuWorkgroupTile(parallelRanges)),
+      scf::SCFTilingOptions::LoopType::ForallOp,
       /*fuse=*/true, *blocks);
   if (failed(workgroupTile))
-    return root.emitError("failed to tile to workgroups");
+    return root->emitError("failed to tile to workgroups");
   if (failed(resolveDims(func, dims)))
     return failure();
   eraseDeadOps(func);
 
-  SmallVector<int64_t> ones(ranges.size(), 1);
-  if (failed(tileOp(rewriter, cast<TilingInterface>(*workgroupTile), ones,
+  SmallVector<int64_t> ones(parallelRanges.size(), 1);
+  if (failed(tileOp(rewriter, cast<TilingInterface>(*workgroupTile),
+                    overAllLoops(ones),
                     scf::SCFTilingOptions::LoopType::ForallOp,
                     /*fuse=*/true, *threads)))
     return (*workgroupTile)->emitError("failed to tile to threads");
@@ -126,7 +136,7 @@ struct GpuTilePass : impl::GpuTileBase<GpuTilePass> {
     func::FuncOp func = getOperation();
     if (!isDispatchFunc(func))
       return;
-    if (failed(checkGpuSupport(func)) || failed(tileForGpu(func, Dims)))
+    if (failed(rewritePadsAsGathers(func)) || failed(tileForGpu(func, Dims)))
       return signalPassFailure();
   }
 

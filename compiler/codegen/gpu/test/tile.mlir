@@ -50,15 +50,23 @@ func.func private @scalar(%a: memref<f32>, %out: memref<f32>) attributes {kiln.d
 
 // -----
 
-// Anything but all-parallel linalg ops is refused, naming the op.
+// A reduction's parallel loops are divided among workgroups and threads;
+// each thread runs the reduction loop of its output, and the fill is fused
+// into every thread's tile.
 
+// CHECK-LABEL: func.func private @matmul(
+// CHECK:         scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (4, 4) step (4, 4)
+// CHECK:           scf.forall (%{{.+}}, %{{.+}}) in (4, 4)
+// CHECK:             linalg.fill {{.*}} -> tensor<1x1xf32>
+// CHECK:             linalg.matmul ins(%{{.+}}, %{{.+}} : tensor<1x8xf32>, tensor<8x1xf32>)
+// CHECK:           } {mapping = [#gpu.thread<linear_dim_0>, #gpu.thread<linear_dim_1>]}
+// CHECK:         } {mapping = [#gpu.block<linear_dim_0>, #gpu.block<linear_dim_1>]}
 func.func private @matmul(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %out: memref<4x4xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<4x8xf32> to tensor<4x8xf32>
   %1 = bufferization.to_tensor %b restrict : memref<8x4xf32> to tensor<8x4xf32>
   %c0 = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x4xf32>
   %f = linalg.fill ins(%c0 : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
-  // expected-error @+1 {{'linalg.matmul' is not supported by the cuda target yet}}
   %2 = linalg.matmul ins(%0, %1 : tensor<4x8xf32>, tensor<8x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
   bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<4x4xf32>, memref<4x4xf32>) -> ()
   return
@@ -66,10 +74,25 @@ func.func private @matmul(%a: memref<4x8xf32>, %b: memref<8x4xf32>, %out: memref
 
 // -----
 
+// A pad becomes an elementwise gather (source element inside, padding value
+// outside, one unsigned compare per padded dimension), tiled like any
+// elementwise op, so no tile needs a temporary.
+
+// CHECK-LABEL: func.func private @pad(
+// CHECK:         scf.forall
+// CHECK:           scf.forall
+// CHECK:             linalg.generic
+// CHECK:               linalg.index 0
+// CHECK:               %[[S:.+]] = arith.subi %{{.+}}, %c1
+// CHECK:               %[[IN:.+]] = arith.cmpi ult, %[[S]], %c4
+// CHECK:               scf.if %[[IN]]
+// CHECK:                 tensor.extract %{{.+}}[%[[S]]]
+// CHECK:               } else {
+// CHECK:                 scf.yield %cst
+// CHECK-NOT:     tensor.pad
 func.func private @pad(%a: memref<4xf32>, %out: memref<6xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<4xf32> to tensor<4xf32>
   %c0 = arith.constant 0.0 : f32
-  // expected-error @+1 {{'tensor.pad' is not supported by the cuda target yet}}
   %1 = tensor.pad %0 low[1] high[1] {
   ^bb0(%i: index):
     tensor.yield %c0 : f32

@@ -128,6 +128,11 @@ StatusOr<CudaDriver::Described> CudaDriver::describe(const CudaSymbols &symbols,
   add("ordinal", ordinal);
   add("compute_capability", strCat(major, ".", minor));
   add("cuda_target", strCat("sm_", major, minor));
+  // From Hopper on, the arch-specific target (what --cuda-target=h100 and
+  // friends select) enables instructions such as wgmma, and runs only on
+  // exactly this compute capability.
+  if (major >= 9)
+    add("cuda_target_arch_specific", strCat("sm_", major, minor, "a"));
   add("multiprocessors", sms);
   add("memory_bytes", described.MemoryBytes);
   add("l2_cache_bytes", l2);

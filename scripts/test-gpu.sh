@@ -1,0 +1,85 @@
+#!/bin/bash
+# The GPU tests (`make test-gpu`): the HAL conformance suite over the cuda
+# driver, and every e2e case compiled for the GPU found and run on it against
+# the same numpy references as the CPU drivers.
+#
+#   scripts/test-gpu.sh [BUILD_DIR] [MODULES_DIR]
+#
+# BUILD_DIR (default build) holds bin/kiln-run-module and
+# tests/kiln_hal_cts_tests. With bin/kiln-compile there, the e2e cases are
+# compiled for the device's --cuda-target; without it (a machine with the
+# CUDA driver but no LLVM), MODULES_DIR holds cases compiled elsewhere with
+# `tests/e2e/run_e2e.py --target-device cuda --save-modules MODULES_DIR`.
+#
+# KILN_GPU_SANITIZE=1 also runs the e2e cases under compute-sanitizer's
+# memcheck and racecheck (slow).
+#
+# Without an NVIDIA GPU and driver it prints `skipped: no CUDA device` and
+# succeeds, so CI (no GPU) can call it.
+set -u
+build=${1:-build}
+modules=${2:-}
+bin=$build/bin
+here=$(cd "$(dirname "$0")/.." && pwd)
+# Debian's python3 has numpy (scripts/install-deps.sh); a GPU machine
+# without it may have another python3 that does.
+python=${KILN_TEST_PYTHON:-/usr/bin/python3}
+if ! "$python" -c 'import numpy' 2>/dev/null; then
+  python=python3
+fi
+
+if [ ! -x "$bin/kiln-run-module" ]; then
+  echo "test-gpu: no $bin/kiln-run-module; build first (make build)" >&2
+  exit 2
+fi
+if ! "$bin/kiln-run-module" --list_devices 2>/dev/null | grep -q '^cuda://'; then
+  echo "skipped: no CUDA device"
+  exit 0
+fi
+# The first CUDA device's description.
+dump=$("$bin/kiln-run-module" --dump_devices 2>&1 | sed -n '/cuda:\/\//,$p')
+# The arch-specific target when the chip has one (sm_90a on an H100): what
+# --cuda-target=h100 compiles for.
+target=$(sed -n 's/^ *cuda_target_arch_specific: *//p' <<<"$dump" | head -1)
+[ -n "$target" ] || target=$(sed -n 's/^ *cuda_target: *//p' <<<"$dump" | head -1)
+echo "test-gpu: $(sed -n 's/^ *name: *//p' <<<"$dump" | head -1) ($target)"
+
+failed=()
+run() { # NAME COMMAND...: runs a step, remembering its failure
+  echo "== $1"
+  local name=$1
+  shift
+  "$@" || failed+=("$name")
+}
+
+for mode in graph stream; do
+  run "cts ($mode command buffers)" env KILN_CUDA_COMMAND_BUFFERS=$mode \
+    "$build/tests/kiln_hal_cts_tests" --gtest_filter='*cuda*' --gtest_brief=1
+done
+
+e2e=("$python" "$here/tests/e2e/run_e2e.py" --bin-dir "$bin" --driver cuda
+     --jobs "${JOBS:-2}")
+if [ -x "$bin/kiln-compile" ] && [ -z "$modules" ]; then
+  modules=$build/e2e-cuda
+  run "compile e2e cases for $target" "$python" "$here/tests/e2e/run_e2e.py" \
+    --bin-dir "$bin" --target-device cuda --cuda-target "$target" \
+    --save-modules "$modules" --jobs "${JOBS:-2}"
+fi
+if [ -z "$modules" ]; then
+  echo "test-gpu: no kiln-compile in $bin: give MODULES_DIR" >&2
+  exit 2
+fi
+run "e2e on cuda" "${e2e[@]}" --prebuilt-modules "$modules"
+if [ "${KILN_GPU_SANITIZE:-0}" = 1 ]; then
+  for tool in memcheck racecheck; do
+    run "e2e on cuda under compute-sanitizer $tool" "${e2e[@]}" \
+      --prebuilt-modules "$modules" \
+      --wrapper "compute-sanitizer --tool $tool --error-exitcode 99"
+  done
+fi
+
+if [ ${#failed[@]} -ne 0 ]; then
+  printf 'test-gpu: FAILED: %s\n' "${failed[@]}"
+  exit 1
+fi
+echo "test-gpu: all passed"

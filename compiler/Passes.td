@@ -177,6 +177,28 @@ def CpuLowerToLLVM : Pass<"kiln-cpu-lower-to-llvm", "mlir::ModuleOp"> {
 // codegen/gpu
 //===----------------------------------------------------------------------===//
 
+def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
+                                 "mlir::ModuleOp"> {
+  let summary = "Writes contraction dispatches as shared-memory tiled kernels";
+  let description = [{
+    A dispatch in binding form whose result is one contraction with one M,
+    N and K loop (and at most one batch loop) on bindings, accumulating into
+    a fill or a copy of a binding, optionally followed by one elementwise
+    epilogue reading other bindings, becomes a kernel: 16x16 threads, each
+    computing TM x TN outputs (up to 8x8) in registers, over K in steps of
+    BK = 8 with the A and B tiles staged in shared memory (`memref.global`s
+    in the workgroup address space) between barriers. The contraction's and
+    epilogue's payloads are cloned per element. The function gets
+    `kiln.gpu_contraction_tile = [BM, BN, BK, TM, TN]` and its workgroup
+    size; other dispatches are left alone.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def GpuTile : Pass<"kiln-gpu-tile", "mlir::func::FuncOp"> {
   let summary = "Tiles a dispatch to GPU workgroups and threads";
   let description = [{

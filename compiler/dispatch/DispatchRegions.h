@@ -18,6 +18,10 @@ inline constexpr llvm::StringLiteral kBindingCountAttr = "kiln.binding_count";
 /// The threads of one workgroup of a GPU entry point: `array<i64: x, y, z>`
 /// (CPU entry points run a workgroup on one thread and record none).
 inline constexpr llvm::StringLiteral kWorkgroupSizeAttr = "kiln.workgroup_size";
+/// The dynamic shared memory a GPU entry point's launch provides, in bytes
+/// (i64); static shared memory is part of the kernel image.
+inline constexpr llvm::StringLiteral kSharedMemoryBytesAttr =
+    "kiln.shared_memory_bytes";
 
 /// Ops that only reinterpret a contiguous buffer; the host plan aliases
 /// their result with their operand instead of running anything.

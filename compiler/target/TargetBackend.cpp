@@ -69,6 +69,8 @@ FailureOr<EntryPointInfo> readEntryPointInfo(Operation *op, StringRef name) {
     for (unsigned i = 0; i < 3; ++i)
       entry.WorkgroupSize[i] = static_cast<uint32_t>(size[i]);
   }
+  if (auto shared = op->getAttrOfType<IntegerAttr>(kSharedMemoryBytesAttr))
+    entry.SharedMemoryBytes = static_cast<uint32_t>(shared.getInt());
   return entry;
 }
 

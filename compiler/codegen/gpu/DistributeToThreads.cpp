@@ -96,6 +96,9 @@ void eraseSelfCopies(func::FuncOp func) {
 } // namespace
 
 LogicalResult distributeToThreads(func::FuncOp func) {
+  // Kernels written whole (contraction kernels) use thread ids already.
+  if (func->hasAttr(kWorkgroupSizeAttr))
+    return success();
   eraseSelfCopies(func);
   Block &entry = func.getBody().front();
   SmallVector<scf::ForallOp> loops;

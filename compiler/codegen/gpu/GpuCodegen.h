@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 
 namespace kiln {
@@ -36,6 +37,13 @@ rewritePadAsGather(mlir::RewriterBase &rewriter, mlir::tensor::PadOp pad);
 /// rewritePadAsGather on every tensor.pad of `func`; fails, naming the pad,
 /// on one with dynamic shapes.
 mlir::LogicalResult rewritePadsAsGathers(mlir::func::FuncOp func);
+
+/// Writes `func` (a dispatch in binding form) as a shared-memory tiled
+/// kernel if its result is one contraction with an optional elementwise
+/// epilogue (see kiln-gpu-contraction-kernels); shared tiles are added to
+/// `symbols`. Fails, changing nothing, if it is not such a dispatch.
+mlir::LogicalResult buildContractionKernel(mlir::func::FuncOp func,
+                                           mlir::SymbolTable &symbols);
 
 /// Workgroup tile sizes over a root's static loop `ranges`: filled from the
 /// innermost loop outwards up to kGpuWorkgroupThreads *

@@ -69,6 +69,19 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(func::FuncOp func,
     else
       builder.clone(op, mapping);
   }
+  // Shared-memory buffers (workgroup-space memref.globals) move with the
+  // kernels that use them.
+  SmallVector<memref::GlobalOp> globals;
+  kernel.walk([&](memref::GetGlobalOp get) {
+    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+        func, get.getNameAttr());
+    if (global && !llvm::is_contained(globals, global))
+      globals.push_back(global);
+  });
+  // They are static shared memory, part of the kernel image: the entry
+  // point's shared memory (dynamic, given at launch) stays 0.
+  for (memref::GlobalOp global : globals)
+    global->moveBefore(kernels.getBody(), kernels.getBody()->begin());
   func.erase();
   return kernel;
 }

@@ -29,6 +29,7 @@ public:
     // row-major arrays of the same element types on both.
     pm.addPass(createCpuBindDispatch());
     pm.addPass(createMaterializeInits());
+    pm.addPass(createGpuContractionKernels());
     pm.addNestedPass<func::FuncOp>(createGpuTile());
     pm.addPass(createBufferize());
     pm.addPass(createCanonicalizerPass());

@@ -1,0 +1,99 @@
+// RUN: kiln-opt --split-input-file --kiln-gpu-contraction-kernels %s | FileCheck %s
+
+// A matmul with a bias + relu epilogue: 128x128 workgroup tiles (8x8
+// outputs for each of 16x16 threads), K in steps of 8 through shared
+// tiles, the accumulators carried in registers, FMA allowed, and the
+// epilogue applied per output before the store. 256 and 384 are multiples
+// of the tiles and 512 of BK: no predication.
+
+// CHECK-DAG:   memref.global "private" @mm_tile_a : memref<8x132xf32, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @mm_tile_b : memref<8x128xf32, 3> {alignment = 16 : i64}
+// CHECK-LABEL: func.func private @mm(
+// CHECK-SAME:    kiln.gpu_contraction_tile = array<i64: 128, 128, 8, 8, 8>
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 256, 384) step (1, 128, 128)
+// CHECK:           gpu.thread_id x
+// CHECK:           scf.for {{.*}} iter_args({{.*}}) -> (f32, f32,
+// CHECK:             memref.load %arg0
+// CHECK:             memref.store {{.*}} : memref<8x132xf32, 3>
+// CHECK:             memref.load %arg1
+// CHECK:             memref.store {{.*}} : memref<8x128xf32, 3>
+// CHECK:             gpu.barrier
+// CHECK:             arith.mulf {{.*}} fastmath<contract> : f32
+// CHECK:             arith.addf {{.*}} fastmath<contract> : f32
+// CHECK:             gpu.barrier
+// CHECK:             scf.yield
+// CHECK-NOT:       scf.if
+// CHECK:           memref.load %arg2
+// CHECK:           arith.addf
+// CHECK:           arith.maximumf
+// CHECK:           memref.store {{.*}}, %arg3
+// CHECK-NOT:     linalg.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func private @mm(%a: memref<256x512xf32>, %b: memref<512x384xf32>, %bias: memref<384xf32>, %out: memref<256x384xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<256x512xf32> to tensor<256x512xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<512x384xf32> to tensor<512x384xf32>
+  %2 = bufferization.to_tensor %bias restrict : memref<384xf32> to tensor<384xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x384xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<256x512xf32>, tensor<512x384xf32>) outs(%f : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %2 : tensor<256x384xf32>, tensor<384xf32>) outs(%e : tensor<256x384xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    %x = arith.maximumf %s, %z : f32
+    linalg.yield %x : f32
+  } -> tensor<256x384xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<256x384xf32>, memref<256x384xf32>) -> ()
+  return
+}
+
+// -----
+
+// A small batch matmul accumulating into an argument (materialize-inits'
+// copy): 1x1 outputs per thread for 4 rows, 2 per thread for 20 columns,
+// BK = K = 3; the accumulator and every edge are predicated, and the batch
+// is a workgroup loop.
+
+// CHECK-LABEL: func.func private @bmm(
+// CHECK-SAME:    kiln.gpu_contraction_tile = array<i64: 16, 32, 3, 1, 2>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (2, 4, 20) step (1, 16, 32)
+// CHECK:           arith.cmpi ult
+// CHECK:           scf.if
+// CHECK:             memref.load %arg2
+// CHECK:           scf.for
+// CHECK:           scf.if
+// CHECK:             memref.store {{.*}}, %arg3
+func.func private @bmm(%a: memref<2x4x3xf32>, %b: memref<2x3x20xf32>, %c: memref<2x4x20xf32>, %out: memref<2x4x20xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<2x4x3xf32> to tensor<2x4x3xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<2x3x20xf32> to tensor<2x3x20xf32>
+  %2 = bufferization.to_tensor %c restrict : memref<2x4x20xf32> to tensor<2x4x20xf32>
+  %e = tensor.empty() : tensor<2x4x20xf32>
+  %init = linalg.copy ins(%2 : tensor<2x4x20xf32>) outs(%e : tensor<2x4x20xf32>) -> tensor<2x4x20xf32>
+  %m = linalg.batch_matmul ins(%0, %1 : tensor<2x4x3xf32>, tensor<2x3x20xf32>) outs(%init : tensor<2x4x20xf32>) -> tensor<2x4x20xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<2x4x20xf32>, memref<2x4x20xf32>) -> ()
+  return
+}
+
+// -----
+
+// Anything else (here a reduction that is not a contraction) is left for
+// kiln-gpu-tile.
+
+// CHECK-LABEL: func.func private @sum(
+// CHECK-NOT:     kiln.gpu_contraction_tile
+// CHECK:         linalg.generic
+func.func private @sum(%a: memref<4x8xf32>, %out: memref<4xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<4x8xf32> to tensor<4x8xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<4x8xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<4xf32>, memref<4xf32>) -> ()
+  return
+}

@@ -30,6 +30,14 @@ test: build
 test-gpu: build
 	@scripts/test-gpu.sh $(BUILD)
 
+# The GPU benchmarks against PyTorch on the same GPU (bench/README.md):
+# needs python3 with torch and numpy, and an NVIDIA GPU.
+.PHONY: bench-gpu
+bench-gpu: build
+	@bench/compile.sh $(BUILD)/bin/kiln-compile $(BUILD)/bench-modules
+	@python3 bench/run_gpu_bench.py --bin-dir $(BUILD)/bin \
+	  --modules-dir $(BUILD)/bench-modules
+
 # Runtime and its tests only (no compiler) and the fuzz corpus replays,
 # under AddressSanitizer + UBSan.
 test-asan: deps

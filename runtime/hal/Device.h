@@ -10,6 +10,7 @@
 #include "runtime/hal/Event.h"
 #include "runtime/hal/Executable.h"
 #include "runtime/hal/Semaphore.h"
+#include "runtime/hal/SubmissionTimer.h"
 
 #include <cstdint>
 #include <memory>
@@ -63,10 +64,17 @@ public:
   /// error. Returns once queued: completion is observed only through the
   /// semaphores. Buffers, semaphores and the command buffer are kept alive
   /// until the work is done. Submissions to a device run in order.
+  /// With a `timer` (from this device's createSubmissionTimer; needs a
+  /// command buffer) the commands are also timed by the device's clock.
   Status queueExecute(std::span<const SemaphoreValue> waitList,
                       const std::shared_ptr<CommandBuffer> &commandBuffer,
                       std::span<const std::shared_ptr<Buffer>> bindingTable,
-                      std::span<const SemaphoreValue> signalList);
+                      std::span<const SemaphoreValue> signalList,
+                      const std::shared_ptr<SubmissionTimer> &timer = nullptr);
+
+  /// A timer for queueExecute. Unimplemented on devices without a clock of
+  /// their own (the CPU drivers: host time is their time).
+  virtual StatusOr<std::shared_ptr<SubmissionTimer>> createSubmissionTimer();
 
   /// Blocks until every queued submission finished (DeadlineExceeded after
   /// `timeout`).
@@ -81,6 +89,14 @@ protected:
                    const std::shared_ptr<CommandBuffer> &commandBuffer,
                    std::span<const std::shared_ptr<Buffer>> bindingTable,
                    std::span<const SemaphoreValue> signalList) = 0;
+  /// queueExecuteImpl for a submission timed with `timer` (not null, the
+  /// command buffer neither). Only devices that create timers override it.
+  virtual Status
+  queueExecuteTimedImpl(std::span<const SemaphoreValue> waitList,
+                        const std::shared_ptr<CommandBuffer> &commandBuffer,
+                        std::span<const std::shared_ptr<Buffer>> bindingTable,
+                        std::span<const SemaphoreValue> signalList,
+                        const std::shared_ptr<SubmissionTimer> &timer);
 };
 
 } // namespace kiln::hal

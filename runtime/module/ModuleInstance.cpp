@@ -23,15 +23,22 @@ struct ModuleInstance::Function {
   FunctionSignature Signature;
   std::vector<uint64_t> InputBytes;
   std::vector<uint64_t> OutputBytes;
-  // Recorded on the first call and replayed afterwards.
-  std::shared_ptr<hal::CommandBuffer> Commands;
-  // The binding table, allocated with the recording and reused by every call
-  // (calls are serialized and each waits for its work). With unified memory
-  // the input slots wrap the caller's tensors for the length of one call.
+  // Recorded on first use and replayed afterwards. Direct reads and writes
+  // the tensor slots only; Staged also copies inputs in from and outputs out
+  // to host-visible staging slots (call() without unified memory). With
+  // unified memory both kinds of call use Direct.
+  std::shared_ptr<hal::CommandBuffer> Direct;
+  std::shared_ptr<hal::CommandBuffer> Staged;
+  // Shared by both kinds of call: calls are serialized and each waits for
+  // its work.
+  std::shared_ptr<hal::Buffer> Arena;
+  // call()'s binding table, allocated on its first use and reused by every
+  // call. With unified memory the input slots wrap the caller's tensors for
+  // the length of one call.
   std::vector<std::shared_ptr<hal::Buffer>> Table;
 
   // Binding-table layout: inputs, outputs, arena, constants, then (only
-  // without unified memory) host-visible staging for inputs and outputs.
+  // when staged) host-visible staging for inputs and outputs.
   uint32_t inputCount() const {
     return static_cast<uint32_t>(InputBytes.size());
   }
@@ -48,9 +55,9 @@ struct ModuleInstance::Function {
   uint32_t stagingOutputSlot(uint32_t i) const {
     return constantsSlot() + 1 + inputCount() + i;
   }
-  uint32_t slotCount(bool unified) const {
-    return unified ? constantsSlot() + 1
-                   : constantsSlot() + 1 + inputCount() + outputCount();
+  uint32_t slotCount(bool staged) const {
+    return staged ? constantsSlot() + 1 + inputCount() + outputCount()
+                  : constantsSlot() + 1;
   }
   uint32_t slotFor(const sc::BufferRange &range) const {
     switch (range.storage()) {
@@ -219,15 +226,16 @@ uint64_t ModuleInstance::recordingCount() const {
   return Recordings;
 }
 
-Status ModuleInstance::record(Function &function) {
+StatusOr<std::shared_ptr<hal::CommandBuffer>>
+ModuleInstance::record(Function &function, bool staged) {
   const std::string label = functionLabel(function.Signature);
   KILN_ASSIGN_OR_RETURN(
       std::shared_ptr<hal::CommandBuffer> commands,
       Device->createCommandBuffer(hal::CommandBufferMode::Reusable,
-                                  function.slotCount(Unified)));
+                                  function.slotCount(staged)));
   KILN_RETURN_IF_ERROR(commands->begin());
   bool needBarrier = false;
-  if (!Unified) {
+  if (staged) {
     for (uint32_t i = 0; i < function.inputCount(); ++i) {
       uint64_t bytes = function.InputBytes[i];
       KILN_RETURN_IF_ERROR(commands->copy(
@@ -274,7 +282,7 @@ Status ModuleInstance::record(Function &function) {
       return recorded.annotate(strCat(label, " step ", stepIndex));
     ++stepIndex;
   }
-  if (!Unified) {
+  if (staged) {
     if (needBarrier)
       KILN_RETURN_IF_ERROR(commands->executionBarrier());
     for (uint32_t i = 0; i < function.outputCount(); ++i) {
@@ -285,18 +293,31 @@ Status ModuleInstance::record(Function &function) {
     }
   }
   KILN_RETURN_IF_ERROR(commands->end());
-  function.Commands = std::move(commands);
   ++Recordings;
-  return Status();
+  return commands;
+}
+
+StatusOr<std::shared_ptr<hal::CommandBuffer>>
+ModuleInstance::commands(Function &function, bool staged) {
+  std::shared_ptr<hal::CommandBuffer> &recorded =
+      staged ? function.Staged : function.Direct;
+  if (!recorded) {
+    KILN_ASSIGN_OR_RETURN(recorded, record(function, staged));
+  }
+  return recorded;
+}
+
+ModuleInstance::Function *ModuleInstance::find(std::string_view name) {
+  for (Function &candidate : Functions)
+    if (candidate.Signature.Name == name)
+      return &candidate;
+  return nullptr;
 }
 
 StatusOr<std::vector<HostTensor>>
 ModuleInstance::call(std::string_view name,
                      const std::vector<HostTensor> &inputs) {
-  Function *function = nullptr;
-  for (Function &candidate : Functions)
-    if (candidate.Signature.Name == name)
-      function = &candidate;
+  Function *function = find(name);
   if (!function)
     return lookup(name).status();
 
@@ -325,13 +346,21 @@ ModuleInstance::call(std::string_view name,
   return callLocked(*function, inputs);
 }
 
+Status ModuleInstance::allocateArena(Function &function) {
+  if (function.Arena)
+    return Status();
+  KILN_ASSIGN_OR_RETURN(function.Arena,
+                        Device->allocator().allocate(
+                            function.Def->arena_size(), MemoryType::DeviceLocal,
+                            BufferUsage::Transfer | BufferUsage::Dispatch));
+  return Status();
+}
+
 Status ModuleInstance::allocateTable(Function &function) {
+  KILN_RETURN_IF_ERROR(allocateArena(function));
   hal::Allocator &allocator = Device->allocator();
-  std::vector<std::shared_ptr<hal::Buffer>> table(function.slotCount(Unified));
-  KILN_ASSIGN_OR_RETURN(
-      table[function.arenaSlot()],
-      allocator.allocate(function.Def->arena_size(), MemoryType::DeviceLocal,
-                         BufferUsage::Transfer | BufferUsage::Dispatch));
+  std::vector<std::shared_ptr<hal::Buffer>> table(function.slotCount(!Unified));
+  table[function.arenaSlot()] = function.Arena;
   table[function.constantsSlot()] = Constants;
   // Unified memory: outputs are mapped in place. Otherwise device-local
   // tensors plus host-visible staging, copied by the recording.
@@ -366,13 +395,86 @@ Status ModuleInstance::allocateTable(Function &function) {
   return Status();
 }
 
+Status
+ModuleInstance::execute(Function &function,
+                        const std::shared_ptr<hal::CommandBuffer> &commands,
+                        std::span<const std::shared_ptr<hal::Buffer>> table,
+                        const std::shared_ptr<hal::SubmissionTimer> &timer) {
+  // A failed semaphore stays failed; a fresh one lets later calls run.
+  if (!Timeline) {
+    KILN_ASSIGN_OR_RETURN(Timeline, Device->createSemaphore(0));
+    TimelineValue = 0;
+  }
+  hal::SemaphoreValue done{Timeline, ++TimelineValue};
+  Status status = Device->queueExecute({}, commands, table, {&done, 1}, timer);
+  if (status.ok())
+    status = Timeline->wait(done.Value, hal::kInfiniteTimeout);
+  if (!status.ok()) {
+    Timeline.reset();
+    return status.annotate(functionLabel(function.Signature));
+  }
+  return Status();
+}
+
+Status ModuleInstance::callWithDeviceBuffers(
+    std::string_view name, std::span<const std::shared_ptr<hal::Buffer>> inputs,
+    std::span<const std::shared_ptr<hal::Buffer>> outputs,
+    const std::shared_ptr<hal::SubmissionTimer> &timer) {
+  Function *function = find(name);
+  if (!function)
+    return lookup(name).status();
+  const FunctionSignature &signature = function->Signature;
+  if (inputs.size() != signature.Inputs.size() ||
+      outputs.size() != signature.Outputs.size())
+    return KILN_ERROR(InvalidArgument, functionLabel(signature), " expects ",
+                      signature.Inputs.size(), " input and ",
+                      signature.Outputs.size(), " output buffer(s), got ",
+                      inputs.size(), " and ", outputs.size());
+  // The binding table's own check would name slots; these name tensors.
+  auto check = [&](const std::shared_ptr<hal::Buffer> &buffer,
+                   const TensorSpec &spec, uint64_t bytes, const char *what,
+                   size_t index) -> Status {
+    if (!buffer)
+      return KILN_ERROR(InvalidArgument, functionLabel(signature), " ", what,
+                        " ", index, ": no buffer");
+    if (buffer->size() < bytes)
+      return KILN_ERROR(InvalidArgument, functionLabel(signature), " ", what,
+                        " ", index, ": ",
+                        tensorTypeString(spec.Shape, spec.Type), " needs ",
+                        bytes, " bytes, the buffer has ", buffer->size());
+    return Status();
+  };
+  for (size_t i = 0; i < inputs.size(); ++i)
+    KILN_RETURN_IF_ERROR(check(inputs[i], signature.Inputs[i],
+                               function->InputBytes[i], "input", i));
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    KILN_RETURN_IF_ERROR(check(outputs[i], signature.Outputs[i],
+                               function->OutputBytes[i], "output", i));
+    if (outputs[i]->isReadOnly())
+      return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
+                        i, ": the buffer is read-only");
+  }
+
+  std::lock_guard<std::mutex> lock(Mutex);
+  KILN_RETURN_IF_ERROR(allocateArena(*function));
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::CommandBuffer> recorded,
+                        commands(*function, /*staged=*/false));
+  std::vector<std::shared_ptr<hal::Buffer>> table;
+  table.reserve(function->slotCount(/*staged=*/false));
+  table.insert(table.end(), inputs.begin(), inputs.end());
+  table.insert(table.end(), outputs.begin(), outputs.end());
+  table.push_back(function->Arena);
+  table.push_back(Constants);
+  return execute(*function, recorded, table, timer);
+}
+
 StatusOr<std::vector<HostTensor>>
 ModuleInstance::callLocked(Function &function,
                            const std::vector<HostTensor> &inputs) {
-  if (!function.Commands) {
+  if (function.Table.empty())
     KILN_RETURN_IF_ERROR(allocateTable(function));
-    KILN_RETURN_IF_ERROR(record(function));
-  }
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::CommandBuffer> recorded,
+                        commands(function, /*staged=*/!Unified));
   std::vector<std::shared_ptr<hal::Buffer>> &table = function.Table;
   for (uint32_t i = 0; i < function.inputCount(); ++i) {
     std::span<const uint8_t> data(inputs[i].Data.data(),
@@ -402,20 +504,7 @@ ModuleInstance::callLocked(Function &function,
     }
   } clearInputs{function, Unified};
 
-  // A failed semaphore stays failed; a fresh one lets later calls run.
-  if (!Timeline) {
-    KILN_ASSIGN_OR_RETURN(Timeline, Device->createSemaphore(0));
-    TimelineValue = 0;
-  }
-  hal::SemaphoreValue done{Timeline, ++TimelineValue};
-  Status status =
-      Device->queueExecute({}, function.Commands, table, {&done, 1});
-  if (status.ok())
-    status = Timeline->wait(done.Value, hal::kInfiniteTimeout);
-  if (!status.ok()) {
-    Timeline.reset();
-    return status.annotate(functionLabel(function.Signature));
-  }
+  KILN_RETURN_IF_ERROR(execute(function, recorded, table, nullptr));
 
   std::vector<HostTensor> outputs;
   outputs.reserve(function.outputCount());

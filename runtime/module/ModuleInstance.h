@@ -10,6 +10,10 @@
 // submission plus copying the outputs out; elsewhere inputs and outputs pass
 // through host-visible staging buffers the recording copies.
 //
+// callWithDeviceBuffers runs a function on tensors the caller already keeps
+// in device buffers and leaves its results there: no host<->device copies
+// at all, which is what a benchmark of the function itself needs.
+//
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_MODULE_MODULEINSTANCE_H
 #define KILN_RUNTIME_MODULE_MODULEINSTANCE_H
@@ -23,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,10 +69,24 @@ public:
   StatusOr<std::vector<HostTensor>> call(std::string_view function,
                                          const std::vector<HostTensor> &inputs);
 
+  /// Runs `function` on inputs already in buffers of this instance's device
+  /// and writes its outputs into `outputs`, one buffer per input and output
+  /// (at least the tensor's bytes; usable for Transfer and Dispatch; outputs
+  /// writable). Nothing is copied between host and device. With a `timer`
+  /// (hal::Device::createSubmissionTimer) the call's commands are timed by
+  /// the device's clock. Calls are serialized with call().
+  Status callWithDeviceBuffers(
+      std::string_view function,
+      std::span<const std::shared_ptr<hal::Buffer>> inputs,
+      std::span<const std::shared_ptr<hal::Buffer>> outputs,
+      const std::shared_ptr<hal::SubmissionTimer> &timer = nullptr);
+
   const std::shared_ptr<hal::Device> &device() const { return Device; }
 
   /// How many times function steps were recorded into command buffers: one
-  /// per function called, however often it was called.
+  /// per function called, however often it was called, plus one where a
+  /// function is called both ways on a device without unified memory (only
+  /// call() then needs the staging copies).
   uint64_t recordingCount() const;
 
 private:
@@ -79,8 +98,20 @@ private:
 
   Status loadExecutables();
   Status loadFunctions();
+  Function *find(std::string_view name);
+  Status allocateArena(Function &function);
   Status allocateTable(Function &function);
-  Status record(Function &function);
+  // `staged`: with copies between host-visible staging and the device
+  // tensors (call() without unified memory).
+  StatusOr<std::shared_ptr<hal::CommandBuffer>> record(Function &function,
+                                                       bool staged);
+  StatusOr<std::shared_ptr<hal::CommandBuffer>> commands(Function &function,
+                                                         bool staged);
+  // Submits `commands` over `table` and waits for it.
+  Status execute(Function &function,
+                 const std::shared_ptr<hal::CommandBuffer> &commands,
+                 std::span<const std::shared_ptr<hal::Buffer>> table,
+                 const std::shared_ptr<hal::SubmissionTimer> &timer);
   StatusOr<std::vector<HostTensor>>
   callLocked(Function &function, const std::vector<HostTensor> &inputs);
 

@@ -2,6 +2,8 @@
 
 #include "runtime/tooling/CommonFlags.h"
 
+#include <algorithm>
+
 namespace kiln::tooling {
 
 void registerCommonFlags(FlagParser &parser, CommonFlags &flags,
@@ -40,13 +42,66 @@ void registerCommonFlags(FlagParser &parser, CommonFlags &flags,
   parser.addBool("dump_devices", &flags.DumpDevices,
                  "Describes every device present and exits.");
   parser.addBool("help", &flags.Help, "Prints this help and exits.");
+  parser.addBool("cuda_use_streams", &flags.CudaUseStreams,
+                 "On cuda devices, issue each command into a stream at "
+                 "every call instead of replaying a CUDA graph (the "
+                 "default). Overrides KILN_CUDA_COMMAND_BUFFERS=graph|stream.");
+  // The spellings of IREE's CUDA design note, pasted as they are.
+  parser.addAlias("driver", "device");
+  parser.addAlias("module_file", "module");
+  parser.addAlias("entry_function", "function");
+  parser.addSplittingAlias("function_inputs", "input", splitInputList,
+                           "several inputs in one flag, separated by commas "
+                           "outside brackets.",
+                           "4xf32=[1 2 3 4], 4xf32=2");
 }
 
 Status parseCommonFlags(FlagParser &parser, CommonFlags &flags, int argc,
                         const char *const *argv) {
   KILN_RETURN_IF_ERROR(parser.parse(argc, argv));
   flags.FunctionGiven = parser.isSet("function");
+  flags.CudaCommandBuffers.clear();
+  if (parser.isSet("cuda_use_streams"))
+    flags.CudaCommandBuffers = flags.CudaUseStreams ? "stream" : "graph";
   return Status();
+}
+
+StatusOr<std::vector<std::string>> splitInputList(std::string_view text) {
+  auto isSpace = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+  };
+  std::vector<std::string> inputs;
+  // No inputs at all, for a function that takes none.
+  if (std::all_of(text.begin(), text.end(), isSpace))
+    return inputs;
+  auto take = [&](std::string_view piece) -> Status {
+    while (!piece.empty() && isSpace(piece.front()))
+      piece.remove_prefix(1);
+    while (!piece.empty() && isSpace(piece.back()))
+      piece.remove_suffix(1);
+    if (piece.empty())
+      return KILN_ERROR(InvalidArgument, "input ", inputs.size(),
+                        " of the list is empty (inputs are separated by "
+                        "commas outside brackets)");
+    inputs.emplace_back(piece);
+    return Status();
+  };
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '[') {
+      ++depth;
+    } else if (text[i] == ']') {
+      // A stray ']' stays in its input, whose parser reports it.
+      if (depth > 0)
+        --depth;
+    } else if (text[i] == ',' && depth == 0) {
+      KILN_RETURN_IF_ERROR(take(text.substr(start, i - start)));
+      start = i + 1;
+    }
+  }
+  KILN_RETURN_IF_ERROR(take(text.substr(start)));
+  return inputs;
 }
 
 } // namespace kiln::tooling

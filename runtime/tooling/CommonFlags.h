@@ -2,7 +2,10 @@
 //
 // The spellings users know from IREE's tools: --device, --module,
 // --function, --input, --output, --list_drivers, --list_devices,
-// --dump_devices, --help.
+// --dump_devices, --help, --cuda_use_streams, and as aliases the older ones
+// IREE's CUDA documentation still shows: -driver= (--device),
+// -module_file= (--module), -entry_function= (--function) and
+// --function_inputs= (several --input values in one flag).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_TOOLING_COMMONFLAGS_H
@@ -11,6 +14,7 @@
 #include "runtime/tooling/FlagParser.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kiln::tooling {
@@ -29,6 +33,10 @@ struct CommonFlags {
   bool ListDevices = false;
   bool DumpDevices = false;
   bool Help = false;
+  bool CudaUseStreams = false;
+  // Set by parseCommonFlags: "stream" or "graph" when --cuda_use_streams
+  // was given, else empty (the environment decides).
+  std::string CudaCommandBuffers;
   // Whether outputs without an --output are printed (kiln-run-module) or
   // not shown (kiln-benchmark-module); set by registerCommonFlags.
   bool PrintUnmatchedOutputs = true;
@@ -40,9 +48,16 @@ struct CommonFlags {
 void registerCommonFlags(FlagParser &parser, CommonFlags &flags,
                          bool unmatchedOutputsPrinted);
 
-/// Parses argv with `parser` and fills in CommonFlags::FunctionGiven.
+/// Parses argv with `parser` and fills in CommonFlags::FunctionGiven and
+/// CommonFlags::CudaCommandBuffers.
 Status parseCommonFlags(FlagParser &parser, CommonFlags &flags, int argc,
                         const char *const *argv);
+
+/// Splits a --function_inputs value into inputs: at every comma outside
+/// brackets, spaces around each trimmed ("4xf32=[1 2 3 4], 4xf32=[2 2 2 2]"
+/// is two inputs). A blank value is no inputs; an empty input
+/// between commas is an error naming its position.
+StatusOr<std::vector<std::string>> splitInputList(std::string_view text);
 
 } // namespace kiln::tooling
 

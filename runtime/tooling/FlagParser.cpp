@@ -45,20 +45,47 @@ void FlagParser::addInt(std::string name, int64_t *value, int64_t minimum,
                    std::move(example), std::to_string(*value)});
 }
 
+void FlagParser::addAlias(std::string alias, std::string_view target) {
+  Aliases.push_back({std::move(alias), std::string(target), {}, "", ""});
+}
+
+void FlagParser::addSplittingAlias(std::string alias, std::string_view target,
+                                   Splitter split, std::string help,
+                                   std::string example) {
+  Aliases.push_back({std::move(alias), std::string(target), std::move(split),
+                     std::move(help), std::move(example)});
+}
+
 void FlagParser::allowPositional(std::vector<std::string> *values,
                                  std::string help) {
   Positional = values;
   PositionalHelp = std::move(help);
 }
 
-const FlagParser::Flag *FlagParser::find(std::string_view name) const {
-  for (const Flag &flag : Flags)
-    if (flag.Name == name)
-      return &flag;
-  return nullptr;
+FlagParser::Spelled FlagParser::find(std::string_view name) const {
+  auto flagNamed = [&](std::string_view wanted) -> const Flag * {
+    for (const Flag &flag : Flags)
+      if (flag.Name == wanted)
+        return &flag;
+    return nullptr;
+  };
+  if (const Flag *flag = flagNamed(name))
+    return {flag, nullptr};
+  for (const Alias &alias : Aliases)
+    if (alias.Name == name)
+      return {flagNamed(alias.Target), &alias};
+  return {};
 }
 
-Status FlagParser::assign(const Flag &flag, std::string_view value) {
+bool FlagParser::isKnownFlag(std::string_view arg) const {
+  if (arg.size() < 2 || arg[0] != '-')
+    return false;
+  std::string_view body = arg.substr(arg.starts_with("--") ? 2 : 1);
+  return find(body.substr(0, body.find('='))).Target != nullptr;
+}
+
+Status FlagParser::assign(const Flag &flag, std::string_view spelled,
+                          std::string_view value) {
   switch (flag.FlagKind) {
   case Kind::String:
     *static_cast<std::string *>(flag.Target) = std::string(value);
@@ -75,7 +102,7 @@ Status FlagParser::assign(const Flag &flag, std::string_view value) {
       *static_cast<bool *>(flag.Target) = false;
       return Status();
     }
-    return KILN_ERROR(InvalidArgument, "flag --", flag.Name,
+    return KILN_ERROR(InvalidArgument, "flag ", spelled,
                       " takes true or false, got '", shortened(value), "'");
   case Kind::Int: {
     int64_t number = 0;
@@ -83,15 +110,29 @@ Status FlagParser::assign(const Flag &flag, std::string_view value) {
         std::from_chars(value.data(), value.data() + value.size(), number);
     if (value.empty() || error != std::errc() ||
         end != value.data() + value.size())
-      return KILN_ERROR(InvalidArgument, "flag --", flag.Name,
+      return KILN_ERROR(InvalidArgument, "flag ", spelled,
                         " takes an integer, got '", shortened(value), "'");
     if (number < flag.Minimum)
-      return KILN_ERROR(InvalidArgument, "flag --", flag.Name,
+      return KILN_ERROR(InvalidArgument, "flag ", spelled,
                         " must be >= ", flag.Minimum, ", got ", number);
     *static_cast<int64_t *>(flag.Target) = number;
     return Status();
   }
   }
+  return Status();
+}
+
+Status FlagParser::assign(const Spelled &flag, std::string_view spelled,
+                          std::string_view value) {
+  if (!flag.Via || !flag.Via->Split)
+    return assign(*flag.Target, spelled, value);
+  StatusOr<std::vector<std::string>> pieces = flag.Via->Split(value);
+  if (!pieces.ok()) {
+    Status status = pieces.status();
+    return status.annotate(strCat("flag ", spelled));
+  }
+  for (const std::string &piece : *pieces)
+    KILN_RETURN_IF_ERROR(assign(*flag.Target, spelled, piece));
   return Status();
 }
 
@@ -104,7 +145,7 @@ Status FlagParser::parse(int argc, const char *const *argv) {
       if (!Positional)
         return KILN_ERROR(InvalidArgument, "unexpected argument '",
                           shortened(arg),
-                          "' (flags start with --; see --help)");
+                          "' (flags start with - or --; see --help)");
       Positional->emplace_back(arg);
       continue;
     }
@@ -114,32 +155,36 @@ Status FlagParser::parse(int argc, const char *const *argv) {
     }
     if (arg == "-h")
       arg = "--help";
-    if (arg.substr(0, 2) != "--")
-      return KILN_ERROR(InvalidArgument, "unknown flag '", shortened(arg),
-                        "' (flags start with --; see --help)");
-    std::string_view body = arg.substr(2);
+    std::string_view body = arg.substr(arg.starts_with("--") ? 2 : 1);
     size_t equals = body.find('=');
     std::string_view name = body.substr(0, equals);
-    const Flag *flag = find(name);
-    if (!flag)
-      return KILN_ERROR(InvalidArgument, "unknown flag '--", shortened(name),
+    // The flag as written, dashes included, so a message quotes the user.
+    std::string spelled =
+        strCat(arg.substr(0, arg.size() - body.size()), shortened(name));
+    Spelled flag = find(name);
+    if (!flag.Target)
+      return KILN_ERROR(InvalidArgument, "unknown flag '", spelled,
                         "' (see --help)");
-    SetNames.emplace_back(name);
+    SetNames.push_back(flag.Target->Name);
     if (equals != std::string_view::npos) {
-      KILN_RETURN_IF_ERROR(assign(*flag, body.substr(equals + 1)));
+      KILN_RETURN_IF_ERROR(assign(flag, spelled, body.substr(equals + 1)));
       continue;
     }
-    if (flag->FlagKind == Kind::Bool) {
-      *static_cast<bool *>(flag->Target) = true;
+    if (flag.Target->FlagKind == Kind::Bool) {
+      *static_cast<bool *>(flag.Target->Target) = true;
       continue;
     }
     // `--flag value`: a following flag is not taken as the value.
     if (i + 1 >= argc || !argv[i + 1] ||
-        std::string_view(argv[i + 1]).substr(0, 2) == "--")
-      return KILN_ERROR(InvalidArgument, "flag --", flag->Name,
-                        " needs a value (--", flag->Name, "=",
-                        flag->Example.empty() ? "..." : flag->Example, ")");
-    KILN_RETURN_IF_ERROR(assign(*flag, argv[++i]));
+        std::string_view(argv[i + 1]).starts_with("--") ||
+        isKnownFlag(argv[i + 1])) {
+      // A splitting alias's value is not the target's example.
+      std::string example =
+          flag.Via && flag.Via->Split ? "" : flag.Target->Example;
+      return KILN_ERROR(InvalidArgument, "flag ", spelled, " needs a value (",
+                        spelled, "=", example.empty() ? "..." : example, ")");
+    }
+    KILN_RETURN_IF_ERROR(assign(flag, spelled, argv[++i]));
   }
   return Status();
 }
@@ -204,7 +249,22 @@ std::string FlagParser::helpText() const {
     if (!flag.Example.empty())
       text += strCat(std::string(kHelpColumn, ' '), "e.g. --", flag.Name, "=",
                      shellQuoted(flag.Example), "\n");
+    for (const Alias &alias : Aliases) {
+      if (alias.Target != flag.Name)
+        continue;
+      std::string spelling = strCat(
+          "--", alias.Name, flag.FlagKind == Kind::Bool ? "" : "=<value>");
+      text += std::string(kHelpColumn, ' ') +
+              wrapped(alias.Split ? strCat("Also ", spelling, ": ", alias.Help)
+                                  : strCat("Also spelled ", spelling, "."));
+      text += "\n";
+      if (!alias.Example.empty())
+        text += strCat(std::string(kHelpColumn, ' '), "e.g. --", alias.Name,
+                       "=", shellQuoted(alias.Example), "\n");
+    }
   }
+  text += "\nA flag or alias may also start with a single dash: -name=value "
+          "is --name=value.\n";
   if (Positional)
     text += strCat("\nPositional arguments:\n  ", PositionalHelp, "\n");
   return text;

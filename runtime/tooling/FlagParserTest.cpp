@@ -72,10 +72,88 @@ TEST_F(FlagParserTest, UnknownFlagIsNamed) {
   EXPECT_EQ(status.code(), StatusCode::InvalidArgument);
   EXPECT_NE(status.toString().find("unknown flag '--modul'"),
             std::string::npos);
-  status = parse({"-module=x"});
+  status = parse({"-modul=x"});
   ASSERT_FALSE(status.ok());
-  EXPECT_NE(status.toString().find("unknown flag '-module=x'"),
+  EXPECT_NE(status.toString().find("unknown flag '-modul'"), std::string::npos);
+}
+
+TEST_F(FlagParserTest, OneDashWorksLikeTwo) {
+  ASSERT_TRUE(
+      parse({"-module=a.kiln", "-device", "local-sync", "-input=f32=1", "-h"})
+          .ok());
+  EXPECT_EQ(Opts.Module, "a.kiln");
+  EXPECT_EQ(Opts.Device, "local-sync");
+  EXPECT_EQ(Opts.Inputs, std::vector<std::string>{"f32=1"});
+  EXPECT_TRUE(Opts.Help);
+  Status status = parse({"-reps=x"});
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.toString().find("flag -reps takes an integer"),
+            std::string::npos)
+      << status.toString();
+}
+
+TEST_F(FlagParserTest, AliasesSetTheirTarget) {
+  Parser.addAlias("module_file", "module");
+  Parser.addAlias("driver", "device");
+  ASSERT_TRUE(parse({"-module_file=b.kiln", "--driver", "cuda"}).ok());
+  EXPECT_EQ(Opts.Module, "b.kiln");
+  EXPECT_EQ(Opts.Device, "cuda");
+  EXPECT_TRUE(Parser.isSet("module"));
+  EXPECT_TRUE(Parser.isSet("device"));
+  EXPECT_FALSE(Parser.isSet("module_file"));
+  // Messages quote the spelling used.
+  Status status = parse({"-module_file"});
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.toString().find(
+                "flag -module_file needs a value (-module_file=m.kiln)"),
+            std::string::npos)
+      << status.toString();
+}
+
+TEST_F(FlagParserTest, AliasOfAnUnknownFlagMatchesNothing) {
+  Parser.addAlias("nothing", "no_such_flag");
+  Status status = parse({"--nothing=1"});
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.toString().find("unknown flag '--nothing'"),
             std::string::npos);
+  EXPECT_EQ(Parser.helpText().find("nothing"), std::string::npos);
+}
+
+TEST_F(FlagParserTest, SplittingAliasAppendsInOrder) {
+  Parser.addSplittingAlias(
+      "inputs", "input",
+      [](std::string_view text) -> StatusOr<std::vector<std::string>> {
+        if (text == "bad")
+          return KILN_ERROR(InvalidArgument, "cannot split");
+        std::vector<std::string> pieces;
+        size_t start = 0;
+        for (size_t comma;
+             (comma = text.find(',', start)) != std::string_view::npos;
+             start = comma + 1)
+          pieces.emplace_back(text.substr(start, comma - start));
+        pieces.emplace_back(text.substr(start));
+        return pieces;
+      },
+      "comma-separated inputs.", "");
+  ASSERT_TRUE(
+      parse({"--input=a", "--inputs=b,c", "-input", "d", "-inputs", "e"}).ok());
+  EXPECT_EQ(Opts.Inputs, (std::vector<std::string>{"a", "b", "c", "d", "e"}));
+  EXPECT_TRUE(Parser.isSet("input"));
+  Status status = parse({"--inputs=bad"});
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.toString().find("flag --inputs: cannot split"),
+            std::string::npos)
+      << status.toString();
+}
+
+TEST_F(FlagParserTest, KnownFlagsAreNotTakenAsValues) {
+  Status status = parse({"--module", "-device=x"});
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.toString().find("flag --module needs a value"),
+            std::string::npos);
+  // Anything else starting with one dash is a value.
+  ASSERT_TRUE(parse({"--module", "-not-a-flag"}).ok());
+  EXPECT_EQ(Opts.Module, "-not-a-flag");
 }
 
 TEST_F(FlagParserTest, MissingValue) {
@@ -83,7 +161,8 @@ TEST_F(FlagParserTest, MissingValue) {
   ASSERT_FALSE(status.ok());
   EXPECT_NE(status.toString().find("flag --module needs a value "
                                    "(--module=m.kiln)"),
-            std::string::npos);
+            std::string::npos)
+      << status.toString();
   status = parse({"--module", "--device=x"});
   ASSERT_FALSE(status.ok());
   EXPECT_NE(status.toString().find("needs a value"), std::string::npos);
@@ -128,6 +207,30 @@ TEST_F(FlagParserTest, HelpListsEveryFlagWithExampleAndDefault) {
     EXPECT_LE(lineEnd - lineStart, 80u) << help.substr(lineStart, 100);
     lineStart = lineEnd + 1;
   }
+}
+
+TEST_F(FlagParserTest, HelpListsAliasesUnderTheirFlag) {
+  Parser.addAlias("module_file", "module");
+  Parser.addAlias("halp", "help");
+  Parser.addSplittingAlias(
+      "inputs", "input",
+      [](std::string_view) -> StatusOr<std::vector<std::string>> {
+        return std::vector<std::string>{};
+      },
+      "several inputs, comma-separated.", "a,b");
+  std::string help = Parser.helpText();
+  size_t module = help.find("--module=<value>");
+  size_t alias = help.find("Also spelled --module_file=<value>.");
+  size_t device = help.find("--device=<value>");
+  ASSERT_NE(alias, std::string::npos) << help;
+  EXPECT_LT(module, alias);
+  EXPECT_LT(alias, device);
+  EXPECT_NE(help.find("Also spelled --halp."), std::string::npos) << help;
+  EXPECT_NE(help.find("Also --inputs=<value>: several inputs,"),
+            std::string::npos)
+      << help;
+  EXPECT_NE(help.find("e.g. --inputs=a,b\n"), std::string::npos) << help;
+  EXPECT_NE(help.find("single dash"), std::string::npos) << help;
 }
 
 TEST(FlagParserHelpTest, ExamplesAreShellQuoted) {

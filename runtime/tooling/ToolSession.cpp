@@ -5,6 +5,7 @@
 #include "runtime/hal/DriverRegistry.h"
 #include "runtime/module/ModuleFile.h"
 
+#include <cstdlib>
 #include <iostream>
 
 namespace kiln::tooling {
@@ -74,6 +75,15 @@ StatusOr<LoadedFunction> loadFunction(const CommonFlags &flags) {
   // The module is checked before a device is created, so a bad file is
   // reported the same way on every device.
   KILN_ASSIGN_OR_RETURN(auto file, module::ModuleFile::open(flags.Module));
+  // --cuda_use_streams reaches the cuda driver through the variable it reads
+  // when it creates a device (KILN_CUDA_COMMAND_BUFFERS, see
+  // runtime/hal/drivers/cuda/CudaCommandBuffer.h): the tools know no driver.
+  // Set here, the flag wins over the caller's environment.
+  if (!flags.CudaCommandBuffers.empty() &&
+      setenv("KILN_CUDA_COMMAND_BUFFERS", flags.CudaCommandBuffers.c_str(),
+             /*overwrite=*/1) != 0)
+    return KILN_ERROR(Internal, "cannot set KILN_CUDA_COMMAND_BUFFERS for "
+                                "--cuda_use_streams");
   KILN_ASSIGN_OR_RETURN(
       std::shared_ptr<hal::Device> device,
       hal::DriverRegistry::global().createDevice(flags.Device));

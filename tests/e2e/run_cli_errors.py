@@ -249,6 +249,8 @@ def runAll(s: Suite) -> int:
         rep.result(ok, f"acceptance add --output=@npy [{d}]", "" if ok else
                    f"{r.describe()}; got {value!r}")
 
+    checkIreeSpellings(s, module)
+
     bad = makeFiles(s.work, module)
     for name, path in bad.items():
         s.expectError(f"run-module/{name}",
@@ -331,6 +333,34 @@ def runAll(s: Suite) -> int:
                else f"{r.describe()}; stderr {r.stderr[:300]!r}")
     checkRefusedBeforeReading(s, module)
     return rep.finish()
+
+
+def checkIreeSpellings(s: Suite, module):
+    """The acceptance example as IREE's CUDA design note spells the flags
+    (single dash, older names, one comma-separated --function_inputs), on
+    the CPU; and --help lists those aliases."""
+    rep = s.report
+    r = s.run([s.tool("kiln-run-module"), "-driver=local-sync",
+               f"-module_file={module}", "-entry_function=add",
+               "--function_inputs=4xf32=[1 2 3 4], 4xf32=[2 2 2 2]"])
+    want = ["EXEC @add", "4xf32=3 4 5 6"]
+    got = [l.rstrip() for l in r.stdout.splitlines()]
+    ok = not r.problem and r.rc == 0 and got == want and not r.stderr
+    rep.result(ok, "acceptance add, IREE flag spellings [local-sync]",
+               "" if ok else f"{r.describe()}; stdout {got!r}, "
+               f"stderr {r.stderr!r}")
+    s.expectError("run-module/function_inputs_empty_piece", [
+        s.tool("kiln-run-module"), "-driver=local-sync",
+        f"-module_file={module}", "-entry_function=add",
+        "--function_inputs=4xf32=[1 2 3 4],,4xf32=[2 2 2 2]"
+    ])
+    r = s.run([s.tool("kiln-run-module"), "--help"])
+    missing = [a for a in ["--driver=", "--module_file=", "--entry_function=",
+                           "--function_inputs=", "--cuda_use_streams",
+                           "single dash"] if a not in r.stdout]
+    ok = not r.problem and r.rc == 0 and not missing
+    rep.result(ok, "run-module --help lists the IREE spellings", "" if ok
+               else f"{r.describe()}; missing {missing}")
 
 
 # An input that cannot be right is refused before the tools allocate, fill

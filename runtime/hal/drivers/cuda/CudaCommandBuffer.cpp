@@ -2,12 +2,35 @@
 
 #include "runtime/hal/drivers/cuda/CudaCommandBuffer.h"
 
+#include "runtime/hal/DeviceUri.h"
 #include "runtime/hal/drivers/cuda/CudaEvent.h"
-#include "runtime/hal/drivers/cuda/CudaExecutable.h"
-#include "runtime/hal/drivers/cuda/CudaStatus.h"
 #include "runtime/hal/drivers/gpu/GpuBuffer.h"
 
+#include <cstdlib>
+
 namespace kiln::hal::cuda {
+
+StatusOr<CudaCommandBufferKind>
+parseCudaCommandBufferKind(std::string_view text, std::string_view origin) {
+  if (text == "graph")
+    return CudaCommandBufferKind::Graph;
+  if (text == "stream")
+    return CudaCommandBufferKind::Stream;
+  return KILN_ERROR(InvalidArgument, origin, " is ", quoteForMessage(text),
+                    "; the CUDA command buffer kinds are graph (the default) "
+                    "and stream");
+}
+
+StatusOr<CudaCommandBufferKind> cudaCommandBufferKindFromEnvironment() {
+  const char *value = std::getenv(kCudaCommandBuffersEnv);
+  if (!value || !*value)
+    return CudaCommandBufferKind::Graph;
+  return parseCudaCommandBufferKind(value, kCudaCommandBuffersEnv);
+}
+
+std::string_view cudaCommandBufferKindName(CudaCommandBufferKind kind) {
+  return kind == CudaCommandBufferKind::Graph ? "graph" : "stream";
+}
 
 StatusOr<CudaCommandBuffer::Range>
 CudaCommandBuffer::toRange(const BufferRef &ref) {
@@ -21,10 +44,20 @@ CudaCommandBuffer::toRange(const BufferRef &ref) {
   return Range{buffer->deviceAddress(), 0, ref.Offset, ref.Length};
 }
 
+bool CudaCommandBuffer::doesNothing(const Command &command) {
+  if (const auto *fill = std::get_if<FillCommand>(&command))
+    return fill->Target.Length == 0;
+  if (const auto *copy = std::get_if<CopyCommand>(&command))
+    return copy->Target.Length == 0;
+  const auto &grid = std::get<DispatchCommand>(command).Grid;
+  return grid[0] == 0 || grid[1] == 0 || grid[2] == 0;
+}
+
 Status CudaCommandBuffer::recordFill(const BufferRef &target, uint32_t pattern,
                                      uint8_t patternLength) {
   KILN_ASSIGN_OR_RETURN(Range range, toRange(target));
   Commands.push_back(FillCommand{range, pattern, patternLength});
+  commandRecorded();
   return Status();
 }
 
@@ -33,6 +66,7 @@ Status CudaCommandBuffer::recordCopy(const BufferRef &source,
   KILN_ASSIGN_OR_RETURN(Range from, toRange(source));
   KILN_ASSIGN_OR_RETURN(Range to, toRange(target));
   Commands.push_back(CopyCommand{from, to});
+  commandRecorded();
   return Status();
 }
 
@@ -64,10 +98,11 @@ CudaCommandBuffer::recordDispatch(const std::shared_ptr<Executable> &executable,
   }
   Executables.push_back(executable);
   Commands.push_back(std::move(dispatch));
+  commandRecorded();
   return Status();
 }
 
-Status CudaCommandBuffer::checkEvent(const std::shared_ptr<Event> &event) {
+Status CudaCommandBuffer::keepEvent(const std::shared_ptr<Event> &event) {
   if (!dynamic_cast<CudaEvent *>(event.get()))
     return KILN_ERROR(InvalidArgument,
                       "event was not created by a CUDA device");
@@ -75,82 +110,18 @@ Status CudaCommandBuffer::checkEvent(const std::shared_ptr<Event> &event) {
   return Status();
 }
 
-Status
-CudaCommandBuffer::recordSignalEvent(const std::shared_ptr<Event> &event) {
-  return checkEvent(event);
-}
-
-Status CudaCommandBuffer::recordWaitEvent(const std::shared_ptr<Event> &event) {
-  return checkEvent(event);
-}
-
-Status
-CudaCommandBuffer::issue(const CudaSymbols &symbols, CUstream stream,
-                         std::span<const CUdeviceptr> slotAddresses) const {
-  for (const Command &command : Commands) {
-    if (const auto *dispatch = std::get_if<DispatchCommand>(&command)) {
-      KILN_RETURN_IF_ERROR(
-          issueDispatch(symbols, stream, slotAddresses, *dispatch));
-      continue;
-    }
-    if (const auto *copy = std::get_if<CopyCommand>(&command)) {
-      if (copy->Target.Length == 0)
-        continue;
-      KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(
-          symbols, cuMemcpyAsync, copy->Target.resolve(slotAddresses),
-          copy->Source.resolve(slotAddresses), copy->Target.Length, stream));
-      continue;
-    }
-    const auto &fill = std::get<FillCommand>(command);
-    CUdeviceptr target = fill.Target.resolve(slotAddresses);
-    // CommandBuffer::fill checked that offset and length are multiples of
-    // the pattern, and allocations are at least 256-byte aligned.
-    size_t count = fill.Target.Length / fill.PatternLength;
-    if (count == 0)
-      continue;
-    switch (fill.PatternLength) {
-    case 1:
-      KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(
-          symbols, cuMemsetD8Async, target,
-          static_cast<unsigned char>(fill.Pattern), count, stream));
-      break;
-    case 2:
-      KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(
-          symbols, cuMemsetD16Async, target,
-          static_cast<unsigned short>(fill.Pattern), count, stream));
-      break;
-    default:
-      KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(symbols, cuMemsetD32Async, target,
-                                          fill.Pattern, count, stream));
-      break;
-    }
-  }
-  return Status();
-}
-
-Status
-CudaCommandBuffer::issueDispatch(const CudaSymbols &symbols, CUstream stream,
-                                 std::span<const CUdeviceptr> slotAddresses,
-                                 const DispatchCommand &dispatch) const {
-  if (dispatch.Grid[0] == 0 || dispatch.Grid[1] == 0 || dispatch.Grid[2] == 0)
-    return Status();
-  // cuLaunchKernel copies the values the parameter pointers point to before
-  // it returns, so they may live on this stack.
-  std::vector<CUdeviceptr> addresses;
-  addresses.reserve(dispatch.Bindings.size());
-  std::vector<void *> params;
-  for (const Range &binding : dispatch.Bindings) {
-    addresses.push_back(binding.resolve(slotAddresses));
-    params.push_back(&addresses.back());
-  }
-  std::vector<uint32_t> pushConstants = dispatch.PushConstants;
-  for (uint32_t &value : pushConstants)
-    params.push_back(&value);
-  return KILN_CUDA_CALL(symbols, cuLaunchKernel, dispatch.Function,
-                        dispatch.Grid[0], dispatch.Grid[1], dispatch.Grid[2],
-                        dispatch.Block[0], dispatch.Block[1], dispatch.Block[2],
-                        dispatch.SharedMemoryBytes, stream, params.data(),
-                        nullptr);
+CudaCommandBuffer::KernelArguments::KernelArguments(
+    const DispatchCommand &dispatch, std::span<const CUdeviceptr> slotAddresses)
+    : PushConstants(dispatch.PushConstants) {
+  // Both vectors are complete before any pointer into them is taken.
+  Addresses.reserve(dispatch.Bindings.size());
+  for (const Range &binding : dispatch.Bindings)
+    Addresses.push_back(binding.resolve(slotAddresses));
+  Pointers.reserve(Addresses.size() + PushConstants.size());
+  for (CUdeviceptr &address : Addresses)
+    Pointers.push_back(&address);
+  for (uint32_t &value : PushConstants)
+    Pointers.push_back(&value);
 }
 
 } // namespace kiln::hal::cuda

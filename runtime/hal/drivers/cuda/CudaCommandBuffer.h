@@ -1,9 +1,15 @@
-//===- CudaCommandBuffer.h - Stream mode: commands issued at submission ---===//
+//===- CudaCommandBuffer.h - What both kinds of CUDA command buffer record ===//
 //
-// Commands are kept as recorded and issued, in order, into the queue's
-// stream when submitted (dispatches as cuLaunchKernel with the bindings'
-// device addresses as kernel parameters). One stream runs them one after
-// another, so barriers and events need no CUDA work.
+// A CUDA command buffer keeps its commands as recorded (ranges are direct
+// device addresses or binding-table slots, resolved at submission) and runs
+// them in one of two ways:
+//   graph  (CudaGraphCommandBuffer, the default): a CUDA graph whose edges
+//          are exactly the ordering barriers and events ask for, built and
+//          instantiated at the first submission and relaunched after;
+//   stream (CudaStreamCommandBuffer): every command issued into the queue's
+//          stream at each submission, one after another.
+// The kind is chosen per device: KILN_CUDA_COMMAND_BUFFERS=graph|stream,
+// read when the device is created.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDACOMMANDBUFFER_H
@@ -15,36 +21,39 @@
 #include <array>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <variant>
 #include <vector>
 
 namespace kiln::hal::cuda {
 
-class CudaCommandBuffer final : public CommandBuffer {
-public:
-  CudaCommandBuffer(CommandBufferMode mode, uint32_t bindingCapacity,
-                    const CudaDeviceLimits &limits)
-      : CommandBuffer(mode, bindingCapacity), Limits(limits) {}
+enum class CudaCommandBufferKind { Graph, Stream };
 
-  /// Issues every command into `stream` (the caller made its context
-  /// current); `slotAddresses[i]` is binding-table slot i's device address.
-  Status issue(const CudaSymbols &symbols, CUstream stream,
-               std::span<const CUdeviceptr> slotAddresses) const;
+/// The environment variable that selects the kind for new devices.
+inline constexpr const char *kCudaCommandBuffersEnv =
+    "KILN_CUDA_COMMAND_BUFFERS";
+
+/// "graph" or "stream"; anything else is InvalidArgument naming `origin`
+/// (where the text came from) and the valid values.
+StatusOr<CudaCommandBufferKind>
+parseCudaCommandBufferKind(std::string_view text, std::string_view origin);
+/// The kind KILN_CUDA_COMMAND_BUFFERS names; graph when it is unset or
+/// empty.
+StatusOr<CudaCommandBufferKind> cudaCommandBufferKindFromEnvironment();
+std::string_view cudaCommandBufferKindName(CudaCommandBufferKind kind);
+
+class CudaCommandBuffer : public CommandBuffer {
+public:
+  CudaCommandBufferKind kind() const { return Kind; }
+
+  /// Runs the recorded commands on `stream`, from the device's queue thread
+  /// (its context is current there, and submissions reach this one at a
+  /// time, in order). `slotAddresses[i]` is binding-table slot i's device
+  /// address. Returns once the work is queued on the stream.
+  virtual Status execute(CUstream stream,
+                         std::span<const CUdeviceptr> slotAddresses) = 0;
 
 protected:
-  Status recordFill(const BufferRef &target, uint32_t pattern,
-                    uint8_t patternLength) override;
-  Status recordCopy(const BufferRef &source, const BufferRef &target) override;
-  Status recordDispatch(const std::shared_ptr<Executable> &executable,
-                        uint32_t entryPoint,
-                        const std::array<uint32_t, 3> &workgroupCount,
-                        std::span<const BufferRef> bindings,
-                        std::span<const uint32_t> pushConstants) override;
-  Status recordExecutionBarrier() override { return Status(); }
-  Status recordSignalEvent(const std::shared_ptr<Event> &event) override;
-  Status recordWaitEvent(const std::shared_ptr<Event> &event) override;
-
-private:
   // A validated range: Base is set for direct refs, else Slot names the
   // binding-table entry.
   struct Range {
@@ -52,6 +61,7 @@ private:
     uint32_t Slot;
     uint64_t Offset;
     uint64_t Length;
+    bool isIndirect() const { return Base == 0; }
     CUdeviceptr resolve(std::span<const CUdeviceptr> slotAddresses) const {
       return (Base ? Base : slotAddresses[Slot]) + Offset;
     }
@@ -75,15 +85,62 @@ private:
   };
   using Command = std::variant<FillCommand, CopyCommand, DispatchCommand>;
 
-  StatusOr<Range> toRange(const BufferRef &ref);
-  Status checkEvent(const std::shared_ptr<Event> &event);
+  CudaCommandBuffer(CudaCommandBufferKind kind, CommandBufferMode mode,
+                    uint32_t bindingCapacity,
+                    std::shared_ptr<CudaContext> context,
+                    const CudaDeviceLimits &limits)
+      : CommandBuffer(mode, bindingCapacity), Kind(kind),
+        Context(std::move(context)), Limits(limits) {}
 
-  Status issueDispatch(const CudaSymbols &symbols, CUstream stream,
-                       std::span<const CUdeviceptr> slotAddresses,
-                       const DispatchCommand &dispatch) const;
+  /// Called once `Commands.back()` is recorded: graph mode places it in
+  /// the graph.
+  virtual void commandRecorded() {}
 
-  CudaDeviceLimits Limits;
+  /// Whether running `command` does nothing (no bytes, no workgroups): CUDA
+  /// refuses such memcpy, memset and kernel nodes, and a stream needs no
+  /// call for them.
+  static bool doesNothing(const Command &command);
+
+  /// A dispatch's kernel parameters: one device address per binding, then
+  /// one 32-bit value per push constant. `pointers()` is valid as long as
+  /// this object is and is not moved.
+  class KernelArguments {
+  public:
+    KernelArguments(const DispatchCommand &dispatch,
+                    std::span<const CUdeviceptr> slotAddresses);
+    void **pointers() { return Pointers.data(); }
+
+  private:
+    std::vector<CUdeviceptr> Addresses;
+    std::vector<uint32_t> PushConstants;
+    std::vector<void *> Pointers;
+  };
+
+  const CudaContext &context() const { return *Context; }
+  const CudaSymbols &symbols() const { return Context->symbols(); }
+  /// Checks that `event` is a CUDA event and keeps it alive with the
+  /// recording.
+  Status keepEvent(const std::shared_ptr<Event> &event);
+
   std::vector<Command> Commands;
+
+private:
+  Status recordFill(const BufferRef &target, uint32_t pattern,
+                    uint8_t patternLength) final;
+  Status recordCopy(const BufferRef &source, const BufferRef &target) final;
+  Status recordDispatch(const std::shared_ptr<Executable> &executable,
+                        uint32_t entryPoint,
+                        const std::array<uint32_t, 3> &workgroupCount,
+                        std::span<const BufferRef> bindings,
+                        std::span<const uint32_t> pushConstants) final;
+
+  StatusOr<Range> toRange(const BufferRef &ref);
+
+  CudaCommandBufferKind Kind;
+  // Outlives whatever a subclass creates in it (graphs are destroyed with
+  // the context current).
+  std::shared_ptr<CudaContext> Context;
+  CudaDeviceLimits Limits;
   // What the commands point into or run, kept alive with the recording.
   std::vector<std::shared_ptr<Buffer>> Buffers;
   std::vector<std::shared_ptr<Event>> Events;

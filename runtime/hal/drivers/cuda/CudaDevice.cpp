@@ -3,8 +3,9 @@
 #include "runtime/hal/drivers/cuda/CudaDevice.h"
 
 #include "runtime/hal/Feature.h"
-#include "runtime/hal/drivers/cuda/CudaCommandBuffer.h"
 #include "runtime/hal/drivers/cuda/CudaEvent.h"
+#include "runtime/hal/drivers/cuda/CudaGraphCommandBuffer.h"
+#include "runtime/hal/drivers/cuda/CudaStreamCommandBuffer.h"
 #include "runtime/hal/drivers/gpu/GpuBuffer.h"
 
 namespace kiln::hal::cuda {
@@ -12,6 +13,9 @@ namespace kiln::hal::cuda {
 StatusOr<std::shared_ptr<CudaDevice>>
 CudaDevice::create(std::shared_ptr<const CudaSymbols> symbols, CUdevice device,
                    DeviceInfo info, uint64_t deviceBytes) {
+  // Read first: a bad value is reported before any CUDA work.
+  KILN_ASSIGN_OR_RETURN(CudaCommandBufferKind kind,
+                        cudaCommandBufferKindFromEnvironment());
   KILN_ASSIGN_OR_RETURN(CudaDeviceLimits limits,
                         CudaDeviceLimits::query(*symbols, device));
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<CudaContext> context,
@@ -28,13 +32,15 @@ CudaDevice::create(std::shared_ptr<const CudaSymbols> symbols, CUdevice device,
   });
   return std::shared_ptr<CudaDevice>(
       new CudaDevice(std::move(context), std::move(stream), std::move(info),
-                     limits, deviceBytes));
+                     limits, deviceBytes, kind));
 }
 
 CudaDevice::CudaDevice(std::shared_ptr<CudaContext> context,
                        std::shared_ptr<CUstream_st> stream, DeviceInfo info,
-                       CudaDeviceLimits limits, uint64_t deviceBytes)
-    : Info(std::move(info)), Limits(limits), Context(std::move(context)),
+                       CudaDeviceLimits limits, uint64_t deviceBytes,
+                       CudaCommandBufferKind commandBufferKind)
+    : Info(std::move(info)), Limits(limits),
+      CommandBufferKind(commandBufferKind), Context(std::move(context)),
       Stream(stream), DeviceAllocator(Context, deviceBytes),
       Queue(Info.Uri, HostQueue::Mode::Threaded, [context = Context] {
         // The queue thread issues every command; its context never changes.
@@ -69,8 +75,23 @@ CudaDevice::createExecutable(const ExecutableSpec &spec) {
 StatusOr<std::shared_ptr<CommandBuffer>>
 CudaDevice::createCommandBuffer(CommandBufferMode mode,
                                 uint32_t bindingCapacity) {
-  return std::shared_ptr<CommandBuffer>(
-      std::make_shared<CudaCommandBuffer>(mode, bindingCapacity, Limits));
+  KILN_ASSIGN_OR_RETURN(
+      std::shared_ptr<CudaCommandBuffer> commands,
+      createCudaCommandBuffer(mode, bindingCapacity, CommandBufferKind));
+  return std::shared_ptr<CommandBuffer>(std::move(commands));
+}
+
+StatusOr<std::shared_ptr<CudaCommandBuffer>>
+CudaDevice::createCudaCommandBuffer(CommandBufferMode mode,
+                                    uint32_t bindingCapacity,
+                                    CudaCommandBufferKind kind) {
+  if (kind == CudaCommandBufferKind::Graph)
+    return std::shared_ptr<CudaCommandBuffer>(
+        std::make_shared<CudaGraphCommandBuffer>(mode, bindingCapacity, Context,
+                                                 Limits));
+  return std::shared_ptr<CudaCommandBuffer>(
+      std::make_shared<CudaStreamCommandBuffer>(mode, bindingCapacity, Context,
+                                                Limits));
 }
 
 StatusOr<std::shared_ptr<Semaphore>>
@@ -83,11 +104,39 @@ StatusOr<std::shared_ptr<Event>> CudaDevice::createEvent() {
   return std::shared_ptr<Event>(std::make_shared<CudaEvent>());
 }
 
+StatusOr<std::shared_ptr<SubmissionTimer>> CudaDevice::createSubmissionTimer() {
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<CudaSubmissionTimer> timer,
+                        CudaSubmissionTimer::create(Context));
+  return std::shared_ptr<SubmissionTimer>(std::move(timer));
+}
+
 Status CudaDevice::queueExecuteImpl(
     std::span<const SemaphoreValue> waitList,
     const std::shared_ptr<CommandBuffer> &commandBuffer,
     std::span<const std::shared_ptr<Buffer>> bindingTable,
     std::span<const SemaphoreValue> signalList) {
+  return submit(waitList, commandBuffer, bindingTable, signalList, nullptr);
+}
+
+Status CudaDevice::queueExecuteTimedImpl(
+    std::span<const SemaphoreValue> waitList,
+    const std::shared_ptr<CommandBuffer> &commandBuffer,
+    std::span<const std::shared_ptr<Buffer>> bindingTable,
+    std::span<const SemaphoreValue> signalList,
+    const std::shared_ptr<SubmissionTimer> &timer) {
+  auto cudaTimer = std::dynamic_pointer_cast<CudaSubmissionTimer>(timer);
+  if (!cudaTimer)
+    return KILN_ERROR(InvalidArgument, "queueExecute: timer was not created "
+                                       "by a CUDA device");
+  return submit(waitList, commandBuffer, bindingTable, signalList,
+                std::move(cudaTimer));
+}
+
+Status CudaDevice::submit(std::span<const SemaphoreValue> waitList,
+                          const std::shared_ptr<CommandBuffer> &commandBuffer,
+                          std::span<const std::shared_ptr<Buffer>> bindingTable,
+                          std::span<const SemaphoreValue> signalList,
+                          std::shared_ptr<CudaSubmissionTimer> timer) {
   HostSubmission submission;
   KILN_ASSIGN_OR_RETURN(submission.Waits, toHostSemaphores(waitList, "wait"));
   KILN_ASSIGN_OR_RETURN(submission.Signals,
@@ -117,13 +166,22 @@ Status CudaDevice::queueExecuteImpl(
                      commands = std::move(commands),
                      table = std::vector<std::shared_ptr<Buffer>>(
                          bindingTable.begin(), bindingTable.end()),
-                     slotAddresses = std::move(slotAddresses)] {
+                     slotAddresses = std::move(slotAddresses),
+                     timer = std::move(timer)] {
     const CudaSymbols &symbols = context->symbols();
-    Status issued = commands->issue(symbols, stream.get(), slotAddresses);
+    Status issued = timer ? timer->recordStart(stream.get()) : Status();
+    if (issued.ok())
+      issued = commands->execute(stream.get(), slotAddresses);
+    if (issued.ok() && timer)
+      issued = timer->recordEnd(stream.get());
     // Even after a failed issue, what was issued must finish before the
     // buffers are released.
     Status synced = KILN_CUDA_CALL(symbols, cuStreamSynchronize, stream.get());
-    return issued.ok() ? synced : issued;
+    if (!issued.ok())
+      return issued;
+    if (synced.ok() && timer)
+      synced = timer->measure();
+    return synced;
   };
   Queue.submit(std::move(submission));
   return Status();

@@ -1,0 +1,400 @@
+//===- CudaGraphCommandBufferTest.cpp - Graph mode on a real GPU ----------===//
+//
+// Needs a CUDA device; without one every case skips, saying why. The graph
+// is read back from CUDA (cuGraphGetNodes / cuGraphGetEdges) through
+// CudaGraphCommandBuffer::graphShape, so these check what CUDA will run,
+// not the driver's own bookkeeping.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/hal/drivers/cuda/CudaGraphCommandBuffer.h"
+#include "runtime/hal/drivers/cuda/CudaDevice.h"
+#include "runtime/hal/drivers/cuda/CudaDriver.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+namespace kiln::hal::cuda {
+namespace {
+
+#define ASSERT_OK(expr)                                                        \
+  do {                                                                         \
+    ::kiln::Status assertStatus = (expr);                                      \
+    ASSERT_TRUE(assertStatus.ok()) << assertStatus.toString();                 \
+  } while (false)
+
+#define ASSIGN_OR_FAIL(lhs, expr)                                              \
+  ASSIGN_OR_FAIL_IMPL(KILN_CONCAT(assigned, __LINE__), lhs, expr)
+#define ASSIGN_OR_FAIL_IMPL(tmp, lhs, expr)                                    \
+  auto tmp = (expr);                                                           \
+  ASSERT_TRUE(tmp.ok()) << tmp.status().toString();                            \
+  lhs = std::move(tmp).value()
+
+constexpr Timeout kWait = std::chrono::seconds(30);
+
+using Edges = std::vector<std::pair<uint32_t, uint32_t>>;
+
+// out[i] = in[i] + 1 for i < n; bindings in, out; push constant n. PTX for
+// sm_80, which every newer GPU JIT-compiles.
+constexpr std::string_view kAddOnePtx = R"(
+.version 7.0
+.target sm_80
+.address_size 64
+
+.visible .entry add_one(.param .u64 in, .param .u64 out, .param .u32 n)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.param.u32 %r2, [n];
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mov.u32 %r5, %tid.x;
+  mad.lo.s32 %r1, %r3, %r4, %r5;
+  setp.ge.u32 %p1, %r1, %r2;
+  @%p1 bra DONE;
+  cvta.to.global.u64 %rd3, %rd1;
+  cvta.to.global.u64 %rd4, %rd2;
+  mul.wide.u32 %rd5, %r1, 4;
+  add.s64 %rd6, %rd3, %rd5;
+  ld.global.u32 %r6, [%rd6];
+  add.s32 %r7, %r6, 1;
+  add.s64 %rd7, %rd4, %rd5;
+  st.global.u32 [%rd7], %r7;
+DONE:
+  ret;
+}
+)";
+
+class CudaGraphCommandBufferTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::shared_ptr<Driver> driver = createCudaDriver();
+    auto devices = driver->enumerateDevices();
+    if (!devices.ok())
+      GTEST_SKIP() << "CUDA is unavailable: " << devices.status().toString();
+    if (devices->empty())
+      GTEST_SKIP() << "no CUDA device";
+    ASSIGN_OR_FAIL(DeviceUri uri, DeviceUri::parse(devices->front().Uri));
+    ASSIGN_OR_FAIL(std::shared_ptr<Device> device, driver->createDevice(uri));
+    Cuda = std::dynamic_pointer_cast<CudaDevice>(device);
+    ASSERT_TRUE(Cuda);
+  }
+
+  void TearDown() override {
+    if (Cuda) {
+      Status idle = Cuda->waitIdle(kWait);
+      EXPECT_TRUE(idle.ok()) << idle.toString();
+    }
+  }
+
+  StatusOr<std::shared_ptr<Buffer>> deviceBuffer(uint64_t size) {
+    return Cuda->allocator().allocate(size, MemoryType::DeviceLocal,
+                                      BufferUsage::Transfer |
+                                          BufferUsage::Dispatch);
+  }
+
+  StatusOr<std::shared_ptr<CudaGraphCommandBuffer>>
+  beginGraph(CommandBufferMode mode = CommandBufferMode::OneShot,
+             uint32_t capacity = 0) {
+    KILN_ASSIGN_OR_RETURN(std::shared_ptr<CudaCommandBuffer> commands,
+                          Cuda->createCudaCommandBuffer(
+                              mode, capacity, CudaCommandBufferKind::Graph));
+    auto graph = std::dynamic_pointer_cast<CudaGraphCommandBuffer>(commands);
+    if (!graph)
+      return KILN_ERROR(Internal, "not a graph command buffer");
+    KILN_RETURN_IF_ERROR(graph->begin());
+    return graph;
+  }
+
+  Status submitAndWait(const std::shared_ptr<CommandBuffer> &commands,
+                       std::vector<std::shared_ptr<Buffer>> table = {}) {
+    KILN_ASSIGN_OR_RETURN(std::shared_ptr<Semaphore> done,
+                          Cuda->createSemaphore(0));
+    SemaphoreValue signal{done, 1};
+    KILN_RETURN_IF_ERROR(Cuda->queueExecute({}, commands, table, {&signal, 1}));
+    return done->wait(1, kWait);
+  }
+
+  // Writes `bytes` at the start of a device buffer through pinned memory.
+  Status upload(const std::shared_ptr<Buffer> &buffer,
+                const std::vector<uint8_t> &bytes) {
+    KILN_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> staging,
+                          Cuda->allocator().allocate(bytes.size(),
+                                                     MemoryType::HostVisible,
+                                                     BufferUsage::All));
+    KILN_ASSIGN_OR_RETURN(std::span<uint8_t> mapped, staging->map());
+    std::memcpy(mapped.data(), bytes.data(), bytes.size());
+    KILN_ASSIGN_OR_RETURN(
+        std::shared_ptr<CommandBuffer> commands,
+        Cuda->createCommandBuffer(CommandBufferMode::OneShot, 0));
+    KILN_RETURN_IF_ERROR(commands->begin());
+    KILN_RETURN_IF_ERROR(
+        commands->copy(BufferRef::direct(staging),
+                       BufferRef::direct(buffer, 0, bytes.size())));
+    KILN_RETURN_IF_ERROR(commands->end());
+    return submitAndWait(commands);
+  }
+
+  StatusOr<std::vector<uint8_t>>
+  download(const std::shared_ptr<Buffer> &buffer) {
+    KILN_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> staging,
+                          Cuda->allocator().allocate(buffer->size(),
+                                                     MemoryType::HostVisible,
+                                                     BufferUsage::All));
+    KILN_ASSIGN_OR_RETURN(
+        std::shared_ptr<CommandBuffer> commands,
+        Cuda->createCommandBuffer(CommandBufferMode::OneShot, 0));
+    KILN_RETURN_IF_ERROR(commands->begin());
+    KILN_RETURN_IF_ERROR(
+        commands->copy(BufferRef::direct(buffer), BufferRef::direct(staging)));
+    KILN_RETURN_IF_ERROR(commands->end());
+    KILN_RETURN_IF_ERROR(submitAndWait(commands));
+    KILN_ASSIGN_OR_RETURN(std::span<const uint8_t> mapped, staging->mapRead());
+    return std::vector<uint8_t>(mapped.begin(), mapped.end());
+  }
+
+  std::shared_ptr<CudaDevice> Cuda;
+};
+
+std::vector<uint8_t> repeated(uint32_t word, size_t bytes) {
+  std::vector<uint8_t> out(bytes);
+  for (size_t i = 0; i < bytes; ++i)
+    out[i] = static_cast<uint8_t>(word >> (8 * (i % 4)));
+  return out;
+}
+
+TEST_F(CudaGraphCommandBufferTest, TwoChainsGetOnlyTheEdgesTheyRecord) {
+  // Chain A: fill a1, then copy a1 -> a2; chain B likewise on b1, b2; each
+  // ordered by its own event. A HAL event orders everything recorded
+  // before its signal, so B's copy must also follow A's fill (recorded
+  // before B's signal); that is the one edge between the chains. A's copy
+  // must not wait for B's fill, the fills not for each other, the copies
+  // not for each other.
+  constexpr uint64_t kSize = 1 << 20;
+  ASSIGN_OR_FAIL(auto a1, deviceBuffer(kSize));
+  ASSIGN_OR_FAIL(auto a2, deviceBuffer(kSize));
+  ASSIGN_OR_FAIL(auto b1, deviceBuffer(kSize));
+  ASSIGN_OR_FAIL(auto b2, deviceBuffer(kSize));
+  ASSIGN_OR_FAIL(auto eventA, Cuda->createEvent());
+  ASSIGN_OR_FAIL(auto eventB, Cuda->createEvent());
+  ASSIGN_OR_FAIL(auto commands, beginGraph());
+  ASSERT_OK(commands->fill(BufferRef::direct(a1), 0xa1a1a1a1, 4)); // 0
+  ASSERT_OK(commands->signalEvent(eventA));
+  ASSERT_OK(commands->fill(BufferRef::direct(b1), 0xb1b2, 2)); // 1
+  ASSERT_OK(commands->signalEvent(eventB));
+  ASSERT_OK(commands->waitEvent(eventA));
+  ASSERT_OK(commands->copy(BufferRef::direct(a1), BufferRef::direct(a2))); // 2
+  ASSERT_OK(commands->waitEvent(eventB));
+  ASSERT_OK(commands->copy(BufferRef::direct(b1), BufferRef::direct(b2))); // 3
+  ASSERT_OK(commands->end());
+
+  EXPECT_EQ(commands->graphShape().status().code(),
+            StatusCode::FailedPrecondition);
+  ASSERT_OK(submitAndWait(commands));
+
+  ASSIGN_OR_FAIL(auto shape, commands->graphShape());
+  EXPECT_EQ(shape.NodeCount, 4u);
+  EXPECT_EQ(shape.Edges, (Edges{{0, 2}, {0, 3}, {1, 3}}));
+  ASSIGN_OR_FAIL(auto a2Bytes, download(a2));
+  ASSIGN_OR_FAIL(auto b2Bytes, download(b2));
+  EXPECT_EQ(a2Bytes, repeated(0xa1a1a1a1, kSize));
+  EXPECT_EQ(b2Bytes, repeated(0xb1b2b1b2, kSize));
+}
+
+TEST_F(CudaGraphCommandBufferTest, CommandsBetweenBarriersHaveNoEdges) {
+  // Two fills, a barrier, two copies, a barrier, one copy that joins both.
+  constexpr uint64_t kSize = 4096;
+  ASSIGN_OR_FAIL(auto a1, deviceBuffer(kSize));
+  ASSIGN_OR_FAIL(auto a2, deviceBuffer(kSize));
+  ASSIGN_OR_FAIL(auto b1, deviceBuffer(kSize));
+  ASSIGN_OR_FAIL(auto b2, deviceBuffer(kSize));
+  ASSIGN_OR_FAIL(auto joined, deviceBuffer(2 * kSize));
+  ASSIGN_OR_FAIL(auto commands, beginGraph());
+  ASSERT_OK(commands->fill(BufferRef::direct(a1), 0x5a, 1)); // 0
+  ASSERT_OK(commands->fill(BufferRef::direct(b1), 0xa5, 1)); // 1
+  ASSERT_OK(commands->executionBarrier());
+  ASSERT_OK(commands->copy(BufferRef::direct(a1), BufferRef::direct(a2))); // 2
+  ASSERT_OK(commands->copy(BufferRef::direct(b1), BufferRef::direct(b2))); // 3
+  ASSERT_OK(commands->executionBarrier());
+  // An empty command is no node.
+  ASSERT_OK(commands->fill(BufferRef::direct(a1, 0, 0), 0, 1)); // 4
+  ASSERT_OK(commands->copy(BufferRef::direct(a2),
+                           BufferRef::direct(joined, 0, kSize))); // 5
+  ASSERT_OK(commands->copy(BufferRef::direct(b2),
+                           BufferRef::direct(joined, kSize, kSize))); // 6
+  ASSERT_OK(commands->end());
+  ASSERT_OK(submitAndWait(commands));
+
+  ASSIGN_OR_FAIL(auto shape, commands->graphShape());
+  EXPECT_EQ(shape.NodeCount, 6u);
+  EXPECT_EQ(
+      shape.Edges,
+      (Edges{{0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 5}, {2, 6}, {3, 5}, {3, 6}}));
+  ASSIGN_OR_FAIL(auto bytes, download(joined));
+  std::vector<uint8_t> expected(2 * kSize, 0xa5);
+  std::fill(expected.begin(), expected.begin() + kSize, 0x5a);
+  EXPECT_EQ(bytes, expected);
+}
+
+TEST_F(CudaGraphCommandBufferTest,
+       NewBindingTablesArePatchedNotReinstantiated) {
+  if (!Cuda->supportsExecutable("cuda-ptx", "sm_80"))
+    GTEST_SKIP() << "the test kernel is sm_80 PTX; this GPU is older";
+  std::vector<uint8_t> image(kAddOnePtx.begin(), kAddOnePtx.end());
+  image.push_back(0);
+  ExecutableSpec spec;
+  spec.Name = "add_one";
+  spec.Format = "cuda-ptx";
+  spec.Target = "sm_80";
+  spec.Image = image;
+  EntryPointSpec entry;
+  entry.Name = "add_one";
+  entry.WorkgroupSize = {128, 1, 1};
+  entry.BindingCount = 2;
+  entry.PushConstantCount = 1;
+  spec.EntryPoints = {entry};
+  ASSIGN_OR_FAIL(auto executable, Cuda->createExecutable(spec));
+
+  // slot 0: input, slot 1: output (kernel result, then a filled tail),
+  // slot 2: a copy of the input's first bytes. One kernel, one memset and
+  // one memcpy node, each reading its addresses from the table.
+  constexpr uint32_t kCount = 1000;
+  constexpr uint64_t kBytes = kCount * 4;
+  constexpr uint64_t kTail = 64;
+  ASSIGN_OR_FAIL(auto commands, beginGraph(CommandBufferMode::Reusable, 3));
+  BufferRef bindings[] = {BufferRef::slot(0, 0, kBytes),
+                          BufferRef::slot(1, 0, kBytes)};
+  uint32_t push[] = {kCount};
+  ASSERT_OK(commands->dispatch(executable, 0, {(kCount + 127) / 128, 1, 1},
+                               bindings, push));
+  ASSERT_OK(commands->fill(BufferRef::slot(1, kBytes, kTail), 0xcdcdcdcd, 4));
+  ASSERT_OK(commands->copy(BufferRef::slot(0, 0, kTail),
+                           BufferRef::slot(2, 0, kTail)));
+  ASSERT_OK(commands->end());
+
+  struct Table {
+    std::shared_ptr<Buffer> In, Out, Copy;
+    std::vector<uint32_t> Values;
+  };
+  auto makeTable = [&](uint32_t base, Table &table) -> Status {
+    KILN_ASSIGN_OR_RETURN(table.In, deviceBuffer(kBytes));
+    KILN_ASSIGN_OR_RETURN(table.Out, deviceBuffer(kBytes + kTail));
+    KILN_ASSIGN_OR_RETURN(table.Copy, deviceBuffer(kTail));
+    table.Values.resize(kCount);
+    for (uint32_t i = 0; i < kCount; ++i)
+      table.Values[i] = base + 3 * i;
+    std::vector<uint8_t> bytes(kBytes);
+    std::memcpy(bytes.data(), table.Values.data(), kBytes);
+    return upload(table.In, bytes);
+  };
+  auto check = [&](const Table &table, const std::string &when) {
+    auto out = download(table.Out);
+    ASSERT_TRUE(out.ok()) << out.status().toString();
+    for (uint32_t i = 0; i < kCount; ++i) {
+      uint32_t got;
+      std::memcpy(&got, out->data() + 4 * i, 4);
+      ASSERT_EQ(got, table.Values[i] + 1) << when << ", element " << i;
+    }
+    std::vector<uint8_t> tail(out->begin() + kBytes, out->end());
+    EXPECT_EQ(tail, repeated(0xcdcdcdcd, kTail)) << when;
+    auto copied = download(table.Copy);
+    ASSERT_TRUE(copied.ok()) << copied.status().toString();
+    std::vector<uint8_t> head(kTail);
+    std::memcpy(head.data(), table.Values.data(), kTail);
+    EXPECT_EQ(*copied, head) << when;
+  };
+
+  Table first, second;
+  ASSERT_OK(makeTable(100, first));
+  ASSERT_OK(makeTable(7000, second));
+  ASSERT_OK(submitAndWait(commands, {first.In, first.Out, first.Copy}));
+  check(first, "first table");
+  EXPECT_EQ(commands->statistics().Instantiations, 1u);
+  EXPECT_EQ(commands->statistics().PatchedNodes, 0u);
+
+  // Every slot changes: all three nodes are patched.
+  ASSERT_OK(submitAndWait(commands, {second.In, second.Out, second.Copy}));
+  check(second, "second table");
+  EXPECT_EQ(commands->statistics().Instantiations, 1u);
+  EXPECT_EQ(commands->statistics().PatchedNodes, 3u);
+
+  // The same table again: nothing to patch.
+  ASSERT_OK(submitAndWait(commands, {second.In, second.Out, second.Copy}));
+  EXPECT_EQ(commands->statistics().PatchedNodes, 3u);
+
+  // Only slot 2 changes: only the memcpy node is patched.
+  ASSIGN_OR_FAIL(auto otherCopy, deviceBuffer(kTail));
+  ASSERT_OK(submitAndWait(commands, {second.In, second.Out, otherCopy}));
+  second.Copy = otherCopy;
+  check(second, "new copy target");
+  EXPECT_EQ(commands->statistics().Instantiations, 1u);
+  EXPECT_EQ(commands->statistics().PatchedNodes, 4u);
+  EXPECT_EQ(commands->statistics().Launches, 4u);
+
+  // Three independent commands: no edges.
+  ASSIGN_OR_FAIL(auto shape, commands->graphShape());
+  EXPECT_EQ(shape.NodeCount, 3u);
+  EXPECT_EQ(shape.Edges, Edges{});
+}
+
+TEST_F(CudaGraphCommandBufferTest, SlotMovedToHostMemoryStillRuns) {
+  // CUDA may refuse to patch a copy whose operand moved from device to
+  // pinned host memory; the command buffer then rebuilds its graph.
+  constexpr uint64_t kSize = 256;
+  ASSIGN_OR_FAIL(auto commands, beginGraph(CommandBufferMode::Reusable, 2));
+  ASSERT_OK(commands->copy(BufferRef::slot(0, 0, kSize),
+                           BufferRef::slot(1, 0, kSize)));
+  ASSERT_OK(commands->end());
+  ASSIGN_OR_FAIL(auto in, deviceBuffer(kSize));
+  ASSIGN_OR_FAIL(auto out, deviceBuffer(kSize));
+  std::vector<uint8_t> input = repeated(0x01020304, kSize);
+  ASSERT_OK(upload(in, input));
+  ASSERT_OK(submitAndWait(commands, {in, out}));
+  ASSIGN_OR_FAIL(auto back, download(out));
+  EXPECT_EQ(back, input);
+
+  ASSIGN_OR_FAIL(auto hostOut,
+                 Cuda->allocator().allocate(kSize, MemoryType::HostVisible,
+                                            BufferUsage::All));
+  ASSERT_OK(submitAndWait(commands, {in, hostOut}));
+  ASSIGN_OR_FAIL(auto mapped, hostOut->mapRead());
+  EXPECT_EQ(std::vector<uint8_t>(mapped.begin(), mapped.end()), input);
+  std::printf(
+      "[ info ] after moving a slot to host memory: %llu "
+      "instantiation(s), %llu patched node(s)\n",
+      static_cast<unsigned long long>(commands->statistics().Instantiations),
+      static_cast<unsigned long long>(commands->statistics().PatchedNodes));
+}
+
+TEST_F(CudaGraphCommandBufferTest, EmptyCommandBufferLaunchesNothing) {
+  ASSIGN_OR_FAIL(auto commands, beginGraph());
+  ASSERT_OK(commands->executionBarrier());
+  ASSERT_OK(commands->end());
+  ASSERT_OK(submitAndWait(commands));
+  ASSIGN_OR_FAIL(auto shape, commands->graphShape());
+  EXPECT_EQ(shape.NodeCount, 0u);
+  EXPECT_EQ(commands->statistics().Launches, 0u);
+}
+
+TEST_F(CudaGraphCommandBufferTest, DeviceDefaultFollowsTheEnvironment) {
+  // The suite may run under either KILN_CUDA_COMMAND_BUFFERS value; the
+  // device must make what it says.
+  ASSIGN_OR_FAIL(auto commands,
+                 Cuda->createCommandBuffer(CommandBufferMode::OneShot, 0));
+  auto *cuda = dynamic_cast<CudaCommandBuffer *>(commands.get());
+  ASSERT_TRUE(cuda);
+  EXPECT_EQ(cuda->kind(), Cuda->commandBufferKind());
+  std::printf("[ info ] this device records %s command buffers\n",
+              std::string(cudaCommandBufferKindName(cuda->kind())).c_str());
+}
+
+} // namespace
+} // namespace kiln::hal::cuda

@@ -1,0 +1,118 @@
+//===- BenchmarkLoop.cpp --------------------------------------------------===//
+
+#include "runtime/tooling/BenchmarkLoop.h"
+
+#include "runtime/tooling/BenchmarkBuffers.h"
+
+#include <chrono>
+
+namespace kiln::tooling {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsBetween(Clock::time_point start, Clock::time_point end) {
+  return std::chrono::duration<double>(end - start).count();
+}
+
+StatusOr<BenchmarkSamples> benchmarkWithTransfers(
+    module::ModuleInstance &instance, const module::FunctionSignature &function,
+    const std::vector<HostTensor> &inputs, const BenchmarkOptions &options) {
+  BenchmarkSamples samples;
+  samples.NoDeviceTime =
+      "calls with host tensors are timed by the host's clock only";
+  for (int64_t i = 0; i < options.Warmup; ++i)
+    KILN_RETURN_IF_ERROR(instance.call(function.Name, inputs).status());
+  samples.HostSeconds.reserve(static_cast<size_t>(options.Repetitions));
+  for (int64_t i = 0; i < options.Repetitions; ++i) {
+    Clock::time_point start = Clock::now();
+    StatusOr<std::vector<HostTensor>> call =
+        instance.call(function.Name, inputs);
+    Clock::time_point end = Clock::now();
+    KILN_RETURN_IF_ERROR(call.status());
+    samples.HostSeconds.push_back(secondsBetween(start, end));
+    if (options.ReadOutputs)
+      samples.Outputs = std::move(call).value();
+  }
+  return samples;
+}
+
+} // namespace
+
+StatusOr<BenchmarkSamples> runBenchmark(
+    module::ModuleInstance &instance, const module::FunctionSignature &function,
+    const std::vector<HostTensor> &inputs, const BenchmarkOptions &options) {
+  if (options.Warmup < 0 || options.Repetitions < 0)
+    return KILN_ERROR(InvalidArgument,
+                      "warm-up and repetition counts must not be negative");
+  if (options.IncludeTransfers)
+    return benchmarkWithTransfers(instance, function, inputs, options);
+
+  // call() checks host tensors against the signature; device buffers only
+  // carry sizes, so check here, before anything is uploaded.
+  KILN_RETURN_IF_ERROR(instance.lookup(function.Name).status());
+  if (inputs.size() != function.Inputs.size())
+    return KILN_ERROR(InvalidArgument, "function @", function.Name, " expects ",
+                      function.Inputs.size(), " input(s), got ", inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const module::TensorSpec &spec = function.Inputs[i];
+    if (inputs[i].Type != spec.Type || inputs[i].Shape != spec.Shape ||
+        inputs[i].Data.size() != tensorByteSize(spec))
+      return KILN_ERROR(InvalidArgument, "function @", function.Name, " input ",
+                        i, ": expected ",
+                        tensorTypeString(spec.Shape, spec.Type), ", got ",
+                        inputs[i].typeString(), " with ", inputs[i].Data.size(),
+                        " bytes of data");
+  }
+
+  hal::Device &device = *instance.device();
+  KILN_ASSIGN_OR_RETURN(std::vector<std::shared_ptr<hal::Buffer>> inputBuffers,
+                        uploadTensors(device, inputs));
+  std::vector<uint64_t> outputSizes;
+  for (const module::TensorSpec &spec : function.Outputs)
+    outputSizes.push_back(tensorByteSize(spec));
+  KILN_ASSIGN_OR_RETURN(std::vector<std::shared_ptr<hal::Buffer>> outputBuffers,
+                        allocateDeviceBuffers(device, outputSizes));
+  auto call = [&](const std::shared_ptr<hal::SubmissionTimer> &timer) {
+    return instance.callWithDeviceBuffers(function.Name, inputBuffers,
+                                          outputBuffers, timer);
+  };
+
+  BenchmarkSamples samples;
+  for (int64_t i = 0; i < options.Warmup; ++i)
+    KILN_RETURN_IF_ERROR(call(nullptr));
+  samples.HostSeconds.reserve(static_cast<size_t>(options.Repetitions));
+  for (int64_t i = 0; i < options.Repetitions; ++i) {
+    Clock::time_point start = Clock::now();
+    Status status = call(nullptr);
+    Clock::time_point end = Clock::now();
+    KILN_RETURN_IF_ERROR(status);
+    samples.HostSeconds.push_back(secondsBetween(start, end));
+  }
+
+  StatusOr<std::shared_ptr<hal::SubmissionTimer>> timer =
+      device.createSubmissionTimer();
+  if (timer.ok()) {
+    // The host pass just ran: the device is as warm as it gets.
+    samples.DeviceSeconds.reserve(static_cast<size_t>(options.Repetitions));
+    for (int64_t i = 0; i < options.Repetitions; ++i) {
+      KILN_RETURN_IF_ERROR(call(*timer));
+      KILN_ASSIGN_OR_RETURN(double seconds, (*timer)->elapsedSeconds());
+      samples.DeviceSeconds.push_back(seconds);
+    }
+  } else if (timer.status().code() == StatusCode::Unimplemented) {
+    samples.NoDeviceTime = std::string(timer.status().message());
+  } else {
+    return timer.status();
+  }
+
+  if (options.ReadOutputs) {
+    KILN_ASSIGN_OR_RETURN(
+        samples.Outputs,
+        downloadTensors(device, outputBuffers, function.Outputs));
+  }
+  return samples;
+}
+
+} // namespace kiln::tooling

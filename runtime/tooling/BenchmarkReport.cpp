@@ -1,0 +1,54 @@
+//===- BenchmarkReport.cpp ------------------------------------------------===//
+
+#include "runtime/tooling/BenchmarkReport.h"
+
+#include "runtime/tooling/LatencyStats.h"
+
+#include <cstdio>
+
+namespace kiln::tooling {
+
+namespace {
+
+void printStats(std::ostream &out, std::vector<double> samples) {
+  LatencyStats stats = computeLatencyStats(std::move(samples));
+  DurationUnit unit = durationUnit(stats.Median);
+  auto time = [&](double seconds) { return formatDuration(seconds, unit); };
+  char share[32];
+  std::snprintf(share, sizeof(share), "%.1f%%",
+                stats.Median > 0 ? 100.0 * stats.Mad / stats.Median : 0.0);
+  out << "  median    " << time(stats.Median) << "\n"
+      << "  min       " << time(stats.Min) << "\n"
+      << "  max       " << time(stats.Max) << "\n"
+      << "  p10-p90   " << time(stats.P10) << " - " << time(stats.P90) << "\n"
+      << "  MAD       " << time(stats.Mad) << " (" << share
+      << " of the median)\n"
+      << "  mean      " << time(stats.Mean) << "\n";
+}
+
+} // namespace
+
+void printBenchmarkReport(std::ostream &out, std::string_view function,
+                          std::string_view device,
+                          const BenchmarkOptions &options,
+                          const BenchmarkSamples &samples) {
+  out << "EXEC @" << function << " on " << device << ": " << options.Repetitions
+      << " timed calls after " << options.Warmup << " warm-up calls\n";
+  if (options.IncludeTransfers)
+    out << "each call copies its inputs to the device and its results back\n";
+  else
+    out << "inputs were copied to the device once; results stay there (no "
+           "host<->device copies in the timed calls)\n";
+  out << "host time per call (the host's clock around each call):\n";
+  printStats(out, samples.HostSeconds);
+  if (samples.DeviceSeconds.empty()) {
+    out << "device time per call: not measured (" << samples.NoDeviceTime
+        << ")\n";
+    return;
+  }
+  out << "device time per call (the device's clock around the call's "
+         "commands):\n";
+  printStats(out, samples.DeviceSeconds);
+}
+
+} // namespace kiln::tooling

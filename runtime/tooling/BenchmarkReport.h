@@ -1,0 +1,30 @@
+//===- BenchmarkReport.h - What kiln-benchmark-module prints --------------===//
+//
+// A header saying what was timed, then per clock the median with its spread
+// (min, max, p10-p90, median absolute deviation, mean), in one unit per
+// clock so the lines compare at a glance. bench/run_gpu_bench.py reads the
+// "median" line of each section, so the section titles are part of the
+// contract:
+//   host time per call (...)
+//   device time per call (...)      or   device time per call: not measured
+//   (why)
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_TOOLING_BENCHMARKREPORT_H
+#define KILN_RUNTIME_TOOLING_BENCHMARKREPORT_H
+
+#include "runtime/tooling/BenchmarkLoop.h"
+
+#include <ostream>
+#include <string_view>
+
+namespace kiln::tooling {
+
+void printBenchmarkReport(std::ostream &out, std::string_view function,
+                          std::string_view device,
+                          const BenchmarkOptions &options,
+                          const BenchmarkSamples &samples);
+
+} // namespace kiln::tooling
+
+#endif // KILN_RUNTIME_TOOLING_BENCHMARKREPORT_H

@@ -1,0 +1,64 @@
+//===- BenchmarkReportTest.cpp --------------------------------------------===//
+
+#include "runtime/tooling/BenchmarkReport.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace kiln::tooling {
+namespace {
+
+TEST(BenchmarkReportTest, HostAndDeviceSections) {
+  BenchmarkOptions options;
+  options.Warmup = 3;
+  options.Repetitions = 4;
+  BenchmarkSamples samples;
+  samples.HostSeconds = {40e-6, 10e-6, 20e-6, 30e-6};
+  samples.DeviceSeconds = {3e-3, 3e-3, 3e-3, 3e-3};
+  std::ostringstream out;
+  printBenchmarkReport(out, "matmul", "cuda", options, samples);
+  EXPECT_EQ(out.str(),
+            "EXEC @matmul on cuda: 4 timed calls after 3 warm-up calls\n"
+            "inputs were copied to the device once; results stay there (no "
+            "host<->device copies in the timed calls)\n"
+            "host time per call (the host's clock around each call):\n"
+            "  median    25.000 us\n"
+            "  min       10.000 us\n"
+            "  max       40.000 us\n"
+            "  p10-p90   13.000 us - 37.000 us\n"
+            "  MAD       10.000 us (40.0% of the median)\n"
+            "  mean      25.000 us\n"
+            "device time per call (the device's clock around the call's "
+            "commands):\n"
+            "  median    3.000 ms\n"
+            "  min       3.000 ms\n"
+            "  max       3.000 ms\n"
+            "  p10-p90   3.000 ms - 3.000 ms\n"
+            "  MAD       0.000 ms (0.0% of the median)\n"
+            "  mean      3.000 ms\n");
+}
+
+TEST(BenchmarkReportTest, SaysWhyThereIsNoDeviceTime) {
+  BenchmarkOptions options;
+  options.IncludeTransfers = true;
+  options.Warmup = 0;
+  options.Repetitions = 1;
+  BenchmarkSamples samples;
+  samples.HostSeconds = {2.0};
+  samples.NoDeviceTime = "no clock";
+  std::ostringstream out;
+  printBenchmarkReport(out, "f", "local-sync", options, samples);
+  std::string text = out.str();
+  EXPECT_NE(text.find("each call copies its inputs to the device and its "
+                      "results back\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  median    2.000 s\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("device time per call: not measured (no clock)\n"),
+            std::string::npos)
+      << text;
+}
+
+} // namespace
+} // namespace kiln::tooling

@@ -1,0 +1,107 @@
+//===- CommonFlagsTest.cpp - The run and benchmark tools' flags -----------===//
+
+#include "runtime/tooling/CommonFlags.h"
+
+#include <gtest/gtest.h>
+
+namespace kiln::tooling {
+namespace {
+
+using Strings = std::vector<std::string>;
+
+class CommonFlagsParseTest : public ::testing::Test {
+protected:
+  CommonFlagsParseTest() : Parser("tool [flags]", "Runs a function.") {
+    registerCommonFlags(Parser, Flags, /*unmatchedOutputsPrinted=*/true);
+  }
+
+  Status parse(std::vector<const char *> args) {
+    args.insert(args.begin(), "tool");
+    return parseCommonFlags(Parser, Flags, static_cast<int>(args.size()),
+                            args.data());
+  }
+
+  CommonFlags Flags;
+  FlagParser Parser;
+};
+
+TEST_F(CommonFlagsParseTest, IreeCudaNoteSpellingsAreAliases) {
+  // As IREE's CUDA design note writes them.
+  ASSERT_TRUE(parse({"-module_file=/tmp/add.kiln", "-driver=cuda",
+                     "-entry_function=add",
+                     "--function_inputs=4xf32=[1 2 3 4], 4xf32=[2 2 2 2]"})
+                  .ok());
+  EXPECT_EQ(Flags.Module, "/tmp/add.kiln");
+  EXPECT_EQ(Flags.Device, "cuda");
+  EXPECT_EQ(Flags.Function, "add");
+  EXPECT_TRUE(Flags.FunctionGiven);
+  EXPECT_EQ(Flags.Inputs, (Strings{"4xf32=[1 2 3 4]", "4xf32=[2 2 2 2]"}));
+}
+
+TEST_F(CommonFlagsParseTest, FunctionInputsAndInputKeepCommandLineOrder) {
+  ASSERT_TRUE(
+      parse({"--input=f32=1", "--function_inputs=f32=2,f32=3", "--input=f32=4"})
+          .ok());
+  EXPECT_EQ(Flags.Inputs, (Strings{"f32=1", "f32=2", "f32=3", "f32=4"}));
+}
+
+TEST_F(CommonFlagsParseTest, EmptyFunctionInputsIsAnErrorNamingTheFlag) {
+  Status status = parse({"--function_inputs=f32=1,,f32=2"});
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.toString().find("flag --function_inputs: input 1 of the "
+                                   "list is empty"),
+            std::string::npos)
+      << status.toString();
+}
+
+TEST_F(CommonFlagsParseTest, CudaUseStreamsChoosesTheCommandBufferKind) {
+  ASSERT_TRUE(parse({}).ok());
+  EXPECT_EQ(Flags.CudaCommandBuffers, "");
+  ASSERT_TRUE(parse({"--cuda_use_streams"}).ok());
+  EXPECT_EQ(Flags.CudaCommandBuffers, "stream");
+  ASSERT_TRUE(parse({"--cuda_use_streams=false"}).ok());
+  EXPECT_EQ(Flags.CudaCommandBuffers, "graph");
+}
+
+TEST_F(CommonFlagsParseTest, HelpNamesEveryAlias) {
+  std::string help = Parser.helpText();
+  for (const char *alias :
+       {"--driver=<value>", "--module_file=<value>", "--entry_function=<value>",
+        "--function_inputs=<value>", "--cuda_use_streams", "single dash"})
+    EXPECT_NE(help.find(alias), std::string::npos) << alias << "\n" << help;
+}
+
+TEST(SplitInputListTest, SplitsOnlyOutsideBrackets) {
+  auto split = splitInputList(
+      " 2x2xf32=[[1, 2][3, 4]] ,f32=5,@in.npy,\t4xi8=[1 2 3 4]\n");
+  ASSERT_TRUE(split.ok()) << split.status().toString();
+  EXPECT_EQ(*split, (Strings{"2x2xf32=[[1, 2][3, 4]]", "f32=5", "@in.npy",
+                             "4xi8=[1 2 3 4]"}));
+}
+
+TEST(SplitInputListTest, BlankIsNoInputs) {
+  auto split = splitInputList("  ");
+  ASSERT_TRUE(split.ok()) << split.status().toString();
+  EXPECT_TRUE(split->empty());
+}
+
+TEST(SplitInputListTest, EmptyPiecesAreErrors) {
+  for (const char *text : {",f32=1", "f32=1,", "f32=1, ,f32=2"}) {
+    auto split = splitInputList(text);
+    ASSERT_FALSE(split.ok()) << text;
+    EXPECT_EQ(split.status().code(), StatusCode::InvalidArgument);
+  }
+}
+
+TEST(SplitInputListTest, BracketsThatDoNotBalanceStayInTheirInput) {
+  // The tensor parser reports these; the split must not hide them.
+  auto split = splitInputList("4xf32=[1 2 3 4]], f32=1");
+  ASSERT_TRUE(split.ok()) << split.status().toString();
+  EXPECT_EQ(*split, (Strings{"4xf32=[1 2 3 4]]", "f32=1"}));
+  split = splitInputList("4xf32=[1 2 3 4, f32=1");
+  ASSERT_TRUE(split.ok()) << split.status().toString();
+  EXPECT_EQ(*split, Strings{"4xf32=[1 2 3 4, f32=1"});
+}
+
+} // namespace
+} // namespace kiln::tooling

@@ -191,8 +191,20 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
     epilogue's payloads are cloned per element. The function gets
     `kiln.gpu_contraction_tile = [BM, BN, BK, TM, TN]` and its workgroup
     size; other dispatches are left alone.
+
+    With `tensor-core-arch` 80 or more, f16 x f16 -> f32 multiply-adds whose
+    128 x 128 x 32 tiles divide the problem (A K-innermost, B N-innermost)
+    run on the tensor cores instead: 8 warps each computing 64 x 32 with
+    `nvgpu.mma.sync` m16n8k16 from `nvgpu.ldmatrix` fragments, K tiles
+    double-buffered in shared memory through `nvgpu.device_async_copy`. The
+    function records `kiln.gpu_contraction_mma = [BM, BN, BK, 16, 8, 16]`.
   }];
+  let options = [
+    Option<"TensorCoreArch", "tensor-core-arch", "unsigned", "0",
+           "Compute capability x 10 of the target (0: no tensor cores)">
+  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::nvgpu::NVGPUDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::vector::VectorDialect",

@@ -470,6 +470,10 @@ case(M, "linalg_matmul_i32", [I("17x23xi32", -20, 20), I("23x11xi32", -20, 20)],
      lambda a, b: i32(i64(a) @ i64(b)), tol="exact")
 case(M, "linalg_matvec", [I("128x257xf32"), I("257xf32")],
      lambda a, x: f64(a) @ x, scale=absMatmul)
+case(M, "linalg_matmul_f16_tensor_cores",
+     [I("256x96xf16"), I("96x384xf16"), I("384xf32")],
+     lambda a, b, c: relu(f64(a) @ b + c),
+     scale=lambda a, b, c: absMatmul(a, b) + np.abs(c))
 case(M, "linalg_matmul_chain", [I("33x20xf32"), I("20x45xf32"), I("45x9xf32")],
      lambda a, b, c: (f64(a) @ b) @ c,
      scale=lambda a, b, c: absMatmul(a, b) @ np.abs(f64(c)))
@@ -486,6 +490,10 @@ case(B, "tosa_batch_matmul_transposed", [I("2x16x8xf32"), I("2x16x8xf32")],
      lambda q, k: (f64(q) @ f64(k).transpose(0, 2, 1)) * 0.353553385,
      scale=lambda q, k: absMatmul(q, k.transpose(0, 2, 1)) * 0.353553385)
 
+case(B, "batch_matmul_f16_tensor_cores_acc",
+     [I("2x128x64xf16"), I("2x64x128xf16"), I("2x128x128xf32")],
+     lambda a, b, c: f64(c) + f64(a) @ b,
+     scale=lambda a, b, c: absMatmul(a, b) + np.abs(c))
 case(B, "batch_matmul_acc_arg_small",
      [I("2x3x4xf32"), I("2x4x1xf32"), I("2x3x1xf32")],
      lambda a, b, c: f64(a) @ f64(b) + c,

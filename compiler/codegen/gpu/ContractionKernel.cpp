@@ -27,6 +27,7 @@
 
 #include "compiler/Passes.h"
 #include "compiler/codegen/common/Tiling.h"
+#include "compiler/codegen/gpu/ContractionMatch.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
@@ -52,118 +53,6 @@ namespace {
 
 constexpr int64_t kThreadRows = 16;
 constexpr int64_t kThreadCols = 16;
-
-// What a matched dispatch computes, in terms of its bindings.
-struct Contraction {
-  linalg::LinalgOp Op;
-  Value Lhs, Rhs; // input bindings
-  // The accumulator starts as InitValue (a fill) or as InitBinding.
-  Value InitValue, InitBinding;
-  linalg::GenericOp Epilogue; // may be null
-  Value Out;                  // the output binding
-  Operation *Store;           // the store of the result to Out
-  int64_t BatchDim = -1, MDim, NDim, KDim;
-  int64_t Batch = 1, M, N, K;
-};
-
-// The memref binding `tensor` reads, if it is one.
-Value bindingOf(Value tensor) {
-  auto read = tensor.getDefiningOp<bufferization::ToTensorOp>();
-  if (!read || !isa<BlockArgument>(read.getBuffer()))
-    return nullptr;
-  return read.getBuffer();
-}
-
-bool isIdentity(AffineMap map) { return map.isIdentity(); }
-
-FailureOr<Contraction> matchContraction(func::FuncOp func) {
-  SmallVector<bufferization::MaterializeInDestinationOp> stores;
-  func.walk([&](bufferization::MaterializeInDestinationOp op) {
-    stores.push_back(op);
-  });
-  if (stores.size() != 1 || !isa<BlockArgument>(stores.front().getDest()))
-    return failure();
-  Contraction c;
-  c.Out = stores.front().getDest();
-  c.Store = stores.front();
-  Value result = stores.front().getSource();
-  if (auto generic = result.getDefiningOp<linalg::GenericOp>();
-      generic && !linalg::isaContractionOpInterface(generic)) {
-    // An elementwise epilogue: every loop parallel, writing its output in
-    // order, reading the contraction in order and other bindings anyhow.
-    if (generic.getNumReductionLoops() != 0 || generic.getNumDpsInits() != 1 ||
-        !isIdentity(generic.getIndexingMapsArray().back()) ||
-        generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))
-      return failure();
-    Value contraction;
-    for (OpOperand *input : generic.getDpsInputOperands()) {
-      Value value = input->get();
-      if (value.getDefiningOp<linalg::LinalgOp>()) {
-        if (contraction || !isIdentity(generic.getMatchingIndexingMap(input)))
-          return failure();
-        contraction = value;
-      } else if (!bindingOf(value) || !generic.getMatchingIndexingMap(input)
-                                           .isProjectedPermutation()) {
-        return failure();
-      }
-    }
-    if (!contraction)
-      return failure();
-    c.Epilogue = generic;
-    result = contraction;
-  }
-  auto op = result.getDefiningOp<linalg::LinalgOp>();
-  if (!op || !linalg::isaContractionOpInterface(op) ||
-      op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !op.hasPureTensorSemantics() || !result.hasOneUse())
-    return failure();
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
-      dims->k.size() != 1 || dims->batch.size() > 1 ||
-      op.getNumLoops() != 3 + dims->batch.size())
-    return failure();
-  if (!llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isProjectedPermutation(); }))
-    return failure();
-  c.Op = op;
-  c.Lhs = bindingOf(op.getDpsInputOperand(0)->get());
-  c.Rhs = bindingOf(op.getDpsInputOperand(1)->get());
-  // Shared-memory tiles are addressed in whole bytes.
-  auto byteSized = [](Value v) {
-    return cast<MemRefType>(v.getType()).getElementTypeBitWidth() % 8 == 0;
-  };
-  if (!c.Lhs || !c.Rhs || !byteSized(c.Lhs) || !byteSized(c.Rhs))
-    return failure();
-  Value init = op.getDpsInitOperand(0)->get();
-  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
-    if (!fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
-      return failure();
-    c.InitValue = fill.getInputs()[0];
-  } else if (auto copy = init.getDefiningOp<linalg::CopyOp>()) {
-    c.InitBinding = bindingOf(copy.getInputs()[0]);
-    if (!c.InitBinding ||
-        !copy.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
-      return failure();
-  } else {
-    return failure();
-  }
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(
-          ranges, [](int64_t r) { return ShapedType::isDynamic(r) || r == 0; }))
-    return failure();
-  c.MDim = dims->m.front();
-  c.NDim = dims->n.front();
-  c.KDim = dims->k.front();
-  c.M = ranges[c.MDim];
-  c.N = ranges[c.NDim];
-  c.K = ranges[c.KDim];
-  if (!dims->batch.empty()) {
-    c.BatchDim = dims->batch.front();
-    c.Batch = ranges[c.BatchDim];
-  }
-  return c;
-}
 
 int64_t powerOfTwoAtLeast(int64_t n) {
   int64_t p = 1;
@@ -208,15 +97,6 @@ private:
   }
   // `memory[indices]`, or zero where `inBounds` (if set) is false.
   Value guardedLoad(Value memory, ValueRange indices, Value inBounds);
-  // Indices of `map`'s results given the value of every loop.
-  static SmallVector<Value> apply(AffineMap map, ArrayRef<Value> loops) {
-    SmallVector<Value> indices;
-    for (AffineExpr e : map.getResults())
-      indices.push_back(loops[cast<AffineDimExpr>(e).getPosition()]);
-    return indices;
-  }
-  Value workgroupBuffer(StringRef suffix, int64_t rows, int64_t cols,
-                        Type element);
   // Copies the BK x `cols` tile of `operand` (input `which` of the
   // contraction) starting at k0 / col0 into shared memory `tile`.
   void copyTile(unsigned which, Value tile, int64_t cols, int64_t colDim,
@@ -249,23 +129,6 @@ Value KernelBuilder::guardedLoad(Value memory, ValueRange indices,
                        b, loc, element, b.getZeroAttr(element))});
              })
       .getResult(0);
-}
-
-Value KernelBuilder::workgroupBuffer(StringRef suffix, int64_t rows,
-                                     int64_t cols, Type element) {
-  // NVVM's shared address space as a number: upstream's memref.global
-  // lowering does not map #gpu.address_space<workgroup>.
-  auto space =
-      B.getI64IntegerAttr(static_cast<int64_t>(NVVM::NVVMMemorySpace::Shared));
-  auto type = MemRefType::get({rows, cols}, element, AffineMap(), space);
-  OpBuilder moduleBuilder(Func);
-  // 16-byte alignment: the inner loop reads vectors of up to 16 bytes.
-  auto global = memref::GlobalOp::create(
-      moduleBuilder, Loc, (Func.getSymName() + suffix).str(),
-      moduleBuilder.getStringAttr("private"), type, Attribute(),
-      /*constant=*/false, moduleBuilder.getI64IntegerAttr(16));
-  Symbols.insert(global);
-  return memref::GetGlobalOp::create(B, Loc, type, global.getSymName());
 }
 
 void KernelBuilder::copyTile(unsigned which, Value tile, int64_t cols,
@@ -303,14 +166,13 @@ void KernelBuilder::copyTile(unsigned which, Value tile, int64_t cols,
     loops[C.BatchDim] = batch;
   loops[C.KDim] = k;
   loops[colDim] = col;
-  Value value = guardedLoad(source, apply(map, loops), inBounds);
+  Value value = guardedLoad(source, applyToLoops(map, loops), inBounds);
   memref::StoreOp::create(B, Loc, value, tile, ValueRange{kk, cc});
 }
 
 void KernelBuilder::build() {
   // Before the store: everything the payloads capture is defined by then.
   B.setInsertionPoint(C.Store);
-  MLIRContext *ctx = B.getContext();
   Func->setAttr("kiln.gpu_contraction_tile",
                 B.getDenseI64ArrayAttr({BM, BN, BK, TM, TN}));
   Type aType = cast<MemRefType>(C.Lhs.getType()).getElementType();
@@ -319,21 +181,13 @@ void KernelBuilder::build() {
   // contiguous; its rows are padded by 16 bytes, which keeps them 16-byte
   // aligned and spreads a warp's k-innermost stores over the banks.
   int64_t pad = 128 / aType.getIntOrFloatBitWidth();
-  Value tileA = workgroupBuffer("_tile_a", BK, BM + pad, aType);
-  Value tileB = workgroupBuffer("_tile_b", BK, BN, bType);
+  Value tileA = createSharedBuffer(B, Loc, Func, Symbols, "_tile_a",
+                                   {BK, BM + pad}, aType);
+  Value tileB =
+      createSharedBuffer(B, Loc, Func, Symbols, "_tile_b", {BK, BN}, bType);
 
   // The workgroup loop: batch, row tiles, column tiles.
-  SmallVector<int64_t> ubs = {C.Batch, C.M, C.N};
-  SmallVector<int64_t> steps = {1, BM, BN};
-  SmallVector<Attribute> mapping;
-  for (int i = 0; i < 3; ++i)
-    mapping.push_back(gpu::GPUBlockMappingAttr::get(
-        ctx, static_cast<gpu::MappingId>(
-                 static_cast<uint64_t>(gpu::MappingId::LinearDim0) + i)));
-  auto forall = scf::ForallOp::create(
-      B, Loc, getAsIndexOpFoldResult(ctx, {0, 0, 0}),
-      getAsIndexOpFoldResult(ctx, ubs), getAsIndexOpFoldResult(ctx, steps),
-      ValueRange{}, B.getArrayAttr(mapping));
+  scf::ForallOp forall = createWorkgroupLoop(B, Loc, C, BM, BN);
   B.setInsertionPointToStart(forall.getBody());
   Value batch = forall.getInductionVar(0);
   Value row0 = forall.getInductionVar(1);
@@ -371,7 +225,7 @@ void KernelBuilder::build() {
         continue;
       }
       SmallVector<Value> loops = outputLoops(i, j);
-      acc.push_back(guardedLoad(C.InitBinding, apply(outMap, loops),
+      acc.push_back(guardedLoad(C.InitBinding, applyToLoops(outMap, loops),
                                 outputInBounds(loops)));
     }
 
@@ -432,32 +286,13 @@ void KernelBuilder::build() {
   for (int64_t i = 0; i < TM; ++i)
     for (int64_t j = 0; j < TN; ++j) {
       SmallVector<Value> loops = outputLoops(i, j);
-      SmallVector<Value> outIndices = apply(outMap, loops);
+      SmallVector<Value> outIndices = applyToLoops(outMap, loops);
       Value inBounds = outputInBounds(loops);
       Value result = kLoop.getResult(i * TN + j);
       auto store = [&]() {
-        Value value = result;
-        if (C.Epilogue) {
-          // The epilogue's loops are the output's dimensions.
-          Block &body = C.Epilogue.getRegion().front();
-          IRMapping map;
-          for (OpOperand *input : C.Epilogue.getDpsInputOperands()) {
-            BlockArgument arg = body.getArgument(input->getOperandNumber());
-            Value binding = bindingOf(input->get());
-            if (!binding) {
-              map.map(arg, result);
-              continue;
-            }
-            map.map(arg, memref::LoadOp::create(
-                             B, Loc, binding,
-                             apply(C.Epilogue.getMatchingIndexingMap(input),
-                                   outIndices)));
-          }
-          for (Operation &op : body.without_terminator())
-            B.clone(op, map);
-          value = map.lookupOrDefault(body.getTerminator()->getOperand(0));
-        }
-        memref::StoreOp::create(B, Loc, value, C.Out, outIndices);
+        memref::StoreOp::create(B, Loc,
+                                applyEpilogue(B, Loc, C, result, outIndices),
+                                C.Out, outIndices);
       };
       if (!inBounds) {
         store();
@@ -478,14 +313,7 @@ LogicalResult buildContractionKernel(func::FuncOp func, SymbolTable &symbols) {
     return failure();
   KernelBuilder builder(func, *c, symbols);
   builder.build();
-  // The tensor program is now dead: erase it from the store backwards.
-  SmallVector<bufferization::MaterializeInDestinationOp> stores;
-  func.walk([&](bufferization::MaterializeInDestinationOp op) {
-    stores.push_back(op);
-  });
-  for (auto store : stores)
-    store.erase();
-  eraseDeadOps(func);
+  eraseTensorProgram(func);
   func->setAttr(kWorkgroupSizeAttr, OpBuilder(func).getDenseI64ArrayAttr(
                                         {kThreadRows * kThreadCols, 1, 1}));
   return success();
@@ -495,6 +323,7 @@ namespace {
 
 struct GpuContractionKernelsPass
     : impl::GpuContractionKernelsBase<GpuContractionKernelsPass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -503,7 +332,9 @@ struct GpuContractionKernelsPass
       if (isDispatchFunc(func))
         dispatches.push_back(func);
     for (func::FuncOp func : dispatches)
-      (void)buildContractionKernel(func, symbols);
+      if (TensorCoreArch < 80 ||
+          failed(buildMmaContractionKernel(func, symbols)))
+        (void)buildContractionKernel(func, symbols);
   }
 };
 

@@ -45,6 +45,13 @@ mlir::LogicalResult rewritePadsAsGathers(mlir::func::FuncOp func);
 mlir::LogicalResult buildContractionKernel(mlir::func::FuncOp func,
                                            mlir::SymbolTable &symbols);
 
+/// Writes `func` as a tensor-core kernel (mma.sync, sm_80 and later) if it
+/// is such a contraction of f16 operands accumulating in f32 whose tiles
+/// (128 x 128 x 32) divide the problem, with A K-innermost and B
+/// N-innermost; fails, changing nothing, otherwise.
+mlir::LogicalResult buildMmaContractionKernel(mlir::func::FuncOp func,
+                                              mlir::SymbolTable &symbols);
+
 /// Workgroup tile sizes over a root's static loop `ranges`: filled from the
 /// innermost loop outwards up to kGpuWorkgroupThreads *
 /// kGpuElementsPerThread elements.

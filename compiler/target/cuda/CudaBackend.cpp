@@ -5,6 +5,7 @@
 #include "compiler/target/TargetBackend.h"
 #include "compiler/target/cuda/CudaTarget.h"
 
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -29,7 +30,7 @@ public:
     // row-major arrays of the same element types on both.
     pm.addPass(createCpuBindDispatch());
     pm.addPass(createMaterializeInits());
-    pm.addPass(createGpuContractionKernels());
+    pm.addPass(createGpuContractionKernels({Target.computeCapability()}));
     pm.addNestedPass<func::FuncOp>(createGpuTile());
     pm.addPass(createBufferize());
     pm.addPass(createCanonicalizerPass());
@@ -107,6 +108,9 @@ private:
     PassManager pm(ctx);
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();
+    // Upstream's NVVM pipeline leaves vector ops in kernels unconverted
+    // (the contraction kernels build and read mma fragments with them).
+    pm.addNestedPass<gpu::GPUModuleOp>(createConvertVectorToLLVMPass());
     gpu::buildLowerToNVVMPassPipeline(pm, options);
     if (failed(pm.run(lowered)))
       return failure();

@@ -45,6 +45,17 @@ const CudaTargetRow kCudaTargets[] = {
 
 } // namespace
 
+unsigned CudaTarget::computeCapability() const {
+  unsigned value = 0;
+  // "sm_" then digits, then an optional feature suffix ("a", "f").
+  for (char ch : Chip.drop_front(3)) {
+    if (ch < '0' || ch > '9')
+      break;
+    value = value * 10 + static_cast<unsigned>(ch - '0');
+  }
+  return value;
+}
+
 std::optional<CudaTarget> resolveCudaTarget(StringRef name) {
   for (const CudaTargetRow &row : kCudaTargets)
     if (row.Target.Chip == name || llvm::is_contained(row.Aliases, name))

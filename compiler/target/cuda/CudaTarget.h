@@ -17,6 +17,9 @@ struct CudaTarget {
   /// The PTX ISA version the code is emitted for (80 is `.version 8.0`): the
   /// oldest that knows the chip, so the oldest drivers can load it.
   unsigned PtxVersion;
+
+  /// The compute capability x 10 the chip name gives (sm_90a: 90).
+  unsigned computeCapability() const;
 };
 
 /// Resolves a --cuda-target value: a chip (sm_60 ... sm_120a), a code name

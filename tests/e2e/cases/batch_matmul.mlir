@@ -49,3 +49,11 @@ func.func @batch_matmul_acc_arg_i8(%lhs: tensor<3x8x16xi8>, %rhs: tensor<3x16x8x
   %r = linalg.batch_matmul ins(%lhs, %rhs : tensor<3x8x16xi8>, tensor<3x16x8xi8>) outs(%acc : tensor<3x8x8xi32>) -> tensor<3x8x8xi32>
   return %r : tensor<3x8x8xi32>
 }
+
+// f16 batch matmul accumulating into an f32 argument, tiles dividing the
+// problem: the tensor-core kernel on cuda, its accumulators loaded from the
+// argument.
+func.func @batch_matmul_f16_tensor_cores_acc(%a: tensor<2x128x64xf16>, %b: tensor<2x64x128xf16>, %c: tensor<2x128x128xf32>) -> tensor<2x128x128xf32> {
+  %0 = linalg.batch_matmul ins(%a, %b : tensor<2x128x64xf16>, tensor<2x64x128xf16>) outs(%c : tensor<2x128x128xf32>) -> tensor<2x128x128xf32>
+  return %0 : tensor<2x128x128xf32>
+}

@@ -113,3 +113,20 @@ func.func @linalg_matmul_chain(%a: tensor<33x20xf32>, %b: tensor<20x45xf32>, %c:
   %0 = linalg.matmul ins(%ab, %c : tensor<33x45xf32>, tensor<45x9xf32>) outs(%f1 : tensor<33x9xf32>) -> tensor<33x9xf32>
   return %0 : tensor<33x9xf32>
 }
+
+// f16 x f16 -> f32 with tiles that divide the problem: on cuda (sm_80 and
+// later) the tensor-core kernel, with three K steps through its two
+// shared-memory stages and a bias + relu epilogue.
+func.func @linalg_matmul_f16_tensor_cores(%a: tensor<256x96xf16>, %b: tensor<96x384xf16>, %bias: tensor<384xf32>) -> tensor<256x384xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x384xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<256x96xf16>, tensor<96x384xf16>) outs(%c : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0, %bias : tensor<256x384xf32>, tensor<384xf32>) outs(%e : tensor<256x384xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<256x384xf32>
+  return %1 : tensor<256x384xf32>
+}

@@ -1,0 +1,73 @@
+// RUN: kiln-opt --split-input-file --kiln-gpu-contraction-kernels=tensor-core-arch=90 %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-gpu-contraction-kernels=tensor-core-arch=75 %s | FileCheck %s --check-prefix=SIMT
+
+// f16 x f16 -> f32 with 128x128x32 tiles dividing the problem: on sm_80 and
+// later the tensor-core kernel. Two shared stages padded by 8 f16 a row;
+// the first stage's copies before the K loop, the next stage's at the top
+// of each step, then a wait for all but the newest group and a barrier;
+// 2 x (4 ldmatrix x4 of A, 4 ldmatrix x2 transposed of B, 16 mma.sync) per
+// step. Before sm_80 (no cp.async), the SIMT kernel.
+
+// CHECK-DAG:   memref.global "private" @mm_mma_a : memref<2x128x40xf16, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @mm_mma_b : memref<2x32x136xf16, 3> {alignment = 16 : i64}
+// CHECK-LABEL: func.func private @mm(
+// CHECK-SAME:    kiln.gpu_contraction_mma = array<i64: 128, 128, 32, 16, 8, 16>
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 256, 384) step (1, 128, 128)
+// CHECK-COUNT-4: nvgpu.device_async_copy
+// CHECK:         nvgpu.device_async_create_group
+// CHECK:         scf.for {{.*}} -> (vector<2x2xf32>,
+// CHECK-COUNT-4:   nvgpu.device_async_copy
+// CHECK:           %[[G:.+]] = nvgpu.device_async_create_group
+// CHECK:           nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
+// CHECK:           gpu.barrier
+// CHECK-COUNT-4:   nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<2x128x40xf16, 3> -> vector<4x2xf16>
+// CHECK-COUNT-4:   nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true} : memref<2x32x136xf16, 3> -> vector<2x2xf16>
+// CHECK-COUNT-16:  nvgpu.mma.sync
+// CHECK:           gpu.barrier
+// CHECK:         nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32}
+// CHECK:         vector.extract
+// CHECK:         memref.load %arg2
+// CHECK:         arith.maximumf
+// CHECK:         memref.store {{.*}}, %arg3
+// SIMT-LABEL:  func.func private @mm(
+// SIMT-SAME:     kiln.gpu_contraction_tile
+// SIMT-NOT:      nvgpu
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func private @mm(%a: memref<256x96xf16>, %b: memref<96x384xf16>, %bias: memref<384xf32>, %out: memref<256x384xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<256x96xf16> to tensor<256x96xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<96x384xf16> to tensor<96x384xf16>
+  %2 = bufferization.to_tensor %bias restrict : memref<384xf32> to tensor<384xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x384xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<256x96xf16>, tensor<96x384xf16>) outs(%f : tensor<256x384xf32>) -> tensor<256x384xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %2 : tensor<256x384xf32>, tensor<384xf32>) outs(%e : tensor<256x384xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    %x = arith.maximumf %s, %z : f32
+    linalg.yield %x : f32
+  } -> tensor<256x384xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<256x384xf32>, memref<256x384xf32>) -> ()
+  return
+}
+
+// -----
+
+// A row count the 128-row tile does not divide goes to the SIMT kernel,
+// which predicates its edges.
+
+// CHECK-LABEL: func.func private @edge(
+// CHECK-SAME:    kiln.gpu_contraction_tile
+// CHECK-NOT:     nvgpu.mma.sync
+func.func private @edge(%a: memref<100x64xf16>, %b: memref<64x128xf16>, %out: memref<100x128xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<100x64xf16> to tensor<100x64xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<64x128xf16> to tensor<64x128xf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<100x128xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<100x128xf32>) -> tensor<100x128xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<100x64xf16>, tensor<64x128xf16>) outs(%f : tensor<100x128xf32>) -> tensor<100x128xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<100x128xf32>, memref<100x128xf32>) -> ()
+  return
+}

@@ -1,0 +1,33 @@
+// RUN: kiln-compile %s --target-device=cuda --cuda-target=sm_90a -o %t.kiln
+// RUN: strings %t.kiln | FileCheck %s
+
+// The PTX of the two contraction kernels: the f16 one on the tensor cores
+// (cp.async into shared memory, ldmatrix, mma.sync), the f32 one on the CUDA
+// cores (16-byte shared loads, FMA). Both are in the module as PTX whether
+// or not ptxas is installed.
+
+// CHECK-DAG: .entry f16_dispatch_0
+// CHECK-DAG: cp.async.cg.shared.global
+// CHECK-DAG: cp.async.wait_group 1
+// CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-DAG: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-DAG: .entry f32_dispatch_0
+// CHECK-DAG: ld.shared.v4.b32
+// CHECK-DAG: fma.rn.f32
+
+func.func @f16(%a: tensor<128x64xf16>, %b: tensor<64x256xf16>) -> tensor<128x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<128x64xf16>, tensor<64x256xf16>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+  return %m : tensor<128x256xf32>
+}
+
+func.func @f32(%a: tensor<128x64xf32>, %b: tensor<64x256xf32>) -> tensor<128x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x256xf32>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
+  return %m : tensor<128x256xf32>
+}

@@ -26,6 +26,13 @@ inline constexpr std::string_view kConcurrentWorkgroups =
 inline constexpr std::string_view kHostVisibleDeviceLocal =
     "host-visible-device-local";
 
+/// An allocation larger than the device's memory fails at once with
+/// ResourceExhausted, and the device keeps working afterwards (a GPU's own
+/// memory; host memory is overcommitted, so a CPU device may hand out more
+/// than it has and fail only when the pages are touched).
+inline constexpr std::string_view kBoundedDeviceMemory =
+    "bounded-device-memory";
+
 } // namespace kiln::hal::feature
 
 #endif // KILN_RUNTIME_HAL_FEATURE_H

@@ -250,6 +250,7 @@ def runAll(s: Suite) -> int:
                    f"{r.describe()}; got {value!r}")
 
     checkIreeSpellings(s, module)
+    checkNoGpuLibraries(s, module)
 
     bad = makeFiles(s.work, module)
     for name, path in bad.items():
@@ -333,6 +334,27 @@ def runAll(s: Suite) -> int:
                else f"{r.describe()}; stderr {r.stderr[:300]!r}")
     checkRefusedBeforeReading(s, module)
     return rep.finish()
+
+
+def checkNoGpuLibraries(s: Suite, module):
+    """The runtime tools link neither libcuda/libcudart nor LLVM/MLIR (the
+    cuda driver opens libcuda at run time); without a CUDA device,
+    --device=cuda is a one-line error."""
+    rep = s.report
+    for tool in ["kiln-run-module", "kiln-benchmark-module"]:
+        r = s.run(["ldd", s.tool(tool)])
+        banned = [l.split()[0] for l in r.stdout.splitlines()
+                  if re.search(r"libcuda|libcudart|libLLVM|libMLIR", l)]
+        ok = not r.problem and r.rc == 0 and not banned
+        rep.result(ok, f"ldd {tool}: no libcuda, libcudart, LLVM or MLIR",
+                   "" if ok else f"{r.describe()}; links {banned}")
+    r = s.run([s.tool("kiln-run-module"), "--list_devices"])
+    if "cuda://" in r.stdout:
+        rep.result(True, "run-module/cuda_without_device",
+                   "skipped: this machine has a CUDA device")
+        return
+    s.expectError("run-module/cuda_without_device",
+                  s.runAdd(module, GOOD_A, GOOD_B, driver="cuda"))
 
 
 def checkIreeSpellings(s: Suite, module):

@@ -35,6 +35,9 @@ std::vector<UnsupportedFeature> LocalDevice::unsupportedFeatures() const {
     features.push_back({std::string(feature::kConcurrentWorkgroups),
                         "this local-task device has a single worker"});
   }
+  features.push_back({std::string(feature::kBoundedDeviceMemory),
+                      "host memory is overcommitted: a huge allocation may "
+                      "succeed and fail only when its pages are touched"});
   if (!DeviceAllocator.isUnified())
     features.push_back({std::string(feature::kHostVisibleDeviceLocal),
                         "created with unified=0: memory is DeviceLocal or "

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <string_view>
 
 namespace kiln::hal::cts {
 
@@ -116,34 +117,55 @@ Status CtsTest::submitAndWait(const std::shared_ptr<CommandBuffer> &commands,
   return done->wait(1, kWaitTimeout);
 }
 
-StatusOr<std::vector<uint8_t>> readCtsKernelImage() {
-  std::ifstream file(KILN_CTS_KERNELS_PATH, std::ios::binary);
-  if (!file)
-    return KILN_ERROR(NotFound, "cannot read ", KILN_CTS_KERNELS_PATH);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(file), {});
+StatusOr<std::vector<uint8_t>> readCtsKernelImage(std::string_view format) {
+  if (format == "cpu-elf-x86_64") {
+    std::ifstream file(KILN_CTS_KERNELS_PATH, std::ios::binary);
+    if (!file)
+      return KILN_ERROR(NotFound, "cannot read ", KILN_CTS_KERNELS_PATH);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(file), {});
+  }
+#ifdef KILN_CTS_PTX_INC
+  if (format == "cuda-ptx") {
+    static constexpr std::string_view kPtx =
+#include KILN_CTS_PTX_INC
+        ;
+    // The driver reads PTX as a NUL-terminated string.
+    std::vector<uint8_t> bytes(kPtx.begin(), kPtx.end());
+    bytes.push_back(0);
+    return bytes;
+  }
+#endif
+  return KILN_ERROR(NotFound, "the suite has no ", format, " kernels");
 }
 
 StatusOr<std::shared_ptr<Executable>>
 CtsTest::kernels(std::string *skipReason) {
-  // Images of kernels/CtsKernels.c per executable format; a GPU driver adds
-  // its compiled form here.
-  static const char *kFormat = "cpu-elf-x86_64";
-  static const char *kTarget = "x86-64";
-  if (!TestDevice->supportsExecutable(kFormat, kTarget)) {
-    *skipReason = strCat(GetParam(),
-                         " runs none of the formats the suite "
-                         "has kernels for (",
-                         kFormat, "/", kTarget, ")");
-    return std::shared_ptr<Executable>();
-  }
-  static const StatusOr<std::vector<uint8_t>> image = readCtsKernelImage();
-  if (!image.ok())
-    return image.status();
+  // kernels/CtsKernels.c as a CPU shared object, or kernels/CtsKernels.cu
+  // as PTX for GPU drivers (where nvcc was found at build time).
+  static const std::pair<const char *, const char *> kFormats[] = {
+      {"cpu-elf-x86_64", "x86-64"},
+#ifdef KILN_CTS_PTX_INC
+      {"cuda-ptx", "sm_80"},
+#endif
+  };
   ExecutableSpec spec;
   spec.Name = "cts_kernels";
-  spec.Format = kFormat;
-  spec.Target = kTarget;
-  spec.Image = *image;
+  for (auto [format, target] : kFormats)
+    if (TestDevice->supportsExecutable(format, target)) {
+      spec.Format = format;
+      spec.Target = target;
+      break;
+    }
+  if (spec.Format.empty()) {
+    *skipReason =
+        strCat(GetParam(), " runs none of the formats the suite has kernels "
+                           "for (cpu-elf-x86_64/x86-64, and cuda-ptx/sm_80 "
+                           "where nvcc was found at build time)");
+    return std::shared_ptr<Executable>();
+  }
+  KILN_ASSIGN_OR_RETURN(std::vector<uint8_t> image,
+                        readCtsKernelImage(spec.Format));
+  spec.Image = image;
   auto entry = [](const char *name, uint32_t bindings, uint32_t push) {
     EntryPointSpec spec;
     spec.Name = name;

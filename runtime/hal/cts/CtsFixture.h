@@ -22,6 +22,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kiln::hal::cts {
@@ -103,8 +104,10 @@ enum CtsEntry : uint32_t {
 
 std::vector<uint8_t> toBytes(const std::vector<float> &values);
 std::vector<float> toFloats(const std::vector<uint8_t> &bytes);
-/// The kernel shared object's bytes (KILN_CTS_KERNELS_PATH).
-StatusOr<std::vector<uint8_t>> readCtsKernelImage();
+/// The suite's kernels as an image of `format`: the shared object
+/// (KILN_CTS_KERNELS_PATH) for cpu-elf-x86_64, the PTX (with its NUL) for
+/// cuda-ptx where nvcc was found at build time; NotFound otherwise.
+StatusOr<std::vector<uint8_t>> readCtsKernelImage(std::string_view format);
 
 /// Every registered driver, and a gtest-safe name for each.
 std::vector<std::string> ctsDrivers();

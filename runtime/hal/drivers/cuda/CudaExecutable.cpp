@@ -102,8 +102,12 @@ CudaExecutable::load(std::shared_ptr<CudaContext> context,
       new CudaExecutable(spec, std::move(context), module));
   for (const EntryPointSpec &entry : spec.EntryPoints) {
     CUfunction function = nullptr;
-    KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(symbols, cuModuleGetFunction, &function,
-                                        module, entry.Name.c_str()));
+    Status found = KILN_CUDA_CALL(symbols, cuModuleGetFunction, &function,
+                                  module, entry.Name.c_str());
+    // CUDA's message does not say which entry point is missing.
+    if (!found.ok())
+      return found.annotate(
+          strCat("entry point '", entry.Name, "' of ", spec.Name));
     auto attribute = [&](CUfunction_attribute which) -> StatusOr<int> {
       int value = 0;
       KILN_RETURN_IF_ERROR(

@@ -63,7 +63,7 @@ StatusOr<std::shared_ptr<const CudaSymbols>> CudaDriver::symbols() {
     if (result != CUDA_SUCCESS && !NoDevice) {
       Symbols =
           cudaResultToStatus(**loaded, result, "cuInit", __FILE__, __LINE__)
-              .annotate("the CUDA driver cannot start: ");
+              .annotate("the CUDA driver cannot start");
       return;
     }
     Symbols = std::move(loaded);

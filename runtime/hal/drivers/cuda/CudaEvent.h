@@ -1,7 +1,9 @@
 //===- CudaEvent.h - Event of the CUDA driver -----------------------------===//
 //
-// A stream-mode command buffer issues its commands into one stream, which
-// runs them in order, so waitEvent needs nothing and the event no state.
+// The event carries no state: a stream-mode command buffer issues its
+// commands into one stream, which runs them in order, so waitEvent needs
+// nothing; a graph-mode one turns signal/wait pairs into graph edges when
+// it records them (CudaGraphDependencies).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDAEVENT_H

@@ -2,7 +2,6 @@
 
 #include "compiler/Passes.h"
 
-#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/StringMap.h"
@@ -137,12 +136,6 @@ bool verifySignature(func::FuncOp func) {
 }
 
 struct VerifyInputPass : impl::VerifyInputBase<VerifyInputPass> {
-  // func.call is accepted, so the inliner that follows must be able to
-  // inline func ops; their inliner interface is a registry extension.
-  void getDependentDialects(DialectRegistry &registry) const override {
-    func::registerInlinerExtension(registry);
-  }
-
   void runOnOperation() override {
     bool ok = true;
     ModuleOp module = getOperation();

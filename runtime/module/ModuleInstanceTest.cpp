@@ -1,6 +1,7 @@
 //===- ModuleInstanceTest.cpp ---------------------------------------------===//
 
 #include "runtime/module/ModuleInstance.h"
+#include "runtime/hal/DeviceParamName.h"
 
 #include "runtime/hal/DriverRegistry.h"
 #include "runtime/module/TestModule.h"
@@ -174,13 +175,7 @@ INSTANTIATE_TEST_SUITE_P(Devices, ModuleInstanceTest,
                                            "local-task://?workers=1",
                                            "local-sync://?unified=0",
                                            "local-task://?unified=0"),
-                         [](const ::testing::TestParamInfo<std::string> &info) {
-                           std::string name = info.param;
-                           for (char &c : name)
-                             if (!isalnum(static_cast<unsigned char>(c)))
-                               c = '_';
-                           return name;
-                         });
+                         hal::deviceParamName);
 
 TEST_P(ModuleInstanceTest, Signatures) {
   EXPECT_EQ(Instance->functionNames(),
@@ -386,13 +381,7 @@ INSTANTIATE_TEST_SUITE_P(Devices, DeviceBufferCallTest,
                          ::testing::Values("local-sync", "local-task",
                                            "local-sync://?unified=0",
                                            "local-task://?unified=0"),
-                         [](const ::testing::TestParamInfo<std::string> &info) {
-                           std::string name = info.param;
-                           for (char &c : name)
-                             if (!isalnum(static_cast<unsigned char>(c)))
-                               c = '_';
-                           return name;
-                         });
+                         hal::deviceParamName);
 
 TEST_P(DeviceBufferCallTest, ResultsStayInTheCallersBuffers) {
   for (int call = 0; call < 3; ++call) {

@@ -1,6 +1,7 @@
 //===- BenchmarkBuffersTest.cpp -------------------------------------------===//
 
 #include "runtime/tooling/BenchmarkBuffers.h"
+#include "runtime/hal/DeviceParamName.h"
 
 #include "runtime/hal/DriverRegistry.h"
 #include "runtime/tooling/BenchmarkTestModule.h"
@@ -35,13 +36,7 @@ INSTANTIATE_TEST_SUITE_P(Devices, BenchmarkBuffersDeviceTest,
                          // Unified memory, and staging as on a discrete GPU.
                          ::testing::Values("local-sync",
                                            "local-task://?unified=0"),
-                         [](const ::testing::TestParamInfo<std::string> &info) {
-                           std::string name = info.param;
-                           for (char &c : name)
-                             if (!isalnum(static_cast<unsigned char>(c)))
-                               c = '_';
-                           return name;
-                         });
+                         hal::deviceParamName);
 
 TEST_P(BenchmarkBuffersDeviceTest, UploadThenDownloadRoundTrips) {
   std::vector<HostTensor> tensors = {

@@ -1,6 +1,7 @@
 //===- BenchmarkLoopTest.cpp ----------------------------------------------===//
 
 #include "runtime/tooling/BenchmarkLoop.h"
+#include "runtime/hal/DeviceParamName.h"
 
 #include "runtime/hal/DriverRegistry.h"
 #include "runtime/tooling/BenchmarkTestModule.h"
@@ -52,13 +53,7 @@ protected:
 INSTANTIATE_TEST_SUITE_P(Devices, BenchmarkLoopTest,
                          ::testing::Values("local-sync", "local-task",
                                            "local-sync://?unified=0"),
-                         [](const ::testing::TestParamInfo<std::string> &info) {
-                           std::string name = info.param;
-                           for (char &c : name)
-                             if (!isalnum(static_cast<unsigned char>(c)))
-                               c = '_';
-                           return name;
-                         });
+                         hal::deviceParamName);
 
 TEST_P(BenchmarkLoopTest, DeviceResidentCallsTimeTheHostOnly) {
   BenchmarkOptions options;

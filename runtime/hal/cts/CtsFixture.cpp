@@ -14,14 +14,6 @@ std::vector<std::string> ctsDrivers() {
   return DriverRegistry::global().driverNames();
 }
 
-std::string ctsParamName(const ::testing::TestParamInfo<std::string> &info) {
-  std::string name = info.param;
-  for (char &c : name)
-    if (!isalnum(static_cast<unsigned char>(c)))
-      c = '_';
-  return name;
-}
-
 void CtsTest::SetUp() {
   const auto *test = ::testing::UnitTest::GetInstance()->current_test_info();
   Rng.seed(static_cast<uint32_t>(std::hash<std::string>()(

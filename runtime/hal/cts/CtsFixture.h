@@ -12,6 +12,7 @@
 #define KILN_RUNTIME_HAL_CTS_CTSFIXTURE_H
 
 #include "runtime/hal/Device.h"
+#include "runtime/hal/DeviceParamName.h"
 #include "runtime/hal/DriverRegistry.h"
 #include "runtime/hal/Feature.h"
 
@@ -109,14 +110,13 @@ std::vector<float> toFloats(const std::vector<uint8_t> &bytes);
 /// cuda-ptx where nvcc was found at build time; NotFound otherwise.
 StatusOr<std::vector<uint8_t>> readCtsKernelImage(std::string_view format);
 
-/// Every registered driver, and a gtest-safe name for each.
+/// Every registered driver (named for gtest by deviceParamName).
 std::vector<std::string> ctsDrivers();
-std::string ctsParamName(const ::testing::TestParamInfo<std::string> &info);
 
 #define KILN_CTS_INSTANTIATE(fixture)                                          \
   INSTANTIATE_TEST_SUITE_P(                                                    \
       Drivers, fixture, ::testing::ValuesIn(::kiln::hal::cts::ctsDrivers()),   \
-      ::kiln::hal::cts::ctsParamName)
+      ::kiln::hal::deviceParamName)
 
 } // namespace kiln::hal::cts
 

@@ -65,6 +65,11 @@ void CommandBuffer::noteRequirement(const BufferRef &ref, BufferUsage usage,
   requirement.Written = requirement.Written || written;
 }
 
+void CommandBuffer::commandAdded() {
+  ++CommandCount;
+  PendingDependencies.clear();
+}
+
 Status CommandBuffer::begin() {
   if (CurrentState != State::Initial)
     return KILN_ERROR(FailedPrecondition,
@@ -94,6 +99,7 @@ Status CommandBuffer::fill(const BufferRef &target, uint32_t pattern,
                       " byte(s)");
   KILN_RETURN_IF_ERROR(recordFill(resolved, pattern, patternLength));
   noteRequirement(resolved, BufferUsage::Transfer, true);
+  commandAdded();
   return Status();
 }
 
@@ -117,6 +123,7 @@ Status CommandBuffer::copy(const BufferRef &source, const BufferRef &target) {
   KILN_RETURN_IF_ERROR(recordCopy(from, to));
   noteRequirement(from, BufferUsage::Transfer, false);
   noteRequirement(to, BufferUsage::Transfer, true);
+  commandAdded();
   return Status();
 }
 
@@ -161,6 +168,23 @@ Status CommandBuffer::dispatch(const std::shared_ptr<Executable> &executable,
                                       resolved, pushConstants));
   for (const BufferRef &ref : resolved)
     noteRequirement(ref, BufferUsage::Dispatch, false);
+  commandAdded();
+  return Status();
+}
+
+Status CommandBuffer::dependOn(std::span<const uint32_t> commands) {
+  KILN_RETURN_IF_ERROR(checkRecording("dependOn"));
+  for (uint32_t command : commands)
+    if (command >= CommandCount)
+      return KILN_ERROR(OutOfRange, "dependOn: command ", command,
+                        " is not recorded yet (", CommandCount,
+                        " commands so far); a command can only wait for "
+                        "earlier ones");
+  PendingDependencies.assign(commands.begin(), commands.end());
+  std::sort(PendingDependencies.begin(), PendingDependencies.end());
+  PendingDependencies.erase(
+      std::unique(PendingDependencies.begin(), PendingDependencies.end()),
+      PendingDependencies.end());
   return Status();
 }
 
@@ -197,6 +221,10 @@ Status CommandBuffer::waitEvent(const std::shared_ptr<Event> &event) {
 
 Status CommandBuffer::end() {
   KILN_RETURN_IF_ERROR(checkRecording("end"));
+  if (!PendingDependencies.empty())
+    return KILN_ERROR(FailedPrecondition,
+                      "command buffer end: dependOn() named dependencies "
+                      "but no command followed them");
   KILN_RETURN_IF_ERROR(recordEnd());
   CurrentState = State::Executable;
   return Status();

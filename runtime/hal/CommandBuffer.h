@@ -7,7 +7,10 @@
 //
 // Execution order: commands between two barriers may run in any order or at
 // once; executionBarrier() makes everything after it wait for everything
-// before it; signalEvent/waitEvent order two groups of commands only.
+// before it; signalEvent/waitEvent order two groups of commands only;
+// dependOn() makes one command wait for exactly the earlier commands it
+// names. Barriers and events always order a whole prefix of the recording,
+// so only dependOn can say that two chains of work are independent.
 //
 // Recording is not thread-safe; a recorded buffer may be submitted from any
 // thread.
@@ -72,6 +75,15 @@ public:
                   const std::array<uint32_t, 3> &workgroupCount,
                   std::span<const BufferRef> bindings,
                   std::span<const uint32_t> pushConstants);
+  /// Commands (fills, copies and dispatches, including ones that do no
+  /// work) are numbered from 0 in recording order; this is the number the
+  /// next one gets.
+  uint32_t commandCount() const { return CommandCount; }
+  /// The next fill, copy or dispatch also waits for the listed earlier
+  /// commands (and for nothing else that barriers and events do not ask
+  /// for). Replaces a list given earlier for the same command; an empty
+  /// list clears it. A list no command follows is an error at end().
+  Status dependOn(std::span<const uint32_t> commands);
   Status executionBarrier();
   Status signalEvent(const std::shared_ptr<Event> &event);
   /// `event` must have been signalled earlier in this command buffer.
@@ -111,6 +123,13 @@ protected:
   virtual Status recordWaitEvent(const std::shared_ptr<Event> &event) = 0;
   virtual Status recordEnd() { return Status(); }
 
+  /// For recordFill/recordCopy/recordDispatch: the earlier commands that
+  /// dependOn() named for the command being recorded, ascending and
+  /// distinct. Drivers that run commands in recording order may ignore it.
+  std::span<const uint32_t> commandDependencies() const {
+    return PendingDependencies;
+  }
+
 private:
   Status checkRecording(std::string_view command) const;
   // Validates `ref` and resolves a direct whole-buffer length.
@@ -118,6 +137,9 @@ private:
                                bool written, std::string_view what) const;
   // Records what an indirect ref needs of its slot, once its command is in.
   void noteRequirement(const BufferRef &ref, BufferUsage usage, bool written);
+  // After a command's driver hook succeeded: numbers it and consumes its
+  // dependencies.
+  void commandAdded();
 
   CommandBufferMode Mode;
   uint32_t BindingCapacity;
@@ -125,6 +147,8 @@ private:
   std::atomic<bool> Submitted{false};
   std::vector<BindingRequirement> Requirements;
   std::vector<const Event *> SignalledEvents;
+  uint32_t CommandCount = 0;
+  std::vector<uint32_t> PendingDependencies;
 };
 
 } // namespace kiln::hal

@@ -246,6 +246,38 @@ TEST_F(CommandBufferTest, Events) {
             (std::vector<std::string>{"signal", "wait", "wait", "barrier"}));
 }
 
+TEST_F(CommandBufferTest, DependenciesNameEarlierCommands) {
+  auto buffer = std::make_shared<FakeBuffer>(16);
+  BufferRef whole = BufferRef::direct(buffer);
+  EXPECT_EQ(Commands->commandCount(), 0u);
+  uint32_t none[] = {0};
+  // Only commands already recorded can be waited for.
+  EXPECT_EQ(Commands->dependOn(none).code(), StatusCode::OutOfRange);
+  ASSERT_TRUE(Commands->fill(whole, 0, 4).ok());
+  ASSERT_TRUE(Commands->fill(whole, 1, 4).ok());
+  // A command that fails validation gets no number.
+  EXPECT_FALSE(Commands->fill(whole, 1, 3).ok());
+  EXPECT_EQ(Commands->commandCount(), 2u);
+  uint32_t both[] = {1, 0, 1};
+  ASSERT_TRUE(Commands->dependOn(both).ok());
+  // A barrier between the list and its command leaves the list in place.
+  ASSERT_TRUE(Commands->executionBarrier().ok());
+  ASSERT_TRUE(Commands->fill(whole, 2, 4).ok());
+  // Dependencies belong to one command only.
+  ASSERT_TRUE(Commands->fill(whole, 3, 4).ok());
+  uint32_t first[] = {0};
+  ASSERT_TRUE(Commands->dependOn(first).ok());
+  EXPECT_EQ(Commands->commandCount(), 4u);
+  // A list with no command after it is a recording bug.
+  EXPECT_EQ(Commands->end().code(), StatusCode::FailedPrecondition);
+  ASSERT_TRUE(Commands->dependOn({}).ok());
+  EXPECT_TRUE(Commands->end().ok());
+  EXPECT_EQ(Commands->Log,
+            (std::vector<std::string>{
+                "fill direct+0:16 0/4", "fill direct+0:16 1/4", "barrier",
+                "fill direct+0:16 2/4 after 0,1", "fill direct+0:16 3/4"}));
+}
+
 TEST(BufferRefTest, CheckRange) {
   EXPECT_EQ(*checkRange(16, 0, kWholeBuffer, "x"), 16u);
   EXPECT_EQ(*checkRange(16, 16, kWholeBuffer, "x"), 0u);

@@ -72,14 +72,22 @@ protected:
     return strCat(ref.isIndirect() ? strCat("slot", ref.Slot) : "direct", "+",
                   ref.Offset, ":", ref.Length);
   }
+  // " after 0,2" when dependOn() named commands for this one.
+  std::string dependencies() const {
+    std::string text;
+    for (uint32_t command : commandDependencies())
+      text += strCat(text.empty() ? " after " : ",", command);
+    return text;
+  }
   Status recordFill(const BufferRef &target, uint32_t pattern,
                     uint8_t length) override {
-    Log.push_back(
-        strCat("fill ", describe(target), " ", pattern, "/", unsigned(length)));
+    Log.push_back(strCat("fill ", describe(target), " ", pattern, "/",
+                         unsigned(length), dependencies()));
     return Status();
   }
   Status recordCopy(const BufferRef &source, const BufferRef &target) override {
-    Log.push_back(strCat("copy ", describe(source), " ", describe(target)));
+    Log.push_back(strCat("copy ", describe(source), " ", describe(target),
+                         dependencies()));
     return Status();
   }
   Status recordDispatch(const std::shared_ptr<Executable> &, uint32_t entry,
@@ -90,7 +98,7 @@ protected:
         strCat("dispatch ", entry, " ", grid[0], "x", grid[1], "x", grid[2]);
     for (const BufferRef &ref : bindings)
       line += " " + describe(ref);
-    line += strCat(" push", push.size());
+    line += strCat(" push", push.size(), dependencies());
     Log.push_back(line);
     return Status();
   }

@@ -21,6 +21,12 @@ inline constexpr std::string_view kDeferredSubmission = "deferred-submission";
 inline constexpr std::string_view kConcurrentWorkgroups =
     "concurrent-workgroups";
 
+/// Commands of one command buffer that no barrier, event or dependOn()
+/// orders may run at the same time (two dispatches that each wait for the
+/// other both make progress), so a missing ordering shows as a wrong
+/// result instead of being hidden by in-order execution.
+inline constexpr std::string_view kConcurrentCommands = "concurrent-commands";
+
 /// Memory can be DeviceLocal and HostVisible at once (CPU devices,
 /// integrated GPUs): a module's inputs and outputs need no staging copies.
 inline constexpr std::string_view kHostVisibleDeviceLocal =

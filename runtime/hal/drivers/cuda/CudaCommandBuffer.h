@@ -4,8 +4,9 @@
 // device addresses or binding-table slots, resolved at submission) and runs
 // them in one of two ways:
 //   graph  (CudaGraphCommandBuffer, the default): a CUDA graph whose edges
-//          are exactly the ordering barriers and events ask for, built and
-//          instantiated at the first submission and relaunched after;
+//          are exactly the ordering barriers, events and dependOn ask for,
+//          built and instantiated at the first submission and relaunched
+//          after;
 //   stream (CudaStreamCommandBuffer): every command issued into the queue's
 //          stream at each submission, one after another.
 // The kind is chosen per device: KILN_CUDA_COMMAND_BUFFERS=graph|stream,

@@ -48,9 +48,17 @@ CudaDevice::CudaDevice(std::shared_ptr<CudaContext> context,
       }) {}
 
 std::vector<UnsupportedFeature> CudaDevice::unsupportedFeatures() const {
-  return {{std::string(feature::kHostVisibleDeviceLocal),
-           "a discrete GPU: device memory is not mapped on the host, and "
-           "host-visible memory is pinned host memory"}};
+  std::vector<UnsupportedFeature> features = {
+      {std::string(feature::kHostVisibleDeviceLocal),
+       "a discrete GPU: device memory is not mapped on the host, and "
+       "host-visible memory is pinned host memory"}};
+  // Follows the kind createCommandBuffer makes. Graph mode gives commands
+  // no ordering links no edge, so CUDA may run them at once.
+  if (CommandBufferKind == CudaCommandBufferKind::Stream)
+    features.push_back({std::string(feature::kConcurrentCommands),
+                        "stream command buffers issue commands one after "
+                        "another on one stream"});
+  return features;
 }
 
 bool CudaDevice::supportsExecutable(std::string_view format,

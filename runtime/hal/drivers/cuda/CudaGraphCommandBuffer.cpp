@@ -78,8 +78,13 @@ CudaGraphCommandBuffer::kernelParams(const DispatchCommand &dispatch,
 
 void CudaGraphCommandBuffer::commandRecorded() {
   const Command &command = Commands.back();
-  if (doesNothing(command))
+  // Commands.size() is the HAL's command count: the dependencies name
+  // indices into Commands.
+  if (doesNothing(command)) {
+    // No node, but a later command may name it.
+    Dependencies.addEmptyCommand(commandDependencies());
     return;
+  }
   auto index = static_cast<uint32_t>(Nodes.size());
   auto noteSlot = [&](const Range &range) {
     if (!range.isIndirect())
@@ -99,8 +104,8 @@ void CudaGraphCommandBuffer::commandRecorded() {
     for (const Range &binding : std::get<DispatchCommand>(command).Bindings)
       noteSlot(binding);
   }
-  Nodes.push_back(
-      {static_cast<uint32_t>(Commands.size() - 1), Dependencies.addNode()});
+  Nodes.push_back({static_cast<uint32_t>(Commands.size() - 1),
+                   Dependencies.addNode(commandDependencies())});
 }
 
 Status CudaGraphCommandBuffer::recordExecutionBarrier() {

@@ -2,10 +2,10 @@
 //
 // Graph mode: each command that does something becomes a node (a fill a
 // memset node, a copy a memcpy node, a dispatch a kernel node) whose
-// dependencies are what the recording's barriers and events require and
-// nothing more (CudaGraphDependencies), so independent commands may run at
-// once. The graph is built and instantiated at the first submission, when
-// binding-table addresses are known, and relaunched with cuGraphLaunch
+// dependencies are what the recording's barriers, events and dependOn
+// require and nothing more (CudaGraphDependencies), so independent commands
+// may run at once. The graph is built and instantiated at the first submission,
+// when binding-table addresses are known, and relaunched with cuGraphLaunch
 // after. A later submission whose table puts other buffers in some slots
 // patches the parameters of just the nodes using those slots into the
 // instance (cuGraphExec*SetParams); only if CUDA refuses a patch (a slot

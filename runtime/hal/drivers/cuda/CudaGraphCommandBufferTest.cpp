@@ -161,6 +161,25 @@ protected:
     return std::vector<uint8_t>(mapped.begin(), mapped.end());
   }
 
+  // kAddOnePtx with 128-thread workgroups; callers skip first unless
+  // Cuda->supportsExecutable("cuda-ptx", "sm_80").
+  StatusOr<std::shared_ptr<Executable>> addOne() {
+    std::vector<uint8_t> image(kAddOnePtx.begin(), kAddOnePtx.end());
+    image.push_back(0);
+    ExecutableSpec spec;
+    spec.Name = "add_one";
+    spec.Format = "cuda-ptx";
+    spec.Target = "sm_80";
+    spec.Image = image;
+    EntryPointSpec entry;
+    entry.Name = "add_one";
+    entry.WorkgroupSize = {128, 1, 1};
+    entry.BindingCount = 2;
+    entry.PushConstantCount = 1;
+    spec.EntryPoints = {entry};
+    return Cuda->createExecutable(spec);
+  }
+
   std::shared_ptr<CudaDevice> Cuda;
 };
 
@@ -244,24 +263,75 @@ TEST_F(CudaGraphCommandBufferTest, CommandsBetweenBarriersHaveNoEdges) {
   EXPECT_EQ(bytes, expected);
 }
 
+TEST_F(CudaGraphCommandBufferTest, DependOnChainsGetOnlyTheirOwnEdges) {
+  // Two branches of add_one dispatches recorded interleaved, each link
+  // naming the one before it with dependOn and nothing else ordering them,
+  // as a module with two independent matmul branches records them. Chain
+  // A also holds an empty dispatch (no node) that the next link names: it
+  // must pass A's edge through. The graph must hold the within-chain edges
+  // and none between the chains.
+  if (!Cuda->supportsExecutable("cuda-ptx", "sm_80"))
+    GTEST_SKIP() << "the test kernel is sm_80 PTX; this GPU is older";
+  ASSIGN_OR_FAIL(auto executable, addOne());
+  constexpr uint32_t kCount = 1000;
+  constexpr uint64_t kBytes = kCount * 4;
+  constexpr uint32_t kLinks = 3;
+  std::vector<std::shared_ptr<Buffer>> a, b; // a[0]: input, a[i]: link i
+  for (uint32_t i = 0; i <= kLinks; ++i) {
+    ASSIGN_OR_FAIL(auto aBuffer, deviceBuffer(kBytes));
+    ASSIGN_OR_FAIL(auto bBuffer, deviceBuffer(kBytes));
+    a.push_back(aBuffer);
+    b.push_back(bBuffer);
+  }
+  ASSIGN_OR_FAIL(auto commands, beginGraph());
+  uint32_t push[] = {kCount};
+  const std::array<uint32_t, 3> grid = {(kCount + 127) / 128, 1, 1};
+  auto link = [&](const std::vector<std::shared_ptr<Buffer>> &chain, uint32_t i,
+                  uint32_t previous,
+                  const std::array<uint32_t, 3> &count) -> Status {
+    uint32_t after[] = {previous};
+    KILN_RETURN_IF_ERROR(commands->dependOn(after));
+    BufferRef bindings[] = {BufferRef::direct(chain[i - 1]),
+                            BufferRef::direct(chain[i])};
+    return commands->dispatch(executable, 0, count, bindings, push);
+  };
+  ASSERT_OK(commands->fill(BufferRef::direct(a[0]), 10, 4));   // 0
+  ASSERT_OK(commands->fill(BufferRef::direct(b[0]), 1000, 4)); // 1
+  ASSERT_OK(link(a, 1, 0, grid));                              // 2
+  ASSERT_OK(link(b, 1, 1, grid));                              // 3
+  ASSERT_OK(link(a, 2, 2, grid));                              // 4
+  ASSERT_OK(link(b, 2, 3, grid));                              // 5
+  ASSERT_OK(link(a, 3, 4, {0, 1, 1})); // 6: no work, no node
+  ASSERT_OK(link(a, 3, 6, grid));      // 7: after 4, through 6
+  ASSERT_OK(link(b, 3, 5, grid));      // 8
+  ASSERT_EQ(commands->commandCount(), 9u);
+  ASSERT_OK(commands->end());
+  ASSERT_OK(submitAndWait(commands));
+
+  ASSIGN_OR_FAIL(auto shape, commands->graphShape());
+  EXPECT_EQ(shape.NodeCount, 8u);
+  EXPECT_EQ(shape.Edges,
+            (Edges{{0, 2}, {1, 3}, {2, 4}, {3, 5}, {4, 7}, {5, 8}}));
+  // Each chain adds one per link past its fill, the empty one excepted.
+  auto expectAll = [&](const std::shared_ptr<Buffer> &buffer, uint32_t value,
+                       const char *name) {
+    auto bytes = download(buffer);
+    ASSERT_TRUE(bytes.ok()) << bytes.status().toString();
+    for (uint32_t i = 0; i < kCount; ++i) {
+      uint32_t got;
+      std::memcpy(&got, bytes->data() + 4 * i, 4);
+      ASSERT_EQ(got, value) << name << ", element " << i;
+    }
+  };
+  expectAll(a[kLinks], 10 + 3, "chain A");
+  expectAll(b[kLinks], 1000 + 3, "chain B");
+}
+
 TEST_F(CudaGraphCommandBufferTest,
        NewBindingTablesArePatchedNotReinstantiated) {
   if (!Cuda->supportsExecutable("cuda-ptx", "sm_80"))
     GTEST_SKIP() << "the test kernel is sm_80 PTX; this GPU is older";
-  std::vector<uint8_t> image(kAddOnePtx.begin(), kAddOnePtx.end());
-  image.push_back(0);
-  ExecutableSpec spec;
-  spec.Name = "add_one";
-  spec.Format = "cuda-ptx";
-  spec.Target = "sm_80";
-  spec.Image = image;
-  EntryPointSpec entry;
-  entry.Name = "add_one";
-  entry.WorkgroupSize = {128, 1, 1};
-  entry.BindingCount = 2;
-  entry.PushConstantCount = 1;
-  spec.EntryPoints = {entry};
-  ASSIGN_OR_FAIL(auto executable, Cuda->createExecutable(spec));
+  ASSIGN_OR_FAIL(auto executable, addOne());
 
   // slot 0: input, slot 1: output (kernel result, then a filled tail),
   // slot 2: a copy of the input's first bytes. One kernel, one memset and

@@ -3,9 +3,12 @@
 // Stream mode: the commands are issued, in order, into the queue's stream
 // at every submission (dispatches as cuLaunchKernel with the bindings'
 // device addresses as kernel parameters). One stream runs them one after
-// another, so barriers and events need no CUDA work; the price is one
-// driver call per command per submission and no concurrency between
-// independent commands.
+// another, so barriers and events need no CUDA work, and neither does
+// dependOn: every command it names was issued earlier and has finished
+// before the next one starts, so commandDependencies() is never read. The
+// price is one driver call per command per submission and no concurrency
+// between independent commands (the device reports concurrent-commands
+// unsupported in this mode).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDASTREAMCOMMANDBUFFER_H

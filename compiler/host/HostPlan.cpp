@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/BitVector.h"
 
 using namespace mlir;
 
@@ -103,6 +104,11 @@ struct ValueInfo {
   std::optional<uint32_t> FillPattern; // splat values materialized by a fill
   uint8_t FillLength = 0;
   bool FillEmitted = false;
+  // Arena values: the dispatch that writes the value (for a splat, its
+  // first user, which its fill step precedes) and every dispatch that
+  // writes or reads it.
+  Operation *Writer = nullptr;
+  SmallVector<Operation *> Touchers;
 };
 
 // The splat a fill step can write: a 1, 2 or 4 byte element.
@@ -225,6 +231,12 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
 
   // Liveness: a value lives until its last use, through aliases.
   for (Operation &op : block) {
+    auto call = dyn_cast<func::CallOp>(op);
+    if (call)
+      for (Value result : call.getResults()) {
+        infos[result].Writer = call;
+        infos[result].Touchers.push_back(call);
+      }
     for (Value operand : op.getOperands()) {
       auto it = owner.find(operand);
       if (it == owner.end())
@@ -235,9 +247,46 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
         info.End = std::max(info.End, at);
         if (info.FillPattern)
           info.Start = std::min(info.Start, at);
+        if (call) {
+          if (info.FillPattern && !info.Writer)
+            info.Writer = call;
+          info.Touchers.push_back(call);
+        }
       }
     }
   }
+
+  // Which dispatches each one follows through the data it reads (through
+  // aliases, transitively), by op position.
+  llvm::DenseMap<Operation *, llvm::BitVector> ancestors;
+  for (Operation &op : block) {
+    auto call = dyn_cast<func::CallOp>(op);
+    if (!call)
+      continue;
+    llvm::BitVector bits(pos);
+    for (Value operand : call.getOperands()) {
+      Operation *producer = owner.lookup(operand).getDefiningOp();
+      if (producer && isa<func::CallOp>(producer)) {
+        bits |= ancestors[producer];
+        bits.set(position[producer]);
+      }
+    }
+    ancestors[call] = std::move(bits);
+  }
+  // Steps are ordered by the bytes they touch (schema/StepDependencies.h),
+  // so a value placed over a dead one's bytes makes its writer wait for
+  // every dispatch that touched the dead one. That is free when the writer
+  // follows them through its data anyway, and otherwise serializes work
+  // that could run at once (two branches of a block): such values get bytes
+  // of their own.
+  auto mayReuse = [&](const ValueInfo &dead, const ValueInfo &next) {
+    if (!next.Writer)
+      return false;
+    const llvm::BitVector &follows = ancestors[next.Writer];
+    return llvm::all_of(dead.Touchers, [&](Operation *toucher) {
+      return toucher == next.Writer || follows.test(position[toucher]);
+    });
+  };
 
   // Results computed here are written straight into output buffers.
   std::vector<std::optional<Value>> copyFrom(returnOp.getNumOperands());
@@ -259,6 +308,7 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
   struct Placed {
     uint64_t Offset, Length;
     size_t Start, End;
+    Value Owner;
   };
   std::vector<Placed> placed;
   SmallVector<Value> arenaValues;
@@ -273,8 +323,11 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
     if (info.Start == kEnd)
       info.Start = info.End; // a splat returned directly
     std::vector<Placed> overlapping;
+    // Placed in order of Start, so an earlier value either is live at
+    // the same time or died before this one is written.
     for (const Placed &p : placed)
-      if (p.Start <= info.End && info.Start <= p.End)
+      if ((p.Start <= info.End && info.Start <= p.End) ||
+          !mayReuse(infos[p.Owner], info))
         overlapping.push_back(p);
     llvm::sort(overlapping, [](const Placed &a, const Placed &b) {
       return a.Offset < b.Offset;
@@ -287,8 +340,8 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
                         llvm::alignTo(p.Offset + p.Length, kBufferAlignment));
     }
     info.Offset = offset;
-    placed.push_back(
-        {offset, std::max<uint64_t>(info.Length, 1), info.Start, info.End});
+    placed.push_back({offset, std::max<uint64_t>(info.Length, 1), info.Start,
+                      info.End, value});
     plan.ArenaSize = std::max(
         plan.ArenaSize, llvm::alignTo(offset + info.Length, kBufferAlignment));
   }
@@ -313,12 +366,17 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
       continue;
     DispatchStepPlan step;
     step.EntryPoint = call.getCallee().str();
+    // Dispatch bodies take fresh destinations (kiln-materialize-inits), so
+    // no result binding reads what was there before.
     for (Value operand : call.getOperands()) {
       emitFill(owner.lookup(operand));
       step.Bindings.push_back(sliceOf(operand));
+      step.Access.push_back(BindingAccess::Read);
     }
-    for (Value result : call.getResults())
+    for (Value result : call.getResults()) {
       step.Bindings.push_back(sliceOf(result));
+      step.Access.push_back(BindingAccess::Write);
+    }
     plan.Steps.push_back(std::move(step));
   }
   for (auto [index, operand] : llvm::enumerate(returnOp.getOperands())) {
@@ -329,7 +387,35 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
                        tensorByteSize(plan.Outputs[index])};
     plan.Steps.push_back(CopyStepPlan{sliceOf(operand), target});
   }
+  std::vector<std::vector<schema::StepAccess>> accesses;
+  accesses.reserve(plan.Steps.size());
+  for (const HostStep &step : plan.Steps)
+    accesses.push_back(stepAccesses(step));
+  plan.Dependencies = schema::deriveStepDependencies(accesses);
   return plan;
+}
+
+std::vector<schema::StepAccess> stepAccesses(const HostStep &step) {
+  auto access = [](const BufferSlice &slice, bool written) {
+    // Only inputs and outputs are several buffers.
+    bool indexed =
+        slice.Kind == Storage::Input || slice.Kind == Storage::Output;
+    return schema::StepAccess{static_cast<uint8_t>(slice.Kind),
+                              indexed ? slice.Index : 0, slice.Offset,
+                              slice.Length, written};
+  };
+  std::vector<schema::StepAccess> accesses;
+  if (const auto *dispatch = std::get_if<DispatchStepPlan>(&step)) {
+    for (auto [slice, kind] :
+         llvm::zip_equal(dispatch->Bindings, dispatch->Access))
+      accesses.push_back(access(slice, kind != BindingAccess::Read));
+  } else if (const auto *copy = std::get_if<CopyStepPlan>(&step)) {
+    accesses.push_back(access(copy->Source, false));
+    accesses.push_back(access(copy->Target, true));
+  } else {
+    accesses.push_back(access(std::get<FillStepPlan>(step).Target, true));
+  }
+  return accesses;
 }
 
 } // namespace kiln

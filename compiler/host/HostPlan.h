@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "schema/StepDependencies.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <string>
@@ -22,9 +23,13 @@ struct BufferSlice {
   uint64_t Length = 0;
 };
 
+/// What a dispatch does with a binding (module.fbs BindingAccess).
+enum class BindingAccess : uint8_t { Read, Write, ReadWrite };
+
 struct DispatchStepPlan {
   std::string EntryPoint;
   std::vector<BufferSlice> Bindings; // operands, then results
+  std::vector<BindingAccess> Access; // one per binding
 };
 struct CopyStepPlan {
   BufferSlice Source, Target;
@@ -41,6 +46,9 @@ struct HostPlan {
   std::vector<mlir::RankedTensorType> Inputs, Outputs;
   uint64_t ArenaSize = 0;
   std::vector<HostStep> Steps;
+  /// Steps[i] waits for the steps Dependencies[i] names and no others
+  /// (ascending; see schema/StepDependencies.h).
+  std::vector<std::vector<uint32_t>> Dependencies;
 };
 
 /// Module-wide constant data, 64-byte aligned entries, deduplicated.
@@ -68,6 +76,10 @@ inline constexpr uint64_t kBufferAlignment = 64;
 /// possible.
 mlir::FailureOr<HostPlan> planHostFunction(mlir::func::FuncOp func,
                                            ConstantPool &pool);
+
+/// The bytes `step` reads and writes, in the form step dependencies are
+/// derived from.
+std::vector<schema::StepAccess> stepAccesses(const HostStep &step);
 
 } // namespace kiln
 

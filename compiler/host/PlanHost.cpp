@@ -51,6 +51,11 @@ struct PlanHostPass : impl::PlanHostBase<PlanHostPass> {
         steps.push_back(b.getStringAttr(text));
       }
       func->setAttr("kiln.steps", b.getArrayAttr(steps));
+      SmallVector<Attribute> dependencies;
+      for (const std::vector<uint32_t> &list : plan->Dependencies)
+        dependencies.push_back(b.getDenseI32ArrayAttr(
+            SmallVector<int32_t>(list.begin(), list.end())));
+      func->setAttr("kiln.step_dependencies", b.getArrayAttr(dependencies));
     }
   }
 };

@@ -14,7 +14,8 @@ namespace kiln {
 namespace {
 
 constexpr uint16_t kVersionMajor = 1;
-constexpr uint16_t kVersionMinor = 0;
+// 1: step dependencies and binding access.
+constexpr uint16_t kVersionMinor = 1;
 
 FailureOr<fbs::ElementType> elementTypeOf(Location loc, Type type) {
   if (type.isF32())
@@ -80,7 +81,11 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
   std::vector<flatbuffers::Offset<fbs::Function>> fns;
   for (const HostPlan &plan : functions) {
     std::vector<flatbuffers::Offset<fbs::Step>> steps;
-    for (const HostStep &step : plan.Steps) {
+    for (auto [step, dependencyList] :
+         llvm::zip_equal(plan.Steps, plan.Dependencies)) {
+      // Always written, even when empty: an absent list means "after every
+      // earlier step".
+      auto dependencies = fbb.CreateVector(dependencyList);
       if (auto *d = std::get_if<DispatchStepPlan>(&step)) {
         auto it = entryOrdinal.find(d->EntryPoint);
         if (it == entryOrdinal.end())
@@ -88,23 +93,30 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
         std::vector<fbs::BufferRange> bindings;
         for (const BufferSlice &s : d->Bindings)
           bindings.push_back(toRange(s));
-        auto dispatch =
-            fbs::CreateDispatchStep(fbb, /*executable=*/0, it->second,
-                                    fbb.CreateVectorOfStructs(bindings));
+        std::vector<fbs::BindingAccess> access;
+        for (BindingAccess kind : d->Access)
+          access.push_back(
+              kind == BindingAccess::Read    ? fbs::BindingAccess::Read
+              : kind == BindingAccess::Write ? fbs::BindingAccess::Write
+                                             : fbs::BindingAccess::ReadWrite);
+        auto dispatch = fbs::CreateDispatchStep(
+            fbb, /*executable=*/0, it->second,
+            fbb.CreateVectorOfStructs(bindings), /*push_constants=*/0,
+            fbb.CreateVector(access));
         steps.push_back(fbs::CreateStep(fbb, fbs::StepKind::DispatchStep,
-                                        dispatch.Union()));
+                                        dispatch.Union(), dependencies));
       } else if (auto *c = std::get_if<CopyStepPlan>(&step)) {
         fbs::BufferRange source = toRange(c->Source),
                          target = toRange(c->Target);
         auto copy = fbs::CreateCopyStep(fbb, &source, &target);
-        steps.push_back(
-            fbs::CreateStep(fbb, fbs::StepKind::CopyStep, copy.Union()));
+        steps.push_back(fbs::CreateStep(fbb, fbs::StepKind::CopyStep,
+                                        copy.Union(), dependencies));
       } else if (auto *f = std::get_if<FillStepPlan>(&step)) {
         fbs::BufferRange target = toRange(f->Target);
         auto fill =
             fbs::CreateFillStep(fbb, &target, f->Pattern, f->PatternLength);
-        steps.push_back(
-            fbs::CreateStep(fbb, fbs::StepKind::FillStep, fill.Union()));
+        steps.push_back(fbs::CreateStep(fbb, fbs::StepKind::FillStep,
+                                        fill.Union(), dependencies));
       }
     }
     auto inputs = tensorTypes(plan.Inputs);

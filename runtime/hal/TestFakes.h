@@ -12,6 +12,7 @@
 #include "runtime/hal/CommandBuffer.h"
 #include "runtime/hal/Device.h"
 #include "runtime/hal/Driver.h"
+#include "runtime/hal/HostSemaphore.h"
 
 #include <string>
 #include <vector>
@@ -136,24 +137,32 @@ public:
   }
   StatusOr<std::shared_ptr<CommandBuffer>>
   createCommandBuffer(CommandBufferMode mode, uint32_t capacity) override {
-    return std::shared_ptr<CommandBuffer>(
-        std::make_shared<FakeCommandBuffer>(mode, capacity));
+    auto commands = std::make_shared<FakeCommandBuffer>(mode, capacity);
+    CommandBuffers.push_back(commands);
+    return std::shared_ptr<CommandBuffer>(commands);
   }
-  StatusOr<std::shared_ptr<Semaphore>> createSemaphore(uint64_t) override {
-    return KILN_ERROR(Unimplemented, "fake");
+  StatusOr<std::shared_ptr<Semaphore>>
+  createSemaphore(uint64_t initialValue) override {
+    return std::shared_ptr<Semaphore>(
+        std::make_shared<HostSemaphore>(initialValue));
   }
   StatusOr<std::shared_ptr<Event>> createEvent() override {
     return std::shared_ptr<Event>(std::make_shared<FakeEvent>());
   }
   Status waitIdle(Timeout) override { return Status(); }
   int Submissions = 0;
+  /// Every command buffer created, so tests can read what was recorded.
+  std::vector<std::shared_ptr<FakeCommandBuffer>> CommandBuffers;
 
 protected:
+  // Runs nothing; signals at once so callers that wait can go on.
   Status queueExecuteImpl(std::span<const SemaphoreValue>,
                           const std::shared_ptr<CommandBuffer> &,
                           std::span<const std::shared_ptr<Buffer>>,
-                          std::span<const SemaphoreValue>) override {
+                          std::span<const SemaphoreValue> signal) override {
     ++Submissions;
+    for (const SemaphoreValue &value : signal)
+      KILN_RETURN_IF_ERROR(value.Timeline->signal(value.Value));
     return Status();
   }
 

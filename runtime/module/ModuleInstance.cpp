@@ -234,22 +234,34 @@ ModuleInstance::record(Function &function, bool staged) {
       Device->createCommandBuffer(hal::CommandBufferMode::Reusable,
                                   function.slotCount(staged)));
   KILN_RETURN_IF_ERROR(commands->begin());
-  bool needBarrier = false;
   if (staged) {
     for (uint32_t i = 0; i < function.inputCount(); ++i) {
       uint64_t bytes = function.InputBytes[i];
       KILN_RETURN_IF_ERROR(commands->copy(
           BufferRef::slot(function.stagingInputSlot(i), 0, bytes),
           BufferRef::slot(function.inputSlot(i), 0, bytes)));
-      needBarrier = true;
     }
+    // Every step may read an input.
+    if (function.inputCount() > 0)
+      KILN_RETURN_IF_ERROR(commands->executionBarrier());
   }
+  // Step i is command firstStep + i.
+  const uint32_t firstStep = commands->commandCount();
+  std::vector<uint32_t> dependencies;
   uint32_t stepIndex = 0;
   for (const sc::Step *step : *function.Def->steps()) {
-    // Each step sees the effects of the ones before it.
-    if (needBarrier)
+    if (const auto *declared = step->dependencies()) {
+      // Exactly the steps the compiler found this one conflicting with
+      // (the verifier checked that they order every conflict), so
+      // independent steps may run at the same time.
+      dependencies.clear();
+      for (uint32_t dependency : *declared)
+        dependencies.push_back(firstStep + dependency);
+      KILN_RETURN_IF_ERROR(commands->dependOn(dependencies));
+    } else if (stepIndex > 0) {
+      // A module from before dependencies: after every earlier step.
       KILN_RETURN_IF_ERROR(commands->executionBarrier());
-    needBarrier = true;
+    }
     Status recorded;
     if (const sc::DispatchStep *dispatch = step->kind_as_DispatchStep()) {
       const LoadedExecutable &executable = Executables[dispatch->executable()];
@@ -283,7 +295,8 @@ ModuleInstance::record(Function &function, bool staged) {
     ++stepIndex;
   }
   if (staged) {
-    if (needBarrier)
+    // Outputs are read once every step that may write one is done.
+    if (stepIndex > 0)
       KILN_RETURN_IF_ERROR(commands->executionBarrier());
     for (uint32_t i = 0; i < function.outputCount(); ++i) {
       uint64_t bytes = function.OutputBytes[i];
@@ -453,6 +466,18 @@ Status ModuleInstance::callWithDeviceBuffers(
     if (outputs[i]->isReadOnly())
       return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
                         i, ": the buffer is read-only");
+    // Steps run as a graph ordered by what the compiler saw them touch, and
+    // it saw every input and output as a buffer of its own.
+    for (size_t j = 0; j < inputs.size(); ++j)
+      if (inputs[j] == outputs[i])
+        return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
+                          i, " is the buffer given as input ", j,
+                          "; outputs need buffers of their own");
+    for (size_t j = 0; j < i; ++j)
+      if (outputs[j] == outputs[i])
+        return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
+                          i, " is the buffer given as output ", j,
+                          "; outputs need buffers of their own");
   }
 
   std::lock_guard<std::mutex> lock(Mutex);

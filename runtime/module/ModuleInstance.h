@@ -72,7 +72,8 @@ public:
   /// Runs `function` on inputs already in buffers of this instance's device
   /// and writes its outputs into `outputs`, one buffer per input and output
   /// (at least the tensor's bytes; usable for Transfer and Dispatch; outputs
-  /// writable). Nothing is copied between host and device. With a `timer`
+  /// writable and distinct from each other and from the inputs). Nothing is
+  /// copied between host and device. With a `timer`
   /// (hal::Device::createSubmissionTimer) the call's commands are timed by
   /// the device's clock. Calls are serialized with call().
   Status callWithDeviceBuffers(

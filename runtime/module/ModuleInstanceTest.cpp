@@ -4,10 +4,12 @@
 #include "runtime/hal/DeviceParamName.h"
 
 #include "runtime/hal/DriverRegistry.h"
+#include "runtime/hal/TestFakes.h"
 #include "runtime/module/TestModule.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <fstream>
@@ -456,6 +458,12 @@ TEST_P(DeviceBufferCallTest, Errors) {
   ASSERT_TRUE(readOnly.ok()) << readOnly.status().toString();
   EXPECT_EQ(message("main", inputs, {*readOnly, outputs[1], outputs[2]}),
             "function @main output 0: the buffer is read-only");
+  EXPECT_EQ(message("main", inputs, {outputs[0], inputs[1], outputs[2]}),
+            "function @main output 1 is the buffer given as input 1; outputs "
+            "need buffers of their own");
+  EXPECT_EQ(message("main", inputs, {outputs[0], outputs[1], outputs[0]}),
+            "function @main output 2 is the buffer given as output 0; outputs "
+            "need buffers of their own");
   // A read-only input is fine.
   std::vector<std::shared_ptr<hal::Buffer>> readOnlyInput = {*readOnly,
                                                              inputs[1]};
@@ -468,6 +476,85 @@ TEST_P(DeviceBufferCallTest, LocalDevicesHaveNoClockOfTheirOwn) {
   auto timer = Device->createSubmissionTimer();
   ASSERT_FALSE(timer.ok());
   EXPECT_EQ(timer.status().code(), StatusCode::Unimplemented);
+}
+
+// Two chains x -> a -> out0 and y -> b -> out1 of one two-binding kernel,
+// written as the compiler writes them: each step names only the step whose
+// result it reads.
+test::ModuleSpec twoChainsSpec(bool declareDependencies) {
+  using Access = sc::BindingAccess;
+  test::ModuleSpec spec;
+  test::EntryPointSpec copy{"k", {1, 1, 1}, {1, 1, 1}, 2, 0, 0};
+  spec.Executables.push_back(
+      {"exe", {{"fake", "any", std::vector<uint8_t>(8), {copy}}}});
+  test::FunctionSpec function;
+  function.Name = "two_chains";
+  function.Inputs = {{kF32, {4}}, {kF32, {4}}};
+  function.Outputs = {{kF32, {4}}, {kF32, {4}}};
+  function.ArenaSize = 128;
+  auto step = [&](test::RangeSpec in, test::RangeSpec out,
+                  std::vector<uint32_t> dependencies) {
+    test::StepSpec s;
+    s.Kind = sc::StepKind::DispatchStep;
+    s.Bindings = {in, out};
+    s.Access = {Access::Read, Access::Write};
+    if (declareDependencies)
+      s.Dependencies = std::move(dependencies);
+    return s;
+  };
+  function.Steps = {
+      step(range(SK::Input, 0, 0, 16), range(SK::Arena, 0, 0, 16), {}),
+      step(range(SK::Arena, 0, 0, 16), range(SK::Output, 0, 0, 16), {0}),
+      step(range(SK::Input, 1, 0, 16), range(SK::Arena, 0, 64, 16), {}),
+      step(range(SK::Arena, 0, 64, 16), range(SK::Output, 1, 0, 16), {2})};
+  spec.Functions.push_back(function);
+  return spec;
+}
+
+// What a call records, as the fake command buffer logs it.
+std::vector<std::string> recordedSteps(bool declareDependencies) {
+  auto device = std::make_shared<hal::test::FakeDevice>("fake://");
+  auto file = loadSpec(twoChainsSpec(declareDependencies));
+  EXPECT_TRUE(file.ok()) << file.status().toString();
+  auto instance = ModuleInstance::create(device, std::move(file).value());
+  EXPECT_TRUE(instance.ok()) << instance.status().toString();
+  std::vector<HostTensor> inputs = {
+      tensor(ElementType::F32, {4}, floatBytes({1, 2, 3, 4})),
+      tensor(ElementType::F32, {4}, floatBytes({5, 6, 7, 8}))};
+  auto outputs = (*instance)->call("two_chains", inputs);
+  EXPECT_TRUE(outputs.ok()) << outputs.status().toString();
+  EXPECT_EQ(device->CommandBuffers.size(), 1u);
+  return device->CommandBuffers.empty() ? std::vector<std::string>()
+                                        : device->CommandBuffers[0]->Log;
+}
+
+TEST(ModuleInstanceRecordingTest, IndependentChainsShareNoDependency) {
+  // Slots: inputs 0-1, outputs 2-3, arena 4, constants 5, staging 6-9 (the
+  // fake device has no unified memory). Two staging copies in (commands 0
+  // and 1), a barrier, the steps (commands 2 to 5), a barrier, two staging
+  // copies out. Each step waits for its own chain's step only.
+  std::vector<std::string> log = recordedSteps(/*declareDependencies=*/true);
+  std::vector<std::string> expected = {
+      "copy slot6+0:16 slot0+0:16",
+      "copy slot7+0:16 slot1+0:16",
+      "barrier",
+      "dispatch 0 1x1x1 slot0+0:16 slot4+0:16 push0",
+      "dispatch 0 1x1x1 slot4+0:16 slot2+0:16 push0 after 2",
+      "dispatch 0 1x1x1 slot1+0:16 slot4+64:16 push0",
+      "dispatch 0 1x1x1 slot4+64:16 slot3+0:16 push0 after 4",
+      "barrier",
+      "copy slot2+0:16 slot8+0:16",
+      "copy slot3+0:16 slot9+0:16"};
+  EXPECT_EQ(log, expected);
+}
+
+TEST(ModuleInstanceRecordingTest, StepsWithoutDependenciesFollowEverything) {
+  // Modules from before dependencies existed: a barrier before each step.
+  std::vector<std::string> log = recordedSteps(/*declareDependencies=*/false);
+  size_t barriers = std::count(log.begin(), log.end(), "barrier");
+  EXPECT_EQ(barriers, 5u) << ::testing::PrintToString(log);
+  for (const std::string &line : log)
+    EXPECT_EQ(line.find("after"), std::string::npos) << line;
 }
 
 TEST(ModuleInstanceErrorsTest, NoRunnableVariant) {

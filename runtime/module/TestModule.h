@@ -12,6 +12,7 @@
 #include "schema/module_generated.h"
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -34,11 +35,15 @@ struct StepSpec {
   uint32_t EntryPoint = 0;
   std::vector<RangeSpec> Bindings;
   std::vector<uint32_t> PushConstants;
+  // One per binding; empty leaves binding_access out.
+  std::vector<sc::BindingAccess> Access;
   // Copy (Source, Target) and fill (Target).
   RangeSpec Source;
   RangeSpec Target;
   uint32_t Pattern = 0;
   uint8_t PatternLength = 4;
+  // Absent: the step waits for every earlier one (minor version 0).
+  std::optional<std::vector<uint32_t>> Dependencies;
 };
 
 struct TensorTypeSpec {
@@ -197,7 +202,8 @@ inline std::vector<uint8_t> buildModule(const ModuleSpec &spec) {
           bindings.push_back(toRange(r));
         kind = sc::CreateDispatchStepDirect(
                    fbb, s.Executable, s.EntryPoint, &bindings,
-                   s.PushConstants.empty() ? nullptr : &s.PushConstants)
+                   s.PushConstants.empty() ? nullptr : &s.PushConstants,
+                   s.Access.empty() ? nullptr : &s.Access)
                    .Union();
         break;
       }
@@ -215,7 +221,9 @@ inline std::vector<uint8_t> buildModule(const ModuleSpec &spec) {
         break;
       }
       }
-      steps.push_back(sc::CreateStep(fbb, s.Kind, kind));
+      steps.push_back(sc::CreateStep(
+          fbb, s.Kind, kind,
+          s.Dependencies ? fbb.CreateVector(*s.Dependencies) : 0));
     }
     functions.push_back(sc::CreateFunctionDirect(
         fbb, f.Name.c_str(), &inputs, &outputs, f.ArenaSize, &steps));

@@ -5,6 +5,7 @@
 #include "runtime/base/ElementType.h"
 #include "runtime/base/HostTensor.h"
 #include "schema/ModuleChecksum.h"
+#include "schema/StepDependencies.h"
 
 #include <cstring>
 #include <string_view>
@@ -23,6 +24,10 @@ constexpr flatbuffers::uoffset_t kMaxDepth = 16;
 constexpr flatbuffers::uoffset_t kMaxTables = 1u << 20;
 constexpr uint64_t kMaxGridProduct = uint64_t(1) << 32;
 constexpr size_t kMaxQuotedChars = 64;
+// Checking that every pair of conflicting steps is ordered costs time
+// quadratic in the steps and a bit per pair; this bounds both (32 MiB) for
+// a crafted file, far above what a model needs.
+constexpr flatbuffers::uoffset_t kMaxSteps = 1u << 14;
 
 // Names come from untrusted files and end up in one-line error reports, so
 // they are shortened and anything unprintable is escaped.
@@ -264,10 +269,77 @@ private:
       return KILN_ERROR(InvalidArgument, where, ": arena size ", ArenaSize,
                         " exceeds the maximum of 2^48 bytes");
     const auto &steps = *function.steps();
-    for (flatbuffers::uoffset_t i = 0; i < steps.size(); ++i)
-      KILN_RETURN_IF_ERROR(
-          checkStep(strCat(where, " step ", i), *steps.Get(i)));
+    if (steps.size() > kMaxSteps)
+      return KILN_ERROR(InvalidArgument, where, ": ", steps.size(),
+                        " steps; at most ", kMaxSteps, " are supported");
+    sc::StepOrder order(steps.size());
+    std::vector<std::vector<sc::StepAccess>> accesses;
+    accesses.reserve(steps.size());
+    for (flatbuffers::uoffset_t i = 0; i < steps.size(); ++i) {
+      std::string stepWhere = strCat(where, " step ", i);
+      const sc::Step &step = *steps.Get(i);
+      KILN_RETURN_IF_ERROR(checkStep(stepWhere, step));
+      KILN_RETURN_IF_ERROR(checkDependencies(stepWhere, i, step, order));
+      accesses.push_back(stepAccesses(step));
+    }
+    if (auto conflict = sc::findUnorderedConflict(accesses, order))
+      return KILN_ERROR(InvalidArgument, where, ": steps ", conflict->first,
+                        " and ", conflict->second,
+                        " touch the same bytes, one of them writing, but step ",
+                        conflict->second, " does not wait for step ",
+                        conflict->first,
+                        " (directly or through its dependencies), so they "
+                        "could run at the same time");
     return Status();
+  }
+
+  Status checkDependencies(const std::string &where, uint32_t index,
+                           const sc::Step &step, sc::StepOrder &order) {
+    const auto *dependencies = step.dependencies();
+    if (!dependencies) {
+      order.addAfterAll(index);
+      return Status();
+    }
+    for (flatbuffers::uoffset_t i = 0; i < dependencies->size(); ++i) {
+      uint32_t dependency = dependencies->Get(i);
+      if (dependency >= index)
+        return KILN_ERROR(InvalidArgument, where, ": depends on step ",
+                          dependency,
+                          "; a step can only wait for earlier ones");
+      if (i > 0 && dependency <= dependencies->Get(i - 1))
+        return KILN_ERROR(InvalidArgument, where,
+                          ": dependencies are not strictly ascending");
+    }
+    order.add(index, std::span<const uint32_t>(dependencies->data(),
+                                               dependencies->size()));
+    return Status();
+  }
+
+  // The bytes a checked step reads and writes. A dispatch without binding
+  // access (minor version 0) may read and write every binding.
+  static std::vector<sc::StepAccess> stepAccesses(const sc::Step &step) {
+    auto access = [](const sc::BufferRange &range, bool written) {
+      bool indexed = range.storage() == sc::StorageKind::Input ||
+                     range.storage() == sc::StorageKind::Output;
+      return sc::StepAccess{static_cast<uint8_t>(range.storage()),
+                            indexed ? range.index() : 0, range.offset(),
+                            range.length(), written};
+    };
+    std::vector<sc::StepAccess> accesses;
+    if (const auto *dispatch = step.kind_as_DispatchStep()) {
+      const auto &bindings = *dispatch->bindings();
+      const auto *kinds = dispatch->binding_access();
+      for (flatbuffers::uoffset_t i = 0; i < bindings.size(); ++i)
+        accesses.push_back(
+            access(*bindings.Get(i),
+                   !kinds || kinds->Get(i) != sc::BindingAccess::Read));
+    } else if (const auto *copy = step.kind_as_CopyStep()) {
+      accesses.push_back(access(*copy->source(), false));
+      accesses.push_back(access(*copy->target(), true));
+    } else if (const auto *fill = step.kind_as_FillStep()) {
+      accesses.push_back(access(*fill->target(), true));
+    }
+    return accesses;
   }
 
   Status checkStep(const std::string &where, const sc::Step &step) {
@@ -330,6 +402,24 @@ private:
     for (flatbuffers::uoffset_t i = 0; i < bindings.size(); ++i)
       KILN_RETURN_IF_ERROR(
           checkRange(where, strCat("binding ", i), *bindings.Get(i)));
+    if (const auto *access = dispatch.binding_access()) {
+      if (access->size() != bindings.size())
+        return KILN_ERROR(InvalidArgument, where, ": dispatch has ",
+                          bindings.size(), " bindings but ", access->size(),
+                          " binding access entries");
+      for (flatbuffers::uoffset_t i = 0; i < access->size(); ++i) {
+        sc::BindingAccess kind = access->Get(i);
+        if (kind != sc::BindingAccess::Read &&
+            kind != sc::BindingAccess::Write &&
+            kind != sc::BindingAccess::ReadWrite)
+          return KILN_ERROR(InvalidArgument, where, ": binding ", i,
+                            " has unknown access ",
+                            unsigned(static_cast<uint8_t>(kind)));
+        if (kind != sc::BindingAccess::Read)
+          KILN_RETURN_IF_ERROR(
+              checkWritable(where, strCat("binding ", i), *bindings.Get(i)));
+      }
+    }
     return Status();
   }
 
@@ -376,6 +466,12 @@ private:
     if (range.storage() == sc::StorageKind::Constant)
       return KILN_ERROR(InvalidArgument, where, ": ", label,
                         " writes to the module constants, which are read-only");
+    // The caller's inputs may be read-only, and one input buffer may serve
+    // several calls.
+    if (range.storage() == sc::StorageKind::Input)
+      return KILN_ERROR(InvalidArgument, where, ": ", label, " writes to ",
+                        storageName(range.storage()), " ", range.index(),
+                        "; a function's inputs are read-only");
     return Status();
   }
 

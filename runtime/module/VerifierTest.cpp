@@ -504,6 +504,88 @@ TEST(VerifierTest, RangeExceedsConstants) {
   expectRejected(spec, "exceeds constants size 0");
 }
 
+// The valid module's main with dependencies and binding access, as the
+// compiler writes them: fill arena[0:16]; copy input0 -> arena[16:32];
+// add(arena[16:32], input1) -> output0; scale(constant) -> arena[32:64].
+// Only the add depends on anything (the copy wrote what it reads).
+ModuleSpec declaredSpec() {
+  using Access = kiln::schema::BindingAccess;
+  ModuleSpec spec = validModuleSpec();
+  std::vector<test::StepSpec> &steps = spec.Functions[0].Steps;
+  steps[0].Dependencies = std::vector<uint32_t>{};
+  steps[1].Dependencies = std::vector<uint32_t>{};
+  steps[2].Dependencies = std::vector<uint32_t>{1};
+  steps[2].Access = {Access::Read, Access::Read, Access::Write};
+  steps[3].Dependencies = std::vector<uint32_t>{};
+  steps[3].Access = {Access::Read, Access::Write};
+  return spec;
+}
+
+TEST(VerifierTest, DeclaredDependenciesVerify) {
+  Status status = verifySpec(declaredSpec());
+  EXPECT_TRUE(status.ok()) << status.toString();
+  // More than needed is fine too.
+  ModuleSpec spec = declaredSpec();
+  spec.Functions[0].Steps[3].Dependencies = std::vector<uint32_t>{0, 2};
+  status = verifySpec(spec);
+  EXPECT_TRUE(status.ok()) << status.toString();
+}
+
+TEST(VerifierTest, DependenciesMustNameEarlierStepsInOrder) {
+  ModuleSpec spec = declaredSpec();
+  spec.Functions[0].Steps[2].Dependencies = std::vector<uint32_t>{1, 2};
+  expectRejected(spec, "function 'main' step 2: depends on step 2; a step can "
+                       "only wait for earlier ones");
+  spec.Functions[0].Steps[2].Dependencies = std::vector<uint32_t>{1, 0};
+  expectRejected(spec, "step 2: dependencies are not strictly ascending");
+}
+
+TEST(VerifierTest, UnorderedConflictsAreRejected) {
+  // Read after write: the add reads what the copy wrote.
+  ModuleSpec spec = declaredSpec();
+  spec.Functions[0].Steps[2].Dependencies = std::vector<uint32_t>{0};
+  expectRejected(spec, "function 'main': steps 1 and 2 touch the same bytes, "
+                       "one of them writing, but step 2 does not wait for "
+                       "step 1");
+  // Write after read: the scale overwrites what the add still reads.
+  spec = declaredSpec();
+  spec.Functions[0].Steps[3].Bindings[1] = range(SK::Arena, 0, 16, 32);
+  expectRejected(spec, "steps 1 and 3 touch the same bytes");
+  spec.Functions[0].Steps[3].Dependencies = std::vector<uint32_t>{1};
+  expectRejected(spec, "steps 2 and 3 touch the same bytes");
+  // Through another step is enough.
+  spec.Functions[0].Steps[3].Dependencies = std::vector<uint32_t>{2};
+  Status status = verifySpec(spec);
+  EXPECT_TRUE(status.ok()) << status.toString();
+  // Two readers of the copy's bytes need no order between them...
+  spec = declaredSpec();
+  spec.Functions[0].Steps[3].Bindings[0] = range(SK::Arena, 0, 16, 16);
+  spec.Functions[0].Steps[3].Dependencies = std::vector<uint32_t>{1};
+  status = verifySpec(spec);
+  EXPECT_TRUE(status.ok()) << status.toString();
+  // ...but without binding access every binding counts as written.
+  spec.Functions[0].Steps[2].Access.clear();
+  expectRejected(spec, "steps 2 and 3 touch the same bytes");
+}
+
+TEST(VerifierTest, BindingAccessIsChecked) {
+  using Access = kiln::schema::BindingAccess;
+  ModuleSpec spec = declaredSpec();
+  spec.Functions[0].Steps[2].Access = {Access::Read, Access::Write};
+  expectRejected(spec, "step 2: dispatch has 3 bindings but 2 binding access "
+                       "entries");
+  spec.Functions[0].Steps[2].Access = {Access::Read, static_cast<Access>(7),
+                                       Access::Write};
+  expectRejected(spec, "step 2: binding 1 has unknown access 7");
+  spec.Functions[0].Steps[2].Access = {Access::Read, Access::ReadWrite,
+                                       Access::Write};
+  expectRejected(spec, "step 2: binding 1 writes to input 1; a function's "
+                       "inputs are read-only");
+  spec = declaredSpec();
+  spec.Functions[0].Steps[3].Access = {Access::Write, Access::Write};
+  expectRejected(spec, "step 3: binding 0 writes to the module constants");
+}
+
 TEST(VerifierTest, RangeOffsetOverflow) {
   ModuleSpec spec = validModuleSpec();
   spec.Functions[0].Steps[0].Target =

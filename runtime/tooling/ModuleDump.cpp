@@ -83,8 +83,14 @@ std::string stepString(const sc::Module &module, const sc::Step &step) {
                              dispatch->entry_point(), " ",
                              quoted(entryPoint.name()), " bindings [");
     const auto &bindings = *dispatch->bindings();
-    for (flatbuffers::uoffset_t i = 0; i < bindings.size(); ++i)
+    const auto *access = dispatch->binding_access();
+    for (flatbuffers::uoffset_t i = 0; i < bindings.size(); ++i) {
       out += strCat(i ? ", " : "", rangeString(*bindings.Get(i)));
+      if (access)
+        out += access->Get(i) == sc::BindingAccess::Read    ? " read"
+               : access->Get(i) == sc::BindingAccess::Write ? " write"
+                                                            : " read-write";
+    }
     out += "]";
     if (const auto *pushConstants = dispatch->push_constants()) {
       out += " push constants [";
@@ -128,9 +134,19 @@ std::string dumpModule(const module::ModuleFile &file) {
                   functionSignatureString(*function), "\n");
     out += strCat("  arena: ", function->arena_size(), " bytes\n");
     const auto &steps = *function->steps();
-    for (flatbuffers::uoffset_t i = 0; i < steps.size(); ++i)
-      out +=
-          strCat("  step ", i, ": ", stepString(module, *steps.Get(i)), "\n");
+    for (flatbuffers::uoffset_t i = 0; i < steps.size(); ++i) {
+      const sc::Step &step = *steps.Get(i);
+      out += strCat("  step ", i, ": ", stepString(module, step));
+      if (const auto *dependencies = step.dependencies()) {
+        if (dependencies->size() > 0)
+          out += dependencies->size() == 1 ? "; after step " : "; after steps ";
+        for (flatbuffers::uoffset_t d = 0; d < dependencies->size(); ++d)
+          out += strCat(d ? ", " : "", dependencies->Get(d));
+      } else if (i > 0) {
+        out += "; after every earlier step";
+      }
+      out += "\n";
+    }
   }
 
   const auto &executables = *module.executables();

@@ -17,6 +17,26 @@ load(const module::test::ModuleSpec &spec) {
   return file.ok() ? *file : nullptr;
 }
 
+TEST(ModuleDumpTest, ShowsDependenciesAndBindingAccess) {
+  using Access = schema::BindingAccess;
+  module::test::ModuleSpec spec = module::test::validModuleSpec();
+  std::vector<module::test::StepSpec> &steps = spec.Functions[0].Steps;
+  for (module::test::StepSpec &step : steps)
+    step.Dependencies = std::vector<uint32_t>{};
+  steps[2].Dependencies = std::vector<uint32_t>{0, 1};
+  steps[2].Access = {Access::Read, Access::Read, Access::Write};
+  steps[3].Access = {Access::Read, Access::ReadWrite};
+  auto file = load(spec);
+  ASSERT_TRUE(file);
+  std::string dump = dumpModule(*file);
+  for (const char *line :
+       {"  step 1: copy input0[0, 16) -> arena[16, 32) (16 bytes)\n",
+        "bindings [arena[16, 32) read, input1[0, 16) read, output0[0, 16) "
+        "write] push constants [4]; after steps 0, 1\n",
+        "bindings [constants[240, 256) read, arena[32, 64) read-write]\n"})
+    EXPECT_NE(dump.find(line), std::string::npos) << line << "\n" << dump;
+}
+
 TEST(ModuleDumpTest, DescribesEverything) {
   auto file = load(module::test::validModuleSpec());
   ASSERT_TRUE(file);
@@ -28,12 +48,14 @@ TEST(ModuleDumpTest, DescribesEverything) {
            "function 'main' (4xf32, 4xf32) -> (4xf32)\n",
            "  arena: 64 bytes\n",
            "  step 0: fill arena[0, 16) with 0x3f800000 (4-byte pattern)\n",
-           "  step 1: copy input0[0, 16) -> arena[16, 32) (16 bytes)\n",
+           "  step 1: copy input0[0, 16) -> arena[16, 32) (16 bytes); after "
+           "every earlier step\n",
            "  step 2: dispatch executable 0 'exe0' entry point 0 'add' "
            "bindings [arena[16, 32), input1[0, 16), output0[0, 16)] push "
-           "constants [4]\n",
+           "constants [4]; after every earlier step\n",
            "  step 3: dispatch executable 0 'exe0' entry point 1 'scale' "
-           "bindings [constants[240, 256), arena[32, 64)]\n",
+           "bindings [constants[240, 256), arena[32, 64)]; after every "
+           "earlier step\n",
            "function 'second' (2x3xi32) -> (i8)\n",
            "  step 0: fill output0[0, 1) with 0x2a (1-byte pattern)\n",
            "executables: 1\n",

@@ -3,6 +3,7 @@
 // The plan is written as `kiln.arena_size` and one string per step:
 // `dispatch @callee <operand slices> <result slices>`, `copy <src> -> <dst>`,
 // `fill <dst> pattern <bits>/<bytes>`; a slice is `kind[index][begin:end]`.
+// `kiln.step_dependencies` lists, per step, the earlier steps it waits for.
 
 func.func private @d(tensor<16xf32>) -> tensor<16xf32> attributes {kiln.dispatch}
 
@@ -54,6 +55,70 @@ func.func @chain4(%x: tensor<16xf32>) -> tensor<16xf32> {
   %2 = call @d(%1) : (tensor<16xf32>) -> tensor<16xf32>
   %3 = call @d(%2) : (tensor<16xf32>) -> tensor<16xf32>
   return %3 : tensor<16xf32>
+}
+
+// -----
+
+func.func private @d(tensor<16xf32>) -> tensor<16xf32> attributes {kiln.dispatch}
+func.func private @d2(tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32> attributes {kiln.dispatch}
+
+// Each step waits for the steps it reads from, and, where the arena reuses
+// a dead value's bytes, for the steps that read them (step 2 overwrites
+// what step 1 read).
+// CHECK-LABEL: func.func @chain_dependencies(
+// CHECK-SAME:    kiln.arena_size = 128 : i64
+// CHECK-SAME:    kiln.step_dependencies = [array<i32>, array<i32: 0>, array<i32: 1>, array<i32: 2>]
+// CHECK-SAME:    kiln.steps = ["dispatch @d input0[0:64] arena[0:64]",
+// CHECK-SAME:                  "dispatch @d arena[0:64] arena[64:128]",
+// CHECK-SAME:                  "dispatch @d arena[64:128] arena[0:64]",
+func.func @chain_dependencies(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = call @d(%x) : (tensor<16xf32>) -> tensor<16xf32>
+  %1 = call @d(%0) : (tensor<16xf32>) -> tensor<16xf32>
+  %2 = call @d(%1) : (tensor<16xf32>) -> tensor<16xf32>
+  %3 = call @d(%2) : (tensor<16xf32>) -> tensor<16xf32>
+  return %3 : tensor<16xf32>
+}
+
+// Two chains that share no data: no step of one waits for a step of the
+// other. The second chain does not reuse the first one's dead bytes, which
+// would make it wait for their readers.
+// CHECK-LABEL: func.func @two_chains(
+// CHECK-SAME:    kiln.arena_size = 256 : i64
+// CHECK-SAME:    kiln.step_dependencies = [array<i32>, array<i32: 0>, array<i32: 1>, array<i32>, array<i32: 3>, array<i32: 4>]
+// CHECK-SAME:    kiln.steps = ["dispatch @d input0[0:64] arena[0:64]",
+// CHECK-SAME:                  "dispatch @d arena[0:64] arena[64:128]",
+// CHECK-SAME:                  "dispatch @d arena[64:128] output0[0:64]",
+// CHECK-SAME:                  "dispatch @d input1[0:64] arena[128:192]",
+// CHECK-SAME:                  "dispatch @d arena[128:192] arena[192:256]",
+// CHECK-SAME:                  "dispatch @d arena[192:256] output1[0:64]"]
+func.func @two_chains(%x: tensor<16xf32>, %y: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %a0 = call @d(%x) : (tensor<16xf32>) -> tensor<16xf32>
+  %a1 = call @d(%a0) : (tensor<16xf32>) -> tensor<16xf32>
+  %a2 = call @d(%a1) : (tensor<16xf32>) -> tensor<16xf32>
+  %b0 = call @d(%y) : (tensor<16xf32>) -> tensor<16xf32>
+  %b1 = call @d(%b0) : (tensor<16xf32>) -> tensor<16xf32>
+  %b2 = call @d(%b1) : (tensor<16xf32>) -> tensor<16xf32>
+  return %a2, %b2 : tensor<16xf32>, tensor<16xf32>
+}
+
+// Two branches from one value, joined: the branches wait only for the
+// fork, the join for both, and the join's own step (after both branches)
+// may reuse the fork's bytes.
+// CHECK-LABEL: func.func @diamond(
+// CHECK-SAME:    kiln.arena_size = 192 : i64
+// CHECK-SAME:    kiln.step_dependencies = [array<i32>, array<i32: 0>, array<i32: 0>, array<i32: 1, 2>, array<i32: 3>]
+// CHECK-SAME:    kiln.steps = ["dispatch @d input0[0:64] arena[0:64]",
+// CHECK-SAME:                  "dispatch @d arena[0:64] arena[64:128]",
+// CHECK-SAME:                  "dispatch @d arena[0:64] arena[128:192]",
+// CHECK-SAME:                  "dispatch @d2 arena[64:128] arena[128:192] arena[0:64]",
+// CHECK-SAME:                  "dispatch @d arena[0:64] output0[0:64]"]
+func.func @diamond(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %p = call @d(%x) : (tensor<16xf32>) -> tensor<16xf32>
+  %q = call @d(%p) : (tensor<16xf32>) -> tensor<16xf32>
+  %r = call @d(%p) : (tensor<16xf32>) -> tensor<16xf32>
+  %s = call @d2(%q, %r) : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  %t = call @d(%s) : (tensor<16xf32>) -> tensor<16xf32>
+  return %t : tensor<16xf32>
 }
 
 // -----

@@ -24,10 +24,19 @@ LocalCommandBuffer::toRange(const BufferRef &ref) {
   return Range{buffer->data(), 0, ref.Offset, ref.Length};
 }
 
+void LocalCommandBuffer::addCommand(Command command) {
+  uint32_t level = RegionBase;
+  for (uint32_t dependency : commandDependencies())
+    level = std::max(level, Levels[dependency] + 1);
+  Commands.push_back(std::move(command));
+  Levels.push_back(level);
+  LevelCount = std::max(LevelCount, level + 1);
+}
+
 Status LocalCommandBuffer::recordFill(const BufferRef &target, uint32_t pattern,
                                       uint8_t patternLength) {
   KILN_ASSIGN_OR_RETURN(Range range, toRange(target));
-  Commands.push_back(FillCommand{range, pattern, patternLength});
+  addCommand(FillCommand{range, pattern, patternLength});
   return Status();
 }
 
@@ -35,7 +44,7 @@ Status LocalCommandBuffer::recordCopy(const BufferRef &source,
                                       const BufferRef &target) {
   KILN_ASSIGN_OR_RETURN(Range from, toRange(source));
   KILN_ASSIGN_OR_RETURN(Range to, toRange(target));
-  Commands.push_back(CopyCommand{from, to});
+  addCommand(CopyCommand{from, to});
   return Status();
 }
 
@@ -60,12 +69,12 @@ Status LocalCommandBuffer::recordDispatch(
   }
   dispatch.PushConstants.assign(pushConstants.begin(), pushConstants.end());
   Executables.push_back(executable);
-  Commands.push_back(std::move(dispatch));
+  addCommand(std::move(dispatch));
   return Status();
 }
 
 Status LocalCommandBuffer::recordExecutionBarrier() {
-  Commands.push_back(BarrierCommand{});
+  startRegion();
   return Status();
 }
 
@@ -85,7 +94,21 @@ LocalCommandBuffer::recordWaitEvent(const std::shared_ptr<Event> &event) {
                       "event was not created by a local device");
   // Everything before the signal is before this point too, so a barrier
   // is a correct (if conservative) wait.
-  Commands.push_back(BarrierCommand{});
+  startRegion();
+  return Status();
+}
+
+Status LocalCommandBuffer::recordEnd() {
+  // A counting sort by level, stable so a level keeps recording order.
+  LevelStarts.assign(LevelCount + 1, 0);
+  for (uint32_t level : Levels)
+    ++LevelStarts[level + 1];
+  for (uint32_t level = 0; level < LevelCount; ++level)
+    LevelStarts[level + 1] += LevelStarts[level];
+  Schedule.resize(Commands.size());
+  std::vector<size_t> next(LevelStarts.begin(), LevelStarts.end() - 1);
+  for (uint32_t command = 0; command < Commands.size(); ++command)
+    Schedule[next[Levels[command]]++] = command;
   return Status();
 }
 
@@ -115,7 +138,7 @@ void LocalCommandBuffer::runCopy(const CopyCommand &copy,
                copy.Source.Length);
 }
 
-void LocalCommandBuffer::runGroup(size_t begin, size_t end,
+void LocalCommandBuffer::runLevel(std::span<const uint32_t> commands,
                                   std::span<uint8_t *const> slotBases,
                                   TaskPool *pool) const {
   struct Work {
@@ -163,8 +186,14 @@ void LocalCommandBuffer::runGroup(size_t begin, size_t end,
     total = 0;
   };
 
-  for (size_t i = begin; i < end; ++i) {
-    const Command &command = Commands[i];
+  // Fills and copies run here, one after another, as the loop meets them;
+  // the dispatches are gathered and run together after them (some earlier
+  // if the combined workgroup count would overflow). Both are orders the
+  // recording allows: no command of a level is ordered against another
+  // (whatever a command waits for is in an earlier level), so any order,
+  // or overlap, of one level's commands is correct.
+  for (uint32_t index : commands) {
+    const Command &command = Commands[index];
     if (const auto *fill = std::get_if<FillCommand>(&command)) {
       runFill(*fill, slotBases);
     } else if (const auto *copy = std::get_if<CopyCommand>(&command)) {
@@ -190,14 +219,11 @@ void LocalCommandBuffer::runGroup(size_t begin, size_t end,
 
 void LocalCommandBuffer::execute(std::span<uint8_t *const> slotBases,
                                  TaskPool *pool) const {
-  size_t groupBegin = 0;
-  for (size_t i = 0; i <= Commands.size(); ++i) {
-    if (i < Commands.size() &&
-        !std::holds_alternative<BarrierCommand>(Commands[i]))
-      continue;
-    runGroup(groupBegin, i, slotBases, pool);
-    groupBegin = i + 1;
-  }
+  std::span<const uint32_t> schedule = Schedule;
+  for (uint32_t level = 0; level < LevelCount; ++level)
+    runLevel(schedule.subspan(LevelStarts[level],
+                              LevelStarts[level + 1] - LevelStarts[level]),
+             slotBases, pool);
 }
 
 } // namespace kiln::hal::local

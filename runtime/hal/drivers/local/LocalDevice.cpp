@@ -31,9 +31,15 @@ std::vector<UnsupportedFeature> LocalDevice::unsupportedFeatures() const {
     features.push_back({std::string(feature::kConcurrentWorkgroups),
                         "local-sync runs workgroups one after another on "
                         "the submitting thread"});
+    features.push_back({std::string(feature::kConcurrentCommands),
+                        "local-sync runs commands one after another on the "
+                        "submitting thread"});
   } else if (Workers < 2) {
     features.push_back({std::string(feature::kConcurrentWorkgroups),
                         "this local-task device has a single worker"});
+    features.push_back({std::string(feature::kConcurrentCommands),
+                        "this local-task device has a single worker, which "
+                        "runs commands one after another"});
   }
   features.push_back({std::string(feature::kBoundedDeviceMemory),
                       "host memory is overcommitted: a huge allocation may "

@@ -4,6 +4,7 @@
 
 #include "runtime/hal/Feature.h"
 #include "runtime/hal/drivers/local/CpuTarget.h"
+#include "runtime/hal/drivers/local/LocalCommandBuffer.h"
 
 #include <gtest/gtest.h>
 
@@ -82,17 +83,71 @@ TEST(LocalDriverTest, WorkersAndFeatures) {
   EXPECT_EQ(property((*one)->info(), "threads"), "1");
   EXPECT_EQ((*one)->info().Uri, "local-task://?workers=1");
   EXPECT_TRUE((*one)->unsupportedReason(feature::kConcurrentWorkgroups));
+  EXPECT_TRUE((*one)->unsupportedReason(feature::kConcurrentCommands));
   EXPECT_FALSE((*one)->unsupportedReason(feature::kDeferredSubmission));
   auto four = open(*task, "local-task://?workers=4");
   ASSERT_TRUE(four.ok());
   EXPECT_EQ(property((*four)->info(), "threads"), "4");
   EXPECT_FALSE((*four)->unsupportedReason(feature::kConcurrentWorkgroups));
+  EXPECT_FALSE((*four)->unsupportedReason(feature::kConcurrentCommands));
+  auto two = open(*task, "local-task://?workers=2");
+  ASSERT_TRUE(two.ok());
+  EXPECT_FALSE((*two)->unsupportedReason(feature::kConcurrentCommands));
 
   auto sync = open(*createLocalSyncDriver(), "local-sync");
   ASSERT_TRUE(sync.ok());
   EXPECT_TRUE((*sync)->unsupportedReason(feature::kDeferredSubmission));
   EXPECT_TRUE((*sync)->unsupportedReason(feature::kConcurrentWorkgroups));
+  EXPECT_TRUE((*sync)->unsupportedReason(feature::kConcurrentCommands));
   EXPECT_FALSE((*sync)->unsupportedReason(feature::kHostVisibleDeviceLocal));
+}
+
+// The schedule LocalCommandBuffer derives from barriers, events and
+// dependOn: what a command waits for lands in an earlier level, and what
+// nothing orders stays in the lowest level it may take (so it runs at once
+// with the rest of that level).
+TEST(LocalDriverTest, CommandLevels) {
+  auto device = open(*createLocalTaskDriver(), "local-task://?workers=2");
+  ASSERT_TRUE(device.ok());
+  auto buffer = (*device)->allocator().allocate(64, MemoryType::HostVisible,
+                                                BufferUsage::All);
+  ASSERT_TRUE(buffer.ok());
+  auto event = (*device)->createEvent();
+  ASSERT_TRUE(event.ok());
+  auto created = (*device)->createCommandBuffer(CommandBufferMode::OneShot, 0);
+  ASSERT_TRUE(created.ok());
+  auto commands = std::dynamic_pointer_cast<LocalCommandBuffer>(*created);
+  ASSERT_TRUE(commands);
+  // Records a fill after `dependencies`; its command number is its index.
+  auto fill = [&](std::vector<uint32_t> dependencies) {
+    EXPECT_TRUE(commands->dependOn(dependencies).ok());
+    EXPECT_TRUE(commands->fill(BufferRef::direct(*buffer), 0, 1).ok());
+  };
+  ASSERT_TRUE(commands->begin().ok());
+  // A barrier before anything is recorded orders nothing.
+  ASSERT_TRUE(commands->executionBarrier().ok());
+  fill({});     // 0
+  fill({});     // 1
+  fill({0});    // 2
+  fill({2});    // 3
+  fill({});     // 4: independent of the chain 0-2-3
+  fill({1, 0}); // 5
+  // Two barriers in a row are one.
+  ASSERT_TRUE(commands->executionBarrier().ok());
+  ASSERT_TRUE(commands->executionBarrier().ok());
+  fill({});  // 6
+  fill({1}); // 7: what it names is before the barrier anyway
+  fill({6}); // 8
+  ASSERT_TRUE(commands->signalEvent(*event).ok());
+  fill({}); // 9: nothing orders it after 8
+  ASSERT_TRUE(commands->waitEvent(*event).ok());
+  fill({}); // 10
+  ASSERT_TRUE(commands->end().ok());
+  const uint32_t expected[] = {0, 0, 1, 2, 0, 1, 3, 3, 4, 3, 5};
+  ASSERT_EQ(commands->commandCount(), std::size(expected));
+  for (uint32_t command = 0; command < std::size(expected); ++command)
+    EXPECT_EQ(commands->level(command), expected[command])
+        << "command " << command;
 }
 
 TEST(LocalDriverTest, DiscreteGpuLikeAllocator) {

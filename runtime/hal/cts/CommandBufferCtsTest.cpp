@@ -95,6 +95,38 @@ TEST_P(CommandBufferCts, BarriersOrderAChain) {
     ASSERT_EQ(back[i], 0x78) << i;
 }
 
+TEST_P(CommandBufferCts, DependOnOrdersAChain) {
+  // fill A; copy A -> B after it; copy B -> C after that, with no barrier,
+  // and an unrelated fill of D recorded in between that nothing waits for.
+  KILN_CTS_ASSIGN(auto a, deviceBuffer(4096));
+  KILN_CTS_ASSIGN(auto b, deviceBuffer(4096));
+  KILN_CTS_ASSIGN(auto c, deviceBuffer(4096));
+  KILN_CTS_ASSIGN(auto d, deviceBuffer(4096));
+  KILN_CTS_ASSERT_OK(upload(b, randomBytes(4096)));
+  KILN_CTS_ASSERT_OK(upload(c, randomBytes(4096)));
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  uint32_t fill = commands->commandCount();
+  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(a), 0x12345678, 4));
+  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(d), 0x9a, 1));
+  KILN_CTS_ASSERT_OK(commands->dependOn({&fill, 1}));
+  uint32_t firstCopy = commands->commandCount();
+  KILN_CTS_ASSERT_OK(
+      commands->copy(BufferRef::direct(a), BufferRef::direct(b)));
+  KILN_CTS_ASSERT_OK(commands->dependOn({&firstCopy, 1}));
+  KILN_CTS_ASSERT_OK(
+      commands->copy(BufferRef::direct(b), BufferRef::direct(c)));
+  KILN_CTS_ASSERT_OK(commands->end());
+  KILN_CTS_ASSERT_OK(submitAndWait(commands));
+  std::vector<uint8_t> filled =
+      expectedFill(std::vector<uint8_t>(4096), 0, 4096, 0x12345678, 4);
+  KILN_CTS_ASSIGN(auto backB, download(b));
+  KILN_CTS_ASSIGN(auto backC, download(c));
+  KILN_CTS_ASSIGN(auto backD, download(d));
+  EXPECT_EQ(backB, filled);
+  EXPECT_EQ(backC, filled);
+  EXPECT_EQ(backD, std::vector<uint8_t>(4096, 0x9a));
+}
+
 TEST_P(CommandBufferCts, EventsOrderTwoGroups) {
   KILN_CTS_ASSIGN(auto a, deviceBuffer(256));
   KILN_CTS_ASSIGN(auto b, deviceBuffer(256));

@@ -166,7 +166,7 @@ CtsTest::kernels(std::string *skipReason) {
     return spec;
   };
   spec.EntryPoints = {entry("add_f32", 3, 2), entry("count_workgroups", 1, 2),
-                      entry("rendezvous", 1, 1), entry("scale_bias_f32", 2, 3)};
+                      entry("rendezvous", 1, 2), entry("scale_bias_f32", 2, 3)};
   return TestDevice->createExecutable(spec);
 }
 

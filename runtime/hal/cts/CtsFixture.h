@@ -99,7 +99,7 @@ private:
 enum CtsEntry : uint32_t {
   kAddF32 = 0,          // bindings a, b, out; push n, perGroup
   kCountWorkgroups = 1, // bindings counters; push countX, countY
-  kRendezvous = 2,      // bindings state[2]; push parties
+  kRendezvous = 2,      // bindings state[2]; push parties, timeoutMs
   kScaleBiasF32 = 3,    // bindings in, out; push n, scale bits, bias bits
 };
 

@@ -22,6 +22,41 @@ protected:
     Kernels = *loaded;
   }
 
+  // Rendezvous timeouts. Two dispatches running at once meet within
+  // microseconds, so kMeetMs only has to outlast a loaded machine; when one
+  // is ordered after the other the first waits out kOrderedMs, which every
+  // such case pays on every concurrent device.
+  static constexpr uint32_t kMeetMs = 10000;
+  static constexpr uint32_t kOrderedMs = 300;
+
+  /// A zeroed rendezvous state (arrived, met).
+  StatusOr<std::shared_ptr<Buffer>> meetingState() {
+    KILN_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> state, deviceBuffer(8));
+    KILN_RETURN_IF_ERROR(upload(state, std::vector<uint8_t>(8, 0)));
+    return state;
+  }
+  /// Records one workgroup of a two-party rendezvous on `state` that gives
+  /// up after `timeoutMs`.
+  Status meet(CommandBuffer &commands, const std::shared_ptr<Buffer> &state,
+              uint32_t timeoutMs) {
+    BufferRef bindings[] = {BufferRef::direct(state)};
+    uint32_t push[] = {2, timeoutMs};
+    return commands.dispatch(Kernels, kRendezvous, {1, 1, 1}, bindings, push);
+  }
+  /// Runs `commands` (ended here) and reads `state`: how many parties
+  /// arrived and how many of them met the other.
+  StatusOr<std::pair<uint32_t, uint32_t>>
+  runMeeting(const std::shared_ptr<CommandBuffer> &commands,
+             const std::shared_ptr<Buffer> &state) {
+    KILN_RETURN_IF_ERROR(commands->end());
+    KILN_RETURN_IF_ERROR(submitAndWait(commands));
+    KILN_ASSIGN_OR_RETURN(std::vector<uint8_t> back, download(state));
+    std::pair<uint32_t, uint32_t> result;
+    std::memcpy(&result.first, back.data(), 4);
+    std::memcpy(&result.second, back.data() + 4, 4);
+    return result;
+  }
+
   std::shared_ptr<Executable> Kernels;
 };
 KILN_CTS_INSTANTIATE(DispatchCts);
@@ -192,7 +227,7 @@ TEST_P(DispatchCts, WorkgroupsRunConcurrently) {
   KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(state), 0, 4));
   KILN_CTS_ASSERT_OK(commands->executionBarrier());
   BufferRef bindings[] = {BufferRef::direct(state)};
-  uint32_t push[] = {2};
+  uint32_t push[] = {2, kMeetMs};
   KILN_CTS_ASSERT_OK(
       commands->dispatch(Kernels, kRendezvous, {2, 1, 1}, bindings, push));
   KILN_CTS_ASSERT_OK(commands->end());
@@ -203,6 +238,174 @@ TEST_P(DispatchCts, WorkgroupsRunConcurrently) {
   std::memcpy(&met, back.data() + 4, 4);
   EXPECT_EQ(arrived, 2u);
   EXPECT_EQ(met, 2u);
+}
+
+// The ordering cases below use two one-workgroup rendezvous dispatches, A
+// then B, on one state: when they may run at once (on a device that runs
+// unordered commands concurrently) both meet; when B is ordered after A, A
+// waits in vain until it times out and only B sees both arrivals.
+constexpr std::pair<uint32_t, uint32_t> kBothMet{2, 2};
+constexpr std::pair<uint32_t, uint32_t> kOnlySecondMet{2, 1};
+
+TEST_P(DispatchCts, UnorderedDispatchesRunConcurrently) {
+  KILN_CTS_REQUIRE(feature::kConcurrentCommands);
+  // Without this the cases that expect an ordering would pass on a device
+  // that merely runs everything in order.
+  KILN_CTS_ASSIGN(auto state, meetingState());
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_CTS_ASSIGN(auto meeting, runMeeting(commands, state));
+  EXPECT_EQ(meeting, kBothMet);
+}
+
+TEST_P(DispatchCts, BarrierOrdersConcurrentDispatches) {
+  KILN_CTS_REQUIRE(feature::kConcurrentCommands);
+  KILN_CTS_ASSIGN(auto state, meetingState());
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  KILN_CTS_ASSERT_OK(meet(*commands, state, kOrderedMs));
+  KILN_CTS_ASSERT_OK(commands->executionBarrier());
+  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_CTS_ASSIGN(auto meeting, runMeeting(commands, state));
+  EXPECT_EQ(meeting, kOnlySecondMet);
+}
+
+TEST_P(DispatchCts, EventOrdersConcurrentDispatches) {
+  KILN_CTS_REQUIRE(feature::kConcurrentCommands);
+  KILN_CTS_ASSIGN(auto state, meetingState());
+  KILN_CTS_ASSIGN(auto other, deviceBuffer(64));
+  KILN_CTS_ASSIGN(auto event, device()->createEvent());
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  KILN_CTS_ASSERT_OK(meet(*commands, state, kOrderedMs));
+  KILN_CTS_ASSERT_OK(commands->signalEvent(event));
+  // Between signal and wait, so B's wait is for the event's commands, not
+  // for whatever came last.
+  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(other), 0, 4));
+  KILN_CTS_ASSERT_OK(commands->waitEvent(event));
+  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_CTS_ASSIGN(auto meeting, runMeeting(commands, state));
+  EXPECT_EQ(meeting, kOnlySecondMet);
+}
+
+TEST_P(DispatchCts, DependOnOrdersConcurrentDispatches) {
+  KILN_CTS_REQUIRE(feature::kConcurrentCommands);
+  KILN_CTS_ASSIGN(auto state, meetingState());
+  KILN_CTS_ASSIGN(auto other, deviceBuffer(64));
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  uint32_t first = commands->commandCount();
+  KILN_CTS_ASSERT_OK(meet(*commands, state, kOrderedMs));
+  // Recorded between them, so following the latest command is not enough.
+  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(other), 0, 4));
+  KILN_CTS_ASSERT_OK(commands->dependOn({&first, 1}));
+  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_CTS_ASSIGN(auto meeting, runMeeting(commands, state));
+  EXPECT_EQ(meeting, kOnlySecondMet);
+}
+
+TEST_P(DispatchCts, DependOnPassesThroughCommandsThatDoNoWork) {
+  KILN_CTS_REQUIRE(feature::kConcurrentCommands);
+  // A; an empty fill after A; an empty dispatch after that; B after that:
+  // B follows A although every link between them does nothing.
+  KILN_CTS_ASSIGN(auto state, meetingState());
+  KILN_CTS_ASSIGN(auto counters, deviceBuffer(16));
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  uint32_t previous = commands->commandCount();
+  KILN_CTS_ASSERT_OK(meet(*commands, state, kOrderedMs));
+  KILN_CTS_ASSERT_OK(commands->dependOn({&previous, 1}));
+  previous = commands->commandCount();
+  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(counters, 0, 0), 0, 4));
+  KILN_CTS_ASSERT_OK(commands->dependOn({&previous, 1}));
+  previous = commands->commandCount();
+  BufferRef bindings[] = {BufferRef::direct(counters)};
+  uint32_t push[] = {4, 1};
+  KILN_CTS_ASSERT_OK(
+      commands->dispatch(Kernels, kCountWorkgroups, {4, 0, 1}, bindings, push));
+  KILN_CTS_ASSERT_OK(commands->dependOn({&previous, 1}));
+  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_CTS_ASSIGN(auto meeting, runMeeting(commands, state));
+  EXPECT_EQ(meeting, kOnlySecondMet);
+}
+
+TEST_P(DispatchCts, DependOnOrdersOnlyWhatItNames) {
+  KILN_CTS_REQUIRE(feature::kConcurrentCommands);
+  // A and B both follow the same fill and nothing else, so nothing orders
+  // them against each other and they meet: dependOn is not a barrier.
+  // (Whether a command may overlap one it does not name although another
+  // command it names comes later is a driver's choice: local-task runs
+  // commands in levels, so it never does. This case holds on every device.)
+  KILN_CTS_ASSIGN(auto state, meetingState());
+  KILN_CTS_ASSIGN(auto other, deviceBuffer(64));
+  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  uint32_t fill = commands->commandCount();
+  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(other), 0, 4));
+  KILN_CTS_ASSERT_OK(commands->dependOn({&fill, 1}));
+  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_CTS_ASSERT_OK(commands->dependOn({&fill, 1}));
+  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_CTS_ASSIGN(auto meeting, runMeeting(commands, state));
+  EXPECT_EQ(meeting, kBothMet);
+}
+
+TEST_P(DispatchCts, DependOnChainsComputeExactly) {
+  // Two chains ordered only by dependOn, interleaved and replayed with new
+  // inputs: tmp = NaN; tmp = a + b; out = tmp + b; result = out, and beside
+  // them scaled = a * 0.5 + 1 (exact with or without a fused multiply-add,
+  // which GPU compilers contract to). Many workgroups per dispatch, so a
+  // missing edge on a parallel device reads a half-written tmp or out; a copy
+  // that ran early leaves result's old bytes.
+  constexpr uint32_t kCount = 4096, kPerGroup = 16, kBytes = kCount * 4;
+  KILN_CTS_ASSIGN(auto tmp, deviceBuffer(kBytes));
+  KILN_CTS_ASSIGN(auto out, deviceBuffer(kBytes));
+  KILN_CTS_ASSIGN(auto scaled, deviceBuffer(kBytes));
+  KILN_CTS_ASSERT_OK(upload(out, randomBytes(kBytes)));
+  // Slots: 0 a, 1 b, 2 result.
+  KILN_CTS_ASSIGN(auto commands, beginCommands(CommandBufferMode::Reusable, 3));
+  uint32_t addPush[] = {kCount, kPerGroup};
+  uint32_t scalePush[] = {kCount, std::bit_cast<uint32_t>(0.5f),
+                          std::bit_cast<uint32_t>(1.0f)};
+  BufferRef first[] = {BufferRef::slot(0, 0, kBytes),
+                       BufferRef::slot(1, 0, kBytes), BufferRef::direct(tmp)};
+  BufferRef second[] = {BufferRef::direct(tmp), BufferRef::slot(1, 0, kBytes),
+                        BufferRef::direct(out)};
+  BufferRef scale[] = {BufferRef::slot(0, 0, kBytes),
+                       BufferRef::direct(scaled)};
+  uint32_t fillTmp = commands->commandCount();
+  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(tmp), 0xffffffff, 4));
+  KILN_CTS_ASSERT_OK(commands->dependOn({&fillTmp, 1}));
+  uint32_t addFirst = commands->commandCount();
+  KILN_CTS_ASSERT_OK(commands->dispatch(
+      Kernels, kAddF32, {kCount / kPerGroup, 1, 1}, first, addPush));
+  KILN_CTS_ASSERT_OK(commands->dispatch(Kernels, kScaleBiasF32, {kCount, 1, 1},
+                                        scale, scalePush));
+  // Also names the fill, which addFirst already follows: harmless.
+  uint32_t secondDeps[] = {addFirst, fillTmp};
+  KILN_CTS_ASSERT_OK(commands->dependOn(secondDeps));
+  uint32_t addSecond = commands->commandCount();
+  KILN_CTS_ASSERT_OK(commands->dispatch(
+      Kernels, kAddF32, {kCount / kPerGroup, 1, 1}, second, addPush));
+  KILN_CTS_ASSERT_OK(commands->dependOn({&addSecond, 1}));
+  KILN_CTS_ASSERT_OK(
+      commands->copy(BufferRef::direct(out), BufferRef::slot(2, 0, kBytes)));
+  KILN_CTS_ASSERT_OK(commands->end());
+  for (int call = 0; call < 2; ++call) {
+    std::vector<float> a = randomFloats(kCount), b = randomFloats(kCount);
+    KILN_CTS_ASSIGN(auto bufferA, deviceBuffer(kBytes));
+    KILN_CTS_ASSIGN(auto bufferB, deviceBuffer(kBytes));
+    KILN_CTS_ASSIGN(auto result, deviceBuffer(kBytes));
+    KILN_CTS_ASSERT_OK(upload(bufferA, toBytes(a)));
+    KILN_CTS_ASSERT_OK(upload(bufferB, toBytes(b)));
+    KILN_CTS_ASSERT_OK(upload(result, randomBytes(kBytes)));
+    KILN_CTS_ASSERT_OK(submitAndWait(commands, {bufferA, bufferB, result}));
+    KILN_CTS_ASSIGN(auto back, download(result));
+    std::vector<float> sums = toFloats(back);
+    for (uint32_t i = 0; i < kCount; ++i)
+      ASSERT_EQ(sums[i], (a[i] + b[i]) + b[i]) << "call " << call << " " << i;
+    KILN_CTS_ASSIGN(auto scaledBack, download(scaled));
+    std::vector<float> scaledValues = toFloats(scaledBack);
+    for (uint32_t i = 0; i < kCount; ++i)
+      ASSERT_EQ(scaledValues[i], a[i] * 0.5f + 1.0f)
+          << "call " << call << " " << i;
+  }
 }
 
 TEST_P(DispatchCts, DispatchArgumentErrors) {

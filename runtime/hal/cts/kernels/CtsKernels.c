@@ -43,10 +43,12 @@ static double nowSeconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Proves workgroups run at the same time: each one arrives at state[0] and
- * waits (up to 10 s) until `parties` workgroups have arrived; those that saw
- * everyone arrive increment state[1]. Run sequentially, the first one would
- * wait in vain. bindings: state (2 x u32). push: parties. */
+/* Proves workgroups (or dispatches) run at the same time: each one arrives
+ * at state[0] and waits (up to timeoutMs) until `parties` have arrived;
+ * those that saw everyone arrive increment state[1]. Run sequentially, the
+ * first one waits in vain, so a short timeout also shows that two
+ * dispatches were ordered. bindings: state (2 x u32). push: parties,
+ * timeoutMs. */
 void rendezvous(void *const *bindings, const uint32_t *pushConstants,
                 uint32_t wgX, uint32_t wgY, uint32_t wgZ) {
   (void)wgX;
@@ -55,7 +57,7 @@ void rendezvous(void *const *bindings, const uint32_t *pushConstants,
   uint32_t *state = (uint32_t *)bindings[0];
   uint32_t parties = pushConstants[0];
   __atomic_fetch_add(&state[0], 1, __ATOMIC_ACQ_REL);
-  double deadline = nowSeconds() + 10.0;
+  double deadline = nowSeconds() + pushConstants[1] * 1e-3;
   while (__atomic_load_n(&state[0], __ATOMIC_ACQUIRE) < parties) {
     if (nowSeconds() > deadline)
       return;

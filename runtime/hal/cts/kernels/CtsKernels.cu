@@ -22,8 +22,7 @@ extern "C" __global__ void add_f32(const float *a, const float *b, float *out,
 
 extern "C" __global__ void count_workgroups(uint32_t *counters, uint32_t cx,
                                             uint32_t cy) {
-  uint64_t index =
-      (uint64_t(blockIdx.z) * cy + blockIdx.y) * cx + blockIdx.x;
+  uint64_t index = (uint64_t(blockIdx.z) * cy + blockIdx.y) * cx + blockIdx.x;
   atomicAdd(&counters[index], 1u);
 }
 
@@ -33,11 +32,12 @@ static __device__ uint64_t nowNanoseconds() {
   return t;
 }
 
-// Every workgroup arrives at state[0] and waits (up to 10 s) for `parties`
-// arrivals; those that saw everyone increment state[1].
-extern "C" __global__ void rendezvous(uint32_t *state, uint32_t parties) {
+// Every workgroup arrives at state[0] and waits (up to timeoutMs) for
+// `parties` arrivals; those that saw everyone increment state[1].
+extern "C" __global__ void rendezvous(uint32_t *state, uint32_t parties,
+                                      uint32_t timeoutMs) {
   atomicAdd(&state[0], 1u);
-  uint64_t deadline = nowNanoseconds() + 10000000000ull;
+  uint64_t deadline = nowNanoseconds() + uint64_t(timeoutMs) * 1000000ull;
   while (atomicAdd(&state[0], 0u) < parties) {
     if (nowNanoseconds() > deadline)
       return;

@@ -21,10 +21,13 @@ inline constexpr std::string_view kDeferredSubmission = "deferred-submission";
 inline constexpr std::string_view kConcurrentWorkgroups =
     "concurrent-workgroups";
 
-/// Commands of one command buffer that no barrier, event or dependOn()
-/// orders may run at the same time (two dispatches that each wait for the
-/// other both make progress), so a missing ordering shows as a wrong
-/// result instead of being hidden by in-order execution.
+/// Commands of one command buffer that nothing (barrier, event, dependOn)
+/// orders and that become ready together (recorded with nothing ordering
+/// either in between, or both waiting only for the same commands) run at
+/// the same time: two dispatches that each wait for the other both make
+/// progress. So a missing ordering shows as a wrong result instead of being
+/// hidden by in-order execution. (local-task schedules dependOn by levels,
+/// so commands that become ready at different times may still not overlap.)
 inline constexpr std::string_view kConcurrentCommands = "concurrent-commands";
 
 /// Memory can be DeviceLocal and HostVisible at once (CPU devices,

@@ -4,8 +4,9 @@
 //  - local-sync runs each submission inside queueExecute, on the submitting
 //    thread, workgroups one after another;
 //  - local-task queues submissions to a device thread (a stream, in CUDA
-//    terms) that waits for their semaphores, then spreads the workgroups of
-//    each barrier-separated group of dispatches over a thread pool.
+//    terms) that waits for their semaphores, then runs each command buffer
+//    level by level (LocalCommandBuffer), spreading the workgroups of all
+//    dispatches of one level over a thread pool.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_DRIVERS_LOCAL_LOCALDEVICE_H

@@ -1,7 +1,8 @@
 //===- LocalEvent.h - Event of the local drivers --------------------------===//
 //
-// Local command buffers run barrier-separated groups of commands, so a
-// waitEvent is executed as a barrier and the event itself carries no state.
+// Local command buffers run their commands in levels, and a waitEvent
+// starts a new level as a barrier does (everything before the signal is
+// before it too), so the event itself carries no state.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_DRIVERS_LOCAL_LOCALEVENT_H

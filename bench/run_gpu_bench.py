@@ -333,7 +333,14 @@ def chain_rows(args, torch, work, notes):
         eager()
     graph_times = torch_host_times(torch, graph.replay, args.warmup,
                                    args.chain_reps)
+    graph_device = torch_device_times(torch, graph.replay, args.warmup,
+                                      args.chain_reps)
     eager_times = torch_host_times(torch, eager, args.warmup, args.chain_reps)
+    notes.append(
+        f"chain50, torch CUDA graph: device time per call "
+        f"{format_time(graph_device)}; host overhead per call (host median "
+        f"− device median) {(graph_times['median'] - graph_device['median']) * 1e6:.1f} µs"
+    )
 
     rows = []
     for mode, extra, reference_name, reference in (
@@ -360,9 +367,13 @@ def chain_rows(args, torch, work, notes):
         row.kiln = f"{host['median'] * 1e6:.1f}"
         row.ratio = reference["median"] / host["median"]
         if report["device"] is not None:
+            # What the host adds to a synchronous call beyond the GPU's own
+            # time: issuing, and learning that the GPU is done.
+            overhead = host["median"] - report["device"]["median"]
             notes.append(
                 f"chain50, {mode}: device time per call "
-                f"{format_time(report['device'])}"
+                f"{format_time(report['device'])}; host overhead per call "
+                f"(host median − device median) {overhead * 1e6:.1f} µs"
             )
         got = np.load(out_path)
         notes.append(

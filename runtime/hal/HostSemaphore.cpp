@@ -57,11 +57,28 @@ Status HostSemaphore::signal(uint64_t value) {
     return KILN_ERROR(InvalidArgument, "semaphore signal to ", value,
                       " does not advance its value ", Value);
   Value = value;
+  PublishedValue.store(value, std::memory_order_release);
   wakeAll(lock);
   return Status();
 }
 
 Status HostSemaphore::wait(uint64_t value, Timeout timeout) {
+  // A thread put to sleep on the condition variable takes several
+  // microseconds to run again once signalled, as much as a whole call of a
+  // small model costs the host. Short waits (a GPU running one call) are
+  // common, so spin briefly first; longer ones sleep.
+  constexpr auto kSpin = std::chrono::microseconds(200);
+  auto spinUntil = std::chrono::steady_clock::now() +
+                   std::min<Timeout>(timeout, kSpin);
+  for (unsigned i = 1; PublishedValue.load(std::memory_order_acquire) < value &&
+                       !Failed.load(std::memory_order_acquire);
+       ++i) {
+    if (i % 64 == 0 && std::chrono::steady_clock::now() >= spinUntil)
+      break;
+#if defined(__x86_64__)
+    __builtin_ia32_pause();
+#endif
+  }
   std::unique_lock<std::mutex> lock(Mutex);
   auto ready = [&] { return Value >= value || !Failure.ok(); };
   if (timeout == kInfiniteTimeout) {
@@ -89,6 +106,7 @@ Status HostSemaphore::fail(Status status) {
   std::unique_lock<std::mutex> lock(Mutex);
   if (Failure.ok()) {
     Failure = std::move(status);
+    Failed.store(true, std::memory_order_release);
     wakeAll(lock);
   }
   return Status();

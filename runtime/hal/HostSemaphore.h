@@ -4,6 +4,7 @@
 
 #include "runtime/hal/Semaphore.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -53,6 +54,10 @@ private:
   std::condition_variable Cv;
   uint64_t Value;
   Status Failure;
+  // Value and whether Failure is set, readable without the lock, for
+  // wait()'s spin.
+  std::atomic<uint64_t> PublishedValue{Value};
+  std::atomic<bool> Failed{false};
   std::vector<std::weak_ptr<Waker>> Wakers;
 };
 

@@ -150,6 +150,14 @@ Status CudaDevice::submit(std::span<const SemaphoreValue> waitList,
   KILN_ASSIGN_OR_RETURN(submission.Signals,
                         toHostSemaphores(signalList, "signal"));
   if (!commandBuffer) {
+    // Issues nothing, but later submissions still come after its waits.
+    std::lock_guard<std::mutex> lock(IssueMutex);
+    ++Unissued;
+    submission.Work = [this] {
+      std::lock_guard<std::mutex> lock(IssueMutex);
+      --Unissued;
+      return Status();
+    };
     Queue.submit(std::move(submission));
     return Status();
   }
@@ -169,28 +177,61 @@ Status CudaDevice::submit(std::span<const SemaphoreValue> waitList,
     }
     slotAddresses.push_back(address);
   }
-  // The work holds the table's buffers until the stream is done with them.
-  submission.Work = [context = Context, stream = Stream,
-                     commands = std::move(commands),
-                     table = std::vector<std::shared_ptr<Buffer>>(
-                         bindingTable.begin(), bindingTable.end()),
-                     slotAddresses = std::move(slotAddresses),
-                     timer = std::move(timer)] {
-    const CudaSymbols &symbols = context->symbols();
-    Status issued = timer ? timer->recordStart(stream.get()) : Status();
-    if (issued.ok())
-      issued = commands->execute(stream.get(), slotAddresses);
-    if (issued.ok() && timer)
-      issued = timer->recordEnd(stream.get());
-    // Even after a failed issue, what was issued must finish before the
-    // buffers are released.
-    Status synced = KILN_CUDA_CALL(symbols, cuStreamSynchronize, stream.get());
+  // Issues the commands into the stream; the context must be current.
+  auto issue = [stream = Stream, commands = std::move(commands),
+                slotAddresses = std::move(slotAddresses), timer]() -> Status {
+    KILN_RETURN_IF_ERROR(timer ? timer->recordStart(stream.get()) : Status());
+    KILN_RETURN_IF_ERROR(commands->execute(stream.get(), slotAddresses));
+    return timer ? timer->recordEnd(stream.get()) : Status();
+  };
+  // Waits for the stream, on the queue thread, then the queue signals.
+  // Even after a failed issue, what was issued must finish before the
+  // table's buffers (held until then) are released.
+  auto finish = [context = Context, stream = Stream,
+                 table = std::vector<std::shared_ptr<Buffer>>(
+                     bindingTable.begin(), bindingTable.end()),
+                 timer](Status issued) {
+    Status synced =
+        KILN_CUDA_CALL(context->symbols(), cuStreamSynchronize, stream.get());
     if (!issued.ok())
       return issued;
     if (synced.ok() && timer)
       synced = timer->measure();
     return synced;
   };
+
+  std::lock_guard<std::mutex> lock(IssueMutex);
+  bool reached = Unissued == 0;
+  for (const auto &[semaphore, value] : submission.Waits) {
+    std::optional<Status> state = semaphore->poll(value);
+    reached = reached && state && state->ok();
+  }
+  if (reached) {
+    // The common synchronous call: the GPU starts without waiting for the
+    // queue thread to wake, and that wake-up overlaps the GPU's work.
+    Status issued;
+    {
+      CudaContext::Scope scope(*Context);
+      issued = issue();
+    }
+    submission.Waits.clear();
+    submission.Work = [finish = std::move(finish),
+                       issued = std::move(issued)]() mutable {
+      return finish(std::move(issued));
+    };
+  } else {
+    ++Unissued;
+    submission.Work = [this, issue = std::move(issue),
+                       finish = std::move(finish)]() mutable {
+      Status issued;
+      {
+        std::lock_guard<std::mutex> lock(IssueMutex);
+        issued = issue();
+        --Unissued;
+      }
+      return finish(std::move(issued));
+    };
+  }
   Queue.submit(std::move(submission));
   return Status();
 }

@@ -19,6 +19,7 @@
 #include "runtime/hal/drivers/cuda/CudaSubmissionTimer.h"
 
 #include <memory>
+#include <mutex>
 
 namespace kiln::hal::cuda {
 
@@ -86,6 +87,13 @@ private:
   // Destroyed with its last user, after the context is current again.
   std::shared_ptr<CUstream_st> Stream;
   CudaAllocator DeviceAllocator;
+  // Orders issuing into Stream: a submission is issued on the submitting
+  // thread when nothing queued before it is still unissued and its waits
+  // are reached (no hop to the queue thread before the GPU starts), else
+  // by the queue thread once its waits are reached. Unissued counts the
+  // latter.
+  std::mutex IssueMutex;
+  uint64_t Unissued = 0;
   // Declared last: its thread stops (cancelling waiting submissions) before
   // anything it uses is destroyed.
   HostQueue Queue;

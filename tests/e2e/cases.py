@@ -931,6 +931,74 @@ for _op in ACC_OPS:
     for _src in ACC_SOURCES:
         _accCase(_op, _src)
 
+# --- branches.mlir ----------------------------------------------------------
+# Independent steps that runtimes run at once. Weights are drawn from
+# [-0.25, 0.25] so values stay near 1 through chains of 64-wide matmuls.
+BR = "branches.mlir"
+W64 = I("64x64xf32", -0.25, 0.25)
+W164 = I("1x64x64xf32", -0.25, 0.25)
+
+
+def _chain3(x, w):
+    return f64(x) @ w @ w @ w
+
+
+case(BR, "two_chains", [I("64x64xf32"), I("64x64xf32"), W64],
+     lambda a, b, w: (_chain3(a, w), _chain3(b, w)),
+     scale=lambda a, b, w: (_chain3(np.abs(a), np.abs(w)),
+                            _chain3(np.abs(b), np.abs(w))))
+
+
+def _diamond(x, w1, w2, w3, w4, w5, branch=relu):
+    h = f64(x) @ w1
+    return (branch(h @ w2) @ w4 + h @ w3) @ w5
+
+
+case(BR, "diamond", [I("1x64x64xf32")] + [W164] * 5, _diamond,
+     scale=lambda *args: _diamond(*[np.abs(a) for a in args],
+                                  branch=lambda v: v))
+
+
+def _inception(x, w1, b1, w3, b3, wp, bp, act=relu):
+    same = (1, 1, 1, 1)
+    return np.concatenate([
+        act(convNhwcOhwi(x, w1, b1, (1, 1), (0, 0, 0, 0))),
+        act(convNhwcOhwi(x, w3, b3, (1, 1), same)),
+        convNhwcOhwi(maxPool(x, (3, 3), (1, 1), same), wp, bp, (1, 1),
+                     (0, 0, 0, 0)),
+        avgPoolExcludePad(x, (3, 3), (1, 1), same)
+    ], axis=3)
+
+
+def _inceptionScale(x, w1, b1, w3, b3, wp, bp):
+    # Pooling's max is exact: the 1x1 conv after it sees |maxpool(x)|.
+    same = (1, 1, 1, 1)
+    a = lambda v: np.abs(f64(v))
+    return np.concatenate([
+        convNhwcOhwi(a(x), a(w1), a(b1), (1, 1), (0, 0, 0, 0)),
+        convNhwcOhwi(a(x), a(w3), a(b3), (1, 1), same),
+        convNhwcOhwi(a(maxPool(x, (3, 3), (1, 1), same)), a(wp), a(bp),
+                     (1, 1), (0, 0, 0, 0)),
+        avgPoolExcludePad(a(x), (3, 3), (1, 1), same)
+    ], axis=3)
+
+
+case(BR, "inception",
+     [I("1x16x16x8xf32"), I("8x1x1x8xf32"), I("8xf32"), I("12x3x3x8xf32"),
+      I("12xf32"), I("4x1x1x8xf32"), I("4xf32")], _inception,
+     scale=_inceptionScale)
+
+
+def _longLived(x, w1, w2, w3):
+    e = f64(x) @ w1
+    q = e @ w2 @ w2
+    s = e @ w3 @ w3
+    return (q + s) @ w2 + e
+
+
+case(BR, "long_lived", [I("64x64xf32"), W64, W64, W64], _longLived,
+     scale=lambda *args: _longLived(*[np.abs(a) for a in args]))
+
 # --- mlp.mlir ---------------------------------------------------------------
 # Weight patterns: (shape, mul, add, mod, div) for pattern(); mlp.mlir holds
 # the same values (regenerate it with `cases.py --emit-mlp`).

@@ -12,6 +12,10 @@ line is checked, and it must name the offending op.
 
 The unsupported op used is `tosa.custom` (cli/unsupported_op.mlir): an opaque
 operator that no upstream pass lowers either.
+
+It also checks the step dependencies kiln-dump-module prints for
+@two_chains in cases/branches.mlir, compiled for the CPU and for cuda: two
+chains of matmuls that must not wait for each other.
 """
 
 import argparse
@@ -28,6 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import e2elib  # noqa: E402
 
 CLI_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cli")
+CASES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
 DRIVERS = ["local-sync", "local-task"]
 GOOD_A = "--input=4xf32=[1 2 3 4]"
 GOOD_B = "--input=4xf32=[2 2 2 2]"
@@ -333,6 +338,7 @@ def runAll(s: Suite) -> int:
     rep.result(ok, "compile/unknown_target_device_lists_known", first if ok
                else f"{r.describe()}; stderr {r.stderr[:300]!r}")
     checkRefusedBeforeReading(s, module)
+    checkTwoChainsDependencies(s)
     return rep.finish()
 
 
@@ -489,6 +495,174 @@ def checkRefusedBeforeReading(s: Suite, module):
                           s.runAdd(path, GOOD_A, GOOD_B), [path, why])
         expectRefusedFast(s, f"dump-module/fails_fast/{name}",
                           [s.tool("kiln-dump-module"), path], [path, why])
+
+
+# Step dependencies in the dump. @two_chains (cases/branches.mlir) computes
+# ((a w) w) w and ((b w) w) w: chain A starts from input0, chain B from
+# input1, and they share only input2 (w), which nothing writes. A step's
+# chain is found from the dump alone, by following the bytes it reads back
+# to the step that last wrote them (arena bytes may be reused, so the latest
+# writer of each byte counts), not from step numbers, which depend on how the
+# compiler orders and fuses the dispatches.
+TWO_CHAINS_TARGETS = [
+    ("cpu", ["--target-device=cpu"]),
+    ("cuda", ["--target-device=cuda", "--cuda-target=sm_90a"]),
+]
+_RANGE_RE = re.compile(r"(input\d+|output\d+|arena|constants)\[(\d+), (\d+)\)"
+                       r"(?: (read-write|read|write))?")
+
+
+def parseSteps(dump: str, function: str):
+    """The steps of `function` in a kiln-dump-module listing: a list of
+    {"index", "reads", "writes", "after"}, reads and writes being
+    (storage, begin, end) ranges and after the set of step indices waited
+    for. Raises ValueError on a line it cannot read."""
+    steps, inside = [], False
+    for line in dump.splitlines():
+        if line.startswith("function "):
+            inside = line.startswith(f"function '{function}' ")
+            continue
+        if not inside or not line.startswith("  step "):
+            if inside and not line.startswith("  "):
+                inside = False
+            continue
+        m = re.match(r"^  step (\d+): (.*)$", line)
+        if not m or int(m.group(1)) != len(steps):
+            raise ValueError(f"unexpected step line {line!r}")
+        body, _, after = m.group(2).partition("; after ")
+        if not after:
+            waits = set()
+        elif after == "every earlier step":
+            waits = set(range(len(steps)))
+        else:
+            am = re.match(r"^steps? (\d+(?:, \d+)*)$", after)
+            if not am:
+                raise ValueError(f"unexpected dependencies in {line!r}")
+            waits = {int(n) for n in am.group(1).split(", ")}
+        reads, writes = [], []
+        if body.startswith("dispatch "):
+            bindings = re.search(r"bindings \[(.*?)\]", body)
+            if not bindings:
+                raise ValueError(f"no bindings in {line!r}")
+            for r in _RANGE_RE.finditer(bindings.group(1)):
+                rng = (r.group(1), int(r.group(2)), int(r.group(3)))
+                access = r.group(4) or "read-write"
+                if access in ("read", "read-write"):
+                    reads.append(rng)
+                if access in ("write", "read-write"):
+                    writes.append(rng)
+        elif body.startswith("copy "):
+            found = [(r.group(1), int(r.group(2)), int(r.group(3)))
+                     for r in _RANGE_RE.finditer(body)]
+            reads, writes = found[:1], found[1:2]
+        elif body.startswith("fill "):
+            found = _RANGE_RE.search(body)
+            writes = [(found.group(1), int(found.group(2)),
+                       int(found.group(3)))] if found else []
+        else:
+            raise ValueError(f"unknown step kind in {line!r}")
+        steps.append({"index": len(steps), "reads": reads, "writes": writes,
+                      "after": waits})
+    return steps
+
+
+def chainOfSteps(steps, seeds):
+    """{step index: set of chains whose data it reads}, following bytes from
+    the seed storages (e.g. {"input0": "A"}) through every later write."""
+    # storage -> [(begin, end, chains)], non-overlapping, latest writer wins.
+    written = {}
+    chains = {}
+    for step in steps:
+        taint = set()
+        for storage, lo, hi in step["reads"]:
+            if storage in seeds:
+                taint.add(seeds[storage])
+            for b, e, t in written.get(storage, []):
+                if b < hi and lo < e:
+                    taint |= t
+        chains[step["index"]] = taint
+        for storage, lo, hi in step["writes"]:
+            kept = []
+            for b, e, t in written.get(storage, []):
+                if b < lo:
+                    kept.append((b, min(e, lo), t))
+                if e > hi:
+                    kept.append((max(b, hi), e, t))
+            kept.append((lo, hi, set(taint)))
+            written[storage] = kept
+    return chains
+
+
+def twoChainsProblems(dump: str):
+    """What is wrong with @two_chains' dependencies in `dump` (empty when
+    nothing is), and a summary of the chains found."""
+    try:
+        steps = parseSteps(dump, "two_chains")
+    except ValueError as e:
+        return [str(e)], ""
+    if not steps:
+        return ["no steps of function 'two_chains' in the dump"], ""
+    taint = chainOfSteps(steps, {"input0": "A", "input1": "B"})
+    problems = []
+    members = {"A": [], "B": []}
+    for step in steps:
+        t = taint[step["index"]]
+        if len(t) != 1:
+            problems.append(f"step {step['index']} reads data of "
+                            f"{'both chains' if t else 'neither chain'}")
+        else:
+            members[next(iter(t))].append(step["index"])
+    for chain, output in (("A", "output0"), ("B", "output1")):
+        writers = [s["index"] for s in steps
+                   if any(w[0] == output for w in s["writes"])]
+        if not writers or any(i not in members[chain] for i in writers):
+            problems.append(f"{output} is written by steps {writers}, not by "
+                            f"chain {chain} {members[chain]}")
+    for chain, own in members.items():
+        if len(own) < 3:
+            problems.append(f"chain {chain} has steps {own}, want 3 or more "
+                            f"(one per matmul)")
+        for k, i in enumerate(own):
+            foreign = sorted(steps[i]["after"] - set(own))
+            if foreign:
+                problems.append(f"step {i} of chain {chain} waits for step(s) "
+                                f"{foreign} outside it")
+            if k > 0 and own[k - 1] not in steps[i]["after"]:
+                problems.append(f"step {i} of chain {chain} does not wait for "
+                                f"step {own[k - 1]}, whose result it reads")
+    # With no edge between the chains, neither may write bytes the other
+    # touches (the arena must not reuse bytes across independent branches).
+    for i in members["A"]:
+        for j in members["B"]:
+            a, b = steps[i], steps[j]
+            pairs = [(w, x) for w in a["writes"] for x in b["reads"] +
+                     b["writes"]] + [(w, x) for w in b["writes"]
+                                     for x in a["reads"]]
+            for w, x in pairs:
+                if w[0] == x[0] and w[1] < x[2] and x[1] < w[2]:
+                    problems.append(f"steps {i} (chain A) and {j} (chain B) "
+                                    f"share bytes of {w[0]}: "
+                                    f"[{max(w[1], x[1])}, {min(w[2], x[2])})")
+    return problems, f"chain A steps {members['A']}, chain B steps " \
+                     f"{members['B']}"
+
+
+def checkTwoChainsDependencies(s: Suite):
+    source = os.path.join(CASES_DIR, "branches.mlir")
+    for target, flags in TWO_CHAINS_TARGETS:
+        name = f"dump-module/two_chains_dependencies [{target}]"
+        out = os.path.join(s.work, f"branches_{target}.kiln")
+        r = s.run([s.tool("kiln-compile"), source, *flags, "-o", out])
+        if r.problem or r.rc != 0:
+            s.report.result(False, name, f"compile: {r.describe()}; "
+                            f"{r.stderr[:300]!r}")
+            continue
+        r = s.run([s.tool("kiln-dump-module"), out])
+        if r.problem or r.rc != 0:
+            s.report.result(False, name, f"dump: {r.describe()}")
+            continue
+        problems, summary = twoChainsProblems(r.stdout)
+        s.report.result(not problems, name, "; ".join(problems) or summary)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/tooling/AllocatorStatisticsReport.h"
 #include "runtime/tooling/BenchmarkLoop.h"
 #include "runtime/tooling/BenchmarkReport.h"
 #include "runtime/tooling/CommonFlags.h"
@@ -66,6 +67,13 @@ int main(int argc, char **argv) {
                                        prepared->Inputs, options));
     printBenchmarkReport(std::cout, function.Name, flags.Device, options,
                          samples);
-    return emitOutputs(samples.Outputs, prepared->Targets, std::cout);
+    KILN_RETURN_IF_ERROR(
+        emitOutputs(samples.Outputs, prepared->Targets, std::cout));
+    if (flags.PrintStatistics) {
+      hal::Device &device = *prepared->Loaded.Instance->device();
+      printAllocatorStatistics(std::cerr, device.info().Uri,
+                               device.allocator());
+    }
+    return Status();
   });
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "runtime/tooling/AllocatorStatisticsReport.h"
 #include "runtime/tooling/CommonFlags.h"
 #include "runtime/tooling/InvocationIo.h"
 #include "runtime/tooling/ToolMain.h"
@@ -39,6 +40,12 @@ int main(int argc, char **argv) {
     KILN_ASSIGN_OR_RETURN(std::vector<HostTensor> results,
                           call->Loaded.Instance->call(name, call->Inputs));
     std::cout << "EXEC @" << name << "\n";
-    return emitOutputs(results, call->Targets, std::cout);
+    KILN_RETURN_IF_ERROR(emitOutputs(results, call->Targets, std::cout));
+    if (flags.PrintStatistics) {
+      hal::Device &device = *call->Loaded.Instance->device();
+      printAllocatorStatistics(std::cerr, device.info().Uri,
+                               device.allocator());
+    }
+    return Status();
   });
 }

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <mutex>
+#include <thread>
+
 namespace kiln::hal {
 namespace {
 
@@ -67,6 +70,149 @@ TEST(AllocatorTest, ImportChecks) {
   ASSERT_TRUE(read.ok());
   EXPECT_EQ(std::vector<uint8_t>(read->begin(), read->end()),
             std::vector<uint8_t>({9, 8, 7}));
+}
+
+TEST(AllocatorStatisticsTest, LiveAndPeakBytesPerMemoryType) {
+  test::FakeAllocator allocator;
+  auto allocate = [&](uint64_t size, MemoryType type) {
+    auto buffer = allocator.allocate(size, type, BufferUsage::Transfer);
+    EXPECT_TRUE(buffer.ok()) << buffer.status().toString();
+    return buffer.ok() ? *buffer : nullptr;
+  };
+  auto big = allocate(100, MemoryType::DeviceLocal);
+  auto small = allocate(50, MemoryType::DeviceLocal);
+  auto host = allocate(10, MemoryType::HostVisible);
+  AllocatorStatistics stats = allocator.statistics();
+  EXPECT_EQ(stats.DeviceLocal.LiveBytes, 150u);
+  EXPECT_EQ(stats.DeviceLocal.LiveBuffers, 2u);
+  EXPECT_EQ(stats.DeviceLocal.PeakBytes, 150u);
+  EXPECT_EQ(stats.DeviceLocal.Allocations, 2u);
+  EXPECT_EQ(stats.DeviceLocal.Frees, 0u);
+  EXPECT_EQ(stats.HostVisible.LiveBytes, 10u);
+  EXPECT_EQ(stats.HostVisible.Allocations, 1u);
+  EXPECT_EQ(stats.DeviceLocalHostVisible.Allocations, 0u);
+  EXPECT_EQ(stats.Imported.Allocations, 0u);
+
+  // Dropping the last reference is the free; the peak stays.
+  big.reset();
+  stats = allocator.statistics();
+  EXPECT_EQ(stats.DeviceLocal.LiveBytes, 50u);
+  EXPECT_EQ(stats.DeviceLocal.LiveBuffers, 1u);
+  EXPECT_EQ(stats.DeviceLocal.PeakBytes, 150u);
+  EXPECT_EQ(stats.DeviceLocal.Frees, 1u);
+  // A copy of the reference keeps the buffer alive.
+  std::shared_ptr<Buffer> copy = small;
+  small.reset();
+  EXPECT_EQ(allocator.statistics().DeviceLocal.LiveBuffers, 1u);
+  copy.reset();
+  auto again = allocate(20, MemoryType::DeviceLocal);
+  stats = allocator.statistics();
+  EXPECT_EQ(stats.DeviceLocal.LiveBytes, 20u);
+  EXPECT_EQ(stats.DeviceLocal.PeakBytes, 150u);
+  EXPECT_EQ(stats.DeviceLocal.Allocations, 3u);
+  EXPECT_EQ(stats.DeviceLocal.Frees, 2u);
+  EXPECT_EQ(stats.DeviceLocal.TotalBytes, 170u);
+  EXPECT_EQ(stats.forMemoryType(MemoryType::DeviceLocal), &stats.DeviceLocal);
+  EXPECT_EQ(stats.forMemoryType(MemoryType::HostVisible), &stats.HostVisible);
+  EXPECT_EQ(
+      stats.forMemoryType(MemoryType::DeviceLocal | MemoryType::HostVisible),
+      &stats.DeviceLocalHostVisible);
+  EXPECT_EQ(stats.forMemoryType(MemoryType::None), nullptr);
+  EXPECT_EQ(stats.forMemoryType(static_cast<MemoryType>(4)), nullptr);
+}
+
+TEST(AllocatorStatisticsTest, TheDriversBufferIsHandedOut) {
+  // Drivers downcast buffers they are given (a CUDA device reads a
+  // GpuBuffer's address), so counting must not hide the driver's object.
+  test::FakeAllocator allocator;
+  auto buffer =
+      allocator.allocate(8, MemoryType::HostVisible, BufferUsage::All);
+  ASSERT_TRUE(buffer.ok());
+  auto fake = std::dynamic_pointer_cast<test::FakeBuffer>(*buffer);
+  ASSERT_TRUE(fake);
+  EXPECT_EQ(fake->Bytes.size(), 8u);
+}
+
+TEST(AllocatorStatisticsTest, OutOfMemoryIsCountedOtherFailuresAreNot) {
+  test::FakeAllocator allocator;
+  allocator.Capacity = 1000;
+  EXPECT_EQ(
+      allocator.allocate(1001, MemoryType::DeviceLocal, BufferUsage::Transfer)
+          .status()
+          .code(),
+      StatusCode::ResourceExhausted);
+  EXPECT_EQ(
+      allocator
+          .allocate(UINT64_MAX, MemoryType::HostVisible, BufferUsage::Transfer)
+          .status()
+          .code(),
+      StatusCode::ResourceExhausted);
+  EXPECT_FALSE(
+      allocator.allocate(16, MemoryType::None, BufferUsage::Transfer).ok());
+  AllocatorStatistics stats = allocator.statistics();
+  EXPECT_EQ(stats.OutOfMemory, 2u);
+  EXPECT_EQ(stats.DeviceLocal.Allocations, 0u);
+  EXPECT_EQ(stats.HostVisible.Allocations, 0u);
+}
+
+TEST(AllocatorStatisticsTest, ImportsAreCountedApart) {
+  test::FakeAllocator allocator;
+  const uint8_t bytes[] = {1, 2, 3};
+  auto imported = allocator.importHostMemory(bytes, BufferUsage::All, nullptr);
+  ASSERT_TRUE(imported.ok());
+  AllocatorStatistics stats = allocator.statistics();
+  EXPECT_EQ(stats.Imported.LiveBytes, 3u);
+  EXPECT_EQ(stats.Imported.Allocations, 1u);
+  EXPECT_EQ(stats.HostVisible.Allocations, 0u);
+  imported->reset();
+  EXPECT_EQ(allocator.statistics().Imported.Frees, 1u);
+  EXPECT_EQ(allocator.statistics().Imported.LiveBytes, 0u);
+}
+
+TEST(AllocatorStatisticsTest, BuffersMayOutliveTheirAllocator) {
+  std::shared_ptr<Buffer> survivor;
+  {
+    test::FakeAllocator allocator;
+    auto buffer =
+        allocator.allocate(32, MemoryType::HostVisible, BufferUsage::All);
+    ASSERT_TRUE(buffer.ok());
+    survivor = *buffer;
+  }
+  // Released after the allocator is gone (ASan checks nothing dangles).
+  ASSERT_TRUE(survivor->map().ok());
+  survivor.reset();
+}
+
+TEST(AllocatorStatisticsTest, ConcurrentAllocationsAndFreesAddUp) {
+  test::FakeAllocator allocator;
+  // FakeAllocator records requests in a vector: give each thread its own
+  // allocator calls through a mutex, and release outside it.
+  std::mutex mutex;
+  constexpr int kThreads = 4, kRounds = 200;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kRounds; ++i) {
+        StatusOr<std::shared_ptr<Buffer>> buffer = [&] {
+          std::lock_guard<std::mutex> lock(mutex);
+          return allocator.allocate(t + 1, MemoryType::DeviceLocal,
+                                    BufferUsage::Transfer);
+        }();
+        ASSERT_TRUE(buffer.ok());
+        buffer->reset(); // released while other threads allocate
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  AllocatorStatistics stats = allocator.statistics();
+  EXPECT_EQ(stats.DeviceLocal.Allocations, uint64_t(kThreads * kRounds));
+  EXPECT_EQ(stats.DeviceLocal.Frees, uint64_t(kThreads * kRounds));
+  EXPECT_EQ(stats.DeviceLocal.LiveBytes, 0u);
+  EXPECT_EQ(stats.DeviceLocal.LiveBuffers, 0u);
+  EXPECT_EQ(stats.DeviceLocal.TotalBytes,
+            uint64_t(kRounds * kThreads * (kThreads + 1) / 2));
+  EXPECT_LE(stats.DeviceLocal.PeakBytes, uint64_t(1 + 2 + 3 + 4));
+  EXPECT_GE(stats.DeviceLocal.PeakBytes, uint64_t(kThreads));
 }
 
 TEST(BufferTest, MapNeedsHostVisibleAndMappingUsage) {

@@ -36,11 +36,15 @@ public:
     return type != (MemoryType::DeviceLocal | MemoryType::HostVisible);
   }
   std::vector<uint64_t> Requests; // sizes that reached allocateImpl
+  // Larger requests are refused as a full device refuses them.
+  uint64_t Capacity = kMaxBufferSize;
 
 protected:
   StatusOr<std::shared_ptr<Buffer>> allocateImpl(uint64_t size, MemoryType type,
                                                  BufferUsage usage) override {
     Requests.push_back(size);
+    if (size > Capacity)
+      return KILN_ERROR(ResourceExhausted, "the fake device is full");
     return std::shared_ptr<Buffer>(
         std::make_shared<FakeBuffer>(size, type, usage));
   }

@@ -46,6 +46,11 @@ void registerCommonFlags(FlagParser &parser, CommonFlags &flags,
                  "On cuda devices, issue each command into a stream at "
                  "every call instead of replaying a CUDA graph (the "
                  "default). Overrides KILN_CUDA_COMMAND_BUFFERS=graph|stream.");
+  parser.addBool("print_statistics", &flags.PrintStatistics,
+                 "Prints the device allocator's statistics to stderr at "
+                 "exit: per memory type the bytes held now and at most, "
+                 "buffers allocated and freed, and allocations refused for "
+                 "lack of memory.");
   // The spellings of IREE's CUDA design note, pasted as they are.
   parser.addAlias("driver", "device");
   parser.addAlias("module_file", "module");

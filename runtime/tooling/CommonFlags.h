@@ -2,9 +2,9 @@
 //
 // The spellings users know from IREE's tools: --device, --module,
 // --function, --input, --output, --list_drivers, --list_devices,
-// --dump_devices, --help, --cuda_use_streams, and as aliases the older ones
-// IREE's CUDA documentation still shows: -driver= (--device),
-// -module_file= (--module), -entry_function= (--function) and
+// --dump_devices, --help, --cuda_use_streams, --print_statistics, and as
+// aliases the older ones IREE's CUDA documentation still shows: -driver=
+// (--device), -module_file= (--module), -entry_function= (--function) and
 // --function_inputs= (several --input values in one flag).
 //
 //===----------------------------------------------------------------------===//
@@ -34,6 +34,7 @@ struct CommonFlags {
   bool DumpDevices = false;
   bool Help = false;
   bool CudaUseStreams = false;
+  bool PrintStatistics = false;
   // Set by parseCommonFlags: "stream" or "graph" when --cuda_use_streams
   // was given, else empty (the environment decides).
   std::string CudaCommandBuffers;

@@ -54,6 +54,14 @@ TEST_F(CommonFlagsParseTest, EmptyFunctionInputsIsAnErrorNamingTheFlag) {
       << status.toString();
 }
 
+TEST_F(CommonFlagsParseTest, PrintStatisticsIsOffUnlessAsked) {
+  ASSERT_TRUE(parse({}).ok());
+  EXPECT_FALSE(Flags.PrintStatistics);
+  ASSERT_TRUE(parse({"--print_statistics"}).ok());
+  EXPECT_TRUE(Flags.PrintStatistics);
+  EXPECT_NE(Parser.helpText().find("--print_statistics"), std::string::npos);
+}
+
 TEST_F(CommonFlagsParseTest, CudaUseStreamsChoosesTheCommandBufferKind) {
   ASSERT_TRUE(parse({}).ok());
   EXPECT_EQ(Flags.CudaCommandBuffers, "");

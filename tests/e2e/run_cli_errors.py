@@ -256,6 +256,7 @@ def runAll(s: Suite) -> int:
 
     checkIreeSpellings(s, module)
     checkNoGpuLibraries(s, module)
+    checkPrintStatistics(s, module)
 
     bad = makeFiles(s.work, module)
     for name, path in bad.items():
@@ -340,6 +341,49 @@ def runAll(s: Suite) -> int:
     checkRefusedBeforeReading(s, module)
     checkTwoChainsDependencies(s)
     return rep.finish()
+
+
+def checkPrintStatistics(s: Suite, module):
+    """--print_statistics adds the allocator's table to stderr at exit and
+    leaves stdout as it was, on both runtime tools; the add's 16-byte output
+    is counted in device memory's peak."""
+    rep = s.report
+    runs = [
+        ("run-module", s.runAdd(module, GOOD_A, GOOD_B, "--print_statistics"),
+         ["EXEC @add", "4xf32=3 4 5 6"]),
+        ("benchmark-module", [
+            s.tool("kiln-benchmark-module"), "--device=local-sync",
+            f"--module={module}", "--function=add", GOOD_A, GOOD_B,
+            "--benchmark_repetitions=2", "--print_statistics"
+        ], None),
+    ]
+    for name, argv, wantStdout in runs:
+        r = s.run(argv)
+        lines = [l.rstrip() for l in r.stderr.splitlines()]
+        rows = {l.split()[0]: l.split()[1:] for l in lines[2:-1] if l.split()}
+        problems = []
+        if r.problem or r.rc != 0:
+            problems.append(r.describe())
+        if wantStdout is not None and r.stdout.splitlines() != wantStdout:
+            problems.append(f"stdout {r.stdout!r}")
+        if not lines or lines[0] != "allocator statistics (local-sync):":
+            problems.append(f"first stderr line {lines[:1]!r}")
+        if len(lines) < 2 or lines[1].split()[:3] != ["memory", "live",
+                                                      "bytes"]:
+            problems.append(f"no header line: {lines[1:2]!r}")
+        if not lines or lines[-1] != "  refused for lack of memory: 0":
+            problems.append(f"last stderr line {lines[-1:]!r}")
+        # The output is device memory (on local-sync's unified memory
+        # kiln-run-module's is host-visible too); peak bytes are column 3.
+        deviceRows = [rows.get(t, []) for t in
+                      ["DeviceLocal", "DeviceLocal|HostVisible"]]
+        if any(len(row) != 6 for row in deviceRows) or sum(
+                int(row[2]) for row in deviceRows) < 16:
+            problems.append(f"device memory rows {deviceRows!r}")
+        if "imported" not in rows:
+            problems.append("no imported row")
+        rep.result(not problems, f"{name} --print_statistics [local-sync]",
+                   "; ".join(problems))
 
 
 def checkNoGpuLibraries(s: Suite, module):

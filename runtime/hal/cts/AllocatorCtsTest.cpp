@@ -2,6 +2,7 @@
 
 #include "runtime/hal/cts/CtsFixture.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace kiln::hal::cts {
@@ -53,6 +54,7 @@ TEST_P(AllocatorCts, ZeroSizedBuffer) {
 }
 
 TEST_P(AllocatorCts, ImpossibleSizesAreResourceExhausted) {
+  const uint64_t refusedBefore = device()->allocator().statistics().OutOfMemory;
   for (uint64_t size : {UINT64_MAX, UINT64_MAX - 4095, uint64_t(1) << 62,
                         Allocator::kMaxBufferSize}) {
     for (MemoryType type : {MemoryType::DeviceLocal, MemoryType::HostVisible}) {
@@ -63,6 +65,7 @@ TEST_P(AllocatorCts, ImpossibleSizesAreResourceExhausted) {
           << buffer.status().toString();
     }
   }
+  EXPECT_EQ(device()->allocator().statistics().OutOfMemory - refusedBefore, 8u);
 }
 
 TEST_P(AllocatorCts, OutOfMemoryIsResourceExhaustedAndTheDeviceRecovers) {
@@ -70,6 +73,7 @@ TEST_P(AllocatorCts, OutOfMemoryIsResourceExhaustedAndTheDeviceRecovers) {
   // 1 TiB: more than any GPU has, yet under the allocator's own size limit,
   // so the driver itself is asked and refuses.
   constexpr uint64_t kHuge = uint64_t(1) << 40;
+  const AllocatorStatistics before = device()->allocator().statistics();
   for (int attempt = 0; attempt < 2; ++attempt) {
     auto huge = device()->allocator().allocate(kHuge, MemoryType::DeviceLocal,
                                                BufferUsage::Transfer);
@@ -83,6 +87,75 @@ TEST_P(AllocatorCts, OutOfMemoryIsResourceExhaustedAndTheDeviceRecovers) {
     KILN_CTS_ASSIGN(auto back, download(buffer));
     EXPECT_EQ(back, bytes);
   }
+  const AllocatorStatistics after = device()->allocator().statistics();
+  EXPECT_EQ(after.OutOfMemory - before.OutOfMemory, 2u);
+  // Refusals hold nothing: only one 1 MiB buffer was ever added.
+  EXPECT_LE(after.DeviceLocal.PeakBytes,
+            std::max(before.DeviceLocal.PeakBytes,
+                     before.DeviceLocal.LiveBytes + (uint64_t(1) << 20)));
+}
+
+TEST_P(AllocatorCts, StatisticsFollowAllocationsAndReleases) {
+  Allocator &allocator = device()->allocator();
+  const AllocatorStatistics before = allocator.statistics();
+  KILN_CTS_ASSIGN(auto large, deviceBuffer(1 << 20));
+  KILN_CTS_ASSIGN(auto small, deviceBuffer(4096));
+  KILN_CTS_ASSIGN(auto host, hostBuffer(1000));
+  const AllocatorStatistics during = allocator.statistics();
+  EXPECT_EQ(during.DeviceLocal.LiveBytes - before.DeviceLocal.LiveBytes,
+            (1u << 20) + 4096u);
+  EXPECT_EQ(during.DeviceLocal.LiveBuffers - before.DeviceLocal.LiveBuffers,
+            2u);
+  EXPECT_EQ(during.DeviceLocal.Allocations - before.DeviceLocal.Allocations,
+            2u);
+  EXPECT_GE(during.DeviceLocal.PeakBytes, during.DeviceLocal.LiveBytes);
+  EXPECT_EQ(during.HostVisible.LiveBytes - before.HostVisible.LiveBytes, 1000u);
+  EXPECT_EQ(during.HostVisible.Allocations - before.HostVisible.Allocations,
+            1u);
+  large.reset();
+  small.reset();
+  host.reset();
+  const AllocatorStatistics after = allocator.statistics();
+  EXPECT_EQ(after.DeviceLocal.LiveBytes, before.DeviceLocal.LiveBytes);
+  EXPECT_EQ(after.DeviceLocal.LiveBuffers, before.DeviceLocal.LiveBuffers);
+  EXPECT_EQ(after.DeviceLocal.Frees - before.DeviceLocal.Frees, 2u);
+  EXPECT_EQ(after.DeviceLocal.PeakBytes, during.DeviceLocal.PeakBytes);
+  EXPECT_EQ(after.DeviceLocal.TotalBytes - before.DeviceLocal.TotalBytes,
+            (1u << 20) + 4096u);
+  EXPECT_EQ(after.HostVisible.LiveBytes, before.HostVisible.LiveBytes);
+  EXPECT_EQ(after.HostVisible.Frees - before.HostVisible.Frees, 1u);
+}
+
+TEST_P(AllocatorCts, ABufferReleasedWhileInUseKeepsItsContentsForTheWork) {
+  // The caller drops its only reference while a submission still reads
+  // the buffer: the memory must not be reused (and overwritten by the next
+  // submission) before that read is done. Large, so the copy is still
+  // running when the next buffer is allocated.
+  constexpr uint64_t kSize = 16 << 20;
+  KILN_CTS_ASSIGN(auto source, deviceBuffer(kSize));
+  KILN_CTS_ASSIGN(auto target, deviceBuffer(kSize));
+  KILN_CTS_ASSIGN(auto first, beginCommands());
+  KILN_CTS_ASSERT_OK(first->fill(BufferRef::direct(source), 0xA5A5A5A5u, 4));
+  KILN_CTS_ASSERT_OK(first->executionBarrier());
+  KILN_CTS_ASSERT_OK(
+      first->copy(BufferRef::direct(source), BufferRef::direct(target)));
+  KILN_CTS_ASSERT_OK(first->end());
+  KILN_CTS_ASSIGN(auto firstDone, device()->createSemaphore(0));
+  SemaphoreValue firstSignal{firstDone, 1};
+  KILN_CTS_ASSERT_OK(device()->queueExecute({}, first, {}, {&firstSignal, 1}));
+  first.reset();
+  source.reset();
+  // Likely handed the released bytes by a pooling allocator.
+  KILN_CTS_ASSIGN(auto reused, deviceBuffer(kSize));
+  KILN_CTS_ASSIGN(auto second, beginCommands());
+  KILN_CTS_ASSERT_OK(second->fill(BufferRef::direct(reused), 0x5Au, 1));
+  KILN_CTS_ASSERT_OK(second->end());
+  KILN_CTS_ASSERT_OK(submitAndWait(second));
+  KILN_CTS_ASSERT_OK(firstDone->wait(1, kWaitTimeout));
+  KILN_CTS_ASSIGN(auto back, download(target));
+  ASSERT_EQ(back.size(), kSize);
+  EXPECT_EQ(std::count(back.begin(), back.end(), uint8_t(0xA5)),
+            std::ptrdiff_t(kSize));
 }
 
 TEST_P(AllocatorCts, InvalidRequestsAreInvalidArgument) {
@@ -100,12 +173,17 @@ TEST_P(AllocatorCts, InvalidRequestsAreInvalidArgument) {
 
 TEST_P(AllocatorCts, ImportedMemoryIsReadOnlyAndReadable) {
   auto owner = std::make_shared<std::vector<uint8_t>>(randomBytes(777));
+  const uint64_t importedBefore =
+      device()->allocator().statistics().Imported.LiveBytes;
   KILN_CTS_ASSIGN(
       auto imported,
       device()->allocator().importHostMemory(
           *owner, BufferUsage::Transfer | BufferUsage::Dispatch, owner));
   EXPECT_TRUE(imported->isReadOnly());
   EXPECT_EQ(imported->size(), 777u);
+  EXPECT_EQ(device()->allocator().statistics().Imported.LiveBytes -
+                importedBefore,
+            777u);
   EXPECT_EQ(imported->map().status().code() == StatusCode::Ok, false);
   // Readable by the device: copy it out.
   KILN_CTS_ASSIGN(auto target, hostBuffer(777));

@@ -19,8 +19,104 @@ uint64_t hostMemoryBytes() {
 
 } // namespace
 
+CudaAllocator::CudaAllocator(std::shared_ptr<CudaContext> context,
+                             std::shared_ptr<CUstream_st> stream,
+                             uint64_t deviceBytes, CudaDeviceMemory memory)
+    : Context(std::move(context)), Stream(std::move(stream)),
+      DeviceBytes(deviceBytes) {
+  if (memory == CudaDeviceMemory::PoolWhereSupported)
+    PoolStatus = createPool();
+}
+
+Status CudaAllocator::createPool() {
+  const CudaSymbols &symbols = Context->symbols();
+  int supported = 0;
+  KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(
+      symbols, cuDeviceGetAttribute, &supported,
+      CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, Context->device()));
+  if (!supported)
+    return Status();
+  // A pool of Kiln's own rather than the device's default one, whose
+  // settings other libraries in the process share.
+  CUmemPoolProps properties = {};
+  properties.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  properties.handleTypes = CU_MEM_HANDLE_TYPE_NONE;
+  properties.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  properties.location.id = Context->device();
+  CudaContext::Scope scope(*Context);
+  CUmemoryPool raw = nullptr;
+  KILN_RETURN_IF_ERROR(
+      KILN_CUDA_CALL(symbols, cuMemPoolCreate, &raw, &properties));
+  // Destroyed once its last allocation is freed, even if that is later.
+  Pool.reset(raw, [context = Context](CUmemoryPool doomed) {
+    CudaContext::Scope scope(*context);
+    context->symbols().cuMemPoolDestroy(doomed);
+  });
+  // Freed memory stays in the pool for the next allocation. With the
+  // default threshold (0) every stream synchronization, so every call,
+  // returns it to the driver, and the next allocation maps memory anew.
+  cuuint64_t threshold = UINT64_MAX;
+  return KILN_CUDA_CALL(symbols, cuMemPoolSetAttribute, raw,
+                        CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold);
+}
+
 bool CudaAllocator::supportsMemoryType(MemoryType type) const {
   return type == MemoryType::DeviceLocal || type == MemoryType::HostVisible;
+}
+
+StatusOr<std::shared_ptr<gpu::GpuBuffer>>
+CudaAllocator::createDeviceLocal(uint64_t size, BufferUsage usage,
+                                 bool readOnly) {
+  if (!PoolStatus.ok()) {
+    Status failed = PoolStatus;
+    return failed.annotate("cannot create the GPU's memory pool");
+  }
+  const CudaSymbols &symbols = Context->symbols();
+  CudaContext::Scope scope(*Context);
+  // A zero-size buffer still gets a valid, unique address.
+  size_t bytes = static_cast<size_t>(std::max<uint64_t>(size, 1));
+  auto annotated = [size](Status status) {
+    return status.annotate(
+        strCat("cannot allocate ", size, " bytes of DeviceLocal memory"));
+  };
+  CUdeviceptr address = 0;
+  if (!Pool) {
+    Status status = KILN_CUDA_CALL(symbols, cuMemAlloc_v2, &address, bytes);
+    if (!status.ok())
+      return annotated(status);
+    return std::make_shared<gpu::GpuBuffer>(
+        size, MemoryType::DeviceLocal, usage, readOnly, address, nullptr,
+        [context = Context, address] {
+          CudaContext::Scope scope(*context);
+          context->symbols().cuMemFree_v2(address);
+        });
+  }
+  auto allocate = [&] {
+    return KILN_CUDA_CALL(symbols, cuMemAllocFromPoolAsync, &address, bytes,
+                          Pool.get(), Stream.get());
+  };
+  Status status = allocate();
+  if (status.code() == StatusCode::ResourceExhausted) {
+    // What the pool keeps unused is mapped in pieces the request may not
+    // fit; once the frees queued in the stream are done it can go back to
+    // the driver, and the request is tried once more.
+    KILN_RETURN_IF_ERROR(
+        KILN_CUDA_CALL(symbols, cuStreamSynchronize, Stream.get()));
+    KILN_RETURN_IF_ERROR(
+        KILN_CUDA_CALL(symbols, cuMemPoolTrimTo, Pool.get(), 0));
+    status = allocate();
+  }
+  if (!status.ok())
+    return annotated(status);
+  // Submissions hold their buffers until the stream has run them, and the
+  // free is queued in that stream anyway: the memory is reused only by
+  // work issued after it.
+  return std::make_shared<gpu::GpuBuffer>(
+      size, MemoryType::DeviceLocal, usage, readOnly, address, nullptr,
+      [context = Context, stream = Stream, address] {
+        CudaContext::Scope scope(*context);
+        context->symbols().cuMemFreeAsync(address, stream.get());
+      });
 }
 
 StatusOr<std::shared_ptr<gpu::GpuBuffer>>
@@ -35,33 +131,30 @@ CudaAllocator::create(uint64_t size, MemoryType type, BufferUsage usage,
                       memoryTypeString(type), " memory: the ",
                       device ? "GPU" : "host", " has ", limit, " bytes");
   const CudaSymbols &symbols = Context->symbols();
-  CudaContext::Scope scope(*Context);
-  // A zero-size buffer still gets a valid, unique address.
-  size_t bytes = static_cast<size_t>(std::max<uint64_t>(size, 1));
   if (device) {
-    CUdeviceptr address = 0;
-    Status status = KILN_CUDA_CALL(symbols, cuMemAlloc_v2, &address, bytes);
-    if (!status.ok())
-      return status.annotate(
-          strCat("cannot allocate ", size, " bytes of DeviceLocal memory: "));
-    auto buffer = std::make_shared<gpu::GpuBuffer>(
-        size, type, usage, readOnly, address, nullptr,
-        [context = Context, address] {
-          CudaContext::Scope scope(*context);
-          context->symbols().cuMemFree_v2(address);
-        });
-    if (!initial.empty())
-      KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(symbols, cuMemcpyHtoD_v2, address,
-                                          initial.data(), initial.size()));
+    KILN_ASSIGN_OR_RETURN(std::shared_ptr<gpu::GpuBuffer> buffer,
+                          createDeviceLocal(size, usage, readOnly));
+    if (!initial.empty()) {
+      // In the stream the memory was handed out in, and waited for:
+      // `initial` may be gone once this returns.
+      CudaContext::Scope scope(*Context);
+      KILN_RETURN_IF_ERROR(
+          KILN_CUDA_CALL(symbols, cuMemcpyHtoDAsync_v2, buffer->deviceAddress(),
+                         initial.data(), initial.size(), Stream.get()));
+      KILN_RETURN_IF_ERROR(
+          KILN_CUDA_CALL(symbols, cuStreamSynchronize, Stream.get()));
+    }
     return buffer;
   }
+  CudaContext::Scope scope(*Context);
+  size_t bytes = static_cast<size_t>(std::max<uint64_t>(size, 1));
   void *host = nullptr;
   Status status =
       KILN_CUDA_CALL(symbols, cuMemHostAlloc, &host, bytes,
                      CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
   if (!status.ok())
     return status.annotate(
-        strCat("cannot allocate ", size, " bytes of HostVisible memory: "));
+        strCat("cannot allocate ", size, " bytes of HostVisible memory"));
   CUdeviceptr address = 0;
   status =
       KILN_CUDA_CALL(symbols, cuMemHostGetDevicePointer_v2, &address, host, 0);

@@ -1,4 +1,19 @@
 //===- CudaAllocator.h - Device memory and pinned host memory -------------===//
+//
+// DeviceLocal memory comes from a memory pool of the allocator's own in the
+// order of the device's stream (cuMemAllocFromPoolAsync / cuMemFreeAsync):
+// an allocation after a free reuses its memory without a trip to the
+// driver, and a free queued behind work that still reads the buffer takes
+// effect only after that work. So memory handed out is ready for work
+// issued into that stream afterwards; anything else touching it (the host,
+// another stream) must first wait for the stream. Devices without memory
+// pools get cuMemAlloc / cuMemFree.
+//
+// HostVisible: pinned host memory mapped into the GPU's address space
+// (cuMemHostAlloc), so copies and fills reach it directly. A discrete GPU
+// has no memory that is both.
+//
+//===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDAALLOCATOR_H
 #define KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDAALLOCATOR_H
 
@@ -10,15 +25,28 @@
 
 namespace kiln::hal::cuda {
 
-/// DeviceLocal: cuMemAlloc. HostVisible: pinned host memory mapped into the
-/// GPU's address space (cuMemHostAlloc), so copies and fills reach it
-/// directly. A discrete GPU has no memory that is both.
+/// Where DeviceLocal memory comes from.
+enum class CudaDeviceMemory {
+  /// The stream-ordered pool where the device supports memory pools
+  /// (CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED), else cuMemAlloc.
+  PoolWhereSupported,
+  /// cuMemAlloc / cuMemFree, as on a device without memory pools.
+  MemAlloc,
+};
+
 class CudaAllocator final : public Allocator {
 public:
-  CudaAllocator(std::shared_ptr<CudaContext> context, uint64_t deviceBytes)
-      : Context(std::move(context)), DeviceBytes(deviceBytes) {}
+  /// `stream` orders pool allocations and frees: the stream the device
+  /// issues its work into. A pool that cannot be created makes every
+  /// DeviceLocal allocation fail with the reason.
+  CudaAllocator(std::shared_ptr<CudaContext> context,
+                std::shared_ptr<CUstream_st> stream, uint64_t deviceBytes,
+                CudaDeviceMemory memory = CudaDeviceMemory::PoolWhereSupported);
 
   bool supportsMemoryType(MemoryType type) const override;
+
+  /// The pool DeviceLocal memory comes from; null when it is cuMemAlloc.
+  CUmemoryPool memoryPool() const { return Pool.get(); }
 
 protected:
   StatusOr<std::shared_ptr<Buffer>> allocateImpl(uint64_t size, MemoryType type,
@@ -30,13 +58,21 @@ protected:
                        std::shared_ptr<const void> keepAlive) override;
 
 private:
+  // Sets Pool, or leaves it null where the device has no memory pools.
+  Status createPool();
+  // `bytes` of DeviceLocal memory and how to free it.
+  StatusOr<std::shared_ptr<gpu::GpuBuffer>>
+  createDeviceLocal(uint64_t size, BufferUsage usage, bool readOnly);
   // New memory holding `initial` (when not empty) at its start.
   StatusOr<std::shared_ptr<gpu::GpuBuffer>>
   create(uint64_t size, MemoryType type, BufferUsage usage, bool readOnly,
          std::span<const uint8_t> initial);
 
   std::shared_ptr<CudaContext> Context;
+  std::shared_ptr<CUstream_st> Stream;
   uint64_t DeviceBytes;
+  std::shared_ptr<CUmemPoolHandle_st> Pool;
+  Status PoolStatus;
 };
 
 } // namespace kiln::hal::cuda

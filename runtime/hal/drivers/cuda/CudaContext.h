@@ -21,6 +21,7 @@ public:
 
   const CudaSymbols &symbols() const { return *Symbols; }
   CUcontext context() const { return Context; }
+  CUdevice device() const { return Device; }
 
   /// Makes the context current on this thread for the scope's lifetime:
   /// HAL calls arrive on any thread.

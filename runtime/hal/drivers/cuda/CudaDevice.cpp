@@ -41,7 +41,7 @@ CudaDevice::CudaDevice(std::shared_ptr<CudaContext> context,
                        CudaCommandBufferKind commandBufferKind)
     : Info(std::move(info)), Limits(limits),
       CommandBufferKind(commandBufferKind), Context(std::move(context)),
-      Stream(stream), DeviceAllocator(Context, deviceBytes),
+      Stream(stream), DeviceAllocator(Context, Stream, deviceBytes),
       Queue(Info.Uri, HostQueue::Mode::Threaded, [context = Context] {
         // The queue thread issues every command; its context never changes.
         context->symbols().cuCtxSetCurrent(context->context());

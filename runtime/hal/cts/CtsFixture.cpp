@@ -170,6 +170,49 @@ CtsTest::kernels(std::string *skipReason) {
   return TestDevice->createExecutable(spec);
 }
 
+void KernelCtsTest::SetUp() {
+  CtsTest::SetUp();
+  if (IsSkipped() || HasFatalFailure())
+    return;
+  std::string skipReason;
+  auto loaded = kernels(&skipReason);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().toString();
+  if (!*loaded)
+    GTEST_SKIP() << skipReason;
+  Kernels = *loaded;
+}
+
+StatusOr<std::shared_ptr<Buffer>> KernelCtsTest::meetingState() {
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> state, deviceBuffer(8));
+  KILN_RETURN_IF_ERROR(upload(state, std::vector<uint8_t>(8, 0)));
+  return state;
+}
+
+Status KernelCtsTest::meet(CommandBuffer &commands,
+                           const std::shared_ptr<Buffer> &state,
+                           uint32_t timeoutMs) {
+  BufferRef bindings[] = {BufferRef::direct(state)};
+  uint32_t push[] = {2, timeoutMs};
+  return commands.dispatch(Kernels, kRendezvous, {1, 1, 1}, bindings, push);
+}
+
+StatusOr<std::pair<uint32_t, uint32_t>>
+KernelCtsTest::readMeeting(const std::shared_ptr<Buffer> &state) {
+  KILN_ASSIGN_OR_RETURN(std::vector<uint8_t> back, download(state));
+  std::pair<uint32_t, uint32_t> result;
+  std::memcpy(&result.first, back.data(), 4);
+  std::memcpy(&result.second, back.data() + 4, 4);
+  return result;
+}
+
+StatusOr<std::pair<uint32_t, uint32_t>>
+KernelCtsTest::runMeeting(const std::shared_ptr<CommandBuffer> &commands,
+                          const std::shared_ptr<Buffer> &state) {
+  KILN_RETURN_IF_ERROR(commands->end());
+  KILN_RETURN_IF_ERROR(submitAndWait(commands));
+  return readMeeting(state);
+}
+
 std::vector<uint8_t> CtsTest::randomBytes(size_t size) {
   std::uniform_int_distribution<int> byte(0, 255);
   std::vector<uint8_t> bytes(size);

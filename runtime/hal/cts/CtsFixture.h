@@ -24,6 +24,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kiln::hal::cts {
@@ -102,6 +103,42 @@ enum CtsEntry : uint32_t {
   kRendezvous = 2,      // bindings state[2]; push parties, timeoutMs
   kScaleBiasF32 = 3,    // bindings in, out; push n, scale bits, bias bits
 };
+
+/// A case that runs the suite's kernels: SetUp loads them (Kernels), and
+/// skips, saying why, on a device that runs none of their formats.
+class KernelCtsTest : public CtsTest {
+protected:
+  void SetUp() override;
+
+  // Rendezvous timeouts. Two dispatches running at once meet within
+  // microseconds, so kMeetMs only has to outlast a loaded machine; when one
+  // is ordered after the other the first waits out kOrderedMs, which every
+  // such case pays on every concurrent device.
+  static constexpr uint32_t kMeetMs = 10000;
+  static constexpr uint32_t kOrderedMs = 300;
+
+  /// A zeroed rendezvous state (arrived, met).
+  StatusOr<std::shared_ptr<Buffer>> meetingState();
+  /// Records one workgroup of a two-party rendezvous on `state` that gives
+  /// up after `timeoutMs`.
+  Status meet(CommandBuffer &commands, const std::shared_ptr<Buffer> &state,
+              uint32_t timeoutMs);
+  /// How many parties arrived at `state` and how many of them met another.
+  StatusOr<std::pair<uint32_t, uint32_t>>
+  readMeeting(const std::shared_ptr<Buffer> &state);
+  /// Ends and runs `commands`, then reads `state`.
+  StatusOr<std::pair<uint32_t, uint32_t>>
+  runMeeting(const std::shared_ptr<CommandBuffer> &commands,
+             const std::shared_ptr<Buffer> &state);
+
+  std::shared_ptr<Executable> Kernels;
+};
+
+/// Two one-workgroup rendezvous parties that ran at once both meet; when
+/// the second ran after the first, the first waited in vain and only the
+/// second saw both arrivals.
+inline constexpr std::pair<uint32_t, uint32_t> kBothMet{2, 2};
+inline constexpr std::pair<uint32_t, uint32_t> kOnlySecondMet{2, 1};
 
 std::vector<uint8_t> toBytes(const std::vector<float> &values);
 std::vector<float> toFloats(const std::vector<uint8_t> &bytes);

@@ -8,57 +8,7 @@
 namespace kiln::hal::cts {
 namespace {
 
-class DispatchCts : public CtsTest {
-protected:
-  void SetUp() override {
-    CtsTest::SetUp();
-    if (IsSkipped() || HasFatalFailure())
-      return;
-    std::string skipReason;
-    auto loaded = kernels(&skipReason);
-    ASSERT_TRUE(loaded.ok()) << loaded.status().toString();
-    if (!*loaded)
-      GTEST_SKIP() << skipReason;
-    Kernels = *loaded;
-  }
-
-  // Rendezvous timeouts. Two dispatches running at once meet within
-  // microseconds, so kMeetMs only has to outlast a loaded machine; when one
-  // is ordered after the other the first waits out kOrderedMs, which every
-  // such case pays on every concurrent device.
-  static constexpr uint32_t kMeetMs = 10000;
-  static constexpr uint32_t kOrderedMs = 300;
-
-  /// A zeroed rendezvous state (arrived, met).
-  StatusOr<std::shared_ptr<Buffer>> meetingState() {
-    KILN_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> state, deviceBuffer(8));
-    KILN_RETURN_IF_ERROR(upload(state, std::vector<uint8_t>(8, 0)));
-    return state;
-  }
-  /// Records one workgroup of a two-party rendezvous on `state` that gives
-  /// up after `timeoutMs`.
-  Status meet(CommandBuffer &commands, const std::shared_ptr<Buffer> &state,
-              uint32_t timeoutMs) {
-    BufferRef bindings[] = {BufferRef::direct(state)};
-    uint32_t push[] = {2, timeoutMs};
-    return commands.dispatch(Kernels, kRendezvous, {1, 1, 1}, bindings, push);
-  }
-  /// Runs `commands` (ended here) and reads `state`: how many parties
-  /// arrived and how many of them met the other.
-  StatusOr<std::pair<uint32_t, uint32_t>>
-  runMeeting(const std::shared_ptr<CommandBuffer> &commands,
-             const std::shared_ptr<Buffer> &state) {
-    KILN_RETURN_IF_ERROR(commands->end());
-    KILN_RETURN_IF_ERROR(submitAndWait(commands));
-    KILN_ASSIGN_OR_RETURN(std::vector<uint8_t> back, download(state));
-    std::pair<uint32_t, uint32_t> result;
-    std::memcpy(&result.first, back.data(), 4);
-    std::memcpy(&result.second, back.data() + 4, 4);
-    return result;
-  }
-
-  std::shared_ptr<Executable> Kernels;
-};
+class DispatchCts : public KernelCtsTest {};
 KILN_CTS_INSTANTIATE(DispatchCts);
 
 TEST_P(DispatchCts, EntryPointsAreDescribed) {
@@ -242,10 +192,9 @@ TEST_P(DispatchCts, WorkgroupsRunConcurrently) {
 
 // The ordering cases below use two one-workgroup rendezvous dispatches, A
 // then B, on one state: when they may run at once (on a device that runs
-// unordered commands concurrently) both meet; when B is ordered after A, A
-// waits in vain until it times out and only B sees both arrivals.
-constexpr std::pair<uint32_t, uint32_t> kBothMet{2, 2};
-constexpr std::pair<uint32_t, uint32_t> kOnlySecondMet{2, 1};
+// unordered commands concurrently) both meet (kBothMet); when B is ordered
+// after A, A waits in vain until it times out and only B sees both
+// arrivals (kOnlySecondMet).
 
 TEST_P(DispatchCts, UnorderedDispatchesRunConcurrently) {
   KILN_CTS_REQUIRE(feature::kConcurrentCommands);

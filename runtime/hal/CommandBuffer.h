@@ -24,6 +24,7 @@
 #include "runtime/hal/BufferRef.h"
 #include "runtime/hal/Event.h"
 #include "runtime/hal/Executable.h"
+#include "runtime/hal/QueueAffinity.h"
 
 #include <array>
 #include <atomic>
@@ -58,6 +59,10 @@ public:
 
   CommandBufferMode mode() const { return Mode; }
   uint32_t bindingCapacity() const { return BindingCapacity; }
+  /// The device queues this buffer may be submitted to (set by
+  /// Device::createCommandBuffer). A submission runs the whole buffer on
+  /// one queue, so events and barriers order commands within that queue.
+  QueueAffinity queueAffinity() const { return Affinity; }
   State state() const { return CurrentState; }
 
   Status begin();
@@ -131,6 +136,8 @@ protected:
   }
 
 private:
+  friend class Device; // sets Affinity
+
   Status checkRecording(std::string_view command) const;
   // Validates `ref` and resolves a direct whole-buffer length.
   StatusOr<BufferRef> checkRef(const BufferRef &ref, BufferUsage usage,
@@ -143,6 +150,7 @@ private:
 
   CommandBufferMode Mode;
   uint32_t BindingCapacity;
+  QueueAffinity Affinity = kAnyQueue;
   State CurrentState = State::Initial;
   std::atomic<bool> Submitted{false};
   std::vector<BindingRequirement> Requirements;

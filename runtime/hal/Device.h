@@ -9,6 +9,7 @@
 #include "runtime/hal/DeviceInfo.h"
 #include "runtime/hal/Event.h"
 #include "runtime/hal/Executable.h"
+#include "runtime/hal/QueueAffinity.h"
 #include "runtime/hal/Semaphore.h"
 #include "runtime/hal/SubmissionTimer.h"
 
@@ -50,12 +51,18 @@ public:
   virtual StatusOr<std::shared_ptr<Executable>>
   createExecutable(const ExecutableSpec &spec) = 0;
 
+  /// The device's queues, numbered from 0 (at least one, at most
+  /// kMaxQueues). See QueueAffinity.h.
+  virtual uint32_t queueCount() const = 0;
+
   /// `bindingCapacity` is the number of binding-table slots indirect refs
-  /// may name.
-  virtual StatusOr<std::shared_ptr<CommandBuffer>>
-  createCommandBuffer(CommandBufferMode mode, uint32_t bindingCapacity) = 0;
-  virtual StatusOr<std::shared_ptr<Semaphore>>
-  createSemaphore(uint64_t initialValue) = 0;
+  /// may name; `affinity` the queues the buffer may be submitted to (at
+  /// least one of this device's: InvalidArgument otherwise).
+  StatusOr<std::shared_ptr<CommandBuffer>>
+  createCommandBuffer(CommandBufferMode mode, uint32_t bindingCapacity,
+                      QueueAffinity affinity = kAnyQueue);
+  /// InvalidArgument for an initial value above kMaxSemaphoreValue.
+  StatusOr<std::shared_ptr<Semaphore>> createSemaphore(uint64_t initialValue);
   virtual StatusOr<std::shared_ptr<Event>> createEvent() = 0;
 
   /// Queues `commandBuffer` (may be null: only waits, then signals) to run
@@ -63,40 +70,58 @@ public:
   /// `bindingTable`; signals the signal list when done, or fails it with the
   /// error. Returns once queued: completion is observed only through the
   /// semaphores. Buffers, semaphores and the command buffer are kept alive
-  /// until the work is done. Submissions to a device run in order.
+  /// until the work is done.
+  /// The submission goes to the lowest queue that `affinity` and the
+  /// command buffer's affinity share (InvalidArgument when they share none
+  /// of the device's); submissions to one queue run in order, submissions
+  /// to different queues only in the order semaphores give them.
   /// With a `timer` (from this device's createSubmissionTimer; needs a
   /// command buffer) the commands are also timed by the device's clock.
   Status queueExecute(std::span<const SemaphoreValue> waitList,
                       const std::shared_ptr<CommandBuffer> &commandBuffer,
                       std::span<const std::shared_ptr<Buffer>> bindingTable,
                       std::span<const SemaphoreValue> signalList,
-                      const std::shared_ptr<SubmissionTimer> &timer = nullptr);
+                      const std::shared_ptr<SubmissionTimer> &timer = nullptr,
+                      QueueAffinity affinity = kAnyQueue);
 
   /// A timer for queueExecute. Unimplemented on devices without a clock of
   /// their own (the CPU drivers: host time is their time).
   virtual StatusOr<std::shared_ptr<SubmissionTimer>> createSubmissionTimer();
 
-  /// Blocks until every queued submission finished (DeadlineExceeded after
-  /// `timeout`).
+  /// Blocks until every submission to every queue finished
+  /// (DeadlineExceeded after `timeout`).
   virtual Status waitIdle(Timeout timeout = kInfiniteTimeout) = 0;
 
 protected:
   Device() = default;
 
-  /// Called after the driver-independent checks of queueExecute.
+  /// Called after the driver-independent checks of createCommandBuffer
+  /// (which then records the buffer's affinity).
+  virtual StatusOr<std::shared_ptr<CommandBuffer>>
+  createCommandBufferImpl(CommandBufferMode mode, uint32_t bindingCapacity) = 0;
+  /// Called after createSemaphore checked the value.
+  virtual StatusOr<std::shared_ptr<Semaphore>>
+  createSemaphoreImpl(uint64_t initialValue) = 0;
+  /// Called after the driver-independent checks of queueExecute, with the
+  /// queue (< queueCount()) the submission goes to.
   virtual Status
-  queueExecuteImpl(std::span<const SemaphoreValue> waitList,
+  queueExecuteImpl(uint32_t queue, std::span<const SemaphoreValue> waitList,
                    const std::shared_ptr<CommandBuffer> &commandBuffer,
                    std::span<const std::shared_ptr<Buffer>> bindingTable,
                    std::span<const SemaphoreValue> signalList) = 0;
   /// queueExecuteImpl for a submission timed with `timer` (not null, the
   /// command buffer neither). Only devices that create timers override it.
   virtual Status
-  queueExecuteTimedImpl(std::span<const SemaphoreValue> waitList,
+  queueExecuteTimedImpl(uint32_t queue,
+                        std::span<const SemaphoreValue> waitList,
                         const std::shared_ptr<CommandBuffer> &commandBuffer,
                         std::span<const std::shared_ptr<Buffer>> bindingTable,
                         std::span<const SemaphoreValue> signalList,
                         const std::shared_ptr<SubmissionTimer> &timer);
+
+private:
+  // `affinity` restricted to this device's queues.
+  QueueAffinity validQueues(QueueAffinity affinity) const;
 };
 
 } // namespace kiln::hal

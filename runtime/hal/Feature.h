@@ -30,6 +30,12 @@ inline constexpr std::string_view kConcurrentWorkgroups =
 /// so commands that become ready at different times may still not overlap.)
 inline constexpr std::string_view kConcurrentCommands = "concurrent-commands";
 
+/// The device has at least two queues, and submissions to different queues
+/// that no semaphore orders run at the same time: a dispatch that waits for
+/// one submitted to another queue makes progress. So a missing semaphore
+/// wait between queues shows as a wrong result.
+inline constexpr std::string_view kConcurrentQueues = "concurrent-queues";
+
 /// Memory can be DeviceLocal and HostVisible at once (CPU devices,
 /// integrated GPUs): a module's inputs and outputs need no staging copies.
 inline constexpr std::string_view kHostVisibleDeviceLocal =

@@ -4,45 +4,17 @@
 
 namespace kiln::hal {
 
-namespace {
-
-// Drops the work's references, then signals or fails every signal.
-void finish(HostSubmission &submission, const Status &status) {
-  submission.Work = nullptr;
-  submission.Waits.clear();
-  for (const auto &[semaphore, value] : submission.Signals) {
+void signalOrFail(std::span<const SemaphoreValue> signals,
+                  const Status &status) {
+  for (const SemaphoreValue &signal : signals) {
     if (!status.ok()) {
-      semaphore->fail(status).ignoreError();
+      signal.Timeline->fail(status).ignoreError();
       continue;
     }
-    // A value that does not advance would leave waiters hanging; fail the
-    // semaphore so they see why.
-    Status signalled = semaphore->signal(value);
+    Status signalled = signal.Timeline->signal(signal.Value);
     if (!signalled.ok())
-      semaphore->fail(signalled).ignoreError();
+      signal.Timeline->fail(signalled).ignoreError();
   }
-}
-
-void run(HostSubmission &submission, Status status) {
-  if (status.ok() && submission.Work)
-    status = submission.Work();
-  finish(submission, status);
-}
-
-} // namespace
-
-StatusOr<std::vector<std::pair<std::shared_ptr<HostSemaphore>, uint64_t>>>
-toHostSemaphores(std::span<const SemaphoreValue> values,
-                 std::string_view what) {
-  std::vector<std::pair<std::shared_ptr<HostSemaphore>, uint64_t>> result;
-  for (const SemaphoreValue &value : values) {
-    auto semaphore = std::dynamic_pointer_cast<HostSemaphore>(value.Timeline);
-    if (!semaphore)
-      return KILN_ERROR(InvalidArgument, "queueExecute: ", what,
-                        " semaphore was not created by a Kiln device");
-    result.emplace_back(std::move(semaphore), value.Value);
-  }
-  return result;
 }
 
 HostQueue::HostQueue(std::string deviceName, Mode mode,
@@ -78,16 +50,14 @@ void HostQueue::submit(HostSubmission submission) {
     return;
   }
   Status status;
-  for (const auto &[semaphore, value] : submission.Waits) {
-    status = semaphore->wait(value, kInfiniteTimeout);
+  for (const SemaphoreValue &wait : submission.Waits) {
+    status = wait.Timeline->wait(wait.Value, kInfiniteTimeout);
     if (!status.ok())
       break;
   }
-  run(submission, status);
-  finishOne();
-}
-
-void HostQueue::finishOne() {
+  submission.Waits.clear();
+  submission.Run(std::move(status));
+  submission = HostSubmission();
   std::lock_guard<std::mutex> lock(Mutex);
   if (--Pending == 0)
     IdleCv.notify_all();
@@ -97,9 +67,11 @@ Status HostQueue::waitForAll(const HostSubmission &submission) {
   while (true) {
     QueueWaker->arm();
     bool reached = true;
-    for (const auto &[semaphore, value] : submission.Waits) {
-      semaphore->addWaker(QueueWaker);
-      std::optional<Status> state = semaphore->poll(value);
+    for (const SemaphoreValue &wait : submission.Waits) {
+      wait.Timeline->addWaker(QueueWaker);
+      std::optional<Status> state = submission.Ready
+                                        ? submission.Ready(wait)
+                                        : wait.Timeline->poll(wait.Value);
       if (!state) {
         reached = false;
         continue;
@@ -127,7 +99,9 @@ void HostQueue::main(const std::function<void()> &threadInit) {
     HostSubmission submission = std::move(Queue.front());
     Queue.pop_front();
     lock.unlock();
-    run(submission, waitForAll(submission));
+    Status waited = waitForAll(submission);
+    submission.Waits.clear();
+    submission.Run(std::move(waited));
     submission = HostSubmission();
     lock.lock();
     if (--Pending == 0)
@@ -142,12 +116,7 @@ Status HostQueue::waitIdle(Timeout timeout) {
     IdleCv.wait(lock, idle);
     return Status();
   }
-  auto now = std::chrono::steady_clock::now();
-  auto limit = std::chrono::steady_clock::time_point::max() - now;
-  auto deadline = timeout >= limit
-                      ? std::chrono::steady_clock::time_point::max()
-                      : now + timeout;
-  if (!IdleCv.wait_until(lock, deadline, idle))
+  if (!IdleCv.wait_until(lock, deadlineAfter(timeout), idle))
     return KILN_ERROR(DeadlineExceeded, "device ", DeviceName, " still has ",
                       Pending, " submission(s) after the waitIdle timeout");
   return Status();

@@ -1,18 +1,21 @@
 //===- HostQueue.h - Submissions ordered by a host thread -----------------===//
 //
 // A queue thread takes submissions in order, waits (without holding up the
-// submitter) for their host timeline semaphores, runs their work and then
-// signals or fails their signal list. The local-task driver runs commands
-// on it; the CUDA driver issues a submission's commands into its stream and
-// waits for the stream from it, so semaphores of any driver order each
-// other's work.
+// submitter) until their wait lists are reached, then runs them. Waits go
+// through Semaphore::poll and addWaker, so a queue waits for semaphores of
+// any driver: a local-task queue for a CUDA semaphore the GPU signals, a
+// CUDA queue for a semaphore a local-task submission signals. The
+// local-task driver runs each of its queues' commands on one; the CUDA
+// driver issues submissions that wait for semaphores the GPU cannot wait
+// for itself from one, and retires issued work (waiting for the GPU,
+// releasing what the work used, signalling) on another.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_HOSTQUEUE_H
 #define KILN_RUNTIME_HAL_HOSTQUEUE_H
 
 #include "runtime/base/Status.h"
-#include "runtime/hal/HostSemaphore.h"
+#include "runtime/hal/Semaphore.h"
 
 #include <condition_variable>
 #include <cstdint>
@@ -20,28 +23,32 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
-#include <string_view>
 #include <thread>
-#include <utility>
 #include <vector>
 
 namespace kiln::hal {
 
 struct HostSubmission {
-  std::vector<std::pair<std::shared_ptr<HostSemaphore>, uint64_t>> Waits;
-  std::vector<std::pair<std::shared_ptr<HostSemaphore>, uint64_t>> Signals;
-  /// Runs once every wait is reached; its error fails the signal list. It
-  /// is destroyed before anything is signalled, so a waiter that sees the
-  /// signal may drop the last reference to what the work used.
-  std::function<Status()> Work;
+  std::vector<SemaphoreValue> Waits;
+  /// When a wait is over (OK or the failure; nullopt while it is not), for
+  /// a threaded queue; Semaphore::poll when empty. A GPU queue ends a wait
+  /// for its own device's semaphore once the value's signal is queued on
+  /// the GPU, which then waits itself. Rechecked whenever a wait semaphore
+  /// wakes the queue.
+  std::function<std::optional<Status>(const SemaphoreValue &)> Ready;
+  /// Runs once every wait is over (with OK), or with the failure of a wait
+  /// that failed, or Cancelled when the queue is destroyed first.
+  std::function<void(Status waited)> Run;
 };
 
-/// The HostSemaphores behind a wait or signal list; InvalidArgument naming
-/// `what` for a semaphore of another kind.
-StatusOr<std::vector<std::pair<std::shared_ptr<HostSemaphore>, uint64_t>>>
-toHostSemaphores(std::span<const SemaphoreValue> values, std::string_view what);
+/// Signals every entry of `signals` with an OK `status`, else fails each
+/// with it. A value that does not advance its semaphore fails that one
+/// instead: its waiters would otherwise hang.
+void signalOrFail(std::span<const SemaphoreValue> signals,
+                  const Status &status);
 
 class HostQueue {
 public:
@@ -54,7 +61,7 @@ public:
   /// the queue thread (to make a GPU context current there).
   HostQueue(std::string deviceName, Mode mode,
             std::function<void()> threadInit = {});
-  /// Submissions still waiting for semaphores fail with Cancelled.
+  /// Submissions still waiting for semaphores run with Cancelled.
   ~HostQueue();
   HostQueue(const HostQueue &) = delete;
   HostQueue &operator=(const HostQueue &) = delete;
@@ -62,13 +69,12 @@ public:
   /// Submissions run one at a time, in order. Inline: only another thread
   /// can satisfy the waits.
   void submit(HostSubmission submission);
-  /// Blocks until every submission finished (DeadlineExceeded after
+  /// Blocks until every submission has run (DeadlineExceeded after
   /// `timeout`).
   Status waitIdle(Timeout timeout);
 
 private:
   void main(const std::function<void()> &threadInit);
-  void finishOne();
   // OK once every wait is reached, the failure of one that fails, Cancelled
   // when the queue shuts down first.
   Status waitForAll(const HostSubmission &submission);

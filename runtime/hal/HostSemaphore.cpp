@@ -6,34 +6,24 @@
 
 namespace kiln::hal {
 
-void Waker::arm() {
-  std::lock_guard<std::mutex> lock(Mutex);
-  Pending = false;
+HostSemaphore::HostSemaphore(uint64_t *cell, uint64_t initialValue)
+    : Cell(cell) {
+  storeValue(initialValue);
 }
 
-bool Waker::sleep() {
-  std::unique_lock<std::mutex> lock(Mutex);
-  Cv.wait(lock, [&] { return Pending || Stopped; });
-  return !Stopped;
+uint64_t HostSemaphore::currentValue() const {
+  return std::atomic_ref<uint64_t>(*Cell).load(std::memory_order_acquire);
 }
 
-void Waker::wake() {
-  std::lock_guard<std::mutex> lock(Mutex);
-  Pending = true;
-  Cv.notify_all();
-}
-
-void Waker::stop() {
-  std::lock_guard<std::mutex> lock(Mutex);
-  Stopped = true;
-  Cv.notify_all();
+void HostSemaphore::storeValue(uint64_t value) {
+  std::atomic_ref<uint64_t>(*Cell).store(value, std::memory_order_release);
 }
 
 StatusOr<uint64_t> HostSemaphore::query() {
   std::lock_guard<std::mutex> lock(Mutex);
   if (!Failure.ok())
     return Failure;
-  return Value;
+  return currentValue();
 }
 
 void HostSemaphore::wakeAll(std::unique_lock<std::mutex> &lock) {
@@ -49,15 +39,21 @@ void HostSemaphore::wakeAll(std::unique_lock<std::mutex> &lock) {
     waker->wake();
 }
 
+void HostSemaphore::notifyChanged() {
+  std::unique_lock<std::mutex> lock(Mutex);
+  wakeAll(lock);
+}
+
 Status HostSemaphore::signal(uint64_t value) {
   std::unique_lock<std::mutex> lock(Mutex);
   if (!Failure.ok())
     return Failure;
-  if (value <= Value)
+  uint64_t current = currentValue();
+  if (value <= current)
     return KILN_ERROR(InvalidArgument, "semaphore signal to ", value,
-                      " does not advance its value ", Value);
-  Value = value;
-  PublishedValue.store(value, std::memory_order_release);
+                      " does not advance its value ", current);
+  KILN_RETURN_IF_ERROR(checkSemaphoreValue(value, "semaphore signal to"));
+  storeValue(value);
   wakeAll(lock);
   return Status();
 }
@@ -68,11 +64,9 @@ Status HostSemaphore::wait(uint64_t value, Timeout timeout) {
   // small model costs the host. Short waits (a GPU running one call) are
   // common, so spin briefly first; longer ones sleep.
   constexpr auto kSpin = std::chrono::microseconds(200);
-  auto spinUntil = std::chrono::steady_clock::now() +
-                   std::min<Timeout>(timeout, kSpin);
-  for (unsigned i = 1; PublishedValue.load(std::memory_order_acquire) < value &&
-                       !Failed.load(std::memory_order_acquire);
-       ++i) {
+  auto spinUntil =
+      std::chrono::steady_clock::now() + std::min<Timeout>(timeout, kSpin);
+  for (unsigned i = 1; currentValue() < value && !failed(); ++i) {
     if (i % 64 == 0 && std::chrono::steady_clock::now() >= spinUntil)
       break;
 #if defined(__x86_64__)
@@ -80,45 +74,35 @@ Status HostSemaphore::wait(uint64_t value, Timeout timeout) {
 #endif
   }
   std::unique_lock<std::mutex> lock(Mutex);
-  auto ready = [&] { return Value >= value || !Failure.ok(); };
+  auto ready = [&] { return currentValue() >= value || !Failure.ok(); };
   if (timeout == kInfiniteTimeout) {
     Cv.wait(lock, ready);
   } else {
-    auto now = std::chrono::steady_clock::now();
-    // Clamp so a huge finite timeout cannot overflow the deadline.
-    auto limit = std::chrono::steady_clock::time_point::max() - now;
-    auto deadline = timeout >= limit
-                        ? std::chrono::steady_clock::time_point::max()
-                        : now + timeout;
-    if (!Cv.wait_until(lock, deadline, ready))
+    if (!Cv.wait_until(lock, deadlineAfter(timeout), ready))
       return KILN_ERROR(DeadlineExceeded, "semaphore wait for ", value,
-                        " timed out at value ", Value);
+                        " timed out at value ", currentValue());
   }
   if (!Failure.ok())
     return Failure;
   return Status();
+}
+
+bool HostSemaphore::recordFailure(Status status) {
+  std::lock_guard<std::mutex> lock(Mutex);
+  if (!Failure.ok())
+    return false;
+  Failure = std::move(status);
+  Failed.store(true, std::memory_order_release);
+  return true;
 }
 
 Status HostSemaphore::fail(Status status) {
   if (status.ok())
     return KILN_ERROR(InvalidArgument,
                       "a semaphore cannot be failed with an OK status");
-  std::unique_lock<std::mutex> lock(Mutex);
-  if (Failure.ok()) {
-    Failure = std::move(status);
-    Failed.store(true, std::memory_order_release);
-    wakeAll(lock);
-  }
+  if (recordFailure(std::move(status)))
+    notifyChanged();
   return Status();
-}
-
-std::optional<Status> HostSemaphore::poll(uint64_t value) {
-  std::lock_guard<std::mutex> lock(Mutex);
-  if (!Failure.ok())
-    return Failure;
-  if (Value >= value)
-    return Status();
-  return std::nullopt;
 }
 
 void HostSemaphore::addWaker(const std::shared_ptr<Waker> &waker) {

@@ -1,4 +1,12 @@
-//===- HostSemaphore.h - Timeline semaphore on a mutex and condvar -------===//
+//===- HostSemaphore.h - Timeline semaphore waited on by host threads -----===//
+//
+// The value is one 64-bit word read and written atomically; a mutex and a
+// condition variable put waiters to sleep after a short spin. By default the
+// word is a member; a device semaphore (CudaSemaphore) derives from this
+// class with the word in memory its GPU also writes and waits on, and tells
+// the waiters when the GPU changed it (notifyChanged).
+//
+//===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_HOSTSEMAPHORE_H
 #define KILN_RUNTIME_HAL_HOSTSEMAPHORE_H
 
@@ -8,55 +16,51 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <vector>
 
 namespace kiln::hal {
 
-/// Lets one thread sleep until any of several semaphores changes, or until
-/// it is told to stop (a device queue that must also notice shutdown).
-class Waker {
+class HostSemaphore : public Semaphore {
 public:
-  /// Clears the pending flag; call before checking the semaphores.
-  void arm();
-  /// Sleeps until wake() or stop() after the last arm(); returns false once
-  /// stopped.
-  bool sleep();
-  void wake();
-  void stop();
-
-private:
-  std::mutex Mutex;
-  std::condition_variable Cv;
-  bool Pending = false;
-  bool Stopped = false;
-};
-
-class HostSemaphore final : public Semaphore {
-public:
-  explicit HostSemaphore(uint64_t initialValue) : Value(initialValue) {}
+  /// `initialValue` must be at most kMaxSemaphoreValue (devices check it
+  /// in createSemaphore).
+  explicit HostSemaphore(uint64_t initialValue)
+      : HostSemaphore(&OwnValue, initialValue) {}
+  HostSemaphore(const HostSemaphore &) = delete;
+  HostSemaphore &operator=(const HostSemaphore &) = delete;
 
   StatusOr<uint64_t> query() override;
   Status signal(uint64_t value) override;
   Status wait(uint64_t value, Timeout timeout) override;
   Status fail(Status status) override;
+  void addWaker(const std::shared_ptr<Waker> &waker) override;
 
-  /// Without blocking: OK once `value` is reached, the failure once failed,
-  /// nullopt while neither.
-  std::optional<Status> poll(uint64_t value);
-  /// `waker` is woken on every later signal or failure while it lives.
-  void addWaker(const std::shared_ptr<Waker> &waker);
+protected:
+  /// The value lives in `*cell` (8-byte aligned, outliving this object),
+  /// which is set to `initialValue` here.
+  HostSemaphore(uint64_t *cell, uint64_t initialValue);
+
+  /// The value as the word holds it now.
+  uint64_t currentValue() const;
+  /// Stores `value` into the word (no check, no wake-up).
+  void storeValue(uint64_t value);
+  /// Wakes every waiter and waker: the word changed without signal() (a
+  /// device wrote it).
+  void notifyChanged();
+  /// Records `status` as the failure unless one is recorded already (then
+  /// false); wakes nobody yet.
+  bool recordFailure(Status status);
+  bool failed() const { return Failed.load(std::memory_order_acquire); }
 
 private:
   void wakeAll(std::unique_lock<std::mutex> &lock);
 
+  uint64_t OwnValue = 0;
+  uint64_t *Cell;
   std::mutex Mutex;
   std::condition_variable Cv;
-  uint64_t Value;
   Status Failure;
-  // Value and whether Failure is set, readable without the lock, for
-  // wait()'s spin.
-  std::atomic<uint64_t> PublishedValue{Value};
+  // Whether Failure is set, readable without the lock (wait()'s spin).
   std::atomic<bool> Failed{false};
   std::vector<std::weak_ptr<Waker>> Wakers;
 };

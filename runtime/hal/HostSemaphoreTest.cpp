@@ -25,8 +25,13 @@ TEST(HostSemaphoreTest, TimelineOnlyAdvances) {
   EXPECT_NE(same.message().find("does not advance"), std::string_view::npos);
   EXPECT_EQ(semaphore.signal(7).code(), StatusCode::InvalidArgument);
   EXPECT_EQ(*semaphore.query(), 100u);
-  EXPECT_TRUE(semaphore.signal(UINT64_MAX).ok());
-  EXPECT_FALSE(semaphore.signal(UINT64_MAX).ok());
+  // Values stop below 2^63 - 1 (what a GPU waiter compares as signed and
+  // a failed device semaphore holds).
+  Status tooLarge = semaphore.signal(kMaxSemaphoreValue + 1);
+  EXPECT_EQ(tooLarge.code(), StatusCode::InvalidArgument);
+  EXPECT_NE(tooLarge.message().find("exceeds"), std::string_view::npos);
+  EXPECT_TRUE(semaphore.signal(kMaxSemaphoreValue).ok());
+  EXPECT_FALSE(semaphore.signal(kMaxSemaphoreValue).ok());
 }
 
 TEST(HostSemaphoreTest, WaitsForReachedValuesReturnAtOnce) {

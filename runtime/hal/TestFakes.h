@@ -139,32 +139,36 @@ public:
     KILN_RETURN_IF_ERROR(validateExecutableSpec(spec));
     return std::shared_ptr<Executable>(std::make_shared<FakeExecutable>(spec));
   }
-  StatusOr<std::shared_ptr<CommandBuffer>>
-  createCommandBuffer(CommandBufferMode mode, uint32_t capacity) override {
-    auto commands = std::make_shared<FakeCommandBuffer>(mode, capacity);
-    CommandBuffers.push_back(commands);
-    return std::shared_ptr<CommandBuffer>(commands);
-  }
-  StatusOr<std::shared_ptr<Semaphore>>
-  createSemaphore(uint64_t initialValue) override {
-    return std::shared_ptr<Semaphore>(
-        std::make_shared<HostSemaphore>(initialValue));
-  }
+  uint32_t queueCount() const override { return 3; }
   StatusOr<std::shared_ptr<Event>> createEvent() override {
     return std::shared_ptr<Event>(std::make_shared<FakeEvent>());
   }
   Status waitIdle(Timeout) override { return Status(); }
   int Submissions = 0;
+  /// The queue each submission went to, in order.
+  std::vector<uint32_t> SubmissionQueues;
   /// Every command buffer created, so tests can read what was recorded.
   std::vector<std::shared_ptr<FakeCommandBuffer>> CommandBuffers;
 
 protected:
+  StatusOr<std::shared_ptr<CommandBuffer>>
+  createCommandBufferImpl(CommandBufferMode mode, uint32_t capacity) override {
+    auto commands = std::make_shared<FakeCommandBuffer>(mode, capacity);
+    CommandBuffers.push_back(commands);
+    return std::shared_ptr<CommandBuffer>(commands);
+  }
+  StatusOr<std::shared_ptr<Semaphore>>
+  createSemaphoreImpl(uint64_t initialValue) override {
+    return std::shared_ptr<Semaphore>(
+        std::make_shared<HostSemaphore>(initialValue));
+  }
   // Runs nothing; signals at once so callers that wait can go on.
-  Status queueExecuteImpl(std::span<const SemaphoreValue>,
+  Status queueExecuteImpl(uint32_t queue, std::span<const SemaphoreValue>,
                           const std::shared_ptr<CommandBuffer> &,
                           std::span<const std::shared_ptr<Buffer>>,
                           std::span<const SemaphoreValue> signal) override {
     ++Submissions;
+    SubmissionQueues.push_back(queue);
     for (const SemaphoreValue &value : signal)
       KILN_RETURN_IF_ERROR(value.Timeline->signal(value.Value));
     return Status();

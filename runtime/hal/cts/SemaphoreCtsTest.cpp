@@ -167,6 +167,81 @@ TEST_P(SemaphoreCts, FailedWaitPropagatesAndSkipsTheWork) {
   EXPECT_EQ(back, std::vector<uint8_t>(64, 7));
 }
 
+TEST_P(SemaphoreCts, FailureAfterSubmissionReachesEveryWaiter) {
+  KILN_CTS_REQUIRE(feature::kDeferredSubmission);
+  // gate -> (queue 0) first -> middle -> (last queue) second -> last: both
+  // are queued, waiting, when the gate fails. Each waiter sees the failure,
+  // however far down the chain, and no queue is left stuck (TearDown's
+  // waitIdle would time out).
+  KILN_CTS_ASSIGN(auto buffer, deviceBuffer(64));
+  KILN_CTS_ASSIGN(auto first, fillCommands(buffer, 0x01));
+  KILN_CTS_ASSIGN(auto second, fillCommands(buffer, 0x02));
+  KILN_CTS_ASSIGN(auto gate, device()->createSemaphore(0));
+  KILN_CTS_ASSIGN(auto middle, device()->createSemaphore(0));
+  KILN_CTS_ASSIGN(auto last, device()->createSemaphore(0));
+  SemaphoreValue gateOpen{gate, 1}, middleDone{middle, 1}, lastDone{last, 1};
+  KILN_CTS_ASSERT_OK(
+      device()->queueExecute({&gateOpen, 1}, first, {}, {&middleDone, 1}));
+  KILN_CTS_ASSERT_OK(device()->queueExecute(
+      {&middleDone, 1}, second, {}, {&lastDone, 1}, nullptr,
+      queueAffinity(device()->queueCount() - 1)));
+  Status seenMiddle, seenLast;
+  std::thread middleWaiter([&] { seenMiddle = middle->wait(1, kWaitTimeout); });
+  std::thread lastWaiter([&] { seenLast = last->wait(1, kWaitTimeout); });
+  std::this_thread::sleep_for(5ms);
+  KILN_CTS_ASSERT_OK(gate->fail(KILN_ERROR(DataLoss, "the gate broke")));
+  middleWaiter.join();
+  lastWaiter.join();
+  for (const Status &seen : {seenMiddle, seenLast}) {
+    EXPECT_EQ(seen.code(), StatusCode::DataLoss) << seen.toString();
+    EXPECT_EQ(seen.message(), "the gate broke");
+  }
+  KILN_CTS_ASSERT_OK(device()->waitIdle(kWaitTimeout));
+  // Later waits and queries see it too.
+  EXPECT_EQ(last->query().status().code(), StatusCode::DataLoss);
+  EXPECT_EQ(middle->wait(1, 0ns).code(), StatusCode::DataLoss);
+}
+
+TEST_P(SemaphoreCts, ChainAcrossQueuesCarriesData) {
+  // Each step copies what the step before wrote; the steps are ordered only
+  // by one timeline, and the last runs on another queue. Every copy must see
+  // the previous one's bytes.
+  constexpr uint64_t kSize = 64 * 1024;
+  std::vector<uint8_t> bytes = randomBytes(kSize);
+  KILN_CTS_ASSIGN(auto source, deviceBuffer(kSize));
+  KILN_CTS_ASSIGN(auto middle, deviceBuffer(kSize));
+  KILN_CTS_ASSIGN(auto target, deviceBuffer(kSize));
+  KILN_CTS_ASSERT_OK(upload(source, bytes));
+  KILN_CTS_ASSIGN(auto timeline, device()->createSemaphore(0));
+  auto step = [&](const std::shared_ptr<Buffer> &from,
+                  const std::shared_ptr<Buffer> &to, uint64_t value,
+                  uint32_t queue) -> Status {
+    KILN_ASSIGN_OR_RETURN(auto commands, beginCommands());
+    KILN_RETURN_IF_ERROR(
+        commands->copy(BufferRef::direct(from), BufferRef::direct(to)));
+    KILN_RETURN_IF_ERROR(commands->end());
+    SemaphoreValue wait{timeline, value - 1}, signal{timeline, value};
+    return device()->queueExecute({&wait, 1}, commands, {}, {&signal, 1},
+                                  nullptr, queueAffinity(queue));
+  };
+  uint32_t lastQueue = device()->queueCount() - 1;
+  if (device()->unsupportedReason(feature::kDeferredSubmission)) {
+    // Submitting blocks until the waits are reached: go in order.
+    KILN_CTS_ASSERT_OK(timeline->signal(1));
+    KILN_CTS_ASSERT_OK(step(source, middle, 2, 0));
+    KILN_CTS_ASSERT_OK(step(middle, target, 3, lastQueue));
+  } else {
+    // Backwards: each step waits for a value nothing has been asked to
+    // signal yet when it is queued.
+    KILN_CTS_ASSERT_OK(step(middle, target, 3, lastQueue));
+    KILN_CTS_ASSERT_OK(step(source, middle, 2, 0));
+    KILN_CTS_ASSERT_OK(timeline->signal(1));
+  }
+  KILN_CTS_ASSERT_OK(timeline->wait(3, kWaitTimeout));
+  KILN_CTS_ASSIGN(auto back, download(target));
+  EXPECT_EQ(back, bytes);
+}
+
 TEST_P(SemaphoreCts, NonAdvancingSignalFailsTheSemaphore) {
   // Waiters must learn that the value will never come, not hang.
   KILN_CTS_ASSIGN(auto done, device()->createSemaphore(10));

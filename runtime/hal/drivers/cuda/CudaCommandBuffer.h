@@ -47,10 +47,11 @@ class CudaCommandBuffer : public CommandBuffer {
 public:
   CudaCommandBufferKind kind() const { return Kind; }
 
-  /// Runs the recorded commands on `stream`, from the device's queue thread
-  /// (its context is current there, and submissions reach this one at a
-  /// time, in order). `slotAddresses[i]` is binding-table slot i's device
-  /// address. Returns once the work is queued on the stream.
+  /// Runs the recorded commands on `stream`, the stream of the queue it was
+  /// submitted to, with the context current (submissions to one queue reach
+  /// this one at a time, in order; two queues may call it at once).
+  /// `slotAddresses[i]` is binding-table slot i's device address. Returns
+  /// once the work is queued on the stream.
   virtual Status execute(CUstream stream,
                          std::span<const CUdeviceptr> slotAddresses) = 0;
 

@@ -5,47 +5,75 @@
 #include "runtime/hal/Feature.h"
 #include "runtime/hal/drivers/cuda/CudaEvent.h"
 #include "runtime/hal/drivers/cuda/CudaGraphCommandBuffer.h"
+#include "runtime/hal/drivers/cuda/CudaSemaphore.h"
 #include "runtime/hal/drivers/cuda/CudaStreamCommandBuffer.h"
 #include "runtime/hal/drivers/gpu/GpuBuffer.h"
 
 namespace kiln::hal::cuda {
 
+StatusOr<CudaDeviceOptions> CudaDeviceOptions::fromUri(const DeviceUri &uri) {
+  KILN_RETURN_IF_ERROR(uri.checkParams({"queues", "device_semaphores"}));
+  CudaDeviceOptions options;
+  KILN_ASSIGN_OR_RETURN(std::optional<uint64_t> queues,
+                        uri.uintParam("queues", 1, kQueueLimit));
+  if (queues)
+    options.Queues = static_cast<uint32_t>(*queues);
+  KILN_ASSIGN_OR_RETURN(options.DeviceSemaphores,
+                        uri.boolParam("device_semaphores"));
+  return options;
+}
+
 StatusOr<std::shared_ptr<CudaDevice>>
 CudaDevice::create(std::shared_ptr<const CudaSymbols> symbols, CUdevice device,
-                   DeviceInfo info, uint64_t deviceBytes) {
+                   DeviceInfo info, uint64_t deviceBytes,
+                   CudaDeviceOptions options) {
   // Read first: a bad value is reported before any CUDA work.
   KILN_ASSIGN_OR_RETURN(CudaCommandBufferKind kind,
                         cudaCommandBufferKindFromEnvironment());
   KILN_ASSIGN_OR_RETURN(CudaDeviceLimits limits,
                         CudaDeviceLimits::query(*symbols, device));
+  // A driver that does not know the attribute cannot do the operations.
+  int memoryOperations = 0;
+  bool supported =
+      symbols->cuDeviceGetAttribute(
+          &memoryOperations, CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS,
+          device) == CUDA_SUCCESS &&
+      memoryOperations != 0;
+  if (options.DeviceSemaphores.value_or(false) && !supported)
+    return KILN_ERROR(FailedPrecondition, "device ", info.Uri,
+                      " cannot wait on and write 64-bit values from its "
+                      "streams, so device_semaphores=1 is impossible");
+  bool deviceSemaphores = options.DeviceSemaphores.value_or(supported);
+  info.Properties.emplace_back("queues", strCat(options.Queues));
+  info.Properties.emplace_back("device_semaphores",
+                               deviceSemaphores ? "1" : "0");
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<CudaContext> context,
                         CudaContext::retain(std::move(symbols), device));
-  CudaContext::Scope scope(*context);
-  CUstream raw = nullptr;
-  // Non-blocking: the legacy default stream, which other libraries in the
-  // process may use, does not serialize with Kiln's work.
-  KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(context->symbols(), cuStreamCreate, &raw,
-                                      CU_STREAM_NON_BLOCKING));
-  std::shared_ptr<CUstream_st> stream(raw, [context](CUstream doomed) {
-    CudaContext::Scope scope(*context);
-    context->symbols().cuStreamDestroy_v2(doomed);
-  });
+  // All queues now: creating a stream while other streams run may wait for
+  // them (CUDA allocates for it), which would serialize the queues.
+  std::vector<std::unique_ptr<CudaQueue>> queues;
+  for (uint32_t index = 0; index < options.Queues; ++index) {
+    KILN_ASSIGN_OR_RETURN(
+        std::unique_ptr<CudaQueue> queue,
+        CudaQueue::create(context, info.Uri, deviceSemaphores));
+    queues.push_back(std::move(queue));
+  }
   return std::shared_ptr<CudaDevice>(
-      new CudaDevice(std::move(context), std::move(stream), std::move(info),
-                     limits, deviceBytes, kind));
+      new CudaDevice(std::move(context), std::move(info), limits, deviceBytes,
+                     kind, deviceSemaphores, std::move(queues)));
 }
 
-CudaDevice::CudaDevice(std::shared_ptr<CudaContext> context,
-                       std::shared_ptr<CUstream_st> stream, DeviceInfo info,
+CudaDevice::CudaDevice(std::shared_ptr<CudaContext> context, DeviceInfo info,
                        CudaDeviceLimits limits, uint64_t deviceBytes,
-                       CudaCommandBufferKind commandBufferKind)
+                       CudaCommandBufferKind commandBufferKind,
+                       bool deviceSemaphores,
+                       std::vector<std::unique_ptr<CudaQueue>> queues)
     : Info(std::move(info)), Limits(limits),
-      CommandBufferKind(commandBufferKind), Context(std::move(context)),
-      Stream(stream), DeviceAllocator(Context, Stream, deviceBytes),
-      Queue(Info.Uri, HostQueue::Mode::Threaded, [context = Context] {
-        // The queue thread issues every command; its context never changes.
-        context->symbols().cuCtxSetCurrent(context->context());
-      }) {}
+      CommandBufferKind(commandBufferKind), DeviceSemaphores(deviceSemaphores),
+      Context(std::move(context)),
+      // Queue 0's stream: the one callers that name no queue use.
+      DeviceAllocator(Context, queues[0]->stream(), deviceBytes),
+      Queues(std::move(queues)) {}
 
 std::vector<UnsupportedFeature> CudaDevice::unsupportedFeatures() const {
   std::vector<UnsupportedFeature> features = {
@@ -58,6 +86,18 @@ std::vector<UnsupportedFeature> CudaDevice::unsupportedFeatures() const {
     features.push_back({std::string(feature::kConcurrentCommands),
                         "stream command buffers issue commands one after "
                         "another on one stream"});
+  if (Queues.size() < 2)
+    features.push_back({std::string(feature::kConcurrentQueues),
+                        "this device was created with queues=1"});
+  else if (CommandBufferKind == CudaCommandBufferKind::Graph)
+    // Measured, not documented by CUDA: on an H100 with driver 580 a graph
+    // launched into one stream did not start while a graph launched into
+    // another stream ran (stream mode's kernels on the same streams did
+    // overlap). Queues still order only through semaphores.
+    features.push_back({std::string(feature::kConcurrentQueues),
+                        "graph command buffers: the CUDA driver was seen to "
+                        "run graphs launched into different streams one "
+                        "after another (stream command buffers overlap)"});
   return features;
 }
 
@@ -81,8 +121,8 @@ CudaDevice::createExecutable(const ExecutableSpec &spec) {
 }
 
 StatusOr<std::shared_ptr<CommandBuffer>>
-CudaDevice::createCommandBuffer(CommandBufferMode mode,
-                                uint32_t bindingCapacity) {
+CudaDevice::createCommandBufferImpl(CommandBufferMode mode,
+                                    uint32_t bindingCapacity) {
   KILN_ASSIGN_OR_RETURN(
       std::shared_ptr<CudaCommandBuffer> commands,
       createCudaCommandBuffer(mode, bindingCapacity, CommandBufferKind));
@@ -103,9 +143,13 @@ CudaDevice::createCudaCommandBuffer(CommandBufferMode mode,
 }
 
 StatusOr<std::shared_ptr<Semaphore>>
-CudaDevice::createSemaphore(uint64_t initialValue) {
-  return std::shared_ptr<Semaphore>(
-      std::make_shared<HostSemaphore>(initialValue));
+CudaDevice::createSemaphoreImpl(uint64_t initialValue) {
+  if (!DeviceSemaphores)
+    return std::shared_ptr<Semaphore>(
+        std::make_shared<HostSemaphore>(initialValue));
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<CudaSemaphore> semaphore,
+                        CudaSemaphore::create(Context, initialValue));
+  return std::shared_ptr<Semaphore>(std::move(semaphore));
 }
 
 StatusOr<std::shared_ptr<Event>> CudaDevice::createEvent() {
@@ -119,15 +163,16 @@ StatusOr<std::shared_ptr<SubmissionTimer>> CudaDevice::createSubmissionTimer() {
 }
 
 Status CudaDevice::queueExecuteImpl(
-    std::span<const SemaphoreValue> waitList,
+    uint32_t queue, std::span<const SemaphoreValue> waitList,
     const std::shared_ptr<CommandBuffer> &commandBuffer,
     std::span<const std::shared_ptr<Buffer>> bindingTable,
     std::span<const SemaphoreValue> signalList) {
-  return submit(waitList, commandBuffer, bindingTable, signalList, nullptr);
+  return submit(queue, waitList, commandBuffer, bindingTable, signalList,
+                nullptr);
 }
 
 Status CudaDevice::queueExecuteTimedImpl(
-    std::span<const SemaphoreValue> waitList,
+    uint32_t queue, std::span<const SemaphoreValue> waitList,
     const std::shared_ptr<CommandBuffer> &commandBuffer,
     std::span<const std::shared_ptr<Buffer>> bindingTable,
     std::span<const SemaphoreValue> signalList,
@@ -136,36 +181,24 @@ Status CudaDevice::queueExecuteTimedImpl(
   if (!cudaTimer)
     return KILN_ERROR(InvalidArgument, "queueExecute: timer was not created "
                                        "by a CUDA device");
-  return submit(waitList, commandBuffer, bindingTable, signalList,
+  return submit(queue, waitList, commandBuffer, bindingTable, signalList,
                 std::move(cudaTimer));
 }
 
-Status CudaDevice::submit(std::span<const SemaphoreValue> waitList,
+Status CudaDevice::submit(uint32_t queueIndex,
+                          std::span<const SemaphoreValue> waitList,
                           const std::shared_ptr<CommandBuffer> &commandBuffer,
                           std::span<const std::shared_ptr<Buffer>> bindingTable,
                           std::span<const SemaphoreValue> signalList,
                           std::shared_ptr<CudaSubmissionTimer> timer) {
-  HostSubmission submission;
-  KILN_ASSIGN_OR_RETURN(submission.Waits, toHostSemaphores(waitList, "wait"));
-  KILN_ASSIGN_OR_RETURN(submission.Signals,
-                        toHostSemaphores(signalList, "signal"));
-  if (!commandBuffer) {
-    // Issues nothing, but later submissions still come after its waits.
-    std::lock_guard<std::mutex> lock(IssueMutex);
-    ++Unissued;
-    submission.Work = [this] {
-      std::lock_guard<std::mutex> lock(IssueMutex);
-      --Unissued;
-      return Status();
-    };
-    Queue.submit(std::move(submission));
-    return Status();
+  CudaQueue::Submission submission;
+  if (commandBuffer) {
+    submission.Commands =
+        std::dynamic_pointer_cast<CudaCommandBuffer>(commandBuffer);
+    if (!submission.Commands)
+      return KILN_ERROR(InvalidArgument, "queueExecute: command buffer was "
+                                         "not created by a CUDA device");
   }
-  auto commands = std::dynamic_pointer_cast<CudaCommandBuffer>(commandBuffer);
-  if (!commands)
-    return KILN_ERROR(InvalidArgument, "queueExecute: command buffer was "
-                                       "not created by a CUDA device");
-  std::vector<CUdeviceptr> slotAddresses;
   for (size_t slot = 0; slot < bindingTable.size(); ++slot) {
     CUdeviceptr address = 0;
     if (bindingTable[slot]) {
@@ -175,67 +208,21 @@ Status CudaDevice::submit(std::span<const SemaphoreValue> waitList,
                           " holds a buffer not allocated by a CUDA device");
       address = buffer->deviceAddress();
     }
-    slotAddresses.push_back(address);
+    submission.SlotAddresses.push_back(address);
   }
-  // Issues the commands into the stream; the context must be current.
-  auto issue = [stream = Stream, commands = std::move(commands),
-                slotAddresses = std::move(slotAddresses), timer]() -> Status {
-    KILN_RETURN_IF_ERROR(timer ? timer->recordStart(stream.get()) : Status());
-    KILN_RETURN_IF_ERROR(commands->execute(stream.get(), slotAddresses));
-    return timer ? timer->recordEnd(stream.get()) : Status();
-  };
-  // Waits for the stream, on the queue thread, then the queue signals.
-  // Even after a failed issue, what was issued must finish before the
-  // table's buffers (held until then) are released.
-  auto finish = [context = Context, stream = Stream,
-                 table = std::vector<std::shared_ptr<Buffer>>(
-                     bindingTable.begin(), bindingTable.end()),
-                 timer](Status issued) {
-    Status synced =
-        KILN_CUDA_CALL(context->symbols(), cuStreamSynchronize, stream.get());
-    if (!issued.ok())
-      return issued;
-    if (synced.ok() && timer)
-      synced = timer->measure();
-    return synced;
-  };
-
-  std::lock_guard<std::mutex> lock(IssueMutex);
-  bool reached = Unissued == 0;
-  for (const auto &[semaphore, value] : submission.Waits) {
-    std::optional<Status> state = semaphore->poll(value);
-    reached = reached && state && state->ok();
-  }
-  if (reached) {
-    // The common synchronous call: the GPU starts without waiting for the
-    // queue thread to wake, and that wake-up overlaps the GPU's work.
-    Status issued;
-    {
-      CudaContext::Scope scope(*Context);
-      issued = issue();
-    }
-    submission.Waits.clear();
-    submission.Work = [finish = std::move(finish),
-                       issued = std::move(issued)]() mutable {
-      return finish(std::move(issued));
-    };
-  } else {
-    ++Unissued;
-    submission.Work = [this, issue = std::move(issue),
-                       finish = std::move(finish)]() mutable {
-      Status issued;
-      {
-        std::lock_guard<std::mutex> lock(IssueMutex);
-        issued = issue();
-        --Unissued;
-      }
-      return finish(std::move(issued));
-    };
-  }
-  Queue.submit(std::move(submission));
+  submission.Waits.assign(waitList.begin(), waitList.end());
+  submission.Table.assign(bindingTable.begin(), bindingTable.end());
+  submission.Signals.assign(signalList.begin(), signalList.end());
+  submission.Timer = std::move(timer);
+  Queues[queueIndex]->submit(std::move(submission));
   return Status();
 }
 
-Status CudaDevice::waitIdle(Timeout timeout) { return Queue.waitIdle(timeout); }
+Status CudaDevice::waitIdle(Timeout timeout) {
+  auto deadline = deadlineAfter(timeout);
+  for (const std::unique_ptr<CudaQueue> &queue : Queues)
+    KILN_RETURN_IF_ERROR(queue->waitIdle(deadline));
+  return Status();
+}
 
 } // namespace kiln::hal::cuda

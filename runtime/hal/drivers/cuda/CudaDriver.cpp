@@ -160,7 +160,8 @@ CudaDriver::createDevice(const DeviceUri &uri) {
     return KILN_ERROR(InvalidArgument,
                       "the cuda driver cannot open device URI ",
                       quoteForMessage(uri.text()));
-  KILN_RETURN_IF_ERROR(uri.checkParams({}));
+  KILN_ASSIGN_OR_RETURN(CudaDeviceOptions options,
+                        CudaDeviceOptions::fromUri(uri));
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const CudaSymbols> loaded, symbols());
   KILN_ASSIGN_OR_RETURN(int count, deviceCount(*loaded));
   auto absent = [&](std::string_view why) {
@@ -189,7 +190,7 @@ CudaDriver::createDevice(const DeviceUri &uri) {
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<CudaDevice> device,
                         CudaDevice::create(loaded, chosen->Handle,
                                            std::move(chosen->Info),
-                                           chosen->MemoryBytes));
+                                           chosen->MemoryBytes, options));
   return std::shared_ptr<Device>(std::move(device));
 }
 

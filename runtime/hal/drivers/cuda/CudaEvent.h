@@ -1,9 +1,13 @@
 //===- CudaEvent.h - Event of the CUDA driver -----------------------------===//
 //
-// The event carries no state: a stream-mode command buffer issues its
-// commands into one stream, which runs them in order, so waitEvent needs
-// nothing; a graph-mode one turns signal/wait pairs into graph edges when
-// it records them (CudaGraphDependencies).
+// The event carries no state. A submission runs a whole command buffer on
+// its queue's one stream (a device's several queues are several streams,
+// but a command buffer never spans two), so an event only orders commands
+// within that stream: a stream-mode command buffer issues its commands
+// into it in order, so waitEvent needs nothing; a graph-mode one turns
+// signal/wait pairs into graph edges when it records them
+// (CudaGraphDependencies). Work on different queues is ordered by
+// semaphores (CudaSemaphore), not events.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDAEVENT_H

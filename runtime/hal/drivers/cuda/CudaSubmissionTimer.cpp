@@ -34,9 +34,21 @@ CudaSubmissionTimer::~CudaSubmissionTimer() {
 
 StatusOr<double> CudaSubmissionTimer::elapsedSeconds() const {
   std::lock_guard<std::mutex> lock(Mutex);
-  if (!Seconds)
+  if (Seconds)
+    return *Seconds;
+  if (!Ended)
     return KILN_ERROR(FailedPrecondition,
                       "no submission timed with this timer has finished");
+  CudaContext::Scope scope(*Context);
+  float milliseconds = 0;
+  CUresult result =
+      Context->symbols().cuEventElapsedTime(&milliseconds, Start, End);
+  if (result == CUDA_ERROR_NOT_READY)
+    return KILN_ERROR(FailedPrecondition,
+                      "the submission timed with this timer has not finished");
+  KILN_RETURN_IF_ERROR(cudaResultToStatus(
+      Context->symbols(), result, "cuEventElapsedTime", __FILE__, __LINE__));
+  Seconds = static_cast<double>(milliseconds) / 1000.0;
   return *Seconds;
 }
 
@@ -44,20 +56,16 @@ Status CudaSubmissionTimer::recordStart(CUstream stream) {
   {
     std::lock_guard<std::mutex> lock(Mutex);
     Seconds.reset();
+    Ended = false;
   }
   return KILN_CUDA_CALL(Context->symbols(), cuEventRecord, Start, stream);
 }
 
 Status CudaSubmissionTimer::recordEnd(CUstream stream) {
-  return KILN_CUDA_CALL(Context->symbols(), cuEventRecord, End, stream);
-}
-
-Status CudaSubmissionTimer::measure() {
-  float milliseconds = 0;
-  KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(Context->symbols(), cuEventElapsedTime,
-                                      &milliseconds, Start, End));
+  KILN_RETURN_IF_ERROR(
+      KILN_CUDA_CALL(Context->symbols(), cuEventRecord, End, stream));
   std::lock_guard<std::mutex> lock(Mutex);
-  Seconds = static_cast<double>(milliseconds) / 1000.0;
+  Ended = true;
   return Status();
 }
 

@@ -26,13 +26,10 @@ public:
 
   StatusOr<double> elapsedSeconds() const override;
 
-  // From the device's queue thread, where the context is current.
+  // Where the submission is issued, with the context current.
   /// Records the start event into `stream` and forgets the last result.
   Status recordStart(CUstream stream);
   Status recordEnd(CUstream stream);
-  /// Once the stream has passed the end event: keeps the time between the
-  /// two events.
-  Status measure();
 
 private:
   CudaSubmissionTimer(std::shared_ptr<CudaContext> context, CUevent start,
@@ -42,9 +39,14 @@ private:
   std::shared_ptr<CudaContext> Context;
   CUevent Start;
   CUevent End;
-  // Written by the queue thread, read by whoever waited for the submission.
+  // Written where the submission is issued; read, and the time kept, by
+  // whoever waited for it. The time is read from the events on the first
+  // elapsedSeconds() after the end: the GPU writes a submission's signal
+  // values after its end event, so a waiter that saw them finds the events
+  // complete.
   mutable std::mutex Mutex;
-  std::optional<double> Seconds;
+  bool Ended = false;
+  mutable std::optional<double> Seconds;
 };
 
 } // namespace kiln::hal::cuda

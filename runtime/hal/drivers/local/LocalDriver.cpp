@@ -14,6 +14,9 @@ namespace kiln::hal::local {
 namespace {
 
 constexpr uint32_t kMaxWorkers = 1024;
+// Two, so concurrent queues are there by default; the second costs nothing
+// until used.
+constexpr uint32_t kDefaultQueues = 2;
 
 uint32_t defaultWorkers() {
   unsigned count = std::thread::hardware_concurrency();
@@ -33,13 +36,15 @@ std::string_view LocalDriver::name() const {
   return DriverKind == Kind::Sync ? "local-sync" : "local-task";
 }
 
-DeviceInfo LocalDriver::makeInfo(std::string uri, uint32_t threads) const {
+DeviceInfo LocalDriver::makeInfo(std::string uri, uint32_t threads,
+                                 uint32_t queues) const {
   DeviceInfo info;
   info.Uri = std::move(uri);
   std::string model = hostCpuModel();
   info.Name = model.empty() ? std::string("CPU") : model;
   info.Properties.emplace_back("driver", std::string(name()));
   info.Properties.emplace_back("threads", std::to_string(threads));
+  info.Properties.emplace_back("queues", std::to_string(queues));
   info.Properties.emplace_back("executable_format", KILN_CPU_EXECUTABLE_FORMAT);
   info.Properties.emplace_back("cpu_target", hostCpuTarget());
   info.Properties.emplace_back("cpu_features", joined(hostCpuFeatures()));
@@ -53,8 +58,10 @@ DeviceInfo LocalDriver::makeInfo(std::string uri, uint32_t threads) const {
 }
 
 StatusOr<std::vector<DeviceInfo>> LocalDriver::enumerateDevices() {
-  uint32_t threads = DriverKind == Kind::Sync ? 1 : defaultWorkers();
-  return std::vector<DeviceInfo>{makeInfo(strCat(name(), "://"), threads)};
+  bool sync = DriverKind == Kind::Sync;
+  return std::vector<DeviceInfo>{makeInfo(strCat(name(), "://"),
+                                          sync ? 1 : defaultWorkers(),
+                                          sync ? 1 : kDefaultQueues)};
 }
 
 StatusOr<std::shared_ptr<Device>>
@@ -74,16 +81,20 @@ LocalDriver::createDevice(const DeviceUri &uri) {
   if (DriverKind == Kind::Sync) {
     KILN_RETURN_IF_ERROR(uri.checkParams({"unified"}));
   } else {
-    KILN_RETURN_IF_ERROR(uri.checkParams({"workers", "unified"}));
+    KILN_RETURN_IF_ERROR(uri.checkParams({"workers", "queues", "unified"}));
     KILN_ASSIGN_OR_RETURN(std::optional<uint64_t> workers,
                           uri.uintParam("workers", 1, kMaxWorkers));
     options.Workers =
         workers ? static_cast<uint32_t>(*workers) : defaultWorkers();
+    KILN_ASSIGN_OR_RETURN(std::optional<uint64_t> queues,
+                          uri.uintParam("queues", 1, kMaxQueues));
+    options.Queues = queues ? static_cast<uint32_t>(*queues) : kDefaultQueues;
   }
   KILN_ASSIGN_OR_RETURN(std::optional<bool> unified, uri.boolParam("unified"));
   options.Unified = unified.value_or(true);
   options.Info =
-      makeInfo(uri.text(), DriverKind == Kind::Sync ? 1 : options.Workers);
+      makeInfo(uri.text(), DriverKind == Kind::Sync ? 1 : options.Workers,
+               options.Queues);
   return std::shared_ptr<Device>(
       std::make_shared<LocalDevice>(std::move(options)));
 }

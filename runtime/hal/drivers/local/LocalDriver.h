@@ -2,9 +2,11 @@
 //
 // Both drivers expose one device, the host CPU:
 //   local-sync, local-sync://, local-sync:0         (parameter: unified)
-//   local-task, local-task://?workers=4, local-task:0 (workers, unified)
-// workers defaults to std::thread::hardware_concurrency(); unified=0 makes
-// the allocator behave like a discrete GPU's (see LocalAllocator).
+//   local-task, local-task://?workers=4, local-task:0 (workers, queues,
+//                                                      unified)
+// workers (threads per queue) defaults to
+// std::thread::hardware_concurrency(); queues (1 to 64) to 2; unified=0
+// makes the allocator behave like a discrete GPU's (see LocalAllocator).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_DRIVERS_LOCAL_LOCALDRIVER_H
@@ -27,7 +29,7 @@ public:
   StatusOr<std::shared_ptr<Device>> createDevice(const DeviceUri &uri) override;
 
 private:
-  DeviceInfo makeInfo(std::string uri, uint32_t threads) const;
+  DeviceInfo makeInfo(std::string uri, uint32_t threads, uint32_t queues) const;
 
   Kind DriverKind;
 };

@@ -45,6 +45,19 @@ def LowerInputOps : Pass<"kiln-lower-input-ops", "mlir::func::FuncOp"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def TosaConcatToTensor : Pass<"kiln-tosa-concat-to-tensor",
+                               "mlir::func::FuncOp"> {
+  let summary = "Rewrites tosa.concat as tensor.concat";
+  let description = [{
+    Runs before upstream's tosa-to-tensor, which would write a concat as a
+    chain of insert_slices into an empty tensor: one dispatch per operand,
+    each copying everything inserted before it (and, on the GPU, needing a
+    temporary of the whole result). tensor.concat is one dispatch that every
+    back end lowers.
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
+}
+
 def DecomposeOps : Pass<"kiln-decompose-ops", "mlir::func::FuncOp"> {
   let summary = "Decomposes aggregate ops (softmax, concat) into linalg/tensor";
   let dependentDialects = ["mlir::linalg::LinalgDialect",
@@ -214,8 +227,9 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
 def GpuTile : Pass<"kiln-gpu-tile", "mlir::func::FuncOp"> {
   let summary = "Tiles a dispatch to GPU workgroups and threads";
   let description = [{
-    Static `tensor.pad`s first become elementwise gathers (a linalg.generic
-    extracting the source element or computing the padding value). The
+    Static `tensor.pad`s and `tensor.concat`s first become elementwise
+    gathers (a linalg.generic extracting the source element or computing
+    the padding value; loading from the operand that holds the element). The
     root's parallel loops are then tiled into an `scf.forall` mapped to
     blocks (tiles of up to 1024 elements, filled from the innermost loop
     outwards), and each tile into an `scf.forall` of one-element tiles mapped

@@ -76,6 +76,7 @@ void buildInputPipeline(OpPassManager &pm) {
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions{},
                               TosaToLinalgNamedOptions{}, std::nullopt);
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  pm.addNestedPass<func::FuncOp>(createTosaConcatToTensor());
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
   // After TOSA's lowering, which turns tosa.rescale into tosa.apply_scale.
   pm.addNestedPass<func::FuncOp>(createLowerInputOps());

@@ -666,6 +666,9 @@ case(SH, "tosa_concat_axis0_i32",
      lambda a, b: np.concatenate([a, b], axis=0), tol="exact")
 case(SH, "tensor_concat_nhwc", [I("1x4x4x3xf32"), I("1x4x4x5xf32")],
      lambda a, b: np.concatenate([a, b], axis=3), tol="exact")
+case(SH, "tosa_concat_computed", [I("1x16x16x8xf32"), I("1x16x16x24xf32")],
+     lambda a, b: np.abs(np.concatenate([np.abs(a), np.floor(b)], axis=3)),
+     tol="exact")
 case(SH, "tosa_slice", [I("8x9xf32")], lambda x: x[2:5, 1:5], tol="exact")
 case(SH, "tosa_slice_add", [I("6x10x4xf32")],
      lambda x: f64(x)[:, 0:5] + x[:, 3:8])

@@ -38,6 +38,17 @@ rewritePadAsGather(mlir::RewriterBase &rewriter, mlir::tensor::PadOp pad);
 /// on one with dynamic shapes.
 mlir::LogicalResult rewritePadsAsGathers(mlir::func::FuncOp func);
 
+/// Replaces a static `concat` by a linalg.generic over its result that
+/// loads each element from the operand holding it: an elementwise op, so
+/// tiling it needs no temporary of the whole result.
+mlir::FailureOr<mlir::linalg::GenericOp>
+rewriteConcatAsGather(mlir::RewriterBase &rewriter,
+                      mlir::tensor::ConcatOp concat);
+
+/// rewriteConcatAsGather on every tensor.concat of `func`; fails, naming
+/// the concat, on one with dynamic shapes.
+mlir::LogicalResult rewriteConcatsAsGathers(mlir::func::FuncOp func);
+
 /// Writes `func` (a dispatch in binding form) as a shared-memory tiled
 /// kernel if its result is one contraction with an optional elementwise
 /// epilogue (see kiln-gpu-contraction-kernels); shared tiles are added to

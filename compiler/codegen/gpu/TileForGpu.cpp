@@ -136,7 +136,8 @@ struct GpuTilePass : impl::GpuTileBase<GpuTilePass> {
     func::FuncOp func = getOperation();
     if (!isDispatchFunc(func))
       return;
-    if (failed(rewritePadsAsGathers(func)) || failed(tileForGpu(func, Dims)))
+    if (failed(rewritePadsAsGathers(func)) ||
+        failed(rewriteConcatsAsGathers(func)) || failed(tileForGpu(func, Dims)))
       return signalPassFailure();
   }
 

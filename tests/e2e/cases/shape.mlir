@@ -59,6 +59,16 @@ func.func @tensor_concat_nhwc(%a: tensor<1x4x4x3xf32>, %b: tensor<1x4x4x5xf32>) 
   return %0 : tensor<1x4x4x8xf32>
 }
 
+// Computed operands, larger than a workgroup's tile, and a consumer fused
+// after the concat (the GPU writes it as a gather over its result).
+func.func @tosa_concat_computed(%a: tensor<1x16x16x8xf32>, %b: tensor<1x16x16x24xf32>) -> tensor<1x16x16x32xf32> {
+  %0 = tosa.abs %a : (tensor<1x16x16x8xf32>) -> tensor<1x16x16x8xf32>
+  %1 = tosa.floor %b : (tensor<1x16x16x24xf32>) -> tensor<1x16x16x24xf32>
+  %2 = tosa.concat %0, %1 {axis = 3 : i32} : (tensor<1x16x16x8xf32>, tensor<1x16x16x24xf32>) -> tensor<1x16x16x32xf32>
+  %3 = tosa.abs %2 : (tensor<1x16x16x32xf32>) -> tensor<1x16x16x32xf32>
+  return %3 : tensor<1x16x16x32xf32>
+}
+
 func.func @tosa_slice(%x: tensor<8x9xf32>) -> tensor<3x4xf32> {
   %start = tosa.const_shape {values = dense<[2, 1]> : tensor<2xindex>} : () -> !tosa.shape<2>
   %size = tosa.const_shape {values = dense<[3, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>

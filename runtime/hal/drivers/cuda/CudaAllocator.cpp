@@ -108,9 +108,9 @@ CudaAllocator::createDeviceLocal(uint64_t size, BufferUsage usage,
   }
   if (!status.ok())
     return annotated(status);
-  // Submissions hold their buffers until the stream has run them, and the
-  // free is queued in that stream anyway: the memory is reused only by
-  // work issued after it.
+  // Submissions hold their buffers until they retired, and the free is
+  // queued behind the work already in the stream: the memory is reused
+  // only once idle.
   return std::make_shared<gpu::GpuBuffer>(
       size, MemoryType::DeviceLocal, usage, readOnly, address, nullptr,
       [context = Context, stream = Stream, address] {

@@ -1,13 +1,14 @@
 //===- CudaAllocator.h - Device memory and pinned host memory -------------===//
 //
 // DeviceLocal memory comes from a memory pool of the allocator's own in the
-// order of the device's stream (cuMemAllocFromPoolAsync / cuMemFreeAsync):
-// an allocation after a free reuses its memory without a trip to the
-// driver, and a free queued behind work that still reads the buffer takes
-// effect only after that work. So memory handed out is ready for work
-// issued into that stream afterwards; anything else touching it (the host,
-// another stream) must first wait for the stream. Devices without memory
-// pools get cuMemAlloc / cuMemFree.
+// order of one stream (cuMemAllocFromPoolAsync / cuMemFreeAsync): an
+// allocation after a free reuses its memory without a trip to the driver.
+// Buffers are released only after every submission using them retired
+// (submissions hold them), so the memory an allocation hands out is idle
+// and work on any stream may use it at once; CUDA's general rule (other
+// streams wait for the allocating one) matters only for a free issued
+// while work might still use the buffer, which the HAL never does. Devices
+// without memory pools get cuMemAlloc / cuMemFree.
 //
 // HostVisible: pinned host memory mapped into the GPU's address space
 // (cuMemHostAlloc), so copies and fills reach it directly. A discrete GPU
@@ -36,8 +37,8 @@ enum class CudaDeviceMemory {
 
 class CudaAllocator final : public Allocator {
 public:
-  /// `stream` orders pool allocations and frees: the stream the device
-  /// issues its work into. A pool that cannot be created makes every
+  /// `stream` orders pool allocations, frees and import copies (the
+  /// device's first queue's). A pool that cannot be created makes every
   /// DeviceLocal allocation fail with the reason.
   CudaAllocator(std::shared_ptr<CudaContext> context,
                 std::shared_ptr<CUstream_st> stream, uint64_t deviceBytes,

@@ -34,7 +34,8 @@ void loadAndDescribe(const uint8_t *data, size_t size) {
   auto file = kiln::module::ModuleFile::fromBytes(data, size);
   if (!file.ok())
     return;
-  std::string broken = kiln::module::test::checkVerifiedModule((*file)->data());
+  std::string broken =
+      kiln::module::test::checkVerifiedModule((*file)->data(), (*file)->size());
   KILN_FUZZ_CHECK(broken.empty(),
                   ("a verified module keeps the verifier's promises; "
                    "broken: " +

@@ -20,6 +20,7 @@
 #ifndef KILN_SCHEMA_MODULECHECKSUM_H
 #define KILN_SCHEMA_MODULECHECKSUM_H
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -70,12 +71,21 @@ inline uint64_t moduleChecksum(const uint8_t *data, size_t size) {
   return hash;
 }
 
+/// The footer of a module whose bytes before it have `checksum`.
+inline std::array<uint8_t, kChecksumFooterSize>
+moduleChecksumFooter(uint64_t checksum) {
+  std::array<uint8_t, kChecksumFooterSize> footer;
+  std::memcpy(footer.data(), kChecksumMagic, 8);
+  for (int i = 0; i < 8; ++i)
+    footer[8 + i] = static_cast<uint8_t>(checksum >> (8 * i));
+  return footer;
+}
+
 /// Appends the checksum footer to a finished module buffer.
 inline void appendModuleChecksum(std::vector<uint8_t> &bytes) {
-  uint64_t checksum = moduleChecksum(bytes.data(), bytes.size());
-  bytes.insert(bytes.end(), kChecksumMagic, kChecksumMagic + 8);
-  for (int i = 0; i < 8; ++i)
-    bytes.push_back(static_cast<uint8_t>(checksum >> (8 * i)));
+  auto footer =
+      moduleChecksumFooter(moduleChecksum(bytes.data(), bytes.size()));
+  bytes.insert(bytes.end(), footer.begin(), footer.end());
 }
 
 /// The stored checksum when `size` bytes end with a footer.

@@ -3,6 +3,7 @@
 #include "compiler/module/ModuleWriter.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "schema/ConstantsSegment.h"
 #include "schema/ModuleChecksum.h"
 #include "schema/module_generated.h"
 
@@ -14,8 +15,8 @@ namespace kiln {
 namespace {
 
 constexpr uint16_t kVersionMajor = 1;
-// 1: step dependencies and binding access.
-constexpr uint16_t kVersionMinor = 1;
+// 1: step dependencies and binding access. 2: the constants segment.
+constexpr uint16_t kVersionMinor = 2;
 
 FailureOr<fbs::ElementType> elementTypeOf(Location loc, Type type) {
   if (type.isF32())
@@ -153,16 +154,20 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
     executables.push_back(fbs::CreateExecutable(
         fbb, fbb.CreateString("dispatches"), fbb.CreateVector(variantOffsets)));
 
-  // ForceVectorAlignment asserts alignment <= 32 in flatbuffers 2.0.8;
-  // PreAlign is the same placement without that limit.
-  fbb.PreAlign(constants.size(), 64);
-  auto constantData = fbb.CreateVector(constants);
+  // The constants follow the flatbuffer (schema/ConstantsSegment.h), so
+  // they may exceed its 2 GiB; what is left in it (the executables' images)
+  // must not.
+  fbs::ConstantsSegment segment(/*offset=*/0, constants.size(),
+                                fbs::kConstantsSegmentAlignment);
   auto module = fbs::CreateModule(
       fbb, kVersionMajor, kVersionMinor, fbb.CreateString("module"),
-      fbb.CreateVector(fns), fbb.CreateVector(executables), constantData);
+      fbb.CreateVector(fns), fbb.CreateVector(executables),
+      /*constants=*/0, constants.empty() ? nullptr : &segment);
   fbs::FinishModuleBuffer(fbb, module);
   std::vector<uint8_t> bytes(fbb.GetBufferPointer(),
                              fbb.GetBufferPointer() + fbb.GetSize());
+  if (!constants.empty())
+    fbs::appendConstantsSegment(bytes, constants.data(), constants.size());
   schema::appendModuleChecksum(bytes);
   return bytes;
 }

@@ -24,7 +24,8 @@ struct ExecutableVariantInfo {
 };
 
 /// Writes the module: one executable holding every dispatch, with one
-/// variant per target. Every variant must list the same entry points.
+/// variant per target (every variant must list the same entry points), and
+/// `constants` in the segment after the flatbuffer (module version 1.2).
 mlir::FailureOr<std::vector<uint8_t>>
 writeModule(mlir::Location loc, llvm::ArrayRef<HostPlan> functions,
             llvm::ArrayRef<ExecutableVariantInfo> variants,

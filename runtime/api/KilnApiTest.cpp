@@ -36,7 +36,7 @@ std::vector<uint8_t> kernelImage() {
 std::vector<uint8_t> buildModuleBytes() {
   test::ModuleSpec spec;
   spec.Name = "api";
-  spec.HasConstants = false;
+  spec.Layout = test::ConstantsLayout::None;
   test::EntryPointSpec add{"add_f32", {4, 1, 1}, {1, 1, 1}, 3, 2, 0};
   spec.Executables.push_back(
       {"kernels", {{"cpu-elf-x86_64", "host", kernelImage(), {add}}}});

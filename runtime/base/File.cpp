@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -72,6 +73,22 @@ Status InputFile::readAt(uint64_t offset, void *out, size_t length) const {
     done += static_cast<size_t>(n);
   }
   return Status();
+}
+
+FileMapping::~FileMapping() {
+  ::munmap(const_cast<uint8_t *>(Data), static_cast<size_t>(Size));
+}
+
+StatusOr<std::shared_ptr<const FileMapping>> InputFile::map() const {
+  if (Size == 0 || Size > SIZE_MAX)
+    return KILN_ERROR(InvalidArgument, "cannot map ", Kind, " file '", Path,
+                      "' of ", Size, " bytes");
+  void *data =
+      ::mmap(nullptr, static_cast<size_t>(Size), PROT_READ, MAP_PRIVATE, Fd, 0);
+  if (data == MAP_FAILED)
+    return fileError(errno, Kind, Path, "map");
+  return std::shared_ptr<const FileMapping>(
+      new FileMapping(static_cast<const uint8_t *>(data), Size));
 }
 
 } // namespace kiln

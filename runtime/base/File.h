@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,29 @@ namespace kiln {
 /// strerror's text.
 Status fileError(int error, std::string_view kind, const std::string &path,
                  std::string_view what);
+
+/// A whole file mapped read-only into memory (page-aligned), unmapped when
+/// destroyed. Pages are read from the file when first touched, and the page
+/// cache holds them, not the process heap. The file must not shrink or be
+/// rewritten in place while mapped: reading a page past a new end raises
+/// SIGBUS, as with every mapped file (replace a file by renaming a new one
+/// over it).
+class FileMapping {
+public:
+  FileMapping(const FileMapping &) = delete;
+  FileMapping &operator=(const FileMapping &) = delete;
+  ~FileMapping();
+
+  const uint8_t *data() const { return Data; }
+  uint64_t size() const { return Size; }
+
+private:
+  friend class InputFile;
+  FileMapping(const uint8_t *data, uint64_t size) : Data(data), Size(size) {}
+
+  const uint8_t *Data;
+  uint64_t Size;
+};
 
 /// A regular file opened for reading, closed when destroyed.
 class InputFile {
@@ -44,6 +68,11 @@ public:
   /// Reads exactly `length` bytes at `offset`; a file that ends early (it
   /// shrank since it was opened) is DataLoss.
   Status readAt(uint64_t offset, void *out, size_t length) const;
+
+  /// Maps the whole file (size() bytes, at least 1) read-only. The mapping
+  /// outlives this object. Fails where the file system cannot map files;
+  /// readAt still works there.
+  StatusOr<std::shared_ptr<const FileMapping>> map() const;
 
 private:
   InputFile(int fd, uint64_t size, std::string path, std::string_view kind)

@@ -60,6 +60,34 @@ TEST_F(FileTest, MissingFileIsNotFound) {
       << file.status().toString();
 }
 
+TEST_F(FileTest, MapsTheWholeFile) {
+  std::shared_ptr<const FileMapping> mapping;
+  {
+    auto file = InputFile::open(Path, "test");
+    ASSERT_TRUE(file.ok());
+    auto mapped = file->map();
+    ASSERT_TRUE(mapped.ok()) << mapped.status().toString();
+    mapping = *mapped;
+  }
+  // Still valid once the file is closed.
+  ASSERT_EQ(mapping->size(), 10u);
+  EXPECT_EQ(std::string(reinterpret_cast<const char *>(mapping->data()), 10),
+            "0123456789");
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(mapping->data()) % 4096, 0u);
+}
+
+TEST_F(FileTest, EmptyFileIsNotMapped) {
+  std::ofstream(Path, std::ios::binary | std::ios::trunc).flush();
+  auto file = InputFile::open(Path, "test");
+  ASSERT_TRUE(file.ok());
+  auto mapped = file->map();
+  ASSERT_FALSE(mapped.ok());
+  EXPECT_NE(mapped.status().toString().find("cannot map test file '" + Path +
+                                            "' of 0 bytes"),
+            std::string::npos)
+      << mapped.status().toString();
+}
+
 TEST_F(FileTest, OnlyRegularFilesAreOpened) {
   auto directory = InputFile::open(::testing::TempDir(), "module");
   ASSERT_FALSE(directory.ok());

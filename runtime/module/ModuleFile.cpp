@@ -4,6 +4,7 @@
 
 #include "runtime/base/File.h"
 #include "runtime/module/Verifier.h"
+#include "schema/ConstantsSegment.h"
 
 #include <cstring>
 #include <new>
@@ -12,44 +13,47 @@ namespace kiln::module {
 
 namespace {
 
-constexpr std::align_val_t kAlignment{kConstantsAlignment};
+// Copies get the alignment writers give the constants segment, so its
+// constants are as aligned in memory as in a mapped file.
+constexpr std::align_val_t kAlignment{schema::kConstantsSegmentAlignment};
 
-} // namespace
+struct AlignedDeleter {
+  void operator()(uint8_t *ptr) const { ::operator delete[](ptr, kAlignment); }
+};
 
-void ModuleFile::AlignedDeleter::operator()(uint8_t *ptr) const {
-  ::operator delete[](ptr, kAlignment);
-}
-
-ModuleFile::ModuleFile(AlignedBytes bytes, size_t size)
-    : Bytes(std::move(bytes)), Size(size),
-      Root(kiln::schema::GetModule(Bytes.get())) {}
-
-StatusOr<ModuleFile::AlignedBytes> ModuleFile::allocate(size_t size) {
-  if (size >= FLATBUFFERS_MAX_BUFFER_SIZE)
-    return KILN_ERROR(InvalidArgument, "module is too large (", size,
-                      " bytes); the maximum is 2 GiB");
+StatusOr<std::shared_ptr<uint8_t>> allocate(size_t size) {
   // Zero-sized allocations are avoided so an empty module still gets a
   // distinct pointer; verification rejects it anyway.
   void *ptr = ::operator new[](size == 0 ? 1 : size, kAlignment, std::nothrow);
   if (!ptr)
     return KILN_ERROR(ResourceExhausted, "cannot allocate ", size,
                       " bytes for a module");
-  return AlignedBytes(static_cast<uint8_t *>(ptr));
+  return std::shared_ptr<uint8_t>(static_cast<uint8_t *>(ptr),
+                                  AlignedDeleter());
 }
 
+} // namespace
+
+ModuleFile::ModuleFile(std::shared_ptr<const void> owner, const uint8_t *bytes,
+                       size_t size)
+    : Owner(std::move(owner)), Bytes(bytes), Size(size),
+      Root(kiln::schema::GetModule(bytes)) {}
+
 StatusOr<std::shared_ptr<const ModuleFile>>
-ModuleFile::verifyAndWrap(AlignedBytes bytes, size_t size) {
-  KILN_RETURN_IF_ERROR(verifyModule(bytes.get(), size));
+ModuleFile::wrap(std::shared_ptr<const void> owner, const uint8_t *data,
+                 size_t size) {
+  KILN_RETURN_IF_ERROR(verifyModule(data, size));
   return std::shared_ptr<const ModuleFile>(
-      new ModuleFile(std::move(bytes), size));
+      new ModuleFile(std::move(owner), data, size));
 }
 
 StatusOr<std::shared_ptr<const ModuleFile>>
 ModuleFile::fromBytes(const void *data, size_t size) {
-  KILN_ASSIGN_OR_RETURN(AlignedBytes bytes, allocate(size));
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<uint8_t> bytes, allocate(size));
   if (size > 0)
     std::memcpy(bytes.get(), data, size);
-  return verifyAndWrap(std::move(bytes), size);
+  const uint8_t *start = bytes.get();
+  return wrap(std::move(bytes), start, size);
 }
 
 StatusOr<std::shared_ptr<const ModuleFile>>
@@ -59,7 +63,7 @@ ModuleFile::open(const std::string &path) {
   uint64_t size = file.size();
   // The first and last bytes say whether this is a Kiln module at all, so
   // any other file (a model in another format, a large data file) is
-  // refused before it is read whole.
+  // refused before the rest is mapped or read.
   uint8_t head[kModuleHeadSize] = {};
   uint8_t footer[schema::kChecksumFooterSize] = {};
   if (size >= kMinModuleSize) {
@@ -70,22 +74,36 @@ ModuleFile::open(const std::string &path) {
   Status envelope = checkModuleEnvelope(head, footer, size);
   if (!envelope.ok())
     return envelope.annotate(context);
-  auto bytes = allocate(size);
-  if (!bytes.ok())
-    return Status(bytes.status()).annotate(context);
-  KILN_RETURN_IF_ERROR(file.readAt(0, bytes->get(), size));
-  auto module = verifyAndWrap(std::move(*bytes), size);
+  std::shared_ptr<const void> owner;
+  const uint8_t *start = nullptr;
+  if (auto mapping = file.map(); mapping.ok()) {
+    start = (*mapping)->data();
+    owner = std::move(mapping).value();
+  } else {
+    // A file system that cannot map files: read it all instead.
+    auto bytes = allocate(size);
+    if (!bytes.ok())
+      return Status(bytes.status()).annotate(context);
+    KILN_RETURN_IF_ERROR(file.readAt(0, bytes->get(), size));
+    start = bytes->get();
+    owner = std::move(bytes).value();
+  }
+  auto module = wrap(std::move(owner), start, size);
   if (!module.ok())
     return Status(module.status()).annotate(context);
   return module;
 }
 
 const uint8_t *ModuleFile::constantsData() const {
+  if (const schema::ConstantsSegment *segment = Root->constants_segment())
+    return segment->size() > 0 ? Bytes + segment->offset() : nullptr;
   const auto *constants = Root->constants();
   return constants && constants->size() > 0 ? constants->data() : nullptr;
 }
 
-size_t ModuleFile::constantsSize() const {
+uint64_t ModuleFile::constantsSize() const {
+  if (const schema::ConstantsSegment *segment = Root->constants_segment())
+    return segment->size();
   const auto *constants = Root->constants();
   return constants ? constants->size() : 0;
 }

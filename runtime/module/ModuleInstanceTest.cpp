@@ -3,6 +3,7 @@
 #include "runtime/module/ModuleInstance.h"
 #include "runtime/hal/DeviceParamName.h"
 
+#include "runtime/base/PeakMemory.h"
 #include "runtime/hal/DriverRegistry.h"
 #include "runtime/hal/TestFakes.h"
 #include "runtime/module/TestModule.h"
@@ -15,6 +16,7 @@
 #include <fstream>
 #include <iterator>
 #include <random>
+#include <sys/mman.h>
 #include <thread>
 
 namespace kiln::module {
@@ -603,7 +605,7 @@ TEST(ModuleInstanceErrorsTest, ModuleWithoutConstantsOrExecutables) {
   auto device = hal::DriverRegistry::global().createDevice("local-task");
   ASSERT_TRUE(device.ok());
   test::ModuleSpec spec;
-  spec.HasConstants = false;
+  spec.Layout = test::ConstantsLayout::None;
   test::FunctionSpec fn;
   fn.Name = "copy";
   fn.Inputs = {{kI32, {3}}};
@@ -625,6 +627,76 @@ TEST(ModuleInstanceErrorsTest, ModuleWithoutConstantsOrExecutables) {
   EXPECT_EQ((*outputs)[0].Data, data);
   EXPECT_TRUE((*outputs)[1].Data.empty());
   EXPECT_EQ((*outputs)[1].Shape, std::vector<int64_t>{0});
+}
+
+// A module of 8 GiB: a constants segment of 2^32 + 64 bytes at an offset
+// past 2^32, whose last 64 bytes a dispatch and a copy read, so every file
+// offset and constant offset on the way needs 64 bits (a truncation to 32
+// bits would read the zeros at the start instead). The file is an anonymous
+// mapping whose untouched pages are the kernel's shared zero page: 8 GiB to
+// the verifier and the device, next to no memory. The constants are used
+// in place (local-sync addresses host memory), never copied.
+TEST(ModuleInstanceLargeTest, ConstantsPastFourGiB) {
+  constexpr uint64_t kSegmentOffset = (uint64_t(1) << 32) + 4096;
+  constexpr uint64_t kTailOffset = uint64_t(1) << 32; // in the segment
+  constexpr uint64_t kSegmentSize = kTailOffset + 64;
+  constexpr uint64_t kFileSize =
+      kSegmentOffset + kSegmentSize + schema::kChecksumFooterSize;
+  std::mt19937 rng(77);
+  std::vector<float> tail = randomFloats(rng, kN);
+
+  test::ModuleSpec spec = demoSpec({});
+  spec.Segment.Offset = kSegmentOffset;
+  spec.Segment.Size = kSegmentSize;
+  test::FunctionSpec fn;
+  fn.Name = "tail";
+  fn.Inputs = {{kF32, {16}}};
+  fn.Outputs = {{kF32, {16}}, {kF32, {16}}};
+  test::StepSpec add = spec.Functions[0].Steps[0];
+  add.Bindings = {range(SK::Input, 0, 0, 64),
+                  range(SK::Constant, 0, kTailOffset, 64),
+                  range(SK::Output, 0, 0, 64)};
+  test::StepSpec copy;
+  copy.Kind = sc::StepKind::CopyStep;
+  copy.Source = range(SK::Constant, 0, kTailOffset, 64);
+  copy.Target = range(SK::Output, 1, 0, 64);
+  fn.Steps = {add, copy};
+  spec.Functions = {fn};
+  std::vector<uint8_t> flatbuffer = test::buildFlatbuffer(spec);
+
+  void *memory = ::mmap(nullptr, kFileSize, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  ASSERT_NE(memory, MAP_FAILED);
+  // Reads of huge pages map the huge zero page: 4096 times fewer faults.
+  ::madvise(memory, kFileSize, MADV_HUGEPAGE);
+  std::shared_ptr<uint8_t> bytes(static_cast<uint8_t *>(memory),
+                                 [](uint8_t *p) { ::munmap(p, kFileSize); });
+  uint8_t *base = bytes.get();
+  std::memcpy(base, flatbuffer.data(), flatbuffer.size());
+  std::memcpy(base + kSegmentOffset + kTailOffset, tail.data(), 64);
+  uint64_t payload = kFileSize - schema::kChecksumFooterSize;
+  auto footer =
+      schema::moduleChecksumFooter(schema::moduleChecksum(base, payload));
+  std::memcpy(base + payload, footer.data(), footer.size());
+
+  uint64_t before = peakResidentBytes();
+  auto file = ModuleFile::wrap(bytes, base, kFileSize);
+  ASSERT_TRUE(file.ok()) << file.status().toString();
+  EXPECT_EQ((*file)->constantsData(), base + kSegmentOffset);
+  EXPECT_EQ((*file)->constantsSize(), kSegmentSize);
+  auto device = hal::DriverRegistry::global().createDevice("local-sync");
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  auto instance = ModuleInstance::create(*device, *file);
+  ASSERT_TRUE(instance.ok()) << instance.status().toString();
+  std::vector<float> x = randomFloats(rng, kN);
+  auto outputs = (*instance)->call(
+      "tail", {tensor(ElementType::F32, {16}, floatBytes(x))});
+  ASSERT_TRUE(outputs.ok()) << outputs.status().toString();
+  std::vector<float> sums = asFloats((*outputs)[0]);
+  for (size_t i = 0; i < kN; ++i)
+    EXPECT_EQ(sums[i], x[i] + tail[i]) << i;
+  EXPECT_EQ(asFloats((*outputs)[1]), tail);
+  EXPECT_LT(peakResidentBytes() - before, uint64_t(256) << 20);
 }
 
 } // namespace

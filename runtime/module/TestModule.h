@@ -8,6 +8,7 @@
 #ifndef KILN_RUNTIME_MODULE_TESTMODULE_H
 #define KILN_RUNTIME_MODULE_TESTMODULE_H
 
+#include "schema/ConstantsSegment.h"
 #include "schema/ModuleChecksum.h"
 #include "schema/module_generated.h"
 
@@ -80,14 +81,32 @@ struct ExecutableSpec {
   std::vector<VariantSpec> Variants;
 };
 
+/// Where a test module keeps its constants.
+enum class ConstantsLayout {
+  None,    // neither a vector nor a segment
+  Vector,  // Module.constants inside the flatbuffer (versions 1.0 and 1.1)
+  Segment, // Module.constants_segment after the flatbuffer (1.2)
+  Both,    // the same constants both ways, which no module may do
+};
+
+/// What the constants segment declares, where a test breaks a rule. The
+/// bytes are laid out as a writer would (at the declared alignment where it
+/// is a power of two); unset fields declare that layout.
+struct SegmentSpec {
+  std::optional<uint64_t> Offset;
+  std::optional<uint64_t> Size;
+  uint32_t Alignment = schema::kConstantsSegmentAlignment;
+};
+
 struct ModuleSpec {
   uint16_t VersionMajor = 1;
   uint16_t VersionMinor = 0;
   std::string Name = "test";
   std::vector<FunctionSpec> Functions;
   std::vector<ExecutableSpec> Executables;
-  bool HasConstants = true;
+  ConstantsLayout Layout = ConstantsLayout::Segment;
   std::vector<uint8_t> Constants;
+  SegmentSpec Segment;
   // Real modules end with a checksum footer; fuzzing the verifier's other
   // checks needs files without one (any flip would fail the checksum).
   bool AppendChecksum = true;
@@ -178,8 +197,10 @@ inline sc::BufferRange toRange(const RangeSpec &r) {
   return sc::BufferRange(r.Storage, r.Index, r.Offset, r.Length);
 }
 
-/// Serializes `spec` with the flatbuffers builder, as the compiler does.
-inline std::vector<uint8_t> buildModule(const ModuleSpec &spec) {
+/// The flatbuffer of `spec`, without its constants segment's bytes or the
+/// checksum footer; a segment is declared as spec.Segment says, at offset 0
+/// unless it gives one.
+inline std::vector<uint8_t> buildFlatbuffer(const ModuleSpec &spec) {
   flatbuffers::FlatBufferBuilder fbb;
   std::vector<flatbuffers::Offset<sc::Function>> functions;
   for (const FunctionSpec &f : spec.Functions) {
@@ -247,26 +268,57 @@ inline std::vector<uint8_t> buildModule(const ModuleSpec &spec) {
   // flatbuffers 2.0.8 asserts against (its FLATBUFFERS_MAX_ALIGNMENT is 32);
   // PreAlign gives the same layout without the check.
   flatbuffers::Offset<flatbuffers::Vector<uint8_t>> constants;
-  if (spec.HasConstants) {
+  bool vector = spec.Layout == ConstantsLayout::Vector ||
+                spec.Layout == ConstantsLayout::Both;
+  bool segmented = spec.Layout == ConstantsLayout::Segment ||
+                   spec.Layout == ConstantsLayout::Both;
+  if (vector) {
     fbb.PreAlign(spec.Constants.size(), 64);
     constants = fbb.CreateVector(spec.Constants);
   }
+  sc::ConstantsSegment segment(
+      spec.Segment.Offset.value_or(0),
+      spec.Segment.Size.value_or(spec.Constants.size()),
+      spec.Segment.Alignment);
   auto name = spec.Name.empty() ? 0 : fbb.CreateString(spec.Name);
   auto root = sc::CreateModule(fbb, spec.VersionMajor, spec.VersionMinor, name,
                                fbb.CreateVector(functions),
-                               fbb.CreateVector(executables), constants);
+                               fbb.CreateVector(executables), constants,
+                               segmented ? &segment : nullptr);
   sc::FinishModuleBuffer(fbb, root);
-  std::vector<uint8_t> bytes(fbb.GetBufferPointer(),
-                             fbb.GetBufferPointer() + fbb.GetSize());
+  return std::vector<uint8_t>(fbb.GetBufferPointer(),
+                              fbb.GetBufferPointer() + fbb.GetSize());
+}
+
+/// Serializes `spec` as the compiler does: the flatbuffer, its constants
+/// segment and the checksum footer; then declares what spec.Segment says.
+inline std::vector<uint8_t> buildModule(const ModuleSpec &spec) {
+  std::vector<uint8_t> bytes = buildFlatbuffer(spec);
+  if (spec.Layout == ConstantsLayout::Segment ||
+      spec.Layout == ConstantsLayout::Both) {
+    auto segment = [&] {
+      return sc::GetMutableModule(bytes.data())->mutable_constants_segment();
+    };
+    uint32_t declared = spec.Segment.Alignment;
+    // A test that breaks the alignment rule still gets its bytes placed.
+    if (declared == 0 || (declared & (declared - 1)) != 0)
+      segment()->mutate_alignment(64);
+    schema::appendConstantsSegment(bytes, spec.Constants.data(),
+                                   spec.Constants.size());
+    segment()->mutate_alignment(declared);
+    if (spec.Segment.Offset)
+      segment()->mutate_offset(*spec.Segment.Offset);
+  }
   if (spec.AppendChecksum)
     schema::appendModuleChecksum(bytes);
   return bytes;
 }
 
-/// An independent re-check of what verifyModule() promises, reading every
-/// byte a runtime could read (so ASan catches anything out of bounds).
-/// Returns the first broken promise, or "" when there is none.
-inline std::string checkVerifiedModule(const uint8_t *base) {
+/// An independent re-check of what verifyModule() promises for the `size`
+/// bytes at `base` (footer included), reading every byte a runtime could
+/// read (so ASan catches anything out of bounds). Returns the first broken
+/// promise, or "" when there is none.
+inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
   const sc::Module &m = *sc::GetModule(base);
   volatile uint64_t sink = 0;
   auto touch = [&](const uint8_t *data, size_t n) {
@@ -275,12 +327,28 @@ inline std::string checkVerifiedModule(const uint8_t *base) {
   };
   if (m.version_major() != 1)
     return "version";
+  if (size < schema::kChecksumFooterSize)
+    return "size";
   uint64_t constantsSize = 0;
   if (m.constants()) {
     constantsSize = m.constants()->size();
     touch(m.constants()->data(), constantsSize);
     if (constantsSize && (m.constants()->data() - base) % 64 != 0)
       return "constants alignment";
+  }
+  if (const sc::ConstantsSegment *segment = m.constants_segment()) {
+    if (m.constants())
+      return "both constants layouts";
+    uint64_t alignment = segment->alignment();
+    if (alignment < 64 || alignment > 65536 ||
+        (alignment & (alignment - 1)) != 0 ||
+        segment->offset() % alignment != 0)
+      return "constants segment alignment";
+    if (static_cast<unsigned __int128>(segment->offset()) + segment->size() >
+        size - schema::kChecksumFooterSize)
+      return "constants segment bounds";
+    constantsSize = segment->size();
+    touch(base + segment->offset(), constantsSize);
   }
   const auto &executables = *m.executables();
   for (const sc::Executable *e : executables) {

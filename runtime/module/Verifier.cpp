@@ -7,6 +7,7 @@
 #include "schema/ModuleChecksum.h"
 #include "schema/StepDependencies.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 #include <unordered_set>
@@ -71,11 +72,26 @@ bool isAligned(const void *ptr, const uint8_t *base, size_t alignment) {
   return (static_cast<const uint8_t *>(ptr) - base) % alignment == 0;
 }
 
-// Checks one module after the flatbuffers structural verifier accepted it.
+// Whether `size` bytes at `data` hold a well-formed Module flatbuffer, every
+// table, vector and string of it inside them.
+bool flatbufferVerifies(const uint8_t *data, size_t size) {
+  flatbuffers::Verifier::Options options;
+  options.max_depth = kMaxDepth;
+  options.max_tables = kMaxTables;
+  options.check_alignment = true;
+  options.check_nested_flatbuffers = false;
+  flatbuffers::Verifier verifier(data, size, options);
+  return sc::VerifyModuleBuffer(verifier);
+}
+
+// Checks one module after the flatbuffers structural verifier accepted its
+// first `flatbufferLimit` bytes; `payloadSize` bytes precede the footer.
 class ModuleChecker {
 public:
-  ModuleChecker(const uint8_t *base, const sc::Module &module)
-      : Base(base), Mod(module) {}
+  ModuleChecker(const uint8_t *base, uint64_t payloadSize,
+                uint64_t flatbufferLimit, const sc::Module &module)
+      : Base(base), PayloadSize(payloadSize), FlatbufferLimit(flatbufferLimit),
+        Mod(module) {}
 
   Status run() {
     if (Mod.version_major() != kModuleVersionMajor)
@@ -90,6 +106,14 @@ public:
         return KILN_ERROR(InvalidArgument, "module constants (", ConstantsSize,
                           " bytes) are not ", kConstantsAlignment,
                           "-byte aligned in the file");
+    }
+    if (const sc::ConstantsSegment *segment = Mod.constants_segment()) {
+      if (Mod.constants())
+        return KILN_ERROR(InvalidArgument,
+                          "module has both a constants vector and a constants "
+                          "segment; it may have one of them");
+      KILN_RETURN_IF_ERROR(checkConstantsSegment(*segment));
+      ConstantsSize = segment->size();
     }
     const auto &executables = *Mod.executables();
     for (flatbuffers::uoffset_t i = 0; i < executables.size(); ++i)
@@ -114,6 +138,35 @@ private:
     uint64_t ByteSize;
     std::string TypeString;
   };
+
+  Status checkConstantsSegment(const sc::ConstantsSegment &segment) {
+    std::string where = strCat("module constants segment (", segment.size(),
+                               " bytes at offset ", segment.offset(), ", ",
+                               segment.alignment(), "-byte aligned)");
+    uint64_t alignment = segment.alignment();
+    if (alignment < kConstantsAlignment || alignment > kMaxConstantsAlignment ||
+        (alignment & (alignment - 1)) != 0)
+      return KILN_ERROR(InvalidArgument, where,
+                        ": the alignment must be a power of two from ",
+                        kConstantsAlignment, " to ", kMaxConstantsAlignment);
+    if (segment.offset() % alignment != 0)
+      return KILN_ERROR(InvalidArgument, where,
+                        ": the offset is not a multiple of the alignment");
+    uint64_t end = 0;
+    if (__builtin_add_overflow(segment.offset(), segment.size(), &end) ||
+        end > PayloadSize)
+      return KILN_ERROR(InvalidArgument, where,
+                        " does not end before the checksum footer at byte ",
+                        PayloadSize);
+    // The flatbuffer was verified within FlatbufferLimit bytes; a segment
+    // starting inside them must not overlap any part of it.
+    if (segment.offset() < FlatbufferLimit &&
+        !flatbufferVerifies(Base, static_cast<size_t>(segment.offset())))
+      return KILN_ERROR(InvalidArgument, where,
+                        " overlaps the flatbuffer, which does not verify "
+                        "within the bytes before the segment");
+    return Status();
+  }
 
   Status checkExecutable(flatbuffers::uoffset_t index,
                          const sc::Executable &executable) {
@@ -527,6 +580,8 @@ private:
   }
 
   const uint8_t *Base;
+  uint64_t PayloadSize;
+  uint64_t FlatbufferLimit;
   const sc::Module &Mod;
   uint64_t ConstantsSize = 0;
   // Of the function being checked.
@@ -558,9 +613,9 @@ Status checkModuleEnvelope(const uint8_t *head, const uint8_t *footer,
                       "module is truncated or has no checksum footer (", size,
                       " bytes); writers must finish the file with "
                       "appendModuleChecksum()");
-  if (size - schema::kChecksumFooterSize >= FLATBUFFERS_MAX_BUFFER_SIZE)
+  if (size > kMaxModuleByteSize)
     return KILN_ERROR(InvalidArgument, "module is too large (", size,
-                      " bytes); the maximum is 2 GiB");
+                      " bytes); the maximum is 2^48 bytes");
   return Status();
 }
 
@@ -585,16 +640,15 @@ Status verifyModule(const uint8_t *data, size_t size) {
     return KILN_ERROR(InvalidArgument,
                       "module is corrupt: its checksum does not match (", size,
                       " bytes checksummed)");
-  flatbuffers::Verifier::Options options;
-  options.max_depth = kMaxDepth;
-  options.max_tables = kMaxTables;
-  options.check_alignment = true;
-  options.check_nested_flatbuffers = false;
-  flatbuffers::Verifier verifier(data, size, options);
-  if (!sc::VerifyModuleBuffer(verifier))
+  // The flatbuffer starts the file and holds at most 2 GiB (flatbuffers'
+  // own limit); a constants segment may follow it, and its checks confirm
+  // that the flatbuffer ends before the segment.
+  size_t flatbufferLimit =
+      std::min<size_t>(size, FLATBUFFERS_MAX_BUFFER_SIZE - 1);
+  if (!flatbufferVerifies(data, flatbufferLimit))
     return KILN_ERROR(InvalidArgument, "module is malformed (", size,
                       " bytes): its flatbuffer structure does not verify");
-  return ModuleChecker(data, *sc::GetModule(data)).run();
+  return ModuleChecker(data, size, flatbufferLimit, *sc::GetModule(data)).run();
 }
 
 uint64_t tensorTypeByteSize(const sc::TensorType &type) {

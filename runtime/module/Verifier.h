@@ -7,10 +7,15 @@
 // Guarantees after verifyModule() returns OK (the buffer must not change):
 //  - the file ends with a matching checksum footer (ModuleChecksum.h), so
 //    truncation and accidental corruption anywhere are caught;
-//  - the flatbuffer (the bytes before the footer) is well formed, carries the
-//  "KILN" identifier and version
-//    1.x; every vector of 8-byte elements (shapes, bindings) is 8-byte aligned
-//    relative to the buffer start, images 16-byte and constants 64-byte;
+//  - the flatbuffer (at the start of the file, at most 2 GiB) is well
+//    formed, carries the "KILN" identifier and version 1.x; every vector of
+//    8-byte elements (shapes, bindings) is 8-byte aligned relative to the
+//    buffer start, images 16-byte and a constants vector (1.0/1.1) 64-byte;
+//  - a constants segment (1.2) has a power-of-two alignment from 64 to
+//    65536 that its offset is a multiple of, ends before the footer
+//    (overflow-checked) and starts after every byte of the flatbuffer (the
+//    flatbuffer verifies within the bytes before it); a module has either
+//    the vector or the segment, not both;
 //  - function names are non-empty and unique; every TensorType has a known
 //    element type, rank <= 16, dims >= 0 and a byte size <= 2^48;
 //  - arena_size <= 2^48; every step has a kind (dispatch, copy or fill);
@@ -43,14 +48,20 @@ namespace kiln::module {
 /// because minor versions only add fields an older reader may ignore.
 inline constexpr uint16_t kModuleVersionMajor = 1;
 
-/// Upper bound on any byte size a module may describe (tensors, arena).
+/// Upper bound on any byte size a module may describe (tensors, arena,
+/// constants) and on a module file's size.
 inline constexpr uint64_t kMaxModuleByteSize = uint64_t(1) << 48;
 
 /// Largest tensor rank a module may declare.
 inline constexpr size_t kMaxTensorRank = 16;
 
-/// Constants are usable in place when the module buffer is this aligned.
+/// The alignment of a constants vector (1.0/1.1) in the file, and the least
+/// alignment of a constants segment: constants are usable in place when the
+/// module buffer is this aligned.
 inline constexpr size_t kConstantsAlignment = 64;
+
+/// The largest alignment a constants segment may declare.
+inline constexpr size_t kMaxConstantsAlignment = 65536;
 
 /// The bytes at the start of a module that checkModuleEnvelope reads: the
 /// flatbuffer's root offset and its "KILN" file identifier.
@@ -61,12 +72,12 @@ inline constexpr size_t kMinModuleSize =
     kModuleHeadSize + schema::kChecksumFooterSize;
 
 /// Checks what the first and last bytes of a `size`-byte file say: that it
-/// is not empty, too small or too large, carries the "KILN" identifier and
-/// ends with a checksum footer. `head` is the first kModuleHeadSize bytes and
-/// `footer` the last kChecksumFooterSize bytes; neither is read when `size`
-/// is below kMinModuleSize. A loader calls this on a small read, so a file
-/// that is not a Kiln module is refused before it is read whole;
-/// verifyModule calls it first too.
+/// is not empty, too small or larger than 2^48 bytes, carries the "KILN"
+/// identifier and ends with a checksum footer. `head` is the first
+/// kModuleHeadSize bytes and `footer` the last kChecksumFooterSize bytes;
+/// neither is read when `size` is below kMinModuleSize. A loader calls this
+/// on a small read, so a file that is not a Kiln module is refused before it
+/// is read whole; verifyModule calls it first too.
 Status checkModuleEnvelope(const uint8_t *head, const uint8_t *footer,
                            uint64_t size);
 

@@ -49,7 +49,7 @@ Status verifyBytes(const uint8_t *data, size_t size) {
   Status status = verifyModule(copy.data(), copy.size());
   if (status.ok()) {
     // Whatever the verifier accepts must keep every promise it makes.
-    std::string broken = checkVerifiedModule(copy.data());
+    std::string broken = checkVerifiedModule(copy.data(), copy.size());
     EXPECT_EQ(broken, "") << "verifier accepted a module that breaks: "
                           << broken;
   }
@@ -117,7 +117,7 @@ TEST(VerifierTest, NewerMinorVersionIsAccepted) {
 
 TEST(VerifierTest, ModuleWithoutConstantsOrFunctionsVerifies) {
   ModuleSpec spec;
-  spec.HasConstants = false;
+  spec.Layout = test::ConstantsLayout::None;
   Status status = verifySpec(spec);
   EXPECT_TRUE(status.ok()) << status.toString();
 }
@@ -296,9 +296,15 @@ TEST(VerifierTest, EnvelopeNeedsOnlyHeadAndFooter) {
   Status small = checkModuleEnvelope(nullptr, nullptr, kMinModuleSize - 1);
   EXPECT_NE(small.toString().find("too small (23 bytes)"), std::string::npos)
       << small.toString();
+  // Constants segments may take a file past 2 GiB, and past 4 GiB.
+  EXPECT_TRUE(
+      checkModuleEnvelope(head.data(), footer.data(), uint64_t(1) << 40).ok());
   Status huge =
-      checkModuleEnvelope(head.data(), footer.data(), uint64_t(1) << 40);
-  EXPECT_NE(huge.toString().find("too large"), std::string::npos);
+      checkModuleEnvelope(head.data(), footer.data(), (uint64_t(1) << 48) + 1);
+  EXPECT_NE(huge.toString().find("module is too large (281474976710657 "
+                                 "bytes); the maximum is 2^48 bytes"),
+            std::string::npos)
+      << huge.toString();
   footer[3] = 'X';
   Status noFooter =
       checkModuleEnvelope(head.data(), footer.data(), bytes.size());
@@ -500,8 +506,79 @@ TEST(VerifierTest, RangeExceedsConstants) {
   expectRejected(spec, "binding 0 (constant offset 250 + length 16) exceeds "
                        "constants size 256");
   spec = validModuleSpec();
-  spec.HasConstants = false;
+  spec.Layout = test::ConstantsLayout::None;
   expectRejected(spec, "exceeds constants size 0");
+}
+
+// Modules of versions 1.0 and 1.1 keep their constants in a vector inside
+// the flatbuffer; they still load.
+TEST(VerifierTest, ConstantsVectorStillVerifies) {
+  ModuleSpec spec = validModuleSpec();
+  spec.VersionMinor = 1;
+  spec.Layout = test::ConstantsLayout::Vector;
+  Status status = verifySpec(spec);
+  EXPECT_TRUE(status.ok()) << status.toString();
+  spec.Functions[0].Steps[3].Bindings[0] = range(SK::Constant, 0, 250, 16);
+  expectRejected(spec, "exceeds constants size 256");
+}
+
+TEST(VerifierTest, ConstantsVectorAndSegmentTogetherAreRejected) {
+  ModuleSpec spec = validModuleSpec();
+  spec.Layout = test::ConstantsLayout::Both;
+  expectRejected(spec, "module has both a constants vector and a constants "
+                       "segment; it may have one of them");
+}
+
+TEST(VerifierTest, ConstantsSegmentAlignment) {
+  for (uint32_t alignment : {0u, 1u, 32u, 96u, 131072u}) {
+    ModuleSpec spec = validModuleSpec();
+    spec.Segment.Alignment = alignment;
+    expectRejected(spec, "-byte aligned): the alignment must be a power of "
+                         "two from 64 to 65536");
+  }
+  for (uint32_t alignment : {64u, 65536u}) {
+    ModuleSpec spec = validModuleSpec();
+    spec.Segment.Alignment = alignment;
+    Status status = verifySpec(spec);
+    EXPECT_TRUE(status.ok()) << alignment << ": " << status.toString();
+  }
+  ModuleSpec spec = validModuleSpec();
+  std::vector<uint8_t> bytes = buildModule(spec);
+  spec.Segment.Offset = bytes.size() - schema::kChecksumFooterSize - 256 - 64;
+  expectRejected(spec, "4096-byte aligned): the offset is not a multiple of "
+                       "the alignment");
+}
+
+TEST(VerifierTest, ConstantsSegmentBounds) {
+  ModuleSpec spec = validModuleSpec();
+  uint64_t offset = buildModule(spec).size() - schema::kChecksumFooterSize -
+                    spec.Constants.size();
+  // Up to the footer, not into it.
+  spec.Segment.Size = 272;
+  expectRejected(spec, "module constants segment (272 bytes at offset " +
+                           std::to_string(offset) +
+                           ", 4096-byte aligned) does not end before the "
+                           "checksum footer at byte " +
+                           std::to_string(offset + 256));
+  // offset + size wraps around 2^64.
+  spec.Segment.Offset = uint64_t(0) - 4096;
+  spec.Segment.Size = 8192;
+  expectRejected(spec, "does not end before the checksum footer");
+}
+
+TEST(VerifierTest, ConstantsSegmentMayNotOverlapTheFlatbuffer) {
+  ModuleSpec spec = validModuleSpec();
+  spec.Segment.Alignment = 64;
+  spec.Segment.Offset = 0;
+  expectRejected(spec, "overlaps the flatbuffer, which does not verify within "
+                       "the bytes before the segment");
+  std::vector<uint8_t> bytes = buildModule(spec);
+  // Any start before its end cuts into the flatbuffer's last table or vector.
+  size_t flatbufferSize = test::buildFlatbuffer(spec).size();
+  spec.Segment.Offset = flatbufferSize / 64 * 64 - 64;
+  spec.Segment.Size =
+      bytes.size() - schema::kChecksumFooterSize - *spec.Segment.Offset;
+  expectRejected(spec, "overlaps the flatbuffer");
 }
 
 // The valid module's main with dependencies and binding access, as the

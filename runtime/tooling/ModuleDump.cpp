@@ -125,7 +125,13 @@ std::string dumpModule(const module::ModuleFile &file) {
     out += " " + quoted(module.name());
   out += strCat(": version ", module.version_major(), ".",
                 module.version_minor(), ", ", file.size(), " bytes\n");
-  out += strCat("constants: ", file.constantsSize(), " bytes\n");
+  out += strCat("constants: ", file.constantsSize(), " bytes");
+  if (const sc::ConstantsSegment *segment = module.constants_segment())
+    out += strCat(" in a segment at offset ", segment->offset(), " (",
+                  segment->alignment(), "-byte aligned)");
+  else if (module.constants())
+    out += " in the flatbuffer";
+  out += "\n";
 
   const auto &functions = *module.functions();
   out += strCat("\nfunctions: ", functions.size(), "\n");

@@ -1,7 +1,8 @@
 //===- ModuleDump.h - Human-readable description of a module --------------===//
 //
 // What kiln-dump-module prints: functions with signatures and steps,
-// executables with their variants and entry points, and the constants size.
+// executables with their variants and entry points, and the constants'
+// size and place in the file.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_TOOLING_MODULEDUMP_H

@@ -43,7 +43,8 @@ TEST(ModuleDumpTest, DescribesEverything) {
   std::string dump = dumpModule(*file);
   for (const char *line : {
            "module 'test': version 1.0, ",
-           "constants: 256 bytes\n",
+           "constants: 256 bytes in a segment at offset 4096 (4096-byte "
+           "aligned)\n",
            "functions: 2\n",
            "function 'main' (4xf32, 4xf32) -> (4xf32)\n",
            "  arena: 64 bytes\n",
@@ -74,6 +75,18 @@ TEST(ModuleDumpTest, DescribesEverything) {
         << dump;
 }
 
+TEST(ModuleDumpTest, ConstantsOfOlderModules) {
+  module::test::ModuleSpec spec = module::test::validModuleSpec();
+  spec.VersionMinor = 1;
+  spec.Layout = module::test::ConstantsLayout::Vector;
+  auto file = load(spec);
+  ASSERT_TRUE(file);
+  std::string dump = dumpModule(*file);
+  EXPECT_NE(dump.find("constants: 256 bytes in the flatbuffer\n"),
+            std::string::npos)
+      << dump;
+}
+
 TEST(ModuleDumpTest, EscapesHostileNames) {
   module::test::ModuleSpec spec = module::test::validModuleSpec();
   spec.Functions[1].Name = "a\nb";
@@ -87,13 +100,13 @@ TEST(ModuleDumpTest, EscapesHostileNames) {
 
 TEST(ModuleDumpTest, EmptyModule) {
   module::test::ModuleSpec spec;
-  spec.HasConstants = false;
+  spec.Layout = module::test::ConstantsLayout::None;
   spec.Name = "";
   auto file = load(spec);
   ASSERT_TRUE(file);
   std::string dump = dumpModule(*file);
   EXPECT_EQ(dump.find("module: version 1.0"), 0u) << dump;
-  EXPECT_NE(dump.find("constants: 0 bytes"), std::string::npos);
+  EXPECT_NE(dump.find("constants: 0 bytes\n"), std::string::npos);
   EXPECT_NE(dump.find("functions: 0"), std::string::npos);
 }
 

@@ -32,6 +32,7 @@ MATMUL_N = 4096
 ADD_N = 1 << 26
 CHAIN_N = 1024
 CHAIN_STEPS = 50
+SOFTMAX_SHAPES = ((1, 1000), (64, 4096))
 
 UNITS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 
@@ -383,6 +384,53 @@ def chain_rows(args, torch, work, notes):
     return rows
 
 
+def softmax_rows(args, torch, work, notes):
+    rows = []
+    rng = np.random.default_rng(9)
+    for m, n in SOFTMAX_SHAPES:
+        name = f"softmax_{m}x{n}"
+        x = rng.standard_normal((m, n), dtype=np.float32)
+        x_path = os.path.join(work, f"{name}_x.npy")
+        out_path = os.path.join(work, f"{name}_out.npy")
+        np.save(x_path, x)
+        row = Row(f"softmax {m}x{n} f32 over rows, device µs/call")
+        rows.append(row)
+        row.reference_name = "torch.softmax(x, dim=1)"
+        tx = torch.from_numpy(x).cuda()
+        reference = torch_device_times(
+            torch, lambda: torch.softmax(tx, dim=1), args.warmup,
+            args.softmax_reps,
+        )
+        row.reference_time = reference
+        row.reference = f"{reference['median'] * 1e6:.1f}"
+        del tx
+        try:
+            report = run_kiln(
+                args, f"{name}.kiln", "softmax", [f"@{x_path}"],
+                args.softmax_reps, [f"--output=@{out_path}"],
+            )
+        except RuntimeError as error:
+            row.error = str(error)
+            continue
+        device, kind = timed(report)
+        row.kiln_time, row.kiln_time_kind = device, kind
+        row.kiln = f"{device['median'] * 1e6:.1f}"
+        row.ratio = reference["median"] / device["median"]
+        wide = x.astype(np.float64)
+        exp = np.exp(wide - wide.max(axis=1, keepdims=True))
+        expected = exp / exp.sum(axis=1, keepdims=True)
+        error = np.abs(np.load(out_path).astype(np.float64) - expected)
+        notes.append(
+            check_note(
+                f"softmax {m}x{n}",
+                bool(np.all(error <= 1e-5 + 1e-4 * np.abs(expected))),
+                f"max |Kiln - float64| = {error.max():.1e}, fp32 tolerance "
+                "1e-5 + 1e-4 |ref|",
+            )
+        )
+    return rows
+
+
 # --- output ------------------------------------------------------------------
 
 
@@ -449,8 +497,10 @@ def main():
     parser.add_argument("--matmul-reps", type=int, default=50)
     parser.add_argument("--add-reps", type=int, default=200)
     parser.add_argument("--chain-reps", type=int, default=2000)
-    parser.add_argument("--only", default="matmul,add,chain50",
-                        help="comma-separated subset of matmul,add,chain50")
+    parser.add_argument("--softmax-reps", type=int, default=500)
+    parser.add_argument("--only", default="matmul,add,chain50,softmax",
+                        help="comma-separated subset of "
+                        "matmul,add,chain50,softmax")
     args = parser.parse_args()
 
     import torch
@@ -471,14 +521,15 @@ def main():
         work = args.work_dir or scratch
         os.makedirs(work, exist_ok=True)
         for name, function in (("matmul", matmul_rows), ("add", add_rows),
-                               ("chain50", chain_rows)):
+                               ("chain50", chain_rows),
+                               ("softmax", softmax_rows)):
             if name in wanted:
                 log(f"== {name}")
                 rows += function(args, torch, work, notes)
     header = (f"Measured {started:%Y-%m-%d %H:%M} UTC on {gpu_description(torch)}; "
-              f"medians of {args.matmul_reps} (matmul), {args.add_reps} (add) "
-              f"and {args.chain_reps} (chain50) calls after {args.warmup} "
-              f"warm-up calls.")
+              f"medians of {args.matmul_reps} (matmul), {args.add_reps} (add), "
+              f"{args.chain_reps} (chain50) and {args.softmax_reps} (softmax) "
+              f"calls after {args.warmup} warm-up calls.")
     print_markdown(rows, notes, header)
     return 0
 

@@ -224,6 +224,32 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
                            "mlir::arith::ArithDialect"];
 }
 
+def GpuReductionKernels : Pass<"kiln-gpu-reduction-kernels",
+                               "mlir::ModuleOp"> {
+  let summary = "Writes reduction dispatches as kernels splitting each output";
+  let description = [{
+    A dispatch in binding form whose result is one reduction (payload
+    `combine(f(inputs), out)` with add, mul, min, max, and, or or xor),
+    reading bindings through elementwise ops, optionally followed by
+    elementwise consumers, becomes a kernel in which G threads share each
+    output: each reduces a strided share of the reduced elements, the lanes
+    of a warp combine theirs with `gpu.shuffle xor`, and warps through
+    shared memory after a barrier; the output's first thread then adds the
+    initial value, applies the consumers and stores. Layout `rows` (reduction
+    innermost in memory: G consecutive threads per output) or `columns`
+    (consecutive threads on consecutive outputs, G groups of them splitting
+    the reduction). The function records `kiln.gpu_reduction = {layout,
+    threads_per_output, outputs_per_workgroup}` and its workgroup size; other
+    dispatches (several results, other combiners, contractions and
+    convolutions, at most 4 elements per output) are left alone.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def GpuTile : Pass<"kiln-gpu-tile", "mlir::func::FuncOp"> {
   let summary = "Tiles a dispatch to GPU workgroups and threads";
   let description = [{
@@ -236,12 +262,19 @@ def GpuTile : Pass<"kiln-gpu-tile", "mlir::func::FuncOp"> {
     to threads; reduction loops stay whole, so each thread reduces its own
     output. Producers are fused at both levels. A dispatch with several
     results, or whose root is not tileable, is left for one thread.
+
+    In an elementwise dispatch whose ops all read their operands along the
+    innermost dimension or broadcast over it, each thread instead takes V
+    contiguous elements (16 bytes of the widest element type, when V divides
+    the innermost extent; workgroup tiles of 256 x V) and its tile is
+    vectorized; the function records `kiln.gpu_vector_width = V`.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect",
                            "mlir::arith::ArithDialect",
-                           "mlir::tensor::TensorDialect"];
+                           "mlir::tensor::TensorDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 def GpuDistributeToThreads : Pass<"kiln-gpu-distribute-to-threads",
@@ -253,11 +286,19 @@ def GpuDistributeToThreads : Pass<"kiln-gpu-distribute-to-threads",
     threads; `kiln.workgroup_size` is recorded. When an op outside those
     loops writes a binding (each thread would repeat it), the workgroup is
     one thread running everything.
+
+    In a function with `kiln.gpu_vector_width = V`, transfers become vector
+    loads and stores, and each thread loop is versioned on every binding
+    being 16-byte aligned: that version declares its V-element binding
+    accesses aligned to their size (single 16-byte loads and stores), the
+    other keeps element alignment.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::affine::AffineDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 def GpuOutlineKernels : Pass<"kiln-gpu-outline-kernels", "mlir::ModuleOp"> {

@@ -8,7 +8,11 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_GPUDISTRIBUTETOTHREADS
@@ -18,17 +22,18 @@ namespace kiln {
 using namespace mlir;
 
 namespace kiln {
-namespace {
 
-bool isThreadLoop(scf::ForallOp loop) {
+bool isGpuThreadLoop(scf::ForallOp loop) {
   std::optional<ArrayAttr> mapping = loop.getMapping();
   return mapping && !mapping->empty() &&
          isa<gpu::GPUThreadMappingAttr>(mapping->getValue().front());
 }
 
+namespace {
+
 // `for (i = first; i < iterations; i += stride)` over the loop's linearized
 // iterations, each delinearized (row-major) back into induction variables.
-void lowerThreadLoop(scf::ForallOp loop, Value first, Value stride) {
+scf::ForOp lowerThreadLoop(scf::ForallOp loop, Value first, Value stride) {
   OpBuilder builder(loop);
   Location loc = loop.getLoc();
   AffineExpr lb, ub, step;
@@ -60,6 +65,79 @@ void lowerThreadLoop(scf::ForallOp loop, Value first, Value stride) {
   for (Operation &op : loop.getBody()->without_terminator())
     builder.clone(op, mapping);
   loop.erase();
+  return forOp;
+}
+
+// Whether `memref` is a view of one of the dispatch's bindings.
+bool isBindingView(Value memref, Block &entry) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  auto arg = dyn_cast<BlockArgument>(memref);
+  return arg && arg.getOwner() == &entry;
+}
+
+// Declares every `width`-element vector load and store of a binding in
+// `root` aligned to its size.
+void alignBindingVectors(Operation *root, Block &entry, int64_t width) {
+  auto align = [&](auto access, VectorType type) {
+    if (type.getNumElements() == width &&
+        isBindingView(access.getBase(), entry))
+      access.setAlignment(width * type.getElementTypeBitWidth() / 8);
+  };
+  root->walk([&](Operation *op) {
+    if (auto load = dyn_cast<vector::LoadOp>(op))
+      align(load, load.getVectorType());
+    else if (auto store = dyn_cast<vector::StoreOp>(op))
+      align(store, store.getVectorType());
+  });
+}
+
+// The vectorized thread loops of an elementwise dispatch (kiln-gpu-tile):
+// transfers become vector loads and stores. Each thread's vector starts at
+// a multiple of its length in every binding, so with the bindings 16-byte
+// aligned each access may be declared aligned to its size, which is what
+// makes it one ld.global.v4 / st.global.v4. The plan's binding offsets are
+// multiples of 64, but base addresses come from the driver or the caller,
+// so the loops are versioned on that at run time: with a misaligned binding
+// they run with element-aligned accesses, which LLVM splits into scalar
+// ones.
+LogicalResult vectorizeThreadLoops(func::FuncOp func,
+                                   ArrayRef<scf::ForOp> loops, int64_t width) {
+  RewritePatternSet patterns(func.getContext());
+  vector::populateVectorTransferLoweringPatterns(patterns,
+                                                 /*maxTransferRank=*/1);
+  if (failed(applyPatternsGreedily(func, std::move(patterns))))
+    return failure();
+  Block &entry = func.getBody().front();
+  OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+  Location loc = func.getLoc();
+  Value misaligned;
+  for (BlockArgument arg : entry.getArguments()) {
+    if (!isa<MemRefType>(arg.getType()))
+      continue;
+    Value address =
+        memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, arg);
+    misaligned =
+        misaligned
+            ? Value(arith::OrIOp::create(builder, loc, misaligned, address))
+            : address;
+  }
+  if (!misaligned)
+    return success();
+  Value aligned = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq,
+      arith::AndIOp::create(builder, loc, misaligned,
+                            arith::ConstantIndexOp::create(builder, loc, 15)),
+      arith::ConstantIndexOp::create(builder, loc, 0));
+  for (scf::ForOp loop : loops) {
+    builder.setInsertionPoint(loop);
+    auto versions = scf::IfOp::create(builder, loop.getLoc(), aligned,
+                                      /*withElseRegion=*/true);
+    builder.setInsertionPoint(versions.thenYield());
+    alignBindingVectors(builder.clone(*loop), entry, width);
+    loop->moveBefore(versions.elseYield());
+  }
+  return success();
 }
 
 // True if `a` and `b` are the same memory: one value, or equal subviews of
@@ -103,7 +181,7 @@ LogicalResult distributeToThreads(func::FuncOp func) {
   Block &entry = func.getBody().front();
   SmallVector<scf::ForallOp> loops;
   WalkResult walk = func.walk([&](scf::ForallOp loop) {
-    if (!isThreadLoop(loop)) {
+    if (!isGpuThreadLoop(loop)) {
       loop.emitError("expected only thread loops after workgroup "
                      "distribution");
       return WalkResult::interrupt();
@@ -126,10 +204,13 @@ LogicalResult distributeToThreads(func::FuncOp func) {
           ? Value(arith::ConstantIndexOp::create(builder, loc, 0))
           : Value(gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x));
   Value stride = arith::ConstantIndexOp::create(builder, loc, threads);
+  SmallVector<scf::ForOp> threadLoops;
   for (scf::ForallOp loop : loops)
-    lowerThreadLoop(loop, first, stride);
+    threadLoops.push_back(lowerThreadLoop(loop, first, stride));
   func->setAttr(kWorkgroupSizeAttr,
                 builder.getDenseI64ArrayAttr({threads, 1, 1}));
+  if (auto width = func->getAttrOfType<IntegerAttr>(kGpuVectorWidthAttr))
+    return vectorizeThreadLoops(func, threadLoops, width.getInt());
   return success();
 }
 

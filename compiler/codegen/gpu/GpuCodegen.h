@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
@@ -25,6 +26,10 @@ namespace kiln {
 /// Threads of a workgroup, and the outputs each computes.
 inline constexpr int64_t kGpuWorkgroupThreads = 256;
 inline constexpr int64_t kGpuElementsPerThread = 4;
+/// Elements of the vector each thread of an elementwise dispatch moves
+/// (kiln-gpu-tile records it when more than one).
+inline constexpr llvm::StringLiteral kGpuVectorWidthAttr =
+    "kiln.gpu_vector_width";
 /// The gpu.module kiln-gpu-outline-kernels puts every kernel in.
 inline constexpr llvm::StringLiteral kGpuKernelModule = "kiln_kernels";
 
@@ -63,17 +68,30 @@ mlir::LogicalResult buildContractionKernel(mlir::func::FuncOp func,
 mlir::LogicalResult buildMmaContractionKernel(mlir::func::FuncOp func,
                                               mlir::SymbolTable &symbols);
 
+/// Writes `func` as a kernel in which several threads share each output if
+/// its result is one reduction with a neutral-element combiner, optionally
+/// followed by elementwise consumers (see kiln-gpu-reduction-kernels); a
+/// shared buffer of partials, when needed, is added to `symbols`. Fails,
+/// changing nothing, otherwise.
+mlir::LogicalResult buildReductionKernel(mlir::func::FuncOp func,
+                                         mlir::SymbolTable &symbols);
+
 /// Workgroup tile sizes over a root's static loop `ranges`: filled from the
-/// innermost loop outwards up to kGpuWorkgroupThreads *
-/// kGpuElementsPerThread elements.
+/// innermost loop outwards up to kGpuWorkgroupThreads * `elementsPerThread`
+/// elements.
 llvm::SmallVector<int64_t>
-chooseGpuWorkgroupTile(llvm::ArrayRef<int64_t> ranges);
+chooseGpuWorkgroupTile(llvm::ArrayRef<int64_t> ranges,
+                       int64_t elementsPerThread = kGpuElementsPerThread);
 
 /// Tiles `func`'s root to workgroups and then to one-element thread tiles,
 /// fusing producers. A dispatch with several results, or whose root has no
 /// loops or an empty loop, is left as is (it runs as one thread).
 mlir::LogicalResult tileForGpu(mlir::func::FuncOp func,
                                const mlir::FrozenRewritePatternSet &dims);
+
+/// Whether `loop` is a thread loop of kiln-gpu-tile (mapped to
+/// #gpu.thread).
+bool isGpuThreadLoop(mlir::scf::ForallOp loop);
 
 /// Erases copies of memory onto itself (which bufferizing in-place tiles
 /// leaves), then replaces each thread-mapped scf.forall of a distributed

@@ -5,6 +5,13 @@
 #include "compiler/codegen/gpu/GpuCodegen.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
 namespace kiln {
 #define GEN_PASS_DEF_GPUTILE
 #include "compiler/Passes.h.inc"
@@ -46,11 +53,99 @@ FailureOr<SmallVector<int64_t>> staticLoopRanges(TilingInterface op) {
   return ranges;
 }
 
+// Whether `op` can move vectors along its innermost loop: elementwise on
+// static tensors with an arith/math payload, writing its result in order,
+// and reading each operand along its innermost dimension or broadcast over
+// it (never across it, which would be a strided gather).
+bool isVectorizableElementwise(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      op->getNumResults() != 1 || op.hasDynamicShape() ||
+      !op.getIndexingMapsArray().back().isIdentity())
+    return false;
+  for (Operation &inner : op->getRegion(0).front().without_terminator())
+    if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()) ||
+        inner.getNumRegions() != 0)
+      return false;
+  unsigned innermost = op.getNumLoops() - 1;
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    if (!isa<ShapedType>(operand->get().getType()))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
+      return false;
+    for (auto [i, e] : llvm::enumerate(map.getResults()))
+      if (e.isFunctionOfDim(innermost) && i + 1 != map.getNumResults())
+        return false;
+  }
+  return true;
+}
+
+// Elements each thread of an elementwise dispatch loads, computes and
+// stores at once: 16 bytes of the widest element when every op of the
+// dispatch can move vectors and that many divide the innermost extent (so
+// every thread's vector starts at a multiple of its length in every
+// binding it reads or writes along that dimension); 1 otherwise.
+int64_t chooseVectorWidth(func::FuncOp func, ArrayRef<int64_t> ranges) {
+  constexpr int64_t kVectorBytes = 16;
+  int64_t widest = 0;
+  for (Operation &op : func.getBody().front()) {
+    if (isa<bufferization::ToTensorOp,
+            bufferization::MaterializeInDestinationOp, tensor::EmptyOp,
+            arith::ConstantOp, func::ReturnOp>(op))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || !isVectorizableElementwise(linalgOp))
+      return 1;
+    for (Value operand : linalgOp->getOperands()) {
+      auto shaped = dyn_cast<ShapedType>(operand.getType());
+      if (!shaped)
+        continue;
+      // i1 tensors are bytes in memory but bits in vectors: keep them scalar.
+      Type element = shaped.getElementType();
+      if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
+        return 1;
+      widest = std::max<int64_t>(widest, element.getIntOrFloatBitWidth() / 8);
+    }
+  }
+  if (widest == 0 || kVectorBytes % widest != 0)
+    return 1;
+  int64_t width = kVectorBytes / widest;
+  return width > 1 && ranges.back() % width == 0 ? width : 1;
+}
+
+// Vectorizes the ops of every thread tile (static, one vector each), then
+// drops the unit dimensions so the transfers are 1-D and become vector loads
+// and stores.
+LogicalResult vectorizeThreadTiles(func::FuncOp func) {
+  SmallVector<linalg::LinalgOp> ops;
+  func.walk([&](scf::ForallOp loop) {
+    if (isGpuThreadLoop(loop))
+      loop.walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+  });
+  IRRewriter rewriter(func.getContext());
+  for (linalg::LinalgOp op : ops) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::VectorizationResult> result =
+        linalg::vectorize(rewriter, op);
+    // An op left scalar is still right: a loop over its elements.
+    if (succeeded(result))
+      rewriter.replaceOp(op, result->replacements);
+  }
+  MLIRContext *ctx = func.getContext();
+  RewritePatternSet patterns(ctx);
+  vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+  vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+  vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+  return applyPatternsGreedily(func, std::move(patterns));
+}
+
 } // namespace
 
-SmallVector<int64_t> chooseGpuWorkgroupTile(ArrayRef<int64_t> ranges) {
+SmallVector<int64_t> chooseGpuWorkgroupTile(ArrayRef<int64_t> ranges,
+                                            int64_t elementsPerThread) {
   SmallVector<int64_t> sizes(ranges.size(), 1);
-  int64_t remaining = kGpuWorkgroupThreads * kGpuElementsPerThread;
+  int64_t remaining = kGpuWorkgroupThreads * elementsPerThread;
   for (size_t i = ranges.size(); i-- > 0;) {
     sizes[i] = std::min(ranges[i], remaining);
     remaining /= sizes[i];
@@ -104,11 +199,19 @@ LogicalResult tileForGpu(func::FuncOp func,
     return sizes;
   };
 
+  // An elementwise dispatch's threads each take one vector of contiguous
+  // elements (innermost loop), a workgroup 256 of them.
+  int64_t vectorWidth = parallelRanges.size() == ranges.size()
+                            ? chooseVectorWidth(func, ranges)
+                            : 1;
+  int64_t elementsPerThread = std::max(kGpuElementsPerThread, vectorWidth);
+
   // Tiled ops are tracked by pointer from one level to the next, so nothing
   // folds in between; dead originals are erased instead.
   IRRewriter rewriter(ctx);
   FailureOr<Operation *> workgroupTile = tileOp(
-      rewriter, root, overAllLoops(chooseGpuWorkgroupTile(parallelRanges)),
+      rewriter, root,
+      overAllLoops(chooseGpuWorkgroupTile(parallelRanges, elementsPerThread)),
       scf::SCFTilingOptions::LoopType::ForallOp,
       /*fuse=*/true, *blocks);
   if (failed(workgroupTile))
@@ -117,16 +220,20 @@ LogicalResult tileForGpu(func::FuncOp func,
     return failure();
   eraseDeadOps(func);
 
-  SmallVector<int64_t> ones(parallelRanges.size(), 1);
+  SmallVector<int64_t> threadTile(parallelRanges.size(), 1);
+  threadTile.back() = vectorWidth;
   if (failed(tileOp(rewriter, cast<TilingInterface>(*workgroupTile),
-                    overAllLoops(ones),
+                    overAllLoops(threadTile),
                     scf::SCFTilingOptions::LoopType::ForallOp,
                     /*fuse=*/true, *threads)))
     return (*workgroupTile)->emitError("failed to tile to threads");
   if (failed(resolveDims(func, dims)))
     return failure();
   eraseDeadOps(func);
-  return success();
+  if (vectorWidth == 1)
+    return success();
+  func->setAttr(kGpuVectorWidthAttr, rewriter.getI64IntegerAttr(vectorWidth));
+  return vectorizeThreadTiles(func);
 }
 
 namespace {

@@ -41,3 +41,45 @@ func.func private @write_outside(%in: memref<4xf32>, %out: memref<4xf32>, %x: in
   } {mapping = [#gpu.thread<linear_dim_0>]}
   return
 }
+
+// -----
+
+// A vectorized elementwise thread loop (kiln-gpu-tile recorded 4-float
+// vectors): transfers become vector loads and stores, and the loop is
+// versioned on every binding being 16-byte aligned. In that version the
+// 4-element accesses to bindings are declared 16-byte aligned (single
+// ld.global.v4 / st.global.v4); the broadcast scalar, and everything in the
+// other version, keep element alignment.
+
+// CHECK-LABEL: func.func private @vectors(
+// CHECK-DAG:     %[[PA:.+]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK-DAG:     %[[PR:.+]] = memref.extract_aligned_pointer_as_index %arg1
+// CHECK-DAG:     %[[PO:.+]] = memref.extract_aligned_pointer_as_index %arg2
+// CHECK:         %[[LOW:.+]] = arith.andi %{{.+}}, %c15
+// CHECK:         %[[ALIGNED:.+]] = arith.cmpi eq, %[[LOW]], %c0
+// CHECK:         scf.if %[[ALIGNED]] {
+// CHECK:           scf.for
+// CHECK:             vector.load {{.*}} {alignment = 16 : i64} : memref<1x4xf32, {{.*}}>, vector<4xf32>
+// CHECK:             vector.load {{[^{]*}} : memref<1xf32, {{.*}}>, vector<1xf32>
+// CHECK:             vector.broadcast
+// CHECK:             vector.store {{.*}} {alignment = 16 : i64} : memref<1x4xf32, {{.*}}>, vector<4xf32>
+// CHECK:         } else {
+// CHECK:           scf.for
+// CHECK:             vector.load {{[^{]*}} : memref<1x4xf32, {{.*}}>, vector<4xf32>
+// CHECK:             vector.load {{[^{]*}} : memref<1xf32, {{.*}}>, vector<1xf32>
+// CHECK:             vector.store {{[^{]*}} : memref<1x4xf32, {{.*}}>, vector<4xf32>
+// CHECK-NOT:     vector.transfer
+func.func private @vectors(%a: memref<8x1024xf32>, %r: memref<8xf32>, %out: memref<8x1024xf32>, %x: index, %y: index, %z: index) attributes {kiln.dispatch, kiln.gpu_vector_width = 4 : i64, kiln.workgroup_count = array<i64: 8, 1, 1>} {
+  %c0 = arith.constant 0 : index
+  %pad = ub.poison : f32
+  scf.forall (%i, %j) = (0, 0) to (1, 1024) step (1, 4) {
+    %sa = memref.subview %a[%x, %j] [1, 4] [1, 1] : memref<8x1024xf32> to memref<1x4xf32, strided<[1024, 1], offset: ?>>
+    %sr = memref.subview %r[%x] [1] [1] : memref<8xf32> to memref<1xf32, strided<[1], offset: ?>>
+    %so = memref.subview %out[%x, %j] [1, 4] [1, 1] : memref<8x1024xf32> to memref<1x4xf32, strided<[1024, 1], offset: ?>>
+    %v = vector.transfer_read %sa[%c0, %c0], %pad {in_bounds = [true]} : memref<1x4xf32, strided<[1024, 1], offset: ?>>, vector<4xf32>
+    %s = vector.transfer_read %sr[%c0], %pad {in_bounds = [true], permutation_map = affine_map<(d0) -> (0)>} : memref<1xf32, strided<[1], offset: ?>>, vector<4xf32>
+    %d = arith.subf %v, %s : vector<4xf32>
+    vector.transfer_write %d, %so[%c0, %c0] {in_bounds = [true]} : vector<4xf32>, memref<1x4xf32, strided<[1024, 1], offset: ?>>
+  } {mapping = [#gpu.thread<linear_dim_0>, #gpu.thread<linear_dim_1>]}
+  return
+}

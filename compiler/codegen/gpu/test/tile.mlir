@@ -2,14 +2,19 @@
 
 // 8x300: the innermost loop fits whole (300 of the 1024 elements a
 // workgroup takes), the outer one gets 1024/300 = 3 rows, leaving a partial
-// last tile. Each workgroup tile is split into one-element thread tiles and
-// the exp producer is fused at both levels.
+// last tile. The dispatch is elementwise and 4 floats (16 bytes) divide
+// 300, so each workgroup tile is split into 1x4 thread tiles; the exp
+// producer is fused at both levels and each thread tile is vectorized.
 
 // CHECK-LABEL: func.func private @add_exp(
+// CHECK-SAME:    kiln.gpu_vector_width = 4 : i64
 // CHECK:         scf.forall (%[[I:.+]], %[[J:.+]]) = (0, 0) to (8, 300) step (3, 300)
-// CHECK:           scf.forall (%{{.+}}, %{{.+}}) in (%{{.+}}, 300)
-// CHECK:             linalg.exp
-// CHECK:             linalg.generic
+// CHECK:           scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (%{{.+}}, 300) step (1, 4)
+// CHECK:             vector.transfer_read {{.*}} : tensor<1x4xf32>, vector<4xf32>
+// CHECK:             math.exp {{.*}} : vector<4xf32>
+// CHECK:             vector.transfer_read {{.*}} : tensor<1x4xf32>, vector<4xf32>
+// CHECK:             arith.addf {{.*}} : vector<4xf32>
+// CHECK:             vector.transfer_write {{.*}} : vector<4xf32>, tensor<1x4xf32>
 // CHECK:           } {mapping = [#gpu.thread<linear_dim_0>, #gpu.thread<linear_dim_1>]}
 // CHECK:         } {mapping = [#gpu.block<linear_dim_0>, #gpu.block<linear_dim_1>]}
 // CHECK:         bufferization.materialize_in_destination
@@ -26,6 +31,72 @@ func.func private @add_exp(%a: memref<8x300xf32>, %b: memref<8x300xf32>, %out: m
     linalg.yield %s : f32
   } -> tensor<8x300xf32>
   bufferization.materialize_in_destination %3 in restrict writable %out : (tensor<8x300xf32>, memref<8x300xf32>) -> ()
+  return
+}
+
+// -----
+
+// f16 with a bias along the rows and a scalar per row: 8 halves make 16
+// bytes, so workgroups take 256 x 8 elements (the whole 4x64) and threads
+// 1x8 tiles; the bias is read as a vector, the per-row scalar broadcast.
+
+// CHECK-LABEL: func.func private @f16_broadcasts(
+// CHECK-SAME:    kiln.gpu_vector_width = 8 : i64
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (4, 64) step (4, 64)
+// CHECK:           scf.forall ({{.*}}) = (0, 0) to (4, 64) step (1, 8)
+// CHECK:             vector.transfer_read {{.*}} : tensor<1x8xf16>, vector<8xf16>
+// CHECK:             vector.transfer_read {{.*}} {in_bounds = [true]} : tensor<8xf16>, vector<8xf16>
+// CHECK:             vector.transfer_read {{.*}} permutation_map = #{{.+}}} : tensor<1xf16>, vector<8xf16>
+// CHECK:             vector.transfer_write {{.*}} : vector<8xf16>, tensor<1x8xf16>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func private @f16_broadcasts(%a: memref<4x64xf16>, %b: memref<64xf16>, %c: memref<4xf16>, %out: memref<4x64xf16>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<4x64xf16> to tensor<4x64xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<64xf16> to tensor<64xf16>
+  %2 = bufferization.to_tensor %c restrict : memref<4xf16> to tensor<4xf16>
+  %e = tensor.empty() : tensor<4x64xf16>
+  %3 = linalg.generic {indexing_maps = [#id, #col, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%0, %1, %2 : tensor<4x64xf16>, tensor<64xf16>, tensor<4xf16>) outs(%e : tensor<4x64xf16>) {
+  ^bb0(%x: f16, %y: f16, %z: f16, %o: f16):
+    %s = arith.addf %x, %y : f16
+    %m = arith.mulf %s, %z : f16
+    linalg.yield %m : f16
+  } -> tensor<4x64xf16>
+  bufferization.materialize_in_destination %3 in restrict writable %out : (tensor<4x64xf16>, memref<4x64xf16>) -> ()
+  return
+}
+
+// -----
+
+// Elementwise dispatches that stay one element per thread: an operand read
+// across the innermost loop (a transpose: its vector would be a strided
+// gather), and an innermost extent (30) that 4 does not divide.
+
+// CHECK-LABEL: func.func private @transposed(
+// CHECK-NOT:     kiln.gpu_vector_width
+// CHECK:           scf.forall (%{{.+}}, %{{.+}}) in (8, 8)
+// CHECK-NOT:       vector.
+func.func private @transposed(%a: memref<8x8xf32>, %out: memref<8x8xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<8x8xf32> to tensor<8x8xf32>
+  %e = tensor.empty() : tensor<8x8xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  } -> tensor<8x8xf32>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<8x8xf32>, memref<8x8xf32>) -> ()
+  return
+}
+
+// CHECK-LABEL: func.func private @odd_rows(
+// CHECK-NOT:     kiln.gpu_vector_width
+// CHECK:           scf.forall (%{{.+}}, %{{.+}}) in (5, 30)
+// CHECK-NOT:       vector.
+func.func private @odd_rows(%a: memref<5x30xf32>, %out: memref<5x30xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<5x30xf32> to tensor<5x30xf32>
+  %e = tensor.empty() : tensor<5x30xf32>
+  %1 = linalg.exp ins(%0 : tensor<5x30xf32>) outs(%e : tensor<5x30xf32>) -> tensor<5x30xf32>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<5x30xf32>, memref<5x30xf32>) -> ()
   return
 }
 

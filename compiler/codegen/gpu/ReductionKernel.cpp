@@ -1,0 +1,484 @@
+//===- ReductionKernel.cpp - Reductions split across a workgroup ----------===//
+//
+// A dispatch whose result is one reduction (a linalg op with reduction loops
+// whose payload is `combine(f(inputs), out)` for a combining op with a
+// neutral element: add, mul, min, max, and, or, xor), optionally followed by
+// elementwise consumers, is written out as a kernel in which G threads share
+// each output:
+//
+//   each thread  partial = neutral; for r = s, s + G, ... < reduced:
+//                  partial = payload(inputs at r, partial)
+//   each warp    butterfly shuffles (shfl.sync.bfly) combine the partials of
+//                the lanes that share an output
+//   workgroup    one partial per warp and output goes to shared memory; after
+//                a barrier the output's first thread combines them, then
+//                combines that with the accumulator's initial value, applies
+//                the consumers and stores the result
+//
+// The layout follows the first input's innermost dimension:
+//   rows     the reduction is innermost in memory: G consecutive threads
+//            share an output (a whole workgroup of 256 for long rows, a warp
+//            or less for short ones), so a warp reads consecutive elements.
+//   columns  the reduction runs over outer dimensions: consecutive threads
+//            take consecutive outputs (up to 32 per workgroup) and G groups of
+//            them split the reduced dimension, so reads stay coalesced across
+//            outputs.
+//
+// Combining partials in another order changes floating-point sums within
+// rounding; min, max, integer and logical combinations are exact. Other
+// reductions (several results, such as argmax; combiners without a neutral
+// element; contractions and convolutions; reductions of at most 4 elements
+// per output) keep kiln-gpu-tile's thread per output.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Passes.h"
+#include "compiler/codegen/gpu/ContractionMatch.h"
+#include "compiler/codegen/gpu/ElementEvaluator.h"
+#include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/dispatch/DispatchRegions.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_GPUREDUCTIONKERNELS
+#include "compiler/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+constexpr int64_t kWarp = 32;
+// Enough threads to fill an H100 (132 SMs x 2048 resident threads): with
+// this many outputs, a warp (rows) or a thread (columns) per output is
+// parallel enough, and splitting further only adds combining.
+constexpr int64_t kEnoughThreads = 1 << 18;
+// Each thread reduces at least this many elements before combining.
+constexpr int64_t kMinElementsPerThread = 4;
+
+// What a matched dispatch computes.
+struct Reduction {
+  linalg::LinalgOp Op;
+  Operation *Combiner;
+  unsigned AccumulatorOperand; // the combiner's operand that is `out`
+  TypedAttr Neutral;
+  Value Stored;     // the tensor stored: the reduction or its consumers
+  Value Out;        // the output binding
+  Operation *Store; // the store of Stored to Out
+  SmallVector<int64_t> OutShape;
+  SmallVector<unsigned> OutputLoops;  // the loop of each result dimension
+  SmallVector<unsigned> ReducedLoops; // in loop order
+  SmallVector<int64_t> ReducedExtents;
+  int64_t Outputs = 1, Reduced = 1;
+  bool Rows = true;
+};
+
+FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
+  SmallVector<bufferization::MaterializeInDestinationOp> stores;
+  func.walk([&](bufferization::MaterializeInDestinationOp op) {
+    stores.push_back(op);
+  });
+  SmallVector<linalg::LinalgOp> reductions;
+  func.walk([&](linalg::LinalgOp op) {
+    if (op.getNumReductionLoops() != 0)
+      reductions.push_back(op);
+  });
+  if (stores.size() != 1 || !isa<BlockArgument>(stores.front().getDest()) ||
+      reductions.size() != 1)
+    return failure();
+  linalg::LinalgOp op = reductions.front();
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
+      op->getNumResults() != 1 || linalg::isaContractionOpInterface(op) ||
+      linalg::isaConvolutionOpInterface(op) || !hasScalarPayload(op))
+    return failure();
+
+  Reduction r;
+  r.Op = op;
+  r.Store = stores.front();
+  r.Out = stores.front().getDest();
+  r.Stored = stores.front().getSource();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(
+          ranges, [](int64_t n) { return ShapedType::isDynamic(n) || n == 0; }))
+    return failure();
+  // Every parallel loop is a result dimension, once.
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<bool> isOutput(ranges.size(), false);
+  for (AffineExpr e :
+       op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim || iterators[dim.getPosition()] != utils::IteratorType::parallel ||
+        isOutput[dim.getPosition()])
+      return failure();
+    isOutput[dim.getPosition()] = true;
+    r.OutputLoops.push_back(dim.getPosition());
+    r.OutShape.push_back(ranges[dim.getPosition()]);
+    r.Outputs *= ranges[dim.getPosition()];
+  }
+  for (auto [i, iterator] : llvm::enumerate(iterators)) {
+    if (iterator == utils::IteratorType::parallel) {
+      if (!isOutput[i])
+        return failure();
+      continue;
+    }
+    r.ReducedLoops.push_back(i);
+    r.ReducedExtents.push_back(ranges[i]);
+    r.Reduced *= ranges[i];
+  }
+
+  // The payload is combine(f(inputs), out).
+  BlockArgument out = op.getRegionOutputArgs().front();
+  Operation *yield = op->getRegion(0).front().getTerminator();
+  if (!out.hasOneUse())
+    return failure();
+  Operation *combiner = *out.getUsers().begin();
+  if (combiner->getNumOperands() != 2 || combiner->getNumResults() != 1 ||
+      combiner->getNumRegions() != 0 || !combiner->getResult(0).hasOneUse() ||
+      *combiner->getResult(0).getUsers().begin() != yield)
+    return failure();
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+  // Partials travel through 32-bit shuffles (64-bit ones in two halves).
+  Type type = combiner->getResult(0).getType();
+  if (!neutral || !type.isIntOrFloat() ||
+      (type.getIntOrFloatBitWidth() > 32 && type.getIntOrFloatBitWidth() != 64))
+    return failure();
+  r.Combiner = combiner;
+  r.AccumulatorOperand = combiner->getOperand(0) == out ? 0 : 1;
+  r.Neutral = *neutral;
+
+  // Inputs and the initial value come from bindings, element by element;
+  // the consumers read the reduction at their own indices.
+  ElementEvaluator sources;
+  bool layoutKnown = false;
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    if (!isa<ShapedType>(operand->get().getType()) ||
+        !op.payloadUsesValueFromOperand(operand))
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/true) ||
+        !sources.canEvaluate(operand->get()))
+      return failure();
+    if (layoutKnown || map.getNumResults() == 0)
+      continue;
+    layoutKnown = true;
+    auto innermost = dyn_cast<AffineDimExpr>(map.getResults().back());
+    r.Rows = !innermost || iterators[innermost.getPosition()] !=
+                               utils::IteratorType::parallel;
+  }
+  if (!sources.canEvaluate(op.getDpsInitOperand(0)->get()) ||
+      !ElementEvaluator(op->getResult(0)).canEvaluate(r.Stored))
+    return failure();
+  return r;
+}
+
+// How the threads of a workgroup share the outputs.
+struct Config {
+  int64_t Threads; // G, per output
+  int64_t Outputs; // per workgroup
+};
+
+std::optional<Config> chooseConfig(const Reduction &r) {
+  auto powerOfTwoAtLeast = [](int64_t n) {
+    return static_cast<int64_t>(llvm::PowerOf2Ceil(n));
+  };
+  int64_t split =
+      powerOfTwoAtLeast(llvm::divideCeil(r.Reduced, kMinElementsPerThread));
+  int64_t enough = static_cast<int64_t>(
+      llvm::bit_floor(std::max<uint64_t>(1, kEnoughThreads / r.Outputs)));
+  Config c;
+  if (r.Rows) {
+    c.Threads =
+        std::min({split, kGpuWorkgroupThreads, std::max(kWarp, enough)});
+    c.Outputs = std::min(kGpuWorkgroupThreads / c.Threads,
+                         powerOfTwoAtLeast(r.Outputs));
+  } else {
+    c.Outputs = std::min(kWarp, powerOfTwoAtLeast(r.Outputs));
+    c.Threads = std::min({split, kGpuWorkgroupThreads / c.Outputs, enough});
+  }
+  if (c.Threads < 2)
+    return std::nullopt;
+  // Whole warps: the shuffles name all 32 lanes.
+  if (c.Threads * c.Outputs < kWarp)
+    c.Threads = kWarp / c.Outputs;
+  return c;
+}
+
+class KernelBuilder {
+public:
+  KernelBuilder(func::FuncOp func, Reduction r, Config c, SymbolTable &symbols)
+      : Func(func), R(r), C(c), Symbols(symbols), B(func.getContext()),
+        Loc(r.Op.getLoc()) {}
+
+  void build();
+
+private:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(B, Loc, v); }
+  Value add(Value a, Value b) { return arith::AddIOp::create(B, Loc, a, b); }
+  Value mul(Value a, int64_t b) {
+    return arith::MulIOp::create(B, Loc, a, idx(b));
+  }
+  Value div(Value a, int64_t b) {
+    return arith::DivUIOp::create(B, Loc, a, idx(b));
+  }
+  Value rem(Value a, int64_t b) {
+    return arith::RemUIOp::create(B, Loc, a, idx(b));
+  }
+  Value compare(arith::CmpIPredicate predicate, Value a, int64_t b) {
+    return arith::CmpIOp::create(B, Loc, predicate, a, idx(b));
+  }
+  // The indices of linear index `linear` in row-major `shape`.
+  SmallVector<Value> delinearize(Value linear, ArrayRef<int64_t> shape);
+  // The combining op applied to a partial `accumulator` and `value`.
+  Value combine(Value accumulator, Value value);
+  // One step of the reduction: the payload at reduced index `linear`.
+  Value update(Value linear, Value partial, ArrayRef<Value> loops);
+  // The partial of the elements s, s + G, ... this thread reduces.
+  Value reduceOwnElements(Value s, ArrayRef<Value> loops);
+  // `value` of the lane whose id differs from this one's in `mask`.
+  Value shuffleXor(Value value, int64_t mask);
+  // Shared memory holds whole bytes: i1 partials are stored as i8.
+  Type storageType(Type type) {
+    return type.getIntOrFloatBitWidth() < 8 ? B.getI8Type() : type;
+  }
+
+  func::FuncOp Func;
+  Reduction R;
+  Config C;
+  SymbolTable &Symbols;
+  OpBuilder B;
+  Location Loc;
+};
+
+SmallVector<Value> KernelBuilder::delinearize(Value linear,
+                                              ArrayRef<int64_t> shape) {
+  if (shape.size() <= 1)
+    return SmallVector<Value>(shape.size(), linear);
+  auto op = affine::AffineDelinearizeIndexOp::create(B, Loc, linear, shape,
+                                                     /*hasOuterBound=*/true);
+  return SmallVector<Value>(op.getResults());
+}
+
+Value KernelBuilder::combine(Value accumulator, Value value) {
+  IRMapping mapping;
+  mapping.map(R.Combiner->getOperand(R.AccumulatorOperand), accumulator);
+  mapping.map(R.Combiner->getOperand(1 - R.AccumulatorOperand), value);
+  return B.clone(*R.Combiner, mapping)->getResult(0);
+}
+
+Value KernelBuilder::update(Value linear, Value partial,
+                            ArrayRef<Value> loops) {
+  SmallVector<Value> all(loops);
+  for (auto [loop, index] :
+       llvm::zip_equal(R.ReducedLoops, delinearize(linear, R.ReducedExtents)))
+    all[loop] = index;
+  linalg::LinalgOp op = R.Op;
+  ElementEvaluator sources;
+  SmallVector<Value> args;
+  for (OpOperand *operand : op.getOpOperandsMatchingBBargs()) {
+    Value value = operand->get();
+    if (op.isDpsInit(operand))
+      args.push_back(partial);
+    else if (!isa<ShapedType>(value.getType()))
+      args.push_back(value);
+    else if (!op.payloadUsesValueFromOperand(operand))
+      args.push_back(nullptr);
+    else
+      args.push_back(sources.evaluate(
+          B, Loc, value,
+          indicesOf(B, Loc, op.getMatchingIndexingMap(operand), all)));
+  }
+  return clonePayload(B, op, args, all);
+}
+
+Value KernelBuilder::reduceOwnElements(Value s, ArrayRef<Value> loops) {
+  Value partial = arith::ConstantOp::create(B, Loc, R.Neutral);
+  // A loop of a constant trip count (LLVM unrolls it and issues the loads
+  // together), then the one element some threads have left.
+  int64_t trips = R.Reduced / C.Threads;
+  if (trips > 0) {
+    auto loop = scf::ForOp::create(B, Loc, idx(0), idx(trips), idx(1),
+                                   ValueRange{partial});
+    OpBuilder::InsertionGuard guard(B);
+    B.setInsertionPointToStart(loop.getBody());
+    Value linear = add(s, mul(loop.getInductionVar(), C.Threads));
+    scf::YieldOp::create(
+        B, Loc, update(linear, loop.getRegionIterArgs().front(), loops));
+    partial = loop.getResult(0);
+  }
+  if (R.Reduced % C.Threads == 0)
+    return partial;
+  Value linear = add(s, idx(trips * C.Threads));
+  return scf::IfOp::create(
+             B, Loc, compare(arith::CmpIPredicate::ult, linear, R.Reduced),
+             [&](OpBuilder &, Location) {
+               scf::YieldOp::create(B, Loc, update(linear, partial, loops));
+             },
+             [&](OpBuilder &, Location) {
+               scf::YieldOp::create(B, Loc, partial);
+             })
+      .getResult(0);
+}
+
+Value KernelBuilder::shuffleXor(Value value, int64_t mask) {
+  Type type = value.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  auto shuffle = [&](Value v) {
+    return gpu::ShuffleOp::create(B, Loc, v, mask, kWarp, gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  };
+  if (bits == 32 || bits == 64)
+    return shuffle(value);
+  // shfl.sync moves 32 bits: narrower values travel zero-extended.
+  Type bitsType = B.getIntegerType(bits);
+  Value asInt = isa<FloatType>(type)
+                    ? arith::BitcastOp::create(B, Loc, bitsType, value)
+                    : value;
+  Value moved = shuffle(arith::ExtUIOp::create(B, Loc, B.getI32Type(), asInt));
+  Value narrow = arith::TruncIOp::create(B, Loc, bitsType, moved);
+  return isa<FloatType>(type) ? arith::BitcastOp::create(B, Loc, type, narrow)
+                              : narrow;
+}
+
+void KernelBuilder::build() {
+  // Before the store: everything the payloads capture is defined by then.
+  B.setInsertionPoint(R.Store);
+  Func->setAttr(
+      "kiln.gpu_reduction",
+      B.getDictionaryAttr({
+          B.getNamedAttr("layout",
+                         B.getStringAttr(R.Rows ? "rows" : "columns")),
+          B.getNamedAttr("threads_per_output", B.getI64IntegerAttr(C.Threads)),
+          B.getNamedAttr("outputs_per_workgroup",
+                         B.getI64IntegerAttr(C.Outputs)),
+      }));
+  // Lanes of one warp that share an output, and the partials per output
+  // left once they have combined theirs (one per warp, or per group of
+  // lanes).
+  int64_t lanes = R.Rows ? std::min(C.Threads, kWarp)
+                         : std::max<int64_t>(1, kWarp / C.Outputs);
+  int64_t partialsPerOutput = C.Threads / lanes;
+  Type type = R.Combiner->getResult(0).getType();
+  Value partials;
+  if (partialsPerOutput > 1)
+    partials =
+        createSharedBuffer(B, Loc, Func, Symbols, "_partials",
+                           {partialsPerOutput, C.Outputs}, storageType(type));
+
+  MLIRContext *ctx = B.getContext();
+  auto forall = scf::ForallOp::create(
+      B, Loc, getAsIndexOpFoldResult(ctx, {0}),
+      getAsIndexOpFoldResult(ctx, {(R.Outputs + C.Outputs - 1) / C.Outputs}),
+      getAsIndexOpFoldResult(ctx, {1}), ValueRange{},
+      B.getArrayAttr(
+          {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::LinearDim0)}));
+  B.setInsertionPointToStart(forall.getBody());
+  Value tid = gpu::ThreadIdOp::create(B, Loc, gpu::Dimension::x);
+  // s: this thread's share of its output; local: the output in the
+  // workgroup.
+  Value s, local;
+  if (R.Rows) {
+    s = rem(tid, C.Threads);
+    local = div(tid, C.Threads);
+  } else {
+    local = rem(tid, C.Outputs);
+    s = div(tid, C.Outputs);
+  }
+  Value output = add(mul(forall.getInductionVar(0), C.Outputs), local);
+  // Threads past the last output compute a copy of it (so every lane takes
+  // part in the shuffles and barrier) and store nothing.
+  Value inRange, readOutput = output;
+  if (R.Outputs % C.Outputs != 0) {
+    inRange = compare(arith::CmpIPredicate::ult, output, R.Outputs);
+    readOutput = arith::MinUIOp::create(B, Loc, output, idx(R.Outputs - 1));
+  }
+  SmallVector<Value> outIndices = delinearize(readOutput, R.OutShape);
+  SmallVector<Value> loops(R.Op.getNumLoops());
+  for (auto [loop, index] : llvm::zip_equal(R.OutputLoops, outIndices))
+    loops[loop] = index;
+
+  Value partial = reduceOwnElements(s, loops);
+  // Lanes sharing an output differ in the low bits of the lane id (rows) or
+  // in the bits above the output's (columns).
+  int64_t stride = R.Rows ? 1 : C.Outputs;
+  for (int64_t m = lanes / 2; m >= 1; m /= 2)
+    partial = combine(partial, shuffleXor(partial, m * stride));
+  if (partials) {
+    Value warpLeader = compare(arith::CmpIPredicate::eq, rem(s, lanes), 0);
+    Value slot = div(s, lanes);
+    auto leader = scf::IfOp::create(B, Loc, warpLeader);
+    {
+      OpBuilder::InsertionGuard guard(B);
+      B.setInsertionPoint(leader.thenYield());
+      Value stored = partial;
+      if (storageType(type) != type)
+        stored = arith::ExtUIOp::create(B, Loc, storageType(type), partial);
+      memref::StoreOp::create(B, Loc, stored, partials,
+                              ValueRange{slot, local});
+    }
+    gpu::BarrierOp::create(B, Loc);
+  }
+
+  Value last = compare(arith::CmpIPredicate::eq, s, 0);
+  if (inRange)
+    last = arith::AndIOp::create(B, Loc, last, inRange);
+  auto finish = scf::IfOp::create(B, Loc, last);
+  B.setInsertionPoint(finish.thenYield());
+  Value total = partial;
+  for (int64_t k = 1; k < partialsPerOutput; ++k) {
+    Value other =
+        memref::LoadOp::create(B, Loc, partials, ValueRange{idx(k), local});
+    if (storageType(type) != type)
+      other = arith::TruncIOp::create(B, Loc, type, other);
+    total = combine(total, other);
+  }
+  Value init = ElementEvaluator().evaluate(
+      B, Loc, R.Op.getDpsInitOperand(0)->get(), outIndices);
+  Value reduced = combine(init, total);
+  Value result = ElementEvaluator(R.Op->getResult(0))
+                     .evaluate(B, Loc, R.Stored, outIndices, reduced);
+  memref::StoreOp::create(B, Loc, result, R.Out, outIndices);
+}
+
+} // namespace
+
+LogicalResult buildReductionKernel(func::FuncOp func, SymbolTable &symbols) {
+  FailureOr<Reduction> r = matchReductionDispatch(func);
+  if (failed(r))
+    return failure();
+  std::optional<Config> config = chooseConfig(*r);
+  if (!config)
+    return failure();
+  KernelBuilder(func, *r, *config, symbols).build();
+  eraseTensorProgram(func);
+  func->setAttr(kWorkgroupSizeAttr,
+                OpBuilder(func).getDenseI64ArrayAttr(
+                    {config->Threads * config->Outputs, 1, 1}));
+  return success();
+}
+
+namespace {
+
+struct GpuReductionKernelsPass
+    : impl::GpuReductionKernelsBase<GpuReductionKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<func::FuncOp> dispatches;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (isDispatchFunc(func))
+        dispatches.push_back(func);
+    for (func::FuncOp func : dispatches)
+      (void)buildReductionKernel(func, symbols);
+  }
+};
+
+} // namespace
+} // namespace kiln

@@ -4,6 +4,7 @@
 
 #include "runtime/base/HostTensor.h"
 #include "runtime/base/Status.h"
+#include "runtime/hal/BufferTransfer.h"
 #include "runtime/hal/DriverRegistry.h"
 #include "runtime/module/ModuleFile.h"
 #include "runtime/module/ModuleInstance.h"
@@ -12,6 +13,7 @@
 #include <exception>
 #include <memory>
 #include <new>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,11 @@ struct KilnModule {
 
 struct KilnOutputs {
   std::vector<HostTensor> Tensors;
+};
+
+struct KilnBuffer {
+  std::shared_ptr<hal::Device> Device;
+  std::shared_ptr<hal::Buffer> Buffer;
 };
 
 namespace {
@@ -99,6 +106,28 @@ void describeType(const module::TensorSpec &spec, KilnTensor *out) {
   for (int64_t dim : spec.Shape)
     bytes *= static_cast<uint64_t>(dim);
   out->dataSize = static_cast<size_t>(bytes);
+}
+
+// The HAL buffers of `count` C buffers, which must belong to `device`.
+StatusOr<std::vector<std::shared_ptr<hal::Buffer>>>
+halBuffers(const std::string &function, const char *what,
+           KilnBuffer *const *buffers, size_t count,
+           const std::shared_ptr<hal::Device> &device) {
+  std::vector<std::shared_ptr<hal::Buffer>> result;
+  result.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    if (!buffers[i])
+      return KILN_ERROR(InvalidArgument, "function @", function, " ", what, " ",
+                        i, ": NULL buffer");
+    if (buffers[i]->Device != device)
+      return KILN_ERROR(InvalidArgument, "function @", function, " ", what, " ",
+                        i, ": the buffer belongs to device ",
+                        buffers[i]->Device->info().Uri,
+                        ", not to the device the module was loaded for (",
+                        device->info().Uri, ")");
+    result.push_back(buffers[i]->Buffer);
+  }
+  return result;
 }
 
 KilnStatus tensorType(const KilnFunction *function, size_t index,
@@ -332,5 +361,87 @@ KilnStatus kilnOutputsGet(const KilnOutputs *outputs, size_t index,
 }
 
 void kilnOutputsRelease(KilnOutputs *outputs) { delete outputs; }
+
+KilnStatus kilnBufferAllocate(KilnDevice *device, size_t size,
+                              KilnBuffer **outBuffer) {
+  if (outBuffer)
+    *outBuffer = nullptr;
+  return guarded([&]() -> Status {
+    if (!device)
+      return nullArgument("kilnBufferAllocate", "device");
+    if (!outBuffer)
+      return nullArgument("kilnBufferAllocate", "outBuffer");
+    hal::Allocator &allocator = device->Device->allocator();
+    // Where device memory is host memory too, writes and reads are plain
+    // copies on the host; elsewhere they go through staging and the queue.
+    const hal::MemoryType unified =
+        hal::MemoryType::DeviceLocal | hal::MemoryType::HostVisible;
+    bool mappable = allocator.supportsMemoryType(unified);
+    KILN_ASSIGN_OR_RETURN(
+        std::shared_ptr<hal::Buffer> buffer,
+        allocator.allocate(size,
+                           mappable ? unified : hal::MemoryType::DeviceLocal,
+                           mappable ? hal::BufferUsage::All
+                                    : hal::BufferUsage::Transfer |
+                                          hal::BufferUsage::Dispatch));
+    *outBuffer = new KilnBuffer{device->Device, std::move(buffer)};
+    return Status();
+  });
+}
+
+void kilnBufferRelease(KilnBuffer *buffer) { delete buffer; }
+
+size_t kilnBufferSize(const KilnBuffer *buffer) {
+  return buffer ? static_cast<size_t>(buffer->Buffer->size()) : 0;
+}
+
+KilnStatus kilnBufferWrite(KilnBuffer *buffer, size_t offset, const void *data,
+                           size_t size) {
+  return guarded([&]() -> Status {
+    if (!buffer)
+      return nullArgument("kilnBufferWrite", "buffer");
+    if (!data && size)
+      return nullArgument("kilnBufferWrite", "data");
+    return hal::writeBuffer(
+        *buffer->Device, buffer->Buffer, offset,
+        std::span<const uint8_t>(static_cast<const uint8_t *>(data), size));
+  });
+}
+
+KilnStatus kilnBufferRead(const KilnBuffer *buffer, size_t offset, void *data,
+                          size_t size) {
+  return guarded([&]() -> Status {
+    if (!buffer)
+      return nullArgument("kilnBufferRead", "buffer");
+    if (!data && size)
+      return nullArgument("kilnBufferRead", "data");
+    return hal::readBuffer(
+        *buffer->Device, buffer->Buffer, offset,
+        std::span<uint8_t>(static_cast<uint8_t *>(data), size));
+  });
+}
+
+KilnStatus kilnFunctionCallBuffers(const KilnFunction *function,
+                                   KilnBuffer *const *inputs, size_t inputCount,
+                                   KilnBuffer *const *outputs,
+                                   size_t outputCount) {
+  return guarded([&]() -> Status {
+    if (!function)
+      return nullArgument("kilnFunctionCallBuffers", "function");
+    if (!inputs && inputCount)
+      return nullArgument("kilnFunctionCallBuffers", "inputs");
+    if (!outputs && outputCount)
+      return nullArgument("kilnFunctionCallBuffers", "outputs");
+    module::ModuleInstance &instance = *function->Module->Instance;
+    const std::string &name = function->Signature->Name;
+    KILN_ASSIGN_OR_RETURN(
+        std::vector<std::shared_ptr<hal::Buffer>> in,
+        halBuffers(name, "input", inputs, inputCount, instance.device()));
+    KILN_ASSIGN_OR_RETURN(
+        std::vector<std::shared_ptr<hal::Buffer>> out,
+        halBuffers(name, "output", outputs, outputCount, instance.device()));
+    return instance.callWithDeviceBuffers(name, in, out);
+  });
+}
 
 } // extern "C"

@@ -51,3 +51,47 @@ int kilnCApiAddVectors(const char *uri, const void *bytes, size_t size,
   kilnModuleRelease(module);
   return code;
 }
+
+/* The same with the tensors in device buffers: uploads a and b, calls "add"
+ * on them and reads the sum back. */
+int kilnCApiAddVectorsOnDevice(const char *uri, const void *bytes, size_t size,
+                               const float *a, const float *b, float *result,
+                               char *error, size_t errorSize) {
+  KilnDevice *device = NULL;
+  KilnModule *module = NULL;
+  const KilnFunction *fn = NULL;
+  KilnBuffer *inputs[2] = {NULL, NULL};
+  KilnBuffer *sum = NULL;
+  int code = 0;
+  KilnStatus status = kilnDeviceCreate(uri, &device);
+  if (!status)
+    status = kilnModuleLoadBytes(device, bytes, size, &module);
+  if (!status)
+    status = kilnModuleLookupFunction(module, "add", &fn);
+  if (!status)
+    status = kilnBufferAllocate(device, 4 * sizeof(float), &inputs[0]);
+  if (!status)
+    status = kilnBufferAllocate(device, 4 * sizeof(float), &inputs[1]);
+  if (!status)
+    status = kilnBufferAllocate(device, 4 * sizeof(float), &sum);
+  if (!status)
+    status = kilnBufferWrite(inputs[0], 0, a, 4 * sizeof(float));
+  if (!status)
+    status = kilnBufferWrite(inputs[1], 0, b, 4 * sizeof(float));
+  if (!status)
+    status = kilnFunctionCallBuffers(fn, inputs, 2, &sum, 1);
+  if (!status)
+    status = kilnBufferRead(sum, 0, result, 4 * sizeof(float));
+  if (status) {
+    code = (int)kilnStatusCode(status);
+    strncpy(error, kilnStatusMessage(status), errorSize - 1);
+    error[errorSize - 1] = '\0';
+    kilnStatusFree(status);
+  }
+  kilnBufferRelease(sum);
+  kilnBufferRelease(inputs[1]);
+  kilnBufferRelease(inputs[0]);
+  kilnModuleRelease(module);
+  kilnDeviceRelease(device);
+  return code;
+}

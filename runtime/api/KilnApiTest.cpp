@@ -2,22 +2,29 @@
 
 #include "runtime/api/kiln.h"
 
+#include "runtime/hal/DeviceParamName.h"
 #include "runtime/module/TestModule.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <random>
 #include <string>
+#include <string_view>
 #include <unistd.h>
 
 extern "C" int kilnCApiAddVectors(const char *uri, const void *bytes,
                                   size_t size, const char *function,
                                   const float *a, const float *b, float *result,
                                   char *error, size_t errorSize);
+extern "C" int kilnCApiAddVectorsOnDevice(const char *uri, const void *bytes,
+                                          size_t size, const float *a,
+                                          const float *b, float *result,
+                                          char *error, size_t errorSize);
 
 namespace {
 
@@ -31,15 +38,37 @@ std::vector<uint8_t> kernelImage() {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(file), {});
 }
 
-// @add(a: 4xf32, b: 4xf32) -> (4xf32) with the real add_f32 kernel, and
-// @iota() -> (2x2xi32) filled with a constant pattern.
+// The CTS kernels as PTX, where nvcc was found when building; empty
+// otherwise.
+std::vector<uint8_t> ptxImage() {
+#ifdef KILN_CTS_PTX_INC
+  static constexpr std::string_view kPtx =
+#include KILN_CTS_PTX_INC
+      ;
+  // The driver reads PTX as a NUL-terminated string.
+  std::vector<uint8_t> bytes(kPtx.begin(), kPtx.end());
+  bytes.push_back(0);
+  return bytes;
+#else
+  return {};
+#endif
+}
+
+// @add(a: 4xf32, b: 4xf32) -> (4xf32) with the real add_f32 kernel (for the
+// CPU, and for CUDA where its PTX was built), and @iota() -> (2x2xi32)
+// filled with a constant pattern.
 std::vector<uint8_t> buildModuleBytes() {
   test::ModuleSpec spec;
   spec.Name = "api";
   spec.Layout = test::ConstantsLayout::None;
   test::EntryPointSpec add{"add_f32", {4, 1, 1}, {1, 1, 1}, 3, 2, 0};
-  spec.Executables.push_back(
-      {"kernels", {{"cpu-elf-x86_64", "host", kernelImage(), {add}}}});
+  test::ExecutableSpec kernels{
+      "kernels", {{"cpu-elf-x86_64", "host", kernelImage(), {add}}}};
+  // One CUDA thread adds all 4 (the kernel loops over its workgroup's part).
+  add.WorkgroupSize = {1, 1, 1};
+  if (std::vector<uint8_t> ptx = ptxImage(); !ptx.empty())
+    kernels.Variants.push_back({"cuda-ptx", "sm_80", ptx, {add}});
+  spec.Executables.push_back(kernels);
   test::FunctionSpec addFn;
   addFn.Name = "add";
   addFn.Inputs = {{0, {4}}, {0, {4}}};
@@ -320,6 +349,193 @@ TEST(KilnApiCTest, FromC) {
                                 "subtract", a, b, result, error, sizeof(error));
   EXPECT_EQ(code, KILN_STATUS_NOT_FOUND);
   EXPECT_NE(std::strstr(error, "subtract"), nullptr) << error;
+}
+
+// Device buffers, on every local device kind (host memory the host maps,
+// and device-local memory reached through staging copies as on a GPU) and
+// on CUDA where a GPU is present.
+class KilnApiBufferTest : public ::testing::TestWithParam<std::string> {
+protected:
+  void SetUp() override {
+    KilnStatus status = kilnDeviceCreate(GetParam().c_str(), &Device);
+    if (status && GetParam().rfind("cuda", 0) == 0) {
+      std::string why = kilnStatusMessage(status);
+      kilnStatusFree(status);
+      GTEST_SKIP() << "no CUDA device: " << why;
+    }
+    EXPECT_KILN_OK(status);
+    ASSERT_NE(Device, nullptr);
+    std::vector<uint8_t> bytes = buildModuleBytes();
+    EXPECT_KILN_OK(
+        kilnModuleLoadBytes(Device, bytes.data(), bytes.size(), &Module));
+    ASSERT_NE(Module, nullptr);
+    EXPECT_KILN_OK(kilnModuleLookupFunction(Module, "add", &Add));
+  }
+  void TearDown() override {
+    for (KilnBuffer *buffer : Buffers)
+      kilnBufferRelease(buffer);
+    kilnModuleRelease(Module);
+    kilnDeviceRelease(Device);
+  }
+
+  KilnBuffer *allocate(size_t size) {
+    KilnBuffer *buffer = nullptr;
+    EXPECT_KILN_OK(kilnBufferAllocate(Device, size, &buffer));
+    Buffers.push_back(buffer);
+    return buffer;
+  }
+
+  KilnBuffer *upload(const std::vector<float> &values) {
+    KilnBuffer *buffer = allocate(values.size() * sizeof(float));
+    EXPECT_KILN_OK(kilnBufferWrite(buffer, 0, values.data(),
+                                   values.size() * sizeof(float)));
+    return buffer;
+  }
+
+  std::vector<float> download(const KilnBuffer *buffer, size_t count) {
+    std::vector<float> values(count);
+    EXPECT_KILN_OK(kilnBufferRead(buffer, 0, values.data(), count * 4));
+    return values;
+  }
+
+  void expectError(KilnStatus status, KilnStatusCode code, const char *text) {
+    EXPECT_EQ(kilnStatusCode(status), code) << kilnStatusMessage(status);
+    EXPECT_NE(std::strstr(kilnStatusMessage(status), text), nullptr)
+        << kilnStatusMessage(status) << "\nexpected: " << text;
+    kilnStatusFree(status);
+  }
+
+  KilnDevice *Device = nullptr;
+  KilnModule *Module = nullptr;
+  const KilnFunction *Add = nullptr;
+  std::vector<KilnBuffer *> Buffers;
+};
+
+INSTANTIATE_TEST_SUITE_P(Devices, KilnApiBufferTest,
+                         ::testing::Values("local-sync", "local-task",
+                                           "local-sync://?unified=0",
+                                           "local-task://?unified=0", "cuda"),
+                         kiln::hal::deviceParamName);
+
+TEST_P(KilnApiBufferTest, WriteAndReadBack) {
+  KilnBuffer *buffer = allocate(64);
+  EXPECT_EQ(kilnBufferSize(buffer), 64u);
+  std::vector<uint8_t> bytes = test::randomBytes(64, 31);
+  EXPECT_KILN_OK(kilnBufferWrite(buffer, 0, bytes.data(), 64));
+  std::vector<uint8_t> part = test::randomBytes(24, 32);
+  EXPECT_KILN_OK(kilnBufferWrite(buffer, 8, part.data(), part.size()));
+  std::copy(part.begin(), part.end(), bytes.begin() + 8);
+  std::vector<uint8_t> back(64);
+  EXPECT_KILN_OK(kilnBufferRead(buffer, 0, back.data(), 64));
+  EXPECT_EQ(back, bytes);
+  std::vector<uint8_t> tail(16);
+  EXPECT_KILN_OK(kilnBufferRead(buffer, 48, tail.data(), 16));
+  EXPECT_EQ(tail, std::vector<uint8_t>(bytes.begin() + 48, bytes.end()));
+
+  expectError(kilnBufferWrite(buffer, 60, bytes.data(), 8),
+              KILN_STATUS_OUT_OF_RANGE, "");
+  expectError(kilnBufferRead(buffer, 65, back.data(), 0),
+              KILN_STATUS_OUT_OF_RANGE, "");
+  expectError(kilnBufferWrite(buffer, 0, nullptr, 4),
+              KILN_STATUS_INVALID_ARGUMENT, "kilnBufferWrite: data is NULL");
+  expectError(kilnBufferRead(nullptr, 0, back.data(), 4),
+              KILN_STATUS_INVALID_ARGUMENT, "kilnBufferRead: buffer is NULL");
+  KilnBuffer *none = reinterpret_cast<KilnBuffer *>(0x1);
+  expectError(kilnBufferAllocate(nullptr, 4, &none),
+              KILN_STATUS_INVALID_ARGUMENT, "device is NULL");
+  EXPECT_EQ(none, nullptr);
+  EXPECT_EQ(kilnBufferSize(nullptr), 0u);
+  kilnBufferRelease(nullptr);
+  EXPECT_EQ(kilnBufferSize(allocate(0)), 0u);
+}
+
+// Outputs stay on the device and feed the next call; only the last result
+// comes back to the host.
+TEST_P(KilnApiBufferTest, CallsChainOnTheDevice) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> value(-10.0f, 10.0f);
+  std::vector<float> a(4), b(4);
+  for (int i = 0; i < 4; ++i) {
+    a[i] = value(rng);
+    b[i] = value(rng);
+  }
+  KilnBuffer *x = upload(a), *y = upload(b);
+  KilnBuffer *sum = allocate(16), *twice = allocate(16);
+  KilnBuffer *in1[] = {x, y}, *out1[] = {sum};
+  EXPECT_KILN_OK(kilnFunctionCallBuffers(Add, in1, 2, out1, 1));
+  KilnBuffer *in2[] = {sum, y}, *out2[] = {twice};
+  EXPECT_KILN_OK(kilnFunctionCallBuffers(Add, in2, 2, out2, 1));
+  std::vector<float> result = download(twice, 4);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(result[i], (a[i] + b[i]) + b[i]) << i;
+  // The inputs are untouched, and a new input gives a new result.
+  EXPECT_EQ(download(x, 4), a);
+  std::vector<float> c = {1.5f, -2.25f, 8.0f, 0.125f};
+  EXPECT_KILN_OK(kilnBufferWrite(x, 0, c.data(), 16));
+  EXPECT_KILN_OK(kilnFunctionCallBuffers(Add, in1, 2, out1, 1));
+  result = download(sum, 4);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(result[i], c[i] + b[i]) << i;
+
+  const KilnFunction *pattern = nullptr;
+  EXPECT_KILN_OK(kilnModuleLookupFunction(Module, "pattern", &pattern));
+  KilnBuffer *ints = allocate(16);
+  EXPECT_KILN_OK(kilnFunctionCallBuffers(pattern, nullptr, 0, &ints, 1));
+  int32_t values[4];
+  EXPECT_KILN_OK(kilnBufferRead(ints, 0, values, sizeof(values)));
+  for (int32_t v : values)
+    EXPECT_EQ(v, 0x01020304);
+}
+
+TEST_P(KilnApiBufferTest, CallErrors) {
+  KilnBuffer *x = allocate(16), *y = allocate(16), *out = allocate(16);
+  KilnBuffer *small = allocate(8);
+  KilnBuffer *in[] = {x, y}, *outs[] = {out};
+  expectError(kilnFunctionCallBuffers(Add, in, 1, outs, 1),
+              KILN_STATUS_INVALID_ARGUMENT,
+              "function @add expects 2 input and 1 output buffer(s), got 1 "
+              "and 1");
+  KilnBuffer *shortIn[] = {x, small};
+  expectError(kilnFunctionCallBuffers(Add, shortIn, 2, outs, 1),
+              KILN_STATUS_INVALID_ARGUMENT,
+              "function @add input 1: 4xf32 needs 16 bytes, the buffer has 8");
+  KilnBuffer *aliased[] = {y};
+  expectError(kilnFunctionCallBuffers(Add, in, 2, aliased, 1),
+              KILN_STATUS_INVALID_ARGUMENT,
+              "function @add output 0 is the buffer given as input 1");
+  KilnBuffer *nullIn[] = {x, nullptr};
+  expectError(kilnFunctionCallBuffers(Add, nullIn, 2, outs, 1),
+              KILN_STATUS_INVALID_ARGUMENT, "function @add input 1: NULL");
+  expectError(kilnFunctionCallBuffers(Add, nullptr, 2, outs, 1),
+              KILN_STATUS_INVALID_ARGUMENT, "inputs is NULL");
+  expectError(kilnFunctionCallBuffers(nullptr, in, 2, outs, 1),
+              KILN_STATUS_INVALID_ARGUMENT, "function is NULL");
+
+  // A buffer of another device handle, even of the same kind.
+  KilnDevice *other = nullptr;
+  EXPECT_KILN_OK(kilnDeviceCreate(GetParam().c_str(), &other));
+  KilnBuffer *foreign = nullptr;
+  EXPECT_KILN_OK(kilnBufferAllocate(other, 16, &foreign));
+  kilnDeviceRelease(other); // the buffer keeps its device
+  Buffers.push_back(foreign);
+  KilnBuffer *foreignOut[] = {foreign};
+  expectError(kilnFunctionCallBuffers(Add, in, 2, foreignOut, 1),
+              KILN_STATUS_INVALID_ARGUMENT,
+              "function @add output 0: the buffer belongs to device");
+}
+
+TEST(KilnApiCTest, DeviceBuffersFromC) {
+  std::vector<uint8_t> bytes = buildModuleBytes();
+  float a[4] = {1.5f, 2.5f, -3.0f, 40.0f}, b[4] = {0.5f, -2.5f, 3.25f, 2.0f};
+  float result[4] = {0, 0, 0, 0};
+  char error[256] = "";
+  for (const char *uri : {"local-sync", "local-task://?unified=0"}) {
+    int code = kilnCApiAddVectorsOnDevice(uri, bytes.data(), bytes.size(), a, b,
+                                          result, error, sizeof(error));
+    ASSERT_EQ(code, 0) << error;
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(result[i], a[i] + b[i]);
+  }
 }
 
 } // namespace

@@ -14,6 +14,16 @@
  *   if (s) { fprintf(stderr, "%s\n", kilnStatusMessage(s)); kilnStatusFree(s);
  *}
  *
+ * Or keep tensors on the device between calls (no host round trip: a GPU
+ * reads and writes its own memory, outputs feed the next call's inputs):
+ *
+ *   KilnBuffer *x, *y;
+ *   s = kilnBufferAllocate(device, 16, &x);
+ *   if (!s) s = kilnBufferAllocate(device, 16, &y);
+ *   if (!s) s = kilnBufferWrite(x, 0, data, 16);
+ *   if (!s) s = kilnFunctionCallBuffers(fn, &x, 1, &y, 1);
+ *   if (!s) s = kilnBufferRead(y, 0, result, 16);
+ *
  * Every fallible call returns a KilnStatus: NULL means success, anything else
  * must be released with kilnStatusFree. Output pointers are set to NULL on
  * failure. Handles are opaque; each *Release accepts NULL. A module keeps its
@@ -154,6 +164,44 @@ size_t kilnOutputsCount(const KilnOutputs *outputs);
 KilnStatus kilnOutputsGet(const KilnOutputs *outputs, size_t index,
                           KilnTensor *outTensor);
 void kilnOutputsRelease(KilnOutputs *outputs);
+
+/*===-- Device buffers ----------------------------------------------------===*/
+
+/* Memory of one device holding a tensor's bytes (dense, row-major), which
+ * functions of modules loaded for that device read as inputs and write as
+ * outputs in place. A buffer keeps its device alive. Every call below
+ * returns once its work is done; a buffer must not be written while another
+ * thread's call uses it. */
+typedef struct KilnBuffer KilnBuffer;
+
+/* `size` bytes (0 is allowed) of `device`'s memory, contents unspecified:
+ * device-local memory on a GPU, host memory on a CPU device. */
+KilnStatus kilnBufferAllocate(KilnDevice *device, size_t size,
+                              KilnBuffer **outBuffer);
+void kilnBufferRelease(KilnBuffer *buffer);
+/* 0 for NULL. */
+size_t kilnBufferSize(const KilnBuffer *buffer);
+
+/* Copies `size` bytes from host memory `data` into the buffer at `offset`;
+ * the bytes are in place when it returns. OUT_OF_RANGE when the range
+ * leaves the buffer. */
+KilnStatus kilnBufferWrite(KilnBuffer *buffer, size_t offset, const void *data,
+                           size_t size);
+/* Copies `size` bytes of the buffer at `offset` into host memory `data`. */
+KilnStatus kilnBufferRead(const KilnBuffer *buffer, size_t offset, void *data,
+                          size_t size);
+
+/* Runs the function on inputs already in buffers and writes its outputs
+ * into buffers, one per input and output in signature order: nothing is
+ * copied between host and device. Each buffer holds at least its tensor's
+ * bytes (the dataSize of kilnFunctionInputType/OutputType) and was
+ * allocated with the KilnDevice the module was loaded for; an output's
+ * buffer is none of the inputs' nor another output's. Returns when the
+ * outputs are written. */
+KilnStatus kilnFunctionCallBuffers(const KilnFunction *function,
+                                   KilnBuffer *const *inputs, size_t inputCount,
+                                   KilnBuffer *const *outputs,
+                                   size_t outputCount);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -2,11 +2,12 @@
 
 #include "runtime/tooling/BenchmarkBuffers.h"
 
+#include "runtime/hal/BufferTransfer.h"
+
 #include <cstring>
 
 namespace kiln::tooling {
 
-using hal::BufferRef;
 using hal::BufferUsage;
 using hal::MemoryType;
 
@@ -14,39 +15,6 @@ namespace {
 
 constexpr BufferUsage kDeviceUsage =
     BufferUsage::Transfer | BufferUsage::Dispatch;
-constexpr BufferUsage kStagingUsage =
-    BufferUsage::Transfer | BufferUsage::Mapping;
-
-struct Copy {
-  std::shared_ptr<hal::Buffer> Source;
-  std::shared_ptr<hal::Buffer> Target;
-  uint64_t Bytes;
-};
-
-// Records every copy into one command buffer, submits it and waits.
-Status copyAndWait(hal::Device &device, const std::vector<Copy> &copies) {
-  KILN_ASSIGN_OR_RETURN(
-      std::shared_ptr<hal::CommandBuffer> commands,
-      device.createCommandBuffer(hal::CommandBufferMode::OneShot, 0));
-  KILN_RETURN_IF_ERROR(commands->begin());
-  for (const Copy &copy : copies)
-    if (copy.Bytes > 0)
-      KILN_RETURN_IF_ERROR(
-          commands->copy(BufferRef::direct(copy.Source, 0, copy.Bytes),
-                         BufferRef::direct(copy.Target, 0, copy.Bytes)));
-  KILN_RETURN_IF_ERROR(commands->end());
-  KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Semaphore> done,
-                        device.createSemaphore(0));
-  hal::SemaphoreValue signal{done, 1};
-  KILN_RETURN_IF_ERROR(device.queueExecute({}, commands, {}, {&signal, 1}));
-  return done->wait(1, hal::kInfiniteTimeout);
-}
-
-StatusOr<std::shared_ptr<hal::Buffer>> stagingBuffer(hal::Device &device,
-                                                     uint64_t bytes) {
-  return device.allocator().allocate(bytes, MemoryType::HostVisible,
-                                     kStagingUsage);
-}
 
 } // namespace
 
@@ -77,16 +45,16 @@ uploadTensors(hal::Device &device, const std::vector<HostTensor> &tensors) {
     sizes.push_back(tensor.Data.size());
   KILN_ASSIGN_OR_RETURN(std::vector<std::shared_ptr<hal::Buffer>> buffers,
                         allocateDeviceBuffers(device, sizes));
-  std::vector<Copy> copies;
+  std::vector<hal::BufferCopy> copies;
   for (size_t i = 0; i < tensors.size(); ++i) {
     KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> staging,
-                          stagingBuffer(device, sizes[i]));
+                          hal::allocateStaging(device, sizes[i]));
     KILN_ASSIGN_OR_RETURN(std::span<uint8_t> mapped, staging->map());
     if (sizes[i] > 0)
       std::memcpy(mapped.data(), tensors[i].Data.data(), sizes[i]);
     copies.push_back({std::move(staging), buffers[i], sizes[i]});
   }
-  KILN_RETURN_IF_ERROR(copyAndWait(device, copies));
+  KILN_RETURN_IF_ERROR(hal::copyAndWait(device, copies));
   return buffers;
 }
 
@@ -97,7 +65,7 @@ downloadTensors(hal::Device &device,
   if (buffers.size() != specs.size())
     return KILN_ERROR(InvalidArgument, "downloadTensors: ", buffers.size(),
                       " buffer(s) for ", specs.size(), " tensor(s)");
-  std::vector<Copy> copies;
+  std::vector<hal::BufferCopy> copies;
   for (size_t i = 0; i < specs.size(); ++i) {
     uint64_t bytes = tensorByteSize(specs[i]);
     if (!buffers[i] || buffers[i]->size() < bytes)
@@ -105,10 +73,10 @@ downloadTensors(hal::Device &device,
                         " cannot hold a ",
                         tensorTypeString(specs[i].Shape, specs[i].Type));
     KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> staging,
-                          stagingBuffer(device, bytes));
+                          hal::allocateStaging(device, bytes));
     copies.push_back({buffers[i], std::move(staging), bytes});
   }
-  KILN_RETURN_IF_ERROR(copyAndWait(device, copies));
+  KILN_RETURN_IF_ERROR(hal::copyAndWait(device, copies));
   std::vector<HostTensor> tensors;
   tensors.reserve(specs.size());
   for (size_t i = 0; i < specs.size(); ++i) {

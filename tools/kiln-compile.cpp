@@ -12,11 +12,12 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 
@@ -168,14 +169,17 @@ int main(int argc, char **argv) {
   if (failed(bytes))
     return 1;
 
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      mlir::openOutputFile(outputPath, &error);
-  if (!output) {
-    llvm::errs() << "error: " << error << "\n";
+  // Written to a temporary file renamed over the output at the end: the
+  // runtime maps module files, so a process running the old module keeps
+  // its pages instead of seeing the file rewritten under it.
+  if (llvm::Error written =
+          llvm::writeToOutput(outputPath, [&](llvm::raw_ostream &os) {
+            os.write(reinterpret_cast<const char *>(bytes->data()),
+                     bytes->size());
+            return llvm::Error::success();
+          })) {
+    llvm::errs() << "error: " << llvm::toString(std::move(written)) << "\n";
     return 1;
   }
-  output->os().write(reinterpret_cast<const char *>(bytes->data()),
-                     bytes->size());
-  output->keep();
   return 0;
 }

@@ -137,6 +137,10 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                                  e.WorkgroupSize.end());
       std::vector<uint32_t> count(e.WorkgroupCount.begin(),
                                   e.WorkgroupCount.end());
+      // No entry point takes push constants yet: each dispatch is its own
+      // entry point, so every scalar it uses is a constant folded into its
+      // body. They would carry the scalars in which otherwise identical
+      // dispatches differ once identical dispatches share an entry point.
       entries.push_back(fbs::CreateEntryPoint(
           fbb, fbb.CreateString(e.Name), fbb.CreateVector(size),
           fbb.CreateVector(count), e.BindingCount, /*push_constant_count=*/0,

@@ -95,6 +95,10 @@ private:
   // Lowers the gpu.module through upstream NVVM to PTX text.
   FailureOr<std::string> emitPtx(ModuleOp lowered) const {
     MLIRContext *ctx = lowered.getContext();
+    // Without it, ptxas refused every kernel using exp or tanh when the
+    // environment named no toolkit ("Unresolved extern function
+    // '__nv_fmaf'": the polynomials below use fma and floor).
+    nameCudaToolkitForLibdevice();
     // exp, tanh, log and friends as polynomials: the PTX needs no libdevice.
     RewritePatternSet patterns(ctx);
     populateMathPolynomialApproximationPatterns(patterns);

@@ -1,6 +1,8 @@
 //===- CudaTarget.cpp -----------------------------------------------------===//
 
 #include "compiler/target/cuda/CudaTarget.h"
+#include "llvm/Support/Path.h"
+#include <cstdlib>
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -83,6 +85,23 @@ std::string describeCudaTargetAliases() {
     text += llvm::join(row.Aliases, ", ") + " -> " + row.Target.Chip.str();
   }
   return text;
+}
+
+void nameCudaToolkitForLibdevice() {
+  for (const char *name : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (std::getenv(name))
+      return;
+  std::optional<std::string> ptxas = findPtxas();
+  if (!ptxas)
+    return;
+  // <toolkit>/bin/ptxas, and libdevice in <toolkit>/nvvm/libdevice.
+  llvm::SmallString<256> toolkit(*ptxas);
+  llvm::sys::path::remove_filename(toolkit);
+  llvm::sys::path::remove_filename(toolkit);
+  llvm::SmallString<256> libdevice(toolkit);
+  llvm::sys::path::append(libdevice, "nvvm", "libdevice");
+  if (llvm::sys::fs::is_directory(libdevice))
+    ::setenv("CUDA_HOME", toolkit.c_str(), /*overwrite=*/0);
 }
 
 std::optional<std::string> findPtxas() {

@@ -37,6 +37,12 @@ std::string describeCudaTargetAliases();
 /// Where ptxas is: PATH, then /usr/local/cuda/bin; nullopt if neither.
 std::optional<std::string> findPtxas();
 
+/// Upstream's NVPTX serialization links libdevice (which convert-gpu-to-nvvm
+/// calls for math.fma, math.floor and others) only from a toolkit named by
+/// CUDA_ROOT, CUDA_HOME or CUDA_PATH. When none is set, names the toolkit
+/// findPtxas() found if it has libdevice, for this process.
+void nameCudaToolkitForLibdevice();
+
 /// What running ptxas gave: the cubin, or why there is none.
 struct PtxasResult {
   std::vector<uint8_t> Cubin;

@@ -192,25 +192,33 @@ def CpuLowerToLLVM : Pass<"kiln-cpu-lower-to-llvm", "mlir::ModuleOp"> {
 
 def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
                                  "mlir::ModuleOp"> {
-  let summary = "Writes contraction dispatches as shared-memory tiled kernels";
+  let summary = "Writes contractions and convolutions as shared-memory GEMM kernels";
   let description = [{
-    A dispatch in binding form whose result is one contraction with one M,
-    N and K loop (and at most one batch loop) on bindings, accumulating into
-    a fill or a copy of a binding, optionally followed by one elementwise
-    epilogue reading other bindings, becomes a kernel: 16x16 threads, each
-    computing TM x TN outputs (up to 8x8) in registers, over K in steps of
-    BK = 8 with the A and B tiles staged in shared memory (`memref.global`s
-    in the workgroup address space) between barriers. The contraction's and
+    A dispatch in binding form whose result is one contraction or
+    convolution on bindings, accumulating into a fill, a copy of a binding
+    or an elementwise op of bindings, optionally followed by one elementwise
+    epilogue reading other bindings, becomes a GEMM kernel over C[batch, m,
+    n] = sum over k of A[batch, m, k] * B[batch, k, n], each of batch, m, n,
+    k a group of the root's loops (a convolution is an implicit GEMM: m =
+    (N, OH, OW), n = F, k = (KH, KW, C), A gathered from the input through
+    the root's indexing map). 16x16 threads each compute TM x TN outputs
+    (up to 8x8, down to 2x2 for small grids) in registers, over K in steps
+    of BK (8 or 16) with the A and B tiles staged in shared memory
+    (`memref.global`s in the workgroup address space) between barriers, the
+    next step's tiles loaded into registers during the math. The root's and
     epilogue's payloads are cloned per element. The function gets
-    `kiln.gpu_contraction_tile = [BM, BN, BK, TM, TN]` and its workgroup
-    size; other dispatches are left alone.
+    `kiln.gpu_contraction_tile = [BM, BN, BK, TM, TN]`, for a convolution
+    `kiln.gpu_implicit_gemm = [M, N, K]`, and its workgroup size; other
+    dispatches (depthwise convolutions included) are left alone.
 
     With `tensor-core-arch` 80 or more, f16 x f16 -> f32 multiply-adds whose
-    128 x 128 x 32 tiles divide the problem (A K-innermost, B N-innermost)
-    run on the tensor cores instead: 8 warps each computing 64 x 32 with
-    `nvgpu.mma.sync` m16n8k16 from `nvgpu.ldmatrix` fragments, K tiles
-    double-buffered in shared memory through `nvgpu.device_async_copy`. The
-    function records `kiln.gpu_contraction_mma = [BM, BN, BK, 16, 8, 16]`.
+    N and K tiles divide the problem (A K-innermost, B N-innermost, in
+    16-byte runs) run on the tensor cores instead: 128 x 128 tiles of 8
+    warps (64 x 32 each) or 64 x 64 of 4 (32 x 32 each) computing with
+    `nvgpu.mma.sync` m16n8k16 from `nvgpu.ldmatrix` fragments, K tiles of 32
+    double-buffered in shared memory through `nvgpu.device_async_copy`, rows
+    past M zero-filled and not stored. The function records
+    `kiln.gpu_contraction_mma = [BM, BN, BK, 16, 8, 16]`.
   }];
   let options = [
     Option<"TensorCoreArch", "tensor-core-arch", "unsigned", "0",

@@ -474,6 +474,9 @@ case(M, "linalg_matmul_f16_tensor_cores",
      [I("256x96xf16"), I("96x384xf16"), I("384xf32")],
      lambda a, b, c: relu(f64(a) @ b + c),
      scale=lambda a, b, c: absMatmul(a, b) + np.abs(c))
+case(M, "linalg_matmul_f16_tensor_cores_large",
+     [I("2048x64xf16"), I("64x1024xf16")],
+     lambda a, b: f64(a) @ b, scale=absMatmul)
 case(M, "linalg_matmul_chain", [I("33x20xf32"), I("20x45xf32"), I("45x9xf32")],
      lambda a, b, c: (f64(a) @ b) @ c,
      scale=lambda a, b, c: absMatmul(a, b) @ np.abs(f64(c)))
@@ -564,6 +567,10 @@ case(C, "linalg_depthwise_hwc_pad_stride2",
                                      np.abs(w), (2, 2)))
 case(C, "linalg_grouped_conv", [I("1x8x8x2x4xf32"), I("2x3x3x3x4xf32")],
      groupedConv, scale=lambda x, w: groupedConv(np.abs(x), np.abs(w)))
+case(C, "linalg_conv_f16_tensor_cores",
+     [I("2x11x11x32xf16"), I("3x3x32x64xf16"), I("64xf32")],
+     lambda x, w, b: relu(convNhwcHwcf(x, w) + b),
+     scale=lambda x, w, b: convNhwcHwcf(np.abs(x), np.abs(w)) + np.abs(b))
 
 # --- pooling.mlir -----------------------------------------------------------
 P = "pooling.mlir"

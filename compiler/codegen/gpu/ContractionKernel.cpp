@@ -1,15 +1,18 @@
-//===- ContractionKernel.cpp - Shared-memory tiled contraction kernels ----===//
+//===- ContractionKernel.cpp - Shared-memory tiled GEMM kernels -----------===//
 //
-// A dispatch whose result is one contraction (matmul, batch matmul, or a
-// generic with one M, N and K loop), optionally followed by one elementwise
-// epilogue, is written out directly as a kernel instead of going through
-// per-output tiling:
+// A dispatch whose root is a contraction (matmul, batch matmul, a generic)
+// or a convolution (an implicit GEMM: see ContractionMatch.h), optionally
+// followed by one elementwise epilogue, is written out directly as a kernel
+// instead of going through per-output tiling:
 //
 //   for each BM x BN output tile (a workgroup; batch is a workgroup loop too)
 //     accumulators: TM x TN outputs per thread, in registers
+//     load the first A[BM x BK] and B[BK x BN] tiles into registers
 //     for k0 in 0 .. K step BK
-//       the workgroup copies A[BM x BK] and B[BK x BN] to shared memory
+//       the workgroup stores the tiles it holds in registers to shared memory
 //       barrier
+//       it loads the next step's tiles into registers: the math below hides
+//         their latency (software pipelining)
 //       for k in 0 .. BK: each thread loads TM values of A and TN of B from
 //         shared memory (vector loads) and updates its TM x TN outputs
 //       barrier
@@ -17,11 +20,15 @@
 //
 // Each element of A and B is read from global memory once per workgroup
 // instead of once per output, and the inner loop does TM x TN updates for
-// TM + TN shared-memory reads. The contraction's own payload is cloned for
-// each update and the epilogue's for each output, so element types, casts
-// and accumulation follow the program exactly. Edges are handled by
-// predicated loads and stores, emitted only for dimensions the tiles do not
-// divide.
+// TM + TN shared-memory reads. Small problems get smaller tiles (down to
+// 32 x 32, 2 x 2 outputs per thread) so that the grid fills the GPU, and
+// deeper K steps (BK = 16) to amortize the barriers. A convolution's A tile is
+// gathered from its (already padded) input: row m and column k of A are the
+// input element the root's indexing map gives for the loops m and k delinearize
+// to. The root's own payload is cloned for each update and the epilogue's for
+// each output, so element types, casts and accumulation follow the program
+// exactly. Edges are handled by predicated loads and stores, emitted only for
+// dimensions the tiles do not divide.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +45,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace kiln {
@@ -53,6 +59,9 @@ namespace {
 
 constexpr int64_t kThreadRows = 16;
 constexpr int64_t kThreadCols = 16;
+// Below this many workgroups a GPU has idle multiprocessors (an H100 has
+// 132), so outputs per thread are traded for workgroups.
+constexpr int64_t kMinWorkgroups = 128;
 
 int64_t powerOfTwoAtLeast(int64_t n) {
   int64_t p = 1;
@@ -61,6 +70,8 @@ int64_t powerOfTwoAtLeast(int64_t n) {
   return p;
 }
 
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 // Builds the kernel of one matched contraction in place of its ops.
 class KernelBuilder {
 public:
@@ -68,12 +79,31 @@ public:
       : Func(func), C(c), Symbols(symbols), B(func.getContext()),
         Loc(c.Op.getLoc()) {
     // Outputs per thread: up to 8 x 8, fewer for small outputs so that
-    // threads are not left idle on a 4-row matmul.
+    // threads are not left idle on a 4-row matmul, and fewer again (down
+    // to 2 x 2) while the grid would leave multiprocessors idle.
     TM = std::clamp<int64_t>(powerOfTwoAtLeast(c.M) / kThreadRows, 1, 8);
     TN = std::clamp<int64_t>(powerOfTwoAtLeast(c.N) / kThreadCols, 1, 8);
+    auto workgroups = [&] {
+      return c.Batch * ceilDiv(c.M, TM * kThreadRows) *
+             ceilDiv(c.N, TN * kThreadCols);
+    };
+    while (workgroups() < kMinWorkgroups) {
+      if (TM > 2 && TM >= TN)
+        TM /= 2;
+      else if (TN > 2)
+        TN /= 2;
+      else if (TM > 2)
+        TM /= 2;
+      else
+        break;
+    }
     BM = TM * kThreadRows;
     BN = TN * kThreadCols;
-    BK = std::min<int64_t>(8, c.K);
+    // Deeper K steps for smaller tiles: as many elements per thread to copy
+    // (4 of each operand), half the barriers per multiply-add.
+    BK = std::min(c.K,
+                  std::clamp<int64_t>(
+                      4 * kThreadRows * kThreadCols / std::max(BM, BN), 8, 16));
   }
 
   void build();
@@ -95,12 +125,24 @@ private:
       return a;
     return arith::AndIOp::create(B, Loc, a, b);
   }
-  // `memory[indices]`, or zero where `inBounds` (if set) is false.
-  Value guardedLoad(Value memory, ValueRange indices, Value inBounds);
-  // Copies the BK x `cols` tile of `operand` (input `which` of the
-  // contraction) starting at k0 / col0 into shared memory `tile`.
-  void copyTile(unsigned which, Value tile, int64_t cols, int64_t colDim,
-                int64_t colSize, Value batch, Value k0, Value col0, Value tid);
+  // `compute()` where `inBounds` (if set) holds, else zero of `type`.
+  Value guarded(Value inBounds, Type type, function_ref<Value()> compute);
+  // The tile of A (`isA`) or B a workgroup copies each K step: BK x cols
+  // elements, `Share` of them per thread.
+  struct TileCopy {
+    bool IsA;
+    int64_t Cols, Elements, Share;
+    bool KInnermost;
+  };
+  TileCopy tileCopy(bool isA, int64_t cols);
+  // Element `e` of tile `t`: its (k, column) in the tile.
+  std::pair<Value, Value> tilePosition(const TileCopy &t, Value e);
+  // This thread's share of tile `t` at k0 / col0, read from global memory
+  // into registers (zero outside the operand).
+  SmallVector<Value> loadTile(const TileCopy &t, Value batch, Value k0,
+                              Value col0, Value tid);
+  // Stores `values` (from loadTile) into shared memory `tile`.
+  void storeTile(const TileCopy &t, Value tile, ValueRange values, Value tid);
 
   func::FuncOp Func;
   Contraction C;
@@ -110,64 +152,94 @@ private:
   int64_t TM, TN, BM, BN, BK;
 };
 
-Value KernelBuilder::guardedLoad(Value memory, ValueRange indices,
-                                 Value inBounds) {
-  Type element = cast<MemRefType>(memory.getType()).getElementType();
+Value KernelBuilder::guarded(Value inBounds, Type type,
+                             function_ref<Value()> compute) {
   if (!inBounds)
-    return memref::LoadOp::create(B, Loc, memory, indices);
-  return scf::IfOp::create(
-             B, Loc, inBounds,
-             [&](OpBuilder &b, Location loc) {
-               scf::YieldOp::create(
-                   b, loc,
-                   ValueRange{memref::LoadOp::create(b, loc, memory, indices)});
-             },
-             [&](OpBuilder &b, Location loc) {
-               scf::YieldOp::create(
-                   b, loc,
-                   ValueRange{arith::ConstantOp::create(
-                       b, loc, element, b.getZeroAttr(element))});
-             })
-      .getResult(0);
+    return compute();
+  auto branch = scf::IfOp::create(B, Loc, type, inBounds,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(B);
+  B.setInsertionPointToStart(branch.thenBlock());
+  scf::YieldOp::create(B, Loc, compute());
+  B.setInsertionPointToStart(branch.elseBlock());
+  scf::YieldOp::create(
+      B, Loc,
+      ValueRange{arith::ConstantOp::create(B, Loc, type, B.getZeroAttr(type))});
+  return branch.getResult(0);
 }
 
-void KernelBuilder::copyTile(unsigned which, Value tile, int64_t cols,
-                             int64_t colDim, int64_t colSize, Value batch,
-                             Value k0, Value col0, Value tid) {
-  Value source = which == 0 ? C.Lhs : C.Rhs;
-  AffineMap map = C.Op.getMatchingIndexingMap(C.Op.getDpsInputOperand(which));
-  // Consecutive threads take consecutive elements of the source's
-  // innermost dimension, so global reads are coalesced.
-  bool kInnermost =
-      cast<AffineDimExpr>(map.getResults().back()).getPosition() ==
-      static_cast<unsigned>(C.KDim);
-  int64_t elements = BK * cols;
+KernelBuilder::TileCopy KernelBuilder::tileCopy(bool isA, int64_t cols) {
   int64_t threads = kThreadRows * kThreadCols;
-  auto loop = scf::ForOp::create(B, Loc, tid, idx(elements), idx(threads));
-  OpBuilder::InsertionGuard guard(B);
-  B.setInsertionPointToStart(loop.getBody());
-  Value e = loop.getInductionVar();
-  Value kk, cc;
-  if (kInnermost) {
-    kk = arith::RemUIOp::create(B, Loc, e, idx(BK));
-    cc = arith::DivUIOp::create(B, Loc, e, idx(BK));
-  } else {
-    cc = arith::RemUIOp::create(B, Loc, e, idx(cols));
-    kk = arith::DivUIOp::create(B, Loc, e, idx(cols));
+  TileCopy t;
+  t.IsA = isA;
+  t.Cols = cols;
+  t.Elements = BK * cols;
+  t.Share = ceilDiv(t.Elements, threads);
+  // Consecutive threads take consecutive elements of the operand's
+  // innermost dimension, so global reads are coalesced.
+  t.KInnermost =
+      isInnermostIn(C, C.Op.getDpsInputOperand(isA ? 0 : 1), C.KDims);
+  return t;
+}
+
+std::pair<Value, Value> KernelBuilder::tilePosition(const TileCopy &t,
+                                                    Value e) {
+  if (t.KInnermost)
+    return {arith::RemUIOp::create(B, Loc, e, idx(BK)),
+            arith::DivUIOp::create(B, Loc, e, idx(BK))};
+  return {arith::DivUIOp::create(B, Loc, e, idx(t.Cols)),
+          arith::RemUIOp::create(B, Loc, e, idx(t.Cols))};
+}
+
+SmallVector<Value> KernelBuilder::loadTile(const TileCopy &t, Value batch,
+                                           Value k0, Value col0, Value tid) {
+  Value source = t.IsA ? C.Lhs : C.Rhs;
+  OpOperand *operand = C.Op.getDpsInputOperand(t.IsA ? 0 : 1);
+  int64_t colSize = t.IsA ? C.M : C.N;
+  Type element = cast<MemRefType>(source.getType()).getElementType();
+  int64_t threads = kThreadRows * kThreadCols;
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < t.Share; ++i) {
+    Value e = add(tid, idx(i * threads));
+    auto [kk, cc] = tilePosition(t, e);
+    Value k = add(k0, kk), col = add(col0, cc);
+    Value inBounds;
+    if (t.Elements % threads != 0 && (i + 1) * threads > t.Elements)
+      inBounds = lessThan(e, t.Elements);
+    if (C.K % BK != 0)
+      inBounds = both(inBounds, lessThan(k, C.K));
+    if (colSize % t.Cols != 0)
+      inBounds = both(inBounds, lessThan(col, colSize));
+    // Out of range, the loops may address outside the operand: nothing is
+    // computed there.
+    values.push_back(guarded(inBounds, element, [&] {
+      SmallVector<Value> loops =
+          t.IsA ? contractionLoops(B, Loc, C, batch, col, nullptr, k)
+                : contractionLoops(B, Loc, C, batch, nullptr, col, k);
+      return memref::LoadOp::create(
+          B, Loc, source,
+          applyToLoops(B, Loc, C.Op.getMatchingIndexingMap(operand), loops));
+    }));
   }
-  Value k = add(k0, kk), col = add(col0, cc);
-  Value inBounds;
-  if (C.K % BK != 0)
-    inBounds = lessThan(k, C.K);
-  if (colSize % cols != 0)
-    inBounds = both(inBounds, lessThan(col, colSize));
-  SmallVector<Value> loops(C.Op.getNumLoops(), idx(0));
-  if (C.BatchDim >= 0)
-    loops[C.BatchDim] = batch;
-  loops[C.KDim] = k;
-  loops[colDim] = col;
-  Value value = guardedLoad(source, applyToLoops(map, loops), inBounds);
-  memref::StoreOp::create(B, Loc, value, tile, ValueRange{kk, cc});
+  return values;
+}
+
+void KernelBuilder::storeTile(const TileCopy &t, Value tile, ValueRange values,
+                              Value tid) {
+  int64_t threads = kThreadRows * kThreadCols;
+  for (auto [i, value] : llvm::enumerate(values)) {
+    Value e = add(tid, idx(i * threads));
+    auto [kk, cc] = tilePosition(t, e);
+    if (t.Elements % threads == 0 ||
+        static_cast<int64_t>(i + 1) * threads <= t.Elements) {
+      memref::StoreOp::create(B, Loc, value, tile, ValueRange{kk, cc});
+      continue;
+    }
+    auto branch = scf::IfOp::create(B, Loc, lessThan(e, t.Elements));
+    OpBuilder::InsertionGuard guard(B);
+    B.setInsertionPoint(branch.thenYield());
+    memref::StoreOp::create(B, Loc, value, tile, ValueRange{kk, cc});
+  }
 }
 
 void KernelBuilder::build() {
@@ -175,6 +247,9 @@ void KernelBuilder::build() {
   B.setInsertionPoint(C.Store);
   Func->setAttr("kiln.gpu_contraction_tile",
                 B.getDenseI64ArrayAttr({BM, BN, BK, TM, TN}));
+  if (C.ImplicitGemm)
+    Func->setAttr("kiln.gpu_implicit_gemm",
+                  B.getDenseI64ArrayAttr({C.M, C.N, C.K}));
   Type aType = cast<MemRefType>(C.Lhs.getType()).getElementType();
   Type bType = cast<MemRefType>(C.Rhs.getType()).getElementType();
   // A's tile is stored transposed (k-major) so a thread's TM values are
@@ -198,48 +273,62 @@ void KernelBuilder::build() {
   Value myRow0 = add(row0, mul(threadRow, TM));
   Value myCol0 = add(col0, mul(threadCol, TN));
 
-  // Loop values of output (i, j) of this thread (k left at 0).
-  auto outputLoops = [&](int64_t i, int64_t j) {
-    SmallVector<Value> loops(C.Op.getNumLoops(), idx(0));
-    if (C.BatchDim >= 0)
-      loops[C.BatchDim] = batch;
-    loops[C.MDim] = add(myRow0, idx(i));
-    loops[C.NDim] = add(myCol0, idx(j));
-    return loops;
+  // Output (i, j) of this thread: its indices and whether it exists.
+  AffineMap outMap = C.Op.getIndexingMapsArray().back();
+  auto outputIndices = [&](int64_t i, int64_t j) {
+    return applyToLoops(B, Loc, outMap,
+                        contractionLoops(B, Loc, C, batch, add(myRow0, idx(i)),
+                                         add(myCol0, idx(j)), nullptr));
   };
-  auto outputInBounds = [&](ArrayRef<Value> loops) {
+  auto outputInBounds = [&](int64_t i, int64_t j) {
     Value inBounds;
     if (C.M % BM != 0)
-      inBounds = lessThan(loops[C.MDim], C.M);
+      inBounds = lessThan(add(myRow0, idx(i)), C.M);
     if (C.N % BN != 0)
-      inBounds = both(inBounds, lessThan(loops[C.NDim], C.N));
+      inBounds = both(inBounds, lessThan(add(myCol0, idx(j)), C.N));
     return inBounds;
   };
 
-  AffineMap outMap = C.Op.getIndexingMapsArray().back();
+  Type accType = C.Op.getDpsInitOperand(0)->get().getType();
+  accType = cast<ShapedType>(accType).getElementType();
   SmallVector<Value> acc;
   for (int64_t i = 0; i < TM; ++i)
     for (int64_t j = 0; j < TN; ++j) {
-      if (C.InitValue) {
-        acc.push_back(C.InitValue);
+      if (Value value = uniformInit(C)) {
+        acc.push_back(value);
         continue;
       }
-      SmallVector<Value> loops = outputLoops(i, j);
-      acc.push_back(guardedLoad(C.InitBinding, applyToLoops(outMap, loops),
-                                outputInBounds(loops)));
+      acc.push_back(guarded(outputInBounds(i, j), accType, [&] {
+        return initialValue(B, Loc, C, outputIndices(i, j));
+      }));
     }
 
-  auto kLoop = scf::ForOp::create(B, Loc, idx(0), idx(C.K), idx(BK), acc);
+  // Software pipelining: each K step first stores the tiles loaded during
+  // the previous one, then issues the next step's global loads, whose
+  // latency the math on this step's tiles hides. The last step reloads its
+  // own tiles (kept in bounds, never stored).
+  TileCopy copyA = tileCopy(/*isA=*/true, BM);
+  TileCopy copyB = tileCopy(/*isA=*/false, BN);
+  SmallVector<Value> iterArgs(acc);
+  llvm::append_range(iterArgs, loadTile(copyA, batch, idx(0), row0, tid));
+  llvm::append_range(iterArgs, loadTile(copyB, batch, idx(0), col0, tid));
+  int64_t lastK0 = (ceilDiv(C.K, BK) - 1) * BK;
+  auto kLoop = scf::ForOp::create(B, Loc, idx(0), idx(C.K), idx(BK), iterArgs);
   {
     OpBuilder::InsertionGuard guard(B);
     B.setInsertionPointToStart(kLoop.getBody());
     Value k0 = kLoop.getInductionVar();
-    copyTile(0, tileA, BM, C.MDim, C.M, batch, k0, row0, tid);
-    copyTile(1, tileB, BN, C.NDim, C.N, batch, k0, col0, tid);
+    ValueRange loadedA = kLoop.getRegionIterArgs().slice(TM * TN, copyA.Share);
+    ValueRange loadedB =
+        kLoop.getRegionIterArgs().slice(TM * TN + copyA.Share, copyB.Share);
+    storeTile(copyA, tileA, loadedA, tid);
+    storeTile(copyB, tileB, loadedB, tid);
     gpu::BarrierOp::create(B, Loc);
-    SmallVector<Value> values(kLoop.getRegionIterArgs());
-    Block &payload = C.Op->getRegion(0).front();
-    auto yield = cast<linalg::YieldOp>(payload.getTerminator());
+    Value nextK0 =
+        arith::MinUIOp::create(B, Loc, add(k0, idx(BK)), idx(lastK0));
+    SmallVector<Value> nextA = loadTile(copyA, batch, nextK0, row0, tid);
+    SmallVector<Value> nextB = loadTile(copyB, batch, nextK0, col0, tid);
+    SmallVector<Value> values(kLoop.getRegionIterArgs().take_front(TM * TN));
     // Scalar loads of consecutive elements from a 16-byte aligned buffer:
     // LLVM's NVPTX backend merges them into vector loads.
     auto loadRow = [&](Value tile, int64_t k, Value at, int64_t n) {
@@ -254,42 +343,24 @@ void KernelBuilder::build() {
       SmallVector<Value> as = loadRow(tileA, k, aOffset, TM);
       SmallVector<Value> bs = loadRow(tileB, k, bOffset, TN);
       for (int64_t i = 0; i < TM; ++i)
-        for (int64_t j = 0; j < TN; ++j) {
-          IRMapping map;
-          map.map(payload.getArgument(0), as[i]);
-          map.map(payload.getArgument(1), bs[j]);
-          map.map(payload.getArgument(2), values[i * TN + j]);
-          for (Operation &op : payload.without_terminator()) {
-            Operation *clone = B.clone(op, map);
-            // Multiply and add may fuse into one FMA (one rounding instead
-            // of two), as cuBLAS and every other GPU matmul do.
-            if (auto fastMath =
-                    dyn_cast<arith::ArithFastMathInterface>(clone)) {
-              arith::FastMathFlagsAttr flags = fastMath.getFastMathFlagsAttr();
-              clone->setAttr(
-                  fastMath.getFastMathAttrName(),
-                  arith::FastMathFlagsAttr::get(
-                      B.getContext(),
-                      (flags ? flags.getValue() : arith::FastMathFlags::none) |
-                          arith::FastMathFlags::contract));
-            }
-          }
-          values[i * TN + j] = map.lookupOrDefault(yield.getOperand(0));
-        }
+        for (int64_t j = 0; j < TN; ++j)
+          values[i * TN + j] =
+              applyRootPayload(B, C, {as[i], bs[j], values[i * TN + j]});
     }
     // The next iteration overwrites the tiles.
     gpu::BarrierOp::create(B, Loc);
+    llvm::append_range(values, nextA);
+    llvm::append_range(values, nextB);
     scf::YieldOp::create(B, Loc, values);
   }
 
   // Epilogue and stores, predicated at the edges.
   for (int64_t i = 0; i < TM; ++i)
     for (int64_t j = 0; j < TN; ++j) {
-      SmallVector<Value> loops = outputLoops(i, j);
-      SmallVector<Value> outIndices = applyToLoops(outMap, loops);
-      Value inBounds = outputInBounds(loops);
+      Value inBounds = outputInBounds(i, j);
       Value result = kLoop.getResult(i * TN + j);
       auto store = [&]() {
+        SmallVector<Value> outIndices = outputIndices(i, j);
         memref::StoreOp::create(B, Loc,
                                 applyEpilogue(B, Loc, C, result, outIndices),
                                 C.Out, outIndices);
@@ -298,9 +369,9 @@ void KernelBuilder::build() {
         store();
         continue;
       }
-      auto guarded = scf::IfOp::create(B, Loc, inBounds);
+      auto branch = scf::IfOp::create(B, Loc, inBounds);
       OpBuilder::InsertionGuard guard(B);
-      B.setInsertionPoint(guarded.thenYield());
+      B.setInsertionPoint(branch.thenYield());
       store();
     }
 }

@@ -1,76 +1,66 @@
-//===- ContractionMatch.h - Dispatches the contraction kernels take -------===//
+//===- ContractionMatch.h - Dispatches the GEMM kernels take --------------===//
 //
-// The contraction kernels (SIMT and tensor-core) are written whole for a
-// dispatch in binding form whose result is one contraction on bindings,
-// accumulating into a fill or a copy of a binding, optionally followed by
-// one elementwise epilogue that reads other bindings. This is that match,
-// shared by both kernel builders.
+// The GEMM kernels (SIMT and tensor-core) compute C[batch, m, n] = sum over
+// k of A[batch, m, k] * B[batch, k, n], where each of batch, m, n and k is a
+// group of the root's loops, linearized. A contraction (matmul, batch
+// matmul, a generic) has one loop per group; a convolution is an implicit
+// GEMM: m = (N, OH, OW), n = F, k = (KH, KW, C), and A's elements are
+// gathered from the input through its indexing map (strides, dilations), so
+// the kernels address A and B only through the root's maps applied to the
+// delinearized loops. This is that match, shared by both kernel builders.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_COMPILER_CODEGEN_GPU_CONTRACTIONMATCH_H
 #define KILN_COMPILER_CODEGEN_GPU_CONTRACTIONMATCH_H
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "compiler/codegen/gpu/KernelDispatch.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/SymbolTable.h"
 
 namespace kiln {
 
-/// What a matched dispatch computes, in terms of its bindings.
-struct Contraction {
-  mlir::linalg::LinalgOp Op;
-  mlir::Value Lhs, Rhs; // input bindings
-  /// The accumulator starts as InitValue (a fill) or as InitBinding.
-  mlir::Value InitValue, InitBinding;
-  mlir::linalg::GenericOp Epilogue; // may be null
-  mlir::Value Out;                  // the output binding
-  mlir::Operation *Store;           // the store of the result to Out
-  /// Loop positions in Op (BatchDim is -1 without a batch loop).
-  int64_t BatchDim = -1, MDim, NDim, KDim;
-  int64_t Batch = 1, M, N, K;
+/// A dispatch whose root is a contraction or convolution, as a GEMM.
+struct Contraction : KernelDispatch {
+  mlir::Value Lhs, Rhs; // A and B: the root's input bindings
+  /// The root's loops in each role, outermost first: batch loops appear in
+  /// A, B and C; m loops in A and C; n loops in B and C; k loops (every
+  /// reduction) in A and B. Batch, m and n follow C's layout, k B's.
+  llvm::SmallVector<int64_t> BatchDims, MDims, NDims, KDims;
+  int64_t Batch = 1, M = 1, N = 1, K = 1; // their trip counts' products
+  /// True when A is read through a convolution's window (not a projected
+  /// permutation).
+  bool ImplicitGemm = false;
+
+  /// The trip counts of `dims`, loops of the root.
+  llvm::SmallVector<int64_t> sizes(llvm::ArrayRef<int64_t> dims) const;
 };
 
-/// Matches `func`'s single result store against the shape above; fails
-/// (changing nothing) otherwise, or when a loop is dynamic or empty.
+/// Matches `func` as a KernelDispatch whose root is a contraction or a
+/// convolution (isaContractionOpInterface / isaConvolutionOpInterface)
+/// with every loop in one of the roles above, B and C read through
+/// projected permutations, and A's indices sums of loops times positive
+/// constants; fails, changing nothing, otherwise.
 mlir::FailureOr<Contraction> matchContraction(mlir::func::FuncOp func);
 
-/// The memref binding `tensor` reads (a to_tensor of a function argument),
-/// or null.
-mlir::Value bindingOf(mlir::Value tensor);
+/// The value of each of c's root loops at linear positions `batch`, `m`,
+/// `n` and `k` of their groups (a null position leaves its loops at 0).
+llvm::SmallVector<mlir::Value>
+contractionLoops(mlir::OpBuilder &builder, mlir::Location loc,
+                 const Contraction &c, mlir::Value batch, mlir::Value m,
+                 mlir::Value n, mlir::Value k);
 
-/// The indices of projected permutation `map`'s results, given the value of
-/// every loop.
-llvm::SmallVector<mlir::Value> applyToLoops(mlir::AffineMap map,
-                                            llvm::ArrayRef<mlir::Value> loops);
+/// True when `operand`'s innermost index is the innermost loop of `dims`
+/// itself, so consecutive positions of that group are consecutive in
+/// memory (within runs of that loop's trip count).
+bool isInnermostIn(const Contraction &c, mlir::OpOperand *operand,
+                   llvm::ArrayRef<int64_t> dims);
 
-/// A 16-byte aligned shared-memory buffer of `shape` for kernel `func`: a
-/// workgroup-space memref.global named after it (added to `symbols`) and
-/// its memref.get_global at `builder`'s insertion point.
-mlir::Value createSharedBuffer(mlir::OpBuilder &builder, mlir::Location loc,
-                               mlir::func::FuncOp func,
-                               mlir::SymbolTable &symbols,
-                               llvm::StringRef suffix,
-                               llvm::ArrayRef<int64_t> shape,
-                               mlir::Type element);
-
-/// The workgroup loop of a contraction kernel: (batch, rows, columns) in
-/// steps of (1, rows, columns) tiles, mapped to blocks.
+/// The workgroup loop of a GEMM kernel: (batch, rows, columns) in steps of
+/// (1, rows, columns) tiles, mapped to blocks.
 mlir::scf::ForallOp createWorkgroupLoop(mlir::OpBuilder &builder,
                                         mlir::Location loc,
                                         const Contraction &c, int64_t rows,
                                         int64_t columns);
-
-/// The value stored for output `outIndices` whose contraction result is
-/// `result`: `result` itself, or c's epilogue applied to it (other inputs
-/// loaded from their bindings).
-mlir::Value applyEpilogue(mlir::OpBuilder &builder, mlir::Location loc,
-                          const Contraction &c, mlir::Value result,
-                          llvm::ArrayRef<mlir::Value> outIndices);
-
-/// Erases `func`'s result store and everything dead after it, once a kernel
-/// builder has written the kernel before the store.
-void eraseTensorProgram(mlir::func::FuncOp func);
 
 } // namespace kiln
 

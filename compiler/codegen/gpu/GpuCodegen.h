@@ -54,17 +54,19 @@ rewriteConcatAsGather(mlir::RewriterBase &rewriter,
 /// the concat, on one with dynamic shapes.
 mlir::LogicalResult rewriteConcatsAsGathers(mlir::func::FuncOp func);
 
-/// Writes `func` (a dispatch in binding form) as a shared-memory tiled
-/// kernel if its result is one contraction with an optional elementwise
-/// epilogue (see kiln-gpu-contraction-kernels); shared tiles are added to
-/// `symbols`. Fails, changing nothing, if it is not such a dispatch.
+/// Writes `func` (a dispatch in binding form) as a shared-memory tiled GEMM
+/// kernel if its result is one contraction or convolution (an implicit
+/// GEMM) with an optional elementwise epilogue (see
+/// kiln-gpu-contraction-kernels); shared tiles are added to `symbols`.
+/// Fails, changing nothing, if it is not such a dispatch.
 mlir::LogicalResult buildContractionKernel(mlir::func::FuncOp func,
                                            mlir::SymbolTable &symbols);
 
 /// Writes `func` as a tensor-core kernel (mma.sync, sm_80 and later) if it
-/// is such a contraction of f16 operands accumulating in f32 whose tiles
-/// (128 x 128 x 32) divide the problem, with A K-innermost and B
-/// N-innermost; fails, changing nothing, otherwise.
+/// is such a contraction or convolution of f16 operands accumulating in f32
+/// whose N and K tiles (64 or 128, 32) divide the problem, with A
+/// K-innermost and B N-innermost in 16-byte runs; fails, changing nothing,
+/// otherwise.
 mlir::LogicalResult buildMmaContractionKernel(mlir::func::FuncOp func,
                                               mlir::SymbolTable &symbols);
 

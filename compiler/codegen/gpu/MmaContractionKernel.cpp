@@ -1,20 +1,27 @@
-//===- MmaContractionKernel.cpp - Tensor-core contraction kernels ---------===//
+//===- MmaContractionKernel.cpp - Tensor-core GEMM kernels ----------------===//
 //
-// f16 x f16 -> f32 contractions whose tiles divide the problem run on the
+// f16 x f16 -> f32 contractions and convolutions (implicit GEMMs: see
+// ContractionMatch.h) whose N and K tiles divide the problem run on the
 // tensor cores (nvgpu.mma.sync m16n8k16, sm_80 and later):
 //
-//   workgroup: a 128 x 128 output tile, 8 warps as 2 x 4, each warp 64 x 32
-//     (4 x 4 mma tiles: 16 accumulator fragments of 2x2 f32 per thread)
+//   workgroup: a BM x BN output tile, 128 x 128 with 8 warps as 2 x 4 (each
+//     warp 64 x 32), or 64 x 64 with 4 warps as 2 x 2 (each 32 x 32) when N
+//     or the number of workgroups asks for smaller tiles; a warp's tile is
+//     16 x 8 mma tiles, one accumulator fragment of 2x2 f32 per thread each
 //   K in steps of 32, two shared-memory stages: while one stage is read the
 //     next is filled with cp.async (16 bytes per copy), so global loads
-//     overlap the math
+//     overlap the math; rows of A past M are zero-filled (a copy of 0
+//     source bytes) and their outputs not stored
 //   fragments come from shared memory through ldmatrix (A: x4, B: x2
 //     transposed, as B is stored K x N); rows are padded by 16 bytes so the
 //     8 row addresses of an ldmatrix fall in different banks
 //   the epilogue runs per accumulator element and stores it
 //
-// Anything else (other types, a payload that is not a multiply-add, edges,
-// an operand not laid out K- or N-innermost) is left to the SIMT kernel.
+// A convolution's A rows are gathered from its input: each 16-byte copy is
+// 8 consecutive input channels of one window position, so the input
+// channels must come in multiples of 8. Anything else (other types, a
+// payload that is not a multiply-add, N or K edges, an operand not laid out
+// K- or N-innermost) is left to the SIMT kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,17 +43,28 @@ using namespace mlir;
 namespace kiln {
 namespace {
 
-constexpr int64_t kBM = 128, kBN = 128, kBK = 32;
-constexpr int64_t kWarpsM = 2, kWarpsN = 4;
-constexpr int64_t kWM = kBM / kWarpsM, kWN = kBN / kWarpsN; // 64 x 32
+constexpr int64_t kBK = 32;
 constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
-constexpr int64_t kTilesM = kWM / kMmaM, kTilesN = kWN / kMmaN; // 4 x 4
-constexpr int64_t kThreads = kWarpsM * kWarpsN * 32;
 constexpr int64_t kStages = 2;
 // 16 bytes of f16 padding per shared row.
 constexpr int64_t kPad = 8;
 // f16 elements per cp.async.
 constexpr int64_t kCopyElements = 8;
+// Below this many workgroups a GPU has idle multiprocessors (an H100 has
+// 132): smaller tiles are taken when N allows.
+constexpr int64_t kMinWorkgroups = 128;
+
+// A workgroup tile and the warps splitting it.
+struct MmaTile {
+  int64_t BM, BN, WarpsM, WarpsN;
+  int64_t threads() const { return WarpsM * WarpsN * 32; }
+  int64_t tilesM() const { return BM / WarpsM / kMmaM; }
+  int64_t tilesN() const { return BN / WarpsN / kMmaN; }
+};
+// Largest first.
+constexpr MmaTile kTiles[] = {{128, 128, 2, 4}, {64, 64, 2, 2}};
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // True if `v` is `arith.extf` of block argument `arg` from f16 to f32.
 bool isExtendedArg(Value v, BlockArgument arg) {
@@ -75,28 +93,48 @@ bool isMultiplyAccumulate(linalg::LinalgOp op) {
          (isExtendedArg(mul.getLhs(), b) && isExtendedArg(mul.getRhs(), a));
 }
 
-// The loop position of `map`'s innermost result.
-int64_t innermostLoop(AffineMap map) {
-  return cast<AffineDimExpr>(map.getResults().back()).getPosition();
+// A cp.async moves kCopyElements consecutive elements: of A along k, of B
+// along n. They are consecutive in memory if the operand's innermost index
+// is the group's innermost loop and a copy never crosses a run of it (which
+// also keeps every copy 16-byte aligned).
+bool isCopyable(const Contraction &c, unsigned input, ArrayRef<int64_t> dims) {
+  linalg::LinalgOp op = c.Op;
+  return isInnermostIn(c, op.getDpsInputOperand(input), dims) &&
+         c.Ranges[dims.back()] % kCopyElements == 0;
 }
 
-bool isApplicable(const Contraction &c) {
-  if (!isMultiplyAccumulate(c.Op) || c.M % kBM != 0 || c.N % kBN != 0 ||
-      c.K % kBK != 0)
-    return false;
-  if (c.InitValue && !c.InitValue.getType().isF32())
-    return false;
-  linalg::LinalgOp op = c.Op;
-  return innermostLoop(op.getMatchingIndexingMap(op.getDpsInputOperand(0))) ==
-             c.KDim &&
-         innermostLoop(op.getMatchingIndexingMap(op.getDpsInputOperand(1))) ==
-             c.NDim;
+// The tile for `c`: the largest whose N tile divides N with enough
+// workgroups, else the one giving the most (the smallest of equals); none if no
+// N tile divides N, K is not a multiple of kBK, or the operands cannot be
+// copied 16 bytes at a time.
+std::optional<MmaTile> chooseTile(const Contraction &c) {
+  if (!isMultiplyAccumulate(c.Op) || c.K % kBK != 0 ||
+      !isCopyable(c, 0, c.KDims) || !isCopyable(c, 1, c.NDims))
+    return std::nullopt;
+  Value init = uniformInit(c);
+  if (init && !init.getType().isF32())
+    return std::nullopt;
+  std::optional<MmaTile> best;
+  int64_t bestCount = 0;
+  for (const MmaTile &tile : kTiles) {
+    if (c.N % tile.BN != 0)
+      continue;
+    int64_t count = c.Batch * ceilDiv(c.M, tile.BM) * (c.N / tile.BN);
+    if (count >= kMinWorkgroups)
+      return tile;
+    if (count >= bestCount) {
+      best = tile;
+      bestCount = count;
+    }
+  }
+  return best;
 }
 
 class MmaKernelBuilder {
 public:
-  MmaKernelBuilder(func::FuncOp func, Contraction c, SymbolTable &symbols)
-      : Func(func), C(c), Symbols(symbols), B(func.getContext()),
+  MmaKernelBuilder(func::FuncOp func, Contraction c, MmaTile tile,
+                   SymbolTable &symbols)
+      : Func(func), C(c), T(tile), Symbols(symbols), B(func.getContext()),
         Loc(c.Op.getLoc()) {}
 
   void build();
@@ -114,19 +152,18 @@ private:
   Value rem(Value a, int64_t b) {
     return arith::RemUIOp::create(B, Loc, a, idx(b));
   }
-  // Loop values for batch `Batch` with the given M, N, K positions (null
-  // ones left at 0).
-  SmallVector<Value> loops(Value m, Value n, Value k) {
-    SmallVector<Value> values(C.Op.getNumLoops(), idx(0));
-    if (C.BatchDim >= 0)
-      values[C.BatchDim] = Batch;
-    if (m)
-      values[C.MDim] = m;
-    if (n)
-      values[C.NDim] = n;
-    if (k)
-      values[C.KDim] = k;
-    return values;
+  // Whether row `m` of A (and C) exists; null when BM divides M.
+  Value rowInBounds(Value m) {
+    if (C.M % T.BM == 0)
+      return nullptr;
+    return arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult, m,
+                                 idx(C.M));
+  }
+  // The indices `map` gives at batch `Batch` and the given m, n, k
+  // positions (null ones left at 0).
+  SmallVector<Value> at(AffineMap map, Value m, Value n, Value k) {
+    return applyToLoops(B, Loc, map,
+                        contractionLoops(B, Loc, C, Batch, m, n, k));
   }
   // Issues the cp.asyncs filling `stage` with the tiles at k0 and commits
   // them as one group, whose token it returns.
@@ -134,6 +171,7 @@ private:
 
   func::FuncOp Func;
   Contraction C;
+  MmaTile T;
   SymbolTable &Symbols;
   OpBuilder B;
   Location Loc;
@@ -145,27 +183,39 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0) {
   AffineMap mapA = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   AffineMap mapB = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
   SmallVector<Value> tokens;
-  // A: kBM rows of kBK; B: kBK rows of kBN; each in 16-byte pieces, spread
+  // A: BM rows of kBK; B: kBK rows of BN; each in 16-byte pieces, spread
   // over the threads with consecutive threads on consecutive pieces.
   auto copy = [&](Value tile, Value source, AffineMap map, int64_t rows,
                   int64_t cols, bool isA) {
     int64_t pieces = rows * cols / kCopyElements;
-    for (int64_t first = 0; first < pieces; first += kThreads) {
+    for (int64_t first = 0; first < pieces; first += T.threads()) {
       Value piece = add(Tid, first);
       Value row = div(piece, cols / kCopyElements);
       Value col = mul(rem(piece, cols / kCopyElements), kCopyElements);
-      SmallVector<Value> at =
-          isA ? loops(add(Row0, row), nullptr, add(k0, col))
-              : loops(nullptr, add(Col0, col), add(k0, row));
+      SmallVector<Value> indices;
+      Value srcElements;
+      if (isA) {
+        // A row past M copies no bytes (the tile row is zero-filled) from
+        // the last row, so the address stays inside A.
+        Value m = add(Row0, row);
+        if (Value inBounds = rowInBounds(m)) {
+          srcElements = arith::SelectOp::create(B, Loc, inBounds,
+                                                idx(kCopyElements), idx(0));
+          m = arith::MinUIOp::create(B, Loc, m, idx(C.M - 1));
+        }
+        indices = at(map, m, nullptr, add(k0, col));
+      } else {
+        indices = at(map, nullptr, add(Col0, col), add(k0, row));
+      }
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
           B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tile,
-          ValueRange{stage, row, col}, source, applyToLoops(map, at),
-          B.getIndexAttr(kCopyElements), /*srcElements=*/Value(),
+          ValueRange{stage, row, col}, source, indices,
+          B.getIndexAttr(kCopyElements), srcElements,
           /*bypassL1=*/B.getUnitAttr()));
     }
   };
-  copy(TileA, C.Lhs, mapA, kBM, kBK, /*isA=*/true);
-  copy(TileB, C.Rhs, mapB, kBK, kBN, /*isA=*/false);
+  copy(TileA, C.Lhs, mapA, T.BM, kBK, /*isA=*/true);
+  copy(TileB, C.Rhs, mapB, kBK, T.BN, /*isA=*/false);
   return nvgpu::DeviceAsyncCreateGroupOp::create(
       B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tokens);
 }
@@ -173,45 +223,61 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0) {
 void MmaKernelBuilder::build() {
   B.setInsertionPoint(C.Store);
   Func->setAttr("kiln.gpu_contraction_mma",
-                B.getDenseI64ArrayAttr({kBM, kBN, kBK, kMmaM, kMmaN, kMmaK}));
+                B.getDenseI64ArrayAttr({T.BM, T.BN, kBK, kMmaM, kMmaN, kMmaK}));
+  if (C.ImplicitGemm)
+    Func->setAttr("kiln.gpu_implicit_gemm",
+                  B.getDenseI64ArrayAttr({C.M, C.N, C.K}));
   TileA = createSharedBuffer(B, Loc, Func, Symbols, "_mma_a",
-                             {kStages, kBM, kBK + kPad}, B.getF16Type());
+                             {kStages, T.BM, kBK + kPad}, B.getF16Type());
   TileB = createSharedBuffer(B, Loc, Func, Symbols, "_mma_b",
-                             {kStages, kBK, kBN + kPad}, B.getF16Type());
+                             {kStages, kBK, T.BN + kPad}, B.getF16Type());
 
-  scf::ForallOp forall = createWorkgroupLoop(B, Loc, C, kBM, kBN);
+  scf::ForallOp forall = createWorkgroupLoop(B, Loc, C, T.BM, T.BN);
   B.setInsertionPointToStart(forall.getBody());
   Batch = forall.getInductionVar(0);
   Row0 = forall.getInductionVar(1);
   Col0 = forall.getInductionVar(2);
   Tid = gpu::ThreadIdOp::create(B, Loc, gpu::Dimension::x);
   Value warp = div(Tid, 32), lane = rem(Tid, 32);
-  Value warpRow = mul(div(warp, kWarpsN), kWM);
-  Value warpCol = mul(rem(warp, kWarpsN), kWN);
+  int64_t tilesM = T.tilesM(), tilesN = T.tilesN();
+  Value warpRow = mul(div(warp, T.WarpsN), T.BM / T.WarpsM);
+  Value warpCol = mul(rem(warp, T.WarpsN), T.BN / T.WarpsN);
   // Accumulator fragment element (r, c) is row g + 8r, column 2t + c of its
   // 16 x 8 tile (g = lane / 4, t = lane % 4).
   Value g = div(lane, 4), t2 = mul(rem(lane, 4), 2);
 
   auto fragType = VectorType::get({2, 2}, B.getF32Type());
+  AffineMap outMap = C.Op.getIndexingMapsArray().back();
   SmallVector<Value> acc;
-  for (int64_t mi = 0; mi < kTilesM; ++mi)
-    for (int64_t ni = 0; ni < kTilesN; ++ni) {
-      if (C.InitValue) {
-        acc.push_back(
-            vector::BroadcastOp::create(B, Loc, fragType, C.InitValue));
+  for (int64_t mi = 0; mi < tilesM; ++mi)
+    for (int64_t ni = 0; ni < tilesN; ++ni) {
+      if (Value init = uniformInit(C)) {
+        acc.push_back(vector::BroadcastOp::create(B, Loc, fragType, init));
         continue;
       }
       Value frag = vector::BroadcastOp::create(
           B, Loc, fragType,
           arith::ConstantOp::create(B, Loc, B.getF32FloatAttr(0.0)));
-      AffineMap outMap = C.Op.getIndexingMapsArray().back();
       for (int64_t r = 0; r < 2; ++r)
         for (int64_t c = 0; c < 2; ++c) {
           Value row = add(add(Row0, warpRow), add(g, mi * kMmaM + 8 * r));
           Value col = add(add(Col0, warpCol), add(t2, ni * kMmaN + c));
-          Value value = memref::LoadOp::create(
-              B, Loc, C.InitBinding,
-              applyToLoops(outMap, loops(row, col, nullptr)));
+          Value value;
+          if (Value inBounds = rowInBounds(row)) {
+            auto branch = scf::IfOp::create(B, Loc, B.getF32Type(), inBounds,
+                                            /*withElseRegion=*/true);
+            OpBuilder::InsertionGuard guard(B);
+            B.setInsertionPointToStart(branch.thenBlock());
+            scf::YieldOp::create(
+                B, Loc, initialValue(B, Loc, C, at(outMap, row, col, nullptr)));
+            B.setInsertionPointToStart(branch.elseBlock());
+            scf::YieldOp::create(B, Loc,
+                                 ValueRange{arith::ConstantOp::create(
+                                     B, Loc, B.getF32FloatAttr(0.0))});
+            value = branch.getResult(0);
+          } else {
+            value = initialValue(B, Loc, C, at(outMap, row, col, nullptr));
+          }
           frag = vector::InsertOp::create(B, Loc, value, frag,
                                           ArrayRef<int64_t>{r, c});
         }
@@ -243,7 +309,7 @@ void MmaKernelBuilder::build() {
       // column half l / 16.
       Value aRow = add(warpRow, rem(lane, 16));
       Value aCol = add(mul(div(lane, 16), 8), kk);
-      for (int64_t mi = 0; mi < kTilesM; ++mi)
+      for (int64_t mi = 0; mi < tilesM; ++mi)
         as.push_back(nvgpu::LdMatrixOp::create(
             B, Loc, aType, TileA,
             ValueRange{stage, add(aRow, mi * kMmaM), aCol},
@@ -251,14 +317,14 @@ void MmaKernelBuilder::build() {
       // ldmatrix x2 transposed of a 16 x 8 B tile (K x N): lanes 0-15 give
       // rows k.
       Value bRow = add(rem(lane, 16), kk);
-      for (int64_t ni = 0; ni < kTilesN; ++ni)
+      for (int64_t ni = 0; ni < tilesN; ++ni)
         bs.push_back(nvgpu::LdMatrixOp::create(
             B, Loc, bType, TileB,
             ValueRange{stage, bRow, add(warpCol, ni * kMmaN)},
             /*transpose=*/true, /*numTiles=*/2));
-      for (int64_t mi = 0; mi < kTilesM; ++mi)
-        for (int64_t ni = 0; ni < kTilesN; ++ni) {
-          Value &frag = values[mi * kTilesN + ni];
+      for (int64_t mi = 0; mi < tilesM; ++mi)
+        for (int64_t ni = 0; ni < tilesN; ++ni) {
+          Value &frag = values[mi * tilesN + ni];
           frag =
               nvgpu::MmaSyncOp::create(B, Loc, as[mi], bs[ni], frag,
                                        ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
@@ -271,18 +337,21 @@ void MmaKernelBuilder::build() {
   // The last (redundant) copies must land before the kernel ends.
   nvgpu::DeviceAsyncWaitOp::create(B, Loc, first, B.getI32IntegerAttr(0));
 
-  AffineMap outMap = C.Op.getIndexingMapsArray().back();
-  for (int64_t mi = 0; mi < kTilesM; ++mi)
-    for (int64_t ni = 0; ni < kTilesN; ++ni)
+  for (int64_t mi = 0; mi < tilesM; ++mi)
+    for (int64_t ni = 0; ni < tilesN; ++ni)
       for (int64_t r = 0; r < 2; ++r)
         for (int64_t c = 0; c < 2; ++c) {
           Value row = add(add(Row0, warpRow), add(g, mi * kMmaM + 8 * r));
           Value col = add(add(Col0, warpCol), add(t2, ni * kMmaN + c));
-          SmallVector<Value> outIndices =
-              applyToLoops(outMap, loops(row, col, nullptr));
           Value value = vector::ExtractOp::create(
-              B, Loc, kLoop.getResult(mi * kTilesN + ni),
+              B, Loc, kLoop.getResult(mi * tilesN + ni),
               ArrayRef<int64_t>{r, c});
+          OpBuilder::InsertionGuard guard(B);
+          if (Value inBounds = rowInBounds(row)) {
+            auto branch = scf::IfOp::create(B, Loc, inBounds);
+            B.setInsertionPoint(branch.thenYield());
+          }
+          SmallVector<Value> outIndices = at(outMap, row, col, nullptr);
           value = applyEpilogue(B, Loc, C, value, outIndices);
           memref::StoreOp::create(B, Loc, value, C.Out, outIndices);
         }
@@ -293,12 +362,15 @@ void MmaKernelBuilder::build() {
 LogicalResult buildMmaContractionKernel(func::FuncOp func,
                                         SymbolTable &symbols) {
   FailureOr<Contraction> c = matchContraction(func);
-  if (failed(c) || !isApplicable(*c))
+  if (failed(c))
     return failure();
-  MmaKernelBuilder(func, *c, symbols).build();
+  std::optional<MmaTile> tile = chooseTile(*c);
+  if (!tile)
+    return failure();
+  MmaKernelBuilder(func, *c, *tile, symbols).build();
   eraseTensorProgram(func);
   func->setAttr(kWorkgroupSizeAttr,
-                OpBuilder(func).getDenseI64ArrayAttr({kThreads, 1, 1}));
+                OpBuilder(func).getDenseI64ArrayAttr({tile->threads(), 1, 1}));
   return success();
 }
 

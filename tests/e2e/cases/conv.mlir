@@ -124,3 +124,24 @@ func.func @linalg_grouped_conv(%x: tensor<1x8x8x2x4xf32>, %w: tensor<2x3x3x3x4xf
       ins(%x, %w : tensor<1x8x8x2x4xf32>, tensor<2x3x3x3x4xf32>) outs(%c : tensor<1x6x6x2x3xf32>) -> tensor<1x6x6x2x3xf32>
   return %0 : tensor<1x6x6x2x3xf32>
 }
+
+// f16 inputs accumulating in f32 with a bias + relu epilogue, 32 input
+// channels: the tensor-core kernel on sm_80 and later, 64 x 64 tiles over
+// M = 2 * 9 * 9 = 162 rows (the last tile partly past M).
+#bias4 = affine_map<(d0, d1, d2, d3) -> (d3)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @linalg_conv_f16_tensor_cores(%x: tensor<2x11x11x32xf16>, %w: tensor<3x3x32x64xf16>, %b: tensor<64xf32>) -> tensor<2x9x9x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x9x9x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x9x9x64xf32>) -> tensor<2x9x9x64xf32>
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x11x11x32xf16>, tensor<3x3x32x64xf16>) outs(%c : tensor<2x9x9x64xf32>) -> tensor<2x9x9x64xf32>
+  %1 = linalg.generic {indexing_maps = [#id4, #bias4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%0, %b : tensor<2x9x9x64xf32>, tensor<64xf32>) outs(%e : tensor<2x9x9x64xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<2x9x9x64xf32>
+  return %1 : tensor<2x9x9x64xf32>
+}

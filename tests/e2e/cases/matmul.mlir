@@ -130,3 +130,12 @@ func.func @linalg_matmul_f16_tensor_cores(%a: tensor<256x96xf16>, %b: tensor<96x
   } -> tensor<256x384xf32>
   return %1 : tensor<256x384xf32>
 }
+
+// Large enough for 128 x 128 tensor-core tiles (16 x 8 = 128 workgroups).
+func.func @linalg_matmul_f16_tensor_cores_large(%a: tensor<2048x64xf16>, %b: tensor<64x1024xf16>) -> tensor<2048x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2048x1024xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<2048x64xf16>, tensor<64x1024xf16>) outs(%c : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  return %0 : tensor<2048x1024xf32>
+}

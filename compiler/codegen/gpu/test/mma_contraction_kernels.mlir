@@ -1,8 +1,8 @@
 // RUN: kiln-opt --split-input-file --kiln-gpu-contraction-kernels=tensor-core-arch=90 %s | FileCheck %s
 // RUN: kiln-opt --split-input-file --kiln-gpu-contraction-kernels=tensor-core-arch=75 %s | FileCheck %s --check-prefix=SIMT
 
-// f16 x f16 -> f32 with 128x128x32 tiles dividing the problem: on sm_80 and
-// later the tensor-core kernel. Two shared stages padded by 8 f16 a row;
+// f16 x f16 -> f32 with 128x128x32 tiles dividing the problem into 128
+// workgroups: on sm_80 and later the tensor-core kernel. Two shared stages padded by 8 f16 a row;
 // the first stage's copies before the K loop, the next stage's at the top
 // of each step, then a wait for all but the newest group and a barrier;
 // 2 x (4 ldmatrix x4 of A, 4 ldmatrix x2 transposed of B, 16 mma.sync) per
@@ -13,7 +13,7 @@
 // CHECK-LABEL: func.func private @mm(
 // CHECK-SAME:    kiln.gpu_contraction_mma = array<i64: 128, 128, 32, 16, 8, 16>
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
-// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 256, 384) step (1, 128, 128)
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 2048, 1024) step (1, 128, 128)
 // CHECK-COUNT-4: nvgpu.device_async_copy
 // CHECK:         nvgpu.device_async_create_group
 // CHECK:         scf.for {{.*}} -> (vector<2x2xf32>,
@@ -35,32 +35,46 @@
 // SIMT-NOT:      nvgpu
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
-func.func private @mm(%a: memref<256x96xf16>, %b: memref<96x384xf16>, %bias: memref<384xf32>, %out: memref<256x384xf32>) attributes {kiln.dispatch} {
-  %0 = bufferization.to_tensor %a restrict : memref<256x96xf16> to tensor<256x96xf16>
-  %1 = bufferization.to_tensor %b restrict : memref<96x384xf16> to tensor<96x384xf16>
-  %2 = bufferization.to_tensor %bias restrict : memref<384xf32> to tensor<384xf32>
+func.func private @mm(%a: memref<2048x96xf16>, %b: memref<96x1024xf16>, %bias: memref<1024xf32>, %out: memref<2048x1024xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<2048x96xf16> to tensor<2048x96xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<96x1024xf16> to tensor<96x1024xf16>
+  %2 = bufferization.to_tensor %bias restrict : memref<1024xf32> to tensor<1024xf32>
   %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<256x384xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<256x384xf32>) -> tensor<256x384xf32>
-  %m = linalg.matmul ins(%0, %1 : tensor<256x96xf16>, tensor<96x384xf16>) outs(%f : tensor<256x384xf32>) -> tensor<256x384xf32>
-  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %2 : tensor<256x384xf32>, tensor<384xf32>) outs(%e : tensor<256x384xf32>) {
+  %e = tensor.empty() : tensor<2048x1024xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<2048x96xf16>, tensor<96x1024xf16>) outs(%f : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %2 : tensor<2048x1024xf32>, tensor<1024xf32>) outs(%e : tensor<2048x1024xf32>) {
   ^bb0(%v: f32, %bv: f32, %o: f32):
     %s = arith.addf %v, %bv : f32
     %x = arith.maximumf %s, %z : f32
     linalg.yield %x : f32
-  } -> tensor<256x384xf32>
-  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<256x384xf32>, memref<256x384xf32>) -> ()
+  } -> tensor<2048x1024xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<2048x1024xf32>, memref<2048x1024xf32>) -> ()
   return
 }
 
 // -----
 
-// A row count the 128-row tile does not divide goes to the SIMT kernel,
-// which predicates its edges.
+// 100 rows, 128 columns: 128 x 128 tiles would give one workgroup, so
+// 64 x 64 tiles with 4 warps as 2 x 2 (each 32 x 32: 2 x 4 mma tiles). 64
+// does not divide 100: an A row past M is copied with 0 source bytes
+// (zero-filled) from a row clamped into A, and its outputs are not stored.
 
 // CHECK-LABEL: func.func private @edge(
-// CHECK-SAME:    kiln.gpu_contraction_tile
-// CHECK-NOT:     nvgpu.mma.sync
+// CHECK-SAME:    kiln.gpu_contraction_mma = array<i64: 64, 64, 32, 16, 8, 16>
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 100, 128) step (1, 64, 64)
+// CHECK:           %[[IN:.+]] = arith.cmpi ult, %{{.*}}, %c100
+// CHECK:           %[[N:.+]] = arith.select %[[IN]], %c8{{.*}}, %c0
+// CHECK:           arith.minui %{{.*}}, %c99
+// CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %[[N]] {bypassL1}
+// CHECK:           scf.for {{.*}} -> (vector<2x2xf32>,
+// CHECK-COUNT-2:     nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<2x64x40xf16, 3> -> vector<4x2xf16>
+// CHECK-COUNT-4:     nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true} : memref<2x32x72xf16, 3> -> vector<2x2xf16>
+// CHECK-COUNT-8:     nvgpu.mma.sync
+// CHECK:           arith.cmpi ult, %{{.*}}, %c100
+// CHECK-NEXT:      scf.if
+// CHECK:             memref.store {{.*}}, %arg2
 func.func private @edge(%a: memref<100x64xf16>, %b: memref<64x128xf16>, %out: memref<100x128xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<100x64xf16> to tensor<100x64xf16>
   %1 = bufferization.to_tensor %b restrict : memref<64x128xf16> to tensor<64x128xf16>
@@ -69,5 +83,24 @@ func.func private @edge(%a: memref<100x64xf16>, %b: memref<64x128xf16>, %out: me
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<100x128xf32>) -> tensor<100x128xf32>
   %m = linalg.matmul ins(%0, %1 : tensor<100x64xf16>, tensor<64x128xf16>) outs(%f : tensor<100x128xf32>) -> tensor<100x128xf32>
   bufferization.materialize_in_destination %m in restrict writable %out : (tensor<100x128xf32>, memref<100x128xf32>) -> ()
+  return
+}
+
+// -----
+
+// A column count no N tile divides goes to the SIMT kernel, which
+// predicates its edges.
+
+// CHECK-LABEL: func.func private @columns(
+// CHECK-SAME:    kiln.gpu_contraction_tile
+// CHECK-NOT:     nvgpu.mma.sync
+func.func private @columns(%a: memref<128x64xf16>, %b: memref<64x100xf16>, %out: memref<128x100xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<128x64xf16> to tensor<128x64xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<64x100xf16> to tensor<64x100xf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x100xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x100xf32>) -> tensor<128x100xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<128x64xf16>, tensor<64x100xf16>) outs(%f : tensor<128x100xf32>) -> tensor<128x100xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<128x100xf32>, memref<128x100xf32>) -> ()
   return
 }

@@ -2,9 +2,9 @@
 // RUN: strings %t.kiln | FileCheck %s
 
 // The PTX of the two contraction kernels: the f16 one on the tensor cores
-// (cp.async into shared memory, ldmatrix, mma.sync), the f32 one on the CUDA
-// cores (16-byte shared loads, FMA). Both are in the module as PTX whether
-// or not ptxas is installed.
+// (cp.async into shared memory, ldmatrix, mma.sync), the f32 one on the
+// CUDA cores (128 x 128 tiles: 16-byte shared loads, FMA). Both are in the
+// module as PTX whether or not ptxas is installed.
 
 // CHECK-DAG: .entry f16_dispatch_0
 // CHECK-DAG: cp.async.cg.shared.global
@@ -24,10 +24,10 @@ func.func @f16(%a: tensor<128x64xf16>, %b: tensor<64x256xf16>) -> tensor<128x256
   return %m : tensor<128x256xf32>
 }
 
-func.func @f32(%a: tensor<128x64xf32>, %b: tensor<64x256xf32>) -> tensor<128x256xf32> {
+func.func @f32(%a: tensor<2048x64xf32>, %b: tensor<64x1024xf32>) -> tensor<2048x1024xf32> {
   %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<128x256xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x256xf32>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
-  return %m : tensor<128x256xf32>
+  %e = tensor.empty() : tensor<2048x1024xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<2048x64xf32>, tensor<64x1024xf32>) outs(%f : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  return %m : tensor<2048x1024xf32>
 }

@@ -1,0 +1,284 @@
+//===- KernelDispatch.cpp - Dispatches written whole as one kernel --------===//
+
+#include "compiler/codegen/gpu/KernelDispatch.h"
+#include "compiler/codegen/common/Tiling.h"
+
+#include "mlir/Dialect/Affine/Utils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+// An all-parallel generic with one init it never reads, written in order:
+// its loops are its output's dimensions.
+bool isElementwiseInOrder(linalg::GenericOp generic) {
+  return generic.getNumReductionLoops() == 0 && generic.getNumDpsInits() == 1 &&
+         generic.getIndexingMapsArray().back().isIdentity() &&
+         !generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0));
+}
+
+// An input read through a projected permutation of a binding.
+bool readsBinding(linalg::GenericOp generic, OpOperand *input) {
+  return bindingOf(input->get()) &&
+         generic.getMatchingIndexingMap(input).isProjectedPermutation();
+}
+
+// Clones elementwise `generic`'s payload for the output at `outIndices`:
+// binding inputs are loaded there, input `root` (if set) is `rootValue`,
+// and linalg.index is the output index.
+Value applyElementwise(OpBuilder &builder, Location loc,
+                       linalg::GenericOp generic, ArrayRef<Value> outIndices,
+                       OpOperand *root, Value rootValue) {
+  Block &body = generic.getRegion().front();
+  IRMapping map;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    BlockArgument arg = body.getArgument(input->getOperandNumber());
+    if (input == root) {
+      map.map(arg, rootValue);
+      continue;
+    }
+    map.map(arg, memref::LoadOp::create(
+                     builder, loc, bindingOf(input->get()),
+                     applyToLoops(builder, loc,
+                                  generic.getMatchingIndexingMap(input),
+                                  outIndices)));
+  }
+  for (Operation &op : body.without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(op)) {
+      map.map(index.getResult(), outIndices[index.getDim()]);
+      continue;
+    }
+    builder.clone(op, map);
+  }
+  return map.lookupOrDefault(body.getTerminator()->getOperand(0));
+}
+
+} // namespace
+
+bool collectWindowLoops(AffineExpr e, SmallVectorImpl<unsigned> &loops) {
+  if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+    loops.push_back(dim.getPosition());
+    return true;
+  }
+  auto binary = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!binary)
+    return false;
+  if (e.getKind() == AffineExprKind::Add)
+    return collectWindowLoops(binary.getLHS(), loops) &&
+           collectWindowLoops(binary.getRHS(), loops);
+  auto dim = dyn_cast<AffineDimExpr>(binary.getLHS());
+  auto scale = dyn_cast<AffineConstantExpr>(binary.getRHS());
+  if (e.getKind() != AffineExprKind::Mul || !dim || !scale ||
+      scale.getValue() <= 0)
+    return false;
+  loops.push_back(dim.getPosition());
+  return true;
+}
+
+Value bindingOf(Value tensor) {
+  auto read = tensor.getDefiningOp<bufferization::ToTensorOp>();
+  if (!read || !isa<BlockArgument>(read.getBuffer()))
+    return nullptr;
+  return read.getBuffer();
+}
+
+FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func) {
+  SmallVector<bufferization::MaterializeInDestinationOp> stores;
+  func.walk([&](bufferization::MaterializeInDestinationOp op) {
+    stores.push_back(op);
+  });
+  if (stores.size() != 1 || !isa<BlockArgument>(stores.front().getDest()))
+    return failure();
+  KernelDispatch d;
+  d.Out = stores.front().getDest();
+  d.Store = stores.front();
+  Value result = stores.front().getSource();
+  // An elementwise epilogue reads the root (an op with reduction loops) in
+  // order and other bindings anyhow.
+  if (auto generic = result.getDefiningOp<linalg::GenericOp>();
+      generic && isElementwiseInOrder(generic)) {
+    Value root;
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      auto producer = input->get().getDefiningOp<linalg::LinalgOp>();
+      if (producer && producer.getNumReductionLoops() != 0) {
+        if (root || !generic.getMatchingIndexingMap(input).isIdentity())
+          return failure();
+        root = input->get();
+      } else if (!readsBinding(generic, input)) {
+        return failure();
+      }
+    }
+    if (root) {
+      d.Epilogue = generic;
+      result = root;
+    }
+  }
+  auto op = result.getDefiningOp<linalg::LinalgOp>();
+  if (!op || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics() || op.hasIndexSemantics() ||
+      !result.hasOneUse() || op.getNumReductionLoops() == 0)
+    return failure();
+  d.Op = op;
+  Value init = op.getDpsInitOperand(0)->get();
+  Operation *producer = init.getDefiningOp();
+  if (!producer || !init.hasOneUse())
+    return failure();
+  if (auto fill = dyn_cast<linalg::FillOp>(producer)) {
+    if (!fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+      return failure();
+  } else if (auto copy = dyn_cast<linalg::CopyOp>(producer)) {
+    if (!bindingOf(copy.getInputs()[0]) ||
+        !copy.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())
+      return failure();
+  } else if (auto generic = dyn_cast<linalg::GenericOp>(producer)) {
+    if (!isElementwiseInOrder(generic) ||
+        !generic.getDpsInitOperand(0)->get().getDefiningOp<tensor::EmptyOp>() ||
+        !llvm::all_of(generic.getDpsInputOperands(), [&](OpOperand *input) {
+          return readsBinding(generic, input);
+        }))
+      return failure();
+  } else {
+    return failure();
+  }
+  d.Init = producer;
+  d.Ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(d.Ranges, [](int64_t r) {
+        return ShapedType::isDynamic(r) || r == 0;
+      }))
+    return failure();
+  return d;
+}
+
+SmallVector<Value> applyToLoops(OpBuilder &builder, Location loc, AffineMap map,
+                                ArrayRef<Value> loops) {
+  SmallVector<Value> indices;
+  for (AffineExpr e : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      indices.push_back(loops[dim.getPosition()]);
+    else
+      indices.push_back(
+          affine::expandAffineExpr(builder, loc, e, loops, ValueRange{}));
+  }
+  return indices;
+}
+
+SmallVector<Value> delinearize(OpBuilder &builder, Location loc, Value linear,
+                               ArrayRef<int64_t> sizes) {
+  SmallVector<Value> position(sizes.size());
+  for (size_t i = sizes.size(); i-- > 0;) {
+    if (i == 0) {
+      position[i] = linear;
+      break;
+    }
+    Value size = arith::ConstantIndexOp::create(builder, loc, sizes[i]);
+    position[i] = arith::RemUIOp::create(builder, loc, linear, size);
+    linear = arith::DivUIOp::create(builder, loc, linear, size);
+  }
+  return position;
+}
+
+Value createSharedBuffer(OpBuilder &builder, Location loc, func::FuncOp func,
+                         SymbolTable &symbols, StringRef suffix,
+                         ArrayRef<int64_t> shape, Type element) {
+  // NVVM's shared address space as a number: upstream's memref.global
+  // lowering does not map #gpu.address_space<workgroup>.
+  auto space = builder.getI64IntegerAttr(
+      static_cast<int64_t>(NVVM::NVVMMemorySpace::Shared));
+  auto type = MemRefType::get(shape, element, AffineMap(), space);
+  OpBuilder moduleBuilder(func);
+  // Vector loads, cp.async and ldmatrix all need 16-byte alignment.
+  auto global = memref::GlobalOp::create(
+      moduleBuilder, loc, (func.getSymName() + suffix).str(),
+      moduleBuilder.getStringAttr("private"), type, Attribute(),
+      /*constant=*/false, moduleBuilder.getI64IntegerAttr(16));
+  symbols.insert(global);
+  return memref::GetGlobalOp::create(builder, loc, type, global.getSymName());
+}
+
+scf::ForallOp createBlockLoop(OpBuilder &builder, Location loc,
+                              ArrayRef<int64_t> upper,
+                              ArrayRef<int64_t> steps) {
+  MLIRContext *ctx = builder.getContext();
+  SmallVector<Attribute> mapping;
+  for (size_t i = 0; i < upper.size(); ++i)
+    mapping.push_back(gpu::GPUBlockMappingAttr::get(
+        ctx, static_cast<gpu::MappingId>(
+                 static_cast<uint64_t>(gpu::MappingId::LinearDim0) + i)));
+  return scf::ForallOp::create(
+      builder, loc,
+      getAsIndexOpFoldResult(ctx, SmallVector<int64_t>(upper.size(), 0)),
+      getAsIndexOpFoldResult(ctx, upper), getAsIndexOpFoldResult(ctx, steps),
+      ValueRange{}, builder.getArrayAttr(mapping));
+}
+
+Value uniformInit(const KernelDispatch &d) {
+  auto fill = dyn_cast<linalg::FillOp>(d.Init);
+  return fill ? fill.getInputs()[0] : Value();
+}
+
+Value initialValue(OpBuilder &builder, Location loc, const KernelDispatch &d,
+                   ArrayRef<Value> outIndices) {
+  if (Value value = uniformInit(d))
+    return value;
+  if (auto copy = dyn_cast<linalg::CopyOp>(d.Init))
+    return memref::LoadOp::create(builder, loc, bindingOf(copy.getInputs()[0]),
+                                  outIndices);
+  return applyElementwise(builder, loc, cast<linalg::GenericOp>(d.Init),
+                          outIndices, /*root=*/nullptr, Value());
+}
+
+Value applyRootPayload(OpBuilder &builder, const KernelDispatch &d,
+                       ArrayRef<Value> args) {
+  Block &payload = d.Op->getRegion(0).front();
+  IRMapping map;
+  for (auto [arg, value] : llvm::zip(payload.getArguments(), args))
+    if (value)
+      map.map(arg, value);
+  for (Operation &op : payload.without_terminator()) {
+    Operation *clone = builder.clone(op, map);
+    // Multiply and add may fuse into one FMA (one rounding instead of two),
+    // as cuBLAS, cuDNN and every other GPU matmul or convolution do.
+    if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(clone)) {
+      arith::FastMathFlagsAttr flags = fastMath.getFastMathFlagsAttr();
+      clone->setAttr(
+          fastMath.getFastMathAttrName(),
+          arith::FastMathFlagsAttr::get(
+              builder.getContext(),
+              (flags ? flags.getValue() : arith::FastMathFlags::none) |
+                  arith::FastMathFlags::contract));
+    }
+  }
+  return map.lookupOrDefault(payload.getTerminator()->getOperand(0));
+}
+
+Value applyEpilogue(OpBuilder &builder, Location loc, const KernelDispatch &d,
+                    Value result, ArrayRef<Value> outIndices) {
+  if (!d.Epilogue)
+    return result;
+  linalg::GenericOp epilogue = d.Epilogue;
+  OpOperand *root = nullptr;
+  for (OpOperand *input : epilogue.getDpsInputOperands())
+    if (input->get() == d.Op->getResult(0))
+      root = input;
+  return applyElementwise(builder, loc, epilogue, outIndices, root, result);
+}
+
+void eraseTensorProgram(func::FuncOp func) {
+  SmallVector<bufferization::MaterializeInDestinationOp> stores;
+  func.walk([&](bufferization::MaterializeInDestinationOp op) {
+    stores.push_back(op);
+  });
+  for (auto store : stores)
+    store.erase();
+  eraseDeadOps(func);
+}
+
+} // namespace kiln

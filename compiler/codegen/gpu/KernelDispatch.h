@@ -1,0 +1,112 @@
+//===- KernelDispatch.h - Dispatches written whole as one kernel ----------===//
+//
+// Some GPU kernels are written out whole for a dispatch instead of going
+// through per-output tiling: contractions and convolutions as (implicit)
+// GEMMs, depthwise convolutions and poolings as window kernels. Each takes a
+// dispatch in binding form whose result is one linalg op, the root, reading
+// bindings and accumulating into a fill, a copy of a binding or an
+// elementwise op of bindings (a broadcast bias), optionally followed by one
+// elementwise epilogue that reads the root and other bindings. This is that
+// match, and what the kernel builders share to emit such a kernel.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_COMPILER_CODEGEN_GPU_KERNELDISPATCH_H
+#define KILN_COMPILER_CODEGEN_GPU_KERNELDISPATCH_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace kiln {
+
+/// What a matched dispatch computes, in terms of its bindings.
+struct KernelDispatch {
+  mlir::linalg::LinalgOp Op; // the root: two inputs, one init
+  /// What the accumulator starts as: a linalg.fill of a scalar into
+  /// tensor.empty, a linalg.copy of a binding, or an all-parallel
+  /// linalg.generic of bindings (its loops the output's dimensions).
+  mlir::Operation *Init;
+  mlir::linalg::GenericOp Epilogue;  // may be null
+  mlir::Value Out;                   // the output binding
+  mlir::Operation *Store;            // the store of the result to Out
+  llvm::SmallVector<int64_t> Ranges; // the root's loop ranges, all static
+};
+
+/// Matches `func`'s single result store against the shape above; fails
+/// (changing nothing) otherwise, or when a loop of the root is dynamic or
+/// empty.
+mlir::FailureOr<KernelDispatch> matchKernelDispatch(mlir::func::FuncOp func);
+
+/// Appends the loops of `e` if it is a sum of loops times positive
+/// constants, as a convolution window's index (oh * stride + kh *
+/// dilation) or a plain loop is; false for anything else.
+bool collectWindowLoops(mlir::AffineExpr e,
+                        llvm::SmallVectorImpl<unsigned> &loops);
+
+/// The memref binding `tensor` reads (a to_tensor of a function argument),
+/// or null.
+mlir::Value bindingOf(mlir::Value tensor);
+
+/// The indices `map` gives for the value of every loop: its results
+/// expanded into index arithmetic.
+llvm::SmallVector<mlir::Value> applyToLoops(mlir::OpBuilder &builder,
+                                            mlir::Location loc,
+                                            mlir::AffineMap map,
+                                            llvm::ArrayRef<mlir::Value> loops);
+
+/// The position of `linear` in a row-major box of `sizes`, outermost first
+/// (`linear` itself for one dimension).
+llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &builder,
+                                           mlir::Location loc,
+                                           mlir::Value linear,
+                                           llvm::ArrayRef<int64_t> sizes);
+
+/// A 16-byte aligned shared-memory buffer of `shape` for kernel `func`: a
+/// workgroup-space memref.global named after it (added to `symbols`) and
+/// its memref.get_global at `builder`'s insertion point.
+mlir::Value createSharedBuffer(mlir::OpBuilder &builder, mlir::Location loc,
+                               mlir::func::FuncOp func,
+                               mlir::SymbolTable &symbols,
+                               llvm::StringRef suffix,
+                               llvm::ArrayRef<int64_t> shape,
+                               mlir::Type element);
+
+/// A workgroup loop: an scf.forall from 0 to `upper` in `steps`, its
+/// dimensions mapped to blocks (linear_dim_0, 1, ...).
+mlir::scf::ForallOp createBlockLoop(mlir::OpBuilder &builder,
+                                    mlir::Location loc,
+                                    llvm::ArrayRef<int64_t> upper,
+                                    llvm::ArrayRef<int64_t> steps);
+
+/// The scalar every accumulator starts from when d's init is a fill, else
+/// null (each output then has its own, see initialValue).
+mlir::Value uniformInit(const KernelDispatch &d);
+
+/// The accumulator's starting value for output `outIndices`: the fill
+/// value, the copied binding's element, or the init generic applied to its
+/// bindings' elements.
+mlir::Value initialValue(mlir::OpBuilder &builder, mlir::Location loc,
+                         const KernelDispatch &d,
+                         llvm::ArrayRef<mlir::Value> outIndices);
+
+/// Clones the root's payload for one update: its block arguments become
+/// `args` (unused ones may be null); multiply and add may contract into an
+/// FMA. Returns the value it yields.
+mlir::Value applyRootPayload(mlir::OpBuilder &builder, const KernelDispatch &d,
+                             llvm::ArrayRef<mlir::Value> args);
+
+/// The value stored for output `outIndices` whose root result is `result`:
+/// `result` itself, or d's epilogue applied to it (other inputs loaded from
+/// their bindings).
+mlir::Value applyEpilogue(mlir::OpBuilder &builder, mlir::Location loc,
+                          const KernelDispatch &d, mlir::Value result,
+                          llvm::ArrayRef<mlir::Value> outIndices);
+
+/// Erases `func`'s result store and everything dead after it, once a kernel
+/// builder has written the kernel before the store.
+void eraseTensorProgram(mlir::func::FuncOp func);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_CODEGEN_GPU_KERNELDISPATCH_H

@@ -1,0 +1,165 @@
+// RUN: kiln-opt --split-input-file --kiln-gpu-contraction-kernels=tensor-core-arch=90 --canonicalize --cse %s | FileCheck %s
+
+// Convolutions are implicit GEMMs in the contraction kernels: M = N * OH *
+// OW, N = F, K = KH * KW * C. A 3x3 stride-2 convolution (as tosa.conv2d
+// gives: the accumulator a bias broadcast, then relu): M = 2 * 9 * 9 = 162,
+// N = 8, K = 3 * 3 * 4 = 36. A's elements are gathered from the input: the
+// linear m and k are delinearized into (n, oh, ow) and (kh, kw, c) and the
+// input is read at (n, oh * 2 + kh, ow * 2 + kw, c); B is the filter read
+// as a K x N matrix. Every edge is predicated (162, 8 and 36 are not
+// multiples of 32, 32 and 16); each output starts from its bias element
+// and gets relu before its store.
+
+// CHECK-LABEL: func.func private @conv_bias_relu(
+// CHECK-SAME:    kiln.gpu_contraction_tile = array<i64: 32, 16, 16, 2, 1>
+// CHECK-SAME:    kiln.gpu_implicit_gemm = array<i64: 162, 8, 36>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 162, 8) step (1, 32, 16)
+// CHECK:           scf.if
+// CHECK-NEXT:        memref.load %arg0[
+// CHECK:             arith.remui %{{.*}}, %c9
+// CHECK-NEXT:        arith.divui %{{.*}}, %c9
+// CHECK-NEXT:        %[[OW:.+]] = arith.remui %{{.*}}, %c9
+// CHECK-NEXT:        %[[N:.+]] = arith.divui %{{.*}}, %c9
+// CHECK-NEXT:        %[[C:.+]] = arith.remui %{{.*}}, %c4
+// CHECK-NEXT:        %[[KK:.+]] = arith.divui %{{.*}}, %c4
+// CHECK-NEXT:        %[[KW:.+]] = arith.remui %[[KK]], %c3
+// CHECK-NEXT:        %[[KH:.+]] = arith.divui %[[KK]], %c3
+// CHECK-NEXT:        %[[OH2:.+]] = arith.muli %[[OW]], %c2
+// CHECK-NEXT:        %[[H:.+]] = arith.addi %[[OH2]], %[[KH]]
+// CHECK-NEXT:        %[[OW2:.+]] = arith.muli %{{.*}}, %c2
+// CHECK-NEXT:        %[[W:.+]] = arith.addi %[[OW2]], %[[KW]]
+// CHECK-NEXT:        memref.load %arg1[%[[N]], %[[H]], %[[W]], %[[C]]] : memref<2x19x19x4xf32>
+// CHECK:           memref.load %arg2[{{.*}}] : memref<3x3x4x8xf32>
+// CHECK:           scf.for {{.*}} step %c16
+// CHECK:             memref.store {{.*}} : memref<16x36xf32, 3>
+// CHECK:             memref.store {{.*}} : memref<16x16xf32, 3>
+// CHECK:             gpu.barrier
+// CHECK:             memref.load %arg1
+// CHECK:             arith.mulf {{.*}} fastmath<contract>
+// CHECK:             gpu.barrier
+// CHECK:           arith.maximumf
+// CHECK:           memref.store {{.*}}, %arg3
+#map1 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d3)>
+func.func private @conv_bias_relu(%arg0: memref<8xf32>, %arg1: memref<2x19x19x4xf32>, %arg2: memref<3x3x4x8xf32>, %arg3: memref<2x9x9x8xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<8xf32> to tensor<8xf32>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<2x19x19x4xf32> to tensor<2x19x19x4xf32>
+  %2 = bufferization.to_tensor %arg2 restrict : memref<3x3x4x8xf32> to tensor<3x3x4x8xf32>
+  %z = arith.constant 0.0 : f32
+  %3 = tensor.empty() : tensor<2x9x9x8xf32>
+  %4 = linalg.generic {indexing_maps = [#map2, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%0 : tensor<8xf32>) outs(%3 : tensor<2x9x9x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<2x9x9x8xf32>
+  %5 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%1, %2 : tensor<2x19x19x4xf32>, tensor<3x3x4x8xf32>) outs(%4 : tensor<2x9x9x8xf32>) -> tensor<2x9x9x8xf32>
+  %6 = linalg.generic {indexing_maps = [#map1, #map1], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%5 : tensor<2x9x9x8xf32>) outs(%3 : tensor<2x9x9x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %7 = arith.maximumf %in, %z : f32
+    linalg.yield %7 : f32
+  } -> tensor<2x9x9x8xf32>
+  bufferization.materialize_in_destination %6 in restrict writable %arg3 : (tensor<2x9x9x8xf32>, memref<2x9x9x8xf32>) -> ()
+  return
+}
+
+// -----
+
+// Dilation 2 scales the window loops: the input is read at
+// (n, oh + kh * 2, ow + kw * 2, c).
+
+// CHECK-LABEL: func.func private @dilated(
+// CHECK-SAME:    kiln.gpu_implicit_gemm = array<i64: 144, 5, 27>
+// CHECK:         scf.for
+// CHECK:           %[[KH2:.+]] = arith.muli %{{.*}}, %c2
+// CHECK:           arith.addi %{{.*}}, %[[KH2]]
+// CHECK:           memref.load %arg0{{.*}} : memref<1x16x16x3xf32>
+func.func private @dilated(%arg0: memref<1x16x16x3xf32>, %arg1: memref<3x3x3x5xf32>, %arg2: memref<1x12x12x5xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x16x16x3xf32> to tensor<1x16x16x3xf32>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<3x3x3x5xf32> to tensor<3x3x3x5xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x12x12x5xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x12x12x5xf32>) -> tensor<1x12x12x5xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x16x16x3xf32>, tensor<3x3x3x5xf32>) outs(%f : tensor<1x12x12x5xf32>) -> tensor<1x12x12x5xf32>
+  bufferization.materialize_in_destination %c in restrict writable %arg2 : (tensor<1x12x12x5xf32>, memref<1x12x12x5xf32>) -> ()
+  return
+}
+
+// -----
+
+// A grouped convolution: the group is the GEMM's batch (a workgroup loop),
+// M = N * OH * OW = 36, N = F = 3, K = KH * KW * C = 36.
+
+// CHECK-LABEL: func.func private @grouped(
+// CHECK-SAME:    kiln.gpu_implicit_gemm = array<i64: 36, 3, 36>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (2, 36, 3)
+func.func private @grouped(%arg0: memref<1x8x8x2x4xf32>, %arg1: memref<2x3x3x3x4xf32>, %arg2: memref<1x6x6x2x3xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x8x8x2x4xf32> to tensor<1x8x8x2x4xf32>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<2x3x3x3x4xf32> to tensor<2x3x3x3x4xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x6x6x2x3xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x6x6x2x3xf32>) -> tensor<1x6x6x2x3xf32>
+  %c = linalg.conv_2d_nhwgc_gfhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x8x8x2x4xf32>, tensor<2x3x3x3x4xf32>) outs(%f : tensor<1x6x6x2x3xf32>) -> tensor<1x6x6x2x3xf32>
+  bufferization.materialize_in_destination %c in restrict writable %arg2 : (tensor<1x6x6x2x3xf32>, memref<1x6x6x2x3xf32>) -> ()
+  return
+}
+
+// -----
+
+// f16 inputs accumulating in f32, 32 input channels (a 16-byte copy is 8
+// channels of one window position): the tensor-core kernel with the A tile
+// gathered by cp.async. M = 7 * 7 = 49 rows fill one 64-row tile, the rest
+// zero-filled; N = 64 takes 64 x 64 tiles.
+
+// CHECK-LABEL: func.func private @conv_f16(
+// CHECK-SAME:    kiln.gpu_contraction_mma = array<i64: 64, 64, 32, 16, 8, 16>
+// CHECK-SAME:    kiln.gpu_implicit_gemm = array<i64: 49, 64, 288>
+// CHECK:         arith.select
+// CHECK:         nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %{{.*}} {bypassL1} : memref<1x9x9x32xf16>
+// CHECK:         nvgpu.mma.sync
+func.func private @conv_f16(%arg0: memref<1x9x9x32xf16>, %arg1: memref<3x3x32x64xf16>, %arg2: memref<1x7x7x64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x9x9x32xf16> to tensor<1x9x9x32xf16>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<3x3x32x64xf16> to tensor<3x3x32x64xf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x7x7x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x7x7x64xf32>) -> tensor<1x7x7x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x9x9x32xf16>, tensor<3x3x32x64xf16>) outs(%f : tensor<1x7x7x64xf32>) -> tensor<1x7x7x64xf32>
+  bufferization.materialize_in_destination %c in restrict writable %arg2 : (tensor<1x7x7x64xf32>, memref<1x7x7x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// Two input channels: a 16-byte copy of A would span window positions, so
+// the SIMT kernel gathers it element by element.
+
+// CHECK-LABEL: func.func private @conv_f16_narrow(
+// CHECK-SAME:    kiln.gpu_contraction_tile
+// CHECK-NOT:     nvgpu
+func.func private @conv_f16_narrow(%arg0: memref<1x11x11x2xf16>, %arg1: memref<4x4x2x64xf16>, %arg2: memref<1x8x8x64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x11x11x2xf16> to tensor<1x11x11x2xf16>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<4x4x2x64xf16> to tensor<4x4x2x64xf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x11x11x2xf16>, tensor<4x4x2x64xf16>) outs(%f : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
+  bufferization.materialize_in_destination %c in restrict writable %arg2 : (tensor<1x8x8x64xf32>, memref<1x8x8x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// A depthwise convolution reduces over no input channel: not a GEMM, left
+// for kiln-gpu-window-kernels.
+
+// CHECK-LABEL: func.func private @depthwise(
+// CHECK-NOT:     kiln.gpu_contraction
+// CHECK:         linalg.depthwise_conv_2d_nhwc_hwc
+func.func private @depthwise(%arg0: memref<1x12x12x16xf32>, %arg1: memref<3x3x16xf32>, %arg2: memref<1x10x10x16xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x12x12x16xf32> to tensor<1x12x12x16xf32>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<3x3x16xf32> to tensor<3x3x16xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x10x10x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x10x10x16xf32>) -> tensor<1x10x10x16xf32>
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x12x12x16xf32>, tensor<3x3x16xf32>) outs(%f : tensor<1x10x10x16xf32>) -> tensor<1x10x10x16xf32>
+  bufferization.materialize_in_destination %c in restrict writable %arg2 : (tensor<1x10x10x16xf32>, memref<1x10x10x16xf32>) -> ()
+  return
+}

@@ -232,6 +232,30 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
                            "mlir::arith::ArithDialect"];
 }
 
+def GpuWindowKernels : Pass<"kiln-gpu-window-kernels", "mlir::ModuleOp"> {
+  let summary = "Writes depthwise convolutions and poolings as window kernels";
+  let description = [{
+    A dispatch in binding form whose root slides a window over its input
+    without reducing over channels (a depthwise convolution, a pooling:
+    every reduction loop indexes the input only through a window `oh * s +
+    kh * d`), accumulating into a fill, a copy of a binding or an
+    elementwise op of bindings, optionally followed by one elementwise
+    epilogue, becomes a kernel: a workgroup computes an output tile of up to
+    32 channels (consecutive threads) x rows x columns, first copying the
+    input box its windows read into shared memory, then each thread computes
+    R (up to 4) consecutive outputs of a row, with one filter load per
+    window position for its R outputs. The function records
+    `kiln.gpu_window_tile` (the output tile, per output dimension),
+    `kiln.gpu_window_outputs_per_thread = R` and its workgroup size; a
+    window whose box would exceed 24 KiB of shared memory, and every other
+    dispatch, is left alone.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def GpuReductionKernels : Pass<"kiln-gpu-reduction-kernels",
                                "mlir::ModuleOp"> {
   let summary = "Writes reduction dispatches as kernels splitting each output";

@@ -70,6 +70,13 @@ mlir::LogicalResult buildContractionKernel(mlir::func::FuncOp func,
 mlir::LogicalResult buildMmaContractionKernel(mlir::func::FuncOp func,
                                               mlir::SymbolTable &symbols);
 
+/// Writes `func` as a window kernel (shared input box, several outputs per
+/// thread) if its root is a depthwise convolution or a pooling (see
+/// kiln-gpu-window-kernels); the box is added to `symbols`. Fails, changing
+/// nothing, otherwise.
+mlir::LogicalResult buildWindowKernel(mlir::func::FuncOp func,
+                                      mlir::SymbolTable &symbols);
+
 /// Writes `func` as a kernel in which several threads share each output if
 /// its result is one reduction with a neutral-element combiner, optionally
 /// followed by elementwise consumers (see kiln-gpu-reduction-kernels); a

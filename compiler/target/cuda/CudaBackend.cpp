@@ -31,6 +31,7 @@ public:
     pm.addPass(createCpuBindDispatch());
     pm.addPass(createMaterializeInits());
     pm.addPass(createGpuContractionKernels({Target.computeCapability()}));
+    pm.addPass(createGpuWindowKernels());
     pm.addPass(createGpuReductionKernels());
     pm.addNestedPass<func::FuncOp>(createGpuTile());
     pm.addPass(createBufferize());

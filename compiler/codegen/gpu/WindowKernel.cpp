@@ -1,0 +1,491 @@
+//===- WindowKernel.cpp - Depthwise convolutions and poolings -------------===//
+//
+// A dispatch whose root slides a window over its input without reducing
+// over channels, a depthwise convolution or a pooling
+//
+//   out[n, oh, ow, c] = combine over (kh, kw) of
+//                       in[n, oh * s + kh * d, ow * s + kw * d, c]
+//                       (times w[kh, kw, c] for a convolution)
+//
+// (any such indexing; see matchWindow), with a KernelDispatch's init and
+// epilogue, is written out as a kernel:
+//
+//   workgroup: an output tile of L channels x H rows x (G * R) columns
+//   the workgroup copies the part of the input the tile's windows read (its
+//     box) to shared memory, consecutive threads on consecutive channels
+//   barrier
+//   each thread computes R consecutive outputs of one row and channel: for
+//     each window position, one filter load (the same for its R outputs)
+//     and R shared-memory loads
+//   epilogue, predicated stores
+//
+// Each input element is read from global memory about once per workgroup
+// instead of once per window holding it (KH * KW / stride² times); there is
+// no channel reduction to tile, so this is not a GEMM. Windows larger than
+// the shared box allows (a global pooling over a large image) are left to
+// kiln-gpu-tile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Passes.h"
+#include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/codegen/gpu/KernelDispatch.h"
+#include "compiler/dispatch/DispatchRegions.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_GPUWINDOWKERNELS
+#include "compiler/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+constexpr int64_t kThreads = 256;
+// Channels (consecutive threads) per workgroup: a warp's shared-memory
+// reads hit 32 banks and its global reads one 128-byte line.
+constexpr int64_t kLanes = 32;
+// Outputs per thread along a row.
+constexpr int64_t kOutputsPerThread = 4;
+// The shared box stays within the static shared memory of a workgroup
+// (48 KiB), with room for two workgroups per multiprocessor and more.
+constexpr int64_t kMaxBoxBytes = 24 * 1024;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// The root's loops by role, and the kernel's tiling of them.
+struct Window : KernelDispatch {
+  Value Input, Filter; // bindings; Filter is null when the payload ignores it
+  // Parallel loops: image loops index the input through a window, lanes
+  // are the output's loops after the last image loop (channels); other
+  // parallel loops (batch) take tiles of one.
+  SmallVector<int64_t> ImageDims, LaneDims, ReductionDims;
+  // Per root loop: the workgroup tile (parallel loops) and the threads
+  // along it; the innermost image loop's tile is Groups * R.
+  SmallVector<int64_t> Tile, Groups;
+  int64_t R = 1;
+  // The input box one workgroup reads, per input dimension.
+  SmallVector<int64_t> Box;
+};
+
+// The box of input indices one workgroup tile's windows read: along each
+// input dimension, `map`'s result over tile-sized parallel loops and whole
+// reduction loops (its coefficients are positive, so that is a range).
+SmallVector<int64_t> boxOf(AffineMap map, ArrayRef<int64_t> extents) {
+  SmallVector<int64_t> last;
+  for (int64_t extent : extents)
+    last.push_back(extent - 1);
+  SmallVector<int64_t> box = map.compose(last);
+  for (int64_t &extent : box)
+    ++extent;
+  return box;
+}
+
+int64_t boxBytes(const Window &w) {
+  int64_t elements = 1;
+  for (int64_t extent : w.Box)
+    elements *= extent;
+  return elements *
+         cast<MemRefType>(w.Input.getType()).getElementTypeBitWidth() / 8;
+}
+
+// Sets w's tiles and box for the threads along each loop.
+void tile(Window &w) {
+  w.Tile.assign(w.Ranges.size(), 1);
+  for (int64_t dim : w.ReductionDims)
+    w.Tile[dim] = w.Ranges[dim];
+  for (size_t i = 0; i < w.Ranges.size(); ++i)
+    if (w.Groups[i] != 0)
+      w.Tile[i] = w.Groups[i];
+  int64_t inner = w.ImageDims.back();
+  w.Tile[inner] = w.Groups[inner] * w.R;
+  AffineMap map = w.Op.getMatchingIndexingMap(w.Op.getDpsInputOperand(0));
+  w.Box = boxOf(map, w.Tile);
+}
+
+FailureOr<Window> matchWindow(func::FuncOp func) {
+  FailureOr<KernelDispatch> dispatch = matchKernelDispatch(func);
+  if (failed(dispatch))
+    return failure();
+  Window w;
+  static_cast<KernelDispatch &>(w) = *dispatch;
+  linalg::LinalgOp op = w.Op;
+  if (!linalg::isaConvolutionOpInterface(op))
+    return failure();
+  w.Input = bindingOf(op.getDpsInputOperand(0)->get());
+  if (!w.Input ||
+      cast<MemRefType>(w.Input.getType()).getElementTypeBitWidth() % 8 != 0)
+    return failure();
+  OpOperand *filter = op.getDpsInputOperand(1);
+  if (op.payloadUsesValueFromOperand(filter)) {
+    w.Filter = bindingOf(filter->get());
+    if (!w.Filter)
+      return failure();
+  }
+  AffineMap mapIn = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  AffineMap mapFilter = op.getMatchingIndexingMap(filter);
+  AffineMap mapOut = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!mapFilter.isProjectedPermutation() || !mapOut.isProjectedPermutation())
+    return failure();
+  // Loops in a window index of the input, and those indexing it alone.
+  unsigned loops = op.getNumLoops();
+  SmallVector<unsigned> uses(loops, 0);
+  SmallVector<bool> inWindow(loops, false);
+  for (AffineExpr e : mapIn.getResults()) {
+    SmallVector<unsigned> dims;
+    if (!collectWindowLoops(e, dims))
+      return failure();
+    for (unsigned dim : dims) {
+      ++uses[dim];
+      inWindow[dim] = !isa<AffineDimExpr>(e);
+    }
+  }
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (unsigned d = 0; d < loops; ++d) {
+    if (uses[d] > 1)
+      return failure();
+    // Every reduction is over the window (none over channels).
+    if (iterators[d] == utils::IteratorType::reduction) {
+      if (!inWindow[d] || mapOut.isFunctionOfDim(d))
+        return failure();
+      w.ReductionDims.push_back(d);
+    } else if (!mapOut.isFunctionOfDim(d)) {
+      return failure();
+    }
+  }
+  for (AffineExpr e : mapOut.getResults()) {
+    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    if (inWindow[d]) {
+      w.ImageDims.push_back(d);
+      w.LaneDims.clear();
+    } else if (!w.ImageDims.empty()) {
+      w.LaneDims.push_back(d);
+    }
+  }
+  if (w.ImageDims.empty() || w.LaneDims.empty() || w.ReductionDims.empty())
+    return failure();
+  // A thread's R outputs share their filter element.
+  int64_t inner = w.ImageDims.back();
+  if (w.Filter && mapFilter.isFunctionOfDim(inner))
+    return failure();
+
+  // Lanes from the innermost channel loop outwards, then threads along the
+  // image loops, doubling the innermost and the others in turn so the tile
+  // (and its box) stays square-ish.
+  w.Groups.assign(loops, 0);
+  int64_t lanes = 1;
+  for (int64_t dim : llvm::reverse(w.LaneDims)) {
+    w.Groups[dim] = std::min(w.Ranges[dim], kLanes / lanes);
+    lanes *= w.Groups[dim];
+  }
+  w.R = std::min(kOutputsPerThread, w.Ranges[inner]);
+  for (int64_t dim : w.ImageDims)
+    w.Groups[dim] = 1;
+  auto limit = [&](int64_t dim) {
+    return dim == inner ? ceilDiv(w.Ranges[dim], w.R) : w.Ranges[dim];
+  };
+  int64_t threads = lanes;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int64_t dim : llvm::reverse(w.ImageDims)) {
+      int64_t groups = std::min(w.Groups[dim] * 2, limit(dim));
+      if (groups == w.Groups[dim] ||
+          threads / w.Groups[dim] * groups > kThreads)
+        continue;
+      threads = threads / w.Groups[dim] * groups;
+      w.Groups[dim] = groups;
+      grew = true;
+    }
+  }
+  tile(w);
+  // Shrink until the box fits: threads along the outer image loops first,
+  // then along the row, then outputs per thread.
+  while (boxBytes(w) > kMaxBoxBytes) {
+    auto outer = llvm::find_if(w.ImageDims, [&](int64_t dim) {
+      return dim != inner && w.Groups[dim] > 1;
+    });
+    if (outer != w.ImageDims.end())
+      w.Groups[*outer] /= 2;
+    else if (w.Groups[inner] > 1)
+      w.Groups[inner] /= 2;
+    else if (w.R > 1)
+      w.R /= 2;
+    else
+      return failure();
+    tile(w);
+  }
+  return w;
+}
+
+class WindowKernelBuilder {
+public:
+  WindowKernelBuilder(func::FuncOp func, Window w, SymbolTable &symbols)
+      : Func(func), W(std::move(w)), Symbols(symbols), B(func.getContext()),
+        Loc(W.Op.getLoc()) {}
+
+  // Writes the kernel; returns its workgroup size.
+  int64_t build();
+
+private:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(B, Loc, v); }
+  Value add(Value a, Value b) { return arith::AddIOp::create(B, Loc, a, b); }
+  Value lessThan(Value a, int64_t bound) {
+    return arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult, a,
+                                 idx(bound));
+  }
+  Value both(Value a, Value b) {
+    if (!a)
+      return b;
+    if (!b)
+      return a;
+    return arith::AndIOp::create(B, Loc, a, b);
+  }
+  // `compute()` where `inBounds` (if set) holds, else zero of `type`.
+  Value guarded(Value inBounds, Type type, function_ref<Value()> compute);
+  // Copies the input box at `origin` (input indices) to `box`.
+  void copyBox(Value box, ArrayRef<Value> tileStart, Value tid,
+               int64_t threads);
+
+  func::FuncOp Func;
+  Window W;
+  SymbolTable &Symbols;
+  OpBuilder B;
+  Location Loc;
+};
+
+Value WindowKernelBuilder::guarded(Value inBounds, Type type,
+                                   function_ref<Value()> compute) {
+  if (!inBounds)
+    return compute();
+  auto branch = scf::IfOp::create(B, Loc, type, inBounds,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(B);
+  B.setInsertionPointToStart(branch.thenBlock());
+  scf::YieldOp::create(B, Loc, compute());
+  B.setInsertionPointToStart(branch.elseBlock());
+  scf::YieldOp::create(
+      B, Loc,
+      ValueRange{arith::ConstantOp::create(B, Loc, type, B.getZeroAttr(type))});
+  return branch.getResult(0);
+}
+
+void WindowKernelBuilder::copyBox(Value box, ArrayRef<Value> tileStart,
+                                  Value tid, int64_t threads) {
+  linalg::LinalgOp op = W.Op;
+  AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  auto inputType = cast<MemRefType>(W.Input.getType());
+  // The box's first element: the windows' indices at the tile's start with
+  // every reduction loop at 0 (tileStart holds 0 there).
+  SmallVector<Value> origin = applyToLoops(B, Loc, map, tileStart);
+  // A dimension needs a bounds check where the last tile's box reaches
+  // past the input (a tile the output does not fill).
+  SmallVector<int64_t> lastStart;
+  for (auto [range, size] : llvm::zip(W.Ranges, W.Tile))
+    lastStart.push_back(size == range ? 0 : (range - 1) / size * size);
+  for (int64_t dim : W.ReductionDims)
+    lastStart[dim] = 0;
+  SmallVector<int64_t> lastOrigin = map.compose(lastStart);
+  int64_t elements = 1;
+  for (int64_t extent : W.Box)
+    elements *= extent;
+  auto loop = scf::ForOp::create(B, Loc, tid, idx(elements), idx(threads));
+  OpBuilder::InsertionGuard guard(B);
+  B.setInsertionPointToStart(loop.getBody());
+  SmallVector<Value> position =
+      delinearize(B, Loc, loop.getInductionVar(), W.Box);
+  SmallVector<Value> indices;
+  Value inBounds;
+  for (size_t i = 0; i < position.size(); ++i) {
+    indices.push_back(add(origin[i], position[i]));
+    if (lastOrigin[i] + W.Box[i] > inputType.getDimSize(i))
+      inBounds = both(inBounds, lessThan(indices[i], inputType.getDimSize(i)));
+  }
+  Value value = guarded(inBounds, inputType.getElementType(), [&] {
+    return memref::LoadOp::create(B, Loc, W.Input, indices);
+  });
+  memref::StoreOp::create(B, Loc, value, box, position);
+}
+
+int64_t WindowKernelBuilder::build() {
+  B.setInsertionPoint(W.Store);
+  linalg::LinalgOp op = W.Op;
+  AffineMap mapIn = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  AffineMap mapFilter = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
+  AffineMap mapOut = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<int64_t> outTile;
+  for (AffineExpr e : mapOut.getResults())
+    outTile.push_back(W.Tile[cast<AffineDimExpr>(e).getPosition()]);
+  Func->setAttr("kiln.gpu_window_tile", B.getDenseI64ArrayAttr(outTile));
+  Func->setAttr("kiln.gpu_window_outputs_per_thread", B.getI64IntegerAttr(W.R));
+  Type element = cast<MemRefType>(W.Input.getType()).getElementType();
+  Value box =
+      createSharedBuffer(B, Loc, Func, Symbols, "_window", W.Box, element);
+
+  // The workgroup loop over the parallel loops (reductions: one step).
+  SmallVector<int64_t> upper, steps;
+  for (auto [range, size] : llvm::zip(W.Ranges, W.Tile)) {
+    upper.push_back(range);
+    steps.push_back(size);
+  }
+  for (int64_t dim : W.ReductionDims) {
+    upper[dim] = 1;
+    steps[dim] = 1;
+  }
+  scf::ForallOp forall = createBlockLoop(B, Loc, upper, steps);
+  B.setInsertionPointToStart(forall.getBody());
+  SmallVector<Value> tileStart(forall.getInductionVars());
+  int64_t threads = 1;
+  for (int64_t dim : llvm::concat<const int64_t>(W.LaneDims, W.ImageDims))
+    threads *= W.Groups[dim];
+  Value tid = gpu::ThreadIdOp::create(B, Loc, gpu::Dimension::x);
+  copyBox(box, tileStart, tid, threads);
+  gpu::BarrierOp::create(B, Loc);
+
+  // This thread's position in the tile: lanes vary fastest.
+  SmallVector<int64_t> order(W.ImageDims), counts;
+  llvm::append_range(order, W.LaneDims);
+  for (int64_t dim : order)
+    counts.push_back(W.Groups[dim]);
+  SmallVector<Value> local(W.Ranges.size(), idx(0));
+  for (auto [dim, value] : llvm::zip(order, delinearize(B, Loc, tid, counts)))
+    local[dim] = value;
+  int64_t inner = W.ImageDims.back();
+  Value innerStart = arith::MulIOp::create(B, Loc, local[inner], idx(W.R));
+
+  // Output r's tile-local loops, absolute loops and bounds check.
+  auto localLoops = [&](int64_t r) {
+    SmallVector<Value> loops(local);
+    loops[inner] = add(innerStart, idx(r));
+    return loops;
+  };
+  auto absolute = [&](ArrayRef<Value> loops) {
+    SmallVector<Value> result;
+    for (auto [start, offset] : llvm::zip(tileStart, loops))
+      result.push_back(add(start, offset));
+    return result;
+  };
+  Value lanesInBounds;
+  for (int64_t dim : W.LaneDims)
+    if (W.Ranges[dim] % W.Tile[dim] != 0)
+      lanesInBounds =
+          both(lanesInBounds,
+               lessThan(add(tileStart[dim], local[dim]), W.Ranges[dim]));
+  auto inBounds = [&](int64_t r) {
+    Value result = lanesInBounds;
+    SmallVector<Value> loops = absolute(localLoops(r));
+    for (int64_t dim : W.ImageDims)
+      if (W.Ranges[dim] % W.Tile[dim] != 0)
+        result = both(result, lessThan(loops[dim], W.Ranges[dim]));
+    return result;
+  };
+
+  Type accType = cast<ShapedType>(op.getDpsInitOperand(0)->get().getType())
+                     .getElementType();
+  SmallVector<Value> acc;
+  for (int64_t r = 0; r < W.R; ++r) {
+    if (Value value = uniformInit(W)) {
+      acc.push_back(value);
+      continue;
+    }
+    acc.push_back(guarded(inBounds(r), accType, [&] {
+      return initialValue(
+          B, Loc, W, applyToLoops(B, Loc, mapOut, absolute(localLoops(r))));
+    }));
+  }
+
+  // The window: one loop per reduction loop, the R outputs unrolled inside.
+  SmallVector<Value> window(W.Ranges.size());
+  std::function<SmallVector<Value>(size_t, ValueRange)> reduce =
+      [&](size_t level, ValueRange values) -> SmallVector<Value> {
+    if (level < W.ReductionDims.size()) {
+      int64_t dim = W.ReductionDims[level];
+      auto loop = scf::ForOp::create(B, Loc, idx(0), idx(W.Ranges[dim]), idx(1),
+                                     values);
+      OpBuilder::InsertionGuard guard(B);
+      B.setInsertionPointToStart(loop.getBody());
+      window[dim] = loop.getInductionVar();
+      scf::YieldOp::create(B, Loc, reduce(level + 1, loop.getRegionIterArgs()));
+      return SmallVector<Value>(loop.getResults());
+    }
+    Value weight;
+    if (W.Filter) {
+      SmallVector<Value> loops = absolute(localLoops(0));
+      for (int64_t dim : W.ReductionDims)
+        loops[dim] = window[dim];
+      Type type = cast<MemRefType>(W.Filter.getType()).getElementType();
+      weight = guarded(lanesInBounds, type, [&] {
+        return memref::LoadOp::create(B, Loc, W.Filter,
+                                      applyToLoops(B, Loc, mapFilter, loops));
+      });
+    }
+    SmallVector<Value> results;
+    for (int64_t r = 0; r < W.R; ++r) {
+      SmallVector<Value> loops = localLoops(r);
+      for (int64_t dim : W.ReductionDims)
+        loops[dim] = window[dim];
+      Value in = memref::LoadOp::create(B, Loc, box,
+                                        applyToLoops(B, Loc, mapIn, loops));
+      results.push_back(applyRootPayload(B, W, {in, weight, values[r]}));
+    }
+    return results;
+  };
+  SmallVector<Value> results = reduce(0, acc);
+
+  for (int64_t r = 0; r < W.R; ++r) {
+    auto store = [&] {
+      SmallVector<Value> outIndices =
+          applyToLoops(B, Loc, mapOut, absolute(localLoops(r)));
+      memref::StoreOp::create(B, Loc,
+                              applyEpilogue(B, Loc, W, results[r], outIndices),
+                              W.Out, outIndices);
+    };
+    Value check = inBounds(r);
+    if (!check) {
+      store();
+      continue;
+    }
+    auto branch = scf::IfOp::create(B, Loc, check);
+    OpBuilder::InsertionGuard guard(B);
+    B.setInsertionPoint(branch.thenYield());
+    store();
+  }
+  return threads;
+}
+
+} // namespace
+
+LogicalResult buildWindowKernel(func::FuncOp func, SymbolTable &symbols) {
+  FailureOr<Window> w = matchWindow(func);
+  if (failed(w))
+    return failure();
+  int64_t threads = WindowKernelBuilder(func, std::move(*w), symbols).build();
+  eraseTensorProgram(func);
+  func->setAttr(kWorkgroupSizeAttr,
+                OpBuilder(func).getDenseI64ArrayAttr({threads, 1, 1}));
+  return success();
+}
+
+namespace {
+
+struct GpuWindowKernelsPass : impl::GpuWindowKernelsBase<GpuWindowKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<func::FuncOp> dispatches;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (isDispatchFunc(func))
+        dispatches.push_back(func);
+    for (func::FuncOp func : dispatches)
+      (void)buildWindowKernel(func, symbols);
+  }
+};
+
+} // namespace
+} // namespace kiln

@@ -1,0 +1,163 @@
+// RUN: kiln-opt --split-input-file --kiln-gpu-window-kernels --canonicalize --cse %s | FileCheck %s
+
+// A depthwise 3x3 convolution with a bias + relu epilogue. A workgroup
+// computes 2 rows x 16 columns x 32 channels: 32 consecutive threads on the
+// channels, 2 x 4 groups of them on the rows and columns, each thread 4
+// consecutive outputs of a row. The workgroup first copies the input box
+// its windows read, (2 + 2) x (16 + 2) x 32, to shared memory (consecutive
+// threads on consecutive channels), then each thread loads one filter
+// element per window position and 4 input elements from shared memory.
+// 32 divides every tile: no predication.
+
+// CHECK:       memref.global "private" @depthwise_bias_relu_window : memref<1x4x18x32xf32, 3> {alignment = 16 : i64}
+// CHECK-LABEL: func.func private @depthwise_bias_relu(
+// CHECK-SAME:    kiln.gpu_window_outputs_per_thread = 4 : i64
+// CHECK-SAME:    kiln.gpu_window_tile = array<i64: 1, 2, 16, 32>
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0, 0, 0, 0) to (1, 32, 32, 32, 1, 1) step (1, 2, 16, 32, 1, 1)
+// CHECK:           %[[TID:.+]] = gpu.thread_id x
+// CHECK:           scf.for %{{.*}} = %[[TID]] to %c2304 step %c256
+// CHECK-NOT:         scf.if
+// CHECK:             memref.load %arg0
+// CHECK:             memref.store {{.*}} : memref<1x4x18x32xf32, 3>
+// CHECK:           gpu.barrier
+// CHECK:           scf.for {{.*}} -> (f32, f32, f32, f32)
+// CHECK:             scf.for {{.*}} -> (f32, f32, f32, f32)
+// CHECK:               memref.load %arg1
+// CHECK-COUNT-4:       memref.load {{.*}} : memref<1x4x18x32xf32, 3>
+// CHECK-NOT:           memref.load
+// CHECK:               scf.yield
+// CHECK-COUNT-4:   arith.maximumf
+// CHECK-NOT:       linalg.
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#chan = affine_map<(d0, d1, d2, d3) -> (d3)>
+func.func private @depthwise_bias_relu(%arg0: memref<1x34x34x32xf32>, %arg1: memref<3x3x32xf32>, %arg2: memref<32xf32>, %arg3: memref<1x32x32x32xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x34x34x32xf32> to tensor<1x34x34x32xf32>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<3x3x32xf32> to tensor<3x3x32xf32>
+  %2 = bufferization.to_tensor %arg2 restrict : memref<32xf32> to tensor<32xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x32x32xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x34x34x32xf32>, tensor<3x3x32xf32>) outs(%f : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
+  %r = linalg.generic {indexing_maps = [#id, #chan, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %2 : tensor<1x32x32x32xf32>, tensor<32xf32>) outs(%e : tensor<1x32x32x32xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x32x32x32xf32>
+  bufferization.materialize_in_destination %r in restrict writable %arg3 : (tensor<1x32x32x32xf32>, memref<1x32x32x32xf32>) -> ()
+  return
+}
+
+// -----
+
+// A 3x3 stride-2 max pooling of 8 channels (the window operand is only a
+// shape: nothing is loaded for it). 7 x 7 outputs: a 7 x 8 tile, 14
+// groups of 8 channel threads; its box, (7 - 1) * 2 + 3 rows by
+// (8 - 1) * 2 + 3 columns, reaches past the 15 input columns (read as 0,
+// used by no stored output), and the eighth column's outputs are not
+// stored.
+
+// CHECK:       memref.global "private" @maxpool_window : memref<1x15x17x8xf32, 3>
+// CHECK-LABEL: func.func private @maxpool(
+// CHECK-SAME:    kiln.gpu_window_tile = array<i64: 1, 7, 8, 8>
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 112, 1, 1>
+// CHECK:           scf.for
+// CHECK:             %[[COL:.+]] = arith.remui %{{.*}}, %c17
+// CHECK:             %[[IN:.+]] = arith.cmpi ult, %[[COL]], %c15
+// CHECK:             scf.if %[[IN]]
+// CHECK-NEXT:          memref.load %arg0
+// CHECK:           gpu.barrier
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK-NOT:           memref.load %arg
+// CHECK:               arith.muli %{{.*}}, %c2
+// CHECK:               memref.load {{.*}} : memref<1x15x17x8xf32, 3>
+// CHECK-NEXT:          arith.maximumf
+// CHECK:           arith.cmpi ult, %{{.*}}, %c7
+// CHECK-NEXT:      scf.if
+// CHECK-NEXT:        memref.store {{.*}}, %arg1
+func.func private @maxpool(%arg0: memref<1x15x15x8xf32>, %arg1: memref<1x7x7x8xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x15x15x8xf32> to tensor<1x15x15x8xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %win = tensor.empty() : tensor<3x3xf32>
+  %e = tensor.empty() : tensor<1x7x7x8xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x7x7x8xf32>) -> tensor<1x7x7x8xf32>
+  %p = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%0, %win : tensor<1x15x15x8xf32>, tensor<3x3xf32>) outs(%f : tensor<1x7x7x8xf32>) -> tensor<1x7x7x8xf32>
+  bufferization.materialize_in_destination %p in restrict writable %arg1 : (tensor<1x7x7x8xf32>, memref<1x7x7x8xf32>) -> ()
+  return
+}
+
+// -----
+
+// Average pooling as tosa gives it: a sum, then a divide by the number of
+// in-bounds elements computed from linalg.index; in the kernel the index is
+// the output's own.
+
+// CHECK-LABEL: func.func private @avgpool(
+// CHECK-SAME:    kiln.gpu_window_tile
+// CHECK-NOT:     linalg.index
+// CHECK:         arith.divf
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func private @avgpool(%arg0: memref<1x10x10x3xf32>, %arg1: memref<1x8x8x3xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x10x10x3xf32> to tensor<1x10x10x3xf32>
+  %c6 = arith.constant 6 : index
+  %c3 = arith.constant 3 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f32
+  %win = tensor.empty() : tensor<3x3xf32>
+  %e = tensor.empty() : tensor<1x8x8x3xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
+  %s = linalg.pooling_nhwc_sum {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%0, %win : tensor<1x10x10x3xf32>, tensor<3x3xf32>) outs(%f : tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<1x8x8x3xf32>) outs(%e : tensor<1x8x8x3xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %a = arith.subi %c6, %i : index
+    %b = arith.subi %c6, %j : index
+    %n = arith.muli %a, %b : index
+    %n32 = arith.index_cast %n : index to i32
+    %nf = arith.sitofp %n32 : i32 to f32
+    %d = arith.divf %in, %nf : f32
+    linalg.yield %d : f32
+  } -> tensor<1x8x8x3xf32>
+  bufferization.materialize_in_destination %r in restrict writable %arg1 : (tensor<1x8x8x3xf32>, memref<1x8x8x3xf32>) -> ()
+  return
+}
+
+// -----
+
+// A channel multiplier (output channel c * 2 + m): the lanes cover both
+// channel loops, 16 x 2.
+
+// CHECK-LABEL: func.func private @multiplier(
+// CHECK-SAME:    kiln.gpu_window_tile = array<i64: 1, 4, 8, 16, 2>
+func.func private @multiplier(%arg0: memref<1x10x10x16xf32>, %arg1: memref<3x3x16x2xf32>, %arg2: memref<1x8x8x16x2xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x10x10x16xf32> to tensor<1x10x10x16xf32>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<3x3x16x2xf32> to tensor<3x3x16x2xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x16x2xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x8x16x2xf32>) -> tensor<1x8x8x16x2xf32>
+  %c = linalg.depthwise_conv_2d_nhwc_hwcm {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x10x10x16xf32>, tensor<3x3x16x2xf32>) outs(%f : tensor<1x8x8x16x2xf32>) -> tensor<1x8x8x16x2xf32>
+  bufferization.materialize_in_destination %c in restrict writable %arg2 : (tensor<1x8x8x16x2xf32>, memref<1x8x8x16x2xf32>) -> ()
+  return
+}
+
+// -----
+
+// A global pooling over 64 x 64 pixels: even one output row of 32 channels
+// needs a 512 KiB box, so it is left for kiln-gpu-tile.
+
+// CHECK-LABEL: func.func private @global_pool(
+// CHECK-NOT:     kiln.gpu_window_tile
+// CHECK:         linalg.pooling_nhwc_sum
+func.func private @global_pool(%arg0: memref<1x64x64x64xf32>, %arg1: memref<1x1x1x64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x64x64x64xf32> to tensor<1x64x64x64xf32>
+  %z = arith.constant 0.0 : f32
+  %win = tensor.empty() : tensor<64x64xf32>
+  %e = tensor.empty() : tensor<1x1x1x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x1x1x64xf32>) -> tensor<1x1x1x64xf32>
+  %s = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %win : tensor<1x64x64x64xf32>, tensor<64x64xf32>) outs(%f : tensor<1x1x1x64xf32>) -> tensor<1x1x1x64xf32>
+  bufferization.materialize_in_destination %s in restrict writable %arg1 : (tensor<1x1x1x64xf32>, memref<1x1x1x64xf32>) -> ()
+  return
+}

@@ -1,0 +1,64 @@
+// RUN: kiln-compile %s --target-device=cuda --cuda-target=sm_90a -o %t.kiln
+// RUN: strings %t.kiln | FileCheck %s
+
+// The PTX of the convolution kernels. An f32 convolution (implicit GEMM on
+// the CUDA cores): input gathered into shared memory, FMAs on shared loads.
+// An f16 one on the tensor cores: its input rows gathered by cp.async, rows
+// past M (3 * 3 = 9 of a 64-row tile) copied with a run-time source size
+// of 0 bytes. A depthwise convolution and a max pooling (window kernels):
+// the input box stored to shared memory, then shared loads into FMAs and
+// maxima.
+
+// CHECK-LABEL: .entry conv_f32_dispatch_0
+// CHECK-DAG:   st.shared.b32
+// CHECK-DAG:   ld.shared.v2.b32
+// CHECK-DAG:   fma.rn.f32
+// CHECK-LABEL: .entry conv_f16_dispatch_0
+// CHECK-DAG:   cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+// CHECK-DAG:   ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-DAG:   mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-LABEL: .entry depthwise_dispatch_0
+// CHECK-DAG:   st.shared.b32
+// CHECK-DAG:   ld.shared.b32
+// CHECK-DAG:   fma.rn.f32
+// CHECK-LABEL: .entry maxpool_dispatch_0
+// CHECK-DAG:   st.shared.b32
+// CHECK-DAG:   ld.shared.b32
+// CHECK-DAG:   max.NaN.f32
+
+func.func @conv_f32(%x: tensor<1x18x18x32xf32>, %w: tensor<3x3x32x64xf32>) -> tensor<1x16x16x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x16x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x18x18x32xf32>, tensor<3x3x32x64xf32>) outs(%f : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+  return %c : tensor<1x16x16x64xf32>
+}
+
+func.func @conv_f16(%x: tensor<1x5x5x32xf16>, %w: tensor<3x3x32x64xf16>) -> tensor<1x3x3x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x3x3x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x3x3x64xf32>) -> tensor<1x3x3x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x5x5x32xf16>, tensor<3x3x32x64xf16>) outs(%f : tensor<1x3x3x64xf32>) -> tensor<1x3x3x64xf32>
+  return %c : tensor<1x3x3x64xf32>
+}
+
+func.func @depthwise(%x: tensor<1x34x34x32xf32>, %w: tensor<3x3x32xf32>) -> tensor<1x32x32x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x32x32xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x34x34x32xf32>, tensor<3x3x32xf32>) outs(%f : tensor<1x32x32x32xf32>) -> tensor<1x32x32x32xf32>
+  return %c : tensor<1x32x32x32xf32>
+}
+
+func.func @maxpool(%x: tensor<1x33x33x32xf32>) -> tensor<1x16x16x32xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %win = tensor.empty() : tensor<3x3xf32>
+  %e = tensor.empty() : tensor<1x16x16x32xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x16x16x32xf32>) -> tensor<1x16x16x32xf32>
+  %c = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %win : tensor<1x33x33x32xf32>, tensor<3x3xf32>) outs(%f : tensor<1x16x16x32xf32>) -> tensor<1x16x16x32xf32>
+  return %c : tensor<1x16x16x32xf32>
+}

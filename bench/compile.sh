@@ -17,7 +17,8 @@ out=$2
 target=${3:-sm_90a}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
-for name in matmul_f32 matmul_f16 add chain50 softmax_1x1000 softmax_64x4096; do
+for name in matmul_f32 matmul_f16 add chain50 softmax_1x1000 softmax_64x4096 conv \
+  conv_f16; do
   echo "compile.sh: $name.mlir -> $out/$name.kiln (--cuda-target=$target)"
   "$compile" "$here/$name.mlir" --target-device=cuda --cuda-target="$target" \
     -o "$out/$name.kiln"

@@ -431,6 +431,97 @@ def softmax_rows(args, torch, work, notes):
     return rows
 
 
+# (name, function, input shapes: NHWC input, HWCF / HWC filter; kind)
+CONV_CASES = (
+    ("conv 1x56x56x64 * 3x3x64x64", "conv56", ((1, 58, 58, 64), (3, 3, 64, 64)),
+     "conv"),
+    ("conv 1x14x14x256 * 3x3x256x256", "conv14",
+     ((1, 16, 16, 256), (3, 3, 256, 256)), "conv"),
+    ("depthwise 1x112x112x32 * 3x3", "depthwise112",
+     ((1, 114, 114, 32), (3, 3, 32)), "depthwise"),
+    ("max pool 1x113x113x64 3x3 stride 2", "maxpool112", ((1, 113, 113, 64),),
+     "maxpool"),
+)
+
+
+def conv_without_tf32(torch):
+    """TF32 off for f32 convolutions (cuDNN's default is on), through one
+    API only, as for matmuls."""
+    cudnn = torch.backends.cudnn
+    if hasattr(cudnn, "conv") and hasattr(cudnn.conv, "fp32_precision"):
+        cudnn.conv.fp32_precision = "ieee"
+        return "torch.backends.cudnn.conv.fp32_precision = 'ieee'"
+    cudnn.allow_tf32 = False
+    return "torch.backends.cudnn.allow_tf32 = False"
+
+
+def conv_rows(args, torch, work, notes):
+    """The layers of bench/conv.mlir (f32) and conv_f16.mlir, each against
+    torch.nn.functional on the same inputs in channels-last layout (for
+    which cuDNN runs NHWC kernels), in device µs per call."""
+    functional = torch.nn.functional
+    rows = []
+    rng = np.random.default_rng(10)
+    for dtype in ("f32", "f16"):
+        np_type = np.float32 if dtype == "f32" else np.float16
+        module = "conv.kiln" if dtype == "f32" else "conv_f16.kiln"
+        for name, function, shapes, kind in CONV_CASES:
+            if dtype == "f16" and kind != "conv":
+                continue
+            row = Row(f"{name} {dtype}, device µs/call")
+            rows.append(row)
+            arrays = [rng.standard_normal(shape, dtype=np.float32).astype(np_type)
+                      for shape in shapes]
+            paths = []
+            for i, array in enumerate(arrays):
+                paths.append(os.path.join(work, f"{function}_{dtype}_{i}.npy"))
+                np.save(paths[-1], array)
+            out_path = os.path.join(work, f"{function}_{dtype}_out.npy")
+            # NCHW views of NHWC memory: channels-last tensors.
+            x = torch.from_numpy(arrays[0]).cuda().permute(0, 3, 1, 2)
+            if kind == "conv":
+                w = np.ascontiguousarray(arrays[1].transpose(3, 0, 1, 2))
+                tw = torch.from_numpy(w).cuda().permute(0, 3, 1, 2)
+                row.reference_name = "torch.nn.functional.conv2d"
+                fn = lambda: functional.conv2d(x, tw)  # noqa: E731
+            elif kind == "depthwise":
+                w = np.ascontiguousarray(
+                    arrays[1].transpose(2, 0, 1)[:, :, :, None])
+                tw = torch.from_numpy(w).cuda().permute(0, 3, 1, 2)
+                groups = arrays[1].shape[2]
+                row.reference_name = "torch.nn.functional.conv2d, groups = C"
+                fn = lambda: functional.conv2d(x, tw, groups=groups)  # noqa: E731
+            else:
+                row.reference_name = "torch.nn.functional.max_pool2d"
+                fn = lambda: functional.max_pool2d(x, 3, stride=2)  # noqa: E731
+            reference = torch_device_times(torch, fn, args.warmup, args.conv_reps)
+            row.reference_time = reference
+            row.reference = f"{reference['median'] * 1e6:.1f}"
+            expected = fn().permute(0, 2, 3, 1).float().cpu().numpy()
+            try:
+                report = run_kiln(
+                    args, module, function, [f"@{p}" for p in paths],
+                    args.conv_reps, [f"--output=@{out_path}"],
+                )
+            except RuntimeError as error:
+                row.error = str(error)
+                continue
+            device, time_kind = timed(report)
+            row.kiln_time, row.kiln_time_kind = device, time_kind
+            row.kiln = f"{device['median'] * 1e6:.1f}"
+            row.ratio = reference["median"] / device["median"]
+            got = np.load(out_path).astype(np.float32)
+            error = float(np.max(np.abs(got - expected)) / np.max(np.abs(expected)))
+            bound = 1e-4 if dtype == "f32" else 1e-2
+            notes.append(
+                check_note(
+                    f"{function} {dtype}", error <= bound,
+                    f"max |Kiln - torch| / max |torch| = {error:.1e}, bound {bound:.0e}",
+                )
+            )
+    return rows
+
+
 # --- output ------------------------------------------------------------------
 
 
@@ -498,9 +589,10 @@ def main():
     parser.add_argument("--add-reps", type=int, default=200)
     parser.add_argument("--chain-reps", type=int, default=2000)
     parser.add_argument("--softmax-reps", type=int, default=500)
-    parser.add_argument("--only", default="matmul,add,chain50,softmax",
+    parser.add_argument("--conv-reps", type=int, default=200)
+    parser.add_argument("--only", default="matmul,add,chain50,softmax,conv",
                         help="comma-separated subset of "
-                        "matmul,add,chain50,softmax")
+                        "matmul,add,chain50,softmax,conv")
     args = parser.parse_args()
 
     import torch
@@ -509,12 +601,13 @@ def main():
         log("run_gpu_bench: torch sees no CUDA device")
         return 2
     tf32 = fp32_matmul_without_tf32(torch)
+    conv_tf32 = conv_without_tf32(torch)
     # cuBLAS may otherwise reduce f16 matmuls in f16; Kiln accumulates in f32.
     torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
 
     started = datetime.datetime.now(datetime.timezone.utc)
     notes = [tf32, "torch.backends.cuda.matmul."
-             "allow_fp16_reduced_precision_reduction = False"]
+             "allow_fp16_reduced_precision_reduction = False", conv_tf32]
     rows = []
     wanted = set(args.only.split(","))
     with tempfile.TemporaryDirectory() as scratch:
@@ -522,14 +615,16 @@ def main():
         os.makedirs(work, exist_ok=True)
         for name, function in (("matmul", matmul_rows), ("add", add_rows),
                                ("chain50", chain_rows),
-                               ("softmax", softmax_rows)):
+                               ("softmax", softmax_rows),
+                               ("conv", conv_rows)):
             if name in wanted:
                 log(f"== {name}")
                 rows += function(args, torch, work, notes)
     header = (f"Measured {started:%Y-%m-%d %H:%M} UTC on {gpu_description(torch)}; "
               f"medians of {args.matmul_reps} (matmul), {args.add_reps} (add), "
-              f"{args.chain_reps} (chain50) and {args.softmax_reps} (softmax) "
-              f"calls after {args.warmup} warm-up calls.")
+              f"{args.chain_reps} (chain50), {args.softmax_reps} (softmax) "
+              f"and {args.conv_reps} (conv) calls after {args.warmup} warm-up "
+              f"calls.")
     print_markdown(rows, notes, header)
     return 0
 

@@ -13,7 +13,7 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler
   libgtest-dev
   python3 python3-numpy
-  libonnx-dev libonnx-testdata python3-onnx python3-torch python3-torchvision
+  libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx python3-torch python3-torchvision
 )
 # The libFuzzer runtime is its own package, which clang only recommends.
 if [ "${1:-}" = "--fuzz" ]; then

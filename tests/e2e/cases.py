@@ -158,8 +158,9 @@ def scales(case: Case, inputs: list,
 
 
 def compare(actual: np.ndarray, expected: np.ndarray, scale: np.ndarray,
-            tol: str) -> Tuple[bool, float, str]:
-    """Returns (ok, max abs error, detail of the worst element)."""
+            tol: str, atolScale: float = 1.0) -> Tuple[bool, float, str]:
+    """Returns (ok, max abs error, detail of the worst element). atolScale
+    multiplies the tolerance's atol (the models scale it by max |ref|)."""
     isInt = lambda t: t == np.bool_ or np.issubdtype(t, np.integer)
     if isInt(expected.dtype) and isInt(actual.dtype):
         a = actual.astype(np.int64)
@@ -170,18 +171,24 @@ def compare(actual: np.ndarray, expected: np.ndarray, scale: np.ndarray,
         # Data movement of floats: bit-for-bit values (NaN never expected).
         a = actual.astype(np.float64)
         e = expected.astype(np.float64)
-        diff = np.abs(a - e)
+        # Equal infinities agree; their difference is NaN.
+        with np.errstate(invalid="ignore"):
+            diff = np.where(a == e, 0.0, np.abs(a - e))
         diff = np.where(np.isnan(diff), np.inf, diff)
         bad = diff != 0
     else:
         atol, rtol = TOLERANCES[tol]
         a = actual.astype(np.float64)
         e = expected.astype(np.float64)
-        diff = np.abs(a - e)
-        # NaN in either side is a failure unless both agree on it.
-        diff = np.where(np.isnan(a) & np.isnan(e), 0.0, diff)
+        # NaN in either side is a failure unless both agree on it; equal
+        # infinities agree too. A NaN or infinite reference tolerates no
+        # other value (its bound would be NaN or infinite).
+        agree = (np.isnan(a) & np.isnan(e)) | (a == e)
+        with np.errstate(invalid="ignore"):
+            diff = np.where(agree, 0.0, np.abs(a - e))
         diff = np.where(np.isnan(diff), np.inf, diff)
-        bad = diff > atol + rtol * np.broadcast_to(scale, diff.shape)
+        bound = atol * atolScale + rtol * np.broadcast_to(scale, diff.shape)
+        bad = ~agree & (~np.isfinite(e) | ~(diff <= bound))
     maxErr = float(diff.max()) if diff.size else 0.0
     if not bad.any():
         return True, maxErr, ""

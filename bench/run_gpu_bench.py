@@ -112,7 +112,8 @@ def run_kiln(args, module, function, inputs, repetitions, extra=()):
         os.path.join(args.bin_dir, "kiln-benchmark-module"),
         f"--device={args.device}",
         f"--module={os.path.join(args.modules_dir, module)}",
-        f"--function={function}",
+        # None: the module's only function.
+        *([f"--function={function}"] if function else []),
         *[f"--input={value}" for value in inputs],
         f"--benchmark_repetitions={repetitions}",
         f"--warmup={args.warmup}",

@@ -70,6 +70,18 @@ if [ -z "$modules" ]; then
   exit 2
 fi
 run "e2e on cuda" "${e2e[@]}" --prebuilt-modules "$modules"
+# The ONNX suites, from kits compiled where the compiler is:
+# tests/onnx/run_node_tests.py and tests/models/run_models.py with
+# --target-device cuda --save-modules MODULES_DIR/onnx-node (onnx-models).
+if [ -f "$modules/onnx-node/manifest.json" ]; then
+  run "ONNX node tests on cuda" "$python" "$here/tests/onnx/run_node_tests.py" \
+    --bin-dir "$bin" --device cuda --prebuilt-modules "$modules/onnx-node" \
+    --jobs "${JOBS:-2}"
+fi
+if [ -f "$modules/onnx-models/manifest.json" ]; then
+  run "ONNX models on cuda" "$python" "$here/tests/models/run_models.py" \
+    --bin-dir "$bin" --device cuda --prebuilt-modules "$modules/onnx-models"
+fi
 if [ "${KILN_GPU_SANITIZE:-0}" = 1 ]; then
   for tool in memcheck racecheck; do
     run "e2e on cuda under compute-sanitizer $tool" "${e2e[@]}" \

@@ -2,6 +2,7 @@
 
 #include "compiler/Passes.h"
 #include "compiler/Pipeline.h"
+#include "compiler/onnx/Importer.h"
 #include "compiler/target/cpu/CpuTarget.h"
 #include "compiler/target/cuda/CudaTarget.h"
 
@@ -20,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <optional>
 
 namespace cl = llvm::cl;
 
@@ -27,7 +29,8 @@ namespace {
 
 cl::OptionCategory category("kiln-compile options");
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<input.mlir or model.onnx>"),
                                cl::Required, cl::cat(category));
 cl::opt<std::string> outputFile("o", cl::desc("Output module file (.kiln)"),
                                 cl::value_desc("file"), cl::Required,
@@ -64,6 +67,11 @@ cl::opt<bool> cudaUsePtxas(
              "cubin; without it a cubin is embedded whenever ptxas is found "
              "and knows the chip. PTX is always embedded"),
     cl::init(false), cl::cat(category));
+cl::list<std::string> onnxInputShapes(
+    "input-shape",
+    cl::desc("For an ONNX input: the shape of a graph input whose "
+             "dimensions the file leaves symbolic, NAME:DxDx... (repeatable)"),
+    cl::value_desc("NAME:DIMS"), cl::cat(category));
 cl::opt<bool> progress("progress",
                        cl::desc("Print each phase (default when stderr is a "
                                 "terminal)"),
@@ -87,8 +95,11 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "kiln-compile: compiles MLIR (func, linalg, tensor, arith, math, tosa "
-      "on static shapes) into a Kiln module.\n\n"
+      "on static shapes) or an ONNX model (imported in-process, as "
+      "kiln-import-onnx does) into a Kiln module.\n\n"
       "  kiln-compile model.mlir --target-device=cpu -o model.kiln\n"
+      "  kiln-compile model.onnx --input-shape=input:1x3x224x224 -o "
+      "model.kiln\n"
       "  kiln-compile model.mlir --target-device=cuda --cuda-target=h100 "
       "-o model.kiln\n");
 
@@ -137,16 +148,44 @@ int main(int argc, char **argv) {
 
   llvm::SourceMgr sourceMgr;
   mlir::SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      mlir::openInputFile(inputFile, &error);
-  if (!input) {
-    llvm::errs() << "error: " << error << "\n";
-    return 1;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  // ONNX errors are one line each: an ONNX file has no line to point at,
+  // so messages name the node (its location) instead.
+  std::optional<mlir::ScopedDiagnosticHandler> onnxDiagnostics;
+  if (kiln::isOnnxFile(inputFile)) {
+    kiln::OnnxImportOptions onnxOptions;
+    for (const std::string &spec : onnxInputShapes)
+      if (llvm::Error e = kiln::parseOnnxInputShape(spec, onnxOptions)) {
+        llvm::errs() << "error: " << llvm::toString(std::move(e)) << "\n";
+        return 1;
+      }
+    onnxDiagnostics.emplace(&context, [](mlir::Diagnostic &diag) {
+      if (diag.getSeverity() != mlir::DiagnosticSeverity::Error)
+        return mlir::success();
+      llvm::errs() << "error: ";
+      auto name = dyn_cast<mlir::NameLoc>(diag.getLocation());
+      std::string message = diag.str();
+      if (name && !llvm::StringRef(message).starts_with("node '"))
+        llvm::errs() << "node '" << name.getName().getValue() << "': ";
+      llvm::errs() << message << "\n";
+      return mlir::success();
+    });
+    module = kiln::importOnnxFile(context, inputFile, onnxOptions);
+  } else {
+    if (!onnxInputShapes.empty()) {
+      llvm::errs() << "error: --input-shape applies to ONNX inputs only\n";
+      return 1;
+    }
+    std::string error;
+    std::unique_ptr<llvm::MemoryBuffer> input =
+        mlir::openInputFile(inputFile, &error);
+    if (!input) {
+      llvm::errs() << "error: " << error << "\n";
+      return 1;
+    }
+    sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+    module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   }
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
   if (!module)
     return 1;
 

@@ -1,0 +1,232 @@
+//===- Builders.cpp - IR building blocks shared by ONNX converters --------===//
+
+#include "compiler/onnx/Builders.h"
+#include "compiler/onnx/OnnxTypes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace kiln::onnx_import {
+
+std::optional<llvm::SmallVector<int64_t>>
+broadcastShapes(llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes) {
+  size_t rank = 0;
+  for (llvm::ArrayRef<int64_t> s : shapes)
+    rank = std::max(rank, s.size());
+  llvm::SmallVector<int64_t> out(rank, 1);
+  for (llvm::ArrayRef<int64_t> s : shapes) {
+    for (size_t i = 0; i < s.size(); ++i) {
+      int64_t &o = out[rank - s.size() + i];
+      int64_t d = s[i];
+      if (d == o || d == 1)
+        continue;
+      if (o != 1)
+        return std::nullopt;
+      o = d;
+    }
+  }
+  return out;
+}
+
+Value buildElementwise(OpBuilder &b, Location loc, ValueRange operands,
+                       llvm::ArrayRef<int64_t> shape, Type elementType,
+                       ScalarBody body) {
+  int64_t rank = shape.size();
+  MLIRContext *ctx = b.getContext();
+  llvm::SmallVector<AffineMap> maps;
+  for (Value operand : operands) {
+    llvm::ArrayRef<int64_t> s =
+        cast<RankedTensorType>(operand.getType()).getShape();
+    int64_t offset = rank - static_cast<int64_t>(s.size());
+    llvm::SmallVector<AffineExpr> exprs;
+    for (int64_t i = 0; i < static_cast<int64_t>(s.size()); ++i)
+      exprs.push_back(s[i] == 1 && shape[offset + i] != 1
+                          ? getAffineConstantExpr(0, ctx)
+                          : getAffineDimExpr(offset + i, ctx));
+    maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(rank));
+  Value init = tensor::EmptyOp::create(b, loc, shape, elementType);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), operands, init, maps,
+             llvm::SmallVector<utils::IteratorType>(
+                 rank, utils::IteratorType::parallel),
+             [&](OpBuilder &nested, Location l, ValueRange args) {
+               Value result = body(nested, l, args.drop_back());
+               linalg::YieldOp::create(nested, l, result);
+             })
+      .getResult(0);
+}
+
+Value reshapeTo(OpBuilder &b, Location loc, Value value,
+                llvm::ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  Type element = type.getElementType();
+  int64_t elements = type.getNumElements();
+  auto flatType = RankedTensorType::get({elements}, element);
+  Value flat = value;
+  if (type.getRank() == 0) {
+    flat = tensor::ExpandShapeOp::create(
+        b, loc, flatType, value, llvm::ArrayRef<ReassociationIndices>{});
+  } else if (type.getRank() != 1) {
+    ReassociationIndices all;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      all.push_back(i);
+    flat = tensor::CollapseShapeOp::create(b, loc, flatType, value,
+                                           llvm::ArrayRef{all});
+  }
+  auto resultType = RankedTensorType::get(shape, element);
+  if (shape.size() == 1)
+    return flat;
+  if (shape.empty())
+    return tensor::CollapseShapeOp::create(
+        b, loc, resultType, flat, llvm::ArrayRef<ReassociationIndices>{});
+  ReassociationIndices all;
+  for (size_t i = 0; i < shape.size(); ++i)
+    all.push_back(i);
+  return tensor::ExpandShapeOp::create(b, loc, resultType, flat,
+                                       llvm::ArrayRef{all});
+}
+
+Value transpose(OpBuilder &b, Location loc, Value value,
+                llvm::ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(value.getType());
+  bool identity = true;
+  for (auto [i, p] : llvm::enumerate(perm))
+    identity &= static_cast<int64_t>(i) == p;
+  if (identity)
+    return value;
+  llvm::SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getDimSize(p));
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, value, init, perm).getResult()[0];
+}
+
+TypedAttr scalarAttr(Type type, double value) {
+  if (auto f = dyn_cast<FloatType>(type))
+    return FloatAttr::get(f, value);
+  auto i = cast<IntegerType>(type);
+  if (i.getWidth() == 1)
+    return IntegerAttr::get(i, value != 0);
+  return IntegerAttr::get(i, static_cast<int64_t>(value));
+}
+
+Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
+  return arith::ConstantOp::create(b, loc, scalarAttr(type, value));
+}
+
+Value filledTensor(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
+                   Type elementType, TypedAttr value) {
+  Value init = tensor::EmptyOp::create(b, loc, shape, elementType);
+  Value scalar = arith::ConstantOp::create(b, loc, value);
+  return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
+}
+
+Value padConstant(OpBuilder &b, Location loc, Value value,
+                  llvm::ArrayRef<int64_t> low, llvm::ArrayRef<int64_t> high,
+                  TypedAttr padValue) {
+  if (llvm::all_of(low, [](int64_t p) { return p == 0; }) &&
+      llvm::all_of(high, [](int64_t p) { return p == 0; }))
+    return value;
+  auto type = cast<RankedTensorType>(value.getType());
+  llvm::SmallVector<int64_t> shape;
+  llvm::SmallVector<OpFoldResult> lowAttrs, highAttrs;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    shape.push_back(type.getDimSize(i) + low[i] + high[i]);
+    lowAttrs.push_back(b.getIndexAttr(low[i]));
+    highAttrs.push_back(b.getIndexAttr(high[i]));
+  }
+  Value pad = arith::ConstantOp::create(b, loc, padValue);
+  return tensor::PadOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), value,
+      lowAttrs, highAttrs, pad);
+}
+
+llvm::SmallVector<int64_t> dropAxes(llvm::ArrayRef<int64_t> shape,
+                                    llvm::ArrayRef<int64_t> axes) {
+  llvm::SmallVector<int64_t> out;
+  for (auto [i, d] : llvm::enumerate(shape))
+    if (!llvm::is_contained(axes, static_cast<int64_t>(i)))
+      out.push_back(d);
+  return out;
+}
+
+Value buildReduction(
+    OpBuilder &b, Location loc, Value value, llvm::ArrayRef<int64_t> axes,
+    bool keepDims, TypedAttr init,
+    llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  auto type = cast<RankedTensorType>(value.getType());
+  llvm::SmallVector<int64_t> reducedShape = dropAxes(type.getShape(), axes);
+  Value acc = filledTensor(b, loc, reducedShape, init.getType(), init);
+  Value reduced = linalg::ReduceOp::create(
+                      b, loc, value, acc, axes,
+                      [&](OpBuilder &nested, Location l, ValueRange args) {
+                        linalg::YieldOp::create(
+                            nested, l, combine(nested, l, args[0], args[1]));
+                      })
+                      .getResult(0);
+  if (!keepDims)
+    return reduced;
+  llvm::SmallVector<int64_t> kept(type.getShape());
+  for (int64_t axis : axes)
+    kept[axis] = 1;
+  return reshapeTo(b, loc, reduced, kept);
+}
+
+Value convertScalar(OpBuilder &b, Location loc, Value value, int32_t from,
+                    int32_t to) {
+  if (from == to)
+    return value;
+  Type toType = elementTypeOf(b.getContext(), to);
+  Type fromType = value.getType();
+  if (to == Bool) {
+    Value zero = scalarConstant(b, loc, fromType, 0);
+    if (isa<FloatType>(fromType))
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, value,
+                                   zero);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, value, zero);
+  }
+  bool fromFloat = isa<FloatType>(fromType);
+  bool toFloat = isa<FloatType>(toType);
+  bool fromUnsigned = isUnsignedDType(from) || from == Bool;
+  if (fromFloat && toFloat) {
+    unsigned fw = fromType.getIntOrFloatBitWidth();
+    unsigned tw = toType.getIntOrFloatBitWidth();
+    // bf16 <-> f16 have the same width: go through f32.
+    if (fw == tw) {
+      Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+      return arith::TruncFOp::create(b, loc, toType, wide);
+    }
+    if (fw < tw)
+      return arith::ExtFOp::create(b, loc, toType, value);
+    return arith::TruncFOp::create(b, loc, toType, value);
+  }
+  if (fromFloat) {
+    if (isUnsignedDType(to))
+      return arith::FPToUIOp::create(b, loc, toType, value);
+    return arith::FPToSIOp::create(b, loc, toType, value);
+  }
+  if (toFloat) {
+    if (fromUnsigned)
+      return arith::UIToFPOp::create(b, loc, toType, value);
+    return arith::SIToFPOp::create(b, loc, toType, value);
+  }
+  unsigned fw = fromType.getIntOrFloatBitWidth();
+  unsigned tw = toType.getIntOrFloatBitWidth();
+  if (fw == tw)
+    return value;
+  if (fw > tw)
+    return arith::TruncIOp::create(b, loc, toType, value);
+  if (fromUnsigned)
+    return arith::ExtUIOp::create(b, loc, toType, value);
+  return arith::ExtSIOp::create(b, loc, toType, value);
+}
+
+} // namespace kiln::onnx_import

@@ -1,0 +1,81 @@
+//===- Builders.h - IR building blocks shared by ONNX converters -*- C++
+//-*-===//
+//
+// The forms converters emit: elementwise linalg.generics with numpy
+// broadcasting (a size-1 dimension is read at index 0, as tosa's lowering
+// does, so dispatch formation fuses them), reshapes as collapse/expand
+// (aliases, no copy), transposes, reductions, pads and fills.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_COMPILER_ONNX_BUILDERS_H
+#define KILN_COMPILER_ONNX_BUILDERS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <optional>
+
+namespace kiln::onnx_import {
+
+/// numpy's broadcast of `shapes`, or nullopt when they do not broadcast.
+std::optional<llvm::SmallVector<int64_t>>
+broadcastShapes(llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes);
+
+using ScalarBody = llvm::function_ref<mlir::Value(
+    mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
+
+/// A linalg.generic over `shape` whose body computes one element from the
+/// operands' elements; each operand broadcasts to `shape` numpy-style.
+mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
+                             mlir::ValueRange operands,
+                             llvm::ArrayRef<int64_t> shape,
+                             mlir::Type elementType, ScalarBody body);
+
+/// `value` under another static shape of as many elements (collapse to 1-D,
+/// then expand; both alias the same buffer).
+mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                      llvm::ArrayRef<int64_t> shape);
+
+/// result[d...] = value[d[perm[0]], ...] (numpy's transpose).
+mlir::Value transpose(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+                      llvm::ArrayRef<int64_t> perm);
+
+/// A scalar constant of `type` (float or integer).
+mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Type type, double value);
+/// The attribute holding `value` as `type`.
+mlir::TypedAttr scalarAttr(mlir::Type type, double value);
+
+/// tensor.empty of `shape`, filled with `value`.
+mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
+                         llvm::ArrayRef<int64_t> shape, mlir::Type elementType,
+                         mlir::TypedAttr value);
+
+/// Pads `value` by low[i]/high[i] elements of `padValue` per dimension.
+mlir::Value padConstant(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value value, llvm::ArrayRef<int64_t> low,
+                        llvm::ArrayRef<int64_t> high, mlir::TypedAttr padValue);
+
+/// Reduces the `axes` of `value` (sorted, distinct) with `combine` from
+/// `init`: the result drops them, or keeps them as 1s with `keepDims`.
+mlir::Value buildReduction(
+    mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
+    llvm::ArrayRef<int64_t> axes, bool keepDims, mlir::TypedAttr init,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::Value element, mlir::Value acc)>
+        combine);
+
+/// One element converted between ONNX element types, as Cast does
+/// (float to integer truncates, to bool is `!= 0`, unsigned types widen
+/// with zeros).
+mlir::Value convertScalar(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value value, int32_t from, int32_t to);
+
+/// `shape` with the `axes` (sorted) removed / inserted as 1s.
+llvm::SmallVector<int64_t> dropAxes(llvm::ArrayRef<int64_t> shape,
+                                    llvm::ArrayRef<int64_t> axes);
+
+} // namespace kiln::onnx_import
+
+#endif // KILN_COMPILER_ONNX_BUILDERS_H

@@ -1,0 +1,373 @@
+//===- Importer.cpp - ONNX models to Kiln's input MLIR --------------------===//
+
+#include "compiler/onnx/Importer.h"
+#include "compiler/onnx/OnnxFile.h"
+#include "compiler/onnx/OnnxTypes.h"
+#include "compiler/onnx/OpRegistry.h"
+#include "compiler/onnx/ops/Common.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "onnx/onnx_pb.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+using namespace onnx_import;
+
+llvm::Error parseOnnxInputShape(llvm::StringRef spec,
+                                OnnxImportOptions &options) {
+  auto fail = [&](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "--input-shape '" + spec + "': " + why);
+  };
+  size_t colon = spec.rfind(':');
+  if (colon == llvm::StringRef::npos || colon == 0)
+    return fail("want NAME:DIMS, e.g. input:1x3x224x224");
+  llvm::StringRef name = spec.take_front(colon);
+  llvm::StringRef dims = spec.drop_front(colon + 1);
+  llvm::SmallVector<int64_t> shape;
+  if (!dims.empty()) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    dims.split(parts, 'x');
+    for (llvm::StringRef part : parts) {
+      uint64_t d;
+      if (part.getAsInteger(10, d) || d > (uint64_t(1) << 40))
+        return fail("'" + part + "' is not a dimension");
+      shape.push_back(static_cast<int64_t>(d));
+    }
+  }
+  if (!options.InputShapes.try_emplace(name, shape).second)
+    return fail("input '" + name + "' is pinned twice");
+  return llvm::Error::success();
+}
+
+void registerOnnxImportDialects(DialectRegistry &registry) {
+  registry
+      .insert<arith::ArithDialect, func::FuncDialect, linalg::LinalgDialect,
+              math::MathDialect, tensor::TensorDialect, tosa::TosaDialect>();
+}
+
+bool isOnnxFile(llvm::StringRef path) { return looksLikeOnnxFile(path); }
+
+std::vector<std::string> supportedOnnxOpTypes() {
+  return OpRegistry::get().opTypes();
+}
+
+namespace {
+
+std::string sanitizeSymbol(llvm::StringRef name, llvm::StringRef fallback) {
+  std::string out;
+  for (char c : name)
+    out += llvm::isAlnum(c) || c == '_' ? c : '_';
+  if (out.empty())
+    return fallback.str();
+  if (llvm::isDigit(out[0]))
+    out = "_" + out;
+  return out;
+}
+
+class Importer {
+public:
+  Importer(MLIRContext &context, llvm::StringRef path,
+           const OnnxImportOptions &options)
+      : Context(context), Path(path.str()), Options(options),
+        Builder(&context) {}
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  InFlightDiagnostic error() { return emitError(UnknownLoc::get(&Context)); }
+  LogicalResult readOpsets();
+  LogicalResult addInitializers(const onnx::GraphProto &graph);
+  FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &input,
+                                        int32_t &dtype);
+  LogicalResult convertNode(const onnx::NodeProto &node, size_t index);
+  LogicalResult checkOutput(const onnx::ValueInfoProto &output,
+                            const OnnxValue &value);
+
+  MLIRContext &Context;
+  std::string Path;
+  const OnnxImportOptions &Options;
+  OpBuilder Builder;
+  std::shared_ptr<onnx::ModelProto> Model;
+  llvm::StringMap<int64_t> Opsets;
+  ValueTable Values;
+};
+
+LogicalResult Importer::readOpsets() {
+  for (const onnx::OperatorSetIdProto &opset : Model->opset_import()) {
+    llvm::StringRef domain = opset.domain();
+    if (domain == "ai.onnx")
+      domain = "";
+    Opsets[domain] = opset.version();
+  }
+  // IR version 1 and 2 files predate opset_import and mean opset 1.
+  if (Model->opset_import_size() == 0)
+    Opsets[""] = 1;
+  return success();
+}
+
+LogicalResult Importer::addInitializers(const onnx::GraphProto &graph) {
+  llvm::StringRef modelDir = llvm::sys::path::parent_path(Path);
+  if (graph.sparse_initializer_size() > 0)
+    return error() << "unsupported sparse initializer '"
+                   << graph.sparse_initializer(0).values().name() << "'";
+  for (const onnx::TensorProto &tensor : graph.initializer()) {
+    llvm::Expected<HostTensor> value = readTensor(tensor, modelDir, Model);
+    if (!value)
+      return error() << "initializer " << llvm::toString(value.takeError());
+    Type element = elementTypeOf(&Context, value->dtype());
+    auto type = RankedTensorType::get(value->shape(), element);
+    int32_t dtype = value->dtype();
+    Values[tensor.name()] =
+        OnnxValue{type, dtype, Value(), std::move(*value), tensor.name()};
+  }
+  return success();
+}
+
+FailureOr<RankedTensorType>
+Importer::inputType(const onnx::ValueInfoProto &input, int32_t &dtype) {
+  const std::string &name = input.name();
+  if (!input.type().has_tensor_type())
+    return error() << "graph input '" << name
+                   << "': unsupported type (not a tensor: sequences, maps "
+                      "and optionals are not imported)";
+  const onnx::TypeProto_Tensor &tensorType = input.type().tensor_type();
+  dtype = tensorType.elem_type();
+  Type element = elementTypeOf(&Context, dtype);
+  if (!element)
+    return error() << "graph input '" << name << "': unsupported element type "
+                   << dtypeName(dtype);
+  auto pinned = Options.InputShapes.find(name);
+  if (!tensorType.has_shape()) {
+    if (pinned == Options.InputShapes.end())
+      return error() << "graph input '" << name
+                     << "' has no shape; pin it with --input-shape=" << name
+                     << ":DIMS";
+    return RankedTensorType::get(pinned->second, element);
+  }
+  const onnx::TensorShapeProto &shape = tensorType.shape();
+  llvm::SmallVector<int64_t> dims;
+  for (const onnx::TensorShapeProto_Dimension &dim : shape.dim()) {
+    if (dim.has_dim_value() && dim.dim_value() < 0)
+      return error() << "graph input '" << name << "' has a negative dimension";
+    dims.push_back(dim.has_dim_value() ? dim.dim_value()
+                                       : ShapedType::kDynamic);
+  }
+  if (pinned != Options.InputShapes.end()) {
+    llvm::ArrayRef<int64_t> want = pinned->second;
+    bool agrees = want.size() == dims.size();
+    for (size_t i = 0; agrees && i < dims.size(); ++i)
+      agrees = ShapedType::isDynamic(dims[i]) || dims[i] == want[i];
+    if (!agrees) {
+      std::string declared;
+      for (auto [i, dim] : llvm::enumerate(shape.dim()))
+        declared +=
+            (i ? "x" : "") +
+            (dim.has_dim_value() ? std::to_string(dim.dim_value())
+                                 : (dim.dim_param().empty() ? std::string("?")
+                                                            : dim.dim_param()));
+      return error() << "--input-shape " << name << ":" << shapeString(want)
+                     << " does not fit the model's shape "
+                     << (declared.empty() ? "(a scalar)" : declared);
+    }
+    return RankedTensorType::get(want, element);
+  }
+  for (auto [i, dim] : llvm::enumerate(shape.dim()))
+    if (ShapedType::isDynamic(dims[i]))
+      return error() << "graph input '" << name << "' has symbolic dimension "
+                     << i
+                     << (dim.dim_param().empty()
+                             ? std::string()
+                             : " ('" + dim.dim_param() + "')")
+                     << "; Kiln compiles static shapes: pin it with "
+                        "--input-shape="
+                     << name << ":DIMS";
+  return RankedTensorType::get(dims, element);
+}
+
+LogicalResult Importer::convertNode(const onnx::NodeProto &node, size_t index) {
+  std::string displayName = node.name().empty()
+                                ? node.op_type() + "#" + std::to_string(index)
+                                : node.name();
+  llvm::StringRef domain = node.domain();
+  if (domain == "ai.onnx")
+    domain = "";
+  auto opset = Opsets.find(domain);
+  if (opset == Opsets.end())
+    return error() << "node '" << displayName << "' (" << node.op_type()
+                   << "): unsupported domain '" << domain
+                   << "' (the model imports no opset for it)";
+  for (const std::string &input : node.input())
+    if (!input.empty() && !Values.count(input))
+      return error() << "node '" << displayName << "' (" << node.op_type()
+                     << "): input '" << input
+                     << "' is defined by no earlier node, initializer or "
+                        "graph input";
+
+  NodeContext ctx(node, opset->second, Builder, Values, displayName);
+  const OpRegistry &registry = OpRegistry::get();
+  const Folder *folder = registry.folder(domain, node.op_type());
+  const Converter *converter = registry.converter(domain, node.op_type());
+  bool folded = false;
+  if (folder) {
+    FailureOr<bool> result = (*folder)(ctx);
+    if (failed(result) || ctx.failedAttributes())
+      return failure();
+    folded = *result;
+  }
+  if (!folded) {
+    if (!converter) {
+      if (folder)
+        return ctx.unsupported("op " + node.op_type() +
+                               " whose inputs are not known at import time "
+                               "(only its constant form is supported)");
+      return ctx.unsupported("op type " + node.op_type() +
+                             (domain.empty()
+                                  ? std::string()
+                                  : " of domain '" + domain.str() + "'") +
+                             " (opset " + std::to_string(opset->second) + ")");
+    }
+    if (failed((*converter)(ctx)) || ctx.failedAttributes())
+      return failure();
+  }
+  for (const std::string &output : node.output())
+    if (!output.empty() && !Values.count(output))
+      return ctx.emitError()
+             << "the converter produced no value for output '" << output << "'";
+  return success();
+}
+
+LogicalResult Importer::checkOutput(const onnx::ValueInfoProto &output,
+                                    const OnnxValue &value) {
+  if (!output.type().has_tensor_type())
+    return error() << "graph output '" << output.name()
+                   << "': unsupported type (not a tensor)";
+  const onnx::TypeProto_Tensor &declared = output.type().tensor_type();
+  if (declared.elem_type() != 0 && declared.elem_type() != value.DType)
+    return error() << "graph output '" << output.name() << "' is declared "
+                   << dtypeName(declared.elem_type()) << " but computes "
+                   << dtypeName(value.DType);
+  if (!declared.has_shape())
+    return success();
+  llvm::ArrayRef<int64_t> shape = value.Type.getShape();
+  bool agrees = declared.shape().dim_size() == static_cast<int>(shape.size());
+  for (int i = 0; agrees && i < declared.shape().dim_size(); ++i) {
+    const onnx::TensorShapeProto_Dimension &dim = declared.shape().dim(i);
+    agrees = !dim.has_dim_value() || dim.dim_value() == shape[i];
+  }
+  if (!agrees) {
+    std::string want;
+    for (auto [i, dim] : llvm::enumerate(declared.shape().dim()))
+      want += (i ? "x" : "") + (dim.has_dim_value()
+                                    ? std::to_string(dim.dim_value())
+                                    : std::string("?"));
+    return error() << "graph output '" << output.name() << "' is declared "
+                   << (want.empty() ? "a scalar" : want)
+                   << " but the importer computed " << shapeString(shape);
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp> Importer::run() {
+  llvm::Expected<std::unique_ptr<onnx::ModelProto>> model = readOnnxModel(Path);
+  if (!model) {
+    error() << llvm::toString(model.takeError());
+    return nullptr;
+  }
+  Model = std::shared_ptr<onnx::ModelProto>(std::move(*model));
+  const onnx::GraphProto &graph = Model->graph();
+  if (failed(readOpsets()) || failed(addInitializers(graph)))
+    return nullptr;
+
+  // Inputs listed with an initializer of the same name (what older
+  // exporters write) are constants: the file holds their values.
+  llvm::SmallVector<const onnx::ValueInfoProto *> inputs;
+  for (const onnx::ValueInfoProto &input : graph.input())
+    if (!Values.count(input.name()))
+      inputs.push_back(&input);
+  for (const auto &pinned : Options.InputShapes)
+    if (llvm::none_of(inputs, [&](const onnx::ValueInfoProto *input) {
+          return input->name() == pinned.getKey();
+        })) {
+      std::string names;
+      for (auto [i, input] : llvm::enumerate(inputs))
+        names += (i ? ", " : "") + input->name();
+      error() << "--input-shape names '" << pinned.getKey()
+              << "', which is not an input of the graph (inputs: "
+              << (names.empty() ? "none" : names) << ")";
+      return nullptr;
+    }
+
+  llvm::SmallVector<Type> argTypes;
+  llvm::SmallVector<int32_t> argDTypes;
+  for (const onnx::ValueInfoProto *input : inputs) {
+    int32_t dtype = 0;
+    FailureOr<RankedTensorType> type = inputType(*input, dtype);
+    if (failed(type))
+      return nullptr;
+    argTypes.push_back(*type);
+    argDTypes.push_back(dtype);
+  }
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&Context));
+  Builder.setInsertionPointToEnd(module->getBody());
+  std::string name = sanitizeSymbol(graph.name(), "main_graph");
+  auto func =
+      func::FuncOp::create(Builder, NameLoc::get(Builder.getStringAttr(Path)),
+                           name, Builder.getFunctionType(argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    func.setArgAttr(i, "kiln.name", Builder.getStringAttr(input->name()));
+    Values[input->name()] =
+        OnnxValue{cast<RankedTensorType>(argTypes[i]), argDTypes[i],
+                  entry->getArgument(i), std::nullopt, input->name()};
+  }
+  Builder.setInsertionPointToEnd(entry);
+
+  for (auto [index, node] : llvm::enumerate(graph.node()))
+    if (failed(convertNode(node, index)))
+      return nullptr;
+
+  llvm::SmallVector<Value> results;
+  for (const onnx::ValueInfoProto &output : graph.output()) {
+    auto it = Values.find(output.name());
+    if (it == Values.end()) {
+      error() << "graph output '" << output.name()
+              << "' is produced by no node, initializer or input";
+      return nullptr;
+    }
+    if (failed(checkOutput(output, it->second)))
+      return nullptr;
+    results.push_back(materialize(Builder, it->second));
+  }
+  func::ReturnOp::create(Builder, func.getLoc(), results);
+  func.setFunctionType(
+      Builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  for (auto [i, output] : llvm::enumerate(graph.output()))
+    func.setResultAttr(i, "kiln.name", Builder.getStringAttr(output.name()));
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> importOnnxFile(MLIRContext &context, llvm::StringRef path,
+                                     const OnnxImportOptions &options) {
+  DialectRegistry registry;
+  registerOnnxImportDialects(registry);
+  context.appendDialectRegistry(registry);
+  context.loadDialect<arith::ArithDialect, func::FuncDialect,
+                      linalg::LinalgDialect, math::MathDialect,
+                      tensor::TensorDialect, tosa::TosaDialect>();
+  return Importer(context, path, options).run();
+}
+
+} // namespace kiln

@@ -1,0 +1,260 @@
+//===- NodeContext.cpp - What an op converter sees of its node ------------===//
+
+#include "compiler/onnx/NodeContext.h"
+#include "compiler/onnx/OnnxTypes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "onnx/onnx_pb.h"
+
+namespace kiln::onnx_import {
+
+mlir::Value materialize(mlir::OpBuilder &builder, OnnxValue &value) {
+  if (value.Value)
+    return value.Value;
+  assert(value.Constant && "a value without IR must be a constant");
+  mlir::ElementsAttr attr =
+      value.Constant->toAttr(builder.getContext(), value.Name);
+  value.Value = mlir::arith::ConstantOp::create(
+      builder, mlir::NameLoc::get(builder.getStringAttr(value.Name)),
+      cast<mlir::TypedAttr>(attr));
+  return value.Value;
+}
+
+NodeContext::NodeContext(const onnx::NodeProto &node, int64_t opset,
+                         mlir::OpBuilder &builder, ValueTable &values,
+                         llvm::StringRef displayName)
+    : Node(node), Opset(opset), Builder(builder), Values(values),
+      DisplayName(displayName.str()),
+      Loc(mlir::NameLoc::get(builder.getStringAttr(displayName))) {}
+
+llvm::StringRef NodeContext::opType() const { return Node.op_type(); }
+llvm::StringRef NodeContext::name() const { return Node.name(); }
+
+size_t NodeContext::numInputs() const { return Node.input_size(); }
+
+bool NodeContext::hasInput(size_t i) const {
+  return i < numInputs() && !Node.input(i).empty();
+}
+
+const OnnxValue &NodeContext::inputInfo(size_t i) const {
+  assert(hasInput(i) && "absent input");
+  // The importer checked every input is defined before running the node.
+  return Values.find(Node.input(i))->second;
+}
+
+mlir::RankedTensorType NodeContext::inputType(size_t i) const {
+  return inputInfo(i).Type;
+}
+
+llvm::ArrayRef<int64_t> NodeContext::inputShape(size_t i) const {
+  return inputInfo(i).Type.getShape();
+}
+
+int32_t NodeContext::inputDType(size_t i) const { return inputInfo(i).DType; }
+
+mlir::Value NodeContext::input(size_t i) {
+  assert(hasInput(i) && "absent input");
+  return materialize(Builder, Values.find(Node.input(i))->second);
+}
+
+const HostTensor *NodeContext::constantInput(size_t i) const {
+  if (!hasInput(i))
+    return nullptr;
+  const OnnxValue &value = inputInfo(i);
+  return value.Constant ? &*value.Constant : nullptr;
+}
+
+mlir::FailureOr<llvm::SmallVector<int64_t>>
+NodeContext::constantInts(size_t i, llvm::StringRef what) {
+  const HostTensor *constant = constantInput(i);
+  if (!constant) {
+    (void)unsupported("non-constant " + what + " (input " + llvm::Twine(i) +
+                      " '" + (hasInput(i) ? Node.input(i) : "") +
+                      "' is computed at run time)");
+    return mlir::failure();
+  }
+  if (!isIntegerDType(constant->dtype())) {
+    (void)unsupported(what + " of element type " +
+                      dtypeName(constant->dtype()) + "; want integers");
+    return mlir::failure();
+  }
+  return constant->toInt64s();
+}
+
+mlir::FailureOr<std::optional<llvm::SmallVector<int64_t>>>
+NodeContext::intsFromAttrOrInput(llvm::StringRef attrName, size_t inputIndex,
+                                 int64_t inputSince) {
+  if (Opset < inputSince) {
+    if (!hasAttr(attrName))
+      return std::optional<llvm::SmallVector<int64_t>>();
+    return std::optional<llvm::SmallVector<int64_t>>(attrInts(attrName));
+  }
+  if (hasAttr(attrName)) {
+    (void)unsupported("attribute '" + attrName + "' at opset " +
+                      llvm::Twine(Opset) + " (an input since opset " +
+                      llvm::Twine(inputSince) + ")");
+    return mlir::failure();
+  }
+  if (!hasInput(inputIndex))
+    return std::optional<llvm::SmallVector<int64_t>>();
+  mlir::FailureOr<llvm::SmallVector<int64_t>> values =
+      constantInts(inputIndex, attrName);
+  if (failed(values))
+    return mlir::failure();
+  return std::optional<llvm::SmallVector<int64_t>>(std::move(*values));
+}
+
+const onnx::AttributeProto *NodeContext::attr(llvm::StringRef name) const {
+  for (const onnx::AttributeProto &a : Node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+namespace {
+
+// Files from before IR version 2 may leave an attribute's type unset.
+bool hasType(const onnx::AttributeProto &a,
+             onnx::AttributeProto_AttributeType type) {
+  if (a.type() == type)
+    return true;
+  if (a.type() != onnx::AttributeProto_AttributeType_UNDEFINED)
+    return false;
+  switch (type) {
+  case onnx::AttributeProto_AttributeType_INT:
+    return a.has_i();
+  case onnx::AttributeProto_AttributeType_FLOAT:
+    return a.has_f();
+  case onnx::AttributeProto_AttributeType_STRING:
+    return a.has_s();
+  case onnx::AttributeProto_AttributeType_INTS:
+    return a.ints_size() > 0;
+  case onnx::AttributeProto_AttributeType_FLOATS:
+    return a.floats_size() > 0;
+  default:
+    return false;
+  }
+}
+
+const char *typeName(onnx::AttributeProto_AttributeType type) {
+  switch (type) {
+  case onnx::AttributeProto_AttributeType_INT:
+    return "an int";
+  case onnx::AttributeProto_AttributeType_FLOAT:
+    return "a float";
+  case onnx::AttributeProto_AttributeType_STRING:
+    return "a string";
+  case onnx::AttributeProto_AttributeType_INTS:
+    return "a list of ints";
+  case onnx::AttributeProto_AttributeType_FLOATS:
+    return "a list of floats";
+  case onnx::AttributeProto_AttributeType_TENSOR:
+    return "a tensor";
+  case onnx::AttributeProto_AttributeType_GRAPH:
+    return "a graph";
+  default:
+    return "of another kind";
+  }
+}
+
+} // namespace
+
+#define KILN_ATTR_CHECK(TYPE)                                                  \
+  const onnx::AttributeProto *a = attr(name);                                  \
+  if (!a)                                                                      \
+    return def;                                                                \
+  if (!hasType(*a, onnx::AttributeProto_AttributeType_##TYPE)) {               \
+    emitError() << "attribute '" << name << "' is " << typeName(a->type())     \
+                << ", want "                                                   \
+                << typeName(onnx::AttributeProto_AttributeType_##TYPE);        \
+    AttributeError = true;                                                     \
+    return def;                                                                \
+  }
+
+int64_t NodeContext::attrInt(llvm::StringRef name, int64_t def) {
+  KILN_ATTR_CHECK(INT)
+  return a->i();
+}
+
+float NodeContext::attrFloat(llvm::StringRef name, float def) {
+  KILN_ATTR_CHECK(FLOAT)
+  return a->f();
+}
+
+std::string NodeContext::attrString(llvm::StringRef name,
+                                    llvm::StringRef defRef) {
+  std::string def = defRef.str();
+  KILN_ATTR_CHECK(STRING)
+  return a->s();
+}
+
+llvm::SmallVector<int64_t>
+NodeContext::attrInts(llvm::StringRef name, llvm::ArrayRef<int64_t> defRef) {
+  llvm::SmallVector<int64_t> def(defRef);
+  KILN_ATTR_CHECK(INTS)
+  return llvm::SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+llvm::SmallVector<float> NodeContext::attrFloats(llvm::StringRef name,
+                                                 llvm::ArrayRef<float> defRef) {
+  llvm::SmallVector<float> def(defRef);
+  KILN_ATTR_CHECK(FLOATS)
+  return llvm::SmallVector<float>(a->floats().begin(), a->floats().end());
+}
+
+#undef KILN_ATTR_CHECK
+
+size_t NodeContext::numOutputs() const { return Node.output_size(); }
+
+bool NodeContext::hasOutput(size_t i) const {
+  return i < numOutputs() && !Node.output(i).empty();
+}
+
+void NodeContext::setOutput(size_t i, mlir::Value value, int32_t dtype) {
+  assert(hasOutput(i) && "absent output");
+  auto type = cast<mlir::RankedTensorType>(value.getType());
+  assert(type.hasStaticShape() && "results are statically shaped");
+  assert(type.getElementType() == elementTypeOf(context(), dtype) &&
+         "dtype does not match the element type");
+  OnnxValue &out = Values[Node.output(i)];
+  out = OnnxValue{type, dtype, value, std::nullopt, Node.output(i)};
+}
+
+void NodeContext::setOutput(size_t i, HostTensor value) {
+  assert(hasOutput(i) && "absent output");
+  auto type = mlir::RankedTensorType::get(
+      value.shape(), elementTypeOf(context(), value.dtype()));
+  OnnxValue &out = Values[Node.output(i)];
+  int32_t dtype = value.dtype();
+  out = OnnxValue{type, dtype, mlir::Value(), std::move(value), Node.output(i)};
+}
+
+mlir::InFlightDiagnostic NodeContext::emitError() {
+  mlir::InFlightDiagnostic diag = mlir::emitError(Loc);
+  diag << "node '" << DisplayName << "' (" << opType() << "): ";
+  return diag;
+}
+
+mlir::LogicalResult NodeContext::unsupported(const llvm::Twine &why) {
+  emitError() << "unsupported " << why;
+  return mlir::failure();
+}
+
+mlir::FailureOr<int64_t> NodeContext::normalizeAxis(int64_t axis, int64_t rank,
+                                                    llvm::StringRef what) {
+  if (axis < -rank || axis >= rank) {
+    emitError() << what << " " << axis << " is out of range for rank " << rank;
+    return mlir::failure();
+  }
+  return axis < 0 ? axis + rank : axis;
+}
+
+mlir::LogicalResult NodeContext::requireDType(size_t i,
+                                              llvm::ArrayRef<int32_t> dtypes) {
+  if (llvm::is_contained(dtypes, inputDType(i)))
+    return mlir::success();
+  return unsupported("element type " + dtypeName(inputDType(i)) + " of input " +
+                     llvm::Twine(i));
+}
+
+} // namespace kiln::onnx_import

@@ -1,0 +1,133 @@
+//===- NodeContext.h - What an op converter sees of its node ----*- C++ -*-===//
+//
+// A converter turns one ONNX node into MLIR through a NodeContext: the
+// builder, the node's inputs as typed values (or as host tensors when known
+// at import time), its attributes with defaults, the opset of its domain,
+// and errors that name the node. Converters compute their result types
+// themselves (static shapes only): ONNX 1.12's shape inference does not know
+// the newer opsets files arrive with.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_COMPILER_ONNX_NODECONTEXT_H
+#define KILN_COMPILER_ONNX_NODECONTEXT_H
+
+#include "compiler/onnx/HostTensor.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+#include <string>
+
+namespace onnx {
+class NodeProto;
+class AttributeProto;
+} // namespace onnx
+
+namespace kiln::onnx_import {
+
+/// One ONNX value during import.
+struct OnnxValue {
+  mlir::RankedTensorType Type;        // static; integers signless
+  int32_t DType = 0;                  // the ONNX element type (signedness)
+  mlir::Value Value;                  // null until an op needs it as a tensor
+  std::optional<HostTensor> Constant; // known at import time
+  std::string Name;
+};
+
+/// The values defined so far, by ONNX name.
+using ValueTable = llvm::StringMap<OnnxValue>;
+
+/// Materializes `value`'s constant as an arith.constant at `builder`'s
+/// insertion point if it has no MLIR value yet.
+mlir::Value materialize(mlir::OpBuilder &builder, OnnxValue &value);
+
+class NodeContext {
+public:
+  /// `displayName` names the node in errors and locations (its name, or
+  /// something the importer made up for an unnamed node).
+  NodeContext(const onnx::NodeProto &node, int64_t opset,
+              mlir::OpBuilder &builder, ValueTable &values,
+              llvm::StringRef displayName);
+
+  const onnx::NodeProto &node() const { return Node; }
+  llvm::StringRef opType() const;
+  /// The node's name, or "" when it has none.
+  llvm::StringRef name() const;
+  /// The opset version of the node's domain.
+  int64_t opset() const { return Opset; }
+  mlir::Location loc() const { return Loc; }
+  mlir::OpBuilder &builder() { return Builder; }
+  mlir::MLIRContext *context() { return Builder.getContext(); }
+
+  // Inputs. An input is absent when the node lists fewer or names it "".
+  size_t numInputs() const;
+  bool hasInput(size_t i) const;
+  const OnnxValue &inputInfo(size_t i) const;
+  mlir::RankedTensorType inputType(size_t i) const;
+  llvm::ArrayRef<int64_t> inputShape(size_t i) const;
+  int64_t inputRank(size_t i) const { return inputShape(i).size(); }
+  int32_t inputDType(size_t i) const;
+  /// The input as a tensor (a constant is materialized on first use).
+  mlir::Value input(size_t i);
+  /// The input's value when known at import time, else null.
+  const HostTensor *constantInput(size_t i) const;
+  /// The integers of a constant input; an "unsupported" error naming
+  /// `what` when the input is not known at import time.
+  mlir::FailureOr<llvm::SmallVector<int64_t>>
+  constantInts(size_t i, llvm::StringRef what);
+  /// An attribute before opset `inputSince`, input `inputIndex` from it on
+  /// (Squeeze/Unsqueeze axes, Reduce* axes, Split sizes, ...): nullopt when
+  /// neither is given.
+  mlir::FailureOr<std::optional<llvm::SmallVector<int64_t>>>
+  intsFromAttrOrInput(llvm::StringRef attrName, size_t inputIndex,
+                      int64_t inputSince);
+
+  // Attributes. A getter meeting an attribute of another type reports an
+  // error, which fails the node, and returns the default.
+  const onnx::AttributeProto *attr(llvm::StringRef name) const;
+  bool hasAttr(llvm::StringRef name) const { return attr(name) != nullptr; }
+  int64_t attrInt(llvm::StringRef name, int64_t def);
+  float attrFloat(llvm::StringRef name, float def);
+  std::string attrString(llvm::StringRef name, llvm::StringRef def);
+  llvm::SmallVector<int64_t> attrInts(llvm::StringRef name,
+                                      llvm::ArrayRef<int64_t> def = {});
+  llvm::SmallVector<float> attrFloats(llvm::StringRef name,
+                                      llvm::ArrayRef<float> def = {});
+
+  // Outputs. An output is absent when the node lists fewer or names it "".
+  size_t numOutputs() const;
+  bool hasOutput(size_t i) const;
+  /// `value` must be a statically shaped tensor of `dtype`'s element type.
+  void setOutput(size_t i, mlir::Value value, int32_t dtype);
+  void setOutput(size_t i, HostTensor value);
+
+  /// An error prefixed "node 'NAME' (OP_TYPE): ".
+  mlir::InFlightDiagnostic emitError();
+  /// emitError() << "unsupported " << why; the node-test runner counts
+  /// errors with "unsupported" as missing features, not wrong results.
+  mlir::LogicalResult unsupported(const llvm::Twine &why);
+  /// `axis` in [-rank, rank) made non-negative, or an error naming `what`.
+  mlir::FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank,
+                                         llvm::StringRef what = "axis");
+  /// Fails with an "unsupported" error unless input `i`'s element type is
+  /// one of `dtypes`.
+  mlir::LogicalResult requireDType(size_t i, llvm::ArrayRef<int32_t> dtypes);
+  /// Whether a getter reported an error.
+  bool failedAttributes() const { return AttributeError; }
+
+private:
+  const onnx::NodeProto &Node;
+  int64_t Opset;
+  mlir::OpBuilder &Builder;
+  ValueTable &Values;
+  std::string DisplayName;
+  mlir::Location Loc;
+  bool AttributeError = false;
+};
+
+} // namespace kiln::onnx_import
+
+#endif // KILN_COMPILER_ONNX_NODECONTEXT_H

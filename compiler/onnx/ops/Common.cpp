@@ -1,0 +1,88 @@
+//===- Common.cpp - Helpers shared by the ONNX op families ----------------===//
+
+#include "compiler/onnx/ops/Common.h"
+
+using namespace mlir;
+
+namespace kiln::onnx_import {
+
+std::string shapeString(llvm::ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "a scalar";
+  std::string s;
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? "x" : "") + std::to_string(d);
+  return s;
+}
+
+LogicalResult emitElementwise(NodeContext &ctx, llvm::ArrayRef<size_t> inputs,
+                              int32_t resultDType, ScalarBody body) {
+  llvm::SmallVector<llvm::ArrayRef<int64_t>> shapes;
+  for (size_t i : inputs)
+    shapes.push_back(ctx.inputShape(i));
+  std::optional<llvm::SmallVector<int64_t>> shape = broadcastShapes(shapes);
+  if (!shape) {
+    InFlightDiagnostic diag = ctx.emitError();
+    diag << "input shapes do not broadcast:";
+    for (llvm::ArrayRef<int64_t> s : shapes)
+      diag << " " << shapeString(s);
+    return failure();
+  }
+  llvm::SmallVector<Value> operands;
+  for (size_t i : inputs)
+    operands.push_back(ctx.input(i));
+  Type element = elementTypeOf(ctx.context(), resultDType);
+  Value result = buildElementwise(ctx.builder(), ctx.loc(), operands, *shape,
+                                  element, body);
+  ctx.setOutput(0, result, resultDType);
+  return success();
+}
+
+LogicalResult emitUnaryFloat(NodeContext &ctx, ScalarBody body) {
+  if (!isFloatDType(ctx.inputDType(0)))
+    return ctx.unsupported("element type " + dtypeName(ctx.inputDType(0)) +
+                           " (floats only)");
+  return emitElementwise(ctx, {0}, ctx.inputDType(0), body);
+}
+
+LogicalResult requireSameDType(NodeContext &ctx, size_t i) {
+  if (ctx.inputDType(i) == ctx.inputDType(0))
+    return success();
+  return ctx.emitError() << "input " << i << " is "
+                         << dtypeName(ctx.inputDType(i)) << ", input 0 "
+                         << dtypeName(ctx.inputDType(0));
+}
+
+HostTensor broadcastHost(const HostTensor &tensor,
+                         llvm::ArrayRef<int64_t> shape) {
+  if (tensor.shape() == shape)
+    return tensor;
+  int64_t rank = shape.size();
+  llvm::ArrayRef<int64_t> in = tensor.shape();
+  int64_t offset = rank - static_cast<int64_t>(in.size());
+  // Stride of each output dimension in the input (0 where broadcast).
+  llvm::SmallVector<int64_t> strides(rank, 0);
+  int64_t stride = 1;
+  for (int64_t i = static_cast<int64_t>(in.size()) - 1; i >= 0; --i) {
+    strides[offset + i] = in[i] == 1 ? 0 : stride;
+    stride *= in[i];
+  }
+  int64_t n = numElementsOf(shape);
+  llvm::SmallVector<int64_t> indices;
+  indices.reserve(n);
+  llvm::SmallVector<int64_t> position(rank, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t flat = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      flat += position[d] * strides[d];
+    indices.push_back(flat);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++position[d] < shape[d])
+        break;
+      position[d] = 0;
+    }
+  }
+  return tensor.gathered(shape, indices);
+}
+
+} // namespace kiln::onnx_import

@@ -1,0 +1,38 @@
+//===- Common.h - Helpers shared by the ONNX op families --------*- C++ -*-===//
+#ifndef KILN_COMPILER_ONNX_OPS_COMMON_H
+#define KILN_COMPILER_ONNX_OPS_COMMON_H
+
+#include "compiler/onnx/Builders.h"
+#include "compiler/onnx/OnnxTypes.h"
+#include "compiler/onnx/OpRegistry.h"
+
+namespace kiln::onnx_import {
+
+/// Sets output 0 to an elementwise generic of the `inputs` (numpy
+/// broadcasting; an error when they do not broadcast) of element type
+/// `resultDType`.
+mlir::LogicalResult emitElementwise(NodeContext &ctx,
+                                    llvm::ArrayRef<size_t> inputs,
+                                    int32_t resultDType, ScalarBody body);
+
+/// A unary op on floats: output 0 = body(input 0); other element types are
+/// unsupported.
+mlir::LogicalResult emitUnaryFloat(NodeContext &ctx, ScalarBody body);
+
+/// Input `i`'s element type is the same as input 0's, or an error.
+mlir::LogicalResult requireSameDType(NodeContext &ctx, size_t i);
+
+/// A host tensor broadcast to `shape` (numpy rules; shape must be the
+/// broadcast of both).
+HostTensor broadcastHost(const HostTensor &tensor,
+                         llvm::ArrayRef<int64_t> shape);
+
+/// The shape as a string for messages: "1x3x224x224", "a scalar".
+std::string shapeString(llvm::ArrayRef<int64_t> shape);
+
+/// Largest folded tensor the importer computes on the host (elements).
+inline constexpr int64_t kMaxFoldElements = int64_t(1) << 20;
+
+} // namespace kiln::onnx_import
+
+#endif // KILN_COMPILER_ONNX_OPS_COMMON_H

@@ -1,0 +1,216 @@
+//===- MatMul.cpp - ONNX MatMul and Gemm ----------------------------------===//
+//
+// MatMul follows numpy: 1-D operands gain and then lose a unit dimension,
+// batch dimensions broadcast. A 2-D right operand (a linear layer) folds the
+// left operand's batch into its rows, one linalg.matmul; otherwise both are
+// broadcast to the full batch, collapsed to one batch dimension and
+// multiplied by linalg.batch_matmul. Gemm transposes constant operands on
+// the host and accumulates onto beta * C.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/onnx/ops/Common.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace kiln::onnx_import {
+namespace {
+
+bool isF(Value v) { return isa<FloatType>(v.getType()); }
+
+Value zeros(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
+            Type element) {
+  return filledTensor(b, loc, shape, element, scalarAttr(element, 0));
+}
+
+/// value materialized at `shape` (numpy broadcast); a no-op when equal.
+Value broadcastValue(OpBuilder &b, Location loc, Value value,
+                     llvm::ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  return buildElementwise(
+      b, loc, value, shape, type.getElementType(),
+      [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+}
+
+LogicalResult convertMatMul(NodeContext &ctx) {
+  if (failed(requireSameDType(ctx, 1)))
+    return failure();
+  int32_t dtype = ctx.inputDType(0);
+  if (!isFloatDType(dtype) && !isIntegerDType(dtype))
+    return ctx.unsupported("element type " + dtypeName(dtype));
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  llvm::SmallVector<int64_t> aShape(ctx.inputShape(0)),
+      bShape(ctx.inputShape(1));
+  if (aShape.empty() || bShape.empty())
+    return ctx.emitError() << "operands must have at least one dimension";
+  Value lhs = ctx.input(0), rhs = ctx.input(1);
+  bool dropM = aShape.size() == 1, dropN = bShape.size() == 1;
+  if (dropM) {
+    aShape.insert(aShape.begin(), 1);
+    lhs = reshapeTo(b, loc, lhs, aShape);
+  }
+  if (dropN) {
+    bShape.push_back(1);
+    rhs = reshapeTo(b, loc, rhs, bShape);
+  }
+  int64_t m = aShape[aShape.size() - 2], k = aShape.back();
+  int64_t k2 = bShape[bShape.size() - 2], n = bShape.back();
+  if (k != k2)
+    return ctx.emitError() << "inner dimensions differ: "
+                           << shapeString(ctx.inputShape(0)) << " x "
+                           << shapeString(ctx.inputShape(1));
+  llvm::ArrayRef<int64_t> aBatch = llvm::ArrayRef(aShape).drop_back(2);
+  llvm::ArrayRef<int64_t> bBatch = llvm::ArrayRef(bShape).drop_back(2);
+  std::optional<llvm::SmallVector<int64_t>> batch =
+      broadcastShapes({aBatch, bBatch});
+  if (!batch)
+    return ctx.emitError() << "batch dimensions do not broadcast: "
+                           << shapeString(ctx.inputShape(0)) << " x "
+                           << shapeString(ctx.inputShape(1));
+  Type element = ctx.inputType(0).getElementType();
+  int64_t batchSize = numElementsOf(*batch);
+  Value result;
+  if (bBatch.empty() || numElementsOf(bBatch) == 1) {
+    // Rows of every batch at once: [batch * m, k] x [k, n].
+    Value a2 = reshapeTo(b, loc,
+                         broadcastValue(b, loc, lhs,
+                                        [&] {
+                                          llvm::SmallVector<int64_t> s(*batch);
+                                          s.push_back(m);
+                                          s.push_back(k);
+                                          return s;
+                                        }()),
+                         {batchSize * m, k});
+    Value b2 = reshapeTo(b, loc, rhs, {k, n});
+    Value init = zeros(b, loc, {batchSize * m, n}, element);
+    result =
+        linalg::MatmulOp::create(b, loc, ValueRange{a2, b2}, init).getResult(0);
+  } else {
+    llvm::SmallVector<int64_t> aFull(*batch), bFull(*batch);
+    aFull.append({m, k});
+    bFull.append({k, n});
+    Value a3 = reshapeTo(b, loc, broadcastValue(b, loc, lhs, aFull),
+                         {batchSize, m, k});
+    Value b3 = reshapeTo(b, loc, broadcastValue(b, loc, rhs, bFull),
+                         {batchSize, k, n});
+    Value init = zeros(b, loc, {batchSize, m, n}, element);
+    result = linalg::BatchMatmulOp::create(b, loc, ValueRange{a3, b3}, init)
+                 .getResult(0);
+  }
+  llvm::SmallVector<int64_t> finalShape(*batch);
+  if (!dropM)
+    finalShape.push_back(m);
+  if (!dropN)
+    finalShape.push_back(n);
+  ctx.setOutput(0, reshapeTo(b, loc, result, finalShape), dtype);
+  return success();
+}
+
+/// Input `i`, transposed if `transpose`: on the host when it is a constant.
+Value maybeTransposed(NodeContext &ctx, size_t i, bool transposeIt) {
+  if (!transposeIt)
+    return ctx.input(i);
+  if (const HostTensor *c = ctx.constantInput(i)) {
+    OnnxValue value{RankedTensorType(), c->dtype(), Value(),
+                    c->transposed({1, 0}), ctx.inputInfo(i).Name + "_t"};
+    return materialize(ctx.builder(), value);
+  }
+  return transpose(ctx.builder(), ctx.loc(), ctx.input(i), {1, 0});
+}
+
+LogicalResult convertGemm(NodeContext &ctx) {
+  if (failed(requireSameDType(ctx, 1)))
+    return failure();
+  int32_t dtype = ctx.inputDType(0);
+  if (!isFloatDType(dtype) && !isIntegerDType(dtype))
+    return ctx.unsupported("element type " + dtypeName(dtype));
+  if (ctx.inputRank(0) != 2 || ctx.inputRank(1) != 2)
+    return ctx.emitError() << "A and B must be matrices";
+  double alpha = ctx.attrFloat("alpha", 1.0f);
+  double beta = ctx.attrFloat("beta", 1.0f);
+  bool transA = ctx.attrInt("transA", 0) != 0;
+  bool transB = ctx.attrInt("transB", 0) != 0;
+  llvm::ArrayRef<int64_t> aShape = ctx.inputShape(0),
+                          bShape = ctx.inputShape(1);
+  int64_t m = transA ? aShape[1] : aShape[0];
+  int64_t k = transA ? aShape[0] : aShape[1];
+  int64_t k2 = transB ? bShape[1] : bShape[0];
+  int64_t n = transB ? bShape[0] : bShape[1];
+  if (k != k2)
+    return ctx.emitError() << "inner dimensions differ: " << shapeString(aShape)
+                           << (transA ? "^T" : "") << " x "
+                           << shapeString(bShape) << (transB ? "^T" : "");
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Type element = ctx.inputType(0).getElementType();
+  Value a = maybeTransposed(ctx, 0, transA);
+  Value bm = maybeTransposed(ctx, 1, transB);
+  llvm::SmallVector<int64_t> shape = {m, n};
+  bool hasC = ctx.hasInput(2) && beta != 0;
+  if (hasC) {
+    if (failed(requireSameDType(ctx, 2)))
+      return failure();
+    std::optional<llvm::SmallVector<int64_t>> s =
+        broadcastShapes({ctx.inputShape(2), shape});
+    if (!s || *s != llvm::ArrayRef<int64_t>(shape))
+      return ctx.emitError() << "C " << shapeString(ctx.inputShape(2))
+                             << " does not broadcast to " << shapeString(shape);
+  }
+  // With alpha = 1, beta * C is the accumulator the product adds onto.
+  Value init;
+  if (hasC && alpha == 1.0) {
+    init = buildElementwise(
+        b, loc, ctx.input(2), shape, element,
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          if (beta == 1.0)
+            return args[0];
+          Value s = scalarConstant(nb, l, element, beta);
+          return isF(args[0]) ? Value(arith::MulFOp::create(nb, l, args[0], s))
+                              : Value(arith::MulIOp::create(nb, l, args[0], s));
+        });
+  } else {
+    init = zeros(b, loc, shape, element);
+  }
+  Value product =
+      linalg::MatmulOp::create(b, loc, ValueRange{a, bm}, init).getResult(0);
+  if (alpha != 1.0) {
+    llvm::SmallVector<Value> operands = {product};
+    if (hasC)
+      operands.push_back(ctx.input(2));
+    product = buildElementwise(
+        b, loc, operands, shape, element,
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          bool f = isF(args[0]);
+          auto mul = [&](Value x, double c) -> Value {
+            Value s = scalarConstant(nb, l, element, c);
+            return f ? Value(arith::MulFOp::create(nb, l, x, s))
+                     : Value(arith::MulIOp::create(nb, l, x, s));
+          };
+          Value y = mul(args[0], alpha);
+          if (args.size() > 1) {
+            Value c = mul(args[1], beta);
+            y = f ? Value(arith::AddFOp::create(nb, l, y, c))
+                  : Value(arith::AddIOp::create(nb, l, y, c));
+          }
+          return y;
+        });
+  }
+  ctx.setOutput(0, product, dtype);
+  return success();
+}
+
+} // namespace
+
+void registerMatMulOps(OpRegistry &registry) {
+  registry.add("MatMul", convertMatMul);
+  registry.add("Gemm", convertGemm);
+}
+
+} // namespace kiln::onnx_import

@@ -1,0 +1,259 @@
+//===- Pool.cpp - ONNX MaxPool, AveragePool and global pools --------------===//
+//
+// 2-D pools are linalg's pooling_nchw_max/sum (which the CPU back end
+// decomposes and vectorizes), 1-D and 3-D ones generics of the same shape.
+// Padding is explicit (-inf or the lowest integer for max, 0 for sum), and
+// an average divides the sum by a host-computed count per output position,
+// so count_include_pad and ceil_mode's partial windows need nothing at run
+// time but one fused division.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/onnx/ops/Common.h"
+#include "compiler/onnx/ops/ConvCommon.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace kiln::onnx_import {
+namespace {
+
+enum class PoolKind { Max, Sum };
+
+template <typename OpTy>
+Value namedPool(OpBuilder &b, Location loc, Value input, Value window,
+                Value init, const WindowGeometry &g) {
+  return OpTy::create(b, loc, TypeRange{init.getType()},
+                      ValueRange{input, window}, ValueRange{init},
+                      b.getI64TensorAttr(g.Strides),
+                      b.getI64TensorAttr(g.Dilations))
+      .getResult(0);
+}
+
+/// out[n, c, o...] = combine over w... of in[n, c, o * s + w * d], `input`
+/// already padded.
+Value pool(OpBuilder &b, Location loc, Value input, PoolKind kind,
+           const WindowGeometry &g, bool isUnsigned) {
+  auto type = cast<RankedTensorType>(input.getType());
+  Type element = type.getElementType();
+  int64_t spatial = g.Kernel.size();
+  llvm::SmallVector<int64_t> outShape = {type.getDimSize(0),
+                                         type.getDimSize(1)};
+  llvm::append_range(outShape, g.Output);
+  TypedAttr initValue;
+  if (kind == PoolKind::Sum)
+    initValue = scalarAttr(element, 0);
+  else if (auto f = dyn_cast<FloatType>(element))
+    initValue = FloatAttr::get(
+        f, APFloat::getInf(f.getFloatSemantics(), /*Negative=*/true));
+  else
+    initValue = IntegerAttr::get(
+        element,
+        isUnsigned ? APInt::getMinValue(element.getIntOrFloatBitWidth())
+                   : APInt::getSignedMinValue(element.getIntOrFloatBitWidth()));
+  Value init = filledTensor(b, loc, outShape, element, initValue);
+  Value window = tensor::EmptyOp::create(b, loc, g.Kernel, element);
+  bool isFloat = isa<FloatType>(element);
+  if (spatial == 2 && (isFloat || !isUnsigned)) {
+    if (kind == PoolKind::Max)
+      return namedPool<linalg::PoolingNchwMaxOp>(b, loc, input, window, init,
+                                                 g);
+    return namedPool<linalg::PoolingNchwSumOp>(b, loc, input, window, init, g);
+  }
+  MLIRContext *ctx = b.getContext();
+  int64_t loops = 2 + 2 * spatial;
+  llvm::SmallVector<AffineExpr> inExprs = {getAffineDimExpr(0, ctx),
+                                           getAffineDimExpr(1, ctx)};
+  llvm::SmallVector<AffineExpr> windowExprs, outExprs = inExprs;
+  for (int64_t i = 0; i < spatial; ++i) {
+    AffineExpr o = getAffineDimExpr(2 + i, ctx);
+    AffineExpr w = getAffineDimExpr(2 + spatial + i, ctx);
+    inExprs.push_back(o * g.Strides[i] + w * g.Dilations[i]);
+    windowExprs.push_back(w);
+    outExprs.push_back(o);
+  }
+  llvm::SmallVector<utils::IteratorType> iterators(
+      2 + spatial, utils::IteratorType::parallel);
+  iterators.append(spatial, utils::IteratorType::reduction);
+  llvm::SmallVector<AffineMap> maps = {
+      AffineMap::get(loops, 0, inExprs, ctx),
+      AffineMap::get(loops, 0, windowExprs, ctx),
+      AffineMap::get(loops, 0, outExprs, ctx)};
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{input, window}, init, maps,
+             iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value x = args[0], acc = args[2];
+               Value r;
+               if (kind == PoolKind::Sum)
+                 r = isFloat ? Value(arith::AddFOp::create(nb, l, x, acc))
+                             : Value(arith::AddIOp::create(nb, l, x, acc));
+               else if (isFloat)
+                 r = arith::MaximumFOp::create(nb, l, x, acc);
+               else if (isUnsigned)
+                 r = arith::MaxUIOp::create(nb, l, x, acc);
+               else
+                 r = arith::MaxSIOp::create(nb, l, x, acc);
+               linalg::YieldOp::create(nb, l, r);
+             })
+      .getResult(0);
+}
+
+FailureOr<WindowGeometry> poolGeometry(NodeContext &ctx) {
+  llvm::ArrayRef<int64_t> x = ctx.inputShape(0);
+  if (x.size() < 3 || x.size() > 5)
+    return (void)ctx.unsupported(
+               std::to_string(static_cast<int64_t>(x.size()) - 2) +
+               "-D pooling (1-D to 3-D are)"),
+           failure();
+  if (!ctx.hasAttr("kernel_shape"))
+    return ctx.emitError() << "needs kernel_shape", failure();
+  bool ceilMode = ctx.attrInt("ceil_mode", 0) != 0;
+  return windowGeometry(ctx, x.drop_front(2), {}, ceilMode);
+}
+
+Value padded(NodeContext &ctx, const WindowGeometry &g, TypedAttr value) {
+  llvm::SmallVector<int64_t> low = {0, 0}, high = {0, 0};
+  llvm::append_range(low, g.PadLow);
+  llvm::append_range(high, g.PadHigh);
+  return padConstant(ctx.builder(), ctx.loc(), ctx.input(0), low, high, value);
+}
+
+LogicalResult convertMaxPool(NodeContext &ctx) {
+  int32_t dtype = ctx.inputDType(0);
+  if (!isFloatDType(dtype) && dtype != Int8 && dtype != UInt8)
+    return ctx.unsupported("element type " + dtypeName(dtype));
+  if (ctx.hasOutput(1))
+    return ctx.unsupported("Indices output");
+  FailureOr<WindowGeometry> g = poolGeometry(ctx);
+  if (failed(g))
+    return failure();
+  Type element = ctx.inputType(0).getElementType();
+  bool isUnsigned = isUnsignedDType(dtype);
+  TypedAttr lowest;
+  if (auto f = dyn_cast<FloatType>(element))
+    lowest = FloatAttr::get(f, APFloat::getInf(f.getFloatSemantics(), true));
+  else
+    lowest =
+        IntegerAttr::get(element, isUnsigned ? APInt::getMinValue(8)
+                                             : APInt::getSignedMinValue(8));
+  Value input = padded(ctx, *g, lowest);
+  ctx.setOutput(
+      0, pool(ctx.builder(), ctx.loc(), input, PoolKind::Max, *g, isUnsigned),
+      dtype);
+  return success();
+}
+
+LogicalResult convertAveragePool(NodeContext &ctx) {
+  int32_t dtype = ctx.inputDType(0);
+  if (!isFloatDType(dtype))
+    return ctx.unsupported("element type " + dtypeName(dtype));
+  FailureOr<WindowGeometry> g = poolGeometry(ctx);
+  if (failed(g))
+    return failure();
+  bool includePad = ctx.attrInt("count_include_pad", 0) != 0;
+  Type element = ctx.inputType(0).getElementType();
+  Value input = padded(ctx, *g, scalarAttr(element, 0));
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Value sum = pool(b, loc, input, PoolKind::Sum, *g, false);
+  // Elements each window covers: inside the input, or inside the padding
+  // the model asked for with count_include_pad (never ceil_mode's extra).
+  llvm::ArrayRef<int64_t> spatial = ctx.inputShape(0).drop_front(2);
+  int64_t dims = spatial.size();
+  llvm::SmallVector<std::vector<int64_t>> perDim(dims);
+  for (int64_t i = 0; i < dims; ++i) {
+    int64_t lo = includePad ? -g->PadLow[i] : 0;
+    int64_t hi =
+        includePad ? spatial[i] + g->PadHigh[i] - g->CeilExtra[i] : spatial[i];
+    for (int64_t o = 0; o < g->Output[i]; ++o) {
+      int64_t count = 0;
+      for (int64_t k = 0; k < g->Kernel[i]; ++k) {
+        int64_t pos = o * g->Strides[i] + k * g->Dilations[i] - g->PadLow[i];
+        count += pos >= lo && pos < hi;
+      }
+      perDim[i].push_back(count);
+    }
+  }
+  std::vector<double> counts(numElementsOf(g->Output), 1.0);
+  for (size_t flat = 0; flat < counts.size(); ++flat) {
+    size_t rest = flat;
+    for (int64_t i = dims - 1; i >= 0; --i) {
+      counts[flat] *= perDim[i][rest % g->Output[i]];
+      rest /= g->Output[i];
+    }
+  }
+  OnnxValue divisor{RankedTensorType(), dtype, Value(),
+                    HostTensor::fromDoubles(dtype, g->Output, counts),
+                    ctx.name().str() + "_divisor"};
+  Value d = materialize(b, divisor);
+  auto shape = cast<RankedTensorType>(sum.getType()).getShape();
+  ctx.setOutput(
+      0,
+      buildElementwise(b, loc, {sum, d}, shape, element,
+                       [](OpBuilder &nb, Location l, ValueRange a) {
+                         return Value(arith::DivFOp::create(nb, l, a[0], a[1]));
+                       }),
+      dtype);
+  return success();
+}
+
+LogicalResult convertGlobalPool(NodeContext &ctx, PoolKind kind) {
+  int32_t dtype = ctx.inputDType(0);
+  if (!isFloatDType(dtype))
+    return ctx.unsupported("element type " + dtypeName(dtype));
+  llvm::ArrayRef<int64_t> x = ctx.inputShape(0);
+  if (x.size() < 3)
+    return ctx.emitError() << "input " << shapeString(x)
+                           << " has no spatial dimensions";
+  llvm::SmallVector<int64_t> axes;
+  for (size_t i = 2; i < x.size(); ++i)
+    axes.push_back(i);
+  Type element = ctx.inputType(0).getElementType();
+  auto f = cast<FloatType>(element);
+  TypedAttr init =
+      kind == PoolKind::Sum
+          ? scalarAttr(element, 0)
+          : FloatAttr::get(f, APFloat::getInf(f.getFloatSemantics(), true));
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Value reduced = buildReduction(
+      b, loc, ctx.input(0), axes, /*keepDims=*/true, init,
+      [&](OpBuilder &nb, Location l, Value x, Value acc) -> Value {
+        if (kind == PoolKind::Sum)
+          return arith::AddFOp::create(nb, l, x, acc);
+        return arith::MaximumFOp::create(nb, l, x, acc);
+      });
+  if (kind == PoolKind::Sum) {
+    double count = numElementsOf(x.drop_front(2));
+    auto shape = cast<RankedTensorType>(reduced.getType()).getShape();
+    reduced =
+        buildElementwise(b, loc, reduced, shape, element,
+                         [&](OpBuilder &nb, Location l, ValueRange a) {
+                           Value n = scalarConstant(nb, l, element, count);
+                           return Value(arith::DivFOp::create(nb, l, a[0], n));
+                         });
+  }
+  ctx.setOutput(0, reduced, dtype);
+  return success();
+}
+
+} // namespace
+
+void registerPoolOps(OpRegistry &registry) {
+  registry.add("MaxPool", convertMaxPool);
+  registry.add("AveragePool", convertAveragePool);
+  registry.add("GlobalAveragePool", [](NodeContext &ctx) {
+    return convertGlobalPool(ctx, PoolKind::Sum);
+  });
+  registry.add("GlobalMaxPool", [](NodeContext &ctx) {
+    return convertGlobalPool(ctx, PoolKind::Max);
+  });
+}
+
+} // namespace kiln::onnx_import

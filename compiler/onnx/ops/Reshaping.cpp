@@ -1,0 +1,440 @@
+//===- Reshaping.cpp - ONNX reshaping, transposing, joining, gathering ----===//
+//
+// Reshape, Flatten, Squeeze and Unsqueeze are collapse/expand aliases;
+// Transpose a linalg.transpose; Concat a tensor.concat; Gather a generic
+// that extracts from the data (indices clamped into range: ONNX calls an
+// out-of-range index an error, which must not read outside the tensor).
+// Every one of them also folds on host tensors, so shape subgraphs
+// (Shape -> Gather -> Unsqueeze -> Concat -> Reshape) disappear at import.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/onnx/ops/Common.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace kiln::onnx_import {
+namespace {
+
+/// Sets output 0 to input 0 under `shape`: a host tensor stays one.
+LogicalResult setReshaped(NodeContext &ctx, llvm::ArrayRef<int64_t> shape) {
+  if (const HostTensor *c = ctx.constantInput(0)) {
+    ctx.setOutput(0, c->reshaped(shape));
+    return success();
+  }
+  ctx.setOutput(0, reshapeTo(ctx.builder(), ctx.loc(), ctx.input(0), shape),
+                ctx.inputDType(0));
+  return success();
+}
+
+// Identity and Dropout in inference pass their input on.
+LogicalResult convertIdentity(NodeContext &ctx) {
+  return setReshaped(ctx, ctx.inputShape(0));
+}
+
+LogicalResult convertDropout(NodeContext &ctx) {
+  if (ctx.opset() < 7 && ctx.attrInt("is_test", 0) == 0)
+    return ctx.unsupported("training mode (is_test = 0)");
+  if (ctx.opset() >= 12 && ctx.hasInput(2)) {
+    const HostTensor *training = ctx.constantInput(2);
+    if (!training)
+      return ctx.unsupported("training_mode computed at run time");
+    if (training->numElements() == 1 && training->intAt(0) != 0)
+      return ctx.unsupported("training mode (training_mode = true)");
+  }
+  if (failed(convertIdentity(ctx)))
+    return failure();
+  if (ctx.hasOutput(1)) {
+    // In inference every element is kept.
+    llvm::SmallVector<int64_t> ones(numElementsOf(ctx.inputShape(0)), 1);
+    ctx.setOutput(1, HostTensor::fromInt64s(Bool, ctx.inputShape(0), ones));
+  }
+  return success();
+}
+
+FailureOr<llvm::SmallVector<int64_t>> reshapeTarget(NodeContext &ctx) {
+  llvm::SmallVector<int64_t> requested;
+  if (ctx.opset() < 5) {
+    requested = ctx.attrInts("shape");
+  } else {
+    FailureOr<llvm::SmallVector<int64_t>> shape = ctx.constantInts(1, "shape");
+    if (failed(shape))
+      return failure();
+    requested = *shape;
+  }
+  bool allowZero = ctx.attrInt("allowzero", 0) != 0;
+  llvm::ArrayRef<int64_t> in = ctx.inputShape(0);
+  llvm::SmallVector<int64_t> out;
+  int64_t infer = -1, known = 1;
+  for (auto [i, d] : llvm::enumerate(requested)) {
+    if (d == 0 && !allowZero) {
+      if (i >= in.size()) {
+        ctx.emitError() << "shape copies dimension " << i << " of a rank-"
+                        << in.size() << " input";
+        return failure();
+      }
+      d = in[i];
+    } else if (d == -1) {
+      if (infer >= 0) {
+        ctx.emitError() << "shape has more than one -1";
+        return failure();
+      }
+      infer = i;
+      out.push_back(1);
+      continue;
+    } else if (d < -1) {
+      ctx.emitError() << "shape has dimension " << d;
+      return failure();
+    }
+    out.push_back(d);
+    known *= d;
+  }
+  int64_t total = numElementsOf(in);
+  if (infer >= 0) {
+    if (known == 0 || total % known != 0) {
+      ctx.emitError() << "cannot infer the -1 of shape for " << shapeString(in);
+      return failure();
+    }
+    out[infer] = total / known;
+  }
+  if (numElementsOf(out) != total) {
+    ctx.emitError() << "cannot reshape " << shapeString(in) << " into "
+                    << shapeString(out);
+    return failure();
+  }
+  return out;
+}
+
+LogicalResult convertReshape(NodeContext &ctx) {
+  FailureOr<llvm::SmallVector<int64_t>> shape = reshapeTarget(ctx);
+  if (failed(shape))
+    return failure();
+  return setReshaped(ctx, *shape);
+}
+
+LogicalResult convertFlatten(NodeContext &ctx) {
+  llvm::ArrayRef<int64_t> in = ctx.inputShape(0);
+  int64_t rank = in.size();
+  int64_t axis = ctx.attrInt("axis", 1);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis > rank)
+    return ctx.emitError() << "axis " << ctx.attrInt("axis", 1)
+                           << " is out of range for rank " << rank;
+  int64_t outer = numElementsOf(in.take_front(axis));
+  int64_t inner = numElementsOf(in.drop_front(axis));
+  return setReshaped(ctx, {outer, inner});
+}
+
+LogicalResult convertSqueeze(NodeContext &ctx) {
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> axes =
+      ctx.intsFromAttrOrInput("axes", 1, 13);
+  if (failed(axes))
+    return failure();
+  llvm::ArrayRef<int64_t> in = ctx.inputShape(0);
+  int64_t rank = in.size();
+  llvm::SmallVector<int64_t> drop;
+  if (*axes) {
+    for (int64_t axis : **axes) {
+      FailureOr<int64_t> a = ctx.normalizeAxis(axis, rank);
+      if (failed(a))
+        return failure();
+      if (in[*a] != 1)
+        return ctx.emitError()
+               << "cannot squeeze dimension " << *a << " of size " << in[*a];
+      drop.push_back(*a);
+    }
+  } else {
+    for (int64_t i = 0; i < rank; ++i)
+      if (in[i] == 1)
+        drop.push_back(i);
+  }
+  return setReshaped(ctx, dropAxes(in, drop));
+}
+
+LogicalResult convertUnsqueeze(NodeContext &ctx) {
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> axes =
+      ctx.intsFromAttrOrInput("axes", 1, 13);
+  if (failed(axes))
+    return failure();
+  if (!*axes)
+    return ctx.emitError() << "needs axes";
+  llvm::ArrayRef<int64_t> in = ctx.inputShape(0);
+  int64_t outRank = in.size() + (*axes)->size();
+  llvm::SmallVector<bool> inserted(outRank, false);
+  for (int64_t axis : **axes) {
+    FailureOr<int64_t> a = ctx.normalizeAxis(axis, outRank);
+    if (failed(a))
+      return failure();
+    if (inserted[*a])
+      return ctx.emitError() << "axis " << *a << " given twice";
+    inserted[*a] = true;
+  }
+  llvm::SmallVector<int64_t> out;
+  size_t next = 0;
+  for (int64_t i = 0; i < outRank; ++i)
+    out.push_back(inserted[i] ? 1 : in[next++]);
+  return setReshaped(ctx, out);
+}
+
+FailureOr<llvm::SmallVector<int64_t>> transposePerm(NodeContext &ctx) {
+  int64_t rank = ctx.inputRank(0);
+  llvm::SmallVector<int64_t> perm;
+  for (int64_t i = rank - 1; i >= 0; --i)
+    perm.push_back(i);
+  perm = ctx.attrInts("perm", perm);
+  llvm::SmallVector<bool> seen(rank, false);
+  if (static_cast<int64_t>(perm.size()) != rank)
+    return ctx.emitError() << "perm has " << perm.size() << " entries for rank "
+                           << rank,
+           failure();
+  for (int64_t &p : perm) {
+    if (p < 0)
+      p += rank;
+    if (p < 0 || p >= rank || seen[p])
+      return ctx.emitError() << "perm is not a permutation", failure();
+    seen[p] = true;
+  }
+  return perm;
+}
+
+LogicalResult convertTranspose(NodeContext &ctx) {
+  FailureOr<llvm::SmallVector<int64_t>> perm = transposePerm(ctx);
+  if (failed(perm))
+    return failure();
+  ctx.setOutput(0, transpose(ctx.builder(), ctx.loc(), ctx.input(0), *perm),
+                ctx.inputDType(0));
+  return success();
+}
+
+FailureOr<bool> foldTranspose(NodeContext &ctx) {
+  const HostTensor *c = ctx.constantInput(0);
+  if (!c)
+    return false;
+  FailureOr<llvm::SmallVector<int64_t>> perm = transposePerm(ctx);
+  if (failed(perm))
+    return failure();
+  ctx.setOutput(0, c->transposed(*perm));
+  return true;
+}
+
+// Result shape of Concat, checking the inputs agree off the axis.
+FailureOr<std::pair<int64_t, llvm::SmallVector<int64_t>>>
+concatShape(NodeContext &ctx) {
+  if (ctx.numInputs() == 0)
+    return ctx.emitError() << "needs an input", failure();
+  llvm::SmallVector<int64_t> shape(ctx.inputShape(0));
+  int64_t rank = shape.size();
+  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.attrInt("axis", 0), rank);
+  if (failed(axis))
+    return failure();
+  for (size_t i = 1; i < ctx.numInputs(); ++i) {
+    if (failed(requireSameDType(ctx, i)))
+      return failure();
+    llvm::ArrayRef<int64_t> s = ctx.inputShape(i);
+    bool agrees = static_cast<int64_t>(s.size()) == rank;
+    for (int64_t d = 0; agrees && d < rank; ++d)
+      agrees = d == *axis || s[d] == shape[d];
+    if (!agrees)
+      return ctx.emitError()
+                 << "input " << i << " " << shapeString(s)
+                 << " does not fit input 0 " << shapeString(ctx.inputShape(0))
+                 << " on axis " << *axis,
+             failure();
+    shape[*axis] += s[*axis];
+  }
+  return std::make_pair(*axis, shape);
+}
+
+LogicalResult convertConcat(NodeContext &ctx) {
+  auto shape = concatShape(ctx);
+  if (failed(shape))
+    return failure();
+  llvm::SmallVector<Value> operands;
+  for (size_t i = 0; i < ctx.numInputs(); ++i)
+    if (numElementsOf(ctx.inputShape(i)) > 0 || ctx.numInputs() == 1)
+      operands.push_back(ctx.input(i));
+  Value result;
+  if (operands.empty())
+    result = tensor::EmptyOp::create(ctx.builder(), ctx.loc(), shape->second,
+                                     ctx.inputType(0).getElementType());
+  else if (operands.size() == 1)
+    result = operands[0];
+  else
+    result = tensor::ConcatOp::create(ctx.builder(), ctx.loc(), shape->first,
+                                      operands);
+  ctx.setOutput(0, result, ctx.inputDType(0));
+  return success();
+}
+
+FailureOr<bool> foldConcat(NodeContext &ctx) {
+  for (size_t i = 0; i < ctx.numInputs(); ++i)
+    if (!ctx.constantInput(i))
+      return false;
+  auto shape = concatShape(ctx);
+  if (failed(shape))
+    return failure();
+  auto [axis, outShape] = *shape;
+  if (numElementsOf(outShape) > kMaxFoldElements)
+    return false;
+  // Bytes of the inner block per input, copied in turn for each outer index.
+  int64_t outer = numElementsOf(llvm::ArrayRef(outShape).take_front(axis));
+  int64_t elementSize = dtypeByteSize(ctx.inputDType(0));
+  std::vector<char> bytes;
+  bytes.reserve(numElementsOf(outShape) * elementSize);
+  for (int64_t o = 0; o < outer; ++o)
+    for (size_t i = 0; i < ctx.numInputs(); ++i) {
+      const HostTensor *c = ctx.constantInput(i);
+      int64_t inner = numElementsOf(c->shape().drop_front(axis)) * elementSize;
+      const char *begin = c->bytes().data() + o * inner;
+      bytes.insert(bytes.end(), begin, begin + inner);
+    }
+  ctx.setOutput(0, HostTensor(ctx.inputDType(0), outShape, std::move(bytes)));
+  return true;
+}
+
+FailureOr<int64_t> gatherAxis(NodeContext &ctx) {
+  if (!isIntegerDType(ctx.inputDType(1)))
+    return ctx.emitError() << "indices must be integers", failure();
+  return ctx.normalizeAxis(ctx.attrInt("axis", 0), ctx.inputRank(0));
+}
+
+llvm::SmallVector<int64_t> gatherShape(NodeContext &ctx, int64_t axis) {
+  llvm::ArrayRef<int64_t> data = ctx.inputShape(0);
+  llvm::SmallVector<int64_t> out(data.take_front(axis));
+  llvm::append_range(out, ctx.inputShape(1));
+  llvm::append_range(out, data.drop_front(axis + 1));
+  return out;
+}
+
+FailureOr<bool> foldGather(NodeContext &ctx) {
+  const HostTensor *data = ctx.constantInput(0);
+  const HostTensor *indices = ctx.constantInput(1);
+  if (!data || !indices)
+    return false;
+  FailureOr<int64_t> axis = gatherAxis(ctx);
+  if (failed(axis))
+    return failure();
+  llvm::SmallVector<int64_t> shape = gatherShape(ctx, *axis);
+  if (numElementsOf(shape) > kMaxFoldElements)
+    return false;
+  llvm::ArrayRef<int64_t> in = data->shape();
+  int64_t outer = numElementsOf(in.take_front(*axis));
+  int64_t inner = numElementsOf(in.drop_front(*axis + 1));
+  int64_t dim = in[*axis];
+  llvm::SmallVector<int64_t> flat;
+  llvm::SmallVector<int64_t> idx = indices->toInt64s();
+  for (int64_t &i : idx) {
+    if (i < -dim || i >= dim) {
+      ctx.emitError() << "index " << i << " is out of range for dimension "
+                      << *axis << " of size " << dim;
+      return failure();
+    }
+    if (i < 0)
+      i += dim;
+  }
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i : idx)
+      for (int64_t k = 0; k < inner; ++k)
+        flat.push_back((o * dim + i) * inner + k);
+  ctx.setOutput(0, data->gathered(shape, flat));
+  return true;
+}
+
+LogicalResult convertGather(NodeContext &ctx) {
+  FailureOr<int64_t> axis = gatherAxis(ctx);
+  if (failed(axis))
+    return failure();
+  llvm::SmallVector<int64_t> shape = gatherShape(ctx, *axis);
+  int64_t dim = ctx.inputShape(0)[*axis];
+  if (dim == 0 && numElementsOf(shape) > 0)
+    return ctx.emitError() << "gathers from an empty dimension";
+  int64_t dataRank = ctx.inputRank(0);
+  int64_t indexRank = ctx.inputRank(1);
+  int64_t rank = shape.size();
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Value data = ctx.input(0);
+  Value indices = ctx.input(1);
+  MLIRContext *mctx = ctx.context();
+  llvm::SmallVector<AffineExpr> indexExprs;
+  for (int64_t i = 0; i < indexRank; ++i)
+    indexExprs.push_back(getAffineDimExpr(*axis + i, mctx));
+  llvm::SmallVector<AffineMap> maps = {
+      AffineMap::get(rank, 0, indexExprs, mctx),
+      b.getMultiDimIdentityMap(rank)};
+  Type element = ctx.inputType(0).getElementType();
+  Value init = tensor::EmptyOp::create(b, loc, shape, element);
+  bool isUnsigned = isUnsignedDType(ctx.inputDType(1));
+  int64_t ax = *axis;
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), indices, init, maps,
+          llvm::SmallVector<utils::IteratorType>(rank,
+                                                 utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value index = args[0];
+            Value i = isUnsigned ? Value(arith::IndexCastUIOp::create(
+                                       nb, l, nb.getIndexType(), index))
+                                 : Value(arith::IndexCastOp::create(
+                                       nb, l, nb.getIndexType(), index));
+            Value dimV = arith::ConstantIndexOp::create(nb, l, dim);
+            Value zero = arith::ConstantIndexOp::create(nb, l, 0);
+            Value last = arith::ConstantIndexOp::create(nb, l, dim - 1);
+            Value negative = arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::slt, i, zero);
+            i = arith::SelectOp::create(
+                nb, l, negative, arith::AddIOp::create(nb, l, i, dimV), i);
+            i = arith::MaxSIOp::create(nb, l, i, zero);
+            i = arith::MinSIOp::create(nb, l, i, last);
+            llvm::SmallVector<Value> position;
+            for (int64_t d = 0; d < ax; ++d)
+              position.push_back(linalg::IndexOp::create(nb, l, d));
+            position.push_back(i);
+            for (int64_t d = ax + 1; d < dataRank; ++d)
+              position.push_back(
+                  linalg::IndexOp::create(nb, l, d - 1 + indexRank));
+            Value v = tensor::ExtractOp::create(nb, l, data, position);
+            linalg::YieldOp::create(nb, l, v);
+          })
+          .getResult(0);
+  ctx.setOutput(0, result, ctx.inputDType(0));
+  return success();
+}
+
+// Reshape-like ops fold for free: the bytes are shared.
+template <LogicalResult (*Convert)(NodeContext &)>
+FailureOr<bool> foldReshapeLike(NodeContext &ctx) {
+  if (!ctx.constantInput(0))
+    return false;
+  if (failed(Convert(ctx)))
+    return failure();
+  return true;
+}
+
+} // namespace
+
+void registerReshapingOps(OpRegistry &registry) {
+  registry.add("Identity", convertIdentity);
+  registry.add("Dropout", convertDropout);
+  registry.add("Reshape", convertReshape);
+  registry.addFolder("Reshape", foldReshapeLike<convertReshape>);
+  registry.add("Flatten", convertFlatten);
+  registry.addFolder("Flatten", foldReshapeLike<convertFlatten>);
+  registry.add("Squeeze", convertSqueeze);
+  registry.addFolder("Squeeze", foldReshapeLike<convertSqueeze>);
+  registry.add("Unsqueeze", convertUnsqueeze);
+  registry.addFolder("Unsqueeze", foldReshapeLike<convertUnsqueeze>);
+  registry.add("Transpose", convertTranspose);
+  registry.addFolder("Transpose", foldTranspose);
+  registry.add("Concat", convertConcat);
+  registry.addFolder("Concat", foldConcat);
+  registry.add("Gather", convertGather);
+  registry.addFolder("Gather", foldGather);
+}
+
+} // namespace kiln::onnx_import

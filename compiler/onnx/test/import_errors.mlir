@@ -1,0 +1,41 @@
+// Errors are one line naming what is wrong: the node and its op type, the
+// input, or the file.
+// RUN: /usr/bin/python3 %S/make_model.py unsupported_op %t.op.onnx
+// RUN: not kiln-import-onnx %t.op.onnx 2>&1 | FileCheck %s --check-prefix=OP
+// OP: error: node 'nms' (NonMaxSuppression): unsupported op type NonMaxSuppression (opset 17)
+// OP-NOT: error
+
+// RUN: /usr/bin/python3 %S/make_model.py unsupported_attr %t.attr.onnx
+// RUN: not kiln-import-onnx %t.attr.onnx 2>&1 | FileCheck %s --check-prefix=ATTR
+// ATTR: error: node 'conv' (Conv): unsupported auto_pad 'SAME_SIDEWAYS'
+
+// RUN: /usr/bin/python3 %S/make_model.py unsupported_dtype %t.dtype.onnx
+// RUN: not kiln-import-onnx %t.dtype.onnx 2>&1 | FileCheck %s --check-prefix=DTYPE
+// DTYPE: error: graph input 'x': unsupported element type string
+
+// RUN: /usr/bin/python3 %S/make_model.py symbolic %t.sym.onnx
+// RUN: not kiln-import-onnx %t.sym.onnx 2>&1 | FileCheck %s --check-prefix=SYM
+// SYM: error: graph input 'x' has symbolic dimension 0 ('batch'); Kiln compiles static shapes: pin it with --input-shape=x:DIMS
+// RUN: kiln-import-onnx %t.sym.onnx --input-shape=x:5x3 | FileCheck %s --check-prefix=PINNED
+// PINNED: func.func @main_graph(%arg0: tensor<5x3xf32> {kiln.name = "x"}) -> (tensor<5x3xf32> {kiln.name = "y"})
+// RUN: not kiln-import-onnx %t.sym.onnx --input-shape=x:5x4 2>&1 | FileCheck %s --check-prefix=MISFIT
+// MISFIT: error: --input-shape x:5x4 does not fit the model's shape batchx3
+// RUN: not kiln-import-onnx %t.sym.onnx --input-shape=y:5x3 2>&1 | FileCheck %s --check-prefix=NOINPUT
+// NOINPUT: error: --input-shape names 'y', which is not an input of the graph (inputs: x)
+
+// RUN: head -c 60 %t.op.onnx > %t.trunc.onnx
+// RUN: not kiln-import-onnx %t.trunc.onnx 2>&1 | FileCheck %s --check-prefix=TRUNC
+// TRUNC: error: '{{.*}}.trunc.onnx' is not an ONNX model, or is truncated (protobuf parsing failed)
+// RUN: not kiln-import-onnx %s 2>&1 | FileCheck %s --check-prefix=TEXT
+// TEXT: error: '{{.*}}import_errors.mlir' is not an ONNX model
+
+// RUN: rm -rf %t.ext && mkdir %t.ext
+// RUN: /usr/bin/python3 %S/make_model.py external_data %t.ext/m.onnx
+// RUN: kiln-import-onnx %t.ext/m.onnx | FileCheck %s --check-prefix=EXT
+// EXT: arith.constant dense_resource<w> : tensor<16x16xf32>
+// RUN: /usr/bin/python3 %S/make_model.py external_escape %t.ext/escape.onnx
+// RUN: not kiln-import-onnx %t.ext/escape.onnx 2>&1 | FileCheck %s --check-prefix=ESCAPE
+// ESCAPE: error: initializer tensor 'w': external data location '../escape.onnx.data' must be a relative path inside the model's folder
+// RUN: rm %t.ext/m.onnx.data
+// RUN: not kiln-import-onnx %t.ext/m.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING: error: initializer tensor 'w': external data file '{{.*}}m.onnx.data': No such file or directory

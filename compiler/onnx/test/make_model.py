@@ -1,0 +1,164 @@
+#!/usr/bin/python3
+"""Writes the small ONNX models the importer's lit tests read.
+
+  make_model.py NAME OUT.onnx
+
+Models are built with onnx.helper (Debian's python3-onnx), so the tests
+need no binary files in the repository. External-data models also write
+their data file next to OUT.onnx.
+"""
+
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def tensor(name, elem, shape):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def model(nodes, inputs, outputs, initializers=(), name="main_graph",
+          opset=17):
+    graph = helper.make_graph(nodes, name, inputs, outputs,
+                              initializer=list(initializers))
+    m = helper.make_model(graph,
+                          opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    return m
+
+
+def weights(shape, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(
+        np.float32)
+
+
+def names():
+    """Graph name sanitized, inputs and outputs in order, weights as blobs,
+    small initializers as dense constants."""
+    w = numpy_helper.from_array(weights((32, 3)), "fc.weight")
+    b = numpy_helper.from_array(np.array([1, 2, 3], np.float32), "fc.bias")
+    return model(
+        [helper.make_node("MatMul", ["input.1", "fc.weight"], ["mm"]),
+         helper.make_node("Add", ["mm", "fc.bias"], ["logits"]),
+         helper.make_node("Relu", ["extra"], ["relu_out"])],
+        [tensor("input.1", TensorProto.FLOAT, [2, 32]),
+         tensor("extra", TensorProto.FLOAT, [3])],
+        [tensor("relu_out", TensorProto.FLOAT, [3]),
+         tensor("logits", TensorProto.FLOAT, [2, 3])],
+        [w, b], name="torch-jit/export")
+
+
+def shape_subgraph():
+    """x.view(x.size(0), -1) as torch exports it: Shape -> Gather ->
+    Unsqueeze -> Concat -> Reshape, folded at import."""
+    return model(
+        [helper.make_node("Shape", ["x"], ["shape"]),
+         helper.make_node("Constant", [], ["zero"],
+                          value=numpy_helper.from_array(np.array(0, np.int64))),
+         helper.make_node("Gather", ["shape", "zero"], ["batch"], axis=0),
+         helper.make_node("Constant", [], ["axes"],
+                          value=numpy_helper.from_array(np.array([0], np.int64))),
+         helper.make_node("Unsqueeze", ["batch", "axes"], ["batch1"]),
+         helper.make_node("Constant", [], ["minus1"],
+                          value=numpy_helper.from_array(np.array([-1], np.int64))),
+         helper.make_node("Concat", ["batch1", "minus1"], ["target"], axis=0),
+         helper.make_node("Reshape", ["x", "target"], ["y"])],
+        [tensor("x", TensorProto.FLOAT, [2, 3, 4])],
+        [tensor("y", TensorProto.FLOAT, [2, 12])])
+
+
+def symbolic():
+    return model([helper.make_node("Relu", ["x"], ["y"])],
+                 [tensor("x", TensorProto.FLOAT, ["batch", 3])],
+                 [tensor("y", TensorProto.FLOAT, ["batch", 3])])
+
+
+def unsupported_op():
+    return model([helper.make_node("Relu", ["x"], ["r"], name="first"),
+                  helper.make_node("NonMaxSuppression", ["r"], ["y"],
+                                   name="nms")],
+                 [tensor("x", TensorProto.FLOAT, [4])],
+                 [tensor("y", TensorProto.INT64, [4])])
+
+
+def unsupported_attr():
+    return model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv",
+                                   auto_pad="SAME_SIDEWAYS")],
+                 [tensor("x", TensorProto.FLOAT, [1, 1, 4, 4]),
+                  tensor("w", TensorProto.FLOAT, [1, 1, 3, 3])],
+                 [tensor("y", TensorProto.FLOAT, None)])
+
+
+def unsupported_dtype():
+    return model([helper.make_node("Identity", ["x"], ["y"])],
+                 [tensor("x", TensorProto.STRING, [2])],
+                 [tensor("y", TensorProto.STRING, [2])])
+
+
+def opset11_squeeze_attr():
+    """Opset 11: Squeeze/Unsqueeze axes and Clip bounds as attributes."""
+    return model(
+        [helper.make_node("Unsqueeze", ["x"], ["u"], axes=[0, 3]),
+         helper.make_node("Squeeze", ["u"], ["s"], axes=[0]),
+         helper.make_node("Clip", ["s"], ["y"], min=-1.0, max=1.0)],
+        [tensor("x", TensorProto.FLOAT, [2, 3])],
+        [tensor("y", TensorProto.FLOAT, [2, 3, 1])], opset=10)
+
+
+def opset13_squeeze_input():
+    """Opset 13: the same axes and bounds as inputs."""
+    axes = numpy_helper.from_array(np.array([0, 3], np.int64), "axes")
+    axes0 = numpy_helper.from_array(np.array([0], np.int64), "axes0")
+    lo = numpy_helper.from_array(np.array(-1, np.float32), "lo")
+    return model(
+        [helper.make_node("Unsqueeze", ["x", "axes"], ["u"]),
+         helper.make_node("Squeeze", ["u", "axes0"], ["s"]),
+         helper.make_node("Clip", ["s", "lo", ""], ["y"])],
+        [tensor("x", TensorProto.FLOAT, [2, 3])],
+        [tensor("y", TensorProto.FLOAT, [2, 3, 1])], [axes, axes0, lo],
+        opset=13)
+
+
+def external_data(out):
+    """A weight in a file next to the model."""
+    w = weights((16, 16), seed=3)
+    t = numpy_helper.from_array(w, "w")
+    data = os.path.basename(out) + ".data"
+    with open(os.path.join(os.path.dirname(out) or ".", data), "wb") as f:
+        f.write(b"\0" * 64 + w.tobytes())
+    t.ClearField("raw_data")
+    t.data_location = TensorProto.EXTERNAL
+    for k, v in (("location", data), ("offset", "64"),
+                 ("length", str(w.nbytes))):
+        e = t.external_data.add()
+        e.key, e.value = k, v
+    return model([helper.make_node("MatMul", ["x", "w"], ["y"])],
+                 [tensor("x", TensorProto.FLOAT, [1, 16])],
+                 [tensor("y", TensorProto.FLOAT, [1, 16])], [t])
+
+
+def external_escape(out):
+    """An external location outside the model's folder."""
+    m = external_data(out)
+    for e in m.graph.initializer[0].external_data:
+        if e.key == "location":
+            e.value = "../" + e.value
+    return m
+
+
+def main():
+    name, out = sys.argv[1], sys.argv[2]
+    builders = {k: v for k, v in globals().items()
+                if callable(v) and v.__module__ == __name__ and
+                k not in ("main", "tensor", "model", "weights")}
+    build = builders[name]
+    m = build(out) if build.__code__.co_argcount == 1 else build()
+    with open(out, "wb") as f:
+        f.write(m.SerializeToString())
+
+
+if __name__ == "__main__":
+    main()

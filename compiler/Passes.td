@@ -285,15 +285,19 @@ def GpuReductionKernels : Pass<"kiln-gpu-reduction-kernels",
 def GpuTile : Pass<"kiln-gpu-tile", "mlir::func::FuncOp"> {
   let summary = "Tiles a dispatch to GPU workgroups and threads";
   let description = [{
-    Static `tensor.pad`s and `tensor.concat`s first become elementwise
-    gathers (a linalg.generic extracting the source element or computing
-    the padding value; loading from the operand that holds the element). The
+    Static `tensor.pad`s, `tensor.concat`s, `tensor.extract_slice`s and
+    `tensor.insert_slice`s first become elementwise gathers (a
+    linalg.generic loading each element from where it lives, or computing
+    a pad's padding value). The
     root's parallel loops are then tiled into an `scf.forall` mapped to
     blocks (tiles of up to 1024 elements, filled from the innermost loop
     outwards), and each tile into an `scf.forall` of one-element tiles mapped
     to threads; reduction loops stay whole, so each thread reduces its own
-    output. Producers are fused at both levels. A dispatch with several
-    results, or whose root is not tileable, is left for one thread.
+    output. Producers are fused at both levels. Several results are tiled
+    together when one op has them all, or when every other stored op is an
+    elementwise producer fused into the last one's tiles through a
+    permutation (its tiles are yielded too); otherwise, and when the root is
+    not tileable, the dispatch is left for one thread.
 
     In an elementwise dispatch whose ops all read their operands along the
     innermost dimension or broadcast over it, each thread instead takes V

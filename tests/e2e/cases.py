@@ -704,6 +704,20 @@ case(SH, "tosa_pad", [I("3x4xf32")],
 case(SH, "tosa_tile", [I("2x3xi32", -10**6, 10**6)],
      lambda x: np.tile(x, (2, 3)), tol="exact")
 case(SH, "identity_twice", [I("5x5xf32")], lambda x: (x, x), tol="exact")
+case(SH, "slice_large_strided", [I("4x300x520xf32")],
+     lambda x: x[2, 1:300:2, 3:520:3], tol="exact")
+
+
+def _insertStrided(x, y):
+    out = x.copy()
+    out[2:2 + 3 * 100:3, 7:7 + 2 * 250:2] = y
+    return out
+
+
+case(SH, "insert_large_strided", [I("300x520xf32"), I("100x250xf32")],
+     _insertStrided, tol="exact")
+case(SH, "returned_and_consumed", [I("64x96xf32", -2, 2), I("64x96xf32", -2, 2)],
+     lambda a, b: (f64(a) + b, np.exp(f64(a) + b).T))
 
 # --- partial_tiles.mlir -----------------------------------------------------
 PT = "partial_tiles.mlir"

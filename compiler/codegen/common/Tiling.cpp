@@ -2,7 +2,9 @@
 
 #include "compiler/codegen/common/Tiling.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -49,7 +51,8 @@ LogicalResult resolveDims(func::FuncOp func,
 FailureOr<Operation *> tileOp(RewriterBase &rewriter, TilingInterface op,
                               ArrayRef<int64_t> sizes,
                               scf::SCFTilingOptions::LoopType loopType,
-                              bool fuse, ArrayRef<Attribute> mapping) {
+                              bool fuse, ArrayRef<Attribute> mapping,
+                              bool yieldStoredProducers) {
   if (llvm::all_of(sizes, [](int64_t s) { return s == 0; }))
     return op.getOperation();
   scf::SCFTilingOptions tiling;
@@ -67,13 +70,26 @@ FailureOr<Operation *> tileOp(RewriterBase &rewriter, TilingInterface op,
   }
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);
+  if (yieldStoredProducers)
+    options.setFusionControlFn(
+        [](tensor::ExtractSliceOp, OpResult producer,
+           bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          // Any result of the producer: the slice being fused may read
+          // another one (an i1 result widened for storing, say).
+          bool stored = llvm::any_of(
+              producer.getOwner()->getUsers(), [](Operation *user) {
+                return isa<bufferization::MaterializeInDestinationOp,
+                           tensor::ParallelInsertSliceOp>(user);
+              });
+          return scf::SCFTileAndFuseOptions::ControlFnResult{stored};
+        });
   FailureOr<scf::SCFTileAndFuseResult> result =
       scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
   if (failed(result))
     return failure();
-  for (OpResult res : op->getResults())
-    if (Value replacement = result->replacements.lookup(res))
-      rewriter.replaceAllUsesWith(res, replacement);
+  // The consumer's results, and those of producers yielded above.
+  for (auto [original, replacement] : result->replacements)
+    rewriter.replaceAllUsesWith(original, replacement);
   // The tiled consumer comes first, then the producers fused into it.
   return result->tiledAndFusedOps.front();
 }

@@ -31,12 +31,17 @@ mlir::LogicalResult resolveDims(mlir::func::FuncOp func,
 /// Tiles `op` with `sizes` (0 leaves a loop untiled) into loops of
 /// `loopType`, fusing its producers when `fuse` is set, and returns the tiled
 /// op (`op` itself when every size is 0). `mapping` (one attribute per tiled
-/// loop) is set on an scf.forall.
+/// loop) is set on an scf.forall. With `yieldStoredProducers`, a fused
+/// producer whose result is also stored (materialized in a binding, or
+/// inserted into an enclosing scf.forall's result) has its tiles yielded by
+/// the loops too, and the store takes them: the caller guarantees those
+/// tiles do not overlap.
 mlir::FailureOr<mlir::Operation *>
 tileOp(mlir::RewriterBase &rewriter, mlir::TilingInterface op,
        llvm::ArrayRef<int64_t> sizes,
        mlir::scf::SCFTilingOptions::LoopType loopType, bool fuse,
-       llvm::ArrayRef<mlir::Attribute> mapping = {});
+       llvm::ArrayRef<mlir::Attribute> mapping = {},
+       bool yieldStoredProducers = false);
 
 } // namespace kiln
 

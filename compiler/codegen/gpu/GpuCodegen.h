@@ -39,10 +39,6 @@ inline constexpr llvm::StringLiteral kGpuKernelModule = "kiln_kernels";
 mlir::FailureOr<mlir::linalg::GenericOp>
 rewritePadAsGather(mlir::RewriterBase &rewriter, mlir::tensor::PadOp pad);
 
-/// rewritePadAsGather on every tensor.pad of `func`; fails, naming the pad,
-/// on one with dynamic shapes.
-mlir::LogicalResult rewritePadsAsGathers(mlir::func::FuncOp func);
-
 /// Replaces a static `concat` by a linalg.generic over its result that
 /// loads each element from the operand holding it: an elementwise op, so
 /// tiling it needs no temporary of the whole result.
@@ -50,9 +46,23 @@ mlir::FailureOr<mlir::linalg::GenericOp>
 rewriteConcatAsGather(mlir::RewriterBase &rewriter,
                       mlir::tensor::ConcatOp concat);
 
-/// rewriteConcatAsGather on every tensor.concat of `func`; fails, naming
-/// the concat, on one with dynamic shapes.
-mlir::LogicalResult rewriteConcatsAsGathers(mlir::func::FuncOp func);
+/// Replaces a static `slice` by a linalg.generic over its result that loads
+/// each element from the source at offset + index * stride.
+mlir::FailureOr<mlir::linalg::GenericOp>
+rewriteExtractSliceAsGather(mlir::RewriterBase &rewriter,
+                            mlir::tensor::ExtractSliceOp slice);
+
+/// Replaces a static `insert` by a linalg.generic over the destination that
+/// loads each element from the source where it lies on the slice and reads
+/// the destination (an identity-mapped input) elsewhere.
+mlir::FailureOr<mlir::linalg::GenericOp>
+rewriteInsertSliceAsGather(mlir::RewriterBase &rewriter,
+                           mlir::tensor::InsertSliceOp insert);
+
+/// Rewrites every tensor.pad, tensor.concat, tensor.extract_slice and
+/// tensor.insert_slice of `func` as above; fails, naming the op, on one
+/// with dynamic shapes, offsets, sizes or strides.
+mlir::LogicalResult rewriteTensorOpsAsGathers(mlir::func::FuncOp func);
 
 /// Writes `func` (a dispatch in binding form) as a shared-memory tiled GEMM
 /// kernel if its result is one contraction or convolution (an implicit

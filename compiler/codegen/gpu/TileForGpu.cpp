@@ -5,6 +5,7 @@
 #include "compiler/codegen/gpu/GpuCodegen.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -140,6 +141,73 @@ LogicalResult vectorizeThreadTiles(func::FuncOp func) {
   return applyPatternsGreedily(func, std::move(patterns));
 }
 
+// Whether every tile of `producer` is computed for exactly one tile of
+// its use in the dispatch: it is elementwise (all loops parallel, results
+// in loop order) and the one linalg op reading it does so through a
+// permutation of its own loops, so disjoint tiles of the reader need
+// disjoint tiles of `producer` and those tiles may be stored as they are
+// computed.
+bool hasDisjointTiles(Operation *producer) {
+  auto op = dyn_cast<linalg::LinalgOp>(producer);
+  if (!op || !op.hasPureTensorSemantics() ||
+      op.getNumParallelLoops() != op.getNumLoops() ||
+      llvm::any_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+        return !op.getMatchingIndexingMap(&init).isIdentity();
+      }))
+    return false;
+  // One reader: each reader's tiles would fuse their own copy.
+  int readers = 0;
+  for (OpOperand &use : producer->getUses()) {
+    if (isa<bufferization::MaterializeInDestinationOp>(use.getOwner()))
+      continue;
+    auto reader = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    if (!reader || !reader.getMatchingIndexingMap(&use).isPermutation() ||
+        ++readers > 1)
+      return false;
+  }
+  return true;
+}
+
+// The op whose tiling computes what `stores` store. One store: its
+// source's op. Several: one op with several results (an argmax's value and
+// index), or the last stored op when every other stored op is fused into
+// its tiles and has disjoint ones (an elementwise value returned and also
+// consumed).
+TilingInterface
+findTileRoot(ArrayRef<bufferization::MaterializeInDestinationOp> stores) {
+  if (stores.empty())
+    return TilingInterface();
+  SmallVector<Operation *> sources;
+  for (bufferization::MaterializeInDestinationOp store : stores) {
+    Operation *source = store.getSource().getDefiningOp();
+    if (!source || !isa<TilingInterface>(source))
+      return TilingInterface();
+    sources.push_back(source);
+  }
+  Operation *root = sources.front();
+  for (Operation *source : sources)
+    if (root->isBeforeInBlock(source))
+      root = source;
+  if (llvm::any_of(sources, [&](Operation *source) {
+        return source->getBlock() != root->getBlock();
+      }))
+    return TilingInterface();
+  // The ops root's tiles fuse: its producers within the dispatch.
+  llvm::SetVector<Operation *> fused;
+  BackwardSliceOptions options;
+  options.inclusive = false;
+  options.filter = [&](Operation *op) {
+    return op->getBlock() == root->getBlock();
+  };
+  if (failed(getBackwardSlice(root, &fused, options)))
+    return TilingInterface();
+  for (Operation *source : sources)
+    if (source != root &&
+        (!fused.contains(source) || !hasDisjointTiles(source)))
+      return TilingInterface();
+  return cast<TilingInterface>(root);
+}
+
 } // namespace
 
 SmallVector<int64_t> chooseGpuWorkgroupTile(ArrayRef<int64_t> ranges,
@@ -159,12 +227,10 @@ LogicalResult tileForGpu(func::FuncOp func,
   func.walk([&](bufferization::MaterializeInDestinationOp op) {
     stores.push_back(op);
   });
-  // No store: every output is empty. Several results, or a store of
-  // something that is not tileable (an input copied through), are left
-  // untiled and run by one thread: slow, never wrong.
-  auto root = stores.size() != 1
-                  ? TilingInterface()
-                  : stores.front().getSource().getDefiningOp<TilingInterface>();
+  // No store: every output is empty. Stores no one op's tiles cover, or a
+  // store of something that is not tileable (an input copied through), are
+  // left untiled and run by one thread: slow, never wrong.
+  TilingInterface root = findTileRoot(stores);
   if (!root)
     return success();
   FailureOr<SmallVector<int64_t>> rangesOr = staticLoopRanges(root);
@@ -213,7 +279,7 @@ LogicalResult tileForGpu(func::FuncOp func,
       rewriter, root,
       overAllLoops(chooseGpuWorkgroupTile(parallelRanges, elementsPerThread)),
       scf::SCFTilingOptions::LoopType::ForallOp,
-      /*fuse=*/true, *blocks);
+      /*fuse=*/true, *blocks, /*yieldStoredProducers=*/true);
   if (failed(workgroupTile))
     return root->emitError("failed to tile to workgroups");
   if (failed(resolveDims(func, dims)))
@@ -225,7 +291,7 @@ LogicalResult tileForGpu(func::FuncOp func,
   if (failed(tileOp(rewriter, cast<TilingInterface>(*workgroupTile),
                     overAllLoops(threadTile),
                     scf::SCFTilingOptions::LoopType::ForallOp,
-                    /*fuse=*/true, *threads)))
+                    /*fuse=*/true, *threads, /*yieldStoredProducers=*/true)))
     return (*workgroupTile)->emitError("failed to tile to threads");
   if (failed(resolveDims(func, dims)))
     return failure();
@@ -243,8 +309,8 @@ struct GpuTilePass : impl::GpuTileBase<GpuTilePass> {
     func::FuncOp func = getOperation();
     if (!isDispatchFunc(func))
       return;
-    if (failed(rewritePadsAsGathers(func)) ||
-        failed(rewriteConcatsAsGathers(func)) || failed(tileForGpu(func, Dims)))
+    if (failed(rewriteTensorOpsAsGathers(func)) ||
+        failed(tileForGpu(func, Dims)))
       return signalPassFailure();
   }
 

@@ -116,3 +116,29 @@ func.func @tosa_tile(%x: tensor<2x3xi32>) -> tensor<4x9xi32> {
 func.func @identity_twice(%x: tensor<5x5xf32>) -> (tensor<5x5xf32>, tensor<5x5xf32>) {
   return %x, %x : tensor<5x5xf32>, tensor<5x5xf32>
 }
+
+// Slices and inserts large enough for many GPU workgroups (each element a
+// gather on cuda): a strided rank-reducing slice, and a strided insert.
+func.func @slice_large_strided(%x: tensor<4x300x520xf32>) -> tensor<150x173xf32> {
+  %0 = tensor.extract_slice %x[2, 1, 3] [1, 150, 173] [1, 2, 3] : tensor<4x300x520xf32> to tensor<150x173xf32>
+  return %0 : tensor<150x173xf32>
+}
+
+func.func @insert_large_strided(%x: tensor<300x520xf32>, %y: tensor<100x250xf32>) -> tensor<300x520xf32> {
+  %0 = tensor.insert_slice %y into %x[2, 7] [100, 250] [3, 2] : tensor<100x250xf32> into tensor<300x520xf32>
+  return %0 : tensor<300x520xf32>
+}
+
+// A sum returned and also read (transposed) by the next op of its
+// dispatch: both results stored by the same kernel.
+func.func @returned_and_consumed(%a: tensor<64x96xf32>, %b: tensor<64x96xf32>) -> (tensor<64x96xf32>, tensor<96x64xf32>) {
+  %e = tensor.empty() : tensor<64x96xf32>
+  %0 = linalg.add ins(%a, %b : tensor<64x96xf32>, tensor<64x96xf32>) outs(%e : tensor<64x96xf32>) -> tensor<64x96xf32>
+  %et = tensor.empty() : tensor<96x64xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<64x96xf32>) outs(%et : tensor<96x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<96x64xf32>
+  return %0, %1 : tensor<64x96xf32>, tensor<96x64xf32>
+}

@@ -171,3 +171,84 @@ func.func private @pad(%a: memref<4xf32>, %out: memref<6xf32>) attributes {kiln.
   bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<6xf32>, memref<6xf32>) -> ()
   return
 }
+
+// -----
+
+// One op with two results (a compare and a select) is the root of both
+// stores: both results are tiled and written by the same threads (before,
+// a dispatch with several stores ran as one thread).
+
+// CHECK-LABEL: func.func private @two_results(
+// CHECK:         %[[WG:.+]]:2 = scf.forall
+// CHECK:           %[[T:.+]]:2 = scf.forall
+// CHECK:             linalg.generic
+// CHECK:             tensor.parallel_insert_slice
+// CHECK:             tensor.parallel_insert_slice
+// CHECK:           } {mapping = [#gpu.thread<linear_dim_0>, #gpu.thread<linear_dim_1>]}
+// CHECK:         } {mapping = [#gpu.block<linear_dim_0>, #gpu.block<linear_dim_1>]}
+// CHECK:         bufferization.materialize_in_destination %[[WG]]#0
+// CHECK:         bufferization.materialize_in_destination %[[WG]]#1
+func.func private @two_results(%a: memref<32x16xf32>, %b: memref<32x16xf32>, %o1: memref<32x16xi1>, %o2: memref<32x16xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<32x16xf32> to tensor<32x16xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<32x16xf32> to tensor<32x16xf32>
+  %e1 = tensor.empty() : tensor<32x16xi1>
+  %e = tensor.empty() : tensor<32x16xf32>
+  %2:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0, %1 : tensor<32x16xf32>, tensor<32x16xf32>) outs(%e1, %e : tensor<32x16xi1>, tensor<32x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %p: i1, %q: f32):
+    %gt = arith.cmpf ogt, %x, %y : f32
+    %sel = arith.select %gt, %x, %y : f32
+    linalg.yield %gt, %sel : i1, f32
+  } -> (tensor<32x16xi1>, tensor<32x16xf32>)
+  bufferization.materialize_in_destination %2#0 in restrict writable %o1 : (tensor<32x16xi1>, memref<32x16xi1>) -> ()
+  bufferization.materialize_in_destination %2#1 in restrict writable %o2 : (tensor<32x16xf32>, memref<32x16xf32>) -> ()
+  return
+}
+
+// -----
+
+// A sum returned and also consumed (by a transposing exp) is fused into
+// the exp's tiles, and its tiles are yielded and stored too, so each is
+// computed once.
+
+// CHECK-LABEL: func.func private @returned_and_consumed(
+// CHECK:         %[[WG:.+]]:2 = scf.forall
+// CHECK:           scf.forall
+// CHECK:             linalg.add
+// CHECK:             linalg.generic
+// CHECK:             tensor.parallel_insert_slice
+// CHECK:             tensor.parallel_insert_slice
+// CHECK-NOT:     linalg.add
+// CHECK:         bufferization.materialize_in_destination %[[WG]]#{{[01]}} in restrict writable %arg2
+// CHECK:         bufferization.materialize_in_destination %[[WG]]#{{[01]}} in restrict writable %arg3
+func.func private @returned_and_consumed(%a: memref<64x32xf32>, %b: memref<64x32xf32>, %sum: memref<64x32xf32>, %out: memref<32x64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<64x32xf32> to tensor<64x32xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<64x32xf32> to tensor<64x32xf32>
+  %e = tensor.empty() : tensor<64x32xf32>
+  %2 = linalg.add ins(%0, %1 : tensor<64x32xf32>, tensor<64x32xf32>) outs(%e : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %et = tensor.empty() : tensor<32x64xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%2 : tensor<64x32xf32>) outs(%et : tensor<32x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<32x64xf32>
+  bufferization.materialize_in_destination %2 in restrict writable %sum : (tensor<64x32xf32>, memref<64x32xf32>) -> ()
+  bufferization.materialize_in_destination %3 in restrict writable %out : (tensor<32x64xf32>, memref<32x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// A stored value read twice (two readers would each fuse a copy of it) is
+// not tiled: one thread runs the dispatch.
+
+// CHECK-LABEL: func.func private @two_readers(
+// CHECK-NOT:     scf.forall
+func.func private @two_readers(%a: memref<64xf32>, %sum: memref<64xf32>, %out: memref<64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<64xf32> to tensor<64xf32>
+  %e = tensor.empty() : tensor<64xf32>
+  %1 = linalg.exp ins(%0 : tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  %2 = linalg.mul ins(%1, %1 : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) -> tensor<64xf32>
+  bufferization.materialize_in_destination %1 in restrict writable %sum : (tensor<64xf32>, memref<64xf32>) -> ()
+  bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<64xf32>, memref<64xf32>) -> ()
+  return
+}

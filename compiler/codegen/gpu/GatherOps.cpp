@@ -1,0 +1,328 @@
+//===- GatherOps.cpp - Tensor data movement as elementwise gathers --------===//
+//
+// tensor.pad, tensor.concat, tensor.extract_slice and tensor.insert_slice
+// have no loops to tile: tiled, a pad yields per tile an scf.if between a
+// generated tile and a pad of a source slice, a concat bufferizes to a
+// temporary of its whole result, and a slice or an insert stored by a
+// dispatch was left to a single thread. A kernel cannot allocate those
+// temporaries, and a single thread copying a tensor is slow. Each is
+// rewritten here as a linalg.generic over its result whose payload loads
+// the element at its index from wherever it lives (computing a pad's
+// padding value in place): an elementwise op, tiled to threads like any
+// other, with its elementwise consumers fused.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/codegen/gpu/GpuCodegen.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+/// Computes one element of a gather from its index and the elements of the
+/// gather's identity-mapped inputs at that index.
+using ElementFn =
+    function_ref<Value(OpBuilder &, Location, ArrayRef<Value>, ValueRange)>;
+
+/// Replaces `op` by a linalg.generic over `type` whose payload is
+/// `element`; `inputs` (shaped like the result) are read at the element's
+/// own index, so they stay fusable and vectorizable.
+linalg::GenericOp replaceByGather(RewriterBase &rewriter, Operation *op,
+                                  RankedTensorType type, ValueRange inputs,
+                                  ElementFn element) {
+  Location loc = op->getLoc();
+  auto rank = static_cast<unsigned>(type.getRank());
+  rewriter.setInsertionPoint(op);
+  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                       type.getElementType());
+  SmallVector<AffineMap> maps(inputs.size() + 1,
+                              rewriter.getMultiDimIdentityMap(rank));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto build = [&](OpBuilder &b, Location loc, ValueRange args) {
+    SmallVector<Value> index;
+    for (unsigned d = 0; d < rank; ++d)
+      index.push_back(linalg::IndexOp::create(b, loc, d));
+    linalg::YieldOp::create(b, loc, element(b, loc, index, args.drop_back()));
+  };
+  auto generic =
+      linalg::GenericOp::create(rewriter, loc, TypeRange{type}, inputs,
+                                ValueRange{init}, maps, iterators, build);
+  rewriter.replaceOp(op, generic.getResults());
+  return generic;
+}
+
+Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIndexOp::create(b, loc, value);
+}
+
+/// `inside ? then() : otherwise()`, loading nothing on the other side.
+Value select(OpBuilder &b, Location loc, Value inside,
+             function_ref<Value(OpBuilder &, Location)> then,
+             function_ref<Value(OpBuilder &, Location)> otherwise) {
+  return scf::IfOp::create(
+             b, loc, inside,
+             [&](OpBuilder &b, Location loc) {
+               scf::YieldOp::create(b, loc, then(b, loc));
+             },
+             [&](OpBuilder &b, Location loc) {
+               scf::YieldOp::create(b, loc, otherwise(b, loc));
+             })
+      .getResult(0);
+}
+
+Value conjunction(OpBuilder &b, Location loc, Value all, Value one) {
+  return all ? arith::AndIOp::create(b, loc, all, one).getResult() : one;
+}
+
+bool allStatic(ValueRange values) {
+  return llvm::all_of(values, [](Value value) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    return type && type.hasStaticShape();
+  });
+}
+
+/// Where a slice's dimension `d` of the full tensor is, given the element
+/// index `at` along it: the slice index and whether `at` lies on the slice.
+/// `kept` is false for a dimension the slice drops (size 1, no index).
+struct SliceDim {
+  int64_t Offset, Size, Stride;
+};
+
+std::pair<Value, Value> locateInSlice(OpBuilder &b, Location loc, Value at,
+                                      SliceDim dim, bool check) {
+  Value shifted =
+      dim.Offset == 0
+          ? at
+          : arith::SubIOp::create(b, loc, at, constantIndex(b, loc, dim.Offset))
+                .getResult();
+  if (!check)
+    return {dim.Stride == 1
+                ? shifted
+                : arith::DivUIOp::create(b, loc, shifted,
+                                         constantIndex(b, loc, dim.Stride))
+                      .getResult(),
+            Value()};
+  // Unsigned: one compare checks both ends.
+  int64_t span = (dim.Size - 1) * dim.Stride + 1;
+  Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                       shifted, constantIndex(b, loc, span));
+  if (dim.Stride == 1)
+    return {shifted, inside};
+  Value stride = constantIndex(b, loc, dim.Stride);
+  Value onStride =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                            arith::RemUIOp::create(b, loc, shifted, stride),
+                            constantIndex(b, loc, 0));
+  return {arith::DivUIOp::create(b, loc, shifted, stride),
+          arith::AndIOp::create(b, loc, inside, onStride)};
+}
+
+/// The static offsets, sizes and strides of a slice, over the full
+/// tensor's dimensions.
+template <typename SliceOp>
+std::optional<SmallVector<SliceDim>> staticSliceDims(SliceOp slice) {
+  if (ShapedType::isDynamicShape(slice.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(slice.getStaticSizes()) ||
+      ShapedType::isDynamicShape(slice.getStaticStrides()))
+    return std::nullopt;
+  SmallVector<SliceDim> dims;
+  for (auto [offset, size, stride] :
+       llvm::zip(slice.getStaticOffsets(), slice.getStaticSizes(),
+                 slice.getStaticStrides()))
+    dims.push_back({offset, size, stride});
+  return dims;
+}
+
+} // namespace
+
+FailureOr<linalg::GenericOp> rewritePadAsGather(RewriterBase &rewriter,
+                                                tensor::PadOp pad) {
+  RankedTensorType type = pad.getResultType();
+  RankedTensorType sourceType = pad.getSourceType();
+  // Padding given as constant values counts as static.
+  std::optional<SmallVector<int64_t>> low =
+      getConstantIntValues(pad.getMixedLowPad());
+  if (!type.hasStaticShape() || !sourceType.hasStaticShape() || !low)
+    return rewriter.notifyMatchFailure(pad, "dynamic shape or padding");
+  Block &padBody = pad.getRegion().front();
+  auto element = [&](OpBuilder &b, Location loc, ArrayRef<Value> index,
+                     ValueRange) -> Value {
+    SmallVector<Value> sourceIndex;
+    Value inside;
+    for (auto [d, at] : llvm::enumerate(index)) {
+      SliceDim dim{(*low)[d], sourceType.getDimSize(d), 1};
+      bool padded = dim.Offset != 0 || type.getDimSize(d) != dim.Size;
+      auto [local, in] = locateInSlice(b, loc, at, dim, padded);
+      sourceIndex.push_back(local);
+      if (in)
+        inside = conjunction(b, loc, inside, in);
+    }
+    auto load = [&](OpBuilder &b, Location loc) -> Value {
+      return tensor::ExtractOp::create(b, loc, pad.getSource(), sourceIndex);
+    };
+    // Nothing is padded (all padding zero): a copy.
+    if (!inside)
+      return load(b, loc);
+    // The padding value, computed from the element's index as the pad's
+    // region does.
+    auto padding = [&](OpBuilder &b, Location) -> Value {
+      IRMapping mapping;
+      mapping.map(padBody.getArguments(), index);
+      for (Operation &op : padBody.without_terminator())
+        b.clone(op, mapping);
+      auto yield = cast<tensor::YieldOp>(padBody.getTerminator());
+      return mapping.lookupOrDefault(yield.getValue());
+    };
+    return select(b, loc, inside, load, padding);
+  };
+  return replaceByGather(rewriter, pad, type, {}, element);
+}
+
+FailureOr<linalg::GenericOp> rewriteConcatAsGather(RewriterBase &rewriter,
+                                                   tensor::ConcatOp concat) {
+  RankedTensorType type = concat.getResultType();
+  if (!type.hasStaticShape() || !allStatic(concat.getInputs()))
+    return rewriter.notifyMatchFailure(concat, "dynamic shape");
+  int64_t dim = static_cast<int64_t>(concat.getDim());
+  // Where each operand starts along `dim`.
+  SmallVector<int64_t> starts;
+  int64_t start = 0;
+  for (Value input : concat.getInputs()) {
+    starts.push_back(start);
+    start += cast<RankedTensorType>(input.getType()).getDimSize(dim);
+  }
+  auto element = [&](OpBuilder &b, Location loc, ArrayRef<Value> index,
+                     ValueRange) -> Value {
+    // Operand i's element, its index shifted back by the operand's start.
+    auto load = [&](OpBuilder &b, Location loc, size_t i) -> Value {
+      SmallVector<Value> at(index);
+      at[dim] = locateInSlice(b, loc, index[dim], {starts[i], 0, 1},
+                              /*check=*/false)
+                    .first;
+      return tensor::ExtractOp::create(b, loc, concat.getInputs()[i], at);
+    };
+    // The last operand takes whatever the others do not; each earlier one
+    // is chosen by an scf.if, so no load goes outside its operand.
+    std::function<Value(OpBuilder &, Location, size_t)> pick =
+        [&](OpBuilder &b, Location loc, size_t i) -> Value {
+      if (i + 1 == starts.size())
+        return load(b, loc, i);
+      Value before =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index[dim],
+                                constantIndex(b, loc, starts[i + 1]));
+      return select(
+          b, loc, before,
+          [&](OpBuilder &b, Location loc) { return load(b, loc, i); },
+          [&](OpBuilder &b, Location loc) { return pick(b, loc, i + 1); });
+    };
+    return pick(b, loc, 0);
+  };
+  return replaceByGather(rewriter, concat, type, {}, element);
+}
+
+FailureOr<linalg::GenericOp>
+rewriteExtractSliceAsGather(RewriterBase &rewriter,
+                            tensor::ExtractSliceOp slice) {
+  RankedTensorType type = slice.getResultType();
+  std::optional<SmallVector<SliceDim>> dims = staticSliceDims(slice);
+  if (!type.hasStaticShape() || !allStatic(slice.getSource()) || !dims)
+    return rewriter.notifyMatchFailure(slice, "dynamic shape or slice");
+  llvm::SmallBitVector dropped = slice.getDroppedDims();
+  auto element = [&](OpBuilder &b, Location loc, ArrayRef<Value> index,
+                     ValueRange) -> Value {
+    // Each kept source dimension takes the next result index; a dropped one
+    // stays at its offset.
+    SmallVector<Value> sourceIndex;
+    const Value *next = index.begin();
+    for (auto [d, dim] : llvm::enumerate(*dims)) {
+      if (dropped.test(d)) {
+        sourceIndex.push_back(constantIndex(b, loc, dim.Offset));
+        continue;
+      }
+      Value at = *next++;
+      if (dim.Stride != 1)
+        at = arith::MulIOp::create(b, loc, at,
+                                   constantIndex(b, loc, dim.Stride));
+      if (dim.Offset != 0)
+        at = arith::AddIOp::create(b, loc, at,
+                                   constantIndex(b, loc, dim.Offset));
+      sourceIndex.push_back(at);
+    }
+    return tensor::ExtractOp::create(b, loc, slice.getSource(), sourceIndex);
+  };
+  return replaceByGather(rewriter, slice, type, {}, element);
+}
+
+FailureOr<linalg::GenericOp>
+rewriteInsertSliceAsGather(RewriterBase &rewriter,
+                           tensor::InsertSliceOp insert) {
+  RankedTensorType type = insert.getDestType();
+  std::optional<SmallVector<SliceDim>> dims = staticSliceDims(insert);
+  if (!type.hasStaticShape() || !allStatic(insert.getSource()) || !dims)
+    return rewriter.notifyMatchFailure(insert, "dynamic shape or slice");
+  llvm::SmallBitVector dropped = insert.getDroppedDims();
+  auto element = [&](OpBuilder &b, Location loc, ArrayRef<Value> index,
+                     ValueRange destElement) -> Value {
+    // The element comes from the source where the index lies on the slice
+    // (a dropped dimension only at its offset), else from the destination.
+    SmallVector<Value> sourceIndex;
+    Value inside;
+    for (auto [d, dim] : llvm::enumerate(*dims)) {
+      auto [local, in] = locateInSlice(b, loc, index[d], dim, /*check=*/true);
+      inside = conjunction(b, loc, inside, in);
+      if (!dropped.test(d))
+        sourceIndex.push_back(local);
+    }
+    return select(
+        b, loc, inside,
+        [&](OpBuilder &b, Location loc) -> Value {
+          return tensor::ExtractOp::create(b, loc, insert.getSource(),
+                                           sourceIndex);
+        },
+        [&](OpBuilder &, Location) { return destElement.front(); });
+  };
+  return replaceByGather(rewriter, insert, type, insert.getDest(), element);
+}
+
+LogicalResult rewriteTensorOpsAsGathers(func::FuncOp func) {
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (isa<tensor::PadOp, tensor::ConcatOp, tensor::ExtractSliceOp,
+            tensor::InsertSliceOp>(op))
+      ops.push_back(op);
+  });
+  IRRewriter rewriter(func.getContext());
+  for (Operation *op : ops) {
+    FailureOr<linalg::GenericOp> rewritten =
+        TypeSwitch<Operation *, FailureOr<linalg::GenericOp>>(op)
+            .Case([&](tensor::PadOp pad) {
+              return rewritePadAsGather(rewriter, pad);
+            })
+            .Case([&](tensor::ConcatOp concat) {
+              return rewriteConcatAsGather(rewriter, concat);
+            })
+            .Case([&](tensor::ExtractSliceOp slice) {
+              return rewriteExtractSliceAsGather(rewriter, slice);
+            })
+            .Case([&](tensor::InsertSliceOp insert) {
+              return rewriteInsertSliceAsGather(rewriter, insert);
+            })
+            .Default(failure());
+    if (failed(rewritten))
+      return op->emitError("the cuda target needs static shapes, offsets, "
+                           "sizes and strides here");
+  }
+  return success();
+}
+
+} // namespace kiln

@@ -13,23 +13,23 @@ KILN_CTS_INSTANTIATE(AllocatorCts);
 
 TEST_P(AllocatorCts, HostVisibleRoundTrip) {
   for (uint64_t size : {1ull, 63ull, 4096ull, 3ull << 20}) {
-    KILN_CTS_ASSIGN(auto buffer, hostBuffer(size));
+    KILN_ASSERT_OK_AND_ASSIGN(auto buffer, hostBuffer(size));
     EXPECT_EQ(buffer->size(), size);
     EXPECT_TRUE(hasAll(buffer->memoryType(), MemoryType::HostVisible));
     std::vector<uint8_t> bytes = randomBytes(size);
-    KILN_CTS_ASSERT_OK(upload(buffer, bytes));
-    KILN_CTS_ASSIGN(auto back, download(buffer));
+    KILN_ASSERT_OK(upload(buffer, bytes));
+    KILN_ASSERT_OK_AND_ASSIGN(auto back, download(buffer));
     EXPECT_EQ(back, bytes) << size;
   }
 }
 
 TEST_P(AllocatorCts, DeviceLocalRoundTripThroughStaging) {
-  KILN_CTS_ASSIGN(auto buffer, deviceBuffer(1000));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, deviceBuffer(1000));
   EXPECT_TRUE(hasAll(buffer->memoryType(), MemoryType::DeviceLocal));
   EXPECT_EQ(buffer->map().status().code(), StatusCode::FailedPrecondition);
   std::vector<uint8_t> bytes = randomBytes(1000);
-  KILN_CTS_ASSERT_OK(upload(buffer, bytes));
-  KILN_CTS_ASSIGN(auto back, download(buffer));
+  KILN_ASSERT_OK(upload(buffer, bytes));
+  KILN_ASSERT_OK_AND_ASSIGN(auto back, download(buffer));
   EXPECT_EQ(back, bytes);
 }
 
@@ -37,19 +37,19 @@ TEST_P(AllocatorCts, HostVisibleDeviceLocal) {
   KILN_CTS_REQUIRE(feature::kHostVisibleDeviceLocal);
   MemoryType both = MemoryType::DeviceLocal | MemoryType::HostVisible;
   EXPECT_TRUE(device()->allocator().supportsMemoryType(both));
-  KILN_CTS_ASSIGN(auto buffer,
-                  device()->allocator().allocate(256, both, BufferUsage::All));
-  KILN_CTS_ASSIGN(auto mapped, buffer->map());
+  KILN_ASSERT_OK_AND_ASSIGN(
+      auto buffer, device()->allocator().allocate(256, both, BufferUsage::All));
+  KILN_ASSERT_OK_AND_ASSIGN(auto mapped, buffer->map());
   std::vector<uint8_t> bytes = randomBytes(256);
   std::memcpy(mapped.data(), bytes.data(), bytes.size());
-  KILN_CTS_ASSIGN(auto back, download(buffer));
+  KILN_ASSERT_OK_AND_ASSIGN(auto back, download(buffer));
   EXPECT_EQ(back, bytes);
 }
 
 TEST_P(AllocatorCts, ZeroSizedBuffer) {
-  KILN_CTS_ASSIGN(auto buffer, hostBuffer(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, hostBuffer(0));
   EXPECT_EQ(buffer->size(), 0u);
-  KILN_CTS_ASSIGN(auto mapped, buffer->map());
+  KILN_ASSERT_OK_AND_ASSIGN(auto mapped, buffer->map());
   EXPECT_EQ(mapped.size(), 0u);
 }
 
@@ -81,10 +81,10 @@ TEST_P(AllocatorCts, OutOfMemoryIsResourceExhaustedAndTheDeviceRecovers) {
     EXPECT_EQ(huge.status().code(), StatusCode::ResourceExhausted)
         << huge.status().toString();
     // The device still allocates, copies and fills.
-    KILN_CTS_ASSIGN(auto buffer, deviceBuffer(1 << 20));
+    KILN_ASSERT_OK_AND_ASSIGN(auto buffer, deviceBuffer(1 << 20));
     std::vector<uint8_t> bytes = randomBytes(1 << 20);
-    KILN_CTS_ASSERT_OK(upload(buffer, bytes));
-    KILN_CTS_ASSIGN(auto back, download(buffer));
+    KILN_ASSERT_OK(upload(buffer, bytes));
+    KILN_ASSERT_OK_AND_ASSIGN(auto back, download(buffer));
     EXPECT_EQ(back, bytes);
   }
   const AllocatorStatistics after = device()->allocator().statistics();
@@ -98,9 +98,9 @@ TEST_P(AllocatorCts, OutOfMemoryIsResourceExhaustedAndTheDeviceRecovers) {
 TEST_P(AllocatorCts, StatisticsFollowAllocationsAndReleases) {
   Allocator &allocator = device()->allocator();
   const AllocatorStatistics before = allocator.statistics();
-  KILN_CTS_ASSIGN(auto large, deviceBuffer(1 << 20));
-  KILN_CTS_ASSIGN(auto small, deviceBuffer(4096));
-  KILN_CTS_ASSIGN(auto host, hostBuffer(1000));
+  KILN_ASSERT_OK_AND_ASSIGN(auto large, deviceBuffer(1 << 20));
+  KILN_ASSERT_OK_AND_ASSIGN(auto small, deviceBuffer(4096));
+  KILN_ASSERT_OK_AND_ASSIGN(auto host, hostBuffer(1000));
   const AllocatorStatistics during = allocator.statistics();
   EXPECT_EQ(during.DeviceLocal.LiveBytes - before.DeviceLocal.LiveBytes,
             (1u << 20) + 4096u);
@@ -132,27 +132,27 @@ TEST_P(AllocatorCts, ABufferReleasedWhileInUseKeepsItsContentsForTheWork) {
   // submission) before that read is done. Large, so the copy is still
   // running when the next buffer is allocated.
   constexpr uint64_t kSize = 16 << 20;
-  KILN_CTS_ASSIGN(auto source, deviceBuffer(kSize));
-  KILN_CTS_ASSIGN(auto target, deviceBuffer(kSize));
-  KILN_CTS_ASSIGN(auto first, beginCommands());
-  KILN_CTS_ASSERT_OK(first->fill(BufferRef::direct(source), 0xA5A5A5A5u, 4));
-  KILN_CTS_ASSERT_OK(first->executionBarrier());
-  KILN_CTS_ASSERT_OK(
+  KILN_ASSERT_OK_AND_ASSIGN(auto source, deviceBuffer(kSize));
+  KILN_ASSERT_OK_AND_ASSIGN(auto target, deviceBuffer(kSize));
+  KILN_ASSERT_OK_AND_ASSIGN(auto first, beginCommands());
+  KILN_ASSERT_OK(first->fill(BufferRef::direct(source), 0xA5A5A5A5u, 4));
+  KILN_ASSERT_OK(first->executionBarrier());
+  KILN_ASSERT_OK(
       first->copy(BufferRef::direct(source), BufferRef::direct(target)));
-  KILN_CTS_ASSERT_OK(first->end());
-  KILN_CTS_ASSIGN(auto firstDone, device()->createSemaphore(0));
+  KILN_ASSERT_OK(first->end());
+  KILN_ASSERT_OK_AND_ASSIGN(auto firstDone, device()->createSemaphore(0));
   SemaphoreValue firstSignal{firstDone, 1};
-  KILN_CTS_ASSERT_OK(device()->queueExecute({}, first, {}, {&firstSignal, 1}));
+  KILN_ASSERT_OK(device()->queueExecute({}, first, {}, {&firstSignal, 1}));
   first.reset();
   source.reset();
   // Likely handed the released bytes by a pooling allocator.
-  KILN_CTS_ASSIGN(auto reused, deviceBuffer(kSize));
-  KILN_CTS_ASSIGN(auto second, beginCommands());
-  KILN_CTS_ASSERT_OK(second->fill(BufferRef::direct(reused), 0x5Au, 1));
-  KILN_CTS_ASSERT_OK(second->end());
-  KILN_CTS_ASSERT_OK(submitAndWait(second));
-  KILN_CTS_ASSERT_OK(firstDone->wait(1, kWaitTimeout));
-  KILN_CTS_ASSIGN(auto back, download(target));
+  KILN_ASSERT_OK_AND_ASSIGN(auto reused, deviceBuffer(kSize));
+  KILN_ASSERT_OK_AND_ASSIGN(auto second, beginCommands());
+  KILN_ASSERT_OK(second->fill(BufferRef::direct(reused), 0x5Au, 1));
+  KILN_ASSERT_OK(second->end());
+  KILN_ASSERT_OK(submitAndWait(second));
+  KILN_ASSERT_OK(firstDone->wait(1, kWaitTimeout));
+  KILN_ASSERT_OK_AND_ASSIGN(auto back, download(target));
   ASSERT_EQ(back.size(), kSize);
   EXPECT_EQ(std::count(back.begin(), back.end(), uint8_t(0xA5)),
             std::ptrdiff_t(kSize));
@@ -175,7 +175,7 @@ TEST_P(AllocatorCts, ImportedMemoryIsReadOnlyAndReadable) {
   auto owner = std::make_shared<std::vector<uint8_t>>(randomBytes(777));
   const uint64_t importedBefore =
       device()->allocator().statistics().Imported.LiveBytes;
-  KILN_CTS_ASSIGN(
+  KILN_ASSERT_OK_AND_ASSIGN(
       auto imported,
       device()->allocator().importHostMemory(
           *owner, BufferUsage::Transfer | BufferUsage::Dispatch, owner));
@@ -186,16 +186,16 @@ TEST_P(AllocatorCts, ImportedMemoryIsReadOnlyAndReadable) {
             777u);
   EXPECT_EQ(imported->map().status().code() == StatusCode::Ok, false);
   // Readable by the device: copy it out.
-  KILN_CTS_ASSIGN(auto target, hostBuffer(777));
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
-  KILN_CTS_ASSERT_OK(
+  KILN_ASSERT_OK_AND_ASSIGN(auto target, hostBuffer(777));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK(
       commands->copy(BufferRef::direct(imported), BufferRef::direct(target)));
   // And never writable by transfers.
   EXPECT_EQ(commands->fill(BufferRef::direct(imported), 0, 1).code(),
             StatusCode::PermissionDenied);
-  KILN_CTS_ASSERT_OK(commands->end());
-  KILN_CTS_ASSERT_OK(submitAndWait(commands));
-  KILN_CTS_ASSIGN(auto back, download(target));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK_AND_ASSIGN(auto back, download(target));
   EXPECT_EQ(back, *owner);
 }
 

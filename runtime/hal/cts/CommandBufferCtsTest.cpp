@@ -33,16 +33,15 @@ TEST_P(CommandBufferCts, FillPatterns) {
                         {0, 512, 0x01020304, 4},
                         {8, 0, 0x77, 1}};
   for (const Case &c : cases) {
-    KILN_CTS_ASSIGN(auto buffer, deviceBuffer(512));
+    KILN_ASSERT_OK_AND_ASSIGN(auto buffer, deviceBuffer(512));
     std::vector<uint8_t> initial = randomBytes(512);
-    KILN_CTS_ASSERT_OK(upload(buffer, initial));
-    KILN_CTS_ASSIGN(auto commands, beginCommands());
-    KILN_CTS_ASSERT_OK(
-        commands->fill(BufferRef::direct(buffer, c.Offset, c.Length), c.Pattern,
-                       c.PatternLength));
-    KILN_CTS_ASSERT_OK(commands->end());
-    KILN_CTS_ASSERT_OK(submitAndWait(commands));
-    KILN_CTS_ASSIGN(auto back, download(buffer));
+    KILN_ASSERT_OK(upload(buffer, initial));
+    KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
+    KILN_ASSERT_OK(commands->fill(BufferRef::direct(buffer, c.Offset, c.Length),
+                                  c.Pattern, c.PatternLength));
+    KILN_ASSERT_OK(commands->end());
+    KILN_ASSERT_OK(submitAndWait(commands));
+    KILN_ASSERT_OK_AND_ASSIGN(auto back, download(buffer));
     EXPECT_EQ(back, expectedFill(initial, c.Offset, c.Length, c.Pattern,
                                  c.PatternLength))
         << "pattern length " << unsigned(c.PatternLength);
@@ -50,46 +49,44 @@ TEST_P(CommandBufferCts, FillPatterns) {
 }
 
 TEST_P(CommandBufferCts, CopySubranges) {
-  KILN_CTS_ASSIGN(auto source, deviceBuffer(300));
-  KILN_CTS_ASSIGN(auto target, deviceBuffer(300));
+  KILN_ASSERT_OK_AND_ASSIGN(auto source, deviceBuffer(300));
+  KILN_ASSERT_OK_AND_ASSIGN(auto target, deviceBuffer(300));
   std::vector<uint8_t> sourceBytes = randomBytes(300);
   std::vector<uint8_t> targetBytes = randomBytes(300);
-  KILN_CTS_ASSERT_OK(upload(source, sourceBytes));
-  KILN_CTS_ASSERT_OK(upload(target, targetBytes));
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
-  KILN_CTS_ASSERT_OK(commands->copy(BufferRef::direct(source, 7, 101),
-                                    BufferRef::direct(target, 150, 101)));
+  KILN_ASSERT_OK(upload(source, sourceBytes));
+  KILN_ASSERT_OK(upload(target, targetBytes));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK(commands->copy(BufferRef::direct(source, 7, 101),
+                                BufferRef::direct(target, 150, 101)));
   // Non-overlapping ranges of one buffer.
-  KILN_CTS_ASSERT_OK(commands->copy(BufferRef::direct(source, 0, 50),
-                                    BufferRef::direct(source, 200, 50)));
-  KILN_CTS_ASSERT_OK(commands->end());
-  KILN_CTS_ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK(commands->copy(BufferRef::direct(source, 0, 50),
+                                BufferRef::direct(source, 200, 50)));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
   std::memcpy(targetBytes.data() + 150, sourceBytes.data() + 7, 101);
   std::memcpy(sourceBytes.data() + 200, sourceBytes.data(), 50);
-  KILN_CTS_ASSIGN(auto targetBack, download(target));
-  KILN_CTS_ASSIGN(auto sourceBack, download(source));
+  KILN_ASSERT_OK_AND_ASSIGN(auto targetBack, download(target));
+  KILN_ASSERT_OK_AND_ASSIGN(auto sourceBack, download(source));
   EXPECT_EQ(targetBack, targetBytes);
   EXPECT_EQ(sourceBack, sourceBytes);
 }
 
 TEST_P(CommandBufferCts, BarriersOrderAChain) {
   // fill A; barrier; copy A -> B; barrier; copy B -> C: C must see the fill.
-  KILN_CTS_ASSIGN(auto a, deviceBuffer(4096));
-  KILN_CTS_ASSIGN(auto b, deviceBuffer(4096));
-  KILN_CTS_ASSIGN(auto c, deviceBuffer(4096));
-  KILN_CTS_ASSERT_OK(upload(b, randomBytes(4096)));
-  KILN_CTS_ASSERT_OK(upload(c, randomBytes(4096)));
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(a), 0x12345678, 4));
-  KILN_CTS_ASSERT_OK(commands->executionBarrier());
-  KILN_CTS_ASSERT_OK(
-      commands->copy(BufferRef::direct(a), BufferRef::direct(b)));
-  KILN_CTS_ASSERT_OK(commands->executionBarrier());
-  KILN_CTS_ASSERT_OK(
-      commands->copy(BufferRef::direct(b), BufferRef::direct(c)));
-  KILN_CTS_ASSERT_OK(commands->end());
-  KILN_CTS_ASSERT_OK(submitAndWait(commands));
-  KILN_CTS_ASSIGN(auto back, download(c));
+  KILN_ASSERT_OK_AND_ASSIGN(auto a, deviceBuffer(4096));
+  KILN_ASSERT_OK_AND_ASSIGN(auto b, deviceBuffer(4096));
+  KILN_ASSERT_OK_AND_ASSIGN(auto c, deviceBuffer(4096));
+  KILN_ASSERT_OK(upload(b, randomBytes(4096)));
+  KILN_ASSERT_OK(upload(c, randomBytes(4096)));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(a), 0x12345678, 4));
+  KILN_ASSERT_OK(commands->executionBarrier());
+  KILN_ASSERT_OK(commands->copy(BufferRef::direct(a), BufferRef::direct(b)));
+  KILN_ASSERT_OK(commands->executionBarrier());
+  KILN_ASSERT_OK(commands->copy(BufferRef::direct(b), BufferRef::direct(c)));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK_AND_ASSIGN(auto back, download(c));
   EXPECT_EQ(back, expectedFill(back, 0, 4096, 0x12345678, 4));
   for (size_t i = 0; i < 4096; i += 4)
     ASSERT_EQ(back[i], 0x78) << i;
@@ -98,66 +95,65 @@ TEST_P(CommandBufferCts, BarriersOrderAChain) {
 TEST_P(CommandBufferCts, DependOnOrdersAChain) {
   // fill A; copy A -> B after it; copy B -> C after that, with no barrier,
   // and an unrelated fill of D recorded in between that nothing waits for.
-  KILN_CTS_ASSIGN(auto a, deviceBuffer(4096));
-  KILN_CTS_ASSIGN(auto b, deviceBuffer(4096));
-  KILN_CTS_ASSIGN(auto c, deviceBuffer(4096));
-  KILN_CTS_ASSIGN(auto d, deviceBuffer(4096));
-  KILN_CTS_ASSERT_OK(upload(b, randomBytes(4096)));
-  KILN_CTS_ASSERT_OK(upload(c, randomBytes(4096)));
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK_AND_ASSIGN(auto a, deviceBuffer(4096));
+  KILN_ASSERT_OK_AND_ASSIGN(auto b, deviceBuffer(4096));
+  KILN_ASSERT_OK_AND_ASSIGN(auto c, deviceBuffer(4096));
+  KILN_ASSERT_OK_AND_ASSIGN(auto d, deviceBuffer(4096));
+  KILN_ASSERT_OK(upload(b, randomBytes(4096)));
+  KILN_ASSERT_OK(upload(c, randomBytes(4096)));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
   uint32_t fill = commands->commandCount();
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(a), 0x12345678, 4));
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(d), 0x9a, 1));
-  KILN_CTS_ASSERT_OK(commands->dependOn({&fill, 1}));
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(a), 0x12345678, 4));
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(d), 0x9a, 1));
+  KILN_ASSERT_OK(commands->dependOn({&fill, 1}));
   uint32_t firstCopy = commands->commandCount();
-  KILN_CTS_ASSERT_OK(
-      commands->copy(BufferRef::direct(a), BufferRef::direct(b)));
-  KILN_CTS_ASSERT_OK(commands->dependOn({&firstCopy, 1}));
-  KILN_CTS_ASSERT_OK(
-      commands->copy(BufferRef::direct(b), BufferRef::direct(c)));
-  KILN_CTS_ASSERT_OK(commands->end());
-  KILN_CTS_ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK(commands->copy(BufferRef::direct(a), BufferRef::direct(b)));
+  KILN_ASSERT_OK(commands->dependOn({&firstCopy, 1}));
+  KILN_ASSERT_OK(commands->copy(BufferRef::direct(b), BufferRef::direct(c)));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
   std::vector<uint8_t> filled =
       expectedFill(std::vector<uint8_t>(4096), 0, 4096, 0x12345678, 4);
-  KILN_CTS_ASSIGN(auto backB, download(b));
-  KILN_CTS_ASSIGN(auto backC, download(c));
-  KILN_CTS_ASSIGN(auto backD, download(d));
+  KILN_ASSERT_OK_AND_ASSIGN(auto backB, download(b));
+  KILN_ASSERT_OK_AND_ASSIGN(auto backC, download(c));
+  KILN_ASSERT_OK_AND_ASSIGN(auto backD, download(d));
   EXPECT_EQ(backB, filled);
   EXPECT_EQ(backC, filled);
   EXPECT_EQ(backD, std::vector<uint8_t>(4096, 0x9a));
 }
 
 TEST_P(CommandBufferCts, EventsOrderTwoGroups) {
-  KILN_CTS_ASSIGN(auto a, deviceBuffer(256));
-  KILN_CTS_ASSIGN(auto b, deviceBuffer(256));
-  KILN_CTS_ASSIGN(auto event, device()->createEvent());
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(a), 0x3c, 1));
-  KILN_CTS_ASSERT_OK(commands->signalEvent(event));
-  KILN_CTS_ASSERT_OK(commands->waitEvent(event));
-  KILN_CTS_ASSERT_OK(
-      commands->copy(BufferRef::direct(a), BufferRef::direct(b)));
-  KILN_CTS_ASSERT_OK(commands->end());
-  KILN_CTS_ASSERT_OK(submitAndWait(commands));
-  KILN_CTS_ASSIGN(auto back, download(b));
+  KILN_ASSERT_OK_AND_ASSIGN(auto a, deviceBuffer(256));
+  KILN_ASSERT_OK_AND_ASSIGN(auto b, deviceBuffer(256));
+  KILN_ASSERT_OK_AND_ASSIGN(auto event, device()->createEvent());
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(a), 0x3c, 1));
+  KILN_ASSERT_OK(commands->signalEvent(event));
+  KILN_ASSERT_OK(commands->waitEvent(event));
+  KILN_ASSERT_OK(commands->copy(BufferRef::direct(a), BufferRef::direct(b)));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK_AND_ASSIGN(auto back, download(b));
   EXPECT_EQ(back, std::vector<uint8_t>(256, 0x3c));
 }
 
 TEST_P(CommandBufferCts, ReplayWithNewBindingTables) {
   // Recorded once over slots: out[0:64) = in[16:80); out[64:128) = 0x5a.
-  KILN_CTS_ASSIGN(auto commands, beginCommands(CommandBufferMode::Reusable, 2));
-  KILN_CTS_ASSERT_OK(
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands,
+                            beginCommands(CommandBufferMode::Reusable, 2));
+  KILN_ASSERT_OK(
       commands->copy(BufferRef::slot(0, 16, 64), BufferRef::slot(1, 0, 64)));
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::slot(1, 64, 64), 0x5a, 1));
-  KILN_CTS_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(commands->fill(BufferRef::slot(1, 64, 64), 0x5a, 1));
+  KILN_ASSERT_OK(commands->end());
   for (int call = 0; call < 4; ++call) {
-    KILN_CTS_ASSIGN(auto in, deviceBuffer(80));
-    KILN_CTS_ASSIGN(auto out, deviceBuffer(128 + call)); // larger is fine
+    KILN_ASSERT_OK_AND_ASSIGN(auto in, deviceBuffer(80));
+    KILN_ASSERT_OK_AND_ASSIGN(auto out,
+                              deviceBuffer(128 + call)); // larger is fine
     std::vector<uint8_t> input = randomBytes(80);
-    KILN_CTS_ASSERT_OK(upload(in, input));
-    KILN_CTS_ASSERT_OK(upload(out, randomBytes(128 + call)));
-    KILN_CTS_ASSERT_OK(submitAndWait(commands, {in, out}));
-    KILN_CTS_ASSIGN(auto back, download(out));
+    KILN_ASSERT_OK(upload(in, input));
+    KILN_ASSERT_OK(upload(out, randomBytes(128 + call)));
+    KILN_ASSERT_OK(submitAndWait(commands, {in, out}));
+    KILN_ASSERT_OK_AND_ASSIGN(auto back, download(out));
     std::vector<uint8_t> expected(input.begin() + 16, input.end());
     expected.resize(128, 0x5a);
     back.resize(128);
@@ -168,45 +164,46 @@ TEST_P(CommandBufferCts, ReplayWithNewBindingTables) {
 TEST_P(CommandBufferCts, ReplaySubmittedBackToBack) {
   // Several submissions queued before any is waited on, each with its own
   // table: the recording must not keep per-submission state.
-  KILN_CTS_ASSIGN(auto commands, beginCommands(CommandBufferMode::Reusable, 2));
-  KILN_CTS_ASSERT_OK(
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands,
+                            beginCommands(CommandBufferMode::Reusable, 2));
+  KILN_ASSERT_OK(
       commands->copy(BufferRef::slot(0, 0, 256), BufferRef::slot(1, 0, 256)));
-  KILN_CTS_ASSERT_OK(commands->end());
-  KILN_CTS_ASSIGN(auto timeline, device()->createSemaphore(0));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK_AND_ASSIGN(auto timeline, device()->createSemaphore(0));
   std::vector<std::vector<uint8_t>> inputs;
   std::vector<std::shared_ptr<Buffer>> outputs;
   for (uint64_t i = 0; i < 6; ++i) {
-    KILN_CTS_ASSIGN(auto in, deviceBuffer(256));
-    KILN_CTS_ASSIGN(auto out, deviceBuffer(256));
+    KILN_ASSERT_OK_AND_ASSIGN(auto in, deviceBuffer(256));
+    KILN_ASSERT_OK_AND_ASSIGN(auto out, deviceBuffer(256));
     inputs.push_back(randomBytes(256));
-    KILN_CTS_ASSERT_OK(upload(in, inputs.back()));
+    KILN_ASSERT_OK(upload(in, inputs.back()));
     outputs.push_back(out);
     SemaphoreValue signal{timeline, i + 1};
     std::vector<std::shared_ptr<Buffer>> table = {in, out};
-    KILN_CTS_ASSERT_OK(
-        device()->queueExecute({}, commands, table, {&signal, 1}));
+    KILN_ASSERT_OK(device()->queueExecute({}, commands, table, {&signal, 1}));
   }
-  KILN_CTS_ASSERT_OK(timeline->wait(6, kWaitTimeout));
+  KILN_ASSERT_OK(timeline->wait(6, kWaitTimeout));
   for (size_t i = 0; i < outputs.size(); ++i) {
-    KILN_CTS_ASSIGN(auto back, download(outputs[i]));
+    KILN_ASSERT_OK_AND_ASSIGN(auto back, download(outputs[i]));
     EXPECT_EQ(back, inputs[i]) << i;
   }
 }
 
 TEST_P(CommandBufferCts, OneShotSubmitsOnce) {
-  KILN_CTS_ASSIGN(auto buffer, deviceBuffer(16));
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(buffer), 1, 1));
-  KILN_CTS_ASSERT_OK(commands->end());
-  KILN_CTS_ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, deviceBuffer(16));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(buffer), 1, 1));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
   EXPECT_EQ(device()->queueExecute({}, commands, {}, {}).code(),
             StatusCode::FailedPrecondition);
 }
 
 TEST_P(CommandBufferCts, OutOfRangeRefsAreRejected) {
-  KILN_CTS_ASSIGN(auto buffer, deviceBuffer(100));
-  KILN_CTS_ASSIGN(auto other, deviceBuffer(100));
-  KILN_CTS_ASSIGN(auto commands, beginCommands(CommandBufferMode::Reusable, 1));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, deviceBuffer(100));
+  KILN_ASSERT_OK_AND_ASSIGN(auto other, deviceBuffer(100));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands,
+                            beginCommands(CommandBufferMode::Reusable, 1));
   EXPECT_EQ(commands->fill(BufferRef::direct(buffer, 96, 8), 0, 4).code(),
             StatusCode::OutOfRange);
   EXPECT_EQ(commands->fill(BufferRef::direct(buffer, 101), 0, 1).code(),
@@ -224,10 +221,10 @@ TEST_P(CommandBufferCts, OutOfRangeRefsAreRejected) {
   EXPECT_EQ(commands->fill(BufferRef::slot(1, 0, 4), 0, 1).code(),
             StatusCode::OutOfRange);
   // An indirect ref is checked against the buffer bound at submission.
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::slot(0, 64, 64), 0xee, 1));
-  KILN_CTS_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(commands->fill(BufferRef::slot(0, 64, 64), 0xee, 1));
+  KILN_ASSERT_OK(commands->end());
   std::vector<uint8_t> before = randomBytes(100);
-  KILN_CTS_ASSERT_OK(upload(buffer, before));
+  KILN_ASSERT_OK(upload(buffer, before));
   std::vector<std::shared_ptr<Buffer>> tooSmall = {buffer};
   EXPECT_EQ(device()->queueExecute({}, commands, tooSmall, {}).code(),
             StatusCode::OutOfRange);
@@ -235,23 +232,23 @@ TEST_P(CommandBufferCts, OutOfRangeRefsAreRejected) {
   EXPECT_EQ(device()->queueExecute({}, commands, empty, {}).code(),
             StatusCode::InvalidArgument);
   // Nothing ran: the small buffer is untouched.
-  KILN_CTS_ASSERT_OK(device()->waitIdle(kWaitTimeout));
-  KILN_CTS_ASSIGN(auto after, download(buffer));
+  KILN_ASSERT_OK(device()->waitIdle(kWaitTimeout));
+  KILN_ASSERT_OK_AND_ASSIGN(auto after, download(buffer));
   EXPECT_EQ(after, before);
-  KILN_CTS_ASSIGN(auto large, deviceBuffer(128));
-  KILN_CTS_ASSERT_OK(submitAndWait(commands, {large}));
-  KILN_CTS_ASSIGN(auto filled, download(large));
+  KILN_ASSERT_OK_AND_ASSIGN(auto large, deviceBuffer(128));
+  KILN_ASSERT_OK(submitAndWait(commands, {large}));
+  KILN_ASSERT_OK_AND_ASSIGN(auto filled, download(large));
   EXPECT_EQ(std::vector<uint8_t>(filled.begin() + 64, filled.end()),
             std::vector<uint8_t>(64, 0xee));
 }
 
 TEST_P(CommandBufferCts, RecordingErrors) {
-  KILN_CTS_ASSIGN(auto buffer, deviceBuffer(64));
-  KILN_CTS_ASSIGN(auto commands,
-                  device()->createCommandBuffer(CommandBufferMode::OneShot, 0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, deviceBuffer(64));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, device()->createCommandBuffer(
+                                               CommandBufferMode::OneShot, 0));
   EXPECT_EQ(commands->fill(BufferRef::direct(buffer), 0, 1).code(),
             StatusCode::FailedPrecondition);
-  KILN_CTS_ASSERT_OK(commands->begin());
+  KILN_ASSERT_OK(commands->begin());
   EXPECT_EQ(commands->fill(BufferRef::direct(buffer, 1, 4), 0, 4).code(),
             StatusCode::InvalidArgument);
   EXPECT_EQ(commands->fill(BufferRef::direct(buffer), 0, 8).code(),
@@ -261,20 +258,20 @@ TEST_P(CommandBufferCts, RecordingErrors) {
                        BufferRef::direct(buffer, 16, 32))
                 .code(),
             StatusCode::InvalidArgument);
-  KILN_CTS_ASSIGN(auto event, device()->createEvent());
+  KILN_ASSERT_OK_AND_ASSIGN(auto event, device()->createEvent());
   EXPECT_EQ(commands->waitEvent(event).code(), StatusCode::FailedPrecondition);
   // Submitting before end() is refused.
   EXPECT_EQ(device()->queueExecute({}, commands, {}, {}).code(),
             StatusCode::FailedPrecondition);
-  KILN_CTS_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(commands->end());
   EXPECT_EQ(commands->executionBarrier().code(),
             StatusCode::FailedPrecondition);
 }
 
 TEST_P(CommandBufferCts, EmptyCommandBuffer) {
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
-  KILN_CTS_ASSERT_OK(commands->end());
-  KILN_CTS_ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 #ifndef KILN_RUNTIME_HAL_CTS_CTSFIXTURE_H
 #define KILN_RUNTIME_HAL_CTS_CTSFIXTURE_H
 
+#include "runtime/base/StatusTesting.h"
 #include "runtime/hal/Device.h"
 #include "runtime/hal/DeviceParamName.h"
 #include "runtime/hal/DriverRegistry.h"
@@ -32,19 +33,6 @@ namespace kiln::hal::cts {
 /// Long enough for a loaded machine under sanitizers; a hang fails instead
 /// of stalling the suite.
 inline constexpr Timeout kWaitTimeout = std::chrono::seconds(30);
-
-#define KILN_CTS_ASSERT_OK(expr)                                               \
-  do {                                                                         \
-    ::kiln::Status ctsStatus = (expr);                                         \
-    ASSERT_TRUE(ctsStatus.ok()) << ctsStatus.toString();                       \
-  } while (false)
-
-#define KILN_CTS_ASSIGN(lhs, expr)                                             \
-  KILN_CTS_ASSIGN_IMPL(KILN_CONCAT(ctsResult, __LINE__), lhs, expr)
-#define KILN_CTS_ASSIGN_IMPL(tmp, lhs, expr)                                   \
-  auto tmp = (expr);                                                           \
-  ASSERT_TRUE(tmp.ok()) << tmp.status().toString();                            \
-  lhs = std::move(tmp).value()
 
 /// Skips the running case when the device lacks `feature`.
 #define KILN_CTS_REQUIRE(feature)                                              \

@@ -23,23 +23,23 @@ TEST_P(DispatchCts, EntryPointsAreDescribed) {
 TEST_P(DispatchCts, ElementwiseAddOverFourWorkgroups) {
   constexpr uint32_t kCount = 30, kPerGroup = 8; // 4 groups, last partial
   std::vector<float> a = randomFloats(kCount), b = randomFloats(kCount);
-  KILN_CTS_ASSIGN(auto bufferA, deviceBuffer(kCount * 4));
-  KILN_CTS_ASSIGN(auto bufferB, deviceBuffer(kCount * 4));
-  KILN_CTS_ASSIGN(auto out, deviceBuffer(kCount * 4 + 8));
-  KILN_CTS_ASSERT_OK(upload(bufferA, toBytes(a)));
-  KILN_CTS_ASSERT_OK(upload(bufferB, toBytes(b)));
+  KILN_ASSERT_OK_AND_ASSIGN(auto bufferA, deviceBuffer(kCount * 4));
+  KILN_ASSERT_OK_AND_ASSIGN(auto bufferB, deviceBuffer(kCount * 4));
+  KILN_ASSERT_OK_AND_ASSIGN(auto out, deviceBuffer(kCount * 4 + 8));
+  KILN_ASSERT_OK(upload(bufferA, toBytes(a)));
+  KILN_ASSERT_OK(upload(bufferB, toBytes(b)));
   std::vector<uint8_t> sentinel = randomBytes(kCount * 4 + 8);
-  KILN_CTS_ASSERT_OK(upload(out, sentinel));
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK(upload(out, sentinel));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
   BufferRef bindings[] = {BufferRef::direct(bufferA),
                           BufferRef::direct(bufferB),
                           BufferRef::direct(out, 0, kCount * 4)};
   uint32_t push[] = {kCount, kPerGroup};
-  KILN_CTS_ASSERT_OK(
+  KILN_ASSERT_OK(
       commands->dispatch(Kernels, kAddF32, {4, 1, 1}, bindings, push));
-  KILN_CTS_ASSERT_OK(commands->end());
-  KILN_CTS_ASSERT_OK(submitAndWait(commands));
-  KILN_CTS_ASSIGN(auto back, download(out));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK_AND_ASSIGN(auto back, download(out));
   std::vector<float> result = toFloats(back);
   for (uint32_t i = 0; i < kCount; ++i)
     EXPECT_EQ(result[i], a[i] + b[i]) << i;
@@ -52,22 +52,22 @@ TEST_P(DispatchCts, BindingOffsetsAreApplied) {
   // pointers as element 0.
   constexpr uint32_t kCount = 12;
   std::vector<float> a = randomFloats(kCount + 4), b = randomFloats(kCount + 4);
-  KILN_CTS_ASSIGN(auto bufferA, deviceBuffer((kCount + 4) * 4));
-  KILN_CTS_ASSIGN(auto bufferB, deviceBuffer((kCount + 4) * 4));
-  KILN_CTS_ASSIGN(auto out, deviceBuffer((kCount + 4) * 4));
-  KILN_CTS_ASSERT_OK(upload(bufferA, toBytes(a)));
-  KILN_CTS_ASSERT_OK(upload(bufferB, toBytes(b)));
-  KILN_CTS_ASSERT_OK(upload(out, toBytes(randomFloats(kCount + 4))));
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK_AND_ASSIGN(auto bufferA, deviceBuffer((kCount + 4) * 4));
+  KILN_ASSERT_OK_AND_ASSIGN(auto bufferB, deviceBuffer((kCount + 4) * 4));
+  KILN_ASSERT_OK_AND_ASSIGN(auto out, deviceBuffer((kCount + 4) * 4));
+  KILN_ASSERT_OK(upload(bufferA, toBytes(a)));
+  KILN_ASSERT_OK(upload(bufferB, toBytes(b)));
+  KILN_ASSERT_OK(upload(out, toBytes(randomFloats(kCount + 4))));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
   BufferRef bindings[] = {BufferRef::direct(bufferA, 16, kCount * 4),
                           BufferRef::direct(bufferB, 16, kCount * 4),
                           BufferRef::direct(out, 16, kCount * 4)};
   uint32_t push[] = {kCount, kCount};
-  KILN_CTS_ASSERT_OK(
+  KILN_ASSERT_OK(
       commands->dispatch(Kernels, kAddF32, {1, 1, 1}, bindings, push));
-  KILN_CTS_ASSERT_OK(commands->end());
-  KILN_CTS_ASSERT_OK(submitAndWait(commands));
-  KILN_CTS_ASSIGN(auto back, download(out));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK_AND_ASSIGN(auto back, download(out));
   std::vector<float> result = toFloats(back);
   for (uint32_t i = 0; i < kCount; ++i)
     EXPECT_EQ(result[i + 4], a[i + 4] + b[i + 4]) << i;
@@ -78,17 +78,17 @@ TEST_P(DispatchCts, EveryWorkgroupRunsExactlyOnce) {
       {5, 3, 2}, {1, 1, 1}, {64, 1, 1}, {1, 17, 3}, {7, 7, 7}};
   for (const auto &grid : grids) {
     uint32_t total = grid[0] * grid[1] * grid[2];
-    KILN_CTS_ASSIGN(auto counters, deviceBuffer(total * 4));
-    KILN_CTS_ASSIGN(auto commands, beginCommands());
-    KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(counters), 0, 4));
-    KILN_CTS_ASSERT_OK(commands->executionBarrier());
+    KILN_ASSERT_OK_AND_ASSIGN(auto counters, deviceBuffer(total * 4));
+    KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
+    KILN_ASSERT_OK(commands->fill(BufferRef::direct(counters), 0, 4));
+    KILN_ASSERT_OK(commands->executionBarrier());
     BufferRef bindings[] = {BufferRef::direct(counters)};
     uint32_t push[] = {grid[0], grid[1]};
-    KILN_CTS_ASSERT_OK(
+    KILN_ASSERT_OK(
         commands->dispatch(Kernels, kCountWorkgroups, grid, bindings, push));
-    KILN_CTS_ASSERT_OK(commands->end());
-    KILN_CTS_ASSERT_OK(submitAndWait(commands));
-    KILN_CTS_ASSIGN(auto back, download(counters));
+    KILN_ASSERT_OK(commands->end());
+    KILN_ASSERT_OK(submitAndWait(commands));
+    KILN_ASSERT_OK_AND_ASSIGN(auto back, download(counters));
     std::vector<uint32_t> counts(total);
     std::memcpy(counts.data(), back.data(), back.size());
     EXPECT_EQ(counts, std::vector<uint32_t>(total, 1))
@@ -97,17 +97,17 @@ TEST_P(DispatchCts, EveryWorkgroupRunsExactlyOnce) {
 }
 
 TEST_P(DispatchCts, EmptyGridRunsNothing) {
-  KILN_CTS_ASSIGN(auto counters, deviceBuffer(16));
+  KILN_ASSERT_OK_AND_ASSIGN(auto counters, deviceBuffer(16));
   std::vector<uint8_t> before = randomBytes(16);
-  KILN_CTS_ASSERT_OK(upload(counters, before));
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK(upload(counters, before));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
   BufferRef bindings[] = {BufferRef::direct(counters)};
   uint32_t push[] = {4, 1};
-  KILN_CTS_ASSERT_OK(
+  KILN_ASSERT_OK(
       commands->dispatch(Kernels, kCountWorkgroups, {4, 0, 1}, bindings, push));
-  KILN_CTS_ASSERT_OK(commands->end());
-  KILN_CTS_ASSERT_OK(submitAndWait(commands));
-  KILN_CTS_ASSIGN(auto back, download(counters));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK_AND_ASSIGN(auto back, download(counters));
   EXPECT_EQ(back, before);
 }
 
@@ -116,28 +116,28 @@ TEST_P(DispatchCts, BarriersSeparateDependentDispatches) {
   // barrier on a parallel device shows up as wrong sums.
   constexpr uint32_t kCount = 4096, kPerGroup = 16;
   std::vector<float> a = randomFloats(kCount), b = randomFloats(kCount);
-  KILN_CTS_ASSIGN(auto bufferA, deviceBuffer(kCount * 4));
-  KILN_CTS_ASSIGN(auto bufferB, deviceBuffer(kCount * 4));
-  KILN_CTS_ASSIGN(auto tmp, deviceBuffer(kCount * 4));
-  KILN_CTS_ASSIGN(auto out, deviceBuffer(kCount * 4));
-  KILN_CTS_ASSERT_OK(upload(bufferA, toBytes(a)));
-  KILN_CTS_ASSERT_OK(upload(bufferB, toBytes(b)));
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK_AND_ASSIGN(auto bufferA, deviceBuffer(kCount * 4));
+  KILN_ASSERT_OK_AND_ASSIGN(auto bufferB, deviceBuffer(kCount * 4));
+  KILN_ASSERT_OK_AND_ASSIGN(auto tmp, deviceBuffer(kCount * 4));
+  KILN_ASSERT_OK_AND_ASSIGN(auto out, deviceBuffer(kCount * 4));
+  KILN_ASSERT_OK(upload(bufferA, toBytes(a)));
+  KILN_ASSERT_OK(upload(bufferB, toBytes(b)));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
   uint32_t push[] = {kCount, kPerGroup};
   BufferRef first[] = {BufferRef::direct(bufferA), BufferRef::direct(bufferB),
                        BufferRef::direct(tmp)};
   BufferRef second[] = {BufferRef::direct(tmp), BufferRef::direct(bufferB),
                         BufferRef::direct(out)};
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(tmp), 0, 4));
-  KILN_CTS_ASSERT_OK(commands->executionBarrier());
-  KILN_CTS_ASSERT_OK(commands->dispatch(
-      Kernels, kAddF32, {kCount / kPerGroup, 1, 1}, first, push));
-  KILN_CTS_ASSERT_OK(commands->executionBarrier());
-  KILN_CTS_ASSERT_OK(commands->dispatch(
-      Kernels, kAddF32, {kCount / kPerGroup, 1, 1}, second, push));
-  KILN_CTS_ASSERT_OK(commands->end());
-  KILN_CTS_ASSERT_OK(submitAndWait(commands));
-  KILN_CTS_ASSIGN(auto back, download(out));
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(tmp), 0, 4));
+  KILN_ASSERT_OK(commands->executionBarrier());
+  KILN_ASSERT_OK(commands->dispatch(Kernels, kAddF32,
+                                    {kCount / kPerGroup, 1, 1}, first, push));
+  KILN_ASSERT_OK(commands->executionBarrier());
+  KILN_ASSERT_OK(commands->dispatch(Kernels, kAddF32,
+                                    {kCount / kPerGroup, 1, 1}, second, push));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK_AND_ASSIGN(auto back, download(out));
   std::vector<float> result = toFloats(back);
   for (uint32_t i = 0; i < kCount; ++i)
     ASSERT_EQ(result[i], (a[i] + b[i]) + b[i]) << i;
@@ -147,21 +147,22 @@ TEST_P(DispatchCts, ReplayWithIndirectBindingsAndPushConstants) {
   // Recorded once: out = in * 2.5 + 1 over slots 0 (in) and 1 (out), then
   // replayed over new buffers.
   constexpr uint32_t kCount = 9;
-  KILN_CTS_ASSIGN(auto commands, beginCommands(CommandBufferMode::Reusable, 2));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands,
+                            beginCommands(CommandBufferMode::Reusable, 2));
   BufferRef bindings[] = {BufferRef::slot(0, 0, kCount * 4),
                           BufferRef::slot(1, 0, kCount * 4)};
   uint32_t push[] = {kCount, std::bit_cast<uint32_t>(2.5f),
                      std::bit_cast<uint32_t>(1.0f)};
-  KILN_CTS_ASSERT_OK(commands->dispatch(Kernels, kScaleBiasF32, {kCount, 1, 1},
-                                        bindings, push));
-  KILN_CTS_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(commands->dispatch(Kernels, kScaleBiasF32, {kCount, 1, 1},
+                                    bindings, push));
+  KILN_ASSERT_OK(commands->end());
   for (int call = 0; call < 3; ++call) {
     std::vector<float> input = randomFloats(kCount);
-    KILN_CTS_ASSIGN(auto in, deviceBuffer(kCount * 4));
-    KILN_CTS_ASSIGN(auto out, deviceBuffer(kCount * 4));
-    KILN_CTS_ASSERT_OK(upload(in, toBytes(input)));
-    KILN_CTS_ASSERT_OK(submitAndWait(commands, {in, out}));
-    KILN_CTS_ASSIGN(auto back, download(out));
+    KILN_ASSERT_OK_AND_ASSIGN(auto in, deviceBuffer(kCount * 4));
+    KILN_ASSERT_OK_AND_ASSIGN(auto out, deviceBuffer(kCount * 4));
+    KILN_ASSERT_OK(upload(in, toBytes(input)));
+    KILN_ASSERT_OK(submitAndWait(commands, {in, out}));
+    KILN_ASSERT_OK_AND_ASSIGN(auto back, download(out));
     std::vector<float> result = toFloats(back);
     for (uint32_t i = 0; i < kCount; ++i)
       EXPECT_EQ(result[i], input[i] * 2.5f + 1.0f) << "call " << call;
@@ -172,17 +173,17 @@ TEST_P(DispatchCts, WorkgroupsRunConcurrently) {
   KILN_CTS_REQUIRE(feature::kConcurrentWorkgroups);
   // Two workgroups that each wait for the other: only a device that runs
   // them at the same time gets both through.
-  KILN_CTS_ASSIGN(auto state, deviceBuffer(8));
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(state), 0, 4));
-  KILN_CTS_ASSERT_OK(commands->executionBarrier());
+  KILN_ASSERT_OK_AND_ASSIGN(auto state, deviceBuffer(8));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(state), 0, 4));
+  KILN_ASSERT_OK(commands->executionBarrier());
   BufferRef bindings[] = {BufferRef::direct(state)};
   uint32_t push[] = {2, kMeetMs};
-  KILN_CTS_ASSERT_OK(
+  KILN_ASSERT_OK(
       commands->dispatch(Kernels, kRendezvous, {2, 1, 1}, bindings, push));
-  KILN_CTS_ASSERT_OK(commands->end());
-  KILN_CTS_ASSERT_OK(submitAndWait(commands));
-  KILN_CTS_ASSIGN(auto back, download(state));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK_AND_ASSIGN(auto back, download(state));
   uint32_t arrived, met;
   std::memcpy(&arrived, back.data(), 4);
   std::memcpy(&met, back.data() + 4, 4);
@@ -200,54 +201,54 @@ TEST_P(DispatchCts, UnorderedDispatchesRunConcurrently) {
   KILN_CTS_REQUIRE(feature::kConcurrentCommands);
   // Without this the cases that expect an ordering would pass on a device
   // that merely runs everything in order.
-  KILN_CTS_ASSIGN(auto state, meetingState());
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
-  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
-  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
-  KILN_CTS_ASSIGN(auto meeting, runMeeting(commands, state));
+  KILN_ASSERT_OK_AND_ASSIGN(auto state, meetingState());
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_ASSERT_OK_AND_ASSIGN(auto meeting, runMeeting(commands, state));
   EXPECT_EQ(meeting, kBothMet);
 }
 
 TEST_P(DispatchCts, BarrierOrdersConcurrentDispatches) {
   KILN_CTS_REQUIRE(feature::kConcurrentCommands);
-  KILN_CTS_ASSIGN(auto state, meetingState());
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
-  KILN_CTS_ASSERT_OK(meet(*commands, state, kOrderedMs));
-  KILN_CTS_ASSERT_OK(commands->executionBarrier());
-  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
-  KILN_CTS_ASSIGN(auto meeting, runMeeting(commands, state));
+  KILN_ASSERT_OK_AND_ASSIGN(auto state, meetingState());
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK(meet(*commands, state, kOrderedMs));
+  KILN_ASSERT_OK(commands->executionBarrier());
+  KILN_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_ASSERT_OK_AND_ASSIGN(auto meeting, runMeeting(commands, state));
   EXPECT_EQ(meeting, kOnlySecondMet);
 }
 
 TEST_P(DispatchCts, EventOrdersConcurrentDispatches) {
   KILN_CTS_REQUIRE(feature::kConcurrentCommands);
-  KILN_CTS_ASSIGN(auto state, meetingState());
-  KILN_CTS_ASSIGN(auto other, deviceBuffer(64));
-  KILN_CTS_ASSIGN(auto event, device()->createEvent());
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
-  KILN_CTS_ASSERT_OK(meet(*commands, state, kOrderedMs));
-  KILN_CTS_ASSERT_OK(commands->signalEvent(event));
+  KILN_ASSERT_OK_AND_ASSIGN(auto state, meetingState());
+  KILN_ASSERT_OK_AND_ASSIGN(auto other, deviceBuffer(64));
+  KILN_ASSERT_OK_AND_ASSIGN(auto event, device()->createEvent());
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK(meet(*commands, state, kOrderedMs));
+  KILN_ASSERT_OK(commands->signalEvent(event));
   // Between signal and wait, so B's wait is for the event's commands, not
   // for whatever came last.
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(other), 0, 4));
-  KILN_CTS_ASSERT_OK(commands->waitEvent(event));
-  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
-  KILN_CTS_ASSIGN(auto meeting, runMeeting(commands, state));
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(other), 0, 4));
+  KILN_ASSERT_OK(commands->waitEvent(event));
+  KILN_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_ASSERT_OK_AND_ASSIGN(auto meeting, runMeeting(commands, state));
   EXPECT_EQ(meeting, kOnlySecondMet);
 }
 
 TEST_P(DispatchCts, DependOnOrdersConcurrentDispatches) {
   KILN_CTS_REQUIRE(feature::kConcurrentCommands);
-  KILN_CTS_ASSIGN(auto state, meetingState());
-  KILN_CTS_ASSIGN(auto other, deviceBuffer(64));
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK_AND_ASSIGN(auto state, meetingState());
+  KILN_ASSERT_OK_AND_ASSIGN(auto other, deviceBuffer(64));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
   uint32_t first = commands->commandCount();
-  KILN_CTS_ASSERT_OK(meet(*commands, state, kOrderedMs));
+  KILN_ASSERT_OK(meet(*commands, state, kOrderedMs));
   // Recorded between them, so following the latest command is not enough.
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(other), 0, 4));
-  KILN_CTS_ASSERT_OK(commands->dependOn({&first, 1}));
-  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
-  KILN_CTS_ASSIGN(auto meeting, runMeeting(commands, state));
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(other), 0, 4));
+  KILN_ASSERT_OK(commands->dependOn({&first, 1}));
+  KILN_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_ASSERT_OK_AND_ASSIGN(auto meeting, runMeeting(commands, state));
   EXPECT_EQ(meeting, kOnlySecondMet);
 }
 
@@ -255,23 +256,23 @@ TEST_P(DispatchCts, DependOnPassesThroughCommandsThatDoNoWork) {
   KILN_CTS_REQUIRE(feature::kConcurrentCommands);
   // A; an empty fill after A; an empty dispatch after that; B after that:
   // B follows A although every link between them does nothing.
-  KILN_CTS_ASSIGN(auto state, meetingState());
-  KILN_CTS_ASSIGN(auto counters, deviceBuffer(16));
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK_AND_ASSIGN(auto state, meetingState());
+  KILN_ASSERT_OK_AND_ASSIGN(auto counters, deviceBuffer(16));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
   uint32_t previous = commands->commandCount();
-  KILN_CTS_ASSERT_OK(meet(*commands, state, kOrderedMs));
-  KILN_CTS_ASSERT_OK(commands->dependOn({&previous, 1}));
+  KILN_ASSERT_OK(meet(*commands, state, kOrderedMs));
+  KILN_ASSERT_OK(commands->dependOn({&previous, 1}));
   previous = commands->commandCount();
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(counters, 0, 0), 0, 4));
-  KILN_CTS_ASSERT_OK(commands->dependOn({&previous, 1}));
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(counters, 0, 0), 0, 4));
+  KILN_ASSERT_OK(commands->dependOn({&previous, 1}));
   previous = commands->commandCount();
   BufferRef bindings[] = {BufferRef::direct(counters)};
   uint32_t push[] = {4, 1};
-  KILN_CTS_ASSERT_OK(
+  KILN_ASSERT_OK(
       commands->dispatch(Kernels, kCountWorkgroups, {4, 0, 1}, bindings, push));
-  KILN_CTS_ASSERT_OK(commands->dependOn({&previous, 1}));
-  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
-  KILN_CTS_ASSIGN(auto meeting, runMeeting(commands, state));
+  KILN_ASSERT_OK(commands->dependOn({&previous, 1}));
+  KILN_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_ASSERT_OK_AND_ASSIGN(auto meeting, runMeeting(commands, state));
   EXPECT_EQ(meeting, kOnlySecondMet);
 }
 
@@ -282,16 +283,16 @@ TEST_P(DispatchCts, DependOnOrdersOnlyWhatItNames) {
   // (Whether a command may overlap one it does not name although another
   // command it names comes later is a driver's choice: local-task runs
   // commands in levels, so it never does. This case holds on every device.)
-  KILN_CTS_ASSIGN(auto state, meetingState());
-  KILN_CTS_ASSIGN(auto other, deviceBuffer(64));
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK_AND_ASSIGN(auto state, meetingState());
+  KILN_ASSERT_OK_AND_ASSIGN(auto other, deviceBuffer(64));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
   uint32_t fill = commands->commandCount();
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(other), 0, 4));
-  KILN_CTS_ASSERT_OK(commands->dependOn({&fill, 1}));
-  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
-  KILN_CTS_ASSERT_OK(commands->dependOn({&fill, 1}));
-  KILN_CTS_ASSERT_OK(meet(*commands, state, kMeetMs));
-  KILN_CTS_ASSIGN(auto meeting, runMeeting(commands, state));
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(other), 0, 4));
+  KILN_ASSERT_OK(commands->dependOn({&fill, 1}));
+  KILN_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_ASSERT_OK(commands->dependOn({&fill, 1}));
+  KILN_ASSERT_OK(meet(*commands, state, kMeetMs));
+  KILN_ASSERT_OK_AND_ASSIGN(auto meeting, runMeeting(commands, state));
   EXPECT_EQ(meeting, kBothMet);
 }
 
@@ -303,12 +304,13 @@ TEST_P(DispatchCts, DependOnChainsComputeExactly) {
   // missing edge on a parallel device reads a half-written tmp or out; a copy
   // that ran early leaves result's old bytes.
   constexpr uint32_t kCount = 4096, kPerGroup = 16, kBytes = kCount * 4;
-  KILN_CTS_ASSIGN(auto tmp, deviceBuffer(kBytes));
-  KILN_CTS_ASSIGN(auto out, deviceBuffer(kBytes));
-  KILN_CTS_ASSIGN(auto scaled, deviceBuffer(kBytes));
-  KILN_CTS_ASSERT_OK(upload(out, randomBytes(kBytes)));
+  KILN_ASSERT_OK_AND_ASSIGN(auto tmp, deviceBuffer(kBytes));
+  KILN_ASSERT_OK_AND_ASSIGN(auto out, deviceBuffer(kBytes));
+  KILN_ASSERT_OK_AND_ASSIGN(auto scaled, deviceBuffer(kBytes));
+  KILN_ASSERT_OK(upload(out, randomBytes(kBytes)));
   // Slots: 0 a, 1 b, 2 result.
-  KILN_CTS_ASSIGN(auto commands, beginCommands(CommandBufferMode::Reusable, 3));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands,
+                            beginCommands(CommandBufferMode::Reusable, 3));
   uint32_t addPush[] = {kCount, kPerGroup};
   uint32_t scalePush[] = {kCount, std::bit_cast<uint32_t>(0.5f),
                           std::bit_cast<uint32_t>(1.0f)};
@@ -319,37 +321,37 @@ TEST_P(DispatchCts, DependOnChainsComputeExactly) {
   BufferRef scale[] = {BufferRef::slot(0, 0, kBytes),
                        BufferRef::direct(scaled)};
   uint32_t fillTmp = commands->commandCount();
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(tmp), 0xffffffff, 4));
-  KILN_CTS_ASSERT_OK(commands->dependOn({&fillTmp, 1}));
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(tmp), 0xffffffff, 4));
+  KILN_ASSERT_OK(commands->dependOn({&fillTmp, 1}));
   uint32_t addFirst = commands->commandCount();
-  KILN_CTS_ASSERT_OK(commands->dispatch(
+  KILN_ASSERT_OK(commands->dispatch(
       Kernels, kAddF32, {kCount / kPerGroup, 1, 1}, first, addPush));
-  KILN_CTS_ASSERT_OK(commands->dispatch(Kernels, kScaleBiasF32, {kCount, 1, 1},
-                                        scale, scalePush));
+  KILN_ASSERT_OK(commands->dispatch(Kernels, kScaleBiasF32, {kCount, 1, 1},
+                                    scale, scalePush));
   // Also names the fill, which addFirst already follows: harmless.
   uint32_t secondDeps[] = {addFirst, fillTmp};
-  KILN_CTS_ASSERT_OK(commands->dependOn(secondDeps));
+  KILN_ASSERT_OK(commands->dependOn(secondDeps));
   uint32_t addSecond = commands->commandCount();
-  KILN_CTS_ASSERT_OK(commands->dispatch(
+  KILN_ASSERT_OK(commands->dispatch(
       Kernels, kAddF32, {kCount / kPerGroup, 1, 1}, second, addPush));
-  KILN_CTS_ASSERT_OK(commands->dependOn({&addSecond, 1}));
-  KILN_CTS_ASSERT_OK(
+  KILN_ASSERT_OK(commands->dependOn({&addSecond, 1}));
+  KILN_ASSERT_OK(
       commands->copy(BufferRef::direct(out), BufferRef::slot(2, 0, kBytes)));
-  KILN_CTS_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(commands->end());
   for (int call = 0; call < 2; ++call) {
     std::vector<float> a = randomFloats(kCount), b = randomFloats(kCount);
-    KILN_CTS_ASSIGN(auto bufferA, deviceBuffer(kBytes));
-    KILN_CTS_ASSIGN(auto bufferB, deviceBuffer(kBytes));
-    KILN_CTS_ASSIGN(auto result, deviceBuffer(kBytes));
-    KILN_CTS_ASSERT_OK(upload(bufferA, toBytes(a)));
-    KILN_CTS_ASSERT_OK(upload(bufferB, toBytes(b)));
-    KILN_CTS_ASSERT_OK(upload(result, randomBytes(kBytes)));
-    KILN_CTS_ASSERT_OK(submitAndWait(commands, {bufferA, bufferB, result}));
-    KILN_CTS_ASSIGN(auto back, download(result));
+    KILN_ASSERT_OK_AND_ASSIGN(auto bufferA, deviceBuffer(kBytes));
+    KILN_ASSERT_OK_AND_ASSIGN(auto bufferB, deviceBuffer(kBytes));
+    KILN_ASSERT_OK_AND_ASSIGN(auto result, deviceBuffer(kBytes));
+    KILN_ASSERT_OK(upload(bufferA, toBytes(a)));
+    KILN_ASSERT_OK(upload(bufferB, toBytes(b)));
+    KILN_ASSERT_OK(upload(result, randomBytes(kBytes)));
+    KILN_ASSERT_OK(submitAndWait(commands, {bufferA, bufferB, result}));
+    KILN_ASSERT_OK_AND_ASSIGN(auto back, download(result));
     std::vector<float> sums = toFloats(back);
     for (uint32_t i = 0; i < kCount; ++i)
       ASSERT_EQ(sums[i], (a[i] + b[i]) + b[i]) << "call " << call << " " << i;
-    KILN_CTS_ASSIGN(auto scaledBack, download(scaled));
+    KILN_ASSERT_OK_AND_ASSIGN(auto scaledBack, download(scaled));
     std::vector<float> scaledValues = toFloats(scaledBack);
     for (uint32_t i = 0; i < kCount; ++i)
       ASSERT_EQ(scaledValues[i], a[i] * 0.5f + 1.0f)
@@ -358,8 +360,9 @@ TEST_P(DispatchCts, DependOnChainsComputeExactly) {
 }
 
 TEST_P(DispatchCts, DispatchArgumentErrors) {
-  KILN_CTS_ASSIGN(auto buffer, deviceBuffer(64));
-  KILN_CTS_ASSIGN(auto commands, beginCommands(CommandBufferMode::OneShot, 1));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, deviceBuffer(64));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands,
+                            beginCommands(CommandBufferMode::OneShot, 1));
   BufferRef three[] = {BufferRef::direct(buffer), BufferRef::direct(buffer),
                        BufferRef::direct(buffer)};
   uint32_t push[] = {16, 16};

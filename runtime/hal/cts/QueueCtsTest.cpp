@@ -48,24 +48,24 @@ TEST_P(QueueCts, EveryQueueRunsWork) {
                                                 queueAffinity(count));
     EXPECT_EQ(beyond.status().code(), StatusCode::InvalidArgument);
   }
-  KILN_CTS_ASSIGN(auto buffer, deviceBuffer(64 * count));
-  KILN_CTS_ASSIGN(auto done, device()->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, deviceBuffer(64 * count));
+  KILN_ASSERT_OK_AND_ASSIGN(auto done, device()->createSemaphore(0));
   for (uint32_t queue = 0; queue < count; ++queue) {
-    KILN_CTS_ASSIGN(auto commands,
-                    device()->createCommandBuffer(CommandBufferMode::OneShot, 0,
-                                                  queueAffinity(queue)));
-    KILN_CTS_ASSERT_OK(commands->begin());
-    KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(buffer, 64 * queue, 64),
-                                      queue + 1, 1));
-    KILN_CTS_ASSERT_OK(commands->end());
+    KILN_ASSERT_OK_AND_ASSIGN(
+        auto commands, device()->createCommandBuffer(CommandBufferMode::OneShot,
+                                                     0, queueAffinity(queue)));
+    KILN_ASSERT_OK(commands->begin());
+    KILN_ASSERT_OK(commands->fill(BufferRef::direct(buffer, 64 * queue, 64),
+                                  queue + 1, 1));
+    KILN_ASSERT_OK(commands->end());
     // Each waits for the one before, on another queue.
     SemaphoreValue wait{done, queue};
     SemaphoreValue signal{done, queue + 1};
-    KILN_CTS_ASSERT_OK(device()->queueExecute(
+    KILN_ASSERT_OK(device()->queueExecute(
         {&wait, 1}, commands, {}, {&signal, 1}, nullptr, queueAffinity(queue)));
   }
-  KILN_CTS_ASSERT_OK(done->wait(count, kWaitTimeout));
-  KILN_CTS_ASSIGN(auto back, download(buffer));
+  KILN_ASSERT_OK(done->wait(count, kWaitTimeout));
+  KILN_ASSERT_OK_AND_ASSIGN(auto back, download(buffer));
   for (uint32_t queue = 0; queue < count; ++queue)
     EXPECT_EQ(back[64 * queue + 63], queue + 1) << "queue " << queue;
 }
@@ -74,49 +74,52 @@ TEST_P(QueueCts, DifferentQueuesRunAtOnce) {
   KILN_CTS_REQUIRE(feature::kConcurrentQueues);
   // Without this the ordering case below would pass on a device that merely
   // runs all its queues one after another.
-  KILN_CTS_ASSIGN(auto state, meetingState());
-  KILN_CTS_ASSIGN(auto first, warmParty(state, kMeetMs, 0));
-  KILN_CTS_ASSIGN(auto second, warmParty(state, kMeetMs, lastQueue()));
-  KILN_CTS_ASSIGN(auto done, device()->createSemaphore(0));
-  KILN_CTS_ASSIGN(auto alsoDone, device()->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto state, meetingState());
+  KILN_ASSERT_OK_AND_ASSIGN(auto first, warmParty(state, kMeetMs, 0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto second,
+                            warmParty(state, kMeetMs, lastQueue()));
+  KILN_ASSERT_OK_AND_ASSIGN(auto done, device()->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto alsoDone, device()->createSemaphore(0));
   SemaphoreValue one{done, 1}, two{alsoDone, 1};
-  KILN_CTS_ASSERT_OK(device()->queueExecute({}, first, {}, {&one, 1}));
-  KILN_CTS_ASSERT_OK(device()->queueExecute({}, second, {}, {&two, 1}));
-  KILN_CTS_ASSERT_OK(done->wait(1, kWaitTimeout));
-  KILN_CTS_ASSERT_OK(alsoDone->wait(1, kWaitTimeout));
-  KILN_CTS_ASSIGN(auto meeting, readMeeting(state));
+  KILN_ASSERT_OK(device()->queueExecute({}, first, {}, {&one, 1}));
+  KILN_ASSERT_OK(device()->queueExecute({}, second, {}, {&two, 1}));
+  KILN_ASSERT_OK(done->wait(1, kWaitTimeout));
+  KILN_ASSERT_OK(alsoDone->wait(1, kWaitTimeout));
+  KILN_ASSERT_OK_AND_ASSIGN(auto meeting, readMeeting(state));
   EXPECT_EQ(meeting, kBothMet);
 }
 
 TEST_P(QueueCts, SemaphoreOrdersQueues) {
   KILN_CTS_REQUIRE(feature::kConcurrentQueues);
-  KILN_CTS_ASSIGN(auto state, meetingState());
-  KILN_CTS_ASSIGN(auto first, warmParty(state, kOrderedMs, 0));
-  KILN_CTS_ASSIGN(auto second, warmParty(state, kMeetMs, lastQueue()));
-  KILN_CTS_ASSIGN(auto between, device()->createSemaphore(0));
-  KILN_CTS_ASSIGN(auto done, device()->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto state, meetingState());
+  KILN_ASSERT_OK_AND_ASSIGN(auto first, warmParty(state, kOrderedMs, 0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto second,
+                            warmParty(state, kMeetMs, lastQueue()));
+  KILN_ASSERT_OK_AND_ASSIGN(auto between, device()->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto done, device()->createSemaphore(0));
   // The waiting side goes first: its queue must hold it until the other
   // queue's work signals, not run it because nothing is queued before it.
   SemaphoreValue wait{between, 1}, signal{done, 1};
-  KILN_CTS_ASSERT_OK(
-      device()->queueExecute({&wait, 1}, second, {}, {&signal, 1}));
+  KILN_ASSERT_OK(device()->queueExecute({&wait, 1}, second, {}, {&signal, 1}));
   SemaphoreValue handOver{between, 1};
-  KILN_CTS_ASSERT_OK(device()->queueExecute({}, first, {}, {&handOver, 1}));
-  KILN_CTS_ASSERT_OK(done->wait(1, kWaitTimeout));
-  KILN_CTS_ASSIGN(auto meeting, readMeeting(state));
+  KILN_ASSERT_OK(device()->queueExecute({}, first, {}, {&handOver, 1}));
+  KILN_ASSERT_OK(done->wait(1, kWaitTimeout));
+  KILN_ASSERT_OK_AND_ASSIGN(auto meeting, readMeeting(state));
   EXPECT_EQ(meeting, kOnlySecondMet);
 }
 
 TEST_P(QueueCts, OneQueueRunsInOrder) {
-  KILN_CTS_ASSIGN(auto state, meetingState());
-  KILN_CTS_ASSIGN(auto first, warmParty(state, kOrderedMs, lastQueue()));
-  KILN_CTS_ASSIGN(auto second, warmParty(state, kMeetMs, lastQueue()));
-  KILN_CTS_ASSIGN(auto done, device()->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto state, meetingState());
+  KILN_ASSERT_OK_AND_ASSIGN(auto first,
+                            warmParty(state, kOrderedMs, lastQueue()));
+  KILN_ASSERT_OK_AND_ASSIGN(auto second,
+                            warmParty(state, kMeetMs, lastQueue()));
+  KILN_ASSERT_OK_AND_ASSIGN(auto done, device()->createSemaphore(0));
   SemaphoreValue one{done, 1}, two{done, 2};
-  KILN_CTS_ASSERT_OK(device()->queueExecute({}, first, {}, {&one, 1}));
-  KILN_CTS_ASSERT_OK(device()->queueExecute({}, second, {}, {&two, 1}));
-  KILN_CTS_ASSERT_OK(done->wait(2, kWaitTimeout));
-  KILN_CTS_ASSIGN(auto meeting, readMeeting(state));
+  KILN_ASSERT_OK(device()->queueExecute({}, first, {}, {&one, 1}));
+  KILN_ASSERT_OK(device()->queueExecute({}, second, {}, {&two, 1}));
+  KILN_ASSERT_OK(done->wait(2, kWaitTimeout));
+  KILN_ASSERT_OK_AND_ASSIGN(auto meeting, readMeeting(state));
   EXPECT_EQ(meeting, kOnlySecondMet);
 }
 

@@ -47,17 +47,17 @@ TEST_P(SubmissionTimerCts, TimedWorkRunsAndTakesTime) {
   // Large enough (64 MiB) that its time is well above the clock's
   // resolution.
   constexpr uint64_t kBytes = uint64_t(64) << 20;
-  KILN_CTS_ASSIGN(auto buffer, deviceBuffer(kBytes));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, deviceBuffer(kBytes));
   for (uint32_t pattern : {0x11223344u, 0x55667788u}) {
-    KILN_CTS_ASSIGN(auto commands, beginCommands());
-    KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(buffer), pattern, 4));
-    KILN_CTS_ASSERT_OK(commands->end());
-    KILN_CTS_ASSERT_OK(submitTimedAndWait(commands, *timer));
-    KILN_CTS_ASSIGN(double seconds, (*timer)->elapsedSeconds());
+    KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
+    KILN_ASSERT_OK(commands->fill(BufferRef::direct(buffer), pattern, 4));
+    KILN_ASSERT_OK(commands->end());
+    KILN_ASSERT_OK(submitTimedAndWait(commands, *timer));
+    KILN_ASSERT_OK_AND_ASSIGN(double seconds, (*timer)->elapsedSeconds());
     EXPECT_GT(seconds, 0.0);
     // Filling 64 MiB takes far less than a second on any GPU.
     EXPECT_LT(seconds, 1.0);
-    KILN_CTS_ASSIGN(auto back, download(buffer));
+    KILN_ASSERT_OK_AND_ASSIGN(auto back, download(buffer));
     ASSERT_EQ(back.size(), kBytes);
     uint32_t first = 0;
     std::memcpy(&first, back.data(), 4);
@@ -77,7 +77,7 @@ TEST_P(SubmissionTimerCts, DevicesWithoutAClockSaySo) {
 
 TEST_P(SubmissionTimerCts, ForeignTimersAndTimersWithoutWorkAreRefused) {
   auto foreign = std::make_shared<ForeignTimer>();
-  KILN_CTS_ASSIGN(auto done, device()->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto done, device()->createSemaphore(0));
   SemaphoreValue signal{done, 1};
   Status status =
       device()->queueExecute({}, nullptr, {}, {&signal, 1}, foreign);
@@ -86,10 +86,10 @@ TEST_P(SubmissionTimerCts, ForeignTimersAndTimersWithoutWorkAreRefused) {
             std::string::npos)
       << status.toString();
 
-  KILN_CTS_ASSIGN(auto buffer, deviceBuffer(64));
-  KILN_CTS_ASSIGN(auto commands, beginCommands());
-  KILN_CTS_ASSERT_OK(commands->fill(BufferRef::direct(buffer), 0x5a, 1));
-  KILN_CTS_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, deviceBuffer(64));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginCommands());
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(buffer), 0x5a, 1));
+  KILN_ASSERT_OK(commands->end());
   status = submitTimedAndWait(commands, foreign);
   EXPECT_EQ(status.code(), StatusCode::InvalidArgument) << status.toString();
 }

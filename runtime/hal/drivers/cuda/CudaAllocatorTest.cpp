@@ -6,8 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/hal/drivers/cuda/CudaAllocator.h"
-#include "runtime/hal/drivers/cuda/CudaDevice.h"
-#include "runtime/hal/drivers/cuda/CudaDriver.h"
+#include "runtime/hal/drivers/cuda/CudaDeviceTest.h"
 
 #include <gtest/gtest.h>
 
@@ -18,20 +17,6 @@
 namespace kiln::hal::cuda {
 namespace {
 
-#define ASSERT_OK(expr)                                                        \
-  do {                                                                         \
-    ::kiln::Status assertStatus = (expr);                                      \
-    ASSERT_TRUE(assertStatus.ok()) << assertStatus.toString();                 \
-  } while (false)
-
-#define ASSIGN_OR_FAIL(lhs, expr)                                              \
-  ASSIGN_OR_FAIL_IMPL(KILN_CONCAT(assigned, __LINE__), lhs, expr)
-#define ASSIGN_OR_FAIL_IMPL(tmp, lhs, expr)                                    \
-  auto tmp = (expr);                                                           \
-  ASSERT_TRUE(tmp.ok()) << tmp.status().toString();                            \
-  lhs = std::move(tmp).value()
-
-constexpr Timeout kWait = std::chrono::seconds(30);
 constexpr uint64_t kMiB = 1 << 20;
 
 std::vector<uint8_t> randomBytes(size_t size) {
@@ -42,22 +27,14 @@ std::vector<uint8_t> randomBytes(size_t size) {
   return bytes;
 }
 
-class CudaAllocatorTest : public ::testing::Test {
+class CudaAllocatorTest : public CudaDeviceTest {
 protected:
   void SetUp() override {
-    std::shared_ptr<Driver> driver = createCudaDriver();
-    auto devices = driver->enumerateDevices();
-    if (!devices.ok())
-      GTEST_SKIP() << "CUDA is unavailable: " << devices.status().toString();
-    if (devices->empty())
-      GTEST_SKIP() << "no CUDA device";
-    const DeviceInfo &info = devices->front();
-    ASSIGN_OR_FAIL(DeviceUri uri, DeviceUri::parse(info.Uri));
-    ASSIGN_OR_FAIL(std::shared_ptr<Device> device, driver->createDevice(uri));
-    Cuda = std::dynamic_pointer_cast<CudaDevice>(device);
-    ASSERT_TRUE(Cuda);
+    CudaDeviceTest::SetUp();
+    if (setUpStopped())
+      return;
     int ordinal = -1;
-    for (const auto &[key, value] : info.Properties) {
+    for (const auto &[key, value] : Info.Properties) {
       if (key == "ordinal")
         ordinal = std::stoi(value);
       if (key == "memory_bytes")
@@ -67,18 +44,18 @@ protected:
     ASSERT_GT(DeviceBytes, 0u);
     // The same primary context the device uses, for allocators of the
     // test's own.
-    ASSIGN_OR_FAIL(std::shared_ptr<const CudaSymbols> symbols,
-                   CudaSymbols::load());
+    KILN_ASSERT_OK_AND_ASSIGN(std::shared_ptr<const CudaSymbols> symbols,
+                              CudaSymbols::load());
     CUdevice handle = 0;
-    ASSERT_OK(KILN_CUDA_CALL(*symbols, cuDeviceGet, &handle, ordinal));
-    ASSIGN_OR_FAIL(Context, CudaContext::retain(symbols, handle));
-    ASSERT_OK(KILN_CUDA_CALL(
+    KILN_ASSERT_OK(KILN_CUDA_CALL(*symbols, cuDeviceGet, &handle, ordinal));
+    KILN_ASSERT_OK_AND_ASSIGN(Context, CudaContext::retain(symbols, handle));
+    KILN_ASSERT_OK(KILN_CUDA_CALL(
         Context->symbols(), cuDeviceGetAttribute, &PoolsSupported,
         CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, handle));
     CudaContext::Scope scope(*Context);
     CUstream raw = nullptr;
-    ASSERT_OK(KILN_CUDA_CALL(Context->symbols(), cuStreamCreate, &raw,
-                             CU_STREAM_NON_BLOCKING));
+    KILN_ASSERT_OK(KILN_CUDA_CALL(Context->symbols(), cuStreamCreate, &raw,
+                                  CU_STREAM_NON_BLOCKING));
     Stream.reset(raw, [context = Context](CUstream doomed) {
       CudaContext::Scope scope(*context);
       context->symbols().cuStreamDestroy_v2(doomed);
@@ -86,13 +63,6 @@ protected:
     // What a GPU without memory pools gets.
     Plain = std::make_unique<CudaAllocator>(Context, Stream, DeviceBytes,
                                             CudaDeviceMemory::MemAlloc);
-  }
-
-  void TearDown() override {
-    if (Cuda) {
-      Status idle = Cuda->waitIdle(kWait);
-      EXPECT_TRUE(idle.ok()) << idle.toString();
-    }
   }
 
   CudaAllocator &deviceAllocator() {
@@ -147,7 +117,6 @@ protected:
     return uint64_t(value);
   }
 
-  std::shared_ptr<CudaDevice> Cuda;
   uint64_t DeviceBytes = 0;
   int PoolsSupported = 0;
   std::shared_ptr<CudaContext> Context;
@@ -163,33 +132,38 @@ TEST_F(CudaAllocatorTest, FreedMemoryStaysInThePoolForTheNextAllocation) {
   }
   ASSERT_NE(pool, nullptr);
   const BufferUsage usage = BufferUsage::Transfer | BufferUsage::Dispatch;
-  ASSIGN_OR_FAIL(auto buffer, Cuda->allocator().allocate(
-                                  kMiB, MemoryType::DeviceLocal, usage));
-  ASSIGN_OR_FAIL(uint64_t used,
-                 poolAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
+  KILN_ASSERT_OK_AND_ASSIGN(
+      auto buffer,
+      Cuda->allocator().allocate(kMiB, MemoryType::DeviceLocal, usage));
+  KILN_ASSERT_OK_AND_ASSIGN(
+      uint64_t used, poolAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
   EXPECT_GE(used, kMiB);
   buffer.reset();
   // A synchronization returns what the pool holds above its release
   // threshold to the driver: nothing, with Kiln's threshold.
-  ASSERT_OK(synchronize());
-  ASSIGN_OR_FAIL(used, poolAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
+  KILN_ASSERT_OK(synchronize());
+  KILN_ASSERT_OK_AND_ASSIGN(
+      used, poolAttribute(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT));
   EXPECT_EQ(used, 0u);
-  ASSIGN_OR_FAIL(uint64_t reserved,
-                 poolAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
+  KILN_ASSERT_OK_AND_ASSIGN(
+      uint64_t reserved,
+      poolAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT));
   EXPECT_GE(reserved, kMiB);
-  ASSIGN_OR_FAIL(uint64_t highBefore,
-                 poolAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH));
+  KILN_ASSERT_OK_AND_ASSIGN(
+      uint64_t highBefore,
+      poolAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH));
   // The next allocation takes the kept memory: the pool does not grow.
-  ASSIGN_OR_FAIL(
+  KILN_ASSERT_OK_AND_ASSIGN(
       buffer, Cuda->allocator().allocate(kMiB, MemoryType::DeviceLocal, usage));
-  ASSIGN_OR_FAIL(uint64_t highAfter,
-                 poolAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH));
+  KILN_ASSERT_OK_AND_ASSIGN(
+      uint64_t highAfter,
+      poolAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH));
   EXPECT_EQ(highAfter, highBefore);
   // And it works: the device fills it and reads it back.
-  ASSERT_OK(run([&](CommandBuffer &commands) {
+  KILN_ASSERT_OK(run([&](CommandBuffer &commands) {
     return commands.fill(BufferRef::direct(buffer), 0x3Cu, 1);
   }));
-  ASSIGN_OR_FAIL(std::vector<uint8_t> back, readBack(buffer));
+  KILN_ASSERT_OK_AND_ASSIGN(std::vector<uint8_t> back, readBack(buffer));
   EXPECT_EQ(back, std::vector<uint8_t>(kMiB, 0x3C));
 }
 
@@ -207,12 +181,12 @@ TEST_F(CudaAllocatorTest, OutOfMemoryFromTheDriverLeavesTheDeviceWorking) {
       << huge.status().toString();
   EXPECT_EQ(Cuda->allocator().statistics().OutOfMemory, 1u);
   std::vector<uint8_t> bytes = randomBytes(kMiB);
-  ASSIGN_OR_FAIL(
+  KILN_ASSERT_OK_AND_ASSIGN(
       auto imported,
       Cuda->allocator().importHostMemory(
           bytes, BufferUsage::Transfer | BufferUsage::Dispatch, nullptr));
   EXPECT_EQ(imported->memoryType(), MemoryType::DeviceLocal);
-  ASSIGN_OR_FAIL(std::vector<uint8_t> back, readBack(imported));
+  KILN_ASSERT_OK_AND_ASSIGN(std::vector<uint8_t> back, readBack(imported));
   EXPECT_EQ(back, bytes);
 }
 
@@ -220,20 +194,21 @@ TEST_F(CudaAllocatorTest, WithoutAPoolMemoryComesFromMemAlloc) {
   // Its buffers work with the device like pool memory.
   EXPECT_EQ(Plain->memoryPool(), nullptr);
   std::vector<uint8_t> bytes = randomBytes(kMiB);
-  ASSIGN_OR_FAIL(
+  KILN_ASSERT_OK_AND_ASSIGN(
       auto imported,
       Plain->importHostMemory(
           bytes, BufferUsage::Transfer | BufferUsage::Dispatch, nullptr));
-  ASSIGN_OR_FAIL(std::vector<uint8_t> back, readBack(imported));
+  KILN_ASSERT_OK_AND_ASSIGN(std::vector<uint8_t> back, readBack(imported));
   EXPECT_EQ(back, bytes);
-  ASSIGN_OR_FAIL(auto buffer, Plain->allocate(kMiB, MemoryType::DeviceLocal,
-                                              BufferUsage::Transfer |
-                                                  BufferUsage::Dispatch));
-  ASSERT_OK(run([&](CommandBuffer &commands) {
+  KILN_ASSERT_OK_AND_ASSIGN(
+      auto buffer,
+      Plain->allocate(kMiB, MemoryType::DeviceLocal,
+                      BufferUsage::Transfer | BufferUsage::Dispatch));
+  KILN_ASSERT_OK(run([&](CommandBuffer &commands) {
     return commands.copy(BufferRef::direct(imported),
                          BufferRef::direct(buffer));
   }));
-  ASSIGN_OR_FAIL(back, readBack(buffer));
+  KILN_ASSERT_OK_AND_ASSIGN(back, readBack(buffer));
   EXPECT_EQ(back, bytes);
 }
 
@@ -255,13 +230,13 @@ TEST_F(CudaAllocatorTest, AllocateAndFreeLatency) {
         std::chrono::steady_clock::now() - start;
     return elapsed.count() / kRounds;
   };
-  ASSIGN_OR_FAIL(double pooled, measure(Cuda->allocator()));
-  ASSIGN_OR_FAIL(double memAlloc, measure(*Plain));
+  KILN_ASSERT_OK_AND_ASSIGN(double pooled, measure(Cuda->allocator()));
+  KILN_ASSERT_OK_AND_ASSIGN(double memAlloc, measure(*Plain));
   std::printf("1 MiB DeviceLocal allocate+free: %s %.2f us, cuMemAlloc/"
               "cuMemFree %.2f us\n",
               deviceAllocator().memoryPool() ? "pool" : "(no pool) default",
               pooled, memAlloc);
-  ASSERT_OK(synchronize());
+  KILN_ASSERT_OK(synchronize());
 }
 
 } // namespace

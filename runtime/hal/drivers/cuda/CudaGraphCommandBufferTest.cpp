@@ -8,8 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/hal/drivers/cuda/CudaGraphCommandBuffer.h"
-#include "runtime/hal/drivers/cuda/CudaDevice.h"
-#include "runtime/hal/drivers/cuda/CudaDriver.h"
+#include "runtime/hal/drivers/cuda/CudaDeviceTest.h"
 
 #include <gtest/gtest.h>
 
@@ -21,21 +20,6 @@
 
 namespace kiln::hal::cuda {
 namespace {
-
-#define ASSERT_OK(expr)                                                        \
-  do {                                                                         \
-    ::kiln::Status assertStatus = (expr);                                      \
-    ASSERT_TRUE(assertStatus.ok()) << assertStatus.toString();                 \
-  } while (false)
-
-#define ASSIGN_OR_FAIL(lhs, expr)                                              \
-  ASSIGN_OR_FAIL_IMPL(KILN_CONCAT(assigned, __LINE__), lhs, expr)
-#define ASSIGN_OR_FAIL_IMPL(tmp, lhs, expr)                                    \
-  auto tmp = (expr);                                                           \
-  ASSERT_TRUE(tmp.ok()) << tmp.status().toString();                            \
-  lhs = std::move(tmp).value()
-
-constexpr Timeout kWait = std::chrono::seconds(30);
 
 using Edges = std::vector<std::pair<uint32_t, uint32_t>>;
 
@@ -73,28 +57,8 @@ DONE:
 }
 )";
 
-class CudaGraphCommandBufferTest : public ::testing::Test {
+class CudaGraphCommandBufferTest : public CudaDeviceTest {
 protected:
-  void SetUp() override {
-    std::shared_ptr<Driver> driver = createCudaDriver();
-    auto devices = driver->enumerateDevices();
-    if (!devices.ok())
-      GTEST_SKIP() << "CUDA is unavailable: " << devices.status().toString();
-    if (devices->empty())
-      GTEST_SKIP() << "no CUDA device";
-    ASSIGN_OR_FAIL(DeviceUri uri, DeviceUri::parse(devices->front().Uri));
-    ASSIGN_OR_FAIL(std::shared_ptr<Device> device, driver->createDevice(uri));
-    Cuda = std::dynamic_pointer_cast<CudaDevice>(device);
-    ASSERT_TRUE(Cuda);
-  }
-
-  void TearDown() override {
-    if (Cuda) {
-      Status idle = Cuda->waitIdle(kWait);
-      EXPECT_TRUE(idle.ok()) << idle.toString();
-    }
-  }
-
   StatusOr<std::shared_ptr<Buffer>> deviceBuffer(uint64_t size) {
     return Cuda->allocator().allocate(size, MemoryType::DeviceLocal,
                                       BufferUsage::Transfer |
@@ -179,8 +143,6 @@ protected:
     spec.EntryPoints = {entry};
     return Cuda->createExecutable(spec);
   }
-
-  std::shared_ptr<CudaDevice> Cuda;
 };
 
 std::vector<uint8_t> repeated(uint32_t word, size_t bytes) {
@@ -198,32 +160,34 @@ TEST_F(CudaGraphCommandBufferTest, TwoChainsGetOnlyTheEdgesTheyRecord) {
   // must not wait for B's fill, the fills not for each other, the copies
   // not for each other.
   constexpr uint64_t kSize = 1 << 20;
-  ASSIGN_OR_FAIL(auto a1, deviceBuffer(kSize));
-  ASSIGN_OR_FAIL(auto a2, deviceBuffer(kSize));
-  ASSIGN_OR_FAIL(auto b1, deviceBuffer(kSize));
-  ASSIGN_OR_FAIL(auto b2, deviceBuffer(kSize));
-  ASSIGN_OR_FAIL(auto eventA, Cuda->createEvent());
-  ASSIGN_OR_FAIL(auto eventB, Cuda->createEvent());
-  ASSIGN_OR_FAIL(auto commands, beginGraph());
-  ASSERT_OK(commands->fill(BufferRef::direct(a1), 0xa1a1a1a1, 4)); // 0
-  ASSERT_OK(commands->signalEvent(eventA));
-  ASSERT_OK(commands->fill(BufferRef::direct(b1), 0xb1b2, 2)); // 1
-  ASSERT_OK(commands->signalEvent(eventB));
-  ASSERT_OK(commands->waitEvent(eventA));
-  ASSERT_OK(commands->copy(BufferRef::direct(a1), BufferRef::direct(a2))); // 2
-  ASSERT_OK(commands->waitEvent(eventB));
-  ASSERT_OK(commands->copy(BufferRef::direct(b1), BufferRef::direct(b2))); // 3
-  ASSERT_OK(commands->end());
+  KILN_ASSERT_OK_AND_ASSIGN(auto a1, deviceBuffer(kSize));
+  KILN_ASSERT_OK_AND_ASSIGN(auto a2, deviceBuffer(kSize));
+  KILN_ASSERT_OK_AND_ASSIGN(auto b1, deviceBuffer(kSize));
+  KILN_ASSERT_OK_AND_ASSIGN(auto b2, deviceBuffer(kSize));
+  KILN_ASSERT_OK_AND_ASSIGN(auto eventA, Cuda->createEvent());
+  KILN_ASSERT_OK_AND_ASSIGN(auto eventB, Cuda->createEvent());
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginGraph());
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(a1), 0xa1a1a1a1, 4)); // 0
+  KILN_ASSERT_OK(commands->signalEvent(eventA));
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(b1), 0xb1b2, 2)); // 1
+  KILN_ASSERT_OK(commands->signalEvent(eventB));
+  KILN_ASSERT_OK(commands->waitEvent(eventA));
+  KILN_ASSERT_OK(
+      commands->copy(BufferRef::direct(a1), BufferRef::direct(a2))); // 2
+  KILN_ASSERT_OK(commands->waitEvent(eventB));
+  KILN_ASSERT_OK(
+      commands->copy(BufferRef::direct(b1), BufferRef::direct(b2))); // 3
+  KILN_ASSERT_OK(commands->end());
 
   EXPECT_EQ(commands->graphShape().status().code(),
             StatusCode::FailedPrecondition);
-  ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK(submitAndWait(commands));
 
-  ASSIGN_OR_FAIL(auto shape, commands->graphShape());
+  KILN_ASSERT_OK_AND_ASSIGN(auto shape, commands->graphShape());
   EXPECT_EQ(shape.NodeCount, 4u);
   EXPECT_EQ(shape.Edges, (Edges{{0, 2}, {0, 3}, {1, 3}}));
-  ASSIGN_OR_FAIL(auto a2Bytes, download(a2));
-  ASSIGN_OR_FAIL(auto b2Bytes, download(b2));
+  KILN_ASSERT_OK_AND_ASSIGN(auto a2Bytes, download(a2));
+  KILN_ASSERT_OK_AND_ASSIGN(auto b2Bytes, download(b2));
   EXPECT_EQ(a2Bytes, repeated(0xa1a1a1a1, kSize));
   EXPECT_EQ(b2Bytes, repeated(0xb1b2b1b2, kSize));
 }
@@ -231,33 +195,35 @@ TEST_F(CudaGraphCommandBufferTest, TwoChainsGetOnlyTheEdgesTheyRecord) {
 TEST_F(CudaGraphCommandBufferTest, CommandsBetweenBarriersHaveNoEdges) {
   // Two fills, a barrier, two copies, a barrier, one copy that joins both.
   constexpr uint64_t kSize = 4096;
-  ASSIGN_OR_FAIL(auto a1, deviceBuffer(kSize));
-  ASSIGN_OR_FAIL(auto a2, deviceBuffer(kSize));
-  ASSIGN_OR_FAIL(auto b1, deviceBuffer(kSize));
-  ASSIGN_OR_FAIL(auto b2, deviceBuffer(kSize));
-  ASSIGN_OR_FAIL(auto joined, deviceBuffer(2 * kSize));
-  ASSIGN_OR_FAIL(auto commands, beginGraph());
-  ASSERT_OK(commands->fill(BufferRef::direct(a1), 0x5a, 1)); // 0
-  ASSERT_OK(commands->fill(BufferRef::direct(b1), 0xa5, 1)); // 1
-  ASSERT_OK(commands->executionBarrier());
-  ASSERT_OK(commands->copy(BufferRef::direct(a1), BufferRef::direct(a2))); // 2
-  ASSERT_OK(commands->copy(BufferRef::direct(b1), BufferRef::direct(b2))); // 3
-  ASSERT_OK(commands->executionBarrier());
+  KILN_ASSERT_OK_AND_ASSIGN(auto a1, deviceBuffer(kSize));
+  KILN_ASSERT_OK_AND_ASSIGN(auto a2, deviceBuffer(kSize));
+  KILN_ASSERT_OK_AND_ASSIGN(auto b1, deviceBuffer(kSize));
+  KILN_ASSERT_OK_AND_ASSIGN(auto b2, deviceBuffer(kSize));
+  KILN_ASSERT_OK_AND_ASSIGN(auto joined, deviceBuffer(2 * kSize));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginGraph());
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(a1), 0x5a, 1)); // 0
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(b1), 0xa5, 1)); // 1
+  KILN_ASSERT_OK(commands->executionBarrier());
+  KILN_ASSERT_OK(
+      commands->copy(BufferRef::direct(a1), BufferRef::direct(a2))); // 2
+  KILN_ASSERT_OK(
+      commands->copy(BufferRef::direct(b1), BufferRef::direct(b2))); // 3
+  KILN_ASSERT_OK(commands->executionBarrier());
   // An empty command is no node.
-  ASSERT_OK(commands->fill(BufferRef::direct(a1, 0, 0), 0, 1)); // 4
-  ASSERT_OK(commands->copy(BufferRef::direct(a2),
-                           BufferRef::direct(joined, 0, kSize))); // 5
-  ASSERT_OK(commands->copy(BufferRef::direct(b2),
-                           BufferRef::direct(joined, kSize, kSize))); // 6
-  ASSERT_OK(commands->end());
-  ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(a1, 0, 0), 0, 1)); // 4
+  KILN_ASSERT_OK(commands->copy(BufferRef::direct(a2),
+                                BufferRef::direct(joined, 0, kSize))); // 5
+  KILN_ASSERT_OK(commands->copy(BufferRef::direct(b2),
+                                BufferRef::direct(joined, kSize, kSize))); // 6
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
 
-  ASSIGN_OR_FAIL(auto shape, commands->graphShape());
+  KILN_ASSERT_OK_AND_ASSIGN(auto shape, commands->graphShape());
   EXPECT_EQ(shape.NodeCount, 6u);
   EXPECT_EQ(
       shape.Edges,
       (Edges{{0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 5}, {2, 6}, {3, 5}, {3, 6}}));
-  ASSIGN_OR_FAIL(auto bytes, download(joined));
+  KILN_ASSERT_OK_AND_ASSIGN(auto bytes, download(joined));
   std::vector<uint8_t> expected(2 * kSize, 0xa5);
   std::fill(expected.begin(), expected.begin() + kSize, 0x5a);
   EXPECT_EQ(bytes, expected);
@@ -272,18 +238,18 @@ TEST_F(CudaGraphCommandBufferTest, DependOnChainsGetOnlyTheirOwnEdges) {
   // and none between the chains.
   if (!Cuda->supportsExecutable("cuda-ptx", "sm_80"))
     GTEST_SKIP() << "the test kernel is sm_80 PTX; this GPU is older";
-  ASSIGN_OR_FAIL(auto executable, addOne());
+  KILN_ASSERT_OK_AND_ASSIGN(auto executable, addOne());
   constexpr uint32_t kCount = 1000;
   constexpr uint64_t kBytes = kCount * 4;
   constexpr uint32_t kLinks = 3;
   std::vector<std::shared_ptr<Buffer>> a, b; // a[0]: input, a[i]: link i
   for (uint32_t i = 0; i <= kLinks; ++i) {
-    ASSIGN_OR_FAIL(auto aBuffer, deviceBuffer(kBytes));
-    ASSIGN_OR_FAIL(auto bBuffer, deviceBuffer(kBytes));
+    KILN_ASSERT_OK_AND_ASSIGN(auto aBuffer, deviceBuffer(kBytes));
+    KILN_ASSERT_OK_AND_ASSIGN(auto bBuffer, deviceBuffer(kBytes));
     a.push_back(aBuffer);
     b.push_back(bBuffer);
   }
-  ASSIGN_OR_FAIL(auto commands, beginGraph());
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginGraph());
   uint32_t push[] = {kCount};
   const std::array<uint32_t, 3> grid = {(kCount + 127) / 128, 1, 1};
   auto link = [&](const std::vector<std::shared_ptr<Buffer>> &chain, uint32_t i,
@@ -295,20 +261,20 @@ TEST_F(CudaGraphCommandBufferTest, DependOnChainsGetOnlyTheirOwnEdges) {
                             BufferRef::direct(chain[i])};
     return commands->dispatch(executable, 0, count, bindings, push);
   };
-  ASSERT_OK(commands->fill(BufferRef::direct(a[0]), 10, 4));   // 0
-  ASSERT_OK(commands->fill(BufferRef::direct(b[0]), 1000, 4)); // 1
-  ASSERT_OK(link(a, 1, 0, grid));                              // 2
-  ASSERT_OK(link(b, 1, 1, grid));                              // 3
-  ASSERT_OK(link(a, 2, 2, grid));                              // 4
-  ASSERT_OK(link(b, 2, 3, grid));                              // 5
-  ASSERT_OK(link(a, 3, 4, {0, 1, 1})); // 6: no work, no node
-  ASSERT_OK(link(a, 3, 6, grid));      // 7: after 4, through 6
-  ASSERT_OK(link(b, 3, 5, grid));      // 8
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(a[0]), 10, 4));   // 0
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(b[0]), 1000, 4)); // 1
+  KILN_ASSERT_OK(link(a, 1, 0, grid));                              // 2
+  KILN_ASSERT_OK(link(b, 1, 1, grid));                              // 3
+  KILN_ASSERT_OK(link(a, 2, 2, grid));                              // 4
+  KILN_ASSERT_OK(link(b, 2, 3, grid));                              // 5
+  KILN_ASSERT_OK(link(a, 3, 4, {0, 1, 1})); // 6: no work, no node
+  KILN_ASSERT_OK(link(a, 3, 6, grid));      // 7: after 4, through 6
+  KILN_ASSERT_OK(link(b, 3, 5, grid));      // 8
   ASSERT_EQ(commands->commandCount(), 9u);
-  ASSERT_OK(commands->end());
-  ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
 
-  ASSIGN_OR_FAIL(auto shape, commands->graphShape());
+  KILN_ASSERT_OK_AND_ASSIGN(auto shape, commands->graphShape());
   EXPECT_EQ(shape.NodeCount, 8u);
   EXPECT_EQ(shape.Edges,
             (Edges{{0, 2}, {1, 3}, {2, 4}, {3, 5}, {4, 7}, {5, 8}}));
@@ -331,7 +297,7 @@ TEST_F(CudaGraphCommandBufferTest,
        NewBindingTablesArePatchedNotReinstantiated) {
   if (!Cuda->supportsExecutable("cuda-ptx", "sm_80"))
     GTEST_SKIP() << "the test kernel is sm_80 PTX; this GPU is older";
-  ASSIGN_OR_FAIL(auto executable, addOne());
+  KILN_ASSERT_OK_AND_ASSIGN(auto executable, addOne());
 
   // slot 0: input, slot 1: output (kernel result, then a filled tail),
   // slot 2: a copy of the input's first bytes. One kernel, one memset and
@@ -339,16 +305,18 @@ TEST_F(CudaGraphCommandBufferTest,
   constexpr uint32_t kCount = 1000;
   constexpr uint64_t kBytes = kCount * 4;
   constexpr uint64_t kTail = 64;
-  ASSIGN_OR_FAIL(auto commands, beginGraph(CommandBufferMode::Reusable, 3));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands,
+                            beginGraph(CommandBufferMode::Reusable, 3));
   BufferRef bindings[] = {BufferRef::slot(0, 0, kBytes),
                           BufferRef::slot(1, 0, kBytes)};
   uint32_t push[] = {kCount};
-  ASSERT_OK(commands->dispatch(executable, 0, {(kCount + 127) / 128, 1, 1},
-                               bindings, push));
-  ASSERT_OK(commands->fill(BufferRef::slot(1, kBytes, kTail), 0xcdcdcdcd, 4));
-  ASSERT_OK(commands->copy(BufferRef::slot(0, 0, kTail),
-                           BufferRef::slot(2, 0, kTail)));
-  ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(commands->dispatch(executable, 0, {(kCount + 127) / 128, 1, 1},
+                                    bindings, push));
+  KILN_ASSERT_OK(
+      commands->fill(BufferRef::slot(1, kBytes, kTail), 0xcdcdcdcd, 4));
+  KILN_ASSERT_OK(commands->copy(BufferRef::slot(0, 0, kTail),
+                                BufferRef::slot(2, 0, kTail)));
+  KILN_ASSERT_OK(commands->end());
 
   struct Table {
     std::shared_ptr<Buffer> In, Out, Copy;
@@ -383,26 +351,26 @@ TEST_F(CudaGraphCommandBufferTest,
   };
 
   Table first, second;
-  ASSERT_OK(makeTable(100, first));
-  ASSERT_OK(makeTable(7000, second));
-  ASSERT_OK(submitAndWait(commands, {first.In, first.Out, first.Copy}));
+  KILN_ASSERT_OK(makeTable(100, first));
+  KILN_ASSERT_OK(makeTable(7000, second));
+  KILN_ASSERT_OK(submitAndWait(commands, {first.In, first.Out, first.Copy}));
   check(first, "first table");
   EXPECT_EQ(commands->statistics().Instantiations, 1u);
   EXPECT_EQ(commands->statistics().PatchedNodes, 0u);
 
   // Every slot changes: all three nodes are patched.
-  ASSERT_OK(submitAndWait(commands, {second.In, second.Out, second.Copy}));
+  KILN_ASSERT_OK(submitAndWait(commands, {second.In, second.Out, second.Copy}));
   check(second, "second table");
   EXPECT_EQ(commands->statistics().Instantiations, 1u);
   EXPECT_EQ(commands->statistics().PatchedNodes, 3u);
 
   // The same table again: nothing to patch.
-  ASSERT_OK(submitAndWait(commands, {second.In, second.Out, second.Copy}));
+  KILN_ASSERT_OK(submitAndWait(commands, {second.In, second.Out, second.Copy}));
   EXPECT_EQ(commands->statistics().PatchedNodes, 3u);
 
   // Only slot 2 changes: only the memcpy node is patched.
-  ASSIGN_OR_FAIL(auto otherCopy, deviceBuffer(kTail));
-  ASSERT_OK(submitAndWait(commands, {second.In, second.Out, otherCopy}));
+  KILN_ASSERT_OK_AND_ASSIGN(auto otherCopy, deviceBuffer(kTail));
+  KILN_ASSERT_OK(submitAndWait(commands, {second.In, second.Out, otherCopy}));
   second.Copy = otherCopy;
   check(second, "new copy target");
   EXPECT_EQ(commands->statistics().Instantiations, 1u);
@@ -410,7 +378,7 @@ TEST_F(CudaGraphCommandBufferTest,
   EXPECT_EQ(commands->statistics().Launches, 4u);
 
   // Three independent commands: no edges.
-  ASSIGN_OR_FAIL(auto shape, commands->graphShape());
+  KILN_ASSERT_OK_AND_ASSIGN(auto shape, commands->graphShape());
   EXPECT_EQ(shape.NodeCount, 3u);
   EXPECT_EQ(shape.Edges, Edges{});
 }
@@ -419,23 +387,24 @@ TEST_F(CudaGraphCommandBufferTest, SlotMovedToHostMemoryStillRuns) {
   // CUDA may refuse to patch a copy whose operand moved from device to
   // pinned host memory; the command buffer then rebuilds its graph.
   constexpr uint64_t kSize = 256;
-  ASSIGN_OR_FAIL(auto commands, beginGraph(CommandBufferMode::Reusable, 2));
-  ASSERT_OK(commands->copy(BufferRef::slot(0, 0, kSize),
-                           BufferRef::slot(1, 0, kSize)));
-  ASSERT_OK(commands->end());
-  ASSIGN_OR_FAIL(auto in, deviceBuffer(kSize));
-  ASSIGN_OR_FAIL(auto out, deviceBuffer(kSize));
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands,
+                            beginGraph(CommandBufferMode::Reusable, 2));
+  KILN_ASSERT_OK(commands->copy(BufferRef::slot(0, 0, kSize),
+                                BufferRef::slot(1, 0, kSize)));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK_AND_ASSIGN(auto in, deviceBuffer(kSize));
+  KILN_ASSERT_OK_AND_ASSIGN(auto out, deviceBuffer(kSize));
   std::vector<uint8_t> input = repeated(0x01020304, kSize);
-  ASSERT_OK(upload(in, input));
-  ASSERT_OK(submitAndWait(commands, {in, out}));
-  ASSIGN_OR_FAIL(auto back, download(out));
+  KILN_ASSERT_OK(upload(in, input));
+  KILN_ASSERT_OK(submitAndWait(commands, {in, out}));
+  KILN_ASSERT_OK_AND_ASSIGN(auto back, download(out));
   EXPECT_EQ(back, input);
 
-  ASSIGN_OR_FAIL(auto hostOut,
-                 Cuda->allocator().allocate(kSize, MemoryType::HostVisible,
-                                            BufferUsage::All));
-  ASSERT_OK(submitAndWait(commands, {in, hostOut}));
-  ASSIGN_OR_FAIL(auto mapped, hostOut->mapRead());
+  KILN_ASSERT_OK_AND_ASSIGN(
+      auto hostOut, Cuda->allocator().allocate(kSize, MemoryType::HostVisible,
+                                               BufferUsage::All));
+  KILN_ASSERT_OK(submitAndWait(commands, {in, hostOut}));
+  KILN_ASSERT_OK_AND_ASSIGN(auto mapped, hostOut->mapRead());
   EXPECT_EQ(std::vector<uint8_t>(mapped.begin(), mapped.end()), input);
   std::printf(
       "[ info ] after moving a slot to host memory: %llu "
@@ -445,11 +414,11 @@ TEST_F(CudaGraphCommandBufferTest, SlotMovedToHostMemoryStillRuns) {
 }
 
 TEST_F(CudaGraphCommandBufferTest, EmptyCommandBufferLaunchesNothing) {
-  ASSIGN_OR_FAIL(auto commands, beginGraph());
-  ASSERT_OK(commands->executionBarrier());
-  ASSERT_OK(commands->end());
-  ASSERT_OK(submitAndWait(commands));
-  ASSIGN_OR_FAIL(auto shape, commands->graphShape());
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands, beginGraph());
+  KILN_ASSERT_OK(commands->executionBarrier());
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK(submitAndWait(commands));
+  KILN_ASSERT_OK_AND_ASSIGN(auto shape, commands->graphShape());
   EXPECT_EQ(shape.NodeCount, 0u);
   EXPECT_EQ(commands->statistics().Launches, 0u);
 }
@@ -457,8 +426,8 @@ TEST_F(CudaGraphCommandBufferTest, EmptyCommandBufferLaunchesNothing) {
 TEST_F(CudaGraphCommandBufferTest, DeviceDefaultFollowsTheEnvironment) {
   // The suite may run under either KILN_CUDA_COMMAND_BUFFERS value; the
   // device must make what it says.
-  ASSIGN_OR_FAIL(auto commands,
-                 Cuda->createCommandBuffer(CommandBufferMode::OneShot, 0));
+  KILN_ASSERT_OK_AND_ASSIGN(
+      auto commands, Cuda->createCommandBuffer(CommandBufferMode::OneShot, 0));
   auto *cuda = dynamic_cast<CudaCommandBuffer *>(commands.get());
   ASSERT_TRUE(cuda);
   EXPECT_EQ(cuda->kind(), Cuda->commandBufferKind());

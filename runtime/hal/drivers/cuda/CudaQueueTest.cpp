@@ -9,8 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "runtime/hal/Feature.h"
-#include "runtime/hal/drivers/cuda/CudaDevice.h"
-#include "runtime/hal/drivers/cuda/CudaDriver.h"
+#include "runtime/hal/drivers/cuda/CudaDeviceTest.h"
 #include "runtime/hal/drivers/cuda/CudaSemaphore.h"
 #include "runtime/hal/drivers/local/LocalDriver.h"
 
@@ -24,21 +23,6 @@ namespace kiln::hal::cuda {
 namespace {
 
 using namespace std::chrono_literals;
-
-#define ASSERT_OK(expr)                                                        \
-  do {                                                                         \
-    ::kiln::Status assertStatus = (expr);                                      \
-    ASSERT_TRUE(assertStatus.ok()) << assertStatus.toString();                 \
-  } while (false)
-
-#define ASSIGN_OR_FAIL(lhs, expr)                                              \
-  ASSIGN_OR_FAIL_IMPL(KILN_CONCAT(assigned, __LINE__), lhs, expr)
-#define ASSIGN_OR_FAIL_IMPL(tmp, lhs, expr)                                    \
-  auto tmp = (expr);                                                           \
-  ASSERT_TRUE(tmp.ok()) << tmp.status().toString();                            \
-  lhs = std::move(tmp).value()
-
-constexpr Timeout kWait = std::chrono::seconds(30);
 
 StatusOr<DeviceUri> uri(std::string_view text) {
   return DeviceUri::parse(text);
@@ -62,34 +46,24 @@ TEST(CudaDeviceOptionsTest, QueuesAndDeviceSemaphoresComeFromTheUri) {
   }
 }
 
-class CudaQueueTest : public ::testing::Test {
+class CudaQueueTest : public CudaDeviceTest {
 protected:
   void SetUp() override {
-    CudaDriver = createCudaDriver();
-    auto devices = CudaDriver->enumerateDevices();
-    if (!devices.ok())
-      GTEST_SKIP() << "CUDA is unavailable: " << devices.status().toString();
-    if (devices->empty())
-      GTEST_SKIP() << "no CUDA device";
-    ASSIGN_OR_FAIL(Cuda, open("cuda"));
-    ASSIGN_OR_FAIL(DeviceUri localUri, uri("local-task://?workers=2"));
-    ASSIGN_OR_FAIL(Local,
-                   local::createLocalTaskDriver()->createDevice(localUri));
+    CudaDeviceTest::SetUp();
+    if (setUpStopped())
+      return;
+    KILN_ASSERT_OK_AND_ASSIGN(DeviceUri localUri,
+                              uri("local-task://?workers=2"));
+    KILN_ASSERT_OK_AND_ASSIGN(
+        Local, local::createLocalTaskDriver()->createDevice(localUri));
   }
 
   void TearDown() override {
-    for (Device *device : {static_cast<Device *>(Cuda.get()), Local.get()})
-      if (device) {
-        Status idle = device->waitIdle(kWait);
-        EXPECT_TRUE(idle.ok()) << idle.toString();
-      }
-  }
-
-  StatusOr<std::shared_ptr<CudaDevice>> open(std::string_view text) {
-    KILN_ASSIGN_OR_RETURN(DeviceUri parsed, uri(text));
-    KILN_ASSIGN_OR_RETURN(std::shared_ptr<Device> device,
-                          CudaDriver->createDevice(parsed));
-    return std::dynamic_pointer_cast<CudaDevice>(device);
+    CudaDeviceTest::TearDown();
+    if (Local) {
+      Status idle = Local->waitIdle(kWait);
+      EXPECT_TRUE(idle.ok()) << idle.toString();
+    }
   }
 
   // Pinned memory the host reads directly.
@@ -157,35 +131,33 @@ WAIT:
     return bytes.back();
   }
 
-  std::shared_ptr<Driver> CudaDriver;
-  std::shared_ptr<CudaDevice> Cuda;
   std::shared_ptr<Device> Local;
 };
 
 TEST_F(CudaQueueTest, SemaphoresAreTheGpusWhereItCan) {
-  ASSIGN_OR_FAIL(auto semaphore, Cuda->createSemaphore(7));
+  KILN_ASSERT_OK_AND_ASSIGN(auto semaphore, Cuda->createSemaphore(7));
   EXPECT_EQ(Cuda->deviceSemaphores(),
             dynamic_cast<CudaSemaphore *>(semaphore.get()) != nullptr);
   if (!Cuda->deviceSemaphores())
     GTEST_SKIP() << "this GPU cannot do 64-bit stream memory operations";
-  ASSIGN_OR_FAIL(uint64_t value, semaphore->query());
+  KILN_ASSERT_OK_AND_ASSIGN(uint64_t value, semaphore->query());
   EXPECT_EQ(value, 7u);
-  ASSIGN_OR_FAIL(auto hostOnly, open("cuda://?device_semaphores=0"));
-  ASSIGN_OR_FAIL(auto host, hostOnly->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto hostOnly, open("cuda://?device_semaphores=0"));
+  KILN_ASSERT_OK_AND_ASSIGN(auto host, hostOnly->createSemaphore(0));
   EXPECT_EQ(dynamic_cast<CudaSemaphore *>(host.get()), nullptr);
   // Such a device still orders work through them, from its threads.
-  ASSIGN_OR_FAIL(auto buffer, pinned(*hostOnly));
-  ASSERT_OK(fillAfter(*hostOnly, buffer, 0x21, {{host, 1}}, {host, 2}));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, pinned(*hostOnly));
+  KILN_ASSERT_OK(fillAfter(*hostOnly, buffer, 0x21, {{host, 1}}, {host, 2}));
   EXPECT_EQ(host->wait(2, 20ms).code(), StatusCode::DeadlineExceeded);
-  ASSERT_OK(host->signal(1));
-  ASSERT_OK(host->wait(2, kWait));
-  ASSIGN_OR_FAIL(uint8_t byte, lastByte(buffer));
+  KILN_ASSERT_OK(host->signal(1));
+  KILN_ASSERT_OK(host->wait(2, kWait));
+  KILN_ASSERT_OK_AND_ASSIGN(uint8_t byte, lastByte(buffer));
   EXPECT_EQ(byte, 0x21);
-  ASSERT_OK(hostOnly->waitIdle(kWait));
+  KILN_ASSERT_OK(hostOnly->waitIdle(kWait));
 }
 
 TEST_F(CudaQueueTest, ConcurrentQueuesNeedTwoQueuesAndStreamMode) {
-  ASSIGN_OR_FAIL(auto single, open("cuda://?queues=1"));
+  KILN_ASSERT_OK_AND_ASSIGN(auto single, open("cuda://?queues=1"));
   EXPECT_EQ(single->queueCount(), 1u);
   EXPECT_TRUE(single->unsupportedReason(feature::kConcurrentQueues));
   EXPECT_EQ(Cuda->queueCount(), CudaDeviceOptions::kDefaultQueues);
@@ -194,50 +166,51 @@ TEST_F(CudaQueueTest, ConcurrentQueuesNeedTwoQueuesAndStreamMode) {
 }
 
 TEST_F(CudaQueueTest, LocalTaskWaitsForAValueTheGpuWrites) {
-  ASSIGN_OR_FAIL(auto gate, Cuda->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto gpuDone, Cuda->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto localDone, Local->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto buffer, pinned(*Cuda));
-  ASSERT_OK(fillAfter(*Cuda, buffer, 0x5a, {{gate, 1}}, {gpuDone, 1}));
+  KILN_ASSERT_OK_AND_ASSIGN(auto gate, Cuda->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto gpuDone, Cuda->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto localDone, Local->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, pinned(*Cuda));
+  KILN_ASSERT_OK(fillAfter(*Cuda, buffer, 0x5a, {{gate, 1}}, {gpuDone, 1}));
   SemaphoreValue wait{gpuDone, 1}, signal{localDone, 1};
-  ASSERT_OK(Local->queueExecute({&wait, 1}, nullptr, {}, {&signal, 1}));
+  KILN_ASSERT_OK(Local->queueExecute({&wait, 1}, nullptr, {}, {&signal, 1}));
   // The GPU waits for the gate, so neither side has run.
   EXPECT_EQ(localDone->wait(1, 30ms).code(), StatusCode::DeadlineExceeded);
-  ASSERT_OK(gate->signal(1));
+  KILN_ASSERT_OK(gate->signal(1));
   // local-task's queue thread sleeps until the CUDA device reports the
   // value its stream wrote.
-  ASSERT_OK(localDone->wait(1, kWait));
-  ASSIGN_OR_FAIL(uint8_t byte, lastByte(buffer));
+  KILN_ASSERT_OK(localDone->wait(1, kWait));
+  KILN_ASSERT_OK_AND_ASSIGN(uint8_t byte, lastByte(buffer));
   EXPECT_EQ(byte, 0x5a);
 }
 
 TEST_F(CudaQueueTest, GpuWaitsForAValueLocalTaskSignals) {
-  ASSIGN_OR_FAIL(auto hostGate, Local->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto localDone, Local->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto gpuDone, Cuda->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto buffer, pinned(*Cuda));
-  ASSERT_OK(fillAfter(*Cuda, buffer, 0x33, {{localDone, 1}}, {gpuDone, 1}));
+  KILN_ASSERT_OK_AND_ASSIGN(auto hostGate, Local->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto localDone, Local->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto gpuDone, Cuda->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, pinned(*Cuda));
+  KILN_ASSERT_OK(
+      fillAfter(*Cuda, buffer, 0x33, {{localDone, 1}}, {gpuDone, 1}));
   SemaphoreValue wait{hostGate, 1}, signal{localDone, 1};
-  ASSERT_OK(Local->queueExecute({&wait, 1}, nullptr, {}, {&signal, 1}));
+  KILN_ASSERT_OK(Local->queueExecute({&wait, 1}, nullptr, {}, {&signal, 1}));
   EXPECT_EQ(gpuDone->wait(1, 30ms).code(), StatusCode::DeadlineExceeded);
-  ASSERT_OK(hostGate->signal(1));
-  ASSERT_OK(gpuDone->wait(1, kWait));
-  ASSIGN_OR_FAIL(uint8_t byte, lastByte(buffer));
+  KILN_ASSERT_OK(hostGate->signal(1));
+  KILN_ASSERT_OK(gpuDone->wait(1, kWait));
+  KILN_ASSERT_OK_AND_ASSIGN(uint8_t byte, lastByte(buffer));
   EXPECT_EQ(byte, 0x33);
 }
 
 TEST_F(CudaQueueTest, FailureCrossesDrivers) {
-  ASSIGN_OR_FAIL(auto gate, Cuda->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto gpuDone, Cuda->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto localDone, Local->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto gpuAgain, Cuda->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto buffer, pinned(*Cuda));
+  KILN_ASSERT_OK_AND_ASSIGN(auto gate, Cuda->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto gpuDone, Cuda->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto localDone, Local->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto gpuAgain, Cuda->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, pinned(*Cuda));
   // gate -> GPU -> local-task -> GPU again, every link already queued.
-  ASSERT_OK(fillAfter(*Cuda, buffer, 1, {{gate, 1}}, {gpuDone, 1}));
+  KILN_ASSERT_OK(fillAfter(*Cuda, buffer, 1, {{gate, 1}}, {gpuDone, 1}));
   SemaphoreValue wait{gpuDone, 1}, signal{localDone, 1};
-  ASSERT_OK(Local->queueExecute({&wait, 1}, nullptr, {}, {&signal, 1}));
-  ASSERT_OK(fillAfter(*Cuda, buffer, 2, {{localDone, 1}}, {gpuAgain, 1}));
-  ASSERT_OK(gate->fail(KILN_ERROR(Aborted, "upstream broke")));
+  KILN_ASSERT_OK(Local->queueExecute({&wait, 1}, nullptr, {}, {&signal, 1}));
+  KILN_ASSERT_OK(fillAfter(*Cuda, buffer, 2, {{localDone, 1}}, {gpuAgain, 1}));
+  KILN_ASSERT_OK(gate->fail(KILN_ERROR(Aborted, "upstream broke")));
   for (const auto &semaphore : {gpuDone, localDone, gpuAgain}) {
     Status seen = semaphore->wait(1, kWait);
     EXPECT_EQ(seen.code(), StatusCode::Aborted) << seen.toString();
@@ -254,70 +227,71 @@ TEST_F(CudaQueueTest, FailingAValueTheGpuWaitsForFailsWhatFollows) {
   // GPU (its write is queued), then writes `after`. Failing the gate from
   // the host meanwhile releases queue 1's GPU wait, and `after` must report
   // the failure although the GPU writes its value later.
-  ASSIGN_OR_FAIL(auto spinning, spin());
-  ASSIGN_OR_FAIL(auto commands,
-                 Cuda->createCommandBuffer(CommandBufferMode::OneShot, 0));
-  ASSERT_OK(commands->begin());
+  KILN_ASSERT_OK_AND_ASSIGN(auto spinning, spin());
+  KILN_ASSERT_OK_AND_ASSIGN(
+      auto commands, Cuda->createCommandBuffer(CommandBufferMode::OneShot, 0));
+  KILN_ASSERT_OK(commands->begin());
   uint32_t microseconds[] = {300000};
-  ASSERT_OK(commands->dispatch(spinning, 0, {1, 1, 1}, {}, microseconds));
-  ASSERT_OK(commands->end());
-  ASSIGN_OR_FAIL(auto gate, Cuda->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto after, Cuda->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto buffer, pinned(*Cuda));
+  KILN_ASSERT_OK(commands->dispatch(spinning, 0, {1, 1, 1}, {}, microseconds));
+  KILN_ASSERT_OK(commands->end());
+  KILN_ASSERT_OK_AND_ASSIGN(auto gate, Cuda->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto after, Cuda->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, pinned(*Cuda));
   // Run once first: a graph's first submission instantiates it, which may
   // wait for the spinning stream.
-  ASSIGN_OR_FAIL(auto fill,
-                 Cuda->createCommandBuffer(CommandBufferMode::Reusable, 0,
+  KILN_ASSERT_OK_AND_ASSIGN(
+      auto fill, Cuda->createCommandBuffer(CommandBufferMode::Reusable, 0,
                                            queueAffinity(1)));
-  ASSERT_OK(fill->begin());
-  ASSERT_OK(fill->fill(BufferRef::direct(buffer), 4, 1));
-  ASSERT_OK(fill->end());
+  KILN_ASSERT_OK(fill->begin());
+  KILN_ASSERT_OK(fill->fill(BufferRef::direct(buffer), 4, 1));
+  KILN_ASSERT_OK(fill->end());
   SemaphoreValue warm{after, 1};
-  ASSERT_OK(Cuda->queueExecute({}, fill, {}, {&warm, 1}));
-  ASSERT_OK(after->wait(1, kWait));
+  KILN_ASSERT_OK(Cuda->queueExecute({}, fill, {}, {&warm, 1}));
+  KILN_ASSERT_OK(after->wait(1, kWait));
   SemaphoreValue open{gate, 1}, filled{after, 2};
-  ASSERT_OK(Cuda->queueExecute({}, commands, {}, {&open, 1}));
-  ASSERT_OK(Cuda->queueExecute({&open, 1}, fill, {}, {&filled, 1}));
+  KILN_ASSERT_OK(Cuda->queueExecute({}, commands, {}, {&open, 1}));
+  KILN_ASSERT_OK(Cuda->queueExecute({&open, 1}, fill, {}, {&filled, 1}));
   EXPECT_EQ(after->wait(2, 20ms).code(), StatusCode::DeadlineExceeded);
-  ASSERT_OK(gate->fail(KILN_ERROR(DataLoss, "gone")));
+  KILN_ASSERT_OK(gate->fail(KILN_ERROR(DataLoss, "gone")));
   Status seen = after->wait(2, 0ns);
   EXPECT_EQ(seen.code(), StatusCode::DataLoss) << seen.toString();
-  ASSERT_OK(Cuda->waitIdle(kWait));
+  KILN_ASSERT_OK(Cuda->waitIdle(kWait));
   EXPECT_EQ(after->query().status().code(), StatusCode::DataLoss);
   EXPECT_EQ(gate->query().status().code(), StatusCode::DataLoss);
 }
 
 TEST_F(CudaQueueTest, DestroyedDeviceCancelsSubmissionsStillWaiting) {
-  ASSIGN_OR_FAIL(auto doomed, open("cuda"));
-  ASSIGN_OR_FAIL(auto never, doomed->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto done, doomed->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto buffer, pinned(*doomed));
-  ASSERT_OK(fillAfter(*doomed, buffer, 9, {{never, 1}}, {done, 1}));
+  KILN_ASSERT_OK_AND_ASSIGN(auto doomed, open("cuda"));
+  KILN_ASSERT_OK_AND_ASSIGN(auto never, doomed->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto done, doomed->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, pinned(*doomed));
+  KILN_ASSERT_OK(fillAfter(*doomed, buffer, 9, {{never, 1}}, {done, 1}));
   EXPECT_EQ(done->wait(1, 10ms).code(), StatusCode::DeadlineExceeded);
   doomed.reset();
   EXPECT_EQ(done->wait(1, 0ns).code(), StatusCode::Cancelled);
   // Nothing was queued on the GPU for it: the semaphore it waited for is
   // untouched.
-  ASSIGN_OR_FAIL(uint64_t value, never->query());
+  KILN_ASSERT_OK_AND_ASSIGN(uint64_t value, never->query());
   EXPECT_EQ(value, 0u);
 }
 
 TEST_F(CudaQueueTest, TimedSubmissionHasItsTimeOnceSignalled) {
   // The GPU writes the signal after the timer's end event, so a waiter that
   // sees it finds the time there, without the retire thread.
-  ASSIGN_OR_FAIL(auto timer, Cuda->createSubmissionTimer());
-  ASSIGN_OR_FAIL(auto done, Cuda->createSemaphore(0));
-  ASSIGN_OR_FAIL(auto buffer, pinned(*Cuda));
+  KILN_ASSERT_OK_AND_ASSIGN(auto timer, Cuda->createSubmissionTimer());
+  KILN_ASSERT_OK_AND_ASSIGN(auto done, Cuda->createSemaphore(0));
+  KILN_ASSERT_OK_AND_ASSIGN(auto buffer, pinned(*Cuda));
   for (uint64_t call = 1; call <= 20; ++call) {
-    ASSIGN_OR_FAIL(auto commands,
-                   Cuda->createCommandBuffer(CommandBufferMode::OneShot, 0));
-    ASSERT_OK(commands->begin());
-    ASSERT_OK(commands->fill(BufferRef::direct(buffer), 3, 1));
-    ASSERT_OK(commands->end());
+    KILN_ASSERT_OK_AND_ASSIGN(
+        auto commands,
+        Cuda->createCommandBuffer(CommandBufferMode::OneShot, 0));
+    KILN_ASSERT_OK(commands->begin());
+    KILN_ASSERT_OK(commands->fill(BufferRef::direct(buffer), 3, 1));
+    KILN_ASSERT_OK(commands->end());
     SemaphoreValue signal{done, call};
-    ASSERT_OK(Cuda->queueExecute({}, commands, {}, {&signal, 1}, timer));
-    ASSERT_OK(done->wait(call, kWait));
-    ASSIGN_OR_FAIL(double seconds, timer->elapsedSeconds());
+    KILN_ASSERT_OK(Cuda->queueExecute({}, commands, {}, {&signal, 1}, timer));
+    KILN_ASSERT_OK(done->wait(call, kWait));
+    KILN_ASSERT_OK_AND_ASSIGN(double seconds, timer->elapsedSeconds());
     EXPECT_GE(seconds, 0.0);
   }
 }

@@ -14,6 +14,11 @@ Each case ends as
   unsupported  the importer refused the model saying "unsupported" (an op,
                attribute or dtype), or the runner cannot express the case
                (sequence, optional, string or bfloat16 inputs or outputs).
+When the importer refuses a graph input it needs at import time (a shape,
+axes, pads, k: "input K 'NAME' is computed at run time"), the runner makes
+that input an initializer holding the data set's value and compiles again,
+as exporters write such values; the case's reason names those inputs
+(--no-constant-inputs leaves them unsupported).
 Outputs must have the reference's shape and dtype; floats (and doubles)
 match within 1e-5 + 1e-4 |ref|, float16 within 2.5e-3 + 1e-3 |ref|, NaN
 matches NaN, integers and booleans exactly.
@@ -86,6 +91,11 @@ def parseArgs():
                    help="exit 1 when fewer cases pass")
     p.add_argument("--floor-file", metavar="FILE",
                    help="read --floor from FILE (first non-comment line)")
+    p.add_argument("--no-constant-inputs", dest="constant_inputs",
+                   action="store_false",
+                   help="leave graph inputs the importer needs at import "
+                   "time (shapes, axes, pads...) as inputs: such cases stay "
+                   "unsupported")
     p.add_argument("--wrapper", default="",
                    help="command line kiln-run-module runs under")
     p.add_argument("--keep-temp", action="store_true",
@@ -210,7 +220,9 @@ def convertSets(case, outDir):
                 tensor = onnx.TensorProto()
                 with open(os.path.join(setDir, f), "rb") as fh:
                     tensor.ParseFromString(fh.read())
-                array = np.ascontiguousarray(numpy_helper.to_array(tensor))
+                # np.array, not np.ascontiguousarray: that one makes a
+                # rank-0 reference (a scalar output) a one-element vector.
+                array = np.array(numpy_helper.to_array(tensor), order="C")
                 path = os.path.join(outDir, f"set{n}_{prefix}{k}.npy")
                 np.save(path, array, allow_pickle=False)
                 paths[prefix].append(path)
@@ -225,12 +237,19 @@ def convertSets(case, outDir):
 
 class Result:
 
-    def __init__(self, name, ops, status, reason="", seconds=0.0):
+    def __init__(self, name, ops, status, reason="", seconds=0.0,
+                 constants=()):
         self.name = name
         self.ops = ops
         self.status = status
-        self.reason = reason
         self.seconds = seconds
+        # Graph inputs given to the importer as constants (--constant-inputs).
+        self.constants = list(constants)
+        self.detail = reason  # without the note on constant inputs
+        if self.constants:
+            note = f"constant inputs: {', '.join(self.constants)}"
+            reason = f"{note}; {reason}" if reason else note
+        self.reason = reason
 
 
 def prepare(case, baseDir, args):
@@ -250,10 +269,27 @@ def prepare(case, baseDir, args):
         entry.compileStatus, entry.reason = FAIL, f"test data: {e}"
         return entry
     module = os.path.join(caseDir, "model.kiln")
-    compiled = harness.compileOnnx(args.bin_dir,
-                                   os.path.join(case.dir, "model.onnx"),
-                                   module, args.target_device, args.cuda_target,
-                                   args.timeout)
+    modelPath = os.path.join(case.dir, "model.onnx")
+    constants = []
+    while True:
+        compiled = harness.compileOnnx(args.bin_dir, modelPath, module,
+                                       args.target_device, args.cuda_target,
+                                       args.timeout)
+        wanted = RUNTIME_INPUT_RE.search(compiled.reason)
+        if (compiled.status != UNSUPPORTED or not args.constant_inputs or
+                not wanted or wanted.group(1) in constants):
+            break
+        constantPath = os.path.join(caseDir, "model-constant-inputs.onnx")
+        k = makeInputConstant(modelPath, wanted.group(1), entry.sets,
+                              constantPath)
+        if k is None:
+            break
+        for ds in entry.sets:
+            del ds.inputs[k]
+        constants.append(wanted.group(1))
+        modelPath = constantPath
+    if constants:
+        entry.info["constant_inputs"] = constants
     entry.compileStatus, entry.reason = compiled.status, compiled.reason
     entry.info["compile_seconds"] = round(compiled.seconds, 2)
     if compiled.status == PASS:
@@ -261,11 +297,39 @@ def prepare(case, baseDir, args):
     return entry
 
 
+# The importer's words for a value it needs at import time (a shape, axes,
+# pads, k) that the graph takes as an input.
+RUNTIME_INPUT_RE = re.compile(r"input \d+ '([^']+)' is computed at run time")
+
+
+def makeInputConstant(modelPath, name, sets, outPath):
+    """Writes the model with graph input `name` made an initializer holding
+    its value from the data sets, which must all agree. Returns the input's
+    position, or None when `name` is no graph input or the sets disagree."""
+    import onnx
+    from onnx import numpy_helper
+    model = onnx.load(modelPath)
+    names = [vi.name for vi in model.graph.input]
+    if name not in names:
+        return None
+    k = names.index(name)
+    values = [np.load(ds.inputs[k]) for ds in sets]
+    if any(v.shape != values[0].shape or not np.array_equal(v, values[0])
+           for v in values[1:]):
+        return None
+    model.graph.initializer.append(numpy_helper.from_array(values[0], name))
+    del model.graph.input[k]
+    onnx.save(model, outPath)
+    return k
+
+
 def run(entry, workDir, args):
     """Runs a prepared or prebuilt entry: a Result."""
     ops = entry.info.get("ops", [])
+    constants = entry.info.get("constant_inputs", [])
     if entry.module is None:
-        return Result(entry.name, ops, entry.compileStatus, entry.reason)
+        return Result(entry.name, ops, entry.compileStatus, entry.reason,
+                      constants=constants)
     caseWork = os.path.join(workDir, entry.name)
     os.makedirs(caseWork, exist_ok=True)
     outcome = harness.runAndCheck(args.bin_dir, args.device, entry.module,
@@ -275,7 +339,7 @@ def run(entry, workDir, args):
         # Modules and outputs of 900 cases would fill a small /tmp.
         shutil.rmtree(caseWork, ignore_errors=True)
     return Result(entry.name, ops, outcome.status, outcome.reason,
-                  outcome.seconds)
+                  outcome.seconds, constants)
 
 
 def printResult(r):
@@ -298,8 +362,8 @@ def cell(text, limit=220):
 def failureCause(r):
     """compile, run, mismatch, runner, or unsupported: for the summary."""
     if r.status == UNSUPPORTED:
-        return "runner" if r.reason.startswith("runner:") else "importer"
-    return r.reason.split(":", 1)[0] if ":" in r.reason else "other"
+        return "runner" if r.detail.startswith("runner:") else "importer"
+    return r.detail.split(":", 1)[0] if ":" in r.detail else "other"
 
 
 def kilnCommit():
@@ -330,13 +394,18 @@ def writeTable(path, results, args, counts):
         "",
         f"**{counts[PASS]} of {total} pass ({100.0 * counts[PASS] / max(total, 1):.1f}%)**, "
         f"{counts[FAIL]} fail, {counts[UNSUPPORTED]} unsupported"
-        + (f" (filter `{args.filter}`)" if args.filter else "") + ".",
+        + (f" (filter `{args.filter}`)" if args.filter else "") + "; "
+        f"{sum(1 for r in results if r.status == PASS and r.constants)} "
+        "of the passes with constant inputs.",
         "",
         "Outputs must have the reference's shape and dtype; floats match "
         "within 1e-5 + 1e-4·|ref| (float16: 2.5e-3 + 1e-3·|ref|), NaN "
         "matches NaN, integers and booleans exactly. *unsupported*: the "
         "importer refused the model saying so, or (reason `runner:`) the "
-        "runner cannot pass the case's values to kiln-run-module.",
+        "runner cannot pass the case's values to kiln-run-module. "
+        "*constant inputs*: graph inputs the importer needs at import time "
+        "(a shape, axes, pads, k: what exporters write as initializers) "
+        "given to it as initializers holding the data set's value.",
         "",
         "## By op type",
         "",
@@ -453,7 +522,9 @@ def main():
 
     counts = collections.Counter(r.status for r in results)
     total = len(results)
-    print(f"{counts[PASS]} passed, {counts[FAIL]} failed, "
+    withConstants = sum(1 for r in results if r.status == PASS and r.constants)
+    print(f"{counts[PASS]} passed ({withConstants} with constant inputs), "
+          f"{counts[FAIL]} failed, "
           f"{counts[UNSUPPORTED]} unsupported of {total} cases: "
           f"{100.0 * counts[PASS] / total:.1f}% pass ({args.device}, "
           f"{elapsed:.1f}s)", flush=True)

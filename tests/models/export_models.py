@@ -136,7 +136,9 @@ def main():
     if unknown:
         p.error(f"unknown model(s): {', '.join(unknown)}")
     opsets = [int(o) for o in args.opsets.split(",") if o]
-    torch.set_num_threads(max(1, os.cpu_count() or 1))
+    # One thread: OpenMP workers spin, and under ctest -j beside other
+    # suites a busy machine made the export ten times slower.
+    torch.set_num_threads(1)
 
     failed = []
     for name in names:

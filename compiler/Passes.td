@@ -95,6 +95,33 @@ def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
   }];
 }
 
+def DedupeDispatches : Pass<"kiln-dedupe-dispatches", "mlir::ModuleOp"> {
+  let summary = "Merges structurally identical dispatch functions";
+  let description = [{
+    Dispatches with the same type and the same body (ops, attributes,
+    operands and regions, locations aside; constants compared by value) are
+    one: every call of a later one calls the first, and the later one is
+    erased, so repeated blocks of a model (whose weights are bindings) share
+    one entry point. Logic: `dedupeDispatches` (DispatchEquivalence.h).
+  }];
+}
+
+def HoistDispatchScalars : Pass<"kiln-hoist-dispatch-scalars",
+                                "mlir::ModuleOp"> {
+  let summary = "Merges dispatches that differ only in scalar constants";
+  let description = [{
+    Dispatches identical except for the values of scalar `arith.constant`s
+    (integers up to 64 bits, f16, bf16, f32, f64; not index) become the
+    first of them, where each constant that differs becomes a scalar
+    argument after the tensors; every call passes its own values, which the
+    host plan records as the step's push constants. Constants with one
+    value across the class, and those of dispatches equivalent to no other,
+    stay in the body where they fold. Logic:
+    `mergeDispatchesDifferingInScalars` (DispatchEquivalence.h).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // host
 //===----------------------------------------------------------------------===//
@@ -116,9 +143,10 @@ def PlanHost : Pass<"kiln-plan-host", "mlir::ModuleOp"> {
 def CpuBindDispatch : Pass<"kiln-cpu-bind-dispatch", "mlir::ModuleOp"> {
   let summary = "Turns tensor dispatch functions into buffer-binding form";
   let description = [{
-    A dispatch `(tensor...) -> (tensor...)` becomes `(memref...) -> ()`: one
-    memref per input then per output, read through `to_tensor restrict` and
-    written with `materialize_in_destination`.
+    A dispatch `(tensor..., scalar...) -> (tensor...)` becomes
+    `(memref..., scalar...) -> ()`: one memref per input then per output,
+    read through `to_tensor restrict` and written with
+    `materialize_in_destination`, then the push constant scalars.
   }];
   let dependentDialects = ["mlir::bufferization::BufferizationDialect",
                            "mlir::memref::MemRefDialect"];
@@ -171,7 +199,10 @@ def CpuLowerToLLVM : Pass<"kiln-cpu-lower-to-llvm", "mlir::ModuleOp"> {
   let description = [{
     Lowers vector, memref, scf and arithmetic to LLVM and wraps each dispatch
     in the CPU entry point ABI:
-    `void f(void *const *bindings, const uint32_t *push, uint32_t x, y, z)`.
+    `void f(void *const *bindings, const uint32_t *push, uint32_t x, y, z)`;
+    scalar arguments are read from `push` as words
+    (`compiler/dispatch/PushConstants.h`), their count recorded as
+    `kiln.push_constant_count`.
   }];
   // Everything the nested upstream lowering pipeline creates on the way.
   let dependentDialects = ["mlir::LLVM::LLVMDialect",
@@ -340,11 +371,13 @@ def GpuDistributeToThreads : Pass<"kiln-gpu-distribute-to-threads",
 def GpuOutlineKernels : Pass<"kiln-gpu-outline-kernels", "mlir::ModuleOp"> {
   let summary = "Moves distributed dispatches into a gpu.module as kernels";
   let description = [{
-    Each dispatch `(bindings..., wg_x, wg_y, wg_z)` becomes a `gpu.func`
-    kernel of `gpu.module @kiln_kernels` taking the bindings, with the
-    workgroup ids read from `gpu.block_id` and its launch metadata
-    (`kiln.workgroup_size`, `kiln.workgroup_count`, `kiln.binding_count`,
-    `known_block_size`) as attributes. A heap temporary is an error.
+    Each dispatch `(bindings..., scalars..., wg_x, wg_y, wg_z)` becomes a
+    `gpu.func` kernel of `gpu.module @kiln_kernels` taking the bindings,
+    then each scalar as its push constant words (i32, decoded in the
+    kernel), with the workgroup ids read from `gpu.block_id` and its launch
+    metadata (`kiln.workgroup_size`, `kiln.workgroup_count`,
+    `kiln.binding_count`, `kiln.push_constant_count`, `known_block_size`)
+    as attributes. A heap temporary is an error.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }

@@ -98,6 +98,10 @@ void buildDispatchPipeline(OpPassManager &pm) {
   pm.addPass(createFormDispatches());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // On canonical bodies (constants folded and uniqued), so equal dispatches
+  // look equal; each entry point is compiled once however often it runs.
+  pm.addPass(createDedupeDispatches());
+  pm.addPass(createHoistDispatchScalars());
 }
 
 namespace {

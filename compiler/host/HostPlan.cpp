@@ -2,11 +2,13 @@
 
 #include "compiler/host/HostPlan.h"
 #include "compiler/dispatch/DispatchRegions.h"
+#include "compiler/dispatch/PushConstants.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/BitVector.h"
 
 using namespace mlir;
@@ -151,10 +153,21 @@ std::optional<std::pair<uint32_t, uint8_t>> fillPatternOf(Operation *op) {
 FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
   HostPlan plan;
   plan.Name = func.getSymName().str();
-  for (Type t : func.getFunctionType().getInputs())
-    plan.Inputs.push_back(cast<RankedTensorType>(t));
-  for (Type t : func.getFunctionType().getResults())
-    plan.Outputs.push_back(cast<RankedTensorType>(t));
+  // Integers are signless inside; a `kiln.unsigned` argument or result (the
+  // ONNX importer's uint8...uint64) is declared unsigned in the module, so
+  // callers pass unsigned data. The bytes are the same either way.
+  auto boundaryType = [](Type t, DictionaryAttr attrs) {
+    auto type = cast<RankedTensorType>(t);
+    auto integer = dyn_cast<IntegerType>(type.getElementType());
+    if (!integer || !attrs || !attrs.get("kiln.unsigned"))
+      return type;
+    return type.clone(IntegerType::get(t.getContext(), integer.getWidth(),
+                                       IntegerType::Unsigned));
+  };
+  for (auto [i, t] : llvm::enumerate(func.getFunctionType().getInputs()))
+    plan.Inputs.push_back(boundaryType(t, func.getArgAttrDict(i)));
+  for (auto [i, t] : llvm::enumerate(func.getFunctionType().getResults()))
+    plan.Outputs.push_back(boundaryType(t, func.getResultAttrDict(i)));
   Block &block = func.getBody().front();
 
   llvm::DenseMap<Operation *, size_t> position;
@@ -265,7 +278,8 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
       continue;
     llvm::BitVector bits(pos);
     for (Value operand : call.getOperands()) {
-      Operation *producer = owner.lookup(operand).getDefiningOp();
+      Value root = owner.lookup(operand);
+      Operation *producer = root ? root.getDefiningOp() : nullptr;
       if (producer && isa<func::CallOp>(producer)) {
         bits |= ancestors[producer];
         bits.set(position[producer]);
@@ -369,6 +383,18 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
     // Dispatch bodies take fresh destinations (kiln-materialize-inits), so
     // no result binding reads what was there before.
     for (Value operand : call.getOperands()) {
+      if (!isa<RankedTensorType>(operand.getType())) {
+        // A scalar argument of a dispatch shared by calls that differ in it
+        // (kiln-hoist-dispatch-scalars): the call's constant is a push
+        // constant.
+        Attribute value;
+        if (!matchPattern(operand, m_Constant(&value)) ||
+            failed(appendPushConstantWords(value, step.PushConstants)))
+          return call.emitError()
+                 << "scalar dispatch operand of type " << operand.getType()
+                 << " is not a constant a push constant can carry";
+        continue;
+      }
       emitFill(owner.lookup(operand));
       step.Bindings.push_back(sliceOf(operand));
       step.Access.push_back(BindingAccess::Read);

@@ -28,8 +28,11 @@ enum class BindingAccess : uint8_t { Read, Write, ReadWrite };
 
 struct DispatchStepPlan {
   std::string EntryPoint;
-  std::vector<BufferSlice> Bindings; // operands, then results
+  std::vector<BufferSlice> Bindings; // tensor operands, then results
   std::vector<BindingAccess> Access; // one per binding
+  /// The call's scalar operands (constants) as words
+  /// (compiler/dispatch/PushConstants.h).
+  std::vector<uint32_t> PushConstants;
 };
 struct CopyStepPlan {
   BufferSlice Source, Target;

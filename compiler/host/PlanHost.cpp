@@ -4,6 +4,8 @@
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/host/HostPlan.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 namespace kiln {
 #define GEN_PASS_DEF_PLANHOST
 #include "compiler/Passes.h.inc"
@@ -41,6 +43,11 @@ struct PlanHostPass : impl::PlanHostBase<PlanHostPass> {
           text = "dispatch @" + d->EntryPoint;
           for (const BufferSlice &s : d->Bindings)
             text += " " + describe(s);
+          if (!d->PushConstants.empty()) {
+            text += " push";
+            for (uint32_t word : d->PushConstants)
+              text += " 0x" + llvm::utohexstr(word, /*LowerCase=*/true, 8);
+          }
         } else if (auto *c = std::get_if<CopyStepPlan>(&step)) {
           text = "copy " + describe(c->Source) + " -> " + describe(c->Target);
         } else if (auto *f = std::get_if<FillStepPlan>(&step)) {

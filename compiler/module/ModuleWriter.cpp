@@ -57,6 +57,9 @@ FailureOr<std::vector<uint8_t>>
 writeModule(Location loc, ArrayRef<HostPlan> functions,
             ArrayRef<ExecutableVariantInfo> variants,
             const std::vector<uint8_t> &constants) {
+  // Steps name their entry point by the dispatch function they call
+  // (several steps may call one: kiln-dedupe-dispatches and
+  // kiln-hoist-dispatch-scalars), not by position.
   llvm::StringMap<uint32_t> entryOrdinal;
   if (!variants.empty())
     for (auto [i, entry] : llvm::enumerate(variants.front().EntryPoints))
@@ -91,6 +94,13 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
         auto it = entryOrdinal.find(d->EntryPoint);
         if (it == entryOrdinal.end())
           return emitError(loc) << "no entry point for " << d->EntryPoint;
+        uint32_t expected =
+            variants.front().EntryPoints[it->second].PushConstantCount;
+        if (d->PushConstants.size() != expected)
+          return emitError(loc)
+                 << "a dispatch of " << d->EntryPoint << " passes "
+                 << d->PushConstants.size() << " push constant words; its "
+                 << "entry point takes " << expected;
         std::vector<fbs::BufferRange> bindings;
         for (const BufferSlice &s : d->Bindings)
           bindings.push_back(toRange(s));
@@ -102,7 +112,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                                              : fbs::BindingAccess::ReadWrite);
         auto dispatch = fbs::CreateDispatchStep(
             fbb, /*executable=*/0, it->second,
-            fbb.CreateVectorOfStructs(bindings), /*push_constants=*/0,
+            fbb.CreateVectorOfStructs(bindings),
+            d->PushConstants.empty() ? 0 : fbb.CreateVector(d->PushConstants),
             fbb.CreateVector(access));
         steps.push_back(fbs::CreateStep(fbb, fbs::StepKind::DispatchStep,
                                         dispatch.Union(), dependencies));
@@ -137,13 +148,13 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                                  e.WorkgroupSize.end());
       std::vector<uint32_t> count(e.WorkgroupCount.begin(),
                                   e.WorkgroupCount.end());
-      // No entry point takes push constants yet: each dispatch is its own
-      // entry point, so every scalar it uses is a constant folded into its
-      // body. They would carry the scalars in which otherwise identical
-      // dispatches differ once identical dispatches share an entry point.
+      // Push constants carry the scalars in which dispatches sharing this
+      // entry point differ (kiln-hoist-dispatch-scalars); every other
+      // scalar is a constant folded into the body, so most entry points
+      // take none.
       entries.push_back(fbs::CreateEntryPoint(
           fbb, fbb.CreateString(e.Name), fbb.CreateVector(size),
-          fbb.CreateVector(count), e.BindingCount, /*push_constant_count=*/0,
+          fbb.CreateVector(count), e.BindingCount, e.PushConstantCount,
           e.SharedMemoryBytes));
     }
     fbb.ForceVectorAlignment(variant.Image.size(), 1, 16);

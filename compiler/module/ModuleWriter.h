@@ -11,6 +11,9 @@ namespace kiln {
 struct EntryPointInfo {
   std::string Name;
   uint32_t BindingCount = 0;
+  /// 32-bit words each dispatch step of this entry point passes
+  /// (compiler/dispatch/PushConstants.h).
+  uint32_t PushConstantCount = 0;
   std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
   std::array<uint32_t, 3> WorkgroupCount = {1, 1, 1};
   uint32_t SharedMemoryBytes = 0;

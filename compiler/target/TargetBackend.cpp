@@ -3,6 +3,7 @@
 #include "compiler/target/TargetBackend.h"
 
 #include "compiler/dispatch/DispatchRegions.h"
+#include "compiler/dispatch/PushConstants.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -69,6 +70,8 @@ FailureOr<EntryPointInfo> readEntryPointInfo(Operation *op, StringRef name) {
     for (unsigned i = 0; i < 3; ++i)
       entry.WorkgroupSize[i] = static_cast<uint32_t>(size[i]);
   }
+  if (auto push = op->getAttrOfType<IntegerAttr>(kPushConstantCountAttr))
+    entry.PushConstantCount = static_cast<uint32_t>(push.getInt());
   if (auto shared = op->getAttrOfType<IntegerAttr>(kSharedMemoryBytesAttr))
     entry.SharedMemoryBytes = static_cast<uint32_t>(shared.getInt());
   return entry;

@@ -30,8 +30,8 @@ public:
   /// Lowers a module holding only dispatch functions (tensor form) to the
   /// form serialize() takes.
   virtual void buildCodegenPipeline(mlir::OpPassManager &pm) const = 0;
-  /// The launch metadata of dispatch `name` once lowered: binding count,
-  /// workgroup size and count, shared memory bytes (none needs any yet).
+  /// The launch metadata of dispatch `name` once lowered: binding and push
+  /// constant counts, workgroup size and count, shared memory bytes.
   virtual mlir::FailureOr<EntryPointInfo>
   entryPoint(mlir::ModuleOp lowered, llvm::StringRef name) const = 0;
   /// The variants (format, target, image) of the lowered module, most
@@ -43,7 +43,8 @@ public:
 
 /// Reads the metadata code generation records on a lowered entry point
 /// `op`: kiln.binding_count, kiln.workgroup_count and (when present)
-/// kiln.workgroup_size and kiln.shared_memory_bytes.
+/// kiln.workgroup_size, kiln.push_constant_count and
+/// kiln.shared_memory_bytes.
 mlir::FailureOr<EntryPointInfo> readEntryPointInfo(mlir::Operation *op,
                                                    llvm::StringRef name);
 

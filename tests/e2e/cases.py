@@ -1064,6 +1064,44 @@ case("mlp.mlir", "mlp_linalg", [I("4x16xf32")],
 case("mlp.mlir", "mlp_tosa", [I("1x8x64xf32")],
      lambda x: _mlp(MLP_TOSA, x), scale=lambda x: _mlpScale(MLP_TOSA, x))
 
+# --- push_constants.mlir ----------------------------------------------------
+# One entry point called with different scalars (push constants) per step.
+PC = "push_constants.mlir"
+case(PC, "three_clamps", [I("64x33xf32")] * 3,
+     lambda a, b, c: (np.clip(a, -0.5, 0.25), np.clip(b, -0.125, 0.75),
+                      np.clip(c, 0.0, 0.5)))
+
+
+def _leaky(x, slope):
+    return np.where(x > 0, x, f16(f64(x) * slope))
+
+
+case(PC, "leaky_relu_f16", [I("16x40xf16"), I("16x40xf16")],
+     lambda a, b: (_leaky(a, 0.125), _leaky(b, 0.5), _leaky(a, -0.25)),
+     tol="f16")
+case(PC, "affine_i32", [I("24x17xi32", -1000, 1000)] * 3,
+     lambda a, b, c: (i64(a) * 3 - 7, i64(b) * -5 + 11, i64(c) * 7 + 100000),
+     tol="exact")
+case(PC, "wide_i64_f64",
+     [I("10x12xi64", -1000, 1000), I("10x12xi64", -1000, 1000),
+      I("10x12xf64"), I("10x12xf64")],
+     lambda a, b, x, y: (i64(a) + 4294967299, i64(b) - 8589934593,
+                         f64(x) * 1.5e10, f64(y) * -3.25e-7),
+     tol=("exact", "exact", "f32", "f32"))
+_SAME = (1, 1, 1, 1)
+case(PC, "conv_clamps", [I("1x10x10x16xf32"), I("24x3x3x16xf32"),
+                         I("24xf32"), I("24x3x3x16xf32"), I("24xf32")],
+     lambda x, w0, b0, w1, b1: (
+         np.clip(convNhwcOhwi(x, w0, b0, (1, 1), _SAME), 0.0, 6.0),
+         np.clip(convNhwcOhwi(x, w1, b1, (1, 1), _SAME), -1.0, 1.0)),
+     scale=lambda x, w0, b0, w1, b1: tuple(
+         convNhwcOhwi(np.abs(x), np.abs(w), np.abs(b), (1, 1), _SAME)
+         for w, b in ((w0, b0), (w1, b1))))
+case(PC, "scaled_row_sums", [I("8x1000xf32"), I("8x1000xf32")],
+     lambda a, b: (f64(a).sum(axis=1) * 0.75, f64(b).sum(axis=1) * -2.5),
+     scale=lambda a, b: (np.abs(f64(a)).sum(axis=1) * 0.75,
+                         np.abs(f64(b)).sum(axis=1) * 2.5))
+
 
 def _checkUnique():
     names = [c.name for c in CASES]

@@ -2,6 +2,7 @@
 
 #include "compiler/Passes.h"
 #include "compiler/dispatch/DispatchRegions.h"
+#include "compiler/dispatch/PushConstants.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_CPUBINDDISPATCH
@@ -54,8 +55,22 @@ Value castElements(OpBuilder &builder, Location loc, Value value,
 
 LogicalResult bindDispatch(func::FuncOp func) {
   FunctionType type = func.getFunctionType();
+  // Tensors, then the scalars shared dispatches take as push constants
+  // (kiln-hoist-dispatch-scalars), which stay scalar arguments after the
+  // bindings.
+  unsigned numInputs = 0;
+  while (numInputs < type.getNumInputs() &&
+         isa<RankedTensorType>(type.getInput(numInputs)))
+    ++numInputs;
+  ArrayRef<Type> scalarTypes = type.getInputs().drop_front(numInputs);
+  for (Type t : scalarTypes)
+    if (!isPushConstantType(t))
+      return func.emitError("dispatch operands must be static tensors, then "
+                            "push constant scalars; got ")
+             << t;
   SmallVector<Type> argTypes;
-  for (Type t : llvm::concat<const Type>(type.getInputs(), type.getResults())) {
+  for (Type t : llvm::concat<const Type>(type.getInputs().take_front(numInputs),
+                                         type.getResults())) {
     auto tensorType = dyn_cast<RankedTensorType>(t);
     if (!tensorType || !tensorType.hasStaticShape())
       return func.emitError("dispatch operands must be static tensors, got ")
@@ -64,7 +79,6 @@ LogicalResult bindDispatch(func::FuncOp func) {
   }
 
   Block &entry = func.getBody().front();
-  unsigned numInputs = type.getNumInputs();
   OpBuilder builder = OpBuilder::atBlockBegin(&entry);
   for (unsigned i = 0; i < numInputs; ++i) {
     BlockArgument oldArg = entry.getArgument(i);
@@ -88,6 +102,11 @@ LogicalResult bindDispatch(func::FuncOp func) {
   SmallVector<BlockArgument> outputArgs;
   for (unsigned i = numInputs; i < argTypes.size(); ++i)
     outputArgs.push_back(entry.addArgument(argTypes[i], func.getLoc()));
+  for (auto [i, scalarType] : llvm::enumerate(scalarTypes)) {
+    BlockArgument oldArg = entry.getArgument(numInputs + i);
+    oldArg.replaceAllUsesWith(entry.addArgument(scalarType, oldArg.getLoc()));
+    argTypes.push_back(scalarType);
+  }
 
   auto ret = cast<func::ReturnOp>(entry.getTerminator());
   builder.setInsertionPoint(ret);
@@ -106,7 +125,7 @@ LogicalResult bindDispatch(func::FuncOp func) {
   }
   func::ReturnOp::create(builder, ret.getLoc());
   ret.erase();
-  entry.eraseArguments(0, numInputs);
+  entry.eraseArguments(0, type.getNumInputs());
   func.setType(builder.getFunctionType(argTypes, {}));
   return success();
 }

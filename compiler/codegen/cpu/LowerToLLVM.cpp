@@ -2,6 +2,7 @@
 
 #include "compiler/Passes.h"
 #include "compiler/dispatch/DispatchRegions.h"
+#include "compiler/dispatch/PushConstants.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -33,12 +34,13 @@ constexpr const char *kLoweringPipeline =
     "convert-arith-to-llvm,convert-cf-to-llvm,convert-index-to-llvm,"
     "convert-ub-to-llvm,reconcile-unrealized-casts,canonicalize";
 
-// Wraps `impl(binding0, ..., bindingN, wgX, wgY, wgZ)` as the CPU ABI entry
-// point `name(void *const *bindings, const uint32_t *push, u32 x, y, z)`.
+// Wraps `impl(binding0, ..., bindingN, word0, ..., wordM, wgX, wgY, wgZ)` as
+// the CPU ABI entry point
+// `name(void *const *bindings, const uint32_t *push, u32 x, y, z)`.
 FailureOr<LLVM::LLVMFuncOp> emitEntryPoint(ModuleOp module,
                                            LLVM::LLVMFuncOp impl,
-                                           StringRef name,
-                                           unsigned numBindings) {
+                                           StringRef name, unsigned numBindings,
+                                           unsigned numPushConstants) {
   MLIRContext *ctx = module.getContext();
   OpBuilder builder(ctx);
   builder.setInsertionPointAfter(impl);
@@ -59,6 +61,12 @@ FailureOr<LLVM::LLVMFuncOp> emitEntryPoint(ModuleOp module,
         builder, loc, ptrType, ptrType, body->getArgument(0),
         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
     args.push_back(LLVM::LoadOp::create(builder, loc, ptrType, slot));
+  }
+  for (unsigned i = 0; i < numPushConstants; ++i) {
+    Value word =
+        LLVM::GEPOp::create(builder, loc, ptrType, i32, body->getArgument(1),
+                            ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+    args.push_back(LLVM::LoadOp::create(builder, loc, i32, word));
   }
   for (unsigned i = 0; i < 3; ++i)
     args.push_back(
@@ -82,6 +90,7 @@ struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
     struct DispatchInfo {
       std::string Name;
       unsigned NumBindings;
+      unsigned NumPushConstants;
       DenseI64ArrayAttr WorkgroupCount;
     };
     SmallVector<DispatchInfo> dispatches;
@@ -96,8 +105,17 @@ struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
                        "kiln-distribute-to-workgroups first");
         return signalPassFailure();
       }
+      // Scalar arguments arrive as push constant words.
+      unsigned numPushConstants = replaceScalarArgumentsByWords(func);
+      unsigned numBindings = llvm::count_if(
+          func.getArgumentTypes(), [](Type t) { return isa<MemRefType>(t); });
+      if (numBindings + numPushConstants + 3 != func.getNumArguments()) {
+        func.emitError("dispatch arguments must be bindings, push constants "
+                       "and the workgroup ids");
+        return signalPassFailure();
+      }
       dispatches.push_back(
-          {func.getSymName().str(), func.getNumArguments() - 3, count});
+          {func.getSymName().str(), numBindings, numPushConstants, count});
       func.setSymName((func.getSymName() + "_impl").str());
       func.setPrivate();
     }
@@ -144,8 +162,8 @@ struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
         return signalPassFailure();
       }
       impl.setLinkage(LLVM::Linkage::Internal);
-      FailureOr<LLVM::LLVMFuncOp> entry =
-          emitEntryPoint(module, impl, info.Name, info.NumBindings);
+      FailureOr<LLVM::LLVMFuncOp> entry = emitEntryPoint(
+          module, impl, info.Name, info.NumBindings, info.NumPushConstants);
       if (failed(entry))
         return signalPassFailure();
       // What the module writer records for this entry point.
@@ -153,6 +171,9 @@ struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
       (*entry)->setAttr(
           kBindingCountAttr,
           IntegerAttr::get(IntegerType::get(ctx, 32), info.NumBindings));
+      (*entry)->setAttr(
+          kPushConstantCountAttr,
+          IntegerAttr::get(IntegerType::get(ctx, 32), info.NumPushConstants));
     }
   }
 };

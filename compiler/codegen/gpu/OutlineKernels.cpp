@@ -3,6 +3,7 @@
 #include "compiler/Passes.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
 #include "compiler/dispatch/DispatchRegions.h"
+#include "compiler/dispatch/PushConstants.h"
 
 #include "mlir/IR/IRMapping.h"
 
@@ -35,15 +36,23 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(func::FuncOp func,
     return failure();
 
   MLIRContext *ctx = func.getContext();
+  // Scalar arguments arrive as push constant words: one .u32 kernel
+  // parameter each, after the binding pointers.
+  unsigned numPushConstants = replaceScalarArgumentsByWords(func);
   Block &body = func.getBody().front();
-  unsigned numBindings = func.getNumArguments() - 3;
-  SmallVector<Type> bindingTypes(
-      func.getArgumentTypes().take_front(numBindings));
+  unsigned numParameters = func.getNumArguments() - 3;
+  unsigned numBindings = numParameters - numPushConstants;
+  if (!llvm::all_of(func.getArgumentTypes().take_front(numBindings),
+                    [](Type t) { return isa<MemRefType>(t); }))
+    return func.emitError("dispatch arguments must be bindings, push "
+                          "constants and the workgroup ids");
+  SmallVector<Type> parameterTypes(
+      func.getArgumentTypes().take_front(numParameters));
   OpBuilder builder = OpBuilder::atBlockEnd(kernels.getBody());
   Location loc = func.getLoc();
   auto kernel =
       gpu::GPUFuncOp::create(builder, loc, func.getSymName(),
-                             FunctionType::get(ctx, bindingTypes, {}));
+                             FunctionType::get(ctx, parameterTypes, {}));
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                   builder.getUnitAttr());
   SmallVector<int32_t> blockSize(size.asArrayRef());
@@ -52,16 +61,18 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(func::FuncOp func,
   kernel->setAttr(kWorkgroupSizeAttr, size);
   kernel->setAttr(kWorkgroupCountAttr, count);
   kernel->setAttr(kBindingCountAttr, builder.getI32IntegerAttr(numBindings));
+  kernel->setAttr(kPushConstantCountAttr,
+                  builder.getI32IntegerAttr(numPushConstants));
 
   Block &kernelBody = kernel.getBody().front();
   builder.setInsertionPointToStart(&kernelBody);
   IRMapping mapping;
-  for (unsigned i = 0; i < numBindings; ++i)
+  for (unsigned i = 0; i < numParameters; ++i)
     mapping.map(body.getArgument(i), kernelBody.getArgument(i));
   const gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
                                  gpu::Dimension::z};
   for (unsigned i = 0; i < 3; ++i)
-    mapping.map(body.getArgument(numBindings + i),
+    mapping.map(body.getArgument(numParameters + i),
                 gpu::BlockIdOp::create(builder, loc, dims[i]));
   for (Operation &op : body) {
     if (isa<func::ReturnOp>(op))

@@ -81,8 +81,38 @@ func.func private @passthrough(%a: tensor<2x3xi32>) -> tensor<2x3xi32> attribute
 
 // -----
 
-// expected-error @+1 {{dispatch operands must be static tensors, got 'f32'}}
-func.func private @scalar_operand(%a: tensor<4xf32>, %s: f32) -> tensor<4xf32> attributes {kiln.dispatch} {
+// Scalars after the tensors (push constants, kiln-hoist-dispatch-scalars)
+// stay scalar arguments after the bindings.
+
+// CHECK-LABEL: func.func private @scalar_operands(
+// CHECK-SAME:    %[[A:[^:]+]]: memref<4xf32>, %[[OUT:[^:]+]]: memref<4xf32>, %[[S:[^:]+]]: f32, %[[N:[^:]+]]: i64)
+// CHECK:         linalg.fill ins(%[[S]] : f32)
+// CHECK:         arith.sitofp %[[N]] : i64 to f32
+func.func private @scalar_operands(%a: tensor<4xf32>, %s: f32, %n: i64) -> tensor<4xf32> attributes {kiln.dispatch} {
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%s : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a, %f : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %c = arith.sitofp %n : i64 to f32
+    %p = arith.mulf %x, %c : f32
+    %q = arith.addf %p, %y : f32
+    linalg.yield %q : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{dispatch operands must be static tensors, then push constant scalars; got 'tensor<4xf32>'}}
+func.func private @scalar_first(%s: f32, %a: tensor<4xf32>) -> tensor<4xf32> attributes {kiln.dispatch} {
+  return %a : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{dispatch operands must be static tensors, then push constant scalars; got 'index'}}
+func.func private @index_operand(%a: tensor<4xf32>, %i: index) -> tensor<4xf32> attributes {kiln.dispatch} {
   return %a : tensor<4xf32>
 }
 

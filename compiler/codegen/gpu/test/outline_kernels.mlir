@@ -1,6 +1,6 @@
 // RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-gpu-outline-kernels %s | FileCheck %s
 
-// The dispatch becomes a kernel taking only its bindings; workgroup ids come
+// The dispatch becomes a kernel taking its bindings; workgroup ids come
 // from gpu.block_id, and the launch metadata travels as attributes.
 
 // CHECK:       module attributes {gpu.container_module}
@@ -21,6 +21,34 @@ func.func private @double(%in: memref<512xf32>, %out: memref<512xf32>, %x: index
   %v = memref.load %in[%i] : memref<512xf32>
   %w = arith.addf %v, %v : f32
   memref.store %w, %out[%i] : memref<512xf32>
+  return
+}
+
+// -----
+
+// Scalar arguments (push constants) become one i32 parameter (.u32) per
+// word after the bindings, decoded in the kernel: an f16 from the low half
+// of its word, an i64 from two words, the low one first.
+
+// CHECK:       gpu.func @scaled(%[[IN:[^:]+]]: memref<512xf16>, %[[OUT:[^:]+]]: memref<512xi64>, %[[W0:[^:]+]]: i32, %[[W1:[^:]+]]: i32, %[[W2:[^:]+]]: i32) kernel
+// CHECK-SAME:      kiln.binding_count = 2 : i32
+// CHECK-SAME:      kiln.push_constant_count = 3 : i32
+// CHECK-DAG:       %[[H:.+]] = arith.trunci %[[W0]] : i32 to i16
+// CHECK-DAG:       %[[S:.+]] = arith.bitcast %[[H]] : i16 to f16
+// CHECK-DAG:       %[[LOW:.+]] = arith.extui %[[W1]] : i32 to i64
+// CHECK-DAG:       %[[HIGH:.+]] = arith.extui %[[W2]] : i32 to i64
+// CHECK-DAG:       %[[SHIFTED:.+]] = arith.shli %[[HIGH]], %{{.+}} : i64
+// CHECK-DAG:       %[[O:.+]] = arith.ori %[[LOW]], %[[SHIFTED]] : i64
+// CHECK:           arith.mulf %{{.+}}, %[[S]] : f16
+// CHECK:           arith.addi %{{.+}}, %[[O]] : i64
+func.func private @scaled(%in: memref<512xf16>, %out: memref<512xi64>, %s: f16, %o: i64, %x: index, %y: index, %z: index) attributes {kiln.dispatch, kiln.workgroup_count = array<i64: 2, 1, 1>, kiln.workgroup_size = array<i64: 256, 1, 1>} {
+  %t = gpu.thread_id x
+  %i = affine.apply affine_map<()[s0, s1] -> (s0 * 256 + s1)>()[%x, %t]
+  %v = memref.load %in[%i] : memref<512xf16>
+  %w = arith.mulf %v, %s : f16
+  %n = arith.fptosi %w : f16 to i64
+  %r = arith.addi %n, %o : i64
+  memref.store %r, %out[%i] : memref<512xi64>
   return
 }
 

@@ -15,6 +15,7 @@ Needs numpy only; the ONNX package is imported by the callers that read
 import dataclasses
 import json
 import os
+import re
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -157,8 +158,11 @@ def runAndCheck(binDir: str, device: str, module: str, sets: List[DataSet],
         seconds += r.seconds
         where = f"set {n} " if len(sets) > 1 else ""
         if r.problem or r.rc != 0:
-            return Outcome(FAIL, f"run: {where}{firstErrorLine(r)}", worst,
-                           seconds)
+            # Without the temporary directories, so reasons compare across
+            # runs.
+            message = re.sub(r"/[^\s'\"]*/([^/\s'\"]+\.npy)", r"\1",
+                             firstErrorLine(r))
+            return Outcome(FAIL, f"run: {where}{message}", worst, seconds)
         for k, (outPath, refPath) in enumerate(zip(outPaths, ds.outputs)):
             try:
                 got = np.load(outPath, allow_pickle=False)

@@ -1103,6 +1103,26 @@ case(PC, "scaled_row_sums", [I("8x1000xf32"), I("8x1000xf32")],
                          np.abs(f64(b)).sum(axis=1) * 2.5))
 
 
+
+def _bottleneck(x, weights, act=relu, clip=np.clip):
+    """Two bottleneck blocks; the second's output is clamped to [0, 1]."""
+    same, none = (1, 1, 1, 1), (0, 0, 0, 0)
+    for block, hi in ((weights[:6], 6.0), (weights[6:], 1.0)):
+        wa, ba, wb, bb, wc, bc = block
+        h = act(convNhwcOhwi(x, wa, ba, (1, 1), none))
+        h = act(convNhwcOhwi(h, wb, bb, (1, 1), same))
+        x = clip(convNhwcOhwi(h, wc, bc, (1, 1), none) + x, 0.0, hi)
+    return x
+
+
+_BLOCK = [I("8x1x1x16xf32"), I("8xf32"), I("8x3x3x8xf32"), I("8xf32"),
+          I("16x1x1x8xf32"), I("16xf32")]
+case(PC, "bottleneck_blocks", [I("1x6x6x16xf32")] + _BLOCK * 2,
+     lambda x, *w: _bottleneck(f64(x), [f64(v) for v in w]),
+     scale=lambda x, *w: _bottleneck(np.abs(f64(x)), [np.abs(f64(v)) for v in w],
+                                     act=lambda v: v,
+                                     clip=lambda v, lo, hi: v))
+
 def _checkUnique():
     names = [c.name for c in CASES]
     dups = {n for n in names if names.count(n) > 1}

@@ -229,4 +229,106 @@ Value convertScalar(OpBuilder &b, Location loc, Value value, int32_t from,
   return arith::ExtSIOp::create(b, loc, toType, value);
 }
 
+Value buildLogSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Type element = type.getElementType();
+  auto f = cast<FloatType>(element);
+  TypedAttr lowest =
+      FloatAttr::get(f, APFloat::getInf(f.getFloatSemantics(), true));
+  Value max =
+      buildReduction(b, loc, x, {axis}, true, lowest,
+                     [](OpBuilder &nb, Location l, Value v, Value acc) {
+                       return Value(arith::MaximumFOp::create(nb, l, v, acc));
+                     });
+  llvm::ArrayRef<int64_t> shape = type.getShape();
+  Value shifted =
+      buildElementwise(b, loc, {x, max}, shape, element,
+                       [](OpBuilder &nb, Location l, ValueRange a) {
+                         return Value(arith::SubFOp::create(nb, l, a[0], a[1]));
+                       });
+  Value sum =
+      buildReduction(b, loc, shifted, {axis}, true, scalarAttr(element, 0),
+                     [](OpBuilder &nb, Location l, Value v, Value acc) {
+                       return Value(arith::AddFOp::create(
+                           nb, l, math::ExpOp::create(nb, l, v), acc));
+                     });
+  return buildElementwise(b, loc, {shifted, sum}, shape, element,
+                          [](OpBuilder &nb, Location l, ValueRange a) {
+                            return Value(arith::SubFOp::create(
+                                nb, l, a[0], math::LogOp::create(nb, l, a[1])));
+                          });
+}
+
+Value buildArgReduction(OpBuilder &b, Location loc, Value x, int64_t axis,
+                        bool isMax, bool last, bool isUnsigned) {
+  auto type = cast<RankedTensorType>(x.getType());
+  llvm::ArrayRef<int64_t> shape = type.getShape();
+  int64_t rank = shape.size();
+  MLIRContext *mctx = b.getContext();
+  Type element = type.getElementType();
+  bool isFloat = isa<FloatType>(element);
+  llvm::SmallVector<int64_t> outShape = dropAxes(shape, {axis});
+  TypedAttr initValue;
+  if (auto f = dyn_cast<FloatType>(element)) {
+    initValue =
+        FloatAttr::get(f, APFloat::getInf(f.getFloatSemantics(), isMax));
+  } else {
+    unsigned w = element.getIntOrFloatBitWidth();
+    initValue = IntegerAttr::get(
+        element, isUnsigned
+                     ? (isMax ? APInt::getMinValue(w) : APInt::getMaxValue(w))
+                     : (isMax ? APInt::getSignedMinValue(w)
+                              : APInt::getSignedMaxValue(w)));
+  }
+  Value values = filledTensor(b, loc, outShape, element, initValue);
+  // -1 marks "nothing seen yet", so the first element always wins (an
+  // all -inf or NaN row still gets a valid index).
+  Value indices =
+      filledTensor(b, loc, outShape, b.getI64Type(), b.getI64IntegerAttr(-1));
+  llvm::SmallVector<AffineExpr> outExprs;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis)
+      outExprs.push_back(getAffineDimExpr(d, mctx));
+  AffineMap outMap = AffineMap::get(rank, 0, outExprs, mctx);
+  llvm::SmallVector<utils::IteratorType> iterators(
+      rank, utils::IteratorType::parallel);
+  iterators[axis] = utils::IteratorType::reduction;
+  int64_t ax = axis;
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{values.getType(), indices.getType()}, x,
+      ValueRange{values, indices},
+      llvm::ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank), outMap, outMap},
+      iterators, [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value x = args[0], best = args[1], bestIndex = args[2];
+        Value i = arith::IndexCastOp::create(
+            nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, ax));
+        Value better;
+        if (isFloat) {
+          auto pred = isMax ? (last ? arith::CmpFPredicate::OGE
+                                    : arith::CmpFPredicate::OGT)
+                            : (last ? arith::CmpFPredicate::OLE
+                                    : arith::CmpFPredicate::OLT);
+          better = arith::CmpFOp::create(nb, l, pred, x, best);
+        } else {
+          auto pred = isMax ? (last ? (isUnsigned ? arith::CmpIPredicate::uge
+                                                  : arith::CmpIPredicate::sge)
+                                    : (isUnsigned ? arith::CmpIPredicate::ugt
+                                                  : arith::CmpIPredicate::sgt))
+                            : (last ? (isUnsigned ? arith::CmpIPredicate::ule
+                                                  : arith::CmpIPredicate::sle)
+                                    : (isUnsigned ? arith::CmpIPredicate::ult
+                                                  : arith::CmpIPredicate::slt));
+          better = arith::CmpIOp::create(nb, l, pred, x, best);
+        }
+        Value first = arith::CmpIOp::create(
+            nb, l, arith::CmpIPredicate::slt, bestIndex,
+            arith::ConstantIntOp::create(nb, l, nb.getI64Type(), 0));
+        Value take = arith::OrIOp::create(nb, l, better, first);
+        Value v = arith::SelectOp::create(nb, l, take, x, best);
+        Value idx = arith::SelectOp::create(nb, l, take, i, bestIndex);
+        linalg::YieldOp::create(nb, l, ValueRange{v, idx});
+      });
+  return generic.getResult(1);
+}
+
 } // namespace kiln::onnx_import

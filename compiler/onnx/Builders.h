@@ -66,6 +66,17 @@ mlir::Value buildReduction(
                                    mlir::Value element, mlir::Value acc)>
         combine);
 
+/// log(softmax(x)) along `axis` as (x - max) - log(sum(exp(x - max))),
+/// which stays finite where log(softmax) would underflow to -inf.
+mlir::Value buildLogSoftmax(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value x, int64_t axis);
+
+/// The index (i64) of the largest (`isMax`) or smallest element along
+/// `axis`, the first one of equals unless `last`; the axis is dropped.
+mlir::Value buildArgReduction(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value x, int64_t axis, bool isMax,
+                              bool last, bool isUnsigned);
+
 /// One element converted between ONNX element types, as Cast does
 /// (float to integer truncates, to bool is `!= 0`, unsigned types widen
 /// with zeros).

@@ -327,6 +327,9 @@ OwningOpRef<ModuleOp> Importer::run() {
   Block *entry = func.addEntryBlock();
   for (auto [i, input] : llvm::enumerate(inputs)) {
     func.setArgAttr(i, "kiln.name", Builder.getStringAttr(input->name()));
+    // MLIR's integers are signless: the module declares these unsigned.
+    if (isUnsignedDType(argDTypes[i]))
+      func.setArgAttr(i, "kiln.unsigned", Builder.getUnitAttr());
     Values[input->name()] =
         OnnxValue{cast<RankedTensorType>(argTypes[i]), argDTypes[i],
                   entry->getArgument(i), std::nullopt, input->name()};
@@ -338,6 +341,7 @@ OwningOpRef<ModuleOp> Importer::run() {
       return nullptr;
 
   llvm::SmallVector<Value> results;
+  llvm::SmallVector<bool> unsignedResults;
   for (const onnx::ValueInfoProto &output : graph.output()) {
     auto it = Values.find(output.name());
     if (it == Values.end()) {
@@ -348,12 +352,16 @@ OwningOpRef<ModuleOp> Importer::run() {
     if (failed(checkOutput(output, it->second)))
       return nullptr;
     results.push_back(materialize(Builder, it->second));
+    unsignedResults.push_back(isUnsignedDType(it->second.DType));
   }
   func::ReturnOp::create(Builder, func.getLoc(), results);
   func.setFunctionType(
       Builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
-  for (auto [i, output] : llvm::enumerate(graph.output()))
+  for (auto [i, output] : llvm::enumerate(graph.output())) {
     func.setResultAttr(i, "kiln.name", Builder.getStringAttr(output.name()));
+    if (unsignedResults[i])
+      func.setResultAttr(i, "kiln.unsigned", Builder.getUnitAttr());
+  }
   return module;
 }
 

@@ -340,7 +340,66 @@ def runAll(s: Suite) -> int:
                else f"{r.describe()}; stderr {r.stderr[:300]!r}")
     checkRefusedBeforeReading(s, module)
     checkTwoChainsDependencies(s)
+    checkOnnxErrors(s)
     return rep.finish()
+
+
+def checkOnnxErrors(s: Suite):
+    """Bad ONNX files give one-line errors naming the problem from both
+    kiln-import-onnx and kiln-compile, and kiln-compile leaves no output:
+    a file that is not ONNX, a truncated model, an unsupported op (named
+    with its node), a symbolic dimension nobody pinned (named with its
+    input) and a missing external data file. The models come from the
+    importer's lit-test generator (compiler/onnx/test/make_model.py)."""
+    importer = os.path.join(s.compilerDir, "kiln-import-onnx")
+    if not os.access(importer, os.X_OK):
+        s.report.result(False, "onnx errors", f"missing {importer}")
+        return
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__)))), "compiler", "onnx",
+        "test"))
+    import make_model  # noqa: E402
+    work = os.path.join(s.work, "onnx")
+    os.makedirs(work)
+
+    def save(name, builder):
+        path = os.path.join(work, f"{name}.onnx")
+        m = builder(path) if builder.__code__.co_argcount else builder()
+        with open(path, "wb") as f:
+            f.write(m.SerializeToString())
+        return path
+
+    good = save("good", make_model.names)
+    data = open(good, "rb").read()
+    truncated = os.path.join(work, "truncated.onnx")
+    with open(truncated, "wb") as f:
+        f.write(data[:len(data) // 2])
+    corrupt = os.path.join(work, "corrupt.onnx")
+    with open(corrupt, "wb") as f:
+        f.write(bytes(range(256)) * 8)
+    external = save("external", make_model.external_data)
+    os.remove(external + ".data")
+    cases = [
+        ("not_onnx", corrupt, "not an ONNX model"),
+        ("truncated", truncated, "truncated"),
+        ("unsupported_op", save("op", make_model.unsupported_op),
+         "node 'nms' (NonMaxSuppression): unsupported op"),
+        ("symbolic_dim", save("sym", make_model.symbolic),
+         "graph input 'x' has symbolic dimension 0 ('batch')"),
+        ("missing_external_data", external, "external.onnx.data"),
+    ]
+    for name, path, mustName in cases:
+        r = s.run([importer, path, "-o", os.path.join(work, "out.mlir")])
+        lines = r.stderr.splitlines()
+        ok = (not r.problem and r.rc == 1 and len(lines) == 1 and
+              lines[0].startswith("error: ") and mustName in lines[0])
+        s.report.result(ok, f"import-onnx/{name}", lines[0] if ok else
+                        f"{r.describe()}; want one 'error:' line naming "
+                        f"{mustName!r}, stderr {r.stderr[:300]!r}")
+        s.expectCompileError(f"compile/onnx_{name}", path, mustName)
+    r = s.run([importer, good, "-o", os.path.join(work, "good.mlir")])
+    ok = not r.problem and r.rc == 0 and not r.stderr
+    s.report.result(ok, "import-onnx/valid", "" if ok else r.describe())
 
 
 def checkPrintStatistics(s: Suite, module):

@@ -1,7 +1,7 @@
 //===- ConstantFolding.cpp - Ops evaluated only at import time ------------===//
 //
-// Shape, Size, Range and ConstantOfShape compute shape arithmetic: with
-// static shapes their results are always known while importing, so they
+// Shape, Size, Range, ConstantOfShape and EyeLike compute shape arithmetic:
+// with static shapes their results are always known while importing, so they
 // have folders and no converters (a Range or ConstantOfShape whose inputs
 // come from the graph's inputs is an "unsupported" error).
 //
@@ -121,6 +121,27 @@ FailureOr<bool> foldConstantOfShape(NodeContext &ctx) {
   return true;
 }
 
+// EyeLike depends only on its input's shape.
+FailureOr<bool> foldEyeLike(NodeContext &ctx) {
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  if (shape.size() != 2) {
+    ctx.emitError() << "input " << shapeString(shape) << " is not 2-D";
+    return failure();
+  }
+  int32_t dtype = ctx.attrInt("dtype", ctx.inputDType(0));
+  if (!dtypeByteSize(dtype) || dtype == String) {
+    (void)ctx.unsupported("element type " + dtypeName(dtype));
+    return failure();
+  }
+  int64_t k = ctx.attrInt("k", 0);
+  llvm::SmallVector<int64_t> values(shape[0] * shape[1], 0);
+  for (int64_t i = 0; i < shape[0]; ++i)
+    if (i + k >= 0 && i + k < shape[1])
+      values[i * shape[1] + i + k] = 1;
+  ctx.setOutput(0, HostTensor::fromInt64s(dtype, shape, values));
+  return true;
+}
+
 } // namespace
 
 void registerConstantFoldingOps(OpRegistry &registry) {
@@ -128,6 +149,7 @@ void registerConstantFoldingOps(OpRegistry &registry) {
   registry.addFolder("Size", foldSize);
   registry.addFolder("Range", foldRange);
   registry.addFolder("ConstantOfShape", foldConstantOfShape);
+  registry.addFolder("EyeLike", foldEyeLike);
 }
 
 } // namespace kiln::onnx_import

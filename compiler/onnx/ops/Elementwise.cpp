@@ -460,7 +460,12 @@ LogicalResult convertIsInf(NodeContext &ctx) {
       });
 }
 
-int32_t castTarget(NodeContext &ctx) { return ctx.attrInt("to", 0); }
+// CastLike casts to its second input's element type.
+int32_t castTarget(NodeContext &ctx) {
+  if (ctx.opType() == "CastLike")
+    return ctx.inputDType(1);
+  return ctx.attrInt("to", 0);
+}
 
 LogicalResult convertCast(NodeContext &ctx) {
   int32_t from = ctx.inputDType(0), to = castTarget(ctx);
@@ -524,6 +529,8 @@ void registerElementwiseOps(OpRegistry &registry) {
   registry.add("IsInf", convertIsInf);
   registry.add("Cast", convertCast);
   registry.addFolder("Cast", foldCast);
+  registry.add("CastLike", convertCast);
+  registry.addFolder("CastLike", foldCast);
   registry.add("Exp", unaryFloat<math::ExpOp>());
   registry.add("Log", unaryFloat<math::LogOp>());
   registry.add("Sqrt", unaryFloat<math::SqrtOp>());

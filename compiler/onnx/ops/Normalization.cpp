@@ -13,7 +13,9 @@
 #include "compiler/onnx/ops/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
 
@@ -305,6 +307,78 @@ LogicalResult convertGroupNormalization(NodeContext &ctx) {
   return success();
 }
 
+/// Local response normalization across channels:
+/// y = x / (bias + alpha / size * sum of x^2 over the channel window)^beta.
+LogicalResult convertLRN(NodeContext &ctx) {
+  int32_t dtype = ctx.inputDType(0);
+  if (!isFloatDType(dtype))
+    return ctx.unsupported("element type " + dtypeName(dtype));
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  if (rank < 2)
+    return ctx.emitError() << "input has no channel dimension";
+  int64_t size = ctx.attrInt("size", 0);
+  if (size < 1)
+    return ctx.emitError() << "size must be positive";
+  double alpha = ctx.attrFloat("alpha", 1e-4f);
+  double beta = ctx.attrFloat("beta", 0.75f);
+  double bias = ctx.attrFloat("bias", 1.0f);
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  MLIRContext *mctx = ctx.context();
+  Type element = ctx.inputType(0).getElementType();
+  Value x = ctx.input(0);
+  Value squares = buildElementwise(
+      b, loc, x, shape, element, [](OpBuilder &nb, Location l, ValueRange a) {
+        return Value(arith::MulFOp::create(nb, l, a[0], a[0]));
+      });
+  llvm::SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  low[1] = (size - 1) / 2;
+  high[1] = size - 1 - low[1];
+  Value padded =
+      padConstant(b, loc, squares, low, high, scalarAttr(element, 0));
+  // sums[n, c, ...] = sum over k < size of padded[n, c + k, ...].
+  llvm::SmallVector<AffineExpr> inExprs;
+  for (int64_t d = 0; d < rank; ++d)
+    inExprs.push_back(d == 1 ? getAffineDimExpr(1, mctx) +
+                                   getAffineDimExpr(rank, mctx)
+                             : getAffineDimExpr(d, mctx));
+  llvm::SmallVector<utils::IteratorType> iterators(
+      rank, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  Value window = tensor::EmptyOp::create(b, loc, {size}, element);
+  Value init = filledTensor(b, loc, shape, element, scalarAttr(element, 0));
+  Value sums =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), ValueRange{padded, window}, init,
+          llvm::ArrayRef<AffineMap>{
+              AffineMap::get(rank + 1, 0, inExprs, mctx),
+              AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, mctx)),
+              AffineMap::getMultiDimIdentityMap(rank + 1, mctx)
+                  .getMajorSubMap(rank)},
+          iterators,
+          [](OpBuilder &nb, Location l, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, l, Value(arith::AddFOp::create(nb, l, args[0], args[2])));
+          })
+          .getResult(0);
+  ctx.setOutput(0,
+                buildElementwise(
+                    b, loc, {x, sums}, shape, element,
+                    [&](OpBuilder &nb, Location l, ValueRange a) {
+                      Value scaled = arith::MulFOp::create(
+                          nb, l, a[1],
+                          scalarConstant(nb, l, element, alpha / size));
+                      Value base = arith::AddFOp::create(
+                          nb, l, scaled, scalarConstant(nb, l, element, bias));
+                      Value denom = math::PowFOp::create(
+                          nb, l, base, scalarConstant(nb, l, element, beta));
+                      return Value(arith::DivFOp::create(nb, l, a[0], denom));
+                    }),
+                dtype);
+  return success();
+}
+
 } // namespace
 
 void registerNormalizationOps(OpRegistry &registry) {
@@ -312,6 +386,7 @@ void registerNormalizationOps(OpRegistry &registry) {
   registry.add("LayerNormalization", convertLayerNormalization);
   registry.add("InstanceNormalization", convertInstanceNormalization);
   registry.add("GroupNormalization", convertGroupNormalization);
+  registry.add("LRN", convertLRN);
 }
 
 } // namespace kiln::onnx_import

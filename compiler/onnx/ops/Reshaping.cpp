@@ -406,6 +406,44 @@ LogicalResult convertGather(NodeContext &ctx) {
   return success();
 }
 
+/// DepthToSpace and SpaceToDepth (DCR and CRD): a reshape, a transpose and a
+/// reshape.
+LogicalResult convertBlockRearrangement(NodeContext &ctx, bool toSpace) {
+  llvm::ArrayRef<int64_t> x = ctx.inputShape(0);
+  if (x.size() != 4)
+    return ctx.emitError() << "input " << shapeString(x) << " is not 4-D";
+  int64_t bs = ctx.attrInt("blocksize", 0);
+  int64_t n = x[0], c = x[1], h = x[2], w = x[3];
+  if (bs < 1 || (toSpace ? c % (bs * bs) : h % bs + w % bs) != 0)
+    return ctx.emitError() << "blocksize " << bs << " does not fit "
+                           << shapeString(x);
+  std::string mode = ctx.attrString("mode", "DCR");
+  if (mode != "DCR" && mode != "CRD")
+    return ctx.unsupported("mode '" + mode + "'");
+  llvm::SmallVector<int64_t> split, perm, out;
+  if (toSpace) {
+    int64_t cc = c / (bs * bs);
+    if (mode == "DCR") {
+      split = {n, bs, bs, cc, h, w};
+      perm = {0, 3, 4, 1, 5, 2};
+    } else {
+      split = {n, cc, bs, bs, h, w};
+      perm = {0, 1, 4, 2, 5, 3};
+    }
+    out = {n, cc, h * bs, w * bs};
+  } else {
+    split = {n, c, h / bs, bs, w / bs, bs};
+    perm = {0, 3, 5, 1, 2, 4};
+    out = {n, c * bs * bs, h / bs, w / bs};
+  }
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Value v = reshapeTo(b, loc, ctx.input(0), split);
+  v = transpose(b, loc, v, perm);
+  ctx.setOutput(0, reshapeTo(b, loc, v, out), ctx.inputDType(0));
+  return success();
+}
+
 // Reshape-like ops fold for free: the bytes are shared.
 template <LogicalResult (*Convert)(NodeContext &)>
 FailureOr<bool> foldReshapeLike(NodeContext &ctx) {
@@ -434,6 +472,12 @@ void registerReshapingOps(OpRegistry &registry) {
   registry.add("Concat", convertConcat);
   registry.addFolder("Concat", foldConcat);
   registry.add("Gather", convertGather);
+  registry.add("DepthToSpace", [](NodeContext &ctx) {
+    return convertBlockRearrangement(ctx, true);
+  });
+  registry.add("SpaceToDepth", [](NodeContext &ctx) {
+    return convertBlockRearrangement(ctx, false);
+  });
   registry.addFolder("Gather", foldGather);
 }
 

@@ -1,0 +1,564 @@
+//===- Indexing.cpp - ONNX gathers, scatters, OneHot, Trilu, CumSum, TopK -===//
+//
+// Ops whose output element depends on its own index: generics that read
+// linalg.index. CumSum and TopK are quadratic along their axis (a sum over
+// the elements before each one; each element's rank among the others),
+// which needs no sort or scan primitive and is cheap for the sizes models
+// use them at (class scores, sequence positions).
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/onnx/ops/Common.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace kiln::onnx_import {
+namespace {
+
+Value indexConst(OpBuilder &b, Location l, int64_t v) {
+  return arith::ConstantIndexOp::create(b, l, v);
+}
+
+/// An index read from an integer tensor element, negative ones counted
+/// from `dim`, clamped into [0, dim) (out of range is an error in ONNX and
+/// must not read outside the tensor).
+Value normalizedIndex(OpBuilder &b, Location l, Value v, int64_t dim,
+                      bool isUnsigned) {
+  Value i = isUnsigned
+                ? Value(arith::IndexCastUIOp::create(b, l, b.getIndexType(), v))
+                : Value(arith::IndexCastOp::create(b, l, b.getIndexType(), v));
+  Value zero = indexConst(b, l, 0);
+  Value negative =
+      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, zero);
+  i = arith::SelectOp::create(
+      b, l, negative, arith::AddIOp::create(b, l, i, indexConst(b, l, dim)), i);
+  i = arith::MaxSIOp::create(b, l, i, zero);
+  return arith::MinSIOp::create(b, l, i, indexConst(b, l, dim - 1));
+}
+
+LogicalResult convertGatherElements(NodeContext &ctx) {
+  llvm::ArrayRef<int64_t> data = ctx.inputShape(0), idx = ctx.inputShape(1);
+  int64_t rank = data.size();
+  if (!isIntegerDType(ctx.inputDType(1)))
+    return ctx.emitError() << "indices must be integers";
+  if (static_cast<int64_t>(idx.size()) != rank)
+    return ctx.emitError() << "indices " << shapeString(idx) << " and data "
+                           << shapeString(data) << " differ in rank";
+  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.attrInt("axis", 0), rank);
+  if (failed(axis))
+    return failure();
+  if (data[*axis] == 0 && numElementsOf(idx) > 0)
+    return ctx.emitError() << "gathers from an empty dimension";
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Value source = ctx.input(0);
+  Type element = ctx.inputType(0).getElementType();
+  Value init = tensor::EmptyOp::create(b, loc, idx, element);
+  bool isUnsigned = isUnsignedDType(ctx.inputDType(1));
+  int64_t ax = *axis, dim = data[*axis];
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), ctx.input(1), init,
+          llvm::ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank),
+                                    b.getMultiDimIdentityMap(rank)},
+          llvm::SmallVector<utils::IteratorType>(rank,
+                                                 utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            llvm::SmallVector<Value> position;
+            for (int64_t d = 0; d < rank; ++d)
+              position.push_back(
+                  d == ax ? normalizedIndex(nb, l, args[0], dim, isUnsigned)
+                          : Value(linalg::IndexOp::create(nb, l, d)));
+            linalg::YieldOp::create(
+                nb, l,
+                Value(tensor::ExtractOp::create(nb, l, source, position)));
+          })
+          .getResult(0);
+  ctx.setOutput(0, result, ctx.inputDType(0));
+  return success();
+}
+
+LogicalResult convertOneHot(NodeContext &ctx) {
+  if (!isIntegerDType(ctx.inputDType(0)) && !isFloatDType(ctx.inputDType(0)))
+    return ctx.unsupported("indices of element type " +
+                           dtypeName(ctx.inputDType(0)));
+  const HostTensor *depthT = ctx.constantInput(1);
+  if (!depthT)
+    return ctx.unsupported("depth computed at run time");
+  if (depthT->numElements() != 1 || numElementsOf(ctx.inputShape(2)) != 2)
+    return ctx.emitError() << "depth must be a scalar and values hold two";
+  int64_t depth = isFloatDType(depthT->dtype())
+                      ? static_cast<int64_t>(depthT->doubleAt(0))
+                      : depthT->intAt(0);
+  if (depth < 1)
+    return ctx.emitError() << "depth " << depth << " is not positive";
+  llvm::ArrayRef<int64_t> idx = ctx.inputShape(0);
+  int64_t outRank = idx.size() + 1;
+  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.attrInt("axis", -1), outRank);
+  if (failed(axis))
+    return failure();
+  llvm::SmallVector<int64_t> outShape(idx);
+  outShape.insert(outShape.begin() + *axis, depth);
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  MLIRContext *mctx = ctx.context();
+  llvm::SmallVector<AffineExpr> idxExprs;
+  for (int64_t d = 0; d < outRank; ++d)
+    if (d != *axis)
+      idxExprs.push_back(getAffineDimExpr(d, mctx));
+  Value values = reshapeTo(b, loc, ctx.input(2), {2});
+  Type element = ctx.inputType(2).getElementType();
+  Value init = tensor::EmptyOp::create(b, loc, outShape, element);
+  int32_t idxType = ctx.inputDType(0);
+  int64_t ax = *axis;
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), ctx.input(0), init,
+          llvm::ArrayRef<AffineMap>{AffineMap::get(outRank, 0, idxExprs, mctx),
+                                    b.getMultiDimIdentityMap(outRank)},
+          llvm::SmallVector<utils::IteratorType>(outRank,
+                                                 utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value i = args[0];
+            if (isFloatDType(idxType))
+              i = arith::FPToSIOp::create(nb, l, nb.getI64Type(), i);
+            i = arith::IndexCastOp::create(nb, l, nb.getIndexType(), i);
+            Value zero = indexConst(nb, l, 0);
+            Value neg = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                              i, zero);
+            i = arith::SelectOp::create(
+                nb, l, neg,
+                arith::AddIOp::create(nb, l, i, indexConst(nb, l, depth)), i);
+            Value hit =
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, i,
+                                      linalg::IndexOp::create(nb, l, ax));
+            Value on = tensor::ExtractOp::create(
+                nb, l, values, ValueRange{indexConst(nb, l, 1)});
+            Value off = tensor::ExtractOp::create(
+                nb, l, values, ValueRange{indexConst(nb, l, 0)});
+            linalg::YieldOp::create(
+                nb, l, Value(arith::SelectOp::create(nb, l, hit, on, off)));
+          })
+          .getResult(0);
+  ctx.setOutput(0, result, ctx.inputDType(2));
+  return success();
+}
+
+LogicalResult convertTrilu(NodeContext &ctx) {
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  if (rank < 2)
+    return ctx.emitError() << "input must have at least 2 dimensions";
+  int64_t k = 0;
+  if (ctx.hasInput(1)) {
+    FailureOr<llvm::SmallVector<int64_t>> kv = ctx.constantInts(1, "k");
+    if (failed(kv))
+      return failure();
+    if (kv->size() != 1)
+      return ctx.emitError() << "k must be a scalar";
+    k = (*kv)[0];
+  }
+  bool upper = ctx.attrInt("upper", 1) != 0;
+  Type element = ctx.inputType(0).getElementType();
+  return emitElementwise(
+      ctx, {0}, ctx.inputDType(0), [&](OpBuilder &b, Location l, ValueRange a) {
+        Value i = linalg::IndexOp::create(b, l, rank - 2);
+        Value j = linalg::IndexOp::create(b, l, rank - 1);
+        // Kept: j - i >= k (upper) or j - i <= k (lower).
+        Value diff = arith::SubIOp::create(b, l, j, i);
+        Value keep = arith::CmpIOp::create(
+            b, l, upper ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sle,
+            diff, indexConst(b, l, k));
+        return Value(arith::SelectOp::create(b, l, keep, a[0],
+                                             scalarConstant(b, l, element, 0)));
+      });
+}
+
+LogicalResult convertCumSum(NodeContext &ctx) {
+  int32_t dtype = ctx.inputDType(0);
+  if (!isFloatDType(dtype) && !isIntegerDType(dtype))
+    return ctx.unsupported("element type " + dtypeName(dtype));
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  FailureOr<llvm::SmallVector<int64_t>> axisV = ctx.constantInts(1, "axis");
+  if (failed(axisV))
+    return failure();
+  if (axisV->size() != 1)
+    return ctx.emitError() << "axis must be a scalar";
+  FailureOr<int64_t> axis = ctx.normalizeAxis((*axisV)[0], rank);
+  if (failed(axis))
+    return failure();
+  bool exclusive = ctx.attrInt("exclusive", 0) != 0;
+  bool reverse = ctx.attrInt("reverse", 0) != 0;
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  MLIRContext *mctx = ctx.context();
+  Type element = ctx.inputType(0).getElementType();
+  bool isFloat = isa<FloatType>(element);
+  // Loops: the output's, then j along the axis (reduced).
+  llvm::SmallVector<AffineExpr> inExprs;
+  for (int64_t d = 0; d < rank; ++d)
+    inExprs.push_back(getAffineDimExpr(d == *axis ? rank : d, mctx));
+  llvm::SmallVector<utils::IteratorType> iterators(
+      rank, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  Value init = filledTensor(b, loc, shape, element, scalarAttr(element, 0));
+  int64_t ax = *axis;
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), ctx.input(0), init,
+          llvm::ArrayRef<AffineMap>{
+              AffineMap::get(rank + 1, 0, inExprs, mctx),
+              AffineMap::getMultiDimIdentityMap(rank + 1, mctx)
+                  .getMajorSubMap(rank)},
+          iterators,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value i = linalg::IndexOp::create(nb, l, ax);
+            Value j = linalg::IndexOp::create(nb, l, rank);
+            arith::CmpIPredicate pred =
+                reverse ? (exclusive ? arith::CmpIPredicate::sgt
+                                     : arith::CmpIPredicate::sge)
+                        : (exclusive ? arith::CmpIPredicate::slt
+                                     : arith::CmpIPredicate::sle);
+            Value take = arith::CmpIOp::create(nb, l, pred, j, i);
+            Value v = arith::SelectOp::create(
+                nb, l, take, args[0], scalarConstant(nb, l, element, 0));
+            Value sum = isFloat
+                            ? Value(arith::AddFOp::create(nb, l, v, args[1]))
+                            : Value(arith::AddIOp::create(nb, l, v, args[1]));
+            linalg::YieldOp::create(nb, l, sum);
+          })
+          .getResult(0);
+  ctx.setOutput(0, result, dtype);
+  return success();
+}
+
+LogicalResult convertTopK(NodeContext &ctx) {
+  int32_t dtype = ctx.inputDType(0);
+  if (!isFloatDType(dtype) && !isIntegerDType(dtype))
+    return ctx.unsupported("element type " + dtypeName(dtype));
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  int64_t k;
+  if (ctx.opset() < 10) {
+    k = ctx.attrInt("k", -1);
+  } else {
+    FailureOr<llvm::SmallVector<int64_t>> kv = ctx.constantInts(1, "k");
+    if (failed(kv))
+      return failure();
+    if (kv->size() != 1)
+      return ctx.emitError() << "k must hold one value";
+    k = (*kv)[0];
+  }
+  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.attrInt("axis", -1), rank);
+  if (failed(axis))
+    return failure();
+  int64_t n = shape[*axis];
+  if (k < 0 || k > n)
+    return ctx.emitError() << "k " << k << " is not in [0, " << n << "]";
+  bool largest = ctx.attrInt("largest", 1) != 0;
+  bool isFloat = isFloatDType(dtype), isUnsigned = isUnsignedDType(dtype);
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  MLIRContext *mctx = ctx.context();
+  Type element = ctx.inputType(0).getElementType();
+  Value x = ctx.input(0);
+  int64_t ax = *axis;
+  // rank[i] = #{l : x[l] before x[i]}, "before" meaning larger (smaller),
+  // or equal at a lower index: a stable descending (ascending) order.
+  llvm::SmallVector<AffineExpr> iExprs, lExprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    iExprs.push_back(getAffineDimExpr(d, mctx));
+    lExprs.push_back(getAffineDimExpr(d == ax ? rank : d, mctx));
+  }
+  AffineMap iMap = AffineMap::get(rank + 1, 0, iExprs, mctx);
+  AffineMap lMap = AffineMap::get(rank + 1, 0, lExprs, mctx);
+  llvm::SmallVector<utils::IteratorType> iterators(
+      rank, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  Value rankInit =
+      filledTensor(b, loc, shape, b.getI64Type(), b.getI64IntegerAttr(0));
+  Value ranks =
+      linalg::GenericOp::create(
+          b, loc, rankInit.getType(), ValueRange{x, x}, rankInit,
+          llvm::ArrayRef<AffineMap>{iMap, lMap, iMap}, iterators,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value xi = args[0], xl = args[1];
+            Value before, equal;
+            if (isFloat) {
+              before =
+                  arith::CmpFOp::create(nb, l,
+                                        largest ? arith::CmpFPredicate::OGT
+                                                : arith::CmpFPredicate::OLT,
+                                        xl, xi);
+              equal = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ,
+                                            xl, xi);
+            } else {
+              auto pred = largest ? (isUnsigned ? arith::CmpIPredicate::ugt
+                                                : arith::CmpIPredicate::sgt)
+                                  : (isUnsigned ? arith::CmpIPredicate::ult
+                                                : arith::CmpIPredicate::slt);
+              before = arith::CmpIOp::create(nb, l, pred, xl, xi);
+              equal = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, xl,
+                                            xi);
+            }
+            Value earlier =
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                      linalg::IndexOp::create(nb, l, rank),
+                                      linalg::IndexOp::create(nb, l, ax));
+            Value counts = arith::OrIOp::create(
+                nb, l, before, arith::AndIOp::create(nb, l, equal, earlier));
+            Value one = arith::ExtUIOp::create(nb, l, nb.getI64Type(), counts);
+            linalg::YieldOp::create(
+                nb, l, Value(arith::AddIOp::create(nb, l, args[2], one)));
+          })
+          .getResult(0);
+  // out[..., r, ...] = the element (and index) whose rank is r.
+  llvm::SmallVector<int64_t> outShape(shape);
+  outShape[ax] = k;
+  Value valueInit =
+      filledTensor(b, loc, outShape, element, scalarAttr(element, 0));
+  Value indexInit =
+      filledTensor(b, loc, outShape, b.getI64Type(), b.getI64IntegerAttr(0));
+  auto picked = linalg::GenericOp::create(
+      b, loc, TypeRange{valueInit.getType(), indexInit.getType()},
+      ValueRange{x, ranks}, ValueRange{valueInit, indexInit},
+      llvm::ArrayRef<AffineMap>{lMap, lMap, iMap, iMap}, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value r = arith::IndexCastOp::create(
+            nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, ax));
+        Value hit =
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, args[1], r);
+        Value v = arith::SelectOp::create(nb, l, hit, args[0], args[2]);
+        Value idx = arith::IndexCastOp::create(
+            nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, rank));
+        Value i = arith::SelectOp::create(nb, l, hit, idx, args[3]);
+        linalg::YieldOp::create(nb, l, ValueRange{v, i});
+      });
+  ctx.setOutput(0, picked.getResult(0), dtype);
+  if (ctx.hasOutput(1))
+    ctx.setOutput(1, picked.getResult(1), Int64);
+  return success();
+}
+
+LogicalResult convertGatherND(NodeContext &ctx) {
+  llvm::ArrayRef<int64_t> data = ctx.inputShape(0), idx = ctx.inputShape(1);
+  int64_t batch = ctx.attrInt("batch_dims", 0);
+  int64_t r = data.size(), q = idx.size();
+  if (!isIntegerDType(ctx.inputDType(1)))
+    return ctx.emitError() << "indices must be integers";
+  if (q < 1 || batch < 0 || batch >= std::min(r, q) || idx.back() > r - batch ||
+      idx.take_front(batch) != data.take_front(batch))
+    return ctx.emitError() << "indices " << shapeString(idx)
+                           << " do not fit data " << shapeString(data)
+                           << " with batch_dims " << batch;
+  int64_t depth = idx.back();
+  // out[b..., i..., rest...] = data[b..., indices[b..., i..., :], rest...].
+  llvm::SmallVector<int64_t> outShape(idx.drop_back());
+  llvm::append_range(outShape, data.drop_front(batch + depth));
+  int64_t outRank = outShape.size(), prefix = q - 1;
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Value source = ctx.input(0), indices = ctx.input(1);
+  Type element = ctx.inputType(0).getElementType();
+  bool isUnsigned = isUnsignedDType(ctx.inputDType(1));
+  Value init = tensor::EmptyOp::create(b, loc, outShape, element);
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), ValueRange{}, init,
+          llvm::ArrayRef<AffineMap>{b.getMultiDimIdentityMap(outRank)},
+          llvm::SmallVector<utils::IteratorType>(outRank,
+                                                 utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange) {
+            llvm::SmallVector<Value> outIndex;
+            for (int64_t d = 0; d < outRank; ++d)
+              outIndex.push_back(linalg::IndexOp::create(nb, l, d));
+            llvm::SmallVector<Value> position(outIndex.begin(),
+                                              outIndex.begin() + batch);
+            for (int64_t t = 0; t < depth; ++t) {
+              llvm::SmallVector<Value> at(outIndex.begin(),
+                                          outIndex.begin() + prefix);
+              at.push_back(indexConst(nb, l, t));
+              Value v = tensor::ExtractOp::create(nb, l, indices, at);
+              position.push_back(
+                  normalizedIndex(nb, l, v, data[batch + t], isUnsigned));
+            }
+            position.append(outIndex.begin() + prefix, outIndex.end());
+            linalg::YieldOp::create(
+                nb, l,
+                Value(tensor::ExtractOp::create(nb, l, source, position)));
+          })
+          .getResult(0);
+  ctx.setOutput(0, result, ctx.inputDType(0));
+  return success();
+}
+
+/// How a scatter combines an update with what is there.
+FailureOr<Value> combine(NodeContext &ctx, OpBuilder &b, Location l,
+                         llvm::StringRef reduction, Value old, Value update,
+                         bool isUnsigned) {
+  bool isFloat = isa<FloatType>(old.getType());
+  if (reduction == "none")
+    return update;
+  if (reduction == "add")
+    return isFloat ? Value(arith::AddFOp::create(b, l, old, update))
+                   : Value(arith::AddIOp::create(b, l, old, update));
+  if (reduction == "mul")
+    return isFloat ? Value(arith::MulFOp::create(b, l, old, update))
+                   : Value(arith::MulIOp::create(b, l, old, update));
+  if (reduction == "max")
+    return isFloat      ? Value(arith::MaximumFOp::create(b, l, old, update))
+           : isUnsigned ? Value(arith::MaxUIOp::create(b, l, old, update))
+                        : Value(arith::MaxSIOp::create(b, l, old, update));
+  if (reduction == "min")
+    return isFloat      ? Value(arith::MinimumFOp::create(b, l, old, update))
+           : isUnsigned ? Value(arith::MinUIOp::create(b, l, old, update))
+                        : Value(arith::MinSIOp::create(b, l, old, update));
+  return failure();
+}
+
+/// ScatterElements and ScatterND as a gather: each output element starts
+/// as the data's and folds in, in order, every update whose target is that
+/// element (a reduction over all updates, so quadratic: for the small
+/// scatters models make).
+LogicalResult convertScatter(NodeContext &ctx, bool nd) {
+  llvm::ArrayRef<int64_t> data = ctx.inputShape(0), idx = ctx.inputShape(1),
+                          upd = ctx.inputShape(2);
+  int64_t r = data.size();
+  int32_t dtype = ctx.inputDType(0);
+  if (ctx.inputDType(2) != dtype)
+    return ctx.emitError() << "updates and data differ in element type";
+  if (!isIntegerDType(ctx.inputDType(1)))
+    return ctx.emitError() << "indices must be integers";
+  std::string reduction = ctx.attrString("reduction", "none");
+  if (reduction != "none" && reduction != "add" && reduction != "mul" &&
+      reduction != "max" && reduction != "min")
+    return ctx.unsupported("reduction '" + reduction + "'");
+  int64_t axis = 0, depth = 0;
+  // Update loops: the updates' dimensions (ScatterElements), or the
+  // indices' leading ones (ScatterND, each an update slice).
+  llvm::SmallVector<int64_t> updateLoops;
+  if (nd) {
+    depth = idx.empty() ? 0 : idx.back();
+    if (idx.empty() || depth > r ||
+        upd != llvm::ArrayRef<int64_t>([&] {
+          llvm::SmallVector<int64_t> s(idx.drop_back());
+          llvm::append_range(s, data.drop_front(depth));
+          return s;
+        }()))
+      return ctx.emitError()
+             << "indices " << shapeString(idx) << " and updates "
+             << shapeString(upd) << " do not fit data " << shapeString(data);
+    updateLoops.assign(idx.begin(), idx.end() - 1);
+  } else {
+    FailureOr<int64_t> a = ctx.normalizeAxis(ctx.attrInt("axis", 0), r);
+    if (failed(a))
+      return failure();
+    axis = *a;
+    if (idx != upd || static_cast<int64_t>(idx.size()) != r)
+      return ctx.emitError()
+             << "indices " << shapeString(idx) << " and updates "
+             << shapeString(upd) << " must match and have data's rank";
+    updateLoops.assign(upd.begin(), upd.end());
+  }
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  MLIRContext *mctx = ctx.context();
+  Type element = ctx.inputType(0).getElementType();
+  Value indices = ctx.input(1), updates = ctx.input(2);
+  bool isUnsigned = isUnsignedDType(dtype);
+  bool indexUnsigned = isUnsignedDType(ctx.inputDType(1));
+  int64_t u = updateLoops.size();
+  llvm::SmallVector<utils::IteratorType> iterators(
+      r, utils::IteratorType::parallel);
+  iterators.append(u, utils::IteratorType::reduction);
+  // The data is the accumulator's starting value (a copy, read in place).
+  Value init = buildElementwise(
+      b, loc, ctx.input(0), data, element,
+      [](OpBuilder &, Location, ValueRange a) { return a[0]; });
+  LogicalResult status = success();
+  // An operand spanning the update loops gives linalg their sizes.
+  Value span = tensor::EmptyOp::create(b, loc, updateLoops, b.getI8Type());
+  llvm::SmallVector<AffineExpr> spanExprs;
+  for (int64_t d = 0; d < u; ++d)
+    spanExprs.push_back(getAffineDimExpr(r + d, mctx));
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), span, init,
+          llvm::ArrayRef<AffineMap>{
+              AffineMap::get(r + u, 0, spanExprs, mctx),
+              AffineMap::getMultiDimIdentityMap(r + u, mctx).getMajorSubMap(r)},
+          iterators,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            llvm::SmallVector<Value> out, up;
+            for (int64_t d = 0; d < r; ++d)
+              out.push_back(linalg::IndexOp::create(nb, l, d));
+            for (int64_t d = 0; d < u; ++d)
+              up.push_back(linalg::IndexOp::create(nb, l, r + d));
+            Value match, update;
+            auto same = [&](Value x, Value y) {
+              Value eq =
+                  arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, x, y);
+              match =
+                  match ? Value(arith::AndIOp::create(nb, l, match, eq)) : eq;
+            };
+            if (nd) {
+              for (int64_t t = 0; t < depth; ++t) {
+                llvm::SmallVector<Value> at(up);
+                at.push_back(indexConst(nb, l, t));
+                Value v = tensor::ExtractOp::create(nb, l, indices, at);
+                same(out[t], normalizedIndex(nb, l, v, data[t], indexUnsigned));
+              }
+              llvm::SmallVector<Value> at(up);
+              at.append(out.begin() + depth, out.end());
+              update = tensor::ExtractOp::create(nb, l, updates, at);
+            } else {
+              Value v = tensor::ExtractOp::create(nb, l, indices, up);
+              for (int64_t d = 0; d < r; ++d)
+                same(out[d], d == axis ? normalizedIndex(nb, l, v, data[d],
+                                                         indexUnsigned)
+                                       : up[d]);
+              update = tensor::ExtractOp::create(nb, l, updates, up);
+            }
+            Value acc = args[1];
+            FailureOr<Value> combined =
+                combine(ctx, nb, l, reduction, acc, update, isUnsigned);
+            if (failed(combined)) {
+              status = failure();
+              combined = acc;
+            }
+            Value v = match ? Value(arith::SelectOp::create(nb, l, match,
+                                                            *combined, acc))
+                            : *combined;
+            linalg::YieldOp::create(nb, l, v);
+          })
+          .getResult(0);
+  if (failed(status))
+    return ctx.unsupported("reduction '" + reduction + "'");
+  ctx.setOutput(0, result, dtype);
+  return success();
+}
+
+} // namespace
+
+void registerIndexingOps(OpRegistry &registry) {
+  registry.add("GatherElements", convertGatherElements);
+  registry.add("OneHot", convertOneHot);
+  registry.add("Trilu", convertTrilu);
+  registry.add("CumSum", convertCumSum);
+  registry.add("TopK", convertTopK);
+  registry.add("GatherND", convertGatherND);
+  registry.add("ScatterElements",
+               [](NodeContext &ctx) { return convertScatter(ctx, false); });
+  // Scatter (opsets 9 and 10) is ScatterElements under its older name.
+  registry.add("Scatter",
+               [](NodeContext &ctx) { return convertScatter(ctx, false); });
+  registry.add("ScatterND",
+               [](NodeContext &ctx) { return convertScatter(ctx, true); });
+}
+
+} // namespace kiln::onnx_import

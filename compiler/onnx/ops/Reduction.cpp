@@ -1,0 +1,263 @@
+//===- Reduction.cpp - ONNX Reduce* and ArgMax/ArgMin ---------------------===//
+//
+// Reductions are linalg.reduce (with elementwise pre- and post-steps for
+// L1, L2, LogSum, LogSumExp, SumSquare, Mean), reshaped to keep the reduced
+// dimensions as 1s with keepdims. Axes are an attribute before opset 13
+// (ReduceSum) or 18 (the others) and an input after. ArgMax/ArgMin are one
+// generic reducing to a value and an index.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/onnx/ops/Common.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace kiln::onnx_import {
+namespace {
+
+enum class Kind {
+  Sum,
+  Mean,
+  Max,
+  Min,
+  Prod,
+  L1,
+  L2,
+  LogSum,
+  LogSumExp,
+  SumSquare
+};
+
+/// The reduced axes (sorted), or nullopt for "return the input" (empty axes
+/// with noop_with_empty_axes).
+FailureOr<std::optional<llvm::SmallVector<int64_t>>>
+reducedAxes(NodeContext &ctx, int64_t axesInputSince) {
+  int64_t rank = ctx.inputRank(0);
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> given =
+      ctx.intsFromAttrOrInput("axes", 1, axesInputSince);
+  if (failed(given))
+    return failure();
+  llvm::SmallVector<int64_t> axes;
+  if (*given && !(*given)->empty()) {
+    for (int64_t a : **given) {
+      FailureOr<int64_t> axis = ctx.normalizeAxis(a, rank);
+      if (failed(axis))
+        return failure();
+      if (!llvm::is_contained(axes, *axis))
+        axes.push_back(*axis);
+    }
+    llvm::sort(axes);
+  } else {
+    if (ctx.attrInt("noop_with_empty_axes", 0) != 0)
+      return std::optional<llvm::SmallVector<int64_t>>();
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  }
+  return std::optional<llvm::SmallVector<int64_t>>(axes);
+}
+
+LogicalResult convertReduce(NodeContext &ctx, Kind kind, int64_t since) {
+  int32_t dtype = ctx.inputDType(0);
+  bool isFloat = isFloatDType(dtype);
+  bool integerOk = kind == Kind::Sum || kind == Kind::Max ||
+                   kind == Kind::Min || kind == Kind::Prod ||
+                   kind == Kind::L1 || kind == Kind::SumSquare;
+  if (!isFloat && !(integerOk && isIntegerDType(dtype)))
+    return ctx.unsupported("element type " + dtypeName(dtype));
+  auto axes = reducedAxes(ctx, since);
+  if (failed(axes))
+    return failure();
+  bool keepDims = ctx.attrInt("keepdims", 1) != 0;
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Value x = ctx.input(0);
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  Type element = ctx.inputType(0).getElementType();
+  if (!*axes) {
+    ctx.setOutput(0, x, dtype);
+    return success();
+  }
+  bool isUnsigned = isUnsignedDType(dtype);
+  auto add = [&](OpBuilder &nb, Location l, Value a, Value c) -> Value {
+    return isFloat ? Value(arith::AddFOp::create(nb, l, a, c))
+                   : Value(arith::AddIOp::create(nb, l, a, c));
+  };
+  auto mul = [&](OpBuilder &nb, Location l, Value a, Value c) -> Value {
+    return isFloat ? Value(arith::MulFOp::create(nb, l, a, c))
+                   : Value(arith::MulIOp::create(nb, l, a, c));
+  };
+  // LogSumExp subtracts the maximum first so exp cannot overflow.
+  Value max;
+  if (kind == Kind::LogSumExp) {
+    auto f = cast<FloatType>(element);
+    max = buildReduction(
+        b, loc, x, **axes, true,
+        FloatAttr::get(f, APFloat::getInf(f.getFloatSemantics(), true)),
+        [](OpBuilder &nb, Location l, Value v, Value acc) {
+          return Value(arith::MaximumFOp::create(nb, l, v, acc));
+        });
+    // A row of -inf would give -inf - -inf = NaN: shift by 0 there.
+    max = buildElementwise(
+        b, loc, max, cast<RankedTensorType>(max.getType()).getShape(), element,
+        [](OpBuilder &nb, Location l, ValueRange a) {
+          Value finite = math::IsFiniteOp::create(nb, l, a[0]);
+          Value zero = scalarConstant(nb, l, a[0].getType(), 0);
+          return Value(arith::SelectOp::create(nb, l, finite, a[0], zero));
+        });
+    x = buildElementwise(
+        b, loc, {x, max}, shape, element,
+        [](OpBuilder &nb, Location l, ValueRange a) {
+          return Value(math::ExpOp::create(
+              nb, l, arith::SubFOp::create(nb, l, a[0], a[1])));
+        });
+  }
+  TypedAttr init;
+  switch (kind) {
+  case Kind::Max:
+  case Kind::Min: {
+    bool isMax = kind == Kind::Max;
+    if (auto f = dyn_cast<FloatType>(element)) {
+      init = FloatAttr::get(f, APFloat::getInf(f.getFloatSemantics(), isMax));
+    } else {
+      unsigned w = element.getIntOrFloatBitWidth();
+      APInt v = isUnsigned
+                    ? (isMax ? APInt::getMinValue(w) : APInt::getMaxValue(w))
+                    : (isMax ? APInt::getSignedMinValue(w)
+                             : APInt::getSignedMaxValue(w));
+      init = IntegerAttr::get(element, v);
+    }
+    break;
+  }
+  case Kind::Prod:
+    init = scalarAttr(element, 1);
+    break;
+  default:
+    init = scalarAttr(element, 0);
+  }
+  Value reduced = buildReduction(
+      b, loc, x, **axes, keepDims, init,
+      [&](OpBuilder &nb, Location l, Value v, Value acc) -> Value {
+        switch (kind) {
+        case Kind::Max:
+          if (isFloat)
+            return arith::MaximumFOp::create(nb, l, v, acc);
+          return isUnsigned ? Value(arith::MaxUIOp::create(nb, l, v, acc))
+                            : Value(arith::MaxSIOp::create(nb, l, v, acc));
+        case Kind::Min:
+          if (isFloat)
+            return arith::MinimumFOp::create(nb, l, v, acc);
+          return isUnsigned ? Value(arith::MinUIOp::create(nb, l, v, acc))
+                            : Value(arith::MinSIOp::create(nb, l, v, acc));
+        case Kind::Prod:
+          return mul(nb, l, v, acc);
+        case Kind::L1:
+          return add(nb, l,
+                     isFloat ? Value(math::AbsFOp::create(nb, l, v))
+                             : Value(math::AbsIOp::create(nb, l, v)),
+                     acc);
+        case Kind::L2:
+        case Kind::SumSquare:
+          return add(nb, l, mul(nb, l, v, v), acc);
+        default:
+          return add(nb, l, v, acc);
+        }
+      });
+  llvm::ArrayRef<int64_t> outShape =
+      cast<RankedTensorType>(reduced.getType()).getShape();
+  int64_t count = 1;
+  for (int64_t a : **axes)
+    count *= shape[a];
+  if (kind == Kind::Mean || kind == Kind::L2 || kind == Kind::LogSum ||
+      kind == Kind::LogSumExp) {
+    Value maxKept = max;
+    llvm::SmallVector<Value> operands = {reduced};
+    if (kind == Kind::LogSumExp) {
+      if (!keepDims)
+        maxKept = reshapeTo(b, loc, max, outShape);
+      operands.push_back(maxKept);
+    }
+    reduced = buildElementwise(
+        b, loc, operands, outShape, element,
+        [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+          switch (kind) {
+          case Kind::Mean:
+            return arith::DivFOp::create(nb, l, a[0],
+                                         scalarConstant(nb, l, element, count));
+          case Kind::L2:
+            return math::SqrtOp::create(nb, l, a[0]);
+          case Kind::LogSum:
+            return math::LogOp::create(nb, l, a[0]);
+          default:
+            return arith::AddFOp::create(
+                nb, l, math::LogOp::create(nb, l, a[0]), a[1]);
+          }
+        });
+  }
+  ctx.setOutput(0, reduced, dtype);
+  return success();
+}
+
+LogicalResult convertArg(NodeContext &ctx, bool isMax) {
+  int32_t dtype = ctx.inputDType(0);
+  bool isFloat = isFloatDType(dtype);
+  if (!isFloat && !isIntegerDType(dtype))
+    return ctx.unsupported("element type " + dtypeName(dtype));
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.attrInt("axis", 0), rank);
+  if (failed(axis))
+    return failure();
+  if (shape[*axis] == 0)
+    return ctx.emitError() << "reduces an empty dimension";
+  bool keepDims = ctx.attrInt("keepdims", 1) != 0;
+  bool last = ctx.attrInt("select_last_index", 0) != 0;
+  bool isUnsigned = isUnsignedDType(dtype);
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Value result =
+      buildArgReduction(b, loc, ctx.input(0), *axis, isMax, last, isUnsigned);
+  if (keepDims) {
+    llvm::SmallVector<int64_t> kept(shape);
+    kept[*axis] = 1;
+    result = reshapeTo(b, loc, result, kept);
+  }
+  ctx.setOutput(0, result, Int64);
+  return success();
+}
+
+} // namespace
+
+void registerReductionOps(OpRegistry &registry) {
+  struct Entry {
+    const char *Name;
+    Kind K;
+    int64_t AxesInputSince;
+  };
+  static const Entry kReductions[] = {
+      {"ReduceSum", Kind::Sum, 13},
+      {"ReduceMean", Kind::Mean, 18},
+      {"ReduceMax", Kind::Max, 18},
+      {"ReduceMin", Kind::Min, 18},
+      {"ReduceProd", Kind::Prod, 18},
+      {"ReduceL1", Kind::L1, 18},
+      {"ReduceL2", Kind::L2, 18},
+      {"ReduceLogSum", Kind::LogSum, 18},
+      {"ReduceLogSumExp", Kind::LogSumExp, 18},
+      {"ReduceSumSquare", Kind::SumSquare, 18},
+  };
+  for (const Entry &e : kReductions)
+    registry.add(e.Name, [&e](NodeContext &ctx) {
+      return convertReduce(ctx, e.K, e.AxesInputSince);
+    });
+  registry.add("ArgMax",
+               [](NodeContext &ctx) { return convertArg(ctx, true); });
+  registry.add("ArgMin",
+               [](NodeContext &ctx) { return convertArg(ctx, false); });
+}
+
+} // namespace kiln::onnx_import

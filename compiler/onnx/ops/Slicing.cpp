@@ -1,0 +1,405 @@
+//===- Slicing.cpp - ONNX Slice, Split and Pad ----------------------------===//
+//
+// Slices with positive steps are tensor.extract_slice; negative steps (and
+// every Pad other than constant non-negative padding, a tensor.pad) are
+// generics that compute each output element's source index and extract it.
+// Slice folds on host tensors, Split's and Pad's operands must be known at
+// import time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/onnx/ops/Common.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
+
+using namespace mlir;
+
+namespace kiln::onnx_import {
+namespace {
+
+/// What a Slice takes from each dimension: start, step and size.
+struct SliceSpec {
+  llvm::SmallVector<int64_t> Start, Step, Size;
+};
+
+FailureOr<SliceSpec> sliceSpec(NodeContext &ctx) {
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  llvm::SmallVector<int64_t> starts, ends, axes, steps;
+  if (ctx.opset() < 10) {
+    starts = ctx.attrInts("starts");
+    ends = ctx.attrInts("ends");
+    axes = ctx.attrInts("axes");
+  } else {
+    auto read = [&](size_t i, llvm::StringRef what,
+                    llvm::SmallVector<int64_t> &out) -> LogicalResult {
+      if (!ctx.hasInput(i))
+        return success();
+      FailureOr<llvm::SmallVector<int64_t>> v = ctx.constantInts(i, what);
+      if (failed(v))
+        return failure();
+      out = *v;
+      return success();
+    };
+    if (failed(read(1, "starts", starts)) || failed(read(2, "ends", ends)) ||
+        failed(read(3, "axes", axes)) || failed(read(4, "steps", steps)))
+      return failure();
+  }
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(i);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (starts.size() != ends.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size())
+    return ctx.emitError() << "starts, ends, axes and steps differ in length",
+           failure();
+  SliceSpec spec;
+  spec.Start.assign(rank, 0);
+  spec.Step.assign(rank, 1);
+  spec.Size.assign(shape.begin(), shape.end());
+  llvm::SmallVector<bool> seen(rank, false);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    FailureOr<int64_t> axis = ctx.normalizeAxis(axes[i], rank);
+    if (failed(axis))
+      return failure();
+    if (seen[*axis])
+      return ctx.emitError() << "axis " << *axis << " sliced twice", failure();
+    seen[*axis] = true;
+    int64_t dim = shape[*axis], step = steps[i];
+    if (step == 0)
+      return ctx.emitError() << "step is 0", failure();
+    int64_t start = starts[i], end = ends[i];
+    // INT64_MIN/MAX mean "from the very end"; adding dim must not overflow.
+    if (start < 0)
+      start = start < -dim ? -1 : start + dim;
+    if (end < 0)
+      end = end < -dim ? -1 : end + dim;
+    if (step > 0) {
+      start = std::clamp<int64_t>(start, 0, dim);
+      end = std::clamp<int64_t>(end, 0, dim);
+    } else {
+      start = std::clamp<int64_t>(start, -1, dim - 1);
+      end = std::clamp<int64_t>(end, -1, dim - 1);
+    }
+    int64_t size = step > 0 ? (end - start + step - 1) / step
+                            : (start - end + (-step) - 1) / (-step);
+    spec.Start[*axis] = start;
+    spec.Step[*axis] = step;
+    spec.Size[*axis] = std::max<int64_t>(0, size);
+  }
+  return spec;
+}
+
+/// out[i...] = source[index_d(i_d)...] where `index` maps an output index
+/// of dimension d to the source's (an index value); with `inside`, elements
+/// it says are outside the source take `padValue`.
+Value gatherGeneric(
+    OpBuilder &b, Location loc, Value source, llvm::ArrayRef<int64_t> shape,
+    llvm::function_ref<Value(OpBuilder &, Location, int64_t, Value)> index,
+    llvm::function_ref<Value(OpBuilder &, Location, int64_t, Value)> inside,
+    TypedAttr padValue) {
+  auto type = cast<RankedTensorType>(source.getType());
+  int64_t rank = shape.size();
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{}, init,
+             llvm::ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
+             llvm::SmallVector<utils::IteratorType>(
+                 rank, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange) {
+               llvm::SmallVector<Value> position;
+               Value ok;
+               for (int64_t d = 0; d < rank; ++d) {
+                 Value i = linalg::IndexOp::create(nb, l, d);
+                 if (inside) {
+                   Value in = inside(nb, l, d, i);
+                   ok = ok ? Value(arith::AndIOp::create(nb, l, ok, in)) : in;
+                 }
+                 position.push_back(index(nb, l, d, i));
+               }
+               Value v = tensor::ExtractOp::create(nb, l, source, position);
+               if (ok) {
+                 Value pad = arith::ConstantOp::create(nb, l, padValue);
+                 v = arith::SelectOp::create(nb, l, ok, v, pad);
+               }
+               linalg::YieldOp::create(nb, l, v);
+             })
+      .getResult(0);
+}
+
+Value idx(OpBuilder &b, Location l, int64_t v) {
+  return arith::ConstantIndexOp::create(b, l, v);
+}
+
+Value extractSlice(OpBuilder &b, Location loc, Value source,
+                   const SliceSpec &spec) {
+  llvm::SmallVector<OpFoldResult> offsets, sizes, strides;
+  for (size_t d = 0; d < spec.Start.size(); ++d) {
+    offsets.push_back(b.getIndexAttr(spec.Start[d]));
+    sizes.push_back(b.getIndexAttr(spec.Size[d]));
+    strides.push_back(b.getIndexAttr(spec.Step[d]));
+  }
+  return tensor::ExtractSliceOp::create(b, loc, source, offsets, sizes,
+                                        strides);
+}
+
+LogicalResult convertSlice(NodeContext &ctx) {
+  FailureOr<SliceSpec> spec = sliceSpec(ctx);
+  if (failed(spec))
+    return failure();
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Value source = ctx.input(0);
+  Value result;
+  bool positive = llvm::all_of(spec->Step, [](int64_t s) { return s > 0; });
+  if (positive || numElementsOf(spec->Size) == 0) {
+    SliceSpec s = *spec;
+    for (size_t d = 0; d < s.Step.size(); ++d)
+      if (s.Size[d] == 0)
+        s.Start[d] = 0, s.Step[d] = 1;
+    result = extractSlice(b, loc, source, s);
+  } else {
+    result = gatherGeneric(
+        b, loc, source, spec->Size,
+        [&](OpBuilder &nb, Location l, int64_t d, Value i) -> Value {
+          if (spec->Start[d] == 0 && spec->Step[d] == 1)
+            return i;
+          Value scaled =
+              arith::MulIOp::create(nb, l, i, idx(nb, l, spec->Step[d]));
+          return arith::AddIOp::create(nb, l, scaled,
+                                       idx(nb, l, spec->Start[d]));
+        },
+        nullptr, TypedAttr());
+  }
+  ctx.setOutput(0, result, ctx.inputDType(0));
+  return success();
+}
+
+FailureOr<bool> foldSlice(NodeContext &ctx) {
+  const HostTensor *c = ctx.constantInput(0);
+  if (!c)
+    return false;
+  FailureOr<SliceSpec> spec = sliceSpec(ctx);
+  if (failed(spec))
+    return failure();
+  int64_t n = numElementsOf(spec->Size);
+  if (n > kMaxFoldElements)
+    return false;
+  llvm::ArrayRef<int64_t> shape = c->shape();
+  int64_t rank = shape.size();
+  llvm::SmallVector<int64_t> strides(rank, 1), position(rank, 0), flat;
+  for (int64_t d = rank - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t f = 0;
+    for (int64_t d = 0; d < rank; ++d)
+      f += (spec->Start[d] + position[d] * spec->Step[d]) * strides[d];
+    flat.push_back(f);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++position[d] < spec->Size[d])
+        break;
+      position[d] = 0;
+    }
+  }
+  ctx.setOutput(0, c->gathered(spec->Size, flat));
+  return true;
+}
+
+LogicalResult convertSplit(NodeContext &ctx) {
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.attrInt("axis", 0), rank);
+  if (failed(axis))
+    return failure();
+  int64_t dim = shape[*axis];
+  int64_t outputs = ctx.numOutputs();
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> given =
+      ctx.intsFromAttrOrInput("split", 1, 13);
+  if (failed(given))
+    return failure();
+  llvm::SmallVector<int64_t> sizes;
+  if (*given) {
+    sizes = **given;
+  } else {
+    // Opset 18's num_outputs: ceil-sized parts, the last one smaller.
+    int64_t parts =
+        ctx.opset() >= 18 ? ctx.attrInt("num_outputs", outputs) : outputs;
+    if (parts != outputs || parts < 1)
+      return ctx.emitError()
+             << "num_outputs " << parts << " but " << outputs << " outputs";
+    int64_t each = ctx.opset() >= 18 ? (dim + parts - 1) / parts : dim / parts;
+    if (ctx.opset() < 18 && dim % parts != 0)
+      return ctx.emitError()
+             << "dimension " << dim << " does not split evenly into " << parts;
+    for (int64_t i = 0; i < parts; ++i)
+      sizes.push_back(std::min(each, dim - i * each));
+  }
+  int64_t total = 0;
+  for (int64_t s : sizes) {
+    if (s < 0)
+      return ctx.emitError() << "negative split size " << s;
+    total += s;
+  }
+  if (total != dim || static_cast<int64_t>(sizes.size()) != outputs)
+    return ctx.emitError() << "split sizes do not add up to dimension " << dim
+                           << " in " << outputs << " parts";
+  int64_t offset = 0;
+  for (int64_t i = 0; i < outputs; ++i) {
+    SliceSpec spec;
+    spec.Start.assign(rank, 0);
+    spec.Step.assign(rank, 1);
+    spec.Size.assign(shape.begin(), shape.end());
+    spec.Start[*axis] = offset;
+    spec.Size[*axis] = sizes[i];
+    offset += sizes[i];
+    if (!ctx.hasOutput(i))
+      continue;
+    ctx.setOutput(i, extractSlice(ctx.builder(), ctx.loc(), ctx.input(0), spec),
+                  ctx.inputDType(0));
+  }
+  return success();
+}
+
+LogicalResult convertPad(NodeContext &ctx) {
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  int32_t dtype = ctx.inputDType(0);
+  std::string mode = ctx.attrString("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge" &&
+      mode != "wrap")
+    return ctx.unsupported("mode '" + mode + "'");
+  llvm::SmallVector<int64_t> pads;
+  double value = 0;
+  std::optional<size_t> valueInput;
+  llvm::SmallVector<int64_t> axes;
+  if (ctx.opset() < 11) {
+    pads = ctx.attrInts(ctx.opset() < 2 ? "paddings" : "pads");
+    value = ctx.attrFloat("value", 0.0f);
+  } else {
+    FailureOr<llvm::SmallVector<int64_t>> p = ctx.constantInts(1, "pads");
+    if (failed(p))
+      return failure();
+    pads = *p;
+    if (ctx.hasInput(2)) {
+      if (numElementsOf(ctx.inputShape(2)) != 1)
+        return ctx.emitError() << "constant_value must be a scalar";
+      if (const HostTensor *v = ctx.constantInput(2))
+        value = v->doubleAt(0);
+      else
+        valueInput = 2;
+    }
+    if (ctx.hasInput(3)) {
+      FailureOr<llvm::SmallVector<int64_t>> a = ctx.constantInts(3, "axes");
+      if (failed(a))
+        return failure();
+      axes = *a;
+    }
+  }
+  if (axes.empty())
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  if (pads.size() != 2 * axes.size())
+    return ctx.emitError() << "pads has " << pads.size() << " values for "
+                           << axes.size() << " axes";
+  llvm::SmallVector<int64_t> low(rank, 0), high(rank, 0), outShape;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    FailureOr<int64_t> axis = ctx.normalizeAxis(axes[i], rank);
+    if (failed(axis))
+      return failure();
+    low[*axis] = pads[i];
+    high[*axis] = pads[axes.size() + i];
+  }
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t size = shape[d] + low[d] + high[d];
+    if (size < 0)
+      return ctx.emitError()
+             << "pads remove more than dimension " << d << " holds";
+    if (mode != "constant" && shape[d] == 0 && size > 0)
+      return ctx.emitError()
+             << "cannot " << mode << "-pad empty dimension " << d;
+    if (mode == "reflect" && (low[d] >= shape[d] || high[d] >= shape[d]) &&
+        (low[d] > 0 || high[d] > 0))
+      return ctx.unsupported("reflect padding wider than the dimension");
+    outShape.push_back(size);
+  }
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Type element = ctx.inputType(0).getElementType();
+  Value source = ctx.input(0);
+  bool nonNegative = llvm::all_of(low, [](int64_t p) { return p >= 0; }) &&
+                     llvm::all_of(high, [](int64_t p) { return p >= 0; });
+  Value result;
+  if (mode == "constant" && nonNegative && !valueInput) {
+    result = padConstant(b, loc, source, low, high, scalarAttr(element, value));
+  } else if (mode == "constant" && valueInput) {
+    return ctx.unsupported("constant_value computed at run time");
+  } else {
+    // Each output index o reads source index o - low, mapped into range.
+    result = gatherGeneric(
+        b, loc, source, outShape,
+        [&](OpBuilder &nb, Location l, int64_t d, Value o) -> Value {
+          Value i =
+              low[d]
+                  ? Value(arith::SubIOp::create(nb, l, o, idx(nb, l, low[d])))
+                  : o;
+          if (high[d] <= 0 && low[d] <= 0)
+            return i;
+          int64_t n = shape[d];
+          Value zero = idx(nb, l, 0), last = idx(nb, l, n - 1);
+          if (mode == "edge" || mode == "constant") {
+            i = arith::MaxSIOp::create(nb, l, i, zero);
+            return arith::MinSIOp::create(nb, l, i, last);
+          }
+          if (mode == "wrap") {
+            Value nn = idx(nb, l, n);
+            Value r = arith::RemSIOp::create(nb, l, i, nn);
+            Value neg = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                              r, zero);
+            return arith::SelectOp::create(
+                nb, l, neg, arith::AddIOp::create(nb, l, r, nn), r);
+          }
+          // reflect: -i below 0, 2(n-1) - i above n - 1.
+          Value neg =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, i, zero);
+          i = arith::SelectOp::create(nb, l, neg,
+                                      arith::SubIOp::create(nb, l, zero, i), i);
+          Value over =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sgt, i, last);
+          Value mirrored =
+              arith::SubIOp::create(nb, l, idx(nb, l, 2 * (n - 1)), i);
+          return arith::SelectOp::create(nb, l, over, mirrored, i);
+        },
+        mode == "constant"
+            ? llvm::function_ref<Value(OpBuilder &, Location, int64_t, Value)>(
+                  [&](OpBuilder &nb, Location l, int64_t d, Value o) -> Value {
+                    Value i =
+                        arith::SubIOp::create(nb, l, o, idx(nb, l, low[d]));
+                    Value ge = arith::CmpIOp::create(
+                        nb, l, arith::CmpIPredicate::sge, i, idx(nb, l, 0));
+                    Value lt =
+                        arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                              i, idx(nb, l, shape[d]));
+                    return arith::AndIOp::create(nb, l, ge, lt);
+                  })
+            : nullptr,
+        scalarAttr(element, value));
+  }
+  ctx.setOutput(0, result, dtype);
+  return success();
+}
+
+} // namespace
+
+void registerSlicingOps(OpRegistry &registry) {
+  registry.add("Slice", convertSlice);
+  registry.addFolder("Slice", foldSlice);
+  registry.add("Split", convertSplit);
+  registry.add("Pad", convertPad);
+}
+
+} // namespace kiln::onnx_import

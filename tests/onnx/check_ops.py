@@ -1,0 +1,1287 @@
+#!/usr/bin/python3
+"""Numeric checks of the ONNX importer's converters.
+
+Each case is a one- or few-node ONNX model built with onnx.helper at a
+chosen opset, random inputs (seeded, never all zeros) and a float64 numpy
+reference written here from the ONNX operator definitions. The model is
+compiled by kiln-compile (which imports .onnx files in-process), run by
+kiln-run-module on local-task, and compared (onnxharness: fp32 |a-b| <= 1e-5 + 1e-4*|ref| against the float64
+reference rounded to float32, integers and booleans exactly).
+
+  /usr/bin/python3 tests/onnx/check_ops.py --bin-dir build/bin [-k FILTER]
+
+The ONNX backend node-test runner (tests/onnx/run_node_tests.py) checks
+against ONNX's own reference outputs; these cases cover the attribute forms
+and opset variants the converters choose between.
+"""
+
+import argparse
+import math
+import os
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import onnxharness  # noqa: E402
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__] = fn
+    return fn
+
+
+def rand(shape, seed, lo=-2.0, hi=2.0):
+    rng = np.random.default_rng(seed)
+    return rng.uniform(lo, hi, size=shape).astype(np.float32)
+
+
+ELEM = {np.dtype(np.float32): TensorProto.FLOAT,
+        np.dtype(np.float64): TensorProto.DOUBLE,
+        np.dtype(np.int64): TensorProto.INT64,
+        np.dtype(np.int32): TensorProto.INT32,
+        np.dtype(np.bool_): TensorProto.BOOL,
+        np.dtype(np.uint8): TensorProto.UINT8,
+        np.dtype(np.int8): TensorProto.INT8}
+
+
+def outputType(ref):
+    """References are computed in float64; the models compute float32."""
+    return np.dtype(np.float32) if ref.dtype == np.float64 else ref.dtype
+
+
+def single(op, inputs, refs, attrs=None, opset=17, initializers=None,
+           nin=None):
+    """A model of one node: `inputs` (name -> array) are graph inputs,
+    `initializers` (name -> array) constants; `refs` the expected outputs."""
+    initializers = initializers or {}
+    names = nin if nin is not None else list(inputs) + list(initializers)
+    outs = [f"out{i}" for i in range(len(refs))]
+    node = helper.make_node(op, names, outs, name=f"{op.lower()}_node",
+                            **(attrs or {}))
+    graph = helper.make_graph(
+        [node], "check",
+        [helper.make_tensor_value_info(n, ELEM[a.dtype], a.shape)
+         for n, a in inputs.items()],
+        [helper.make_tensor_value_info(o, ELEM[outputType(r)], r.shape)
+         for o, r in zip(outs, refs)],
+        initializer=[numpy_helper.from_array(a, n)
+                     for n, a in initializers.items()])
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    return model, list(inputs.values()), refs
+
+
+# --- elementwise -----------------------------------------------------------
+
+def binary(op, fn, opset=17, a_shape=(2, 3, 4), b_shape=(3, 1)):
+    a, b = rand(a_shape, 1), rand(b_shape, 2)
+    ref = fn(a.astype(np.float64), b.astype(np.float64))
+    return single(op, {"a": a, "b": b}, [ref], opset=opset)
+
+
+@case
+def add_broadcast():
+    return binary("Add", np.add)
+
+
+@case
+def sub_broadcast():
+    return binary("Sub", np.subtract, b_shape=(4,))
+
+
+@case
+def mul_scalar():
+    return binary("Mul", np.multiply, b_shape=())
+
+
+@case
+def div_broadcast():
+    a, b = rand((2, 3, 4), 1), rand((3, 1), 2, 0.5, 2.0)
+    return single("Div", {"a": a, "b": b},
+                  [a.astype(np.float64) / b.astype(np.float64)])
+
+
+@case
+def pow_float():
+    a, b = rand((3, 4), 1, 0.1, 3.0), rand((4,), 2)
+    return single("Pow", {"a": a, "b": b},
+                  [np.power(a.astype(np.float64), b.astype(np.float64))])
+
+
+@case
+def pow_int_exponent():
+    a = rand((3, 4), 1)
+    b = np.array([0, 1, 2, 3], np.int64)
+    return single("Pow", {"a": a, "b": b},
+                  [np.power(a.astype(np.float64), b)])
+
+
+@case
+def max_min_variadic():
+    a, b, c = rand((2, 3), 1), rand((3,), 2), rand((2, 1), 3)
+    m, _, r = single("Max", {"a": a, "b": b, "c": c},
+                     [np.maximum(np.maximum(a, b), c).astype(np.float64)])
+    return m, _, r
+
+
+@case
+def sum_mean():
+    a, b, c = rand((2, 3), 1), rand((3,), 2), rand((2, 1), 3)
+    s = a.astype(np.float64) + b + c
+    return single("Mean", {"a": a, "b": b, "c": c}, [s / 3])
+
+
+@case
+def int_arith():
+    a = np.arange(-6, 6, dtype=np.int64).reshape(3, 4)
+    b = np.array([1, -2, 3, 5], np.int64)
+    # ONNX integer Div truncates toward zero.
+    return single("Div", {"a": a, "b": b},
+                  [np.trunc(a / b).astype(np.int64)])
+
+
+@case
+def mod_python_and_fmod():
+    a = np.arange(-6, 6, dtype=np.int64).reshape(3, 4)
+    b = np.array([4, -3, 5, -5], np.int64)
+    return single("Mod", {"a": a, "b": b}, [np.mod(a, b)])
+
+
+@case
+def mod_fmod_float():
+    a, b = rand((3, 4), 1), rand((4,), 2, 0.5, 1.5)
+    return single("Mod", {"a": a, "b": b},
+                  [np.fmod(a.astype(np.float64), b)], attrs={"fmod": 1})
+
+
+@case
+def comparisons():
+    a, b = rand((2, 3), 1), rand((3,), 2)
+    a[0, 0] = b[0]
+    return single("LessOrEqual", {"a": a, "b": b}, [a <= b])
+
+
+@case
+def equal_int():
+    a = np.array([[1, 2, 3], [3, 2, 1]], np.int64)
+    b = np.array([1, 5, 1], np.int64)
+    return single("Equal", {"a": a, "b": b}, [a == b])
+
+
+@case
+def logic_xor():
+    a = np.array([[True, False, True], [False, False, True]])
+    b = np.array([True, False, False])
+    return single("Xor", {"a": a, "b": b}, [a ^ b])
+
+
+@case
+def not_bool():
+    a = np.array([[True, False, True]])
+    return single("Not", {"a": a}, [~a])
+
+
+def unary(op, fn, lo=-2.0, hi=2.0, attrs=None, opset=17):
+    x = rand((3, 5), 7, lo, hi)
+    return single(op, {"x": x}, [fn(x.astype(np.float64))], attrs=attrs,
+                  opset=opset)
+
+
+for _name, _fn, _lo, _hi in [
+        ("Relu", lambda x: np.maximum(x, 0), -2, 2),
+        ("Sigmoid", lambda x: 1 / (1 + np.exp(-x)), -6, 6),
+        ("Tanh", np.tanh, -3, 3), ("Exp", np.exp, -3, 3),
+        ("Log", np.log, 0.1, 4), ("Sqrt", np.sqrt, 0.1, 4),
+        ("Abs", np.abs, -2, 2), ("Neg", np.negative, -2, 2),
+        ("Reciprocal", np.reciprocal, 0.5, 2), ("Floor", np.floor, -3, 3),
+        ("Ceil", np.ceil, -3, 3),
+        ("Erf", np.vectorize(math.erf), -2, 2),
+        ("Sin", np.sin, -3, 3), ("Cos", np.cos, -3, 3),
+        ("Tan", np.tan, -1, 1), ("Asin", np.arcsin, -0.9, 0.9),
+        ("Acos", np.arccos, -0.9, 0.9), ("Atan", np.arctan, -3, 3),
+        ("Sinh", np.sinh, -2, 2), ("Cosh", np.cosh, -2, 2),
+        ("Asinh", np.arcsinh, -2, 2), ("Acosh", np.arccosh, 1.1, 3),
+        ("Atanh", np.arctanh, -0.9, 0.9), ("Sign", np.sign, -2, 2),
+        ("Round", np.round, -3, 3),
+        ("Softplus", lambda x: np.log(np.exp(x) + 1), -4, 4),
+        ("Softsign", lambda x: x / (1 + np.abs(x)), -4, 4),
+        ("HardSwish", lambda x: x * np.clip(x / 6 + 0.5, 0, 1), -5, 5),
+        ("Mish", lambda x: x * np.tanh(np.log1p(np.exp(x))), -4, 4)]:
+    def _make(op=_name, fn=_fn, lo=_lo, hi=_hi):
+        # Mish is an opset-18 op.
+        return lambda: unary(op, fn, lo, hi, opset=18 if op == "Mish" else 17)
+    CASES[f"unary_{_name.lower()}"] = _make()
+
+
+@case
+def leaky_relu():
+    return unary("LeakyRelu", lambda x: np.where(x < 0, 0.2 * x, x),
+                 attrs={"alpha": 0.2})
+
+
+@case
+def hard_sigmoid():
+    return unary("HardSigmoid", lambda x: np.clip(0.3 * x + 0.4, 0, 1),
+                 attrs={"alpha": 0.3, "beta": 0.4}, lo=-5, hi=5)
+
+
+@case
+def elu():
+    return unary("Elu", lambda x: np.where(x < 0, 0.7 * (np.exp(x) - 1), x),
+                 attrs={"alpha": 0.7})
+
+
+@case
+def selu():
+    a, g = 1.67326319217681884765625, 1.05070102214813232421875
+    return unary("Selu",
+                 lambda x: g * np.where(x <= 0, a * np.exp(x) - a, x))
+
+
+@case
+def celu():
+    return unary("Celu", lambda x: np.maximum(0, x) +
+                 np.minimum(0, 1.5 * (np.exp(x / 1.5) - 1)),
+                 attrs={"alpha": 1.5})
+
+
+@case
+def gelu_tanh():
+    def ref(x):
+        return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) *
+                                      (x + 0.044715 * x ** 3)))
+    return unary("Gelu", ref, attrs={"approximate": "tanh"}, opset=20)
+
+
+@case
+def prelu():
+    x, s = rand((2, 3, 4), 1), rand((3, 1), 2, 0.1, 0.5)
+    return single("PRelu", {"x": x}, [np.where(x < 0, x * s.astype(np.float64),
+                                                x).astype(np.float64)],
+                  initializers={"slope": s})
+
+
+@case
+def clip_attributes_opset6():
+    return unary("Clip", lambda x: np.clip(x, -0.5, 1.0),
+                 attrs={"min": -0.5, "max": 1.0}, opset=6)
+
+
+@case
+def clip_inputs_opset13():
+    x = rand((3, 5), 7)
+    return single("Clip", {"x": x}, [np.clip(x, -0.5, 1.0).astype(np.float64)],
+                  initializers={"lo": np.array(-0.5, np.float32),
+                                "hi": np.array(1.0, np.float32)}, opset=13)
+
+
+@case
+def clip_min_only_runtime():
+    x = rand((3, 5), 7)
+    lo = np.array(0.25, np.float32)
+    return single("Clip", {"x": x, "lo": lo},
+                  [np.maximum(x, lo).astype(np.float64)], opset=13,
+                  nin=["x", "lo"])
+
+
+@case
+def cast_float_to_int_and_bool():
+    x = rand((2, 5), 3, -4, 4)
+    return single("Cast", {"x": x}, [np.trunc(x).astype(np.int32)],
+                  attrs={"to": TensorProto.INT32})
+
+
+@case
+def cast_int_to_float():
+    x = np.arange(-5, 5, dtype=np.int64).reshape(2, 5)
+    return single("Cast", {"x": x}, [x.astype(np.float64)],
+                  attrs={"to": TensorProto.FLOAT})
+
+
+# --- matrix products --------------------------------------------------------
+
+@case
+def matmul_2d():
+    a, b = rand((5, 7), 1), rand((7, 3), 2)
+    return single("MatMul", {"a": a, "b": b},
+                  [a.astype(np.float64) @ b.astype(np.float64)])
+
+
+@case
+def matmul_batched_broadcast():
+    a, b = rand((2, 1, 4, 5), 1), rand((3, 5, 6), 2)
+    return single("MatMul", {"a": a, "b": b},
+                  [np.matmul(a.astype(np.float64), b.astype(np.float64))])
+
+
+@case
+def matmul_linear_layer():
+    a, b = rand((2, 3, 4, 5), 1), rand((5, 6), 2)
+    return single("MatMul", {"a": a}, [np.matmul(a.astype(np.float64), b)],
+                  initializers={"b": b})
+
+
+@case
+def matmul_vectors():
+    a, b = rand((5,), 1), rand((2, 5, 3), 2)
+    return single("MatMul", {"a": a, "b": b},
+                  [np.matmul(a.astype(np.float64), b.astype(np.float64))])
+
+
+@case
+def gemm_transposed_constant():
+    a, w, c = rand((4, 6), 1), rand((3, 6), 2), rand((3,), 3)
+    ref = a.astype(np.float64) @ w.T.astype(np.float64) + c
+    return single("Gemm", {"a": a}, [ref], attrs={"transB": 1},
+                  initializers={"w": w, "c": c})
+
+
+@case
+def gemm_all_attributes():
+    a, b, c = rand((6, 4), 1), rand((5, 6), 2), rand((1, 5), 3)
+    ref = 0.25 * (a.T.astype(np.float64) @ b.T.astype(np.float64)) + 0.35 * c
+    return single("Gemm", {"a": a, "b": b, "c": c}, [ref],
+                  attrs={"transA": 1, "transB": 1, "alpha": 0.25,
+                         "beta": 0.35})
+
+
+# --- convolution and pooling ------------------------------------------------
+
+def conv_ref(x, w, b, strides, pads, dilations, group):
+    x = x.astype(np.float64)
+    w = w.astype(np.float64)
+    nsp = x.ndim - 2
+    x = np.pad(x, [(0, 0), (0, 0)] + [(pads[i], pads[nsp + i])
+                                      for i in range(nsp)])
+    n, c = x.shape[:2]
+    f = w.shape[0]
+    k = w.shape[2:]
+    out_sp = [(x.shape[2 + i] - ((k[i] - 1) * dilations[i] + 1)) //
+              strides[i] + 1 for i in range(nsp)]
+    y = np.zeros([n, f] + out_sp)
+    cg, fg = c // group, f // group
+    for o in np.ndindex(*out_sp):
+        for kk in np.ndindex(*k):
+            idx = tuple(o[i] * strides[i] + kk[i] * dilations[i]
+                        for i in range(nsp))
+            patch = x[(slice(None), slice(None)) + idx]  # [n, c]
+            for g in range(group):
+                y[(slice(None), slice(g * fg, (g + 1) * fg)) + o] += (
+                    patch[:, g * cg:(g + 1) * cg] @
+                    w[(slice(g * fg, (g + 1) * fg), slice(None)) + kk].T)
+    if b is not None:
+        y += b.reshape([1, f] + [1] * nsp)
+    return y
+
+
+def conv_case(xs, ws, group=1, strides=None, pads=None, dilations=None,
+              bias=True, auto_pad=None, ref_pads=None):
+    nsp = len(xs) - 2
+    x, w = rand(xs, 1), rand(ws, 2)
+    b = rand((ws[0],), 3) if bias else None
+    strides = strides or [1] * nsp
+    dilations = dilations or [1] * nsp
+    attrs = {"group": group, "strides": strides, "dilations": dilations}
+    if auto_pad:
+        attrs["auto_pad"] = auto_pad
+    else:
+        attrs["pads"] = pads or [0] * 2 * nsp
+    ref = conv_ref(x, w, b, strides, ref_pads or pads or [0] * 2 * nsp,
+                   dilations, group)
+    inits = {"w": w}
+    if bias:
+        inits["b"] = b
+    return single("Conv", {"x": x}, [ref], attrs=attrs, initializers=inits)
+
+
+@case
+def conv2d_strided_padded():
+    return conv_case((1, 3, 9, 8), (4, 3, 3, 3), strides=[2, 2],
+                     pads=[1, 0, 2, 1])
+
+
+@case
+def conv2d_dilated_no_bias():
+    return conv_case((2, 2, 9, 9), (3, 2, 3, 2), dilations=[2, 3],
+                     bias=False)
+
+
+@case
+def conv2d_depthwise():
+    return conv_case((1, 4, 7, 7), (4, 1, 3, 3), group=4, pads=[1, 1, 1, 1])
+
+
+@case
+def conv2d_grouped():
+    return conv_case((1, 4, 6, 6), (6, 2, 3, 3), group=2, pads=[1, 1, 1, 1])
+
+
+@case
+def conv2d_same_upper():
+    # in 7, stride 2 -> out 4, total pad 2 (1 + 1)... with k3: 3*2+3-7 = 2
+    return conv_case((1, 2, 7, 6), (2, 2, 3, 3), strides=[2, 2],
+                     auto_pad="SAME_UPPER", ref_pads=[1, 0, 1, 1])
+
+
+@case
+def conv2d_same_lower():
+    return conv_case((1, 2, 6, 6), (2, 2, 2, 2), auto_pad="SAME_LOWER",
+                     ref_pads=[1, 1, 0, 0])
+
+
+@case
+def conv1d_grouped():
+    return conv_case((1, 4, 10), (4, 2, 3), group=2, strides=[2],
+                     pads=[1, 1])
+
+
+@case
+def conv3d():
+    return conv_case((1, 2, 4, 5, 4), (3, 2, 2, 3, 2), pads=[1, 0, 0, 0, 1, 1])
+
+
+def pool_ref(x, kernel, strides, pads, kind, ceil=False,
+             count_include_pad=False, dilations=None):
+    x = x.astype(np.float64)
+    nsp = x.ndim - 2
+    dilations = dilations or [1] * nsp
+    sp = x.shape[2:]
+    outs = []
+    for i in range(nsp):
+        ext = (kernel[i] - 1) * dilations[i] + 1
+        span = sp[i] + pads[i] + pads[nsp + i] - ext
+        o = (-(-span // strides[i]) if ceil else span // strides[i]) + 1
+        if ceil and (o - 1) * strides[i] >= sp[i] + pads[i]:
+            o -= 1
+        outs.append(o)
+    y = np.zeros(list(x.shape[:2]) + outs)
+    for o in np.ndindex(*outs):
+        vals, count = [], 0
+        for kk in np.ndindex(*kernel):
+            pos = [o[i] * strides[i] + kk[i] * dilations[i] - pads[i]
+                   for i in range(nsp)]
+            inside = all(0 <= pos[i] < sp[i] for i in range(nsp))
+            in_pad = all(-pads[i] <= pos[i] < sp[i] + pads[nsp + i]
+                         for i in range(nsp))
+            if inside:
+                vals.append(x[(slice(None), slice(None)) + tuple(pos)])
+            if inside or (count_include_pad and in_pad):
+                count += 1
+        stack = np.stack(vals)
+        y[(slice(None), slice(None)) + o] = (
+            stack.max(0) if kind == "max" else stack.sum(0) / count)
+    return y
+
+
+@case
+def maxpool_ceil_padded():
+    x = rand((1, 2, 7, 8), 1)
+    attrs = {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 0, 0],
+             "ceil_mode": 1}
+    return single("MaxPool", {"x": x},
+                  [pool_ref(x, [3, 3], [2, 2], [1, 1, 0, 0], "max", True)],
+                  attrs=attrs)
+
+
+@case
+def maxpool_dilated_1d():
+    x = rand((1, 2, 11), 1)
+    attrs = {"kernel_shape": [3], "strides": [2], "dilations": [2]}
+    return single("MaxPool", {"x": x},
+                  [pool_ref(x, [3], [2], [0, 0], "max", dilations=[2])],
+                  attrs=attrs)
+
+
+@case
+def avgpool_exclude_pad():
+    x = rand((1, 2, 6, 7), 1)
+    attrs = {"kernel_shape": [3, 2], "strides": [2, 2],
+             "pads": [1, 1, 1, 0]}
+    return single("AveragePool", {"x": x},
+                  [pool_ref(x, [3, 2], [2, 2], [1, 1, 1, 0], "avg")],
+                  attrs=attrs)
+
+
+@case
+def avgpool_include_pad_ceil():
+    x = rand((1, 2, 6, 7), 1)
+    attrs = {"kernel_shape": [3, 3], "strides": [2, 2],
+             "pads": [1, 1, 1, 1], "count_include_pad": 1, "ceil_mode": 1}
+    return single("AveragePool", {"x": x},
+                  [pool_ref(x, [3, 3], [2, 2], [1, 1, 1, 1], "avg", True,
+                            True)], attrs=attrs)
+
+
+@case
+def avgpool_3d():
+    x = rand((1, 2, 4, 5, 4), 1)
+    attrs = {"kernel_shape": [2, 2, 2], "strides": [1, 2, 1]}
+    return single("AveragePool", {"x": x},
+                  [pool_ref(x, [2, 2, 2], [1, 2, 1], [0] * 6, "avg")],
+                  attrs=attrs)
+
+
+@case
+def global_average_pool():
+    x = rand((2, 3, 5, 4), 1)
+    return single("GlobalAveragePool", {"x": x},
+                  [x.astype(np.float64).mean(axis=(2, 3), keepdims=True)])
+
+
+@case
+def global_max_pool():
+    x = rand((2, 3, 5, 4), 1)
+    return single("GlobalMaxPool", {"x": x},
+                  [x.astype(np.float64).max(axis=(2, 3), keepdims=True)])
+
+
+@case
+def batchnorm_constant_statistics():
+    x = rand((2, 3, 4, 5), 1)
+    s, b = rand((3,), 2), rand((3,), 3)
+    mean, var = rand((3,), 4), rand((3,), 5, 0.5, 2.0)
+    ref = ((x.astype(np.float64) - mean.reshape(3, 1, 1)) /
+           np.sqrt(var.reshape(3, 1, 1).astype(np.float64) + 1e-3) *
+           s.reshape(3, 1, 1) + b.reshape(3, 1, 1))
+    return single("BatchNormalization", {"x": x}, [ref],
+                  attrs={"epsilon": 1e-3},
+                  initializers={"s": s, "b": b, "mean": mean, "var": var})
+
+
+@case
+def batchnorm_runtime_statistics():
+    x = rand((2, 3, 4), 1)
+    s, b = rand((3,), 2), rand((3,), 3)
+    mean, var = rand((3,), 4), rand((3,), 5, 0.5, 2.0)
+    ref = ((x.astype(np.float64) - mean.reshape(3, 1)) /
+           np.sqrt(var.reshape(3, 1).astype(np.float64) + 1e-5) *
+           s.reshape(3, 1) + b.reshape(3, 1))
+    return single("BatchNormalization",
+                  {"x": x, "s": s, "b": b, "mean": mean, "var": var}, [ref])
+
+
+# --- shapes, data movement, softmax -----------------------------------------
+
+@case
+def reshape_zero_and_minus_one():
+    x = rand((2, 3, 4), 1)
+    return single("Reshape", {"x": x}, [x.reshape(2, 4, 3).astype(np.float64)],
+                  initializers={"shape": np.array([0, -1, 3], np.int64)})
+
+
+@case
+def flatten_axis2():
+    x = rand((2, 3, 4, 5), 1)
+    return single("Flatten", {"x": x}, [x.reshape(6, 20).astype(np.float64)],
+                  attrs={"axis": 2})
+
+
+@case
+def transpose_perm():
+    x = rand((2, 3, 4), 1)
+    return single("Transpose", {"x": x},
+                  [x.transpose(1, 2, 0).astype(np.float64)],
+                  attrs={"perm": [1, 2, 0]})
+
+
+@case
+def concat_axis1():
+    a, b = rand((2, 3, 4), 1), rand((2, 1, 4), 2)
+    return single("Concat", {"a": a, "b": b},
+                  [np.concatenate([a, b], 1).astype(np.float64)],
+                  attrs={"axis": -2})
+
+
+@case
+def gather_runtime_indices():
+    x = rand((5, 4, 3), 1)
+    i = np.array([[0, -1], [3, 1]], np.int64)
+    return single("Gather", {"x": x, "i": i},
+                  [np.take(x, i, axis=1).astype(np.float64)],
+                  attrs={"axis": 1})
+
+
+@case
+def gather_scalar_index():
+    x = rand((5, 4), 1)
+    return single("Gather", {"x": x}, [x[2].astype(np.float64)],
+                  initializers={"i": np.array(2, np.int64)})
+
+
+def softmax_ref(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+@case
+def softmax_opset13_axis1():
+    x = rand((2, 3, 4), 1, -4, 4)
+    return single("Softmax", {"x": x}, [softmax_ref(x.astype(np.float64), 1)],
+                  attrs={"axis": 1}, opset=13)
+
+
+@case
+def softmax_opset11_flattens():
+    x = rand((2, 3, 4), 1, -4, 4)
+    ref = softmax_ref(x.reshape(2, 12).astype(np.float64), 1).reshape(2, 3, 4)
+    return single("Softmax", {"x": x}, [ref], attrs={"axis": 1}, opset=11)
+
+
+@case
+def logsoftmax_opset13():
+    x = rand((3, 5), 1, -30, 30)
+    xd = x.astype(np.float64)
+    m = xd.max(axis=-1, keepdims=True)
+    ref = xd - m - np.log(np.exp(xd - m).sum(-1, keepdims=True))
+    return single("LogSoftmax", {"x": x}, [ref], opset=13)
+
+
+@case
+def squeeze_unsqueeze_inputs():
+    x = rand((3, 1, 4), 1)
+    return single("Squeeze", {"x": x}, [x.reshape(3, 4).astype(np.float64)],
+                  initializers={"axes": np.array([-2], np.int64)}, opset=13)
+
+
+@case
+def dropout_inference_with_mask():
+    x = rand((3, 4), 1)
+    return single("Dropout", {"x": x},
+                  [x.astype(np.float64), np.ones((3, 4), bool)], opset=13)
+
+
+# --- slicing, padding, broadcasting ---------------------------------------
+
+@case
+def slice_steps_and_negative():
+    x = rand((5, 6, 4), 1)
+    inits = {"starts": np.array([1, -1, 0], np.int64),
+             "ends": np.array([5, -7, 9223372036854775807], np.int64),
+             "axes": np.array([0, 1, 2], np.int64),
+             "steps": np.array([2, -2, 3], np.int64)}
+    return single("Slice", {"x": x}, [x[1:5:2, -1:-7:-2, 0::3].astype(
+        np.float64)], initializers=inits)
+
+
+@case
+def slice_opset9_attributes():
+    x = rand((4, 5), 1)
+    return single("Slice", {"x": x}, [x[1:3, 2:].astype(np.float64)],
+                  attrs={"starts": [1, 2], "ends": [3, 100], "axes": [0, 1]},
+                  opset=9)
+
+
+@case
+def split_sizes_input():
+    x = rand((2, 7), 1)
+    return single("Split", {"x": x},
+                  [x[:, :3].astype(np.float64), x[:, 3:].astype(np.float64)],
+                  attrs={"axis": 1},
+                  initializers={"split": np.array([3, 4], np.int64)},
+                  opset=13)
+
+
+@case
+def split_num_outputs_opset18():
+    x = rand((7, 2), 1)
+    parts = [x[0:3], x[3:6], x[6:7]]
+    return single("Split", {"x": x}, [p.astype(np.float64) for p in parts],
+                  attrs={"axis": 0, "num_outputs": 3}, opset=18)
+
+
+@case
+def pad_constant_value():
+    x = rand((2, 3), 1)
+    return single("Pad", {"x": x},
+                  [np.pad(x, [(1, 0), (2, 1)],
+                          constant_values=1.5).astype(np.float64)],
+                  initializers={"pads": np.array([1, 2, 0, 1], np.int64),
+                                "value": np.array(1.5, np.float32)})
+
+
+@case
+def pad_reflect_with_axes_opset18():
+    x = rand((2, 4, 5), 1)
+    return single("Pad", {"x": x},
+                  [np.pad(x, [(0, 0), (2, 1), (0, 0)],
+                          mode="reflect").astype(np.float64)],
+                  attrs={"mode": "reflect"},
+                  initializers={"pads": np.array([2, 1], np.int64),
+                                "value": np.array(0, np.float32),
+                                "axes": np.array([1], np.int64)}, opset=18)
+
+
+@case
+def pad_edge_negative():
+    x = rand((4, 5), 1)
+    ref = np.pad(x, [(0, 0), (2, 0)], mode="edge")[1:, :]
+    return single("Pad", {"x": x}, [ref.astype(np.float64)],
+                  attrs={"mode": "edge"},
+                  initializers={"pads": np.array([-1, 2, 0, 0], np.int64)})
+
+
+@case
+def expand_bidirectional():
+    x = rand((3, 1), 1)
+    return single("Expand", {"x": x},
+                  [np.broadcast_to(x, (2, 3, 4)).astype(np.float64)],
+                  initializers={"shape": np.array([2, 1, 4], np.int64)})
+
+
+@case
+def tile_repeats():
+    x = rand((2, 3), 1)
+    return single("Tile", {"x": x}, [np.tile(x, (2, 3)).astype(np.float64)],
+                  initializers={"repeats": np.array([2, 3], np.int64)})
+
+
+@case
+def where_broadcast():
+    c = np.array([[True], [False]])
+    x, y = rand((2, 3), 1), rand((3,), 2)
+    return single("Where", {"c": c, "x": x, "y": y},
+                  [np.where(c, x, y).astype(np.float64)])
+
+
+# --- reductions --------------------------------------------------------------
+
+def reduce(op, fn, opset, axes=(1,), keepdims=1, lo=-2, hi=2, as_input=None):
+    x = rand((3, 4, 5), 1, lo, hi)
+    ref = fn(x.astype(np.float64), tuple(axes), bool(keepdims))
+    as_input = opset >= (13 if op == "ReduceSum" else 18) \
+        if as_input is None else as_input
+    if as_input:
+        return single(op, {"x": x}, [ref], attrs={"keepdims": keepdims},
+                      initializers={"axes": np.array(axes, np.int64)},
+                      opset=opset)
+    return single(op, {"x": x}, [ref],
+                  attrs={"keepdims": keepdims, "axes": list(axes)},
+                  opset=opset)
+
+
+@case
+def reduce_sum_axes_input_opset13():
+    return reduce("ReduceSum", lambda x, a, k: x.sum(a, keepdims=k), 13,
+                  axes=(0, 2))
+
+
+@case
+def reduce_sum_axes_attr_opset11():
+    return reduce("ReduceSum", lambda x, a, k: x.sum(a, keepdims=k), 11,
+                  keepdims=0)
+
+
+@case
+def reduce_mean_opset18():
+    return reduce("ReduceMean", lambda x, a, k: x.mean(a, keepdims=k), 18,
+                  axes=(-1,))
+
+
+@case
+def reduce_mean_opset13_attr():
+    return reduce("ReduceMean", lambda x, a, k: x.mean(a, keepdims=k), 13,
+                  axes=(1, 2), keepdims=0)
+
+
+@case
+def reduce_max_min():
+    return reduce("ReduceMin", lambda x, a, k: x.min(a, keepdims=k), 17)
+
+
+@case
+def reduce_prod():
+    return reduce("ReduceProd", lambda x, a, k: x.prod(a, keepdims=k), 17)
+
+
+@case
+def reduce_l2():
+    return reduce("ReduceL2",
+                  lambda x, a, k: np.sqrt((x * x).sum(a, keepdims=k)), 18)
+
+
+@case
+def reduce_log_sum_exp():
+    return reduce("ReduceLogSumExp",
+                  lambda x, a, k: np.log(np.exp(x).sum(a, keepdims=k)), 17,
+                  lo=-20, hi=20)
+
+
+@case
+def argmax_keepdims():
+    x = rand((3, 4, 5), 1)
+    x[0, 1, 2] = x[0, 3, 2]  # a tie: the first index wins
+    return single("ArgMax", {"x": x},
+                  [np.expand_dims(np.argmax(x, 1), 1).astype(np.int64)],
+                  attrs={"axis": 1})
+
+
+@case
+def argmin_last_index():
+    x = np.array([[1, 3, 1, 2], [4, 4, 5, 4]], np.float32)
+    return single("ArgMin", {"x": x}, [np.array([2, 3], np.int64)],
+                  attrs={"axis": 1, "keepdims": 0, "select_last_index": 1})
+
+
+# --- normalizations, einsum, indexing, resize, conv transpose ----------------
+
+def layernorm_ref(x, scale, bias, axis, eps):
+    axes = tuple(range(axis % x.ndim, x.ndim))
+    m = x.mean(axes, keepdims=True)
+    v = ((x - m) ** 2).mean(axes, keepdims=True)
+    return (x - m) / np.sqrt(v + eps) * scale + bias
+
+
+@case
+def layer_normalization():
+    x = rand((2, 3, 8), 1)
+    s, b = rand((8,), 2), rand((8,), 3)
+    return single("LayerNormalization", {"x": x},
+                  [layernorm_ref(x.astype(np.float64), s, b, -1, 1e-5)],
+                  initializers={"s": s, "b": b})
+
+
+@case
+def layer_normalization_axis1():
+    x = rand((2, 3, 4), 1)
+    s = rand((3, 4), 2)
+    return single("LayerNormalization", {"x": x},
+                  [layernorm_ref(x.astype(np.float64), s, 0.0, 1, 1e-3)],
+                  attrs={"axis": 1, "epsilon": 1e-3},
+                  initializers={"s": s})
+
+
+@case
+def instance_normalization():
+    x = rand((2, 3, 4, 5), 1)
+    s, b = rand((3,), 2), rand((3,), 3)
+    xd = x.astype(np.float64)
+    m = xd.mean((2, 3), keepdims=True)
+    v = xd.var((2, 3), keepdims=True)
+    ref = (xd - m) / np.sqrt(v + 1e-5) * s.reshape(3, 1, 1) + \
+        b.reshape(3, 1, 1)
+    return single("InstanceNormalization", {"x": x}, [ref],
+                  initializers={"s": s, "b": b})
+
+
+def groupnorm_ref(x, s, b, groups, per_channel):
+    n, c = x.shape[:2]
+    g = x.reshape(n, groups, -1)
+    m = g.mean(-1, keepdims=True)
+    v = g.var(-1, keepdims=True)
+    y = ((g - m) / np.sqrt(v + 1e-5)).reshape(x.shape)
+    shape = [1, c] + [1] * (x.ndim - 2)
+    if not per_channel:
+        s, b = np.repeat(s, c // groups), np.repeat(b, c // groups)
+    return y * s.reshape(shape) + b.reshape(shape)
+
+
+@case
+def group_normalization_opset18():
+    x = rand((2, 6, 3, 2), 1)
+    s, b = rand((3,), 2), rand((3,), 3)
+    return single("GroupNormalization", {"x": x},
+                  [groupnorm_ref(x.astype(np.float64), s, b, 3, False)],
+                  attrs={"num_groups": 3}, initializers={"s": s, "b": b},
+                  opset=18)
+
+
+@case
+def group_normalization_opset21():
+    x = rand((2, 6, 3, 2), 1)
+    s, b = rand((6,), 2), rand((6,), 3)
+    return single("GroupNormalization", {"x": x},
+                  [groupnorm_ref(x.astype(np.float64), s, b, 2, True)],
+                  attrs={"num_groups": 2}, initializers={"s": s, "b": b},
+                  opset=21)
+
+
+@case
+def einsum_attention_scores():
+    q, k = rand((2, 3, 4, 5), 1), rand((2, 3, 6, 5), 2)
+    return single("Einsum", {"q": q, "k": k},
+                  [np.einsum("bhqd,bhkd->bhqk", q.astype(np.float64), k)],
+                  attrs={"equation": "bhqd,bhkd->bhqk"})
+
+
+@case
+def einsum_ellipsis_implicit():
+    a, b = rand((2, 3, 4), 1), rand((4, 5), 2)
+    return single("Einsum", {"a": a, "b": b},
+                  [np.einsum("...ij,jk", a.astype(np.float64), b)],
+                  attrs={"equation": "...ij,jk"})
+
+
+@case
+def einsum_trace_and_sum():
+    a = rand((4, 4), 1)
+    return single("Einsum", {"a": a}, [np.array(np.trace(a.astype(
+        np.float64)))], attrs={"equation": "ii->"})
+
+
+@case
+def gather_elements_negative():
+    x = rand((3, 4), 1)
+    i = np.array([[0, -1, 2, 1], [3, 0, -4, 2]], np.int64)
+    return single("GatherElements", {"x": x, "i": i},
+                  [np.take_along_axis(x[:2], np.where(i < 0, i + 4, i),
+                                      1).astype(np.float64)],
+                  attrs={"axis": 1})
+
+
+@case
+def onehot_axis0():
+    i = np.array([[1, -1], [0, 2]], np.int64)
+    depth = np.array(3, np.int64)
+    values = np.array([-2, 5], np.float32)
+    ref = np.where(np.arange(3).reshape(3, 1, 1) ==
+                   np.where(i < 0, i + 3, i)[None], 5.0, -2.0)
+    return single("OneHot", {"i": i}, [ref], attrs={"axis": 0},
+                  initializers={"depth": depth, "values": values})
+
+
+@case
+def trilu_lower_k():
+    x = rand((2, 4, 5), 1)
+    return single("Trilu", {"x": x}, [np.tril(x, 1).astype(np.float64)],
+                  attrs={"upper": 0},
+                  initializers={"k": np.array(1, np.int64)}, opset=14)
+
+
+@case
+def cumsum_exclusive_reverse():
+    x = rand((3, 5), 1)
+    r = np.flip(np.cumsum(np.flip(x.astype(np.float64), 1), 1), 1) - x
+    return single("CumSum", {"x": x}, [r], attrs={"exclusive": 1,
+                                                  "reverse": 1},
+                  initializers={"axis": np.array(1, np.int64)})
+
+
+@case
+def topk_largest():
+    x = rand((3, 7), 1)
+    x[1, 2] = x[1, 5]
+    order = np.argsort(-x, axis=1, kind="stable")[:, :3]
+    return single("TopK", {"x": x},
+                  [np.take_along_axis(x, order, 1).astype(np.float64),
+                   order.astype(np.int64)],
+                  initializers={"k": np.array([3], np.int64)})
+
+
+@case
+def topk_smallest_axis0():
+    x = rand((6, 2), 1)
+    order = np.argsort(x, axis=0, kind="stable")[:2]
+    return single("TopK", {"x": x},
+                  [np.take_along_axis(x, order, 0).astype(np.float64),
+                   order.astype(np.int64)],
+                  attrs={"axis": 0, "largest": 0},
+                  initializers={"k": np.array([2], np.int64)})
+
+
+@case
+def depth_to_space_crd():
+    x = rand((1, 8, 2, 3), 1)
+    b = 2
+    ref = x.reshape(1, 2, b, b, 2, 3).transpose(0, 1, 4, 2, 5, 3).reshape(
+        1, 2, 4, 6)
+    return single("DepthToSpace", {"x": x}, [ref.astype(np.float64)],
+                  attrs={"blocksize": 2, "mode": "CRD"})
+
+
+def resize_ref(x, out_shape, mode, transform, nearest="round_prefer_floor"):
+    x = x.astype(np.float64)
+    res = x
+    for d in range(x.ndim):
+        n_in, n_out = x.shape[d], out_shape[d]
+        if n_in == n_out:
+            continue
+        scale = n_out / n_in
+        cols = []
+        for o in range(n_out):
+            if transform == "align_corners":
+                ori = 0.0 if n_out == 1 else o * (n_in - 1) / (n_out - 1)
+            elif transform == "asymmetric":
+                ori = o / scale
+            elif transform == "pytorch_half_pixel":
+                ori = -0.5 if n_out == 1 else (o + 0.5) / scale - 0.5
+            else:
+                ori = (o + 0.5) / scale - 0.5
+            lo = math.floor(ori)
+            r = ori - lo
+            clamp = lambda i: min(max(i, 0), n_in - 1)  # noqa: E731
+            if mode == "nearest":
+                up = r > 0.5 if nearest == "round_prefer_floor" else r >= 0.5
+                cols.append(np.take(res, clamp(lo + 1 if up and r else lo),
+                                    axis=d))
+            else:
+                cols.append(np.take(res, clamp(lo), axis=d) * (1 - r) +
+                            np.take(res, clamp(lo + 1), axis=d) * r)
+        res = np.stack(cols, axis=d)
+    return res
+
+
+@case
+def resize_nearest_scales():
+    x = rand((1, 2, 3, 4), 1)
+    scales = np.array([1, 1, 2, 1.5], np.float32)
+    return single("Resize", {"x": x},
+                  [resize_ref(x, (1, 2, 6, 6), "nearest", "asymmetric",
+                              "round_prefer_ceil")],
+                  attrs={"mode": "nearest",
+                         "coordinate_transformation_mode": "asymmetric",
+                         "nearest_mode": "round_prefer_ceil"},
+                  initializers={"roi": np.zeros(0, np.float32),
+                                "scales": scales}, opset=13)
+
+
+@case
+def resize_linear_sizes_half_pixel():
+    x = rand((1, 2, 4, 5), 1)
+    sizes = np.array([1, 2, 7, 3], np.int64)
+    return single("Resize", {"x": x},
+                  [resize_ref(x, (1, 2, 7, 3), "linear", "half_pixel")],
+                  attrs={"mode": "linear"},
+                  initializers={"roi": np.zeros(0, np.float32),
+                                "scales": np.zeros(0, np.float32),
+                                "sizes": sizes}, opset=13)
+
+
+@case
+def resize_linear_align_corners():
+    x = rand((1, 1, 3, 4), 1)
+    sizes = np.array([1, 1, 5, 7], np.int64)
+    return single("Resize", {"x": x},
+                  [resize_ref(x, (1, 1, 5, 7), "linear", "align_corners")],
+                  attrs={"mode": "linear",
+                         "coordinate_transformation_mode": "align_corners"},
+                  nin=["x", "", "", "sizes"],
+                  initializers={"sizes": sizes}, opset=18)
+
+
+def conv_transpose_ref(x, w, b, strides, pads, output_padding, group,
+                       dilations=None):
+    x = x.astype(np.float64)
+    w = w.astype(np.float64)
+    n, c = x.shape[:2]
+    nsp = x.ndim - 2
+    dilations = dilations or [1] * nsp
+    fg = w.shape[1]
+    f = fg * group
+    k = w.shape[2:]
+    full = [(x.shape[2 + i] - 1) * strides[i] + (k[i] - 1) * dilations[i] + 1
+            + output_padding[i] for i in range(nsp)]
+    y = np.zeros([n, f] + full)
+    cg = c // group
+    for pos in np.ndindex(*x.shape[2:]):
+        for kk in np.ndindex(*k):
+            o = tuple(pos[i] * strides[i] + kk[i] * dilations[i]
+                      for i in range(nsp))
+            for g in range(group):
+                y[(slice(None), slice(g * fg, (g + 1) * fg)) + o] += (
+                    x[(slice(None), slice(g * cg, (g + 1) * cg)) + pos] @
+                    w[(slice(g * cg, (g + 1) * cg), slice(None)) + kk])
+    if b is not None:
+        y += b.reshape([1, f] + [1] * nsp)
+    sl = tuple(slice(pads[i], full[i] - pads[nsp + i]) for i in range(nsp))
+    return y[(slice(None), slice(None)) + sl]
+
+
+@case
+def conv_transpose_strided_padded():
+    x, w, b = rand((1, 3, 4, 5), 1), rand((3, 2, 3, 3), 2), rand((2,), 3)
+    attrs = {"strides": [2, 3], "pads": [1, 0, 0, 2],
+             "output_padding": [1, 1]}
+    return single("ConvTranspose", {"x": x},
+                  [conv_transpose_ref(x, w, b, [2, 3], [1, 0, 0, 2], [1, 1],
+                                      1)],
+                  attrs=attrs, initializers={"w": w, "b": b})
+
+
+@case
+def conv_transpose_grouped_runtime_weights():
+    x, w = rand((1, 4, 3, 3), 1), rand((4, 3, 2, 2), 2)
+    attrs = {"group": 2, "strides": [2, 2], "dilations": [2, 1]}
+    return single("ConvTranspose", {"x": x, "w": w},
+                  [conv_transpose_ref(x, w, None, [2, 2], [0, 0, 0, 0],
+                                      [0, 0], 2, [2, 1])], attrs=attrs)
+
+
+@case
+def conv_transpose_1d_output_shape():
+    x, w = rand((1, 2, 5), 1), rand((2, 3, 3), 2)
+    # output_shape 10: total padding 2 * 4 + 3 - 10 = 1, at the start.
+    attrs = {"strides": [2], "output_shape": [10]}
+    return single("ConvTranspose", {"x": x},
+                  [conv_transpose_ref(x, w, None, [2], [1, 0], [0], 1)],
+                  attrs=attrs, initializers={"w": w})
+
+
+# --- losses, scatters and the rest -------------------------------------------
+
+def nll_ref(logp, target, weight, ignore, reduction):
+    n = target.shape[0]
+    c = logp.shape[1]
+    w = np.ones(c) if weight is None else weight.astype(np.float64)
+    t = np.where(target == ignore, 0, target) if ignore is not None \
+        else target
+    picked = np.take_along_axis(logp, t[:, None], 1)[:, 0]
+    wt = w[t] * (target != ignore if ignore is not None else 1)
+    loss = -picked * wt
+    del n
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return np.array(loss.sum())
+    return np.array(loss.sum() / wt.sum())
+
+
+@case
+def nll_loss_weighted_ignore_mean():
+    x = rand((3, 5, 2), 1)
+    t = np.array([[0, 4], [2, -1], [1, 3]], np.int64)
+    w = rand((5,), 2, 0.5, 1.5)
+    return single("NegativeLogLikelihoodLoss", {"x": x, "t": t},
+                  [nll_ref(x.astype(np.float64), t, w, -1, "mean")],
+                  attrs={"ignore_index": -1}, initializers={"w": w})
+
+
+@case
+def softmax_cross_entropy_none_with_log_prob():
+    x = rand((4, 6), 1, -3, 3)
+    t = np.array([5, 0, 2, 2], np.int64)
+    xd = x.astype(np.float64)
+    m = xd.max(1, keepdims=True)
+    logp = xd - m - np.log(np.exp(xd - m).sum(1, keepdims=True))
+    return single("SoftmaxCrossEntropyLoss", {"x": x, "t": t},
+                  [nll_ref(logp, t, None, None, "none"), logp],
+                  attrs={"reduction": "none"})
+
+
+@case
+def castlike_to_int():
+    x = rand((2, 3), 1, -5, 5)
+    like = np.zeros((1,), np.int64)
+    return single("CastLike", {"x": x, "like": like},
+                  [np.trunc(x).astype(np.int64)], opset=15)
+
+
+@case
+def hardmax_opset13():
+    x = rand((3, 4, 5), 1)
+    x[0, 1, 0] = x[0, 2, 0] = 9  # a tie: the first one wins
+    ref = np.zeros(x.shape)
+    idx = np.argmax(x, 1)
+    np.put_along_axis(ref, idx[:, None], 1.0, 1)
+    return single("Hardmax", {"x": x}, [ref], attrs={"axis": 1}, opset=13)
+
+
+@case
+def eyelike_k():
+    x = rand((3, 5), 1)
+    return single("EyeLike", {"x": x}, [np.eye(3, 5, k=2)],
+                  attrs={"k": 2})
+
+
+@case
+def lrn():
+    x = rand((2, 5, 3, 3), 1)
+    xd = x.astype(np.float64)
+    sq = np.pad(xd * xd, [(0, 0), (1, 2), (0, 0), (0, 0)])
+    sums = sum(sq[:, k:k + 5] for k in range(4))
+    ref = xd / (2.0 + 0.01 / 4 * sums) ** 0.6
+    return single("LRN", {"x": x}, [ref],
+                  attrs={"size": 4, "alpha": 0.01, "beta": 0.6, "bias": 2.0})
+
+
+@case
+def gather_nd_batch_dims():
+    x = rand((2, 3, 4), 1)
+    i = np.array([[[1], [-1]], [[0], [2]]], np.int64)
+    ref = np.stack([x[b][np.where(i[b, :, 0] < 0, i[b, :, 0] + 3,
+                                  i[b, :, 0])] for b in range(2)])
+    return single("GatherND", {"x": x, "i": i}, [ref.astype(np.float64)],
+                  attrs={"batch_dims": 1})
+
+
+@case
+def scatter_elements_add():
+    x = rand((3, 4), 1)
+    i = np.array([[1, 1, 3], [0, 2, -1]], np.int64)
+    u = rand((2, 3), 2)
+    ref = x.astype(np.float64).copy()
+    for r in range(2):
+        for c in range(3):
+            ref[r, i[r, c] % 4] += u[r, c]
+    return single("ScatterElements", {"x": x, "i": i, "u": u}, [ref],
+                  attrs={"axis": 1, "reduction": "add"}, opset=16)
+
+
+@case
+def scatter_nd_slices():
+    x = rand((4, 3), 1)
+    i = np.array([[2], [0]], np.int64)
+    u = rand((2, 3), 2)
+    ref = x.astype(np.float64).copy()
+    ref[2], ref[0] = u[0], u[1]
+    return single("ScatterND", {"x": x, "i": i, "u": u}, [ref])
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--bin-dir", required=True)
+    p.add_argument("-k", default="", help="run cases whose name contains this")
+    p.add_argument("--device", default="local-task")
+    p.add_argument("--timeout", type=float, default=300.0)
+    args = p.parse_args()
+    failed = passed = 0
+    with tempfile.TemporaryDirectory(prefix="kiln_onnx_ops_") as work:
+        for name, build in CASES.items():
+            if args.k not in name:
+                continue
+            problem = check(name, build, os.path.join(work, name), args)
+            if problem:
+                failed += 1
+                print(f"FAIL {name}: {problem}")
+            else:
+                passed += 1
+                print(f"ok   {name}")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed or not passed else 0
+
+
+def check(name, build, work, args):
+    os.makedirs(work)
+    model, inputs, refs = build()
+    # ONNX 1.12's checker knows opsets up to 17; newer models are checked
+    # by the importer alone.
+    if model.opset_import[0].version <= 17:
+        onnx.checker.check_model(model)
+    path = os.path.join(work, "model.onnx")
+    onnx.save(model, path)
+    module = os.path.join(work, "model.kiln")
+    compiled = onnxharness.compileOnnx(args.bin_dir, path, module, "cpu", "",
+                                       args.timeout)
+    if compiled.status != onnxharness.PASS:
+        return f"{compiled.status}: {compiled.reason}"
+    sets = onnxharness.DataSet([], [])
+    for i, a in enumerate(inputs):
+        sets.inputs.append(os.path.join(work, f"in{i}.npy"))
+        np.save(sets.inputs[-1], a)
+    for i, r in enumerate(refs):
+        sets.outputs.append(os.path.join(work, f"ref{i}.npy"))
+        np.save(sets.outputs[-1], r.astype(outputType(r)))
+    outcome = onnxharness.runAndCheck(args.bin_dir, args.device, module,
+                                      [sets], work, args.timeout)
+    return None if outcome.status == onnxharness.PASS else outcome.reason
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -46,6 +46,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_GPUCONTRACTIONKERNELS
@@ -63,15 +64,6 @@ constexpr int64_t kThreadCols = 16;
 // 132), so outputs per thread are traded for workgroups.
 constexpr int64_t kMinWorkgroups = 128;
 
-int64_t powerOfTwoAtLeast(int64_t n) {
-  int64_t p = 1;
-  while (p < n)
-    p *= 2;
-  return p;
-}
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 // Builds the kernel of one matched contraction in place of its ops.
 class KernelBuilder {
 public:
@@ -81,11 +73,13 @@ public:
     // Outputs per thread: up to 8 x 8, fewer for small outputs so that
     // threads are not left idle on a 4-row matmul, and fewer again (down
     // to 2 x 2) while the grid would leave multiprocessors idle.
-    TM = std::clamp<int64_t>(powerOfTwoAtLeast(c.M) / kThreadRows, 1, 8);
-    TN = std::clamp<int64_t>(powerOfTwoAtLeast(c.N) / kThreadCols, 1, 8);
+    TM = std::clamp<int64_t>(
+        static_cast<int64_t>(llvm::PowerOf2Ceil(c.M)) / kThreadRows, 1, 8);
+    TN = std::clamp<int64_t>(
+        static_cast<int64_t>(llvm::PowerOf2Ceil(c.N)) / kThreadCols, 1, 8);
     auto workgroups = [&] {
-      return c.Batch * ceilDiv(c.M, TM * kThreadRows) *
-             ceilDiv(c.N, TN * kThreadCols);
+      return c.Batch * llvm::divideCeilSigned(c.M, TM * kThreadRows) *
+             llvm::divideCeilSigned(c.N, TN * kThreadCols);
     };
     while (workgroups() < kMinWorkgroups) {
       if (TM > 2 && TM >= TN)
@@ -154,18 +148,7 @@ private:
 
 Value KernelBuilder::guarded(Value inBounds, Type type,
                              function_ref<Value()> compute) {
-  if (!inBounds)
-    return compute();
-  auto branch = scf::IfOp::create(B, Loc, type, inBounds,
-                                  /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(B);
-  B.setInsertionPointToStart(branch.thenBlock());
-  scf::YieldOp::create(B, Loc, compute());
-  B.setInsertionPointToStart(branch.elseBlock());
-  scf::YieldOp::create(
-      B, Loc,
-      ValueRange{arith::ConstantOp::create(B, Loc, type, B.getZeroAttr(type))});
-  return branch.getResult(0);
+  return zeroUnless(B, Loc, inBounds, type, compute);
 }
 
 KernelBuilder::TileCopy KernelBuilder::tileCopy(bool isA, int64_t cols) {
@@ -174,7 +157,7 @@ KernelBuilder::TileCopy KernelBuilder::tileCopy(bool isA, int64_t cols) {
   t.IsA = isA;
   t.Cols = cols;
   t.Elements = BK * cols;
-  t.Share = ceilDiv(t.Elements, threads);
+  t.Share = llvm::divideCeilSigned(t.Elements, threads);
   // Consecutive threads take consecutive elements of the operand's
   // innermost dimension, so global reads are coalesced.
   t.KInnermost =
@@ -312,7 +295,7 @@ void KernelBuilder::build() {
   SmallVector<Value> iterArgs(acc);
   llvm::append_range(iterArgs, loadTile(copyA, batch, idx(0), row0, tid));
   llvm::append_range(iterArgs, loadTile(copyB, batch, idx(0), col0, tid));
-  int64_t lastK0 = (ceilDiv(C.K, BK) - 1) * BK;
+  int64_t lastK0 = (llvm::divideCeilSigned(C.K, BK) - 1) * BK;
   auto kLoop = scf::ForOp::create(B, Loc, idx(0), idx(C.K), idx(BK), iterArgs);
   {
     OpBuilder::InsertionGuard guard(B);
@@ -396,16 +379,13 @@ struct GpuContractionKernelsPass
     : impl::GpuContractionKernelsBase<GpuContractionKernelsPass> {
   using Base::Base;
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SymbolTable symbols(module);
-    SmallVector<func::FuncOp> dispatches;
-    for (auto func : module.getOps<func::FuncOp>())
-      if (isDispatchFunc(func))
-        dispatches.push_back(func);
-    for (func::FuncOp func : dispatches)
-      if (TensorCoreArch < 80 ||
-          failed(buildMmaContractionKernel(func, symbols)))
-        (void)buildContractionKernel(func, symbols);
+    buildKernelsOfDispatches(
+        getOperation(), [&](func::FuncOp func, SymbolTable &symbols) {
+          if (TensorCoreArch >= 80 &&
+              succeeded(buildMmaContractionKernel(func, symbols)))
+            return success();
+          return buildContractionKernel(func, symbols);
+        });
   }
 };
 

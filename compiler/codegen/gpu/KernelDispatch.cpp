@@ -2,6 +2,7 @@
 
 #include "compiler/codegen/gpu/KernelDispatch.h"
 #include "compiler/codegen/common/Tiling.h"
+#include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -279,6 +280,35 @@ void eraseTensorProgram(func::FuncOp func) {
   for (auto store : stores)
     store.erase();
   eraseDeadOps(func);
+}
+
+void buildKernelsOfDispatches(
+    ModuleOp module,
+    function_ref<LogicalResult(func::FuncOp, SymbolTable &)> build) {
+  SymbolTable symbols(module);
+  // Collected first: building a kernel adds globals to the module.
+  SmallVector<func::FuncOp> dispatches;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (isDispatchFunc(func))
+      dispatches.push_back(func);
+  for (func::FuncOp func : dispatches)
+    (void)build(func, symbols);
+}
+
+Value zeroUnless(OpBuilder &builder, Location loc, Value inBounds, Type type,
+                 function_ref<Value()> compute) {
+  if (!inBounds)
+    return compute();
+  auto branch = scf::IfOp::create(builder, loc, type, inBounds,
+                                  /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(branch.thenBlock());
+  scf::YieldOp::create(builder, loc, compute());
+  builder.setInsertionPointToStart(branch.elseBlock());
+  scf::YieldOp::create(builder, loc,
+                       ValueRange{arith::ConstantOp::create(
+                           builder, loc, type, builder.getZeroAttr(type))});
+  return branch.getResult(0);
 }
 
 } // namespace kiln

@@ -103,9 +103,24 @@ mlir::Value applyEpilogue(mlir::OpBuilder &builder, mlir::Location loc,
                           const KernelDispatch &d, mlir::Value result,
                           llvm::ArrayRef<mlir::Value> outIndices);
 
+/// `compute()` where `inBounds` holds and zero of `type` elsewhere, built as
+/// an scf.if so nothing outside the bounds is loaded; `compute()` alone when
+/// `inBounds` is null (known in bounds).
+mlir::Value zeroUnless(mlir::OpBuilder &builder, mlir::Location loc,
+                       mlir::Value inBounds, mlir::Type type,
+                       llvm::function_ref<mlir::Value()> compute);
+
 /// Erases `func`'s result store and everything dead after it, once a kernel
 /// builder has written the kernel before the store.
 void eraseTensorProgram(mlir::func::FuncOp func);
+
+/// Calls `build` on every dispatch function of `module`, with a symbol table
+/// of the module for the shared buffers it adds. A dispatch `build` fails on
+/// is left as it was for a later kernel pass or the generic tiling.
+void buildKernelsOfDispatches(mlir::ModuleOp module,
+                              llvm::function_ref<mlir::LogicalResult(
+                                  mlir::func::FuncOp, mlir::SymbolTable &)>
+                                  build);
 
 } // namespace kiln
 

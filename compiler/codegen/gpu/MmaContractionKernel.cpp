@@ -37,6 +37,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
@@ -63,8 +64,6 @@ struct MmaTile {
 };
 // Largest first.
 constexpr MmaTile kTiles[] = {{128, 128, 2, 4}, {64, 64, 2, 2}};
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // True if `v` is `arith.extf` of block argument `arg` from f16 to f32.
 bool isExtendedArg(Value v, BlockArgument arg) {
@@ -119,7 +118,8 @@ std::optional<MmaTile> chooseTile(const Contraction &c) {
   for (const MmaTile &tile : kTiles) {
     if (c.N % tile.BN != 0)
       continue;
-    int64_t count = c.Batch * ceilDiv(c.M, tile.BM) * (c.N / tile.BN);
+    int64_t count =
+        c.Batch * llvm::divideCeilSigned(c.M, tile.BM) * (c.N / tile.BN);
     if (count >= kMinWorkgroups)
       return tile;
     if (count >= bestCount) {

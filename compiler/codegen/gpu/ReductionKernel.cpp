@@ -469,14 +469,7 @@ namespace {
 struct GpuReductionKernelsPass
     : impl::GpuReductionKernelsBase<GpuReductionKernelsPass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SymbolTable symbols(module);
-    SmallVector<func::FuncOp> dispatches;
-    for (auto func : module.getOps<func::FuncOp>())
-      if (isDispatchFunc(func))
-        dispatches.push_back(func);
-    for (func::FuncOp func : dispatches)
-      (void)buildReductionKernel(func, symbols);
+    buildKernelsOfDispatches(getOperation(), buildReductionKernel);
   }
 };
 

@@ -37,6 +37,7 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_GPUWINDOWKERNELS
@@ -57,8 +58,6 @@ constexpr int64_t kOutputsPerThread = 4;
 // The shared box stays within the static shared memory of a workgroup
 // (48 KiB), with room for two workgroups per multiprocessor and more.
 constexpr int64_t kMaxBoxBytes = 24 * 1024;
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // The root's loops by role, and the kernel's tiling of them.
 struct Window : KernelDispatch {
@@ -189,7 +188,8 @@ FailureOr<Window> matchWindow(func::FuncOp func) {
   for (int64_t dim : w.ImageDims)
     w.Groups[dim] = 1;
   auto limit = [&](int64_t dim) {
-    return dim == inner ? ceilDiv(w.Ranges[dim], w.R) : w.Ranges[dim];
+    return dim == inner ? llvm::divideCeilSigned(w.Ranges[dim], w.R)
+                        : w.Ranges[dim];
   };
   int64_t threads = lanes;
   for (bool grew = true; grew;) {
@@ -262,18 +262,7 @@ private:
 
 Value WindowKernelBuilder::guarded(Value inBounds, Type type,
                                    function_ref<Value()> compute) {
-  if (!inBounds)
-    return compute();
-  auto branch = scf::IfOp::create(B, Loc, type, inBounds,
-                                  /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(B);
-  B.setInsertionPointToStart(branch.thenBlock());
-  scf::YieldOp::create(B, Loc, compute());
-  B.setInsertionPointToStart(branch.elseBlock());
-  scf::YieldOp::create(
-      B, Loc,
-      ValueRange{arith::ConstantOp::create(B, Loc, type, B.getZeroAttr(type))});
-  return branch.getResult(0);
+  return zeroUnless(B, Loc, inBounds, type, compute);
 }
 
 void WindowKernelBuilder::copyBox(Value box, ArrayRef<Value> tileStart,
@@ -476,14 +465,7 @@ namespace {
 
 struct GpuWindowKernelsPass : impl::GpuWindowKernelsBase<GpuWindowKernelsPass> {
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    SymbolTable symbols(module);
-    SmallVector<func::FuncOp> dispatches;
-    for (auto func : module.getOps<func::FuncOp>())
-      if (isDispatchFunc(func))
-        dispatches.push_back(func);
-    for (func::FuncOp func : dispatches)
-      (void)buildWindowKernel(func, symbols);
+    buildKernelsOfDispatches(getOperation(), buildWindowKernel);
   }
 };
 

@@ -20,29 +20,50 @@ using namespace mlir;
 namespace kiln::onnx_import {
 namespace {
 
-LogicalResult convertSoftmax(NodeContext &ctx, bool log) {
+/// The operand of Softmax, LogSoftmax or Hardmax and the dimension they
+/// normalize: before opset 13 the input is flattened to 2-D at `axis` and the
+/// second dimension is normalized (unless `axis` is already the last one).
+struct AxisOperand {
+  Value X;
+  int64_t Dim;
+};
+
+FailureOr<AxisOperand> axisOperand(NodeContext &ctx) {
   int32_t dtype = ctx.inputDType(0);
-  if (!isFloatDType(dtype))
-    return ctx.unsupported("element type " + dtypeName(dtype));
+  if (!isFloatDType(dtype)) {
+    (void)ctx.unsupported("element type " + dtypeName(dtype));
+    return failure();
+  }
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   int64_t rank = shape.size();
-  if (rank == 0)
-    return ctx.emitError() << "input is a scalar";
+  if (rank == 0) {
+    ctx.emitError() << "input is a scalar";
+    return failure();
+  }
   bool legacy = ctx.opset() < 13;
   FailureOr<int64_t> axis =
       ctx.normalizeAxis(ctx.attrInt("axis", legacy ? 1 : -1), rank);
   if (failed(axis))
     return failure();
+  Value x = ctx.input(0);
+  if (!legacy || *axis == rank - 1)
+    return AxisOperand{x, *axis};
+  return AxisOperand{reshapeTo(ctx.builder(), ctx.loc(), x,
+                               {numElementsOf(shape.take_front(*axis)),
+                                numElementsOf(shape.drop_front(*axis))}),
+                     1};
+}
+
+LogicalResult convertSoftmax(NodeContext &ctx, bool log) {
+  FailureOr<AxisOperand> operand = axisOperand(ctx);
+  if (failed(operand))
+    return failure();
+  int32_t dtype = ctx.inputDType(0);
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
-  Value x = ctx.input(0);
-  int64_t dim = *axis;
-  if (legacy && *axis != rank - 1) {
-    x = reshapeTo(b, loc, x,
-                  {numElementsOf(shape.take_front(*axis)),
-                   numElementsOf(shape.drop_front(*axis))});
-    dim = 1;
-  }
+  Value x = operand->X;
+  int64_t dim = operand->Dim;
   Value result;
   if (log) {
     result = buildLogSoftmax(b, loc, x, dim);
@@ -59,28 +80,15 @@ LogicalResult convertSoftmax(NodeContext &ctx, bool log) {
 
 /// 1 at the first largest element along the axis, 0 elsewhere.
 LogicalResult convertHardmax(NodeContext &ctx) {
-  int32_t dtype = ctx.inputDType(0);
-  if (!isFloatDType(dtype))
-    return ctx.unsupported("element type " + dtypeName(dtype));
-  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
-  int64_t rank = shape.size();
-  if (rank == 0)
-    return ctx.emitError() << "input is a scalar";
-  bool legacy = ctx.opset() < 13;
-  FailureOr<int64_t> axis =
-      ctx.normalizeAxis(ctx.attrInt("axis", legacy ? 1 : -1), rank);
-  if (failed(axis))
+  FailureOr<AxisOperand> operand = axisOperand(ctx);
+  if (failed(operand))
     return failure();
+  int32_t dtype = ctx.inputDType(0);
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
-  Value x = ctx.input(0);
-  int64_t dim = *axis;
-  if (legacy && *axis != rank - 1) {
-    x = reshapeTo(b, loc, x,
-                  {numElementsOf(shape.take_front(*axis)),
-                   numElementsOf(shape.drop_front(*axis))});
-    dim = 1;
-  }
+  Value x = operand->X;
+  int64_t dim = operand->Dim;
   auto type = cast<RankedTensorType>(x.getType());
   if (type.getDimSize(dim) == 0) {
     ctx.setOutput(0, ctx.input(0), dtype);

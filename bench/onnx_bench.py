@@ -234,15 +234,7 @@ def torch_rows(args, entries, work, notes):
             eager = lambda: model(x)  # noqa: E731
             notes.append(check(f"{entry.name}, PyTorch",
                                eager().float().cpu().numpy(), entry))
-            stream = torch.cuda.Stream()
-            stream.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(stream):
-                for _ in range(3):  # warm-up before capture, as torch asks
-                    eager()
-            torch.cuda.current_stream().wait_stream(stream)
-            graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph):
-                eager()
+            graph = gpu.capture_cuda_graph(torch, eager)
             references = {
                 ("device", "eager"): gpu.torch_device_times(
                     torch, eager, args.warmup, args.reps),

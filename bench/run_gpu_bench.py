@@ -199,6 +199,31 @@ def check_note(name, ok, detail):
     return f"{name}: result {'matches' if ok else 'DOES NOT MATCH'} the reference ({detail})"
 
 
+def relative_error_note(name, got, expected, dtype):
+    """The check of a result against torch's, relative to torch's largest
+    magnitude: within 1e-4 for f32, 1e-2 for f16."""
+    error = float(np.max(np.abs(got - expected)) / np.max(np.abs(expected)))
+    bound = 1e-4 if dtype == "f32" else 1e-2
+    return check_note(
+        name, error <= bound,
+        f"max |Kiln - torch| / max |torch| = {error:.1e}, bound {bound:.0e}")
+
+
+def capture_cuda_graph(torch, fn):
+    """`fn` captured in a CUDA graph, after the warm-up on a side stream that
+    torch asks for before a capture."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        fn()
+    return graph
+
+
 def matmul_rows(args, torch, work, notes):
     rows = []
     flops = 2.0 * MATMUL_N**3
@@ -242,15 +267,9 @@ def matmul_rows(args, torch, work, notes):
         row.kiln_time, row.kiln_time_kind = device, kind
         row.kiln = f"{flops / device['median'] / 1e12:.1f}"
         row.ratio = reference["median"] / device["median"]
-        got = np.load(out_path).astype(np.float32)
-        error = float(np.max(np.abs(got - expected)) / np.max(np.abs(expected)))
-        bound = 1e-4 if dtype == "f32" else 1e-2
-        notes.append(
-            check_note(
-                f"matmul {dtype}", error <= bound,
-                f"max |Kiln - torch| / max |torch| = {error:.1e}, bound {bound:.0e}",
-            )
-        )
+        notes.append(relative_error_note(
+            f"matmul {dtype}", np.load(out_path).astype(np.float32), expected,
+            dtype))
     return rows
 
 
@@ -324,15 +343,7 @@ def chain_rows(args, torch, work, notes):
             y = y + 1
         return y
 
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        for _ in range(3):  # warm-up before capture, as torch asks
-            eager()
-    torch.cuda.current_stream().wait_stream(stream)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        eager()
+    graph = capture_cuda_graph(torch, eager)
     graph_times = torch_host_times(torch, graph.replay, args.warmup,
                                    args.chain_reps)
     graph_device = torch_device_times(torch, graph.replay, args.warmup,
@@ -511,15 +522,9 @@ def conv_rows(args, torch, work, notes):
             row.kiln_time, row.kiln_time_kind = device, time_kind
             row.kiln = f"{device['median'] * 1e6:.1f}"
             row.ratio = reference["median"] / device["median"]
-            got = np.load(out_path).astype(np.float32)
-            error = float(np.max(np.abs(got - expected)) / np.max(np.abs(expected)))
-            bound = 1e-4 if dtype == "f32" else 1e-2
-            notes.append(
-                check_note(
-                    f"{function} {dtype}", error <= bound,
-                    f"max |Kiln - torch| / max |torch| = {error:.1e}, bound {bound:.0e}",
-                )
-            )
+            notes.append(relative_error_note(
+                f"{function} {dtype}", np.load(out_path).astype(np.float32),
+                expected, dtype))
     return rows
 
 

@@ -30,6 +30,11 @@ HostTensor broadcastHost(const HostTensor &tensor,
 /// The shape as a string for messages: "1x3x224x224", "a scalar".
 std::string shapeString(llvm::ArrayRef<int64_t> shape);
 
+/// numpy's matmul of two tensors of one element type (1-D operands, batch
+/// broadcasting); errors name the node.
+mlir::FailureOr<mlir::Value> buildMatMul(NodeContext &ctx, mlir::Value lhs,
+                                         mlir::Value rhs);
+
 /// Largest folded tensor the importer computes on the host (elements).
 inline constexpr int64_t kMaxFoldElements = int64_t(1) << 20;
 

@@ -38,19 +38,19 @@ Value broadcastValue(OpBuilder &b, Location loc, Value value,
       [](OpBuilder &, Location, ValueRange args) { return args[0]; });
 }
 
-LogicalResult convertMatMul(NodeContext &ctx) {
-  if (failed(requireSameDType(ctx, 1)))
-    return failure();
-  int32_t dtype = ctx.inputDType(0);
-  if (!isFloatDType(dtype) && !isIntegerDType(dtype))
-    return ctx.unsupported("element type " + dtypeName(dtype));
+} // namespace
+
+FailureOr<Value> buildMatMul(NodeContext &ctx, Value lhs, Value rhs) {
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
-  llvm::SmallVector<int64_t> aShape(ctx.inputShape(0)),
-      bShape(ctx.inputShape(1));
+  llvm::ArrayRef<int64_t> lhsShape =
+      cast<RankedTensorType>(lhs.getType()).getShape();
+  llvm::ArrayRef<int64_t> rhsShape =
+      cast<RankedTensorType>(rhs.getType()).getShape();
+  llvm::SmallVector<int64_t> aShape(lhsShape), bShape(rhsShape);
   if (aShape.empty() || bShape.empty())
-    return ctx.emitError() << "operands must have at least one dimension";
-  Value lhs = ctx.input(0), rhs = ctx.input(1);
+    return ctx.emitError() << "operands must have at least one dimension",
+           failure();
   bool dropM = aShape.size() == 1, dropN = bShape.size() == 1;
   if (dropM) {
     aShape.insert(aShape.begin(), 1);
@@ -64,17 +64,19 @@ LogicalResult convertMatMul(NodeContext &ctx) {
   int64_t k2 = bShape[bShape.size() - 2], n = bShape.back();
   if (k != k2)
     return ctx.emitError() << "inner dimensions differ: "
-                           << shapeString(ctx.inputShape(0)) << " x "
-                           << shapeString(ctx.inputShape(1));
+                           << shapeString(lhsShape) << " x "
+                           << shapeString(rhsShape),
+           failure();
   llvm::ArrayRef<int64_t> aBatch = llvm::ArrayRef(aShape).drop_back(2);
   llvm::ArrayRef<int64_t> bBatch = llvm::ArrayRef(bShape).drop_back(2);
   std::optional<llvm::SmallVector<int64_t>> batch =
       broadcastShapes({aBatch, bBatch});
   if (!batch)
     return ctx.emitError() << "batch dimensions do not broadcast: "
-                           << shapeString(ctx.inputShape(0)) << " x "
-                           << shapeString(ctx.inputShape(1));
-  Type element = ctx.inputType(0).getElementType();
+                           << shapeString(lhsShape) << " x "
+                           << shapeString(rhsShape),
+           failure();
+  Type element = cast<RankedTensorType>(lhs.getType()).getElementType();
   int64_t batchSize = numElementsOf(*batch);
   Value result;
   if (bBatch.empty() || numElementsOf(bBatch) == 1) {
@@ -109,7 +111,21 @@ LogicalResult convertMatMul(NodeContext &ctx) {
     finalShape.push_back(m);
   if (!dropN)
     finalShape.push_back(n);
-  ctx.setOutput(0, reshapeTo(b, loc, result, finalShape), dtype);
+  return reshapeTo(b, loc, result, finalShape);
+}
+
+namespace {
+
+LogicalResult convertMatMul(NodeContext &ctx) {
+  if (failed(requireSameDType(ctx, 1)))
+    return failure();
+  int32_t dtype = ctx.inputDType(0);
+  if (!isFloatDType(dtype) && !isIntegerDType(dtype))
+    return ctx.unsupported("element type " + dtypeName(dtype));
+  FailureOr<Value> product = buildMatMul(ctx, ctx.input(0), ctx.input(1));
+  if (failed(product))
+    return failure();
+  ctx.setOutput(0, *product, dtype);
   return success();
 }
 

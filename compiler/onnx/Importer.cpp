@@ -226,10 +226,19 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, size_t index) {
   }
   if (!folded) {
     if (!converter) {
-      if (folder)
-        return ctx.unsupported("op " + node.op_type() +
-                               " whose inputs are not known at import time "
-                               "(only its constant form is supported)");
+      if (folder) {
+        // Name the first input that is not a constant, so the user knows
+        // what to pin (and the node-test runner which input to make one).
+        size_t i = 0;
+        while (i < ctx.numInputs() &&
+               (!ctx.hasInput(i) || ctx.constantInput(i)))
+          ++i;
+        return ctx.unsupported(
+            "op " + node.op_type() + " on input " + std::to_string(i) + " '" +
+            (i < ctx.numInputs() ? node.input(i) : "") +
+            "', which is computed at run time (only its constant form is "
+            "supported)");
+      }
       return ctx.unsupported("op type " + node.op_type() +
                              (domain.empty()
                                   ? std::string()

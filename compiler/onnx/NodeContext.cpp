@@ -64,15 +64,20 @@ const HostTensor *NodeContext::constantInput(size_t i) const {
   return value.Constant ? &*value.Constant : nullptr;
 }
 
+const HostTensor *NodeContext::requireConstant(size_t i, llvm::Twine what) {
+  if (const HostTensor *constant = constantInput(i))
+    return constant;
+  (void)unsupported("non-constant " + what + " (input " + llvm::Twine(i) +
+                    " '" + (hasInput(i) ? Node.input(i) : "") +
+                    "' is computed at run time)");
+  return nullptr;
+}
+
 mlir::FailureOr<llvm::SmallVector<int64_t>>
 NodeContext::constantInts(size_t i, llvm::StringRef what) {
-  const HostTensor *constant = constantInput(i);
-  if (!constant) {
-    (void)unsupported("non-constant " + what + " (input " + llvm::Twine(i) +
-                      " '" + (hasInput(i) ? Node.input(i) : "") +
-                      "' is computed at run time)");
+  const HostTensor *constant = requireConstant(i, what);
+  if (!constant)
     return mlir::failure();
-  }
   if (!isIntegerDType(constant->dtype())) {
     (void)unsupported(what + " of element type " +
                       dtypeName(constant->dtype()) + "; want integers");

@@ -74,6 +74,10 @@ public:
   mlir::Value input(size_t i);
   /// The input's value when known at import time, else null.
   const HostTensor *constantInput(size_t i) const;
+  /// The input's value when known at import time; else null after an
+  /// "unsupported" error naming `what` and saying "input K 'NAME' is computed
+  /// at run time" (the node-test runner pins such inputs and retries).
+  const HostTensor *requireConstant(size_t i, llvm::Twine what);
   /// The integers of a constant input; an "unsupported" error naming
   /// `what` when the input is not known at import time.
   mlir::FailureOr<llvm::SmallVector<int64_t>>

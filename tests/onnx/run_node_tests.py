@@ -299,7 +299,8 @@ def prepare(case, baseDir, args):
 
 # The importer's words for a value it needs at import time (a shape, axes,
 # pads, k) that the graph takes as an input.
-RUNTIME_INPUT_RE = re.compile(r"input \d+ '([^']+)' is computed at run time")
+RUNTIME_INPUT_RE = re.compile(
+    r"input \d+ '([^']+)'(?:,| is| which is)+ computed at run time")
 
 
 def makeInputConstant(modelPath, name, sets, outPath):

@@ -86,9 +86,9 @@ LogicalResult convertOneHot(NodeContext &ctx) {
   if (!isIntegerDType(ctx.inputDType(0)) && !isFloatDType(ctx.inputDType(0)))
     return ctx.unsupported("indices of element type " +
                            dtypeName(ctx.inputDType(0)));
-  const HostTensor *depthT = ctx.constantInput(1);
+  const HostTensor *depthT = ctx.requireConstant(1, "depth");
   if (!depthT)
-    return ctx.unsupported("depth computed at run time");
+    return failure();
   if (depthT->numElements() != 1 || numElementsOf(ctx.inputShape(2)) != 2)
     return ctx.emitError() << "depth must be a scalar and values hold two";
   int64_t depth = isFloatDType(depthT->dtype())

@@ -40,9 +40,9 @@ LogicalResult convertDropout(NodeContext &ctx) {
   if (ctx.opset() < 7 && ctx.attrInt("is_test", 0) == 0)
     return ctx.unsupported("training mode (is_test = 0)");
   if (ctx.opset() >= 12 && ctx.hasInput(2)) {
-    const HostTensor *training = ctx.constantInput(2);
+    const HostTensor *training = ctx.requireConstant(2, "training_mode");
     if (!training)
-      return ctx.unsupported("training_mode computed at run time");
+      return failure();
     if (training->numElements() == 1 && training->intAt(0) != 0)
       return ctx.unsupported("training mode (training_mode = true)");
   }

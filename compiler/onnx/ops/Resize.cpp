@@ -91,9 +91,9 @@ LogicalResult convertResize(NodeContext &ctx) {
       scales[a] = static_cast<double>(s) / shape[a];
     }
   } else {
-    const HostTensor *s = ctx.constantInput(2);
+    const HostTensor *s = ctx.requireConstant(2, "scales");
     if (!s)
-      return ctx.unsupported("scales computed at run time");
+      return failure();
     if (s->numElements() != static_cast<int64_t>(axes.size()))
       return ctx.emitError() << "scales has " << s->numElements()
                              << " values for " << axes.size() << " axes";

@@ -275,7 +275,6 @@ LogicalResult convertPad(NodeContext &ctx) {
     return ctx.unsupported("mode '" + mode + "'");
   llvm::SmallVector<int64_t> pads;
   double value = 0;
-  std::optional<size_t> valueInput;
   llvm::SmallVector<int64_t> axes;
   if (ctx.opset() < 11) {
     pads = ctx.attrInts(ctx.opset() < 2 ? "paddings" : "pads");
@@ -288,10 +287,10 @@ LogicalResult convertPad(NodeContext &ctx) {
     if (ctx.hasInput(2)) {
       if (numElementsOf(ctx.inputShape(2)) != 1)
         return ctx.emitError() << "constant_value must be a scalar";
-      if (const HostTensor *v = ctx.constantInput(2))
-        value = v->doubleAt(0);
-      else
-        valueInput = 2;
+      const HostTensor *v = ctx.requireConstant(2, "constant_value");
+      if (!v)
+        return failure();
+      value = v->doubleAt(0);
     }
     if (ctx.hasInput(3)) {
       FailureOr<llvm::SmallVector<int64_t>> a = ctx.constantInts(3, "axes");
@@ -334,10 +333,8 @@ LogicalResult convertPad(NodeContext &ctx) {
   bool nonNegative = llvm::all_of(low, [](int64_t p) { return p >= 0; }) &&
                      llvm::all_of(high, [](int64_t p) { return p >= 0; });
   Value result;
-  if (mode == "constant" && nonNegative && !valueInput) {
+  if (mode == "constant" && nonNegative) {
     result = padConstant(b, loc, source, low, high, scalarAttr(element, value));
-  } else if (mode == "constant" && valueInput) {
-    return ctx.unsupported("constant_value computed at run time");
   } else {
     // Each output index o reads source index o - low, mapped into range.
     result = gatherGeneric(

@@ -141,16 +141,21 @@ Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
   return tensor::ConcatOp::create(b, loc, 1, parts);
 }
 
-/// Shared checks of Conv and ConvTranspose: element types, rank 3 to 5,
-/// filter rank, bias [biasSize].
-LogicalResult checkConvOperands(NodeContext &ctx) {
+/// Shared check of Conv and ConvTranspose: float operands of one type.
+LogicalResult checkConvDTypes(NodeContext &ctx) {
   int32_t dtype = ctx.inputDType(0);
   if (!isFloatDType(dtype))
     return ctx.unsupported("element type " + dtypeName(dtype));
   if (failed(requireSameDType(ctx, 1)) ||
       (ctx.hasInput(2) && failed(requireSameDType(ctx, 2))))
     return failure();
-  llvm::ArrayRef<int64_t> x = ctx.inputShape(0), w = ctx.inputShape(1);
+  return success();
+}
+
+/// Shared check of the convolutions: input rank 3 to 5, a filter of as many
+/// dimensions.
+LogicalResult checkConvRanks(NodeContext &ctx, llvm::ArrayRef<int64_t> x,
+                             llvm::ArrayRef<int64_t> w) {
   int64_t rank = x.size();
   if (rank < 3 || rank > 5)
     return ctx.unsupported(std::to_string(rank - 2) +
@@ -161,37 +166,58 @@ LogicalResult checkConvOperands(NodeContext &ctx) {
   return success();
 }
 
-LogicalResult convertConv(NodeContext &ctx) {
-  if (failed(checkConvOperands(ctx)))
+} // namespace
+
+FailureOr<Value> buildConv(NodeContext &ctx, Value input, Value filter,
+                           Value bias) {
+  llvm::ArrayRef<int64_t> x =
+      cast<RankedTensorType>(input.getType()).getShape();
+  llvm::ArrayRef<int64_t> w =
+      cast<RankedTensorType>(filter.getType()).getShape();
+  if (failed(checkConvRanks(ctx, x, w)))
     return failure();
-  llvm::ArrayRef<int64_t> x = ctx.inputShape(0), w = ctx.inputShape(1);
   int64_t c = x[1], f = w[0];
   int64_t groups = ctx.attrInt("group", 1);
   if (groups < 1 || c % groups != 0 || f % groups != 0 || w[1] * groups != c)
     return ctx.emitError() << "group " << groups << " does not fit input "
                            << shapeString(x) << " and filter "
-                           << shapeString(w);
-  if (ctx.hasInput(2) && ctx.inputShape(2) != llvm::ArrayRef<int64_t>{f})
-    return ctx.emitError() << "bias " << shapeString(ctx.inputShape(2))
-                           << " is not [" << f << "]";
+                           << shapeString(w),
+           failure();
+  if (bias && cast<RankedTensorType>(bias.getType()).getShape() !=
+                  llvm::ArrayRef<int64_t>{f})
+    return ctx.emitError()
+               << "bias "
+               << shapeString(cast<RankedTensorType>(bias.getType()).getShape())
+               << " is not [" << f << "]",
+           failure();
   FailureOr<WindowGeometry> g =
       windowGeometry(ctx, x.drop_front(2), w.drop_front(2), false);
   if (failed(g))
     return failure();
   if (g->Kernel != w.drop_front(2))
     return ctx.emitError() << "kernel_shape does not match the filter "
-                           << shapeString(w);
+                           << shapeString(w),
+           failure();
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
-  Type element = ctx.inputType(0).getElementType();
+  Type element = cast<RankedTensorType>(input.getType()).getElementType();
   llvm::SmallVector<int64_t> low = {0, 0}, high = {0, 0};
   llvm::append_range(low, g->PadLow);
   llvm::append_range(high, g->PadHigh);
-  Value input =
-      padConstant(b, loc, ctx.input(0), low, high, scalarAttr(element, 0));
+  Value padded = padConstant(b, loc, input, low, high, scalarAttr(element, 0));
+  return convolve(b, loc, padded, filter, bias, groups, *g);
+}
+
+namespace {
+
+LogicalResult convertConv(NodeContext &ctx) {
+  if (failed(checkConvDTypes(ctx)))
+    return failure();
   Value bias = ctx.hasInput(2) ? ctx.input(2) : Value();
-  ctx.setOutput(0, convolve(b, loc, input, ctx.input(1), bias, groups, *g),
-                ctx.inputDType(0));
+  FailureOr<Value> y = buildConv(ctx, ctx.input(0), ctx.input(1), bias);
+  if (failed(y))
+    return failure();
+  ctx.setOutput(0, *y, ctx.inputDType(0));
   return success();
 }
 
@@ -254,9 +280,9 @@ Value transposedFilter(NodeContext &ctx, int64_t groups) {
 }
 
 LogicalResult convertConvTranspose(NodeContext &ctx) {
-  if (failed(checkConvOperands(ctx)))
-    return failure();
   llvm::ArrayRef<int64_t> x = ctx.inputShape(0), w = ctx.inputShape(1);
+  if (failed(checkConvDTypes(ctx)) || failed(checkConvRanks(ctx, x, w)))
+    return failure();
   int64_t rank = x.size(), nsp = rank - 2, n = x[0], c = x[1];
   int64_t groups = ctx.attrInt("group", 1);
   if (groups < 1 || c % groups != 0 || w[0] != c)

@@ -25,6 +25,14 @@ mlir::FailureOr<WindowGeometry> windowGeometry(NodeContext &ctx,
                                                llvm::ArrayRef<int64_t> kernel,
                                                bool ceilMode);
 
+/// The convolution of `input` [N, C, spatial...] by `filter`
+/// [F, C/group, k...] under the node's group, kernel_shape, strides,
+/// dilations, pads and auto_pad, onto `bias` [F] (or zeros when null), all of
+/// one element type; padding is zeros. Conv, ConvInteger and QLinearConv
+/// (after subtracting zero points) share it. Errors name the node.
+mlir::FailureOr<mlir::Value> buildConv(NodeContext &ctx, mlir::Value input,
+                                       mlir::Value filter, mlir::Value bias);
+
 } // namespace kiln::onnx_import
 
 #endif // KILN_COMPILER_ONNX_OPS_CONVCOMMON_H

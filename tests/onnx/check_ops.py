@@ -1233,6 +1233,164 @@ def scatter_nd_slices():
     return single("ScatterND", {"x": x, "i": i, "u": u}, [ref])
 
 
+# --- quantization ----------------------------------------------------------
+
+def qrange(dtype):
+    info = np.iinfo(dtype)
+    return info.min, info.max
+
+
+def quantize_ref(x, scale, zp, dtype):
+    """saturate(round_half_even(x / scale) + zp), the division in float32
+    as ONNX defines it for float inputs."""
+    q = np.rint(x.astype(np.float32) / scale.astype(np.float32))
+    lo, hi = qrange(dtype)
+    return np.clip(q.astype(np.float64) + zp, lo, hi).astype(dtype)
+
+
+def along(v, axis, rank):
+    """A 1-D per-axis parameter shaped to broadcast at `axis`."""
+    shape = [1] * rank
+    shape[axis] = v.size
+    return v.reshape(shape)
+
+
+@case
+def quantize_int8_per_axis_saturating_ties():
+    x = rand((2, 3, 4), 1, -300, 300)
+    x[0, 0, :] = [0.5, 1.5, 2.5, -2.5]  # ties round to even (scale 1)
+    scale = np.array([1.0, 0.37, 2.5], np.float32)
+    zp = np.array([0, -7, 12], np.int8)
+    ref = quantize_ref(x, along(scale, 1, 3), along(zp, 1, 3), np.int8)
+    assert ref.min() == -128 and ref.max() == 127  # both ends saturate
+    return single("QuantizeLinear", {"x": x, "s": scale, "z": zp}, [ref],
+                  attrs={"axis": -2}, opset=13)
+
+
+@case
+def quantize_default_uint8_opset10():
+    x = rand((3, 5), 1, -1, 40)
+    scale = np.array(0.125, np.float32)
+    ref = quantize_ref(x, scale, 0, np.uint8)
+    return single("QuantizeLinear", {"x": x}, [ref], opset=10,
+                  initializers={"s": scale})
+
+
+@case
+def dequantize_int8_per_axis_last():
+    x = np.random.default_rng(1).integers(-128, 128, (2, 3, 4)).astype(np.int8)
+    scale = rand((4,), 2, 0.01, 0.5)
+    zp = np.array([-128, 0, 5, 127], np.int8)
+    ref = (x.astype(np.float64) - zp) * scale.astype(np.float64)
+    return single("DequantizeLinear", {"x": x}, [ref], attrs={"axis": 2},
+                  opset=13, initializers={"s": scale, "z": zp})
+
+
+@case
+def dequantize_uint8_no_zero_point():
+    x = np.random.default_rng(1).integers(0, 256, (5, 2)).astype(np.uint8)
+    scale = np.array([0.02], np.float32)
+    ref = x.astype(np.float64) * scale.astype(np.float64)
+    return single("DequantizeLinear", {"x": x, "s": scale}, [ref], opset=10)
+
+
+@case
+def dynamic_quantize_positive_only():
+    x = rand((4, 6), 1, 0.5, 7.0)  # min(0, min x) = 0: zero point 0
+    lo, hi = min(0.0, x.min()), max(0.0, x.max())
+    scale = np.float32((np.float32(hi) - np.float32(lo)) / np.float32(255))
+    zp = np.uint8(np.clip(np.rint(0 - np.float32(lo) / scale), 0, 255))
+    y = quantize_ref(x, scale, float(zp), np.uint8)
+    return single("DynamicQuantizeLinear", {"x": x},
+                  [y, np.array(scale, np.float32), np.array(zp, np.uint8)],
+                  opset=11)
+
+
+def qints(shape, dtype, seed):
+    lo, hi = qrange(dtype)
+    return np.random.default_rng(seed).integers(lo, hi + 1, shape).astype(dtype)
+
+
+@case
+def matmul_integer_per_row_and_column_zero_points():
+    a = qints((2, 3, 4), np.int8, 1)
+    b = qints((4, 5), np.uint8, 2)
+    az = qints((3,), np.int8, 3)
+    bz = qints((5,), np.uint8, 4)
+    ref = np.matmul(a.astype(np.int64) - az[:, None], b.astype(np.int64) - bz)
+    return single("MatMulInteger", {"a": a, "b": b, "az": az, "bz": bz},
+                  [ref.astype(np.int32)], opset=10)
+
+
+def conv_int(x, w, pads, strides, group):
+    return conv_ref(x.astype(np.float64), w.astype(np.float64), None, strides,
+                    pads, [1, 1], group)
+
+
+@case
+def conv_integer_int8_grouped_per_channel_zero_point():
+    x = qints((1, 4, 5, 5), np.int8, 1)
+    w = qints((6, 2, 3, 3), np.int8, 2)
+    xz = np.array(-3, np.int8)
+    wz = qints((6,), np.int8, 3)
+    ref = conv_int(x.astype(np.int64) - int(xz),
+                   w.astype(np.int64) - wz[:, None, None, None],
+                   [1, 0, 1, 0], [2, 1], 2)
+    return single("ConvInteger", {"x": x, "w": w, "xz": xz, "wz": wz},
+                  [np.rint(ref).astype(np.int32)],
+                  attrs={"group": 2, "pads": [1, 0, 1, 0],
+                         "strides": [2, 1]}, opset=10)
+
+
+def requantize_ref(acc, multiplier, zp, dtype):
+    v = np.rint(acc.astype(np.float64) * multiplier) + zp
+    lo, hi = qrange(dtype)
+    return np.clip(v, lo, hi).astype(dtype)
+
+
+@case
+def qlinear_matmul_int8_per_column_saturating():
+    a = qints((3, 4), np.int8, 1)
+    b = qints((4, 5), np.int8, 2)
+    az, bz = np.array(2, np.int8), qints((5,), np.int8, 3)
+    sa = np.array(0.05, np.float32)
+    sb = rand((5,), 4, 0.01, 0.04)
+    sy = np.array(0.1, np.float32)
+    yz = np.array(-10, np.int8)
+    acc = np.matmul(a.astype(np.int64) - int(az), b.astype(np.int64) - bz)
+    multiplier = (sa * sb / sy).astype(np.float32).astype(np.float64)
+    ref = requantize_ref(acc, multiplier, int(yz), np.int8)
+    assert ref.min() == -128 or ref.max() == 127
+    return single("QLinearMatMul", {"a": a, "b": b},
+                  [ref], opset=10,
+                  initializers={"sa": sa, "az": az, "sb": sb, "bz": bz,
+                                "sy": sy, "yz": yz},
+                  nin=["a", "sa", "az", "b", "sb", "bz", "sy", "yz"])
+
+
+@case
+def qlinear_conv_bias_per_channel_uint8():
+    x = qints((1, 3, 6, 6), np.uint8, 1)
+    w = qints((4, 3, 3, 3), np.int8, 2)
+    xz, wz = np.array(128, np.uint8), np.zeros((4,), np.int8)
+    bias = np.random.default_rng(3).integers(-2000, 2000, (4,)).astype(np.int32)
+    sx = np.array(0.02, np.float32)
+    sw = rand((4,), 4, 0.005, 0.02)
+    sy = np.array(0.15, np.float32)
+    yz = np.array(100, np.uint8)
+    acc = conv_int(x.astype(np.int64) - int(xz), w.astype(np.int64),
+                   [1, 1, 1, 1], [1, 1], 1)
+    acc = np.rint(acc) + bias[None, :, None, None]
+    multiplier = (sx * sw / sy).astype(np.float32).astype(np.float64)
+    ref = requantize_ref(acc, multiplier[None, :, None, None], int(yz),
+                         np.uint8)
+    return single("QLinearConv", {"x": x, "w": w}, [ref], opset=10,
+                  attrs={"pads": [1, 1, 1, 1]},
+                  initializers={"sx": sx, "xz": xz, "sw": sw, "wz": wz,
+                                "sy": sy, "yz": yz, "bias": bias},
+                  nin=["x", "sx", "xz", "w", "sw", "wz", "sy", "yz", "bias"])
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

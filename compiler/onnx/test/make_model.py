@@ -122,6 +122,38 @@ def opset13_squeeze_input():
         opset=13)
 
 
+def qlinear_matmul():
+    """uint8 a by int8 b, per-column b scales, int8 result."""
+    inits = [numpy_helper.from_array(np.array(v, dt), n) for n, v, dt in [
+        ("sa", 0.1, np.float32), ("za", 128, np.uint8),
+        ("sb", [0.1, 0.2, 0.3], np.float32), ("zb", [0, 1, -1], np.int8),
+        ("sy", 0.5, np.float32), ("zy", 3, np.int8)]]
+    return model([helper.make_node(
+        "QLinearMatMul", ["a", "sa", "za", "b", "sb", "zb", "sy", "zy"],
+        ["y"], name="qmm")],
+        [tensor("a", TensorProto.UINT8, [2, 4]),
+         tensor("b", TensorProto.INT8, [4, 3])],
+        [tensor("y", TensorProto.INT8, [2, 3])], inits, opset=10)
+
+
+def quantize_misfit_scale():
+    """A per-axis scale of 4 along an axis of 3."""
+    scale = numpy_helper.from_array(np.ones(4, np.float32), "s")
+    return model([helper.make_node("QuantizeLinear", ["x", "s"], ["y"],
+                                   name="q", axis=1)],
+                 [tensor("x", TensorProto.FLOAT, [2, 3])],
+                 [tensor("y", TensorProto.UINT8, [2, 3])], [scale], opset=13)
+
+
+def quantize_blocked():
+    """Opset 21's blocked quantization: a scale per 2 elements."""
+    scale = numpy_helper.from_array(np.ones((2, 2), np.float32), "s")
+    return model([helper.make_node("QuantizeLinear", ["x", "s"], ["y"],
+                                   name="qb", axis=1, block_size=2)],
+                 [tensor("x", TensorProto.FLOAT, [2, 4])],
+                 [tensor("y", TensorProto.UINT8, [2, 4])], [scale], opset=21)
+
+
 def external_data(out):
     """A weight in a file next to the model."""
     w = weights((16, 16), seed=3)

@@ -136,6 +136,8 @@ bool hasType(const onnx::AttributeProto &a,
     return a.ints_size() > 0;
   case onnx::AttributeProto_AttributeType_FLOATS:
     return a.floats_size() > 0;
+  case onnx::AttributeProto_AttributeType_STRINGS:
+    return a.strings_size() > 0;
   default:
     return false;
   }
@@ -153,6 +155,8 @@ const char *typeName(onnx::AttributeProto_AttributeType type) {
     return "a list of ints";
   case onnx::AttributeProto_AttributeType_FLOATS:
     return "a list of floats";
+  case onnx::AttributeProto_AttributeType_STRINGS:
+    return "a list of strings";
   case onnx::AttributeProto_AttributeType_TENSOR:
     return "a tensor";
   case onnx::AttributeProto_AttributeType_GRAPH:
@@ -205,6 +209,13 @@ llvm::SmallVector<float> NodeContext::attrFloats(llvm::StringRef name,
   llvm::SmallVector<float> def(defRef);
   KILN_ATTR_CHECK(FLOATS)
   return llvm::SmallVector<float>(a->floats().begin(), a->floats().end());
+}
+
+llvm::SmallVector<std::string> NodeContext::attrStrings(llvm::StringRef name) {
+  llvm::SmallVector<std::string> def;
+  KILN_ATTR_CHECK(STRINGS)
+  return llvm::SmallVector<std::string>(a->strings().begin(),
+                                        a->strings().end());
 }
 
 #undef KILN_ATTR_CHECK

@@ -100,6 +100,7 @@ public:
                                       llvm::ArrayRef<int64_t> def = {});
   llvm::SmallVector<float> attrFloats(llvm::StringRef name,
                                       llvm::ArrayRef<float> def = {});
+  llvm::SmallVector<std::string> attrStrings(llvm::StringRef name);
 
   // Outputs. An output is absent when the node lists fewer or names it "".
   size_t numOutputs() const;

@@ -1233,6 +1233,190 @@ def scatter_nd_slices():
     return single("ScatterND", {"x": x, "i": i, "u": u}, [ref])
 
 
+
+# --- recurrent: RNN, GRU, LSTM -----------------------------------------------
+
+def sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+RNN_ACTS = {
+    "Tanh": lambda x, a, b: np.tanh(x),
+    "Sigmoid": lambda x, a, b: sigmoid(x),
+    "Relu": lambda x, a, b: np.maximum(x, 0),
+    "Softsign": lambda x, a, b: x / (1 + np.abs(x)),
+    "LeakyRelu": lambda x, a, b: np.where(x < 0, a * x, x),
+    "HardSigmoid": lambda x, a, b: np.clip(a * x + b, 0, 1),
+    "ScaledTanh": lambda x, a, b: a * np.tanh(b * x),
+    "Affine": lambda x, a, b: a * x + b,
+}
+# Which activations take alpha / beta; the lists are consumed in order by
+# those that do.
+RNN_ACT_PARAMS = {"LeakyRelu": (True, False), "HardSigmoid": (True, True),
+                  "ScaledTanh": (True, True), "Affine": (True, True)}
+
+
+def recurrent_ref(kind, x, w, r, b=None, lens=None, h0=None, c0=None, p=None,
+                  direction="forward", layout=0, clip=None, lbr=0,
+                  acts=None, alphas=(), betas=()):
+    """Y, Y_h, Y_c of RNN, GRU or LSTM from the ONNX operator definitions,
+    one batch entry at a time over its own sequence_lens steps (the reverse
+    direction from its own last step)."""
+    def f64(a):
+        return None if a is None else a.astype(np.float64)
+    x, w, r, b, h0, c0, p = map(f64, (x, w, r, b, h0, c0, p))
+    if layout:
+        x = x.transpose(1, 0, 2)
+        h0 = None if h0 is None else h0.transpose(1, 0, 2)
+        c0 = None if c0 is None else c0.transpose(1, 0, 2)
+    steps, batch, _ = x.shape
+    dirs = w.shape[0]
+    gates = {"RNN": 1, "GRU": 3, "LSTM": 4}[kind]
+    hs = w.shape[1] // gates
+    if lens is None:
+        lens = np.full(batch, steps)
+    alphas, betas = list(alphas), list(betas)
+    funcs = []
+    for name in acts:
+        takes_a, takes_b = RNN_ACT_PARAMS.get(name, (False, False))
+        a = alphas.pop(0) if takes_a else None
+        bb = betas.pop(0) if takes_b else None
+        funcs.append(lambda v, n=name, a=a, bb=bb: RNN_ACTS[n](v, a, bb))
+    per = len(funcs) // dirs
+
+    def cl(v):
+        return v if clip is None else np.clip(v, -clip, clip)
+
+    y = np.zeros((steps, dirs, batch, hs))
+    yh = np.zeros((dirs, batch, hs))
+    yc = np.zeros((dirs, batch, hs))
+    for d in range(dirs):
+        fn = funcs[d * per:(d + 1) * per]
+        bias = b[d] if b is not None else np.zeros(2 * gates * hs)
+        wb, rb = bias[:gates * hs], bias[gates * hs:]
+        for n in range(batch):
+            h = h0[d, n] if h0 is not None else np.zeros(hs)
+            c = c0[d, n] if c0 is not None else np.zeros(hs)
+            order = range(lens[n])
+            if direction == "reverse" or d == 1:
+                order = reversed(order)
+            for t in order:
+                xw = w[d] @ x[t, n] + wb
+                hr = r[d] @ h + rb
+                if kind == "RNN":
+                    h = fn[0](cl(xw + hr))
+                elif kind == "GRU":
+                    z = fn[0](cl(xw[:hs] + hr[:hs]))
+                    rr = fn[0](cl(xw[hs:2 * hs] + hr[hs:2 * hs]))
+                    if lbr:
+                        cand = xw[2 * hs:] + rr * hr[2 * hs:]
+                    else:
+                        cand = (xw[2 * hs:] + r[d][2 * hs:] @ (rr * h)
+                                + rb[2 * hs:])
+                    h = (1 - z) * fn[1](cl(cand)) + z * h
+                else:
+                    pi, po, pf = ((p[d][:hs], p[d][hs:2 * hs], p[d][2 * hs:])
+                                  if p is not None else (0, 0, 0))
+                    g = xw + hr
+                    i = fn[0](cl(g[:hs] + pi * c))
+                    f = fn[0](cl(g[2 * hs:3 * hs] + pf * c))
+                    c = f * c + i * fn[1](cl(g[3 * hs:]))
+                    o = fn[0](cl(g[hs:2 * hs] + po * c))
+                    h = o * fn[2](c)
+                y[t, d, n] = h
+            yh[d, n], yc[d, n] = h, c
+    if layout:
+        return y.transpose(2, 0, 1, 3), yh.transpose(1, 0, 2), \
+            yc.transpose(1, 0, 2)
+    return y, yh, yc
+
+
+def recurrent_case(kind, steps, batch, size, hidden, seed, outputs=2,
+                   bias=True, lens=None, lens_const=False, initial=False,
+                   peepholes=False, opset=14, acts=None, **attrs):
+    """A one-node model: X, W, R (and the optional inputs asked for) as
+    graph inputs, sequence_lens as one too unless `lens_const`."""
+    dirs = 2 if attrs.get("direction") == "bidirectional" else 1
+    gates = {"RNN": 1, "GRU": 3, "LSTM": 4}[kind]
+    layout = attrs.get("layout", 0)
+    x = rand((batch, steps, size) if layout else (steps, batch, size), seed)
+    arrays = {"x": x, "w": rand((dirs, gates * hidden, size), seed + 1, -1, 1),
+              "r": rand((dirs, gates * hidden, hidden), seed + 2, -1, 1)}
+    if bias:
+        arrays["b"] = rand((dirs, 2 * gates * hidden), seed + 3, -1, 1)
+    state = (batch, dirs, hidden) if layout else (dirs, batch, hidden)
+    consts = {}
+    if lens is not None:
+        (consts if lens_const else arrays)["lens"] = np.array(lens, np.int32)
+    if initial:
+        arrays["h0"] = rand(state, seed + 4, -1, 1)
+        if kind == "LSTM":
+            arrays["c0"] = rand(state, seed + 5, -1, 1)
+    if peepholes:
+        arrays["p"] = rand((dirs, 3 * hidden), seed + 6, -1, 1)
+    order = ["x", "w", "r", "b", "lens", "h0", "c0", "p"]
+    given = {**arrays, **consts}
+    last = max(i for i, n in enumerate(order) if n in given)
+    names = [n if n in given else "" for n in order[:last + 1]]
+    defaults = {"RNN": ["Tanh"], "GRU": ["Sigmoid", "Tanh"],
+                "LSTM": ["Sigmoid", "Tanh", "Tanh"]}[kind]
+    ref_acts = acts or defaults * dirs
+    if len(ref_acts) < len(defaults) * dirs:
+        ref_acts = ref_acts * dirs
+    if acts:
+        attrs["activations"] = acts
+    refs = recurrent_ref(
+        kind, x, given["w"], given["r"], given.get("b"), given.get("lens"),
+        given.get("h0"), given.get("c0"), given.get("p"),
+        attrs.get("direction", "forward"), layout, attrs.get("clip"),
+        attrs.get("linear_before_reset", 0), ref_acts,
+        attrs.get("activation_alpha", ()), attrs.get("activation_beta", ()))
+    return single(kind, arrays, list(refs[:outputs]),
+                  attrs={"hidden_size": hidden, **attrs}, opset=opset,
+                  initializers=consts, nin=names)
+
+
+@case
+def rnn_bidirectional_seq_lens():
+    return recurrent_case("RNN", 4, 3, 3, 5, 10, lens=[4, 1, 3],
+                          initial=True, direction="bidirectional")
+
+
+@case
+def rnn_reverse_activations_opset7():
+    return recurrent_case("RNN", 3, 2, 4, 3, 20, direction="reverse",
+                          opset=7, acts=["LeakyRelu"], activation_alpha=[0.3])
+
+
+@case
+def gru_reverse_linear_before_reset_clip():
+    return recurrent_case("GRU", 4, 2, 3, 4, 30, direction="reverse",
+                          linear_before_reset=1, clip=0.7, initial=True)
+
+
+@case
+def gru_bidirectional_layout1_const_seq_lens():
+    return recurrent_case("GRU", 3, 3, 2, 3, 40, layout=1, initial=True,
+                          lens=[2, 3, 1], lens_const=True,
+                          direction="bidirectional")
+
+
+@case
+def lstm_bidirectional_layout1_peepholes_seq_lens_clip():
+    return recurrent_case("LSTM", 4, 3, 3, 4, 50, outputs=3, layout=1,
+                          lens=[3, 4, 2], initial=True, peepholes=True,
+                          clip=1.5, direction="bidirectional")
+
+
+@case
+def lstm_reverse_activations_opset7():
+    return recurrent_case("LSTM", 3, 2, 3, 3, 60, outputs=3, opset=7,
+                          direction="reverse",
+                          acts=["HardSigmoid", "ScaledTanh", "Softsign"],
+                          activation_alpha=[0.3, 0.8],
+                          activation_beta=[0.4, 1.2])
+
+
 # --- quantization ----------------------------------------------------------
 
 def qrange(dtype):

@@ -54,12 +54,38 @@ Value sigmoid(OpBuilder &b, Location l, Value x) {
   Value one = cst(b, l, x, 1);
   return arith::DivFOp::create(b, l, one, add(b, l, one, e));
 }
+Value relu(OpBuilder &b, Location l, Value x) {
+  return fmax(b, l, x, cst(b, l, x, 0));
+}
+Value leakyRelu(OpBuilder &b, Location l, Value x, double alpha) {
+  return select(b, l, less(b, l, x, cst(b, l, x, 0)),
+                mul(b, l, x, cst(b, l, x, alpha)), x);
+}
+Value elu(OpBuilder &b, Location l, Value x, double alpha) {
+  Value em1 = math::ExpM1Op::create(b, l, x);
+  return select(b, l, less(b, l, x, cst(b, l, x, 0)),
+                mul(b, l, em1, cst(b, l, x, alpha)), x);
+}
+Value hardSigmoid(OpBuilder &b, Location l, Value x, double alpha,
+                  double beta) {
+  Value y = add(b, l, mul(b, l, x, cst(b, l, x, alpha)), cst(b, l, x, beta));
+  return fmin(b, l, fmax(b, l, y, cst(b, l, x, 0)), cst(b, l, x, 1));
+}
+Value softsign(OpBuilder &b, Location l, Value x) {
+  Value d = add(b, l, cst(b, l, x, 1), math::AbsFOp::create(b, l, x));
+  return arith::DivFOp::create(b, l, x, d);
+}
+Value thresholdedRelu(OpBuilder &b, Location l, Value x, double alpha) {
+  Value gt = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x,
+                                   cst(b, l, x, alpha));
+  return select(b, l, gt, x, cst(b, l, x, 0));
+}
 
 LogicalResult convertRelu(NodeContext &ctx) {
   int32_t dtype = ctx.inputDType(0);
   if (isFloatDType(dtype))
     return emitUnaryFloat(ctx, [](OpBuilder &b, Location l, ValueRange a) {
-      return fmax(b, l, a[0], cst(b, l, a[0], 0));
+      return relu(b, l, a[0]);
     });
   if (dtype != Int8 && dtype != Int16 && dtype != Int32 && dtype != Int64)
     return ctx.unsupported("element type " + dtypeName(dtype));
@@ -72,9 +98,7 @@ LogicalResult convertRelu(NodeContext &ctx) {
 LogicalResult convertLeakyRelu(NodeContext &ctx) {
   double alpha = ctx.attrFloat("alpha", 0.01f);
   return emitUnaryFloat(ctx, [&](OpBuilder &b, Location l, ValueRange a) {
-    Value x = a[0];
-    return select(b, l, less(b, l, x, cst(b, l, x, 0)),
-                  mul(b, l, x, cst(b, l, x, alpha)), x);
+    return leakyRelu(b, l, a[0], alpha);
   });
 }
 
@@ -101,10 +125,7 @@ LogicalResult convertPRelu(NodeContext &ctx) {
 LogicalResult convertElu(NodeContext &ctx) {
   double alpha = ctx.attrFloat("alpha", 1.0f);
   return emitUnaryFloat(ctx, [&](OpBuilder &b, Location l, ValueRange a) {
-    Value x = a[0];
-    Value em1 = math::ExpM1Op::create(b, l, x);
-    return select(b, l, less(b, l, x, cst(b, l, x, 0)),
-                  mul(b, l, em1, cst(b, l, x, alpha)), x);
+    return elu(b, l, a[0], alpha);
   });
 }
 
@@ -137,9 +158,7 @@ LogicalResult convertHardSigmoid(NodeContext &ctx) {
   double alpha = ctx.attrFloat("alpha", 0.2f);
   double beta = ctx.attrFloat("beta", 0.5f);
   return emitUnaryFloat(ctx, [&](OpBuilder &b, Location l, ValueRange a) {
-    Value x = a[0];
-    Value y = add(b, l, mul(b, l, x, cst(b, l, x, alpha)), cst(b, l, x, beta));
-    return fmin(b, l, fmax(b, l, y, cst(b, l, x, 0)), cst(b, l, x, 1));
+    return hardSigmoid(b, l, a[0], alpha, beta);
   });
 }
 
@@ -167,9 +186,7 @@ LogicalResult convertSoftplus(NodeContext &ctx) {
 
 LogicalResult convertSoftsign(NodeContext &ctx) {
   return emitUnaryFloat(ctx, [](OpBuilder &b, Location l, ValueRange a) {
-    Value x = a[0];
-    Value d = add(b, l, cst(b, l, x, 1), math::AbsFOp::create(b, l, x));
-    return Value(arith::DivFOp::create(b, l, x, d));
+    return softsign(b, l, a[0]);
   });
 }
 
@@ -206,10 +223,7 @@ LogicalResult convertGelu(NodeContext &ctx) {
 LogicalResult convertThresholdedRelu(NodeContext &ctx) {
   double alpha = ctx.attrFloat("alpha", 1.0f);
   return emitUnaryFloat(ctx, [&](OpBuilder &b, Location l, ValueRange a) {
-    Value x = a[0];
-    Value gt = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x,
-                                     cst(b, l, x, alpha));
-    return select(b, l, gt, x, cst(b, l, x, 0));
+    return thresholdedRelu(b, l, a[0], alpha);
   });
 }
 
@@ -290,6 +304,76 @@ LogicalResult convertClip(NodeContext &ctx) {
 }
 
 } // namespace
+
+std::optional<NamedActivation> namedActivation(llvm::StringRef name) {
+  using Fn = NamedActivation::Fn;
+  // Defaults are those of the op of the same name (Affine and ScaledTanh
+  // were ops before opset 10: alpha 1, beta 0; alpha 1, beta 1).
+  static const std::pair<const char *, NamedActivation> table[] = {
+      {"Relu",
+       {Fn([](OpBuilder &b, Location l, Value x, double, double) {
+          return relu(b, l, x);
+        }),
+        std::nullopt, std::nullopt}},
+      {"Tanh",
+       {Fn([](OpBuilder &b, Location l, Value x, double, double) {
+          return Value(math::TanhOp::create(b, l, x));
+        }),
+        std::nullopt, std::nullopt}},
+      {"Sigmoid",
+       {Fn([](OpBuilder &b, Location l, Value x, double, double) {
+          return sigmoid(b, l, x);
+        }),
+        std::nullopt, std::nullopt}},
+      {"Affine",
+       {Fn([](OpBuilder &b, Location l, Value x, double alpha, double beta) {
+          return add(b, l, mul(b, l, x, cst(b, l, x, alpha)),
+                     cst(b, l, x, beta));
+        }),
+        1.0, 0.0}},
+      {"LeakyRelu",
+       {Fn([](OpBuilder &b, Location l, Value x, double alpha, double) {
+          return leakyRelu(b, l, x, alpha);
+        }),
+        0.01f, std::nullopt}},
+      {"ThresholdedRelu",
+       {Fn([](OpBuilder &b, Location l, Value x, double alpha, double) {
+          return thresholdedRelu(b, l, x, alpha);
+        }),
+        1.0, std::nullopt}},
+      {"ScaledTanh",
+       {Fn([](OpBuilder &b, Location l, Value x, double alpha, double beta) {
+          Value t =
+              math::TanhOp::create(b, l, mul(b, l, x, cst(b, l, x, beta)));
+          return mul(b, l, t, cst(b, l, x, alpha));
+        }),
+        1.0, 1.0}},
+      {"HardSigmoid",
+       {Fn([](OpBuilder &b, Location l, Value x, double alpha, double beta) {
+          return hardSigmoid(b, l, x, alpha, beta);
+        }),
+        0.2f, 0.5f}},
+      {"Elu",
+       {Fn([](OpBuilder &b, Location l, Value x, double alpha, double) {
+          return elu(b, l, x, alpha);
+        }),
+        1.0, std::nullopt}},
+      {"Softsign",
+       {Fn([](OpBuilder &b, Location l, Value x, double, double) {
+          return softsign(b, l, x);
+        }),
+        std::nullopt, std::nullopt}},
+      {"Softplus",
+       {Fn([](OpBuilder &b, Location l, Value x, double, double) {
+          return softplus(b, l, x);
+        }),
+        std::nullopt, std::nullopt}},
+  };
+  for (const auto &[n, activation] : table)
+    if (name.equals_insensitive(n))
+      return activation;
+  return std::nullopt;
+}
 
 void registerActivationOps(OpRegistry &registry) {
   registry.add("Relu", convertRelu);

@@ -53,6 +53,16 @@ LogicalResult requireSameDType(NodeContext &ctx, size_t i) {
                          << dtypeName(ctx.inputDType(0));
 }
 
+Value transposedInput(NodeContext &ctx, size_t i,
+                      llvm::ArrayRef<int64_t> perm) {
+  if (const HostTensor *c = ctx.constantInput(i)) {
+    OnnxValue value{RankedTensorType(), c->dtype(), Value(),
+                    c->transposed(perm), ctx.inputInfo(i).Name + "_t"};
+    return materialize(ctx.builder(), value);
+  }
+  return transpose(ctx.builder(), ctx.loc(), ctx.input(i), perm);
+}
+
 HostTensor broadcastHost(const HostTensor &tensor,
                          llvm::ArrayRef<int64_t> shape) {
   if (tensor.shape() == shape)

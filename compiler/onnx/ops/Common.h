@@ -35,6 +35,25 @@ std::string shapeString(llvm::ArrayRef<int64_t> shape);
 mlir::FailureOr<mlir::Value> buildMatMul(NodeContext &ctx, mlir::Value lhs,
                                          mlir::Value rhs);
 
+/// An activation the recurrent ops (RNN, GRU, LSTM) name in their
+/// `activations` attribute: its element function, and the defaults of the
+/// alpha and beta it takes (nullopt for a parameter it does not take).
+struct NamedActivation {
+  using Fn = mlir::Value (*)(mlir::OpBuilder &, mlir::Location, mlir::Value x,
+                             double alpha, double beta);
+  Fn Apply;
+  std::optional<double> Alpha, Beta;
+};
+
+/// Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh,
+/// HardSigmoid, Elu, Softsign or Softplus (any case); nullopt otherwise.
+std::optional<NamedActivation> namedActivation(llvm::StringRef name);
+
+/// Input `i` with its dimensions permuted (numpy's transpose): on the host
+/// when it is a constant, so weights stay constants.
+mlir::Value transposedInput(NodeContext &ctx, size_t i,
+                            llvm::ArrayRef<int64_t> perm);
+
 /// Largest folded tensor the importer computes on the host (elements).
 inline constexpr int64_t kMaxFoldElements = int64_t(1) << 20;
 

@@ -129,16 +129,9 @@ LogicalResult convertMatMul(NodeContext &ctx) {
   return success();
 }
 
-/// Input `i`, transposed if `transpose`: on the host when it is a constant.
+/// Input `i`, transposed if `transpose`.
 Value maybeTransposed(NodeContext &ctx, size_t i, bool transposeIt) {
-  if (!transposeIt)
-    return ctx.input(i);
-  if (const HostTensor *c = ctx.constantInput(i)) {
-    OnnxValue value{RankedTensorType(), c->dtype(), Value(),
-                    c->transposed({1, 0}), ctx.inputInfo(i).Name + "_t"};
-    return materialize(ctx.builder(), value);
-  }
-  return transpose(ctx.builder(), ctx.loc(), ctx.input(i), {1, 0});
+  return transposeIt ? transposedInput(ctx, i, {1, 0}) : ctx.input(i);
 }
 
 LogicalResult convertGemm(NodeContext &ctx) {

@@ -1575,6 +1575,53 @@ def qlinear_conv_bias_per_channel_uint8():
                   nin=["x", "sx", "xz", "w", "sw", "wz", "sy", "yz", "bias"])
 
 
+# --- signal windows, Det, ReverseSequence, MVN, training forms, unpooling,
+# --- cubic and crop resizes ------------------------------------------------
+
+def window_ref(size, coeffs, periodic):
+    n = size if periodic else size - 1
+    k = np.arange(size, dtype=np.float64)
+    return sum((-1) ** j * a * np.cos(2 * np.pi * j * k / n)
+               for j, a in enumerate(coeffs))
+
+
+@case
+def blackman_window_symmetric_double():
+    # output_datatype double, cast back to float for the comparison.
+    x = rand((3,), 1)  # a graph input, so the model has one
+    ref = window_ref(9, [0.42, 0.5, 0.08], False)
+    graph = helper.make_graph(
+        [helper.make_node("BlackmanWindow", ["size"], ["w64"], periodic=0,
+                          output_datatype=TensorProto.DOUBLE),
+         helper.make_node("Cast", ["w64"], ["w"], to=TensorProto.FLOAT),
+         helper.make_node("Identity", ["x"], ["y"])],
+        "check", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+        [helper.make_tensor_value_info("w", TensorProto.FLOAT, [9]),
+         helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])],
+        initializer=[numpy_helper.from_array(np.array(9, np.int64), "size")])
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    return model, [x], [ref, x.astype(np.float64)]
+
+
+@case
+def hamming_window_periodic():
+    x = rand((2,), 1)
+    ref = window_ref(7, [25 / 46, 21 / 46], True)
+    graph = helper.make_graph(
+        [helper.make_node("HammingWindow", ["size"], ["w"]),
+         helper.make_node("Identity", ["x"], ["y"])],
+        "check", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("w", TensorProto.FLOAT, [7]),
+         helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+        initializer=[numpy_helper.from_array(np.array(7, np.int32), "size")])
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    return model, [x], [ref.astype(np.float32), x]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

@@ -1622,6 +1622,125 @@ def hamming_window_periodic():
     return model, [x], [ref.astype(np.float32), x]
 
 
+@case
+def det_3x3_pivoting_and_singular():
+    x = rand((2, 2, 3, 3), 1)
+    x[0, 0, 0, 0] = 0  # needs a row swap
+    x[0, 1, 2] = 2 * x[0, 1, 0] - x[0, 1, 1]  # singular
+    x[1, 0] = x[1, 0][[2, 0, 1]]
+    x[1, 0, 0, 0] = x[1, 0, 1, 0] = 0  # two swaps deep
+    ref = np.linalg.det(x.astype(np.float64))
+    return single("Det", {"x": x}, [ref], opset=11)
+
+
+@case
+def det_5x5():
+    x = rand((3, 5, 5), 2)
+    return single("Det", {"x": x}, [np.linalg.det(x.astype(np.float64))],
+                  opset=11)
+
+
+@case
+def reverse_sequence_time_major_3d():
+    x = rand((5, 4, 3), 1)
+    lens = np.array([5, 0, 3, 1], np.int64)
+    ref = x.astype(np.float64).copy()
+    for b, n in enumerate(lens):
+        ref[:n, b] = x[:n, b][::-1]
+    return single("ReverseSequence", {"x": x, "lens": lens}, [ref],
+                  attrs={"batch_axis": 1, "time_axis": 0}, opset=10)
+
+
+@case
+def mean_variance_normalization_axes():
+    x = rand((2, 3, 4), 1)
+    xd = x.astype(np.float64)
+    m = xd.mean((1,), keepdims=True)
+    sd = np.sqrt((xd * xd).mean((1,), keepdims=True) - m * m)
+    return single("MeanVarianceNormalization", {"x": x},
+                  [(xd - m) / (sd + 1e-9)], attrs={"axes": [1]}, opset=13)
+
+
+@case
+def batchnorm_training_momentum_3d():
+    x = rand((3, 2, 5), 1)
+    s, b = rand((2,), 2), rand((2,), 3)
+    mean, var = rand((2,), 4), rand((2,), 5, 0.5, 2.0)
+    xd = x.astype(np.float64)
+    bm, bv = xd.mean((0, 2)), xd.var((0, 2))
+    y = ((xd - bm[:, None]) / np.sqrt(bv[:, None] + 1e-3) * s[:, None] +
+         b[:, None])
+    return single("BatchNormalization",
+                  {"x": x, "s": s, "b": b, "mean": mean, "var": var},
+                  [y, mean * 0.7 + bm * 0.3, var * 0.7 + bv * 0.3],
+                  attrs={"training_mode": 1, "momentum": 0.7,
+                         "epsilon": 1e-3}, opset=15)
+
+
+def maxpool_indices_ref(x, kernel, strides, pads, column_major):
+    """Values and flat indices (the spatial part column-major when asked)
+    of each window's first largest element, padding excluded."""
+    n, c = x.shape[:2]
+    sp = x.shape[2:]
+    dims = len(sp)
+    out = [(sp[i] + pads[i] + pads[dims + i] - kernel[i]) // strides[i] + 1
+           for i in range(dims)]
+    vals = np.zeros((n, c, *out))
+    idx = np.zeros((n, c, *out), np.int64)
+    for b in range(n):
+        for ch in range(c):
+            for o in np.ndindex(*out):
+                best, where = None, None
+                for w in np.ndindex(*kernel):
+                    p = [o[i] * strides[i] + w[i] - pads[i]
+                         for i in range(dims)]
+                    if any(q < 0 or q >= sp[i] for i, q in enumerate(p)):
+                        continue
+                    v = x[(b, ch, *p)]
+                    if best is None or v > best:
+                        best, where = v, p
+                order = "F" if column_major else "C"
+                flat = np.ravel_multi_index(where, sp, order=order)
+                vals[(b, ch, *o)] = best
+                idx[(b, ch, *o)] = (b * c + ch) * int(np.prod(sp)) + flat
+    return vals, idx
+
+
+@case
+def maxpool_indices_pads_strides():
+    x = rand((2, 2, 5, 6), 1)
+    vals, idx = maxpool_indices_ref(x, (3, 2), (2, 2), (1, 0, 1, 1), False)
+    return single("MaxPool", {"x": x}, [vals, idx],
+                  attrs={"kernel_shape": [3, 2], "strides": [2, 2],
+                         "pads": [1, 0, 1, 1]}, opset=12)
+
+
+@case
+def maxpool_indices_3d_column_major():
+    x = rand((1, 2, 3, 4, 3), 1)
+    vals, idx = maxpool_indices_ref(x, (2, 2, 2), (1, 2, 1), (0,) * 6, True)
+    return single("MaxPool", {"x": x}, [vals, idx],
+                  attrs={"kernel_shape": [2, 2, 2], "strides": [1, 2, 1],
+                         "storage_order": 1}, opset=12)
+
+
+@case
+def maxunpool_pads_output_shape():
+    # Pooled from a 1x2x5x5 input (kernel 2, stride 2, pads 1): the indices
+    # are flat positions in the 5x5 output.
+    src = rand((1, 2, 5, 5), 1)
+    vals, idx = maxpool_indices_ref(src, (2, 2), (2, 2), (1, 1, 1, 1), False)
+    vals = vals.astype(np.float32)
+    ref = np.zeros(src.size)
+    ref[idx.ravel()] = vals.ravel()
+    return single("MaxUnpool", {"x": vals, "i": idx},
+                  [ref.reshape(src.shape)],
+                  attrs={"kernel_shape": [2, 2], "strides": [2, 2],
+                         "pads": [1, 1, 1, 1]},
+                  initializers={"shape": np.array(src.shape, np.int64)},
+                  opset=11)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

@@ -543,6 +543,70 @@ LogicalResult convertScatter(NodeContext &ctx, bool nd) {
   return success();
 }
 
+/// out[.., t, ..] = x[.., len[b] - 1 - t, ..] for t < len[b] (its batch
+/// entry's length), else x itself: a gather along the time axis whose
+/// index comes from the run-time lengths (clamped into [0, time]).
+LogicalResult convertReverseSequence(NodeContext &ctx) {
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  if (rank < 2)
+    return ctx.emitError() << "input " << shapeString(shape)
+                           << " has fewer than 2 dimensions";
+  int64_t batchAxis = ctx.attrInt("batch_axis", 1);
+  int64_t timeAxis = ctx.attrInt("time_axis", 0);
+  if (ctx.failedAttributes())
+    return failure();
+  if ((batchAxis != 0 && batchAxis != 1) || (timeAxis != 0 && timeAxis != 1) ||
+      batchAxis == timeAxis)
+    return ctx.emitError() << "batch_axis " << batchAxis << " and time_axis "
+                           << timeAxis << " must be 0 and 1 in some order";
+  if (!isIntegerDType(ctx.inputDType(1)))
+    return ctx.emitError() << "sequence_lens must be integers";
+  if (ctx.inputShape(1) != llvm::ArrayRef<int64_t>{shape[batchAxis]})
+    return ctx.emitError() << "sequence_lens " << shapeString(ctx.inputShape(1))
+                           << " is not [" << shape[batchAxis] << "]";
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Value source = ctx.input(0);
+  Type element = ctx.inputType(0).getElementType();
+  Value init = tensor::EmptyOp::create(b, loc, shape, element);
+  int64_t time = shape[timeAxis];
+  bool isUnsigned = isUnsignedDType(ctx.inputDType(1));
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), ctx.input(1), init,
+          llvm::ArrayRef<AffineMap>{
+              AffineMap::get(rank, 0, b.getAffineDimExpr(batchAxis)),
+              b.getMultiDimIdentityMap(rank)},
+          llvm::SmallVector<utils::IteratorType>(rank,
+                                                 utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value len = isUnsigned ? Value(arith::IndexCastUIOp::create(
+                                         nb, l, nb.getIndexType(), args[0]))
+                                   : Value(arith::IndexCastOp::create(
+                                         nb, l, nb.getIndexType(), args[0]));
+            len = arith::MaxSIOp::create(nb, l, len, indexConst(nb, l, 0));
+            len = arith::MinSIOp::create(nb, l, len, indexConst(nb, l, time));
+            llvm::SmallVector<Value> position;
+            for (int64_t d = 0; d < rank; ++d)
+              position.push_back(linalg::IndexOp::create(nb, l, d));
+            Value t = position[timeAxis];
+            Value reversed = arith::SubIOp::create(
+                nb, l, arith::SubIOp::create(nb, l, len, indexConst(nb, l, 1)),
+                t);
+            Value inside =
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, t, len);
+            position[timeAxis] =
+                arith::SelectOp::create(nb, l, inside, reversed, t);
+            linalg::YieldOp::create(
+                nb, l,
+                Value(tensor::ExtractOp::create(nb, l, source, position)));
+          })
+          .getResult(0);
+  ctx.setOutput(0, result, ctx.inputDType(0));
+  return success();
+}
+
 } // namespace
 
 void registerIndexingOps(OpRegistry &registry) {
@@ -551,6 +615,7 @@ void registerIndexingOps(OpRegistry &registry) {
   registry.add("Trilu", convertTrilu);
   registry.add("CumSum", convertCumSum);
   registry.add("TopK", convertTopK);
+  registry.add("ReverseSequence", convertReverseSequence);
   registry.add("GatherND", convertGatherND);
   registry.add("ScatterElements",
                [](NodeContext &ctx) { return convertScatter(ctx, false); });

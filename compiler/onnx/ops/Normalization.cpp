@@ -6,7 +6,9 @@
 // otherwise the whole formula is one elementwise generic. Layer, instance
 // and group normalization compute the mean and variance over their axes
 // with two reductions (of x, then of (x - mean)^2), in f32 for f16 and
-// bf16 inputs (LayerNormalization's stash_type).
+// bf16 inputs (LayerNormalization's stash_type); so do
+// MeanVarianceNormalization and batch normalization's training mode (over
+// every axis but the channel's, updating the running statistics).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,12 +26,14 @@ using namespace mlir;
 namespace kiln::onnx_import {
 namespace {
 
+LogicalResult convertBatchNormalizationTraining(NodeContext &ctx);
+
 LogicalResult convertBatchNormalization(NodeContext &ctx) {
   int32_t dtype = ctx.inputDType(0);
   if (!isFloatDType(dtype))
     return ctx.unsupported("element type " + dtypeName(dtype));
   if (ctx.opset() >= 14 && ctx.attrInt("training_mode", 0) != 0)
-    return ctx.unsupported("training mode (training_mode = 1)");
+    return convertBatchNormalizationTraining(ctx);
   if (ctx.opset() < 7 && ctx.attrInt("is_test", 0) == 0)
     return ctx.unsupported("training mode (is_test = 0)");
   if (ctx.opset() < 9 && ctx.attrInt("spatial", 1) != 1)
@@ -106,15 +110,17 @@ LogicalResult convertBatchNormalization(NodeContext &ctx) {
   return success();
 }
 
-/// Normalizes `x` over the trailing dimensions from `axis` on: returns
-/// (x - mean) / sqrt(var + eps), and the mean and 1 / sqrt(var + eps) kept
-/// as 1s over those dimensions; computes in `compute` (f32 for halfs).
+/// Normalizes `x` over `axes` (sorted): returns (x - mean) / sqrt(var + eps)
+/// (or / (sqrt(var) + eps) with `epsOnStdDev`, MeanVarianceNormalization's
+/// form), and the mean, the (population) variance and 1 / sqrt(var + eps)
+/// kept as 1s over those axes; computes in `compute` (f32 for halfs).
 struct Normalized {
-  Value Y, Mean, InvStdDev;
+  Value Y, Mean, Var, InvStdDev;
 };
 
-Normalized normalize(OpBuilder &b, Location loc, Value x, int64_t axis,
-                     double epsilon, Type compute) {
+Normalized normalize(OpBuilder &b, Location loc, Value x,
+                     llvm::ArrayRef<int64_t> axes, double epsilon, Type compute,
+                     bool epsOnStdDev = false) {
   auto type = cast<RankedTensorType>(x.getType());
   llvm::ArrayRef<int64_t> shape = type.getShape();
   if (type.getElementType() != compute)
@@ -123,10 +129,9 @@ Normalized normalize(OpBuilder &b, Location loc, Value x, int64_t axis,
                            return Value(
                                arith::ExtFOp::create(nb, l, compute, a[0]));
                          });
-  llvm::SmallVector<int64_t> axes;
-  for (int64_t d = axis; d < type.getRank(); ++d)
-    axes.push_back(d);
-  double count = numElementsOf(shape.drop_front(axis));
+  double count = 1;
+  for (int64_t d : axes)
+    count *= shape[d];
   auto sum = [&](Value v) {
     return buildReduction(b, loc, v, axes, true, scalarAttr(compute, 0),
                           [](OpBuilder &nb, Location l, Value e, Value acc) {
@@ -154,20 +159,36 @@ Normalized normalize(OpBuilder &b, Location loc, Value x, int64_t axis,
                        [](OpBuilder &nb, Location l, ValueRange a) {
                          return Value(arith::MulFOp::create(nb, l, a[0], a[0]));
                        });
-  Value inv =
-      buildElementwise(b, loc, sum(squares), keptShape, compute,
-                       [&](OpBuilder &nb, Location l, ValueRange a) {
-                         Value var = divide(nb, l, a[0]);
-                         Value eps = scalarConstant(nb, l, compute, epsilon);
-                         return Value(math::RsqrtOp::create(
-                             nb, l, arith::AddFOp::create(nb, l, var, eps)));
-                       });
+  Value var = buildElementwise(b, loc, sum(squares), keptShape, compute,
+                               [&](OpBuilder &nb, Location l, ValueRange a) {
+                                 return divide(nb, l, a[0]);
+                               });
+  Value inv = buildElementwise(
+      b, loc, var, keptShape, compute,
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value eps = scalarConstant(nb, l, compute, epsilon);
+        if (epsOnStdDev)
+          return Value(arith::DivFOp::create(
+              nb, l, scalarConstant(nb, l, compute, 1),
+              arith::AddFOp::create(nb, l, math::SqrtOp::create(nb, l, a[0]),
+                                    eps)));
+        return Value(math::RsqrtOp::create(
+            nb, l, arith::AddFOp::create(nb, l, a[0], eps)));
+      });
   Value y =
       buildElementwise(b, loc, {centered, inv}, shape, compute,
                        [](OpBuilder &nb, Location l, ValueRange a) {
                          return Value(arith::MulFOp::create(nb, l, a[0], a[1]));
                        });
-  return {y, mean, inv};
+  return {y, mean, var, inv};
+}
+
+/// The axes from `first` to the last of a rank-`rank` tensor.
+llvm::SmallVector<int64_t> trailingAxes(int64_t first, int64_t rank) {
+  llvm::SmallVector<int64_t> axes;
+  for (int64_t d = first; d < rank; ++d)
+    axes.push_back(d);
+  return axes;
 }
 
 /// y * scale (+ bias), converted back to `element`; scale and bias are read
@@ -201,6 +222,110 @@ Type computeType(OpBuilder &b, Type element) {
   return element.getIntOrFloatBitWidth() < 32 ? b.getF32Type() : element;
 }
 
+/// `value` (of the compute type) converted to `element`.
+Value narrowTo(OpBuilder &b, Location loc, Value value, Type element) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getElementType() == element)
+    return value;
+  return buildElementwise(b, loc, value, type.getShape(), element,
+                          [&](OpBuilder &nb, Location l, ValueRange a) {
+                            return Value(
+                                arith::TruncFOp::create(nb, l, element, a[0]));
+                          });
+}
+
+/// Opset 14's training mode: normalizes with the batch's own statistics
+/// (over every axis but the channel's, population variance) and returns
+/// the running statistics updated by them:
+/// running = input * momentum + batch * (1 - momentum).
+LogicalResult convertBatchNormalizationTraining(NodeContext &ctx) {
+  int32_t dtype = ctx.inputDType(0);
+  llvm::ArrayRef<int64_t> x = ctx.inputShape(0);
+  if (x.size() < 2)
+    return ctx.emitError() << "input " << shapeString(x)
+                           << " has no channel dimension";
+  int64_t c = x[1];
+  for (size_t i = 1; i <= 4; ++i) {
+    if (!ctx.hasInput(i))
+      return ctx.emitError() << "needs scale, B, mean and var";
+    if (ctx.inputShape(i) != llvm::ArrayRef<int64_t>{c})
+      return ctx.emitError()
+             << "input " << i << " " << shapeString(ctx.inputShape(i))
+             << " is not [" << c << "]";
+    if (failed(requireSameDType(ctx, i)))
+      return failure();
+  }
+  double epsilon = ctx.attrFloat("epsilon", 1e-5f);
+  double momentum = ctx.attrFloat("momentum", 0.9f);
+  if (ctx.failedAttributes())
+    return failure();
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Type element = ctx.inputType(0).getElementType();
+  Type compute = computeType(b, element);
+  llvm::SmallVector<int64_t> axes = {0};
+  for (int64_t d = 2; d < static_cast<int64_t>(x.size()); ++d)
+    axes.push_back(d);
+  Normalized n = normalize(b, loc, ctx.input(0), axes, epsilon, compute);
+  llvm::SmallVector<int64_t> channelShape = {c};
+  channelShape.append(x.size() - 2, 1);
+  ctx.setOutput(
+      0,
+      scaleAndShift(b, loc, n.Y, reshapeTo(b, loc, ctx.input(1), channelShape),
+                    reshapeTo(b, loc, ctx.input(2), channelShape), element),
+      dtype);
+  auto running = [&](size_t input, Value batch) {
+    Value current = reshapeTo(b, loc, batch, {c});
+    return buildElementwise(
+        b, loc, {ctx.input(input), current}, {c}, element,
+        [&](OpBuilder &nb, Location l, ValueRange a) {
+          Value old = a[0];
+          if (old.getType() != compute)
+            old = arith::ExtFOp::create(nb, l, compute, old);
+          Value kept = arith::MulFOp::create(
+              nb, l, old, scalarConstant(nb, l, compute, momentum));
+          Value added = arith::MulFOp::create(
+              nb, l, a[1], scalarConstant(nb, l, compute, 1 - momentum));
+          Value v = arith::AddFOp::create(nb, l, kept, added);
+          if (compute != element)
+            v = arith::TruncFOp::create(nb, l, element, v);
+          return v;
+        });
+  };
+  if (ctx.hasOutput(1))
+    ctx.setOutput(1, running(3, n.Mean), dtype);
+  if (ctx.hasOutput(2))
+    ctx.setOutput(2, running(4, n.Var), dtype);
+  return success();
+}
+
+/// (x - mean) / (sqrt(var) + 1e-9) over `axes` (default N, H, W), as
+/// ONNX's function body for the op computes it.
+LogicalResult convertMeanVarianceNormalization(NodeContext &ctx) {
+  int32_t dtype = ctx.inputDType(0);
+  if (!isFloatDType(dtype))
+    return ctx.unsupported("element type " + dtypeName(dtype));
+  int64_t rank = ctx.inputRank(0);
+  llvm::SmallVector<int64_t> axes = ctx.attrInts("axes", {0, 2, 3});
+  if (ctx.failedAttributes())
+    return failure();
+  for (int64_t &a : axes) {
+    FailureOr<int64_t> axis = ctx.normalizeAxis(a, rank, "axes value");
+    if (failed(axis))
+      return failure();
+    a = *axis;
+  }
+  llvm::sort(axes);
+  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Type element = ctx.inputType(0).getElementType();
+  Normalized n = normalize(b, loc, ctx.input(0), axes, 1e-9,
+                           computeType(b, element), /*epsOnStdDev=*/true);
+  ctx.setOutput(0, narrowTo(b, loc, n.Y, element), dtype);
+  return success();
+}
+
 LogicalResult convertLayerNormalization(NodeContext &ctx) {
   int32_t dtype = ctx.inputDType(0);
   if (!isFloatDType(dtype))
@@ -225,7 +350,7 @@ LogicalResult convertLayerNormalization(NodeContext &ctx) {
   Location loc = ctx.loc();
   Type element = ctx.inputType(0).getElementType();
   Type compute = computeType(b, element);
-  Normalized n = normalize(b, loc, ctx.input(0), *axis,
+  Normalized n = normalize(b, loc, ctx.input(0), trailingAxes(*axis, rank),
                            ctx.attrFloat("epsilon", 1e-5f), compute);
   ctx.setOutput(0,
                 scaleAndShift(b, loc, n.Y, ctx.input(1),
@@ -257,8 +382,8 @@ LogicalResult convertInstanceNormalization(NodeContext &ctx) {
   Location loc = ctx.loc();
   Type element = ctx.inputType(0).getElementType();
   Normalized n =
-      normalize(b, loc, ctx.input(0), 2, ctx.attrFloat("epsilon", 1e-5f),
-                computeType(b, element));
+      normalize(b, loc, ctx.input(0), trailingAxes(2, shape.size()),
+                ctx.attrFloat("epsilon", 1e-5f), computeType(b, element));
   llvm::SmallVector<int64_t> channel = {c};
   channel.append(shape.size() - 2, 1);
   ctx.setOutput(
@@ -295,7 +420,7 @@ LogicalResult convertGroupNormalization(NodeContext &ctx) {
   Value grouped =
       reshapeTo(b, loc, ctx.input(0), {n, groups, c / groups * spatial});
   Normalized norm =
-      normalize(b, loc, grouped, 2, ctx.attrFloat("epsilon", 1e-5f),
+      normalize(b, loc, grouped, {2}, ctx.attrFloat("epsilon", 1e-5f),
                 computeType(b, element));
   // Scale and bias per [group, channel-in-group] (or [group, 1]).
   Value y = reshapeTo(b, loc, norm.Y, {n, groups, c / groups, spatial});
@@ -387,6 +512,7 @@ void registerNormalizationOps(OpRegistry &registry) {
   registry.add("InstanceNormalization", convertInstanceNormalization);
   registry.add("GroupNormalization", convertGroupNormalization);
   registry.add("LRN", convertLRN);
+  registry.add("MeanVarianceNormalization", convertMeanVarianceNormalization);
 }
 
 } // namespace kiln::onnx_import

@@ -1741,6 +1741,136 @@ def maxunpool_pads_output_shape():
                   opset=11)
 
 
+def interp_ref(x, out_shape, scales, mode, transform="half_pixel", a=-0.75,
+               exclude=False, roi=None, extrapolation=0.0):
+    """ONNX Resize for linear and cubic, one dimension after another (the
+    weights are products), from the operator's definition."""
+    res = x.astype(np.float64)
+    for d in range(x.ndim):
+        n_in, n_out, scale = x.shape[d], out_shape[d], scales[d]
+        if n_in == n_out and scale == 1 and transform != "tf_crop_and_resize":
+            continue
+        cols = []
+        for o in range(n_out):
+            if transform == "align_corners":
+                w = scale * n_in
+                ori = 0.0 if w == 1 else o * (n_in - 1) / (w - 1)
+            elif transform == "asymmetric":
+                ori = o / scale
+            elif transform == "pytorch_half_pixel":
+                ori = -0.5 if scale * n_in == 1 else (o + 0.5) / scale - 0.5
+            elif transform == "tf_crop_and_resize":
+                r0, r1 = roi[d], roi[x.ndim + d]
+                ori = ((r1 - r0) * (n_in - 1) / 2 if n_out == 1 else
+                       o * (r1 - r0) * (n_in - 1) / (n_out - 1))
+                ori += r0 * (n_in - 1)
+                if ori < 0 or ori > n_in - 1:
+                    cols.append(np.full(np.take(res, 0, axis=d).shape,
+                                        extrapolation))
+                    continue
+            else:
+                ori = (o + 0.5) / scale - 0.5
+            lo = math.floor(ori)
+            r = ori - lo
+            if mode == "linear":
+                taps, ws = [lo, lo + 1], [1 - r, r]
+            else:
+                def far(t):
+                    return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a
+
+                def near(t):
+                    return ((a + 2) * t - (a + 3)) * t * t + 1
+                taps = [lo - 1, lo, lo + 1, lo + 2]
+                ws = [far(r + 1), near(r), near(1 - r), far(2 - r)]
+            if exclude:
+                ws = [wt if 0 <= t < n_in else 0.0 for t, wt in zip(taps, ws)]
+                ws = [wt / sum(ws) for wt in ws]
+            cols.append(sum(wt * np.take(res, min(max(t, 0), n_in - 1),
+                                         axis=d) for t, wt in zip(taps, ws)))
+        res = np.stack(cols, axis=d)
+    return res
+
+
+@case
+def resize_cubic_sizes_pytorch_half_pixel():
+    x = rand((1, 2, 5, 4), 1)
+    sizes = np.array([1, 2, 3, 7], np.int64)
+    scales = sizes / np.array(x.shape)
+    return single("Resize", {"x": x},
+                  [interp_ref(x, sizes, scales, "cubic", "pytorch_half_pixel",
+                              a=-0.5)],
+                  attrs={"mode": "cubic", "cubic_coeff_a": -0.5,
+                         "coordinate_transformation_mode":
+                             "pytorch_half_pixel"},
+                  nin=["x", "", "", "sizes"], initializers={"sizes": sizes},
+                  opset=13)
+
+
+@case
+def resize_cubic_exclude_outside_align_corners():
+    x = rand((2, 5, 4), 1)
+    scales = np.array([1, 1.6, 0.75], np.float32)
+    out = [2, 8, 3]
+    return single("Resize", {"x": x},
+                  [interp_ref(x, out, scales.astype(np.float64), "cubic",
+                              "align_corners", exclude=True)],
+                  attrs={"mode": "cubic", "exclude_outside": 1,
+                         "coordinate_transformation_mode": "align_corners"},
+                  nin=["x", "", "scales"], initializers={"scales": scales},
+                  opset=13)
+
+
+@case
+def resize_tf_crop_and_resize_scales():
+    x = rand((1, 1, 5, 6), 1)
+    roi = np.array([0, 0, -0.2, 0.3, 1, 1, 0.9, 1.4], np.float32)
+    scales = np.array([1, 1, 1.5, 0.8], np.float32)
+    # Outputs: floor(size * (roi end - roi start) * scale).
+    out = [1, 1, int(5 * 1.1 * 1.5), int(6 * 1.1 * 0.8)]
+    return single("Resize", {"x": x},
+                  [interp_ref(x, out, scales.astype(np.float64), "linear",
+                              "tf_crop_and_resize",
+                              roi=roi.astype(np.float64),
+                              extrapolation=-3.0)],
+                  attrs={"mode": "linear",
+                         "coordinate_transformation_mode":
+                             "tf_crop_and_resize",
+                         "extrapolation_value": -3.0},
+                  nin=["x", "roi", "scales"],
+                  initializers={"roi": roi, "scales": scales}, opset=13)
+
+
+@case
+def upsample_linear_opset9():
+    x = rand((1, 2, 3, 2), 1)
+    scales = np.array([1, 1, 2, 2.5], np.float32)
+    return single("Upsample", {"x": x},
+                  [interp_ref(x, [1, 2, 6, 5], scales.astype(np.float64),
+                              "linear", "asymmetric")],
+                  attrs={"mode": "linear"}, initializers={"scales": scales},
+                  opset=9)
+
+
+@case
+def upsample_nearest_opset7_attribute():
+    x = rand((2, 3, 2), 1)
+    scales = [1.0, 1.5, 3.0]
+    ref = x.astype(np.float64)
+    ref = np.take(ref, [int(o / 1.5) for o in range(4)], axis=1)
+    ref = np.take(ref, [int(o / 3.0) for o in range(6)], axis=2)
+    return single("Upsample", {"x": x}, [ref],
+                  attrs={"mode": "nearest", "scales": scales}, opset=7)
+
+
+@case
+def dropout_training_zero_ratio_mask():
+    x = rand((3, 4), 1)
+    return single("Dropout", {"x": x},
+                  [x.astype(np.float64), np.ones((3, 4), np.bool_)],
+                  initializers={"r": np.array(0.0, np.float32),
+                                "t": np.array(True)}, opset=13)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

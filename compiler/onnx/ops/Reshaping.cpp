@@ -31,7 +31,8 @@ LogicalResult setReshaped(NodeContext &ctx, llvm::ArrayRef<int64_t> shape) {
   return success();
 }
 
-// Identity and Dropout in inference pass their input on.
+// Identity and Dropout in inference (or training at ratio 0) pass their
+// input on.
 LogicalResult convertIdentity(NodeContext &ctx) {
   return setReshaped(ctx, ctx.inputShape(0));
 }
@@ -43,8 +44,23 @@ LogicalResult convertDropout(NodeContext &ctx) {
     const HostTensor *training = ctx.requireConstant(2, "training_mode");
     if (!training)
       return failure();
-    if (training->numElements() == 1 && training->intAt(0) != 0)
-      return ctx.unsupported("training mode (training_mode = true)");
+    if (training->numElements() == 1 && training->intAt(0) != 0) {
+      // Training drops elements at random, except at ratio 0 (the default
+      // is 0.5), where it keeps them all, as inference does.
+      double ratio = 0.5;
+      if (ctx.hasInput(1)) {
+        const HostTensor *r = ctx.requireConstant(1, "ratio");
+        if (!r)
+          return failure();
+        if (r->numElements() != 1)
+          return ctx.emitError() << "ratio must be a scalar";
+        ratio = r->doubleAt(0);
+      }
+      if (ratio != 0)
+        return ctx.emitError()
+               << "unsupported training mode (training_mode = true) with ratio "
+               << ratio << " (random; only 0 is)";
+    }
   }
   if (failed(convertIdentity(ctx)))
     return failure();

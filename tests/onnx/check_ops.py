@@ -1395,6 +1395,12 @@ def gru_reverse_linear_before_reset_clip():
 
 
 @case
+def gru_linear_before_reset_zero_initial_state():
+    # The first step has no h * R^T; h~ still takes r * Rb_h.
+    return recurrent_case("GRU", 3, 2, 3, 4, 35, linear_before_reset=1)
+
+
+@case
 def gru_bidirectional_layout1_const_seq_lens():
     return recurrent_case("GRU", 3, 3, 2, 3, 40, layout=1, initial=True,
                           lens=[2, 3, 1], lens_const=True,

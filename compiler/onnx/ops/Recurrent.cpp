@@ -228,13 +228,18 @@ private:
     return tensor::ExtractSliceOp::create(
         B, Loc, RankedTensorType::get(shape, Element), source, o, s, st);
   }
-  /// Columns [col, col + width) of direction d's step t of the projection.
-  Value projected(int64_t t, int64_t d, int64_t col, int64_t width) {
-    int64_t c = d * Spec.Gates * Spec.Hidden + col;
-    return Spec.BatchFirst ? slice(Projection, {0, t, c},
-                                   {Spec.Batch, 1, width}, {Spec.Batch, width})
-                           : slice(Projection, {t, 0, c},
-                                   {1, Spec.Batch, width}, {Spec.Batch, width});
+  /// Direction d's step t of the projection: [B, G*H].
+  Value projected(int64_t t, int64_t d) {
+    int64_t gh = Spec.Gates * Spec.Hidden;
+    return Spec.BatchFirst ? slice(Projection, {0, t, d * gh},
+                                   {Spec.Batch, 1, gh}, {Spec.Batch, gh})
+                           : slice(Projection, {t, 0, d * gh},
+                                   {1, Spec.Batch, gh}, {Spec.Batch, gh});
+  }
+  /// Columns [col, col + Hidden) of a [B, N] value.
+  Value columns(Value v, int64_t col) {
+    return slice(v, {0, col}, {Spec.Batch, Spec.Hidden},
+                 {Spec.Batch, Spec.Hidden});
   }
   /// Direction d of initial_h or initial_c, zeros when absent.
   Value initialState(size_t input, int64_t d) {
@@ -326,6 +331,9 @@ FailureOr<std::pair<Value, Value>> Unroller::step(int64_t d, int64_t t, Value h,
       return Value();
     return buildMatMul(Ctx, lhs, recurrentWeights(d, col, width));
   };
+  // Step t's projection, sliced once: the gates' slices of it then have the
+  // same offsets at every step, so their dispatches dedupe across steps.
+  Value xt = projected(t, d);
   // A gate's input from X (biases included) and from the previous h (none
   // when zero): the operands' positions; `hrCol` is the gate's column in
   // `hr`.
@@ -334,9 +342,9 @@ FailureOr<std::pair<Value, Value>> Unroller::step(int64_t d, int64_t t, Value h,
     std::optional<size_t> H;
   };
   auto gateInputs = [&](Operands &ops, int64_t gate, Value hr, int64_t hrCol) {
-    GateIn in{ops.add(projected(t, d, gate * hs, hs)), std::nullopt};
+    GateIn in{ops.add(columns(xt, gate * hs)), std::nullopt};
     if (hr)
-      in.H = ops.add(slice(hr, {0, hrCol}, {Spec.Batch, hs}, {Spec.Batch, hs}));
+      in.H = ops.add(columns(hr, hrCol));
     return in;
   };
   auto preActivation = [&](OpBuilder &b, Location l, ValueRange a, GateIn g) {
@@ -381,15 +389,14 @@ FailureOr<std::pair<Value, Value>> Unroller::step(int64_t d, int64_t t, Value h,
     }
     Operands ops;
     GateIn update = gateInputs(ops, 0, *hr, 0);
-    size_t xh = ops.add(projected(t, d, 2 * hs, hs));
+    size_t xh = ops.add(columns(xt, 2 * hs));
     GateIn reset{0, std::nullopt};
     std::optional<size_t> hh;
     size_t rbh = 0;
     if (Spec.LinearBeforeReset) {
       reset = gateInputs(ops, 1, *hr, hs);
       if (*hr)
-        hh = ops.add(
-            slice(*hr, {0, 2 * hs}, {Spec.Batch, hs}, {Spec.Batch, hs}));
+        hh = ops.add(columns(*hr, 2 * hs));
       if (Ctx.hasInput(InB))
         rbh = ops.add(rowSlice(InB, d, 5 * hs));
     } else if (candidateHr) {

@@ -1877,6 +1877,43 @@ def dropout_training_zero_ratio_mask():
                                 "t": np.array(True)}, opset=13)
 
 
+# --- DFT and STFT ------------------------------------------------------------
+
+def as_pairs(z):
+    return np.stack([z.real, z.imag], axis=-1)
+
+
+@case
+def dft_complex_inverse_axis2_padded():
+    x = rand((2, 3, 5, 2), 1)
+    z = x[..., 0].astype(np.float64) + 1j * x[..., 1]
+    ref = as_pairs(np.fft.ifft(z, n=7, axis=2))
+    return single("DFT", {"x": x}, [ref], attrs={"axis": 2, "inverse": 1},
+                  nin=["x", "len"], initializers={"len": np.array(7)},
+                  opset=17)
+
+
+@case
+def dft_real_onesided_truncated():
+    x = rand((3, 9, 1), 1)
+    ref = as_pairs(np.fft.rfft(x[..., 0].astype(np.float64), n=6, axis=1))
+    return single("DFT", {"x": x}, [ref], attrs={"onesided": 1},
+                  nin=["x", "len"], initializers={"len": np.array(6)},
+                  opset=17)
+
+
+@case
+def stft_complex_two_sided_window():
+    x = rand((2, 20, 2), 1)
+    w = rand((6,), 2, 0.1, 1.0)
+    z = x[..., 0].astype(np.float64) + 1j * x[..., 1]
+    frames = [z[:, f * 4:f * 4 + 6] * w for f in range(4)]
+    ref = as_pairs(np.stack([np.fft.fft(fr, axis=1) for fr in frames], 1))
+    return single("STFT", {"x": x, "w": w}, [ref], attrs={"onesided": 0},
+                  nin=["x", "step", "w"],
+                  initializers={"step": np.array(4)}, opset=17)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

@@ -1914,6 +1914,41 @@ def stft_complex_two_sided_window():
                   initializers={"step": np.array(4)}, opset=17)
 
 
+@case
+def mel_weight_matrix_lower_edge():
+    mels, n, rate, lo, hi = 5, 40, 16000, 300.0, 7000.0
+    mel = lambda f: 2595 * np.log10(1 + f / 700)  # noqa: E731
+    step = (mel(hi) - mel(lo)) / (mels + 2)
+    pts = [int(np.floor((n + 1) * 700 * (10 ** ((mel(lo) + i * step) / 2595)
+                                         - 1) / rate))
+           for i in range(mels + 2)]
+    ref = np.zeros((n // 2 + 1, mels))
+    for i in range(mels):
+        left, center, right = pts[i:i + 3]
+        for j in range(left, right):
+            ref[j, i] = ((j - left) / (center - left) if j <= center
+                         else (right - j) / (right - center))
+        ref[center, i] = 1
+    x = rand((2,), 1)
+    graph = helper.make_graph(
+        [helper.make_node("MelWeightMatrix",
+                          ["mels", "n", "rate", "lo", "hi"], ["w"]),
+         helper.make_node("Identity", ["x"], ["y"])],
+        "check", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("w", TensorProto.FLOAT, ref.shape),
+         helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])],
+        initializer=[numpy_helper.from_array(np.array(v, t), name)
+                     for name, v, t in [("mels", mels, np.int64),
+                                        ("n", n, np.int64),
+                                        ("rate", rate, np.int32),
+                                        ("lo", lo, np.float32),
+                                        ("hi", hi, np.float32)]])
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    return model, [x], [ref, x.astype(np.float64)]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

@@ -9,7 +9,8 @@
 // (real, imaginary) pairs along the axis by a host-computed [n * 2, bins * 2]
 // matrix of cosines and sines (zero rows past dft_length, which truncates;
 // fewer rows than the length, which zero-pads). STFT gathers the frames,
-// multiplies them by the window and takes the same DFT.
+// multiplies them by the window and takes the same DFT. MelWeightMatrix is
+// a host-computed constant too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +62,71 @@ LogicalResult convertWindow(NodeContext &ctx, llvm::ArrayRef<double> a) {
     y[i] = v;
   }
   ctx.setOutput(0, HostTensor::fromDoubles(dtype, {size}, y));
+  return success();
+}
+
+/// MelWeightMatrix: triangles over the one-sided DFT's bins, computed on
+/// the host from import-time inputs. num_mel_bins + 2 points equally spaced
+/// on the mel scale (mel(f) = 2595 log10(1 + f / 700)) from the lower edge,
+/// step (high - low) / (num_mel_bins + 2) as ONNX's definition has it, each
+/// mapped to bin floor((dft_length + 1) * f / sample_rate); band i rises
+/// from point i to 1 at point i + 1 and falls to 0 at point i + 2.
+LogicalResult convertMelWeightMatrix(NodeContext &ctx) {
+  llvm::SmallVector<double> in;
+  static const char *names[] = {"num_mel_bins", "dft_length", "sample_rate",
+                                "lower_edge_hertz", "upper_edge_hertz"};
+  for (size_t i = 0; i < 5; ++i) {
+    const HostTensor *t = ctx.requireConstant(i, names[i]);
+    if (!t)
+      return failure();
+    if (t->numElements() != 1)
+      return ctx.emitError() << names[i] << " must be a scalar";
+    if (i < 3 && !isIntegerDType(t->dtype()))
+      return ctx.emitError() << names[i] << " must be an integer";
+    in.push_back(t->doubleAt(0));
+  }
+  int64_t mels = in[0], dftLength = in[1], sampleRate = in[2];
+  double lower = in[3], upper = in[4];
+  if (mels < 1 || dftLength < 1 || sampleRate < 1 || lower < 0 ||
+      upper <= lower)
+    return ctx.emitError() << "needs positive num_mel_bins, dft_length and "
+                              "sample_rate, and 0 <= lower_edge_hertz < "
+                              "upper_edge_hertz";
+  int32_t dtype = ctx.attrInt("output_datatype", Float);
+  if (ctx.failedAttributes())
+    return failure();
+  if ((!isFloatDType(dtype) && !isIntegerDType(dtype)) ||
+      !elementTypeOf(ctx.context(), dtype))
+    return ctx.unsupported("output_datatype " + dtypeName(dtype));
+  int64_t rows = dftLength / 2 + 1;
+  if (rows * mels > kMaxFoldElements)
+    return ctx.unsupported("a matrix of " + llvm::Twine(rows * mels) +
+                           " elements (at most " +
+                           llvm::Twine(kMaxFoldElements) + ")");
+  auto mel = [](double f) { return 2595 * std::log10(1 + f / 700); };
+  double low = mel(lower), step = (mel(upper) - low) / (mels + 2);
+  std::vector<int64_t> points;
+  for (int64_t i = 0; i < mels + 2; ++i) {
+    double f = 700 * (std::pow(10, (low + i * step) / 2595) - 1);
+    points.push_back(
+        static_cast<int64_t>(std::floor((dftLength + 1) * f / sampleRate)));
+    if (points.back() < 0 || points.back() >= rows)
+      return ctx.emitError() << "upper_edge_hertz " << upper
+                             << " lies past the DFT's last bin (half of "
+                                "sample_rate "
+                             << sampleRate << ")";
+  }
+  std::vector<double> w(rows * mels, 0.0);
+  for (int64_t i = 0; i < mels; ++i) {
+    int64_t left = points[i], center = points[i + 1], right = points[i + 2];
+    if (center == left)
+      w[center * mels + i] = 1;
+    for (int64_t j = left; center > left && j <= center; ++j)
+      w[j * mels + i] = double(j - left) / (center - left);
+    for (int64_t j = center; j < right; ++j)
+      w[j * mels + i] = double(right - j) / (right - center);
+  }
+  ctx.setOutput(0, HostTensor::fromDoubles(dtype, {rows, mels}, w));
   return success();
 }
 
@@ -288,6 +354,7 @@ void registerSignalOps(OpRegistry &registry) {
   });
   registry.add("DFT", convertDft);
   registry.add("STFT", convertStft);
+  registry.add("MelWeightMatrix", convertMelWeightMatrix);
 }
 
 } // namespace kiln::onnx_import

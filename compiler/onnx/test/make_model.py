@@ -181,6 +181,44 @@ def external_escape(out):
     return m
 
 
+
+def recurrent(op, gates, attrs=None, w_rows=None, lens=False):
+    """One RNN/GRU/LSTM node: 3 steps, batch 2, input 3, hidden 4; W, R
+    and B constants, X (and sequence_lens) graph inputs."""
+    h = 4
+    inits = [numpy_helper.from_array(weights((1, w_rows or gates * h, 3)),
+                                     "w"),
+             numpy_helper.from_array(weights((1, gates * h, h), 1), "r"),
+             numpy_helper.from_array(weights((1, 2 * gates * h), 2), "b")]
+    inputs = [tensor("x", TensorProto.FLOAT, [3, 2, 3])]
+    names = ["x", "w", "r", "b"]
+    if lens:
+        inputs.append(tensor("lens", TensorProto.INT32, [2]))
+        names.append("lens")
+    return model(
+        [helper.make_node(op, names, ["y", "y_h"], name="rec",
+                          hidden_size=h, **(attrs or {}))],
+        inputs,
+        [tensor("y", TensorProto.FLOAT, [3, 1, 2, h]),
+         tensor("y_h", TensorProto.FLOAT, [1, 2, h])], inits, opset=14)
+
+
+def recurrent_lstm():
+    return recurrent("LSTM", 4, lens=True)
+
+
+def recurrent_bad_activation():
+    return recurrent("RNN", 1, {"activations": ["Swish"]})
+
+
+def recurrent_input_forget():
+    return recurrent("LSTM", 4, {"input_forget": 1})
+
+
+def recurrent_misfit_w():
+    return recurrent("GRU", 3, w_rows=10)
+
+
 def main():
     name, out = sys.argv[1], sys.argv[2]
     builders = {k: v for k, v in globals().items()

@@ -1949,6 +1949,114 @@ def mel_weight_matrix_lower_edge():
     return model, [x], [ref, x.astype(np.float64)]
 
 
+# --- GridSample ---------------------------------------------------------------
+
+def grid_sample_ref(x, grid, mode, padding, align):
+    """ONNX GridSample (2-D) from its definition, in float64."""
+    n_, c_, h, w = x.shape
+    x = x.astype(np.float64)
+    out = np.zeros((n_, c_, grid.shape[1], grid.shape[2]))
+
+    def denorm(g, size):
+        return (g + 1) / 2 * (size - 1) if align else ((g + 1) * size - 1) / 2
+
+    def bounds(size):
+        return (0.0, size - 1.0) if align else (-0.5, size - 0.5)
+
+    def reflect(v, size):
+        lo, hi = bounds(size)
+        rng = hi - lo
+        if rng == 0:
+            return lo
+        if v < lo or v > hi:
+            dx = lo - v if v < lo else v - hi
+            k = math.floor(dx / rng)
+            r = dx - k * rng
+            if v < lo:
+                return lo + r if k % 2 == 0 else hi - r
+            return hi - r if k % 2 == 0 else lo + r
+        return v
+
+    def coord(g, size):
+        v = denorm(g, size)
+        if mode == "nearest":
+            v = float(np.rint(v))
+        if padding == "border":
+            v = min(max(v, 0.0), size - 1.0)
+        elif padding == "reflection":
+            v = reflect(v, size)
+        return v
+
+    def pixel(b, c, r, col):
+        if padding == "zeros":
+            if not (0 <= r < h and 0 <= col < w):
+                return 0.0
+        elif padding == "reflection":
+            r, col = reflect(r, h), reflect(col, w)
+        r = int(min(max(r, 0), h - 1))
+        col = int(min(max(col, 0), w - 1))
+        return x[b, c, r, col]
+
+    def taps(t):
+        if mode == "bilinear":
+            return 0, [1 - t, t]
+        a = -0.75
+
+        def near(u):
+            return ((a + 2) * u - (a + 3)) * u * u + 1
+
+        def far(u):
+            return ((a * u - 5 * a) * u + 8 * a) * u - 4 * a
+        return -1, [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+    for b in range(n_):
+        for i in range(grid.shape[1]):
+            for j in range(grid.shape[2]):
+                px = coord(float(grid[b, i, j, 0]), w)
+                py = coord(float(grid[b, i, j, 1]), h)
+                for c in range(c_):
+                    if mode == "nearest":
+                        out[b, c, i, j] = pixel(b, c, py, px)
+                        continue
+                    x0, y0 = math.floor(px), math.floor(py)
+                    first, wx = taps(px - x0)
+                    _, wy = taps(py - y0)
+                    out[b, c, i, j] = sum(
+                        wy[p] * wx[q] * pixel(b, c, y0 + first + p,
+                                              x0 + first + q)
+                        for p in range(len(wy)) for q in range(len(wx)))
+    return out
+
+
+def grid_sample_case(mode, padding, align):
+    x = rand((2, 3, 4, 5), 1)
+    grid = rand((2, 3, 4, 2), 2, -1.7, 1.7)
+    return single("GridSample", {"x": x, "grid": grid},
+                  [grid_sample_ref(x, grid, mode, padding, align)],
+                  attrs={"mode": mode, "padding_mode": padding,
+                         "align_corners": int(align)}, opset=16)
+
+
+@case
+def grid_sample_bicubic_reflection():
+    return grid_sample_case("bicubic", "reflection", False)
+
+
+@case
+def grid_sample_bilinear_reflection_align_corners():
+    return grid_sample_case("bilinear", "reflection", True)
+
+
+@case
+def grid_sample_nearest_zeros_align_corners():
+    return grid_sample_case("nearest", "zeros", True)
+
+
+@case
+def grid_sample_bicubic_border():
+    return grid_sample_case("bicubic", "border", False)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

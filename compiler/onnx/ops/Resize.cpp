@@ -9,7 +9,8 @@
 // at all (else the output is extrapolation_value). The op is then one
 // generic reading those tables and summing weight * element over the
 // combinations of taps (1, 2^k or 4^k elements). Upsample is Resize with
-// asymmetric coordinates and nearest rounding down.
+// asymmetric coordinates and nearest rounding down. GridSample reads its
+// coordinates at run time, so its generic computes them in the body.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <array>
@@ -409,11 +411,218 @@ LogicalResult convertUpsample(NodeContext &ctx) {
   return emitResize(ctx, o, outShape, scales);
 }
 
+/// GridSample (2-D): each output [n, c, h, w] samples X[n, c] at the grid's
+/// normalized (x, y) in [-1, 1], read at run time: unnormalized to pixels
+/// (align_corners: -1 and 1 are the corner pixels' centers, else their outer
+/// edges), rounded half to even (nearest) or interpolated from 2x2
+/// (bilinear) or 4x4 (bicubic, a = -0.75) pixels; out-of-range pixels are 0
+/// (zeros), the edge's (border: coordinates and pixels clamped) or mirrored
+/// at the edges (reflection, coordinates and pixels).
+LogicalResult convertGridSample(NodeContext &ctx) {
+  int32_t dtype = ctx.inputDType(0);
+  if (!isFloatDType(dtype) || ctx.inputDType(1) != dtype)
+    return ctx.unsupported("element types " + dtypeName(dtype) + " and " +
+                           dtypeName(ctx.inputDType(1)) + " (one float type)");
+  llvm::ArrayRef<int64_t> x = ctx.inputShape(0), grid = ctx.inputShape(1);
+  if (x.size() != 4)
+    return ctx.unsupported(std::to_string(x.size() - 2) +
+                           "-D sampling (2-D is)");
+  if (grid.size() != 4 || grid[0] != x[0] || grid[3] != 2)
+    return ctx.emitError() << "grid " << shapeString(grid)
+                           << " is not [N, H_out, W_out, 2] for X "
+                           << shapeString(x);
+  std::string mode = ctx.attrString("mode", "bilinear");
+  std::string padding = ctx.attrString("padding_mode", "zeros");
+  bool alignCorners = ctx.attrInt("align_corners", 0) != 0;
+  if (ctx.failedAttributes())
+    return failure();
+  // Opset 20 renamed the modes.
+  if (mode == "linear")
+    mode = "bilinear";
+  if (mode == "cubic")
+    mode = "bicubic";
+  if (mode != "bilinear" && mode != "nearest" && mode != "bicubic")
+    return ctx.unsupported("mode '" + mode + "'");
+  if (padding != "zeros" && padding != "border" && padding != "reflection")
+    return ctx.unsupported("padding_mode '" + padding + "'");
+  int64_t height = x[2], width = x[3];
+  if (height == 0 || width == 0)
+    return ctx.emitError() << "samples an empty image";
+  llvm::SmallVector<int64_t> outShape = {x[0], x[1], grid[1], grid[2]};
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  MLIRContext *mctx = ctx.context();
+  Type element = ctx.inputType(0).getElementType();
+  Value source = ctx.input(0);
+  auto gridMap = [&](int64_t component) {
+    return AffineMap::get(4, 0,
+                          {getAffineDimExpr(0, mctx), getAffineDimExpr(2, mctx),
+                           getAffineDimExpr(3, mctx),
+                           getAffineConstantExpr(component, mctx)},
+                          mctx);
+  };
+  Value init = tensor::EmptyOp::create(b, loc, outShape, element);
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), ValueRange{ctx.input(1), ctx.input(1)}, init,
+          llvm::ArrayRef<AffineMap>{gridMap(0), gridMap(1),
+                                    b.getMultiDimIdentityMap(4)},
+          llvm::SmallVector<utils::IteratorType>(4,
+                                                 utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            auto cst = [&](double v) {
+              return scalarConstant(nb, l, element, v);
+            };
+            auto add = [&](Value a, Value c) {
+              return Value(arith::AddFOp::create(nb, l, a, c));
+            };
+            auto sub = [&](Value a, Value c) {
+              return Value(arith::SubFOp::create(nb, l, a, c));
+            };
+            auto mul = [&](Value a, Value c) {
+              return Value(arith::MulFOp::create(nb, l, a, c));
+            };
+            auto lt = [&](Value a, Value c) {
+              return Value(arith::CmpFOp::create(
+                  nb, l, arith::CmpFPredicate::OLT, a, c));
+            };
+            auto select = [&](Value cond, Value a, Value c) {
+              return Value(arith::SelectOp::create(nb, l, cond, a, c));
+            };
+            auto floorF = [&](Value v) {
+              return Value(math::FloorOp::create(nb, l, v));
+            };
+            auto denormalize = [&](Value g, int64_t size) {
+              // align_corners: (g + 1) / 2 * (size - 1); else
+              // ((g + 1) * size - 1) / 2.
+              if (alignCorners)
+                return mul(add(g, cst(1)), cst((size - 1) / 2.0));
+              return mul(sub(mul(add(g, cst(1)), cst(size)), cst(1)), cst(0.5));
+            };
+            // The bounds coordinates reflect at.
+            auto lowBound = [&](int64_t) { return alignCorners ? 0.0 : -0.5; };
+            auto highBound = [&](int64_t size) {
+              return alignCorners ? size - 1.0 : size - 0.5;
+            };
+            auto reflect = [&](Value v, int64_t size) {
+              double lo = lowBound(size), hi = highBound(size), range = hi - lo;
+              if (range == 0)
+                return cst(lo);
+              Value below = lt(v, cst(lo)), above = lt(cst(hi), v);
+              Value dx = select(below, sub(cst(lo), v),
+                                select(above, sub(v, cst(hi)), cst(0)));
+              Value n = floorF(mul(dx, cst(1 / range)));
+              Value r = sub(dx, mul(n, cst(range)));
+              Value half = floorF(mul(n, cst(0.5)));
+              Value even =
+                  arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ,
+                                        sub(n, mul(half, cst(2))), cst(0));
+              Value fromLow = add(cst(lo), r), fromHigh = sub(cst(hi), r);
+              Value reflected = select(below, select(even, fromLow, fromHigh),
+                                       select(even, fromHigh, fromLow));
+              return select(arith::OrIOp::create(nb, l, below, above),
+                            reflected, v);
+            };
+            auto clampF = [&](Value v, int64_t size) {
+              return Value(arith::MinimumFOp::create(
+                  nb, l, arith::MaximumFOp::create(nb, l, v, cst(0)),
+                  cst(size - 1)));
+            };
+            // A coordinate after rounding and the padding's adjustment.
+            auto coordinate = [&](Value g, int64_t size) {
+              Value v = denormalize(g, size);
+              if (mode == "nearest")
+                v = math::RoundEvenOp::create(nb, l, v);
+              if (padding == "border")
+                v = clampF(v, size);
+              else if (padding == "reflection")
+                v = reflect(v, size);
+              return v;
+            };
+            Value px = coordinate(args[0], width);
+            Value py = coordinate(args[1], height);
+            Value n = linalg::IndexOp::create(nb, l, 0);
+            Value c = linalg::IndexOp::create(nb, l, 1);
+            // The pixel at integral (float) row and column `r`, `col`.
+            auto pixel = [&](Value r, Value col) {
+              Value inside;
+              if (padding == "zeros") {
+                inside = arith::AndIOp::create(
+                    nb, l,
+                    arith::AndIOp::create(nb, l, lt(cst(-1), r),
+                                          lt(r, cst(height))),
+                    arith::AndIOp::create(nb, l, lt(cst(-1), col),
+                                          lt(col, cst(width))));
+              } else if (padding == "reflection") {
+                r = reflect(r, height);
+                col = reflect(col, width);
+              }
+              // Clamped, so even a zero-padded pixel reads inside X.
+              auto index = [&](Value v, int64_t size) {
+                Value i = arith::FPToSIOp::create(nb, l, nb.getI64Type(),
+                                                  clampF(v, size));
+                return Value(
+                    arith::IndexCastOp::create(nb, l, nb.getIndexType(), i));
+              };
+              Value v = tensor::ExtractOp::create(
+                  nb, l, source,
+                  ValueRange{n, c, index(r, height), index(col, width)});
+              return inside ? select(inside, v, cst(0)) : v;
+            };
+            if (mode == "nearest") {
+              linalg::YieldOp::create(nb, l, pixel(py, px));
+              return;
+            }
+            Value x0 = floorF(px), y0 = floorF(py);
+            Value tx = sub(px, x0), ty = sub(py, y0);
+            // Weights of the taps from floor (bilinear) or floor - 1
+            // (bicubic).
+            auto weights = [&](Value t) {
+              llvm::SmallVector<Value, 4> w;
+              if (mode == "bilinear") {
+                w = {sub(cst(1), t), t};
+                return w;
+              }
+              const double a = -0.75;
+              auto near = [&](Value u) { // ((a + 2) u - (a + 3)) u^2 + 1
+                return add(mul(sub(mul(cst(a + 2), u), cst(a + 3)), mul(u, u)),
+                           cst(1));
+              };
+              auto far = [&](Value u) { // ((a u - 5a) u + 8a) u - 4a
+                return sub(mul(add(mul(sub(mul(cst(a), u), cst(5 * a)), u),
+                                   cst(8 * a)),
+                               u),
+                           cst(4 * a));
+              };
+              Value oneMinus = sub(cst(1), t);
+              w = {far(add(t, cst(1))), near(t), near(oneMinus),
+                   far(add(oneMinus, cst(1)))};
+              return w;
+            };
+            llvm::SmallVector<Value, 4> wx = weights(tx), wy = weights(ty);
+            int64_t first = mode == "bilinear" ? 0 : -1;
+            Value sum;
+            for (auto [i, wyi] : llvm::enumerate(wy)) {
+              Value r = add(y0, cst(first + static_cast<int64_t>(i)));
+              for (auto [j, wxj] : llvm::enumerate(wx)) {
+                Value col = add(x0, cst(first + static_cast<int64_t>(j)));
+                Value term = mul(pixel(r, col), mul(wyi, wxj));
+                sum = sum ? add(sum, term) : term;
+              }
+            }
+            linalg::YieldOp::create(nb, l, sum);
+          })
+          .getResult(0);
+  ctx.setOutput(0, result, dtype);
+  return success();
+}
+
 } // namespace
 
 void registerResizeOps(OpRegistry &registry) {
   registry.add("Resize", convertResize);
   registry.add("Upsample", convertUpsample);
+  registry.add("GridSample", convertGridSample);
 }
 
 } // namespace kiln::onnx_import

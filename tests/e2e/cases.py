@@ -487,6 +487,8 @@ case(M, "linalg_matmul_f16_tensor_cores_large",
 case(M, "linalg_matmul_chain", [I("33x20xf32"), I("20x45xf32"), I("45x9xf32")],
      lambda a, b, c: (f64(a) @ b) @ c,
      scale=lambda a, b, c: absMatmul(a, b) @ np.abs(f64(c)))
+case(M, "zero_operand_matmul_add", [I("3x4xf32", 0.5, 2.0), I("4x4xf32")],
+     lambda x, w: f64(x))
 
 # --- batch_matmul.mlir ------------------------------------------------------
 B = "batch_matmul.mlir"
@@ -645,6 +647,17 @@ case(R, "generic_l2_norm", [I("24x80xf32")],
 
 case(R, "count_rows", [I("11x3xf32")], lambda x: np.full((3,), 11.0))
 case(R, "reduce_sum_of_fill", [], lambda: np.full((1, 3), 11 * 0.375))
+
+
+def _maskedGatherSum(x, m, t):
+    j = np.clip(t[:, 0, :], 0, 4)
+    picked = np.take_along_axis(f64(x), j[:, None, :].astype(np.int64), axis=1)
+    return np.where(m, 0.0, picked).sum()
+
+
+case(R, "masked_gather_sum",
+     [I("3x5x2xf32", 0.5, 2.0), I("3x1x2xi1"), I("3x1x2xi32", -1, 6)],
+     _maskedGatherSum)
 
 # --- softmax.mlir -----------------------------------------------------------
 S = "softmax.mlir"

@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -92,6 +93,30 @@ SmallVector<int64_t> projectToRoot(linalg::LinalgOp anchor,
 }
 
 // Decomposes ops that have no tiled form of their own into ones that do.
+bool isZeroFill(Value value) {
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  return fill && (matchPattern(fill.value(), m_AnyZeroFloat()) ||
+                  matchPattern(fill.value(), m_Zero()));
+}
+
+// A contraction with a zero-filled operand leaves its accumulator as it is.
+// Folding it is needed for correctness, not only speed: when the accumulator
+// is that same zero fill (CSE merges the two), upstream's canonicalization of
+// `add(contract(a, b, zero), c)` into `contract(a, b, c)` remaps every use of
+// the zero vector, the operand included, and multiplies by c instead of zero
+// (an RNN step from a zero state returned x + rowsum(x)). Like folding
+// x * 0, it gives 0 where an operand holds inf or NaN.
+void foldZeroFillContractions(func::FuncOp func) {
+  IRRewriter rewriter(func.getContext());
+  func.walk([&](linalg::LinalgOp op) {
+    if (!op.hasPureTensorSemantics() ||
+        !linalg::isaContractionOpInterface(op) ||
+        llvm::none_of(op.getDpsInputs(), isZeroFill))
+      return;
+    rewriter.replaceOp(op, op.getDpsInits());
+  });
+}
+
 LogicalResult decomposeDataMovement(func::FuncOp func) {
   RewritePatternSet patterns(func.getContext());
   tensor::populateDecomposeTensorConcatPatterns(patterns);
@@ -208,6 +233,18 @@ SmallVector<int64_t> maskedVectorSizes(linalg::LinalgOp op) {
   return sizes;
 }
 
+// LLVM stores a vector of i1 as packed bits but a memref of i1 as one byte
+// per element, so a boolean tensor written or read by vectors and accessed
+// elementwise elsewhere (a loop that did not vectorize) mixes the two layouts.
+// Ops with boolean tensor operands stay scalar loops; booleans computed and
+// consumed inside one op's body stay in registers and vectorize as before.
+bool hasBooleanTensorOperand(linalg::LinalgOp op) {
+  return llvm::any_of(op->getOperandTypes(), [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && tensor.getElementType().isInteger(1);
+  });
+}
+
 LogicalResult vectorizeDispatch(func::FuncOp func,
                                 const FrozenRewritePatternSet &cleanups) {
   {
@@ -222,7 +259,7 @@ LogicalResult vectorizeDispatch(func::FuncOp func,
   func.walk([&](linalg::LinalgOp op) {
     // Vectors cannot have a zero-size dimension; such ops become empty loops.
     if (!op.hasPureTensorSemantics() || hasZeroSizeLoop(op) ||
-        !reducesOverReadInputs(op))
+        !reducesOverReadInputs(op) || hasBooleanTensorOperand(op))
       return;
     if (llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic)) {
       candidates.push_back({op, {}});
@@ -281,6 +318,7 @@ struct CpuTileAndVectorizePass
     func::FuncOp func = getOperation();
     if (!isDispatchFunc(func))
       return;
+    foldZeroFillContractions(func);
     if (failed(decomposeDataMovement(func)) ||
         failed(tileDispatch(func, Cleanups, DimPatterns)))
       return signalPassFailure();

@@ -139,3 +139,20 @@ func.func @linalg_matmul_f16_tensor_cores_large(%a: tensor<2048x64xf16>, %b: ten
   %0 = linalg.matmul ins(%a, %b : tensor<2048x64xf16>, tensor<64x1024xf16>) outs(%c : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
   return %0 : tensor<2048x1024xf32>
 }
+
+// x + zeros @ w, with the zero operand and the zero accumulator one fill (as
+// CSE leaves them): an RNN step from a zero initial state. Upstream's
+// contract+add canonicalization once read x for both and returned
+// x + rowsum(x) @ w.
+func.func @zero_operand_matmul_add(%x: tensor<3x4xf32>, %w: tensor<4x4xf32>) -> tensor<3x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3x4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<3x4xf32>) -> tensor<3x4xf32>
+  %m = linalg.matmul ins(%z, %w : tensor<3x4xf32>, tensor<4x4xf32>) outs(%z : tensor<3x4xf32>) -> tensor<3x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %m : tensor<3x4xf32>, tensor<3x4xf32>) outs(%e : tensor<3x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}

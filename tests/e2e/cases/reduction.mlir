@@ -138,3 +138,28 @@ func.func @reduce_sum_of_fill() -> tensor<1x3xf32> {
   %r = tosa.reduce_sum %f {axis = 0 : i32} : (tensor<11x3xf32>) -> tensor<1x3xf32>
   return %r : tensor<1x3xf32>
 }
+
+// A boolean input read one element at a time by a reduction that gathers
+// (it is not vectorized), after the i8 -> i1 conversion of the binding was:
+// bytes and bit-packed i1 vectors must not meet in one buffer (the ONNX
+// NegativeLogLikelihoodLoss expansion summed one column of two).
+func.func @masked_gather_sum(%x: tensor<3x5x2xf32>, %m: tensor<3x1x2xi1>, %t: tensor<3x1x2xi32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %e = tensor.empty() : tensor<f32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> ()>], iterator_types = ["reduction", "reduction", "reduction"]} ins(%m, %t : tensor<3x1x2xi1>, tensor<3x1x2xi32>) outs(%acc : tensor<f32>) {
+  ^bb0(%mask: i1, %ti: i32, %out: f32):
+    %i = linalg.index 0 : index
+    %k = linalg.index 2 : index
+    %j0 = arith.index_cast %ti : i32 to index
+    %j1 = arith.maxsi %j0, %c0 : index
+    %j = arith.minsi %j1, %c4 : index
+    %v = tensor.extract %x[%i, %j, %k] : tensor<3x5x2xf32>
+    %s = arith.select %mask, %zero, %v : f32
+    %sum = arith.addf %s, %out : f32
+    linalg.yield %sum : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}

@@ -440,6 +440,17 @@ case(E, "linalg_named_elementwise", [I("4x8xf32"), I("4x8xf32")],
      lambda a, b: np.maximum(np.exp((f64(a) + b) * a), b), tol="f32_approx")
 case(E, "scalar_f32", [I("f32"), I("f32")],
      lambda a, b: np.maximum(f64(a) + b, b))
+case(E, "scalar_operands_broadcast",
+     [I("64xi8", -128, 127), I("f32", 0.01, 0.5), I("i8", -20, 20)],
+     lambda x, s, z: (f64(x) - f64(z)) * f64(s))
+# fmod's result is exactly representable in its operands' type, so every
+# backend must match float64 numpy exactly; quotients reach 10^4 (f16: 10^2).
+case(E, "remf_f32", [I("4x64xf32", -1e3, 1e3), I("4x64xf32", -7.0, 7.0)],
+     lambda x, y: np.fmod(f64(x), f64(y)), tol="exact")
+case(E, "remf_f16", [I("3x5xf16", -100.0, 100.0), I("3x5xf16", -7.0, 7.0)],
+     lambda x, y: np.fmod(f64(x), f64(y)), tol="exact")
+case(E, "remf_f64", [I("37xf64", -1e3, 1e3), I("37xf64", -7.0, 7.0)],
+     lambda x, y: np.fmod(f64(x), f64(y)), tol="exact")
 
 # --- matmul.mlir ------------------------------------------------------------
 M = "matmul.mlir"

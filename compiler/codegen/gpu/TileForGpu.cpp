@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -115,6 +116,25 @@ int64_t chooseVectorWidth(func::FuncOp func, ArrayRef<int64_t> ranges) {
   return width > 1 && ranges.back() % width == 0 ? width : 1;
 }
 
+// A 0-d operand broadcast over a vectorized tile (a per-tensor scale) reads
+// as a transfer of a 0-d tensor into a vector, which no lowering to LLVM
+// takes (it left an unrealized cast in the kernel): read the element once and
+// broadcast it instead.
+struct ScalarBroadcastRead : OpRewritePattern<vector::TransferReadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(vector::TransferReadOp read,
+                                PatternRewriter &rewriter) const override {
+    auto source = dyn_cast<RankedTensorType>(read.getBase().getType());
+    if (!source || source.getRank() != 0 || read.getMask())
+      return failure();
+    Value element =
+        tensor::ExtractOp::create(rewriter, read.getLoc(), read.getBase());
+    rewriter.replaceOpWithNewOp<vector::BroadcastOp>(read, read.getVectorType(),
+                                                     element);
+    return success();
+  }
+};
+
 // Vectorizes the ops of every thread tile (static, one vector each), then
 // drops the unit dimensions so the transfers are 1-D and become vector loads
 // and stores.
@@ -136,6 +156,7 @@ LogicalResult vectorizeThreadTiles(func::FuncOp func) {
   MLIRContext *ctx = func.getContext();
   RewritePatternSet patterns(ctx);
   vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+  patterns.add<ScalarBroadcastRead>(ctx);
   vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
   vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
   return applyPatternsGreedily(func, std::move(patterns));

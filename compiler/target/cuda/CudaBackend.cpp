@@ -4,6 +4,7 @@
 #include "compiler/codegen/gpu/GpuCodegen.h"
 #include "compiler/target/TargetBackend.h"
 #include "compiler/target/cuda/CudaTarget.h"
+#include "compiler/target/cuda/LibdeviceCalls.h"
 
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -103,6 +104,7 @@ private:
     // exp, tanh, log and friends as polynomials: the PTX needs no libdevice.
     RewritePatternSet patterns(ctx);
     populateMathPolynomialApproximationPatterns(patterns);
+    populateLibdeviceCallPatterns(patterns);
     if (failed(applyPatternsGreedily(lowered, std::move(patterns))))
       return failure();
     gpu::GPUToNVVMPipelineOptions options;

@@ -238,3 +238,53 @@ func.func @scalar_f32(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
   %1 = tosa.maximum %0, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
   return %1 : tensor<f32>
 }
+
+// Scalar tensors broadcast into a vectorized elementwise op (ONNX
+// DequantizeLinear: (x - zero_point) * scale with per-tensor scale and
+// zero point). On cuda each thread's loop is vectorized and reads the 0-d
+// operands as vector<f32> and vector<i8>, whose broadcast needs lowering.
+func.func @scalar_operands_broadcast(%x: tensor<64xi8>, %scale: tensor<f32>, %zp: tensor<i8>) -> tensor<64xf32> {
+  %e = tensor.empty() : tensor<64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %scale, %zp : tensor<64xi8>, tensor<f32>, tensor<i8>) outs(%e : tensor<64xf32>) {
+  ^bb0(%a: i8, %s: f32, %z: i8, %o: f32):
+    %af = arith.sitofp %a : i8 to f32
+    %zf = arith.sitofp %z : i8 to f32
+    %d = arith.subf %af, %zf : f32
+    %m = arith.mulf %d, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// C's fmod (the sign of the dividend), as ONNX Mod with fmod=1 writes it.
+// On cuda a call of libdevice's fmod: f32 vectorized four to a thread and
+// unrolled into calls, f16 (through f32) and f64 one element a thread.
+func.func @remf_f32(%x: tensor<4x64xf32>, %y: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %e = tensor.empty() : tensor<4x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : tensor<4x64xf32>, tensor<4x64xf32>) outs(%e : tensor<4x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.remf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4x64xf32>
+  return %r : tensor<4x64xf32>
+}
+
+func.func @remf_f16(%x: tensor<3x5xf16>, %y: tensor<3x5xf16>) -> tensor<3x5xf16> {
+  %e = tensor.empty() : tensor<3x5xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %y : tensor<3x5xf16>, tensor<3x5xf16>) outs(%e : tensor<3x5xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %m = arith.remf %a, %b : f16
+    linalg.yield %m : f16
+  } -> tensor<3x5xf16>
+  return %r : tensor<3x5xf16>
+}
+
+func.func @remf_f64(%x: tensor<37xf64>, %y: tensor<37xf64>) -> tensor<37xf64> {
+  %e = tensor.empty() : tensor<37xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %y : tensor<37xf64>, tensor<37xf64>) outs(%e : tensor<37xf64>) {
+  ^bb0(%a: f64, %b: f64, %o: f64):
+    %m = arith.remf %a, %b : f64
+    linalg.yield %m : f64
+  } -> tensor<37xf64>
+  return %r : tensor<37xf64>
+}

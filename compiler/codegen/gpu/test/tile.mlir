@@ -252,3 +252,36 @@ func.func private @two_readers(%a: memref<64xf32>, %sum: memref<64xf32>, %out: m
   bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<64xf32>, memref<64xf32>) -> ()
   return
 }
+
+// -----
+
+// A 0-d operand broadcast over the vectorized thread tile (ONNX
+// DequantizeLinear's per-tensor scale and zero point) is read once as an
+// element and broadcast, not as a transfer of a 0-d tensor into a vector,
+// which nothing lowers to LLVM.
+
+// CHECK-LABEL: func.func private @scalar_operands(
+// CHECK:         scf.forall
+// CHECK:           scf.forall
+// CHECK-NOT:         vector.transfer_read {{.*}} : tensor<f32>
+// CHECK-DAG:         %[[S:.+]] = tensor.extract %{{.+}}[] : tensor<f32>
+// CHECK-DAG:         vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK-DAG:         %[[Z:.+]] = tensor.extract %{{.+}}[] : tensor<i8>
+// CHECK-DAG:         vector.broadcast %[[Z]] : i8 to vector<4xi8>
+// CHECK:             arith.mulf {{.*}} : vector<4xf32>
+func.func private @scalar_operands(%x: memref<64xi8>, %s: memref<f32>, %z: memref<i8>, %out: memref<64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<64xi8> to tensor<64xi8>
+  %1 = bufferization.to_tensor %s restrict : memref<f32> to tensor<f32>
+  %2 = bufferization.to_tensor %z restrict : memref<i8> to tensor<i8>
+  %e = tensor.empty() : tensor<64xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%0, %1, %2 : tensor<64xi8>, tensor<f32>, tensor<i8>) outs(%e : tensor<64xf32>) {
+  ^bb0(%a: i8, %sc: f32, %zp: i8, %o: f32):
+    %af = arith.sitofp %a : i8 to f32
+    %zf = arith.sitofp %zp : i8 to f32
+    %d = arith.subf %af, %zf : f32
+    %m = arith.mulf %d, %sc : f32
+    linalg.yield %m : f32
+  } -> tensor<64xf32>
+  bufferization.materialize_in_destination %3 in restrict writable %out : (tensor<64xf32>, memref<64xf32>) -> ()
+  return
+}

@@ -1,0 +1,81 @@
+//===- LibdeviceCalls.cpp - Ops the NVVM path computes through libdevice --===//
+
+#include "compiler/target/cuda/LibdeviceCalls.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+// The private declaration of `name` : (type, type) -> type in the symbol
+// table holding `from`, created on first use.
+func::FuncOp declareBinary(PatternRewriter &rewriter, Operation *from,
+                           StringRef name, Type type) {
+  Operation *table = SymbolTable::getNearestSymbolTable(from);
+  if (auto existing = dyn_cast_or_null<func::FuncOp>(
+          SymbolTable::lookupSymbolIn(table, name)))
+    return existing;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(&table->getRegion(0).front());
+  auto decl =
+      func::FuncOp::create(rewriter, from->getLoc(), name,
+                           rewriter.getFunctionType({type, type}, {type}));
+  decl.setPrivate();
+  return decl;
+}
+
+struct RemFToFmod : OpRewritePattern<arith::RemFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::RemFOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type type = op.getType();
+    if (auto vector = dyn_cast<VectorType>(type)) {
+      // One element at a time: libdevice has no vector fmod.
+      if (vector.getRank() != 1 || vector.isScalable())
+        return failure();
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < vector.getDimSize(0); ++i) {
+        Value lhs = vector::ExtractOp::create(rewriter, loc, op.getLhs(), i);
+        Value rhs = vector::ExtractOp::create(rewriter, loc, op.getRhs(), i);
+        elements.push_back(arith::RemFOp::create(rewriter, loc, lhs, rhs));
+      }
+      rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, vector, elements);
+      return success();
+    }
+    auto floatType = dyn_cast<FloatType>(type);
+    if (!floatType || floatType.getWidth() > 64)
+      return failure();
+    bool isDouble = floatType.isF64();
+    // fmod's result is exactly representable in the operands' type, so f16
+    // and bf16 lose nothing by going through f32.
+    Type computeType = isDouble ? type : rewriter.getF32Type();
+    Value lhs = op.getLhs(), rhs = op.getRhs();
+    if (computeType != type) {
+      lhs = arith::ExtFOp::create(rewriter, loc, computeType, lhs);
+      rhs = arith::ExtFOp::create(rewriter, loc, computeType, rhs);
+    }
+    func::FuncOp callee = declareBinary(
+        rewriter, op, isDouble ? "__nv_fmod" : "__nv_fmodf", computeType);
+    Value result =
+        func::CallOp::create(rewriter, loc, callee, ValueRange{lhs, rhs})
+            .getResult(0);
+    if (computeType != type)
+      result = arith::TruncFOp::create(rewriter, loc, type, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void populateLibdeviceCallPatterns(RewritePatternSet &patterns) {
+  patterns.add<RemFToFmod>(patterns.getContext());
+}
+
+} // namespace kiln

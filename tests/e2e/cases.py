@@ -592,6 +592,27 @@ case(C, "linalg_conv_f16_tensor_cores",
      lambda x, w, b: relu(convNhwcHwcf(x, w) + b),
      scale=lambda x, w, b: convNhwcHwcf(np.abs(x), np.abs(w)) + np.abs(b))
 
+
+
+def convNchwFchw(x, w):
+    f, c, kh, kw = w.shape
+    n, _, h, wd = x.shape
+    oh, ow = h - kh + 1, wd - kw + 1
+    out = np.zeros((n, f, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            out += np.einsum("nchw,fc->nfhw", f64(x)[:, :, i:i + oh, j:j + ow],
+                             f64(w)[:, :, i, j])
+    return out
+
+
+case(C, "conv_nchw_bias_residual",
+     [I("1x16x10x10xf32"), I("24x16x3x3xf32"), I("24x1x1xf32"),
+      I("1x24x8x8xf32")],
+     lambda x, w, b, r: convNchwFchw(x, w) + f64(b)[None] + r,
+     scale=lambda x, w, b, r: convNchwFchw(np.abs(x), np.abs(w)) +
+     np.abs(f64(b))[None] + np.abs(r))
+
 # --- pooling.mlir -----------------------------------------------------------
 P = "pooling.mlir"
 case(P, "tosa_maxpool2x2_stride2", [I("1x16x16x8xf32")],

@@ -26,10 +26,13 @@ bool isElementwiseInOrder(linalg::GenericOp generic) {
          !generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0));
 }
 
-// An input read through a projected permutation of a binding.
+// An input read through a projected permutation of a binding, whose size-1
+// dimensions may be read at index 0 (a broadcast bias of shape Cx1x1, as the
+// ONNX importer and tosa's lowering write them).
 bool readsBinding(linalg::GenericOp generic, OpOperand *input) {
   return bindingOf(input->get()) &&
-         generic.getMatchingIndexingMap(input).isProjectedPermutation();
+         generic.getMatchingIndexingMap(input).isProjectedPermutation(
+             /*allowZeroInResults=*/true);
 }
 
 // Clones elementwise `generic`'s payload for the output at `outIndices`:

@@ -145,3 +145,27 @@ func.func @linalg_conv_f16_tensor_cores(%x: tensor<2x11x11x32xf16>, %w: tensor<3
   } -> tensor<2x9x9x64xf32>
   return %1 : tensor<2x9x9x64xf32>
 }
+
+// The form the ONNX importer writes for Conv with a bias followed by a
+// residual Add (ResNet's and MobileNetV2's projections): channels first, the
+// accumulator a broadcast of the Fx1x1 bias read at index 0 of its size-1
+// dimensions, then the add. On cuda the contraction kernel takes it (M = 8 *
+// 8, N = 24, K = 16 * 3 * 3).
+#bias_c11 = affine_map<(d0, d1, d2, d3) -> (d1, 0, 0)>
+func.func @conv_nchw_bias_residual(%x: tensor<1x16x10x10xf32>, %w: tensor<24x16x3x3xf32>, %b: tensor<24x1x1xf32>, %r: tensor<1x24x8x8xf32>) -> tensor<1x24x8x8xf32> {
+  %e = tensor.empty() : tensor<1x24x8x8xf32>
+  %acc = linalg.generic {indexing_maps = [#bias_c11, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<24x1x1xf32>) outs(%e : tensor<1x24x8x8xf32>) {
+  ^bb0(%bv: f32, %o: f32):
+    linalg.yield %bv : f32
+  } -> tensor<1x24x8x8xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x16x10x10xf32>, tensor<24x16x3x3xf32>) outs(%acc : tensor<1x24x8x8xf32>) -> tensor<1x24x8x8xf32>
+  %1 = linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%r, %0 : tensor<1x24x8x8xf32>, tensor<1x24x8x8xf32>) outs(%e : tensor<1x24x8x8xf32>) {
+  ^bb0(%rv: f32, %v: f32, %o: f32):
+    %s = arith.addf %rv, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<1x24x8x8xf32>
+  return %1 : tensor<1x24x8x8xf32>
+}

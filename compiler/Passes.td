@@ -80,6 +80,33 @@ def ConvertConvLayout : Pass<"kiln-convert-conv-layout", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def SplitReduction : Pass<"kiln-split-reduction", "mlir::func::FuncOp"> {
+  let summary = "Splits the reduction of contractions with few output tiles";
+  let description = [{
+    A GPU runs a contraction or convolution one output tile per workgroup,
+    so one with a small output and a long reduction (ResNet50's 3x3
+    convolutions at 7x7: 49 x 512 outputs, K = 4608) leaves most
+    multiprocessors idle. This splits the reduction's input-channel loop
+    into S parts: a contraction with S as a batch dimension computes S
+    partial outputs from zero (A and B reshaped so the part is a dimension
+    of its own), and a reduction adds them to the original accumulator in
+    order (deterministic). S is the largest power of two that divides the
+    channels, keeps at least `min-split-size` reduction steps per part and
+    keeps the 32 x 32 output tiles times S at most `target-tiles`; nothing
+    changes when that is 1. Contractions with float or integer accumulators
+    whose payload accumulates with an add.
+  }];
+  let options = [
+    Option<"targetTiles", "target-tiles", "int64_t", "256",
+           "32x32 output tiles (times the split) to aim for">,
+    Option<"minSplitSize", "min-split-size", "int64_t", "256",
+           "fewest reduction steps one part may have">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // dispatch
 //===----------------------------------------------------------------------===//

@@ -87,11 +87,15 @@ void buildInputPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createDecomposeOps());
 }
 
-void buildGlobalOptPipeline(OpPassManager &pm) {
+void buildGlobalOptPipeline(OpPassManager &pm, bool splitReductions) {
   pm.addNestedPass<func::FuncOp>(createConvertConvLayout());
   pm.addPass(createLinalgElementwiseOpFusionPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (splitReductions) {
+    pm.addNestedPass<func::FuncOp>(createSplitReduction());
+    pm.addPass(createCanonicalizerPass());
+  }
 }
 
 void buildDispatchPipeline(OpPassManager &pm) {
@@ -120,6 +124,13 @@ LogicalResult runPhase(ModuleOp module, const CompileOptions &options,
 }
 
 } // namespace
+
+// Splitting reductions pays on GPUs, which need many workgroups; every
+// target shares the dispatches, so a CPU among them keeps them whole.
+static bool onlyGpuTargets(ArrayRef<std::string> devices) {
+  return llvm::all_of(devices,
+                      [](const std::string &d) { return d == "cuda"; });
+}
 
 ArrayRef<StringRef> supportedTargetDevices() {
   static constexpr StringRef kDevices[] = {"cpu", "cuda"};
@@ -195,7 +206,11 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
   if (failed(backends))
     return failure();
   if (failed(runPhase(module, options, "input", buildInputPipeline)) ||
-      failed(runPhase(module, options, "globalopt", buildGlobalOptPipeline)) ||
+      failed(runPhase(module, options, "globalopt",
+                      [&](OpPassManager &pm) {
+                        buildGlobalOptPipeline(
+                            pm, onlyGpuTargets(options.TargetDevices));
+                      })) ||
       failed(runPhase(module, options, "dispatch", buildDispatchPipeline)))
     return failure();
 

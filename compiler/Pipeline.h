@@ -32,8 +32,9 @@ void registerCompilerDialects(mlir::DialectRegistry &registry);
 
 /// input: verify, inline, tosa -> linalg, decompose aggregates.
 void buildInputPipeline(mlir::OpPassManager &pm);
-/// globalopt: canonicalize, layouts, elementwise fusion.
-void buildGlobalOptPipeline(mlir::OpPassManager &pm);
+/// globalopt: canonicalize, layouts, elementwise fusion, and with
+/// `splitReductions` (every target a GPU) kiln-split-reduction.
+void buildGlobalOptPipeline(mlir::OpPassManager &pm, bool splitReductions);
 /// dispatch formation.
 void buildDispatchPipeline(mlir::OpPassManager &pm);
 

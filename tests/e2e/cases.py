@@ -474,6 +474,10 @@ case(M, "linalg_matmul_accumulate",
      [I("13x7xf32"), I("7x19xf32"), I("13x19xf32")],
      lambda a, b, c: f64(c) + f64(a) @ b,
      scale=lambda a, b, c: absMatmul(a, b) + np.abs(c))
+case(M, "matmul_split_reduction",
+     [I("2x2048xf32"), I("2048x48xf32"), I("2x48xf32")],
+     lambda a, b, c: f64(c) + f64(a) @ b,
+     scale=lambda a, b, c: absMatmul(a, b) + np.abs(c))
 case(M, "linalg_matmul_bias_relu",
      [I("100x72xf32"), I("72x130xf32"), I("130xf32")],
      lambda a, b, c: relu(f64(a) @ b + c),
@@ -612,6 +616,11 @@ case(C, "conv_nchw_bias_residual",
      lambda x, w, b, r: convNchwFchw(x, w) + f64(b)[None] + r,
      scale=lambda x, w, b, r: convNchwFchw(np.abs(x), np.abs(w)) +
      np.abs(f64(b))[None] + np.abs(r))
+case(C, "conv_split_reduction",
+     [I("1x256x9x9xf32"), I("64x256x3x3xf32"), I("64x1x1xf32")],
+     lambda x, w, b: relu(convNchwFchw(x, w) + f64(b)[None]),
+     scale=lambda x, w, b: convNchwFchw(np.abs(x), np.abs(w)) +
+     np.abs(f64(b))[None])
 
 # --- pooling.mlir -----------------------------------------------------------
 P = "pooling.mlir"

@@ -169,3 +169,25 @@ func.func @conv_nchw_bias_residual(%x: tensor<1x16x10x10xf32>, %w: tensor<24x16x
   } -> tensor<1x24x8x8xf32>
   return %1 : tensor<1x24x8x8xf32>
 }
+
+// A small output over a long reduction (7x7 x 64 outputs, K = 256 * 9): on
+// cuda kiln-split-reduction computes it as 8 partial convolutions over 32
+// input channels each, summed into the bias before the relu.
+func.func @conv_split_reduction(%x: tensor<1x256x9x9xf32>, %w: tensor<64x256x3x3xf32>, %b: tensor<64x1x1xf32>) -> tensor<1x64x7x7xf32> {
+  %e = tensor.empty() : tensor<1x64x7x7xf32>
+  %acc = linalg.generic {indexing_maps = [#bias_c11, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<64x1x1xf32>) outs(%e : tensor<1x64x7x7xf32>) {
+  ^bb0(%bv: f32, %o: f32):
+    linalg.yield %bv : f32
+  } -> tensor<1x64x7x7xf32>
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x256x9x9xf32>, tensor<64x256x3x3xf32>) outs(%acc : tensor<1x64x7x7xf32>) -> tensor<1x64x7x7xf32>
+  %z = arith.constant 0.0 : f32
+  %1 = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%0 : tensor<1x64x7x7xf32>) outs(%e : tensor<1x64x7x7xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.maximumf %v, %z : f32
+    linalg.yield %r : f32
+  } -> tensor<1x64x7x7xf32>
+  return %1 : tensor<1x64x7x7xf32>
+}

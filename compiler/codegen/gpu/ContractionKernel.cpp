@@ -251,8 +251,20 @@ void KernelBuilder::build() {
   Value row0 = forall.getInductionVar(1);
   Value col0 = forall.getInductionVar(2);
   Value tid = gpu::ThreadIdOp::create(B, Loc, gpu::Dimension::x);
-  Value threadRow = arith::DivUIOp::create(B, Loc, tid, idx(kThreadCols));
-  Value threadCol = arith::RemUIOp::create(B, Loc, tid, idx(kThreadCols));
+  // Consecutive threads take consecutive columns, so a warp's stores (and
+  // epilogue loads) are coalesced where C's innermost dimension is an n
+  // loop (matmuls, channels-last convolutions). Where it is an m loop
+  // (channels-first convolutions: out[n, f, oh, ow]) they take consecutive
+  // rows instead; with columns, a warp wrote 16 channel planes apart.
+  bool rowsInnermost = isInnermostIn(C, C.Op.getDpsInitOperand(0), C.MDims);
+  Value threadRow =
+      rowsInnermost
+          ? Value(arith::RemUIOp::create(B, Loc, tid, idx(kThreadRows)))
+          : Value(arith::DivUIOp::create(B, Loc, tid, idx(kThreadCols)));
+  Value threadCol =
+      rowsInnermost
+          ? Value(arith::DivUIOp::create(B, Loc, tid, idx(kThreadRows)))
+          : Value(arith::RemUIOp::create(B, Loc, tid, idx(kThreadCols)));
   Value myRow0 = add(row0, mul(threadRow, TM));
   Value myCol0 = add(col0, mul(threadCol, TN));
 

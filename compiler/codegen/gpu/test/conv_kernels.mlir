@@ -171,10 +171,15 @@ func.func private @depthwise(%arg0: memref<1x12x12x16xf32>, %arg1: memref<3x3x16
 // add. The bias map is a projected permutation with zeros; the kernel takes
 // the dispatch (before, it was left to the per-output tiling, 10 to 40 times
 // slower in MobileNetV2) and each output starts from bias[f, 0, 0].
-// M = 8 * 8, N = 24, K = 16 * 3 * 3.
+// M = 8 * 8, N = 24, K = 16 * 3 * 3. The output's innermost dimension is
+// ow, an m loop, so consecutive threads take consecutive rows (tid % 16),
+// and a warp's stores fall in one channel plane.
 
 // CHECK-LABEL: func.func private @conv_nchw_bias_residual(
 // CHECK-SAME:    kiln.gpu_implicit_gemm = array<i64: 64, 24, 144>
+// CHECK:         %[[TID:.+]] = gpu.thread_id  x
+// CHECK-NEXT:    %[[ROW:.+]] = arith.remui %[[TID]], %c16
+// CHECK-NEXT:    %[[COL:.+]] = arith.divui %[[TID]], %c16
 // CHECK:         memref.load %arg0[%{{.+}}, %c0, %c0] : memref<24x1x1xf32>
 // CHECK:         arith.addf
 // CHECK:         memref.store {{.*}}, %arg4

@@ -171,7 +171,7 @@ func.func @conv_nchw_bias_residual(%x: tensor<1x16x10x10xf32>, %w: tensor<24x16x
 }
 
 // A small output over a long reduction (7x7 x 64 outputs, K = 256 * 9): on
-// cuda kiln-split-reduction computes it as 8 partial convolutions over 32
+// cuda kiln-split-reduction computes it as 16 partial convolutions over 16
 // input channels each, summed into the bias before the relu.
 func.func @conv_split_reduction(%x: tensor<1x256x9x9xf32>, %w: tensor<64x256x3x3xf32>, %b: tensor<64x1x1xf32>) -> tensor<1x64x7x7xf32> {
   %e = tensor.empty() : tensor<1x64x7x7xf32>

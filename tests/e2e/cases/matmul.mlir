@@ -158,7 +158,7 @@ func.func @zero_operand_matmul_add(%x: tensor<3x4xf32>, %w: tensor<4x4xf32>) -> 
 }
 
 // Two rows over a long reduction, accumulating into C: on cuda
-// kiln-split-reduction computes 8 partial products of 256 steps each and
+// kiln-split-reduction computes 16 partial products of 128 steps each and
 // adds them to C in order.
 func.func @matmul_split_reduction(%a: tensor<2x2048xf32>, %b: tensor<2048x48xf32>, %c: tensor<2x48xf32>) -> tensor<2x48xf32> {
   %0 = linalg.matmul ins(%a, %b : tensor<2x2048xf32>, tensor<2048x48xf32>) outs(%c : tensor<2x48xf32>) -> tensor<2x48xf32>

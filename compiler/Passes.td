@@ -93,8 +93,10 @@ def SplitReduction : Pass<"kiln-split-reduction", "mlir::func::FuncOp"> {
     order (deterministic). S is the largest power of two that divides the
     channels, keeps at least `min-split-size` reduction steps per part and
     keeps the 32 x 32 output tiles times S at most `target-tiles`; nothing
-    changes when that is 1. Contractions with float or integer accumulators
-    whose payload accumulates with an add. The defaults were the fastest
+    changes when that is 1; with f16 or bf16 operands each part also keeps a
+    multiple of 32 reduction steps (the tensor-core kernel's step).
+    Contractions with float or integer accumulators whose payload
+    accumulates with an add. The defaults were the fastest
     of the settings tried on ResNet50 and MobileNetV2 (bench/README.md).
   }];
   let options = [

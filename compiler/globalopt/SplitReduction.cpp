@@ -100,10 +100,15 @@ std::optional<SplitPlan> planSplit(linalg::LinalgOp op, int64_t targetTiles,
     return std::nullopt;
   int64_t tiles =
       batch * llvm::divideCeil(m, kTileEdge) * llvm::divideCeil(n, kTileEdge);
+  // Half-precision operands go to the tensor-core kernel, which takes
+  // reductions in steps of 32: each part keeps a whole number of them.
+  Type operand = getElementTypeOrSelf(op.getDpsInputOperand(0)->get());
+  int64_t stepMultiple = operand.isF16() || operand.isBF16() ? 32 : 1;
   int64_t splits = 1;
   while (tiles * splits * 2 <= targetTiles &&
          ranges[*channel] % (splits * 2) == 0 &&
-         k / (splits * 2) >= minSplitSize)
+         k / (splits * 2) >= minSplitSize &&
+         (k / (splits * 2)) % stepMultiple == 0)
     splits *= 2;
   if (splits == 1)
     return std::nullopt;

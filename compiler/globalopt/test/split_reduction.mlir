@@ -82,3 +82,18 @@ func.func @whole(%x: tensor<1x64x56x56xf32>, %w: tensor<256x64x1x1xf32>, %c: ten
       ins(%y, %v : tensor<1x192x14x14xf32>, tensor<64x192x1x1xf32>) outs(%d : tensor<1x64x14x14xf32>) -> tensor<1x64x14x14xf32>
   return %0, %1 : tensor<1x256x56x56xf32>, tensor<1x64x14x14xf32>
 }
+
+// -----
+
+// f16 operands go to the tensor-core kernel, which steps through K 32 at a
+// time: 3x3 x 32 channels (K = 288) cannot make two parts of a whole number
+// of 32-step blocks and stays whole, where f32 would make two of 144.
+
+// CHECK-LABEL: func.func @f16_conv_whole(
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+func.func @f16_conv_whole(%x: tensor<1x5x5x32xf16>, %w: tensor<3x3x32x64xf16>, %c: tensor<1x3x3x64xf32>) -> tensor<1x3x3x64xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x5x5x32xf16>, tensor<3x3x32x64xf16>) outs(%c : tensor<1x3x3x64xf32>) -> tensor<1x3x3x64xf32>
+  return %0 : tensor<1x3x3x64xf32>
+}

@@ -76,6 +76,12 @@ def parse_args():
                    help="timed calls per engine (default 20 on the CPU, 200 "
                    "on cuda)")
     p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--torch-weights", choices=("kit", "random"),
+                   default="kit",
+                   help="cuda: PyTorch runs the kit's weights (state.pt, "
+                   "checked against float64) or torchvision's random "
+                   "initialization (timing only, for a kit carried without "
+                   "state.pt)")
     args = p.parse_args()
     args.kit = os.path.abspath(args.kit)
     args.cuda = args.device.startswith("cuda")
@@ -206,10 +212,13 @@ def torch_model(torch, args, entry, notes):
         import torchvision
         model = getattr(torchvision.models, {
             "mobilenetv2": "mobilenet_v2", "resnet50": "resnet50"}[entry.name])()
-        state = torch.load(os.path.join(args.kit, entry.info["state"]),
-                           map_location="cpu")
-        model.load_state_dict(state)
-        kind = f"eager (torchvision {torchvision.__version__})"
+        if args.torch_weights == "kit":
+            state = torch.load(os.path.join(args.kit, entry.info["state"]),
+                               map_location="cpu")
+            model.load_state_dict(state)
+        kind = f"eager (torchvision {torchvision.__version__}, " + (
+            "the kit's weights)" if args.torch_weights == "kit" else
+            "random weights: timing only)")
     except ImportError:
         model = torch.jit.load(os.path.join(args.kit, entry.info["traced"]),
                                map_location="cpu")
@@ -222,9 +231,13 @@ def torch_rows(args, entries, work, notes):
     import torch
     if not torch.cuda.is_available():
         raise RuntimeError("torch sees no CUDA device")
-    notes += [gpu.fp32_matmul_without_tf32(torch),
-              gpu.conv_without_tf32(torch),
-              "torch.backends.cudnn.benchmark = True"]
+    notes += [gpu.set_matmul_tf32(torch), gpu.set_conv_tf32(torch),
+              "torch.backends.cudnn.benchmark = True",
+              "the TF32 rows: " + gpu.set_matmul_tf32(torch, True) + ", " +
+              gpu.set_conv_tf32(torch, True) + " (PyTorch's default for "
+              "convolutions), for that graph only"]
+    gpu.set_matmul_tf32(torch)
+    gpu.set_conv_tf32(torch)
     torch.backends.cudnn.benchmark = True
     rows = []
     for entry in entries:
@@ -232,8 +245,9 @@ def torch_rows(args, entries, work, notes):
         x = torch.from_numpy(np.load(entry.sets[0].inputs[0])).cuda()
         with torch.inference_mode():
             eager = lambda: model(x)  # noqa: E731
-            notes.append(check(f"{entry.name}, PyTorch",
-                               eager().float().cpu().numpy(), entry))
+            if args.torch_weights == "kit":
+                notes.append(check(f"{entry.name}, PyTorch",
+                                   eager().float().cpu().numpy(), entry))
             graph = gpu.capture_cuda_graph(torch, eager)
             references = {
                 ("device", "eager"): gpu.torch_device_times(
@@ -245,7 +259,19 @@ def torch_rows(args, entries, work, notes):
                 ("host", "graph"): gpu.torch_host_times(
                     torch, graph.replay, args.warmup, args.reps),
             }
-        del graph, model, x
+            # PyTorch as it runs by default: convolutions on TF32 tensor
+            # cores (about 1e-3 relative error, which Kiln's f32 tolerance
+            # would refuse).
+            gpu.set_matmul_tf32(torch, True)
+            gpu.set_conv_tf32(torch, True)
+            tf32 = gpu.capture_cuda_graph(torch, eager)
+            references[("device", "graph_tf32")] = gpu.torch_device_times(
+                torch, tf32.replay, args.warmup, args.reps)
+            references[("host", "graph_tf32")] = gpu.torch_host_times(
+                torch, tf32.replay, args.warmup, args.reps)
+            gpu.set_matmul_tf32(torch)
+            gpu.set_conv_tf32(torch)
+        del graph, tf32, model, x
         torch.cuda.empty_cache()
         report, error = None, entry.reason if entry.module is None else None
         if entry.module is not None:
@@ -257,7 +283,9 @@ def torch_rows(args, entries, work, notes):
         for clock in ("device", "host"):
             for mode, label in (("eager", "PyTorch eager"),
                                 ("graph", "PyTorch eager captured in a "
-                                 "torch.cuda.CUDAGraph, replayed")):
+                                 "torch.cuda.CUDAGraph, replayed"),
+                                ("graph_tf32", "the same CUDA graph with "
+                                 "TF32 convolutions and matmuls")):
                 row = gpu.Row(f"{entry.name} batch 1, {clock} ms/call")
                 row.reference_name = label
                 row.reference_time = references[(clock, mode)]

@@ -168,15 +168,16 @@ def torch_host_times(torch, fn, warmup, repetitions):
     return stats(samples)
 
 
-def fp32_matmul_without_tf32(torch):
-    """TF32 off for f32 matmuls, through one API only: PyTorch refuses to
-    read its TF32 state once both the legacy and the new one were written."""
+def set_matmul_tf32(torch, on=False):
+    """TF32 for f32 matmuls on or off, through one API only: PyTorch refuses
+    to read its TF32 state once both the legacy and the new one were
+    written. Returns the setting as a note."""
     matmul = torch.backends.cuda.matmul
     if hasattr(matmul, "fp32_precision"):
-        matmul.fp32_precision = "ieee"
-        return "torch.backends.cuda.matmul.fp32_precision = 'ieee'"
-    matmul.allow_tf32 = False
-    return "torch.backends.cuda.matmul.allow_tf32 = False"
+        matmul.fp32_precision = "tf32" if on else "ieee"
+        return f"torch.backends.cuda.matmul.fp32_precision = '{matmul.fp32_precision}'"
+    matmul.allow_tf32 = on
+    return f"torch.backends.cuda.matmul.allow_tf32 = {on}"
 
 
 # --- the benchmarks ------------------------------------------------------------
@@ -456,15 +457,15 @@ CONV_CASES = (
 )
 
 
-def conv_without_tf32(torch):
-    """TF32 off for f32 convolutions (cuDNN's default is on), through one
+def set_conv_tf32(torch, on=False):
+    """TF32 for f32 convolutions on (cuDNN's default) or off, through one
     API only, as for matmuls."""
     cudnn = torch.backends.cudnn
     if hasattr(cudnn, "conv") and hasattr(cudnn.conv, "fp32_precision"):
-        cudnn.conv.fp32_precision = "ieee"
-        return "torch.backends.cudnn.conv.fp32_precision = 'ieee'"
-    cudnn.allow_tf32 = False
-    return "torch.backends.cudnn.allow_tf32 = False"
+        cudnn.conv.fp32_precision = "tf32" if on else "ieee"
+        return f"torch.backends.cudnn.conv.fp32_precision = '{cudnn.conv.fp32_precision}'"
+    cudnn.allow_tf32 = on
+    return f"torch.backends.cudnn.allow_tf32 = {on}"
 
 
 def conv_rows(args, torch, work, notes):
@@ -606,8 +607,8 @@ def main():
     if not torch.cuda.is_available():
         log("run_gpu_bench: torch sees no CUDA device")
         return 2
-    tf32 = fp32_matmul_without_tf32(torch)
-    conv_tf32 = conv_without_tf32(torch)
+    tf32 = set_matmul_tf32(torch)
+    conv_tf32 = set_conv_tf32(torch)
     # cuBLAS may otherwise reduce f16 matmuls in f16; Kiln accumulates in f32.
     torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
 

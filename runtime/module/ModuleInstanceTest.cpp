@@ -36,15 +36,19 @@ std::vector<uint8_t> kernelImage() {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(file), {});
 }
 
+// memcpy with a null pointer is undefined even for 0 bytes, and an empty
+// vector's data() may be null (UBSan reported it for a 0-element tensor).
 std::vector<uint8_t> floatBytes(const std::vector<float> &values) {
   std::vector<uint8_t> bytes(values.size() * 4);
-  std::memcpy(bytes.data(), values.data(), bytes.size());
+  if (!bytes.empty())
+    std::memcpy(bytes.data(), values.data(), bytes.size());
   return bytes;
 }
 
 std::vector<float> asFloats(const HostTensor &tensor) {
   std::vector<float> values(tensor.Data.size() / 4);
-  std::memcpy(values.data(), tensor.Data.data(), values.size() * 4);
+  if (!values.empty())
+    std::memcpy(values.data(), tensor.Data.data(), values.size() * 4);
   return values;
 }
 

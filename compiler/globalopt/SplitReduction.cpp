@@ -47,16 +47,16 @@ std::optional<unsigned> plainResult(AffineMap map, unsigned d) {
   return std::nullopt;
 }
 
-// Whether the payload is `yield out + f(a, b)` (the accumulator block
-// argument added last), so partial sums from zero add up to the result.
+// Whether the payload is `yield out + f(a, b)` with the accumulator read by
+// that add alone, so partial sums from zero add up to the result.
 bool accumulatesByAdd(linalg::LinalgOp op) {
   Block *body = op.getBlock();
   Value yielded = body->getTerminator()->getOperand(0);
   Operation *add = yielded.getDefiningOp();
   if (!add || !isa<arith::AddFOp, arith::AddIOp>(add))
     return false;
-  Value out = body->getArgument(op.getNumDpsInputs());
-  return add->getOperand(0) == out || add->getOperand(1) == out;
+  BlockArgument out = body->getArgument(op.getNumDpsInputs());
+  return out.hasOneUse() && out.getUses().begin()->getOwner() == add;
 }
 
 std::optional<SplitPlan> planSplit(linalg::LinalgOp op, int64_t targetTiles,

@@ -101,7 +101,8 @@ private:
     // environment named no toolkit ("Unresolved extern function
     // '__nv_fmaf'": the polynomials below use fma and floor).
     nameCudaToolkitForLibdevice();
-    // exp, tanh, log and friends as polynomials: the PTX needs no libdevice.
+    // exp, tanh, log and friends as polynomials, which need no libdevice;
+    // fmod, which has no exact polynomial, as libdevice's.
     RewritePatternSet patterns(ctx);
     populateMathPolynomialApproximationPatterns(patterns);
     populateLibdeviceCallPatterns(patterns);

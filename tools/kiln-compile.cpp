@@ -3,6 +3,7 @@
 #include "compiler/Passes.h"
 #include "compiler/Pipeline.h"
 #include "compiler/onnx/Importer.h"
+#include "compiler/onnx/OnnxFile.h"
 #include "compiler/target/cpu/CpuTarget.h"
 #include "compiler/target/cuda/CudaTarget.h"
 
@@ -72,6 +73,12 @@ cl::list<std::string> onnxInputShapes(
     cl::desc("For an ONNX input: the shape of a graph input whose "
              "dimensions the file leaves symbolic, NAME:DxDx... (repeatable)"),
     cl::value_desc("NAME:DIMS"), cl::cat(category));
+cl::opt<uint64_t> onnxMaxTensorBytes(
+    "onnx-max-tensor-bytes",
+    cl::desc("For an ONNX input: the largest tensor, in bytes, a model may "
+             "declare or compute (default 2^40)"),
+    cl::init(kiln::onnx_import::TensorLimits::kDefaultMaxBytes),
+    cl::cat(category));
 cl::opt<bool> progress("progress",
                        cl::desc("Print each phase (default when stderr is a "
                                 "terminal)"),
@@ -92,6 +99,11 @@ int main(int argc, char **argv) {
   // Only Kiln's own flags show in --help; the MLIR debugging flags
   // (--mlir-print-ir-after-all, ...) still work.
   cl::HideUnrelatedOptions(category);
+  // LLVM registers -h as a grouping option, so an unknown flag that starts
+  // with h (--hip-target=...) parsed as "-h ..." printed the help and exited
+  // 0; as a plain option it is the "unknown argument" error it should be.
+  if (cl::Option *h = cl::getRegisteredOptions().lookup("h"))
+    h->setFormattingFlag(cl::NormalFormatting);
   cl::ParseCommandLineOptions(
       argc, argv,
       "kiln-compile: compiles MLIR (func, linalg, tensor, arith, math, tosa "
@@ -154,6 +166,8 @@ int main(int argc, char **argv) {
   std::optional<mlir::ScopedDiagnosticHandler> onnxDiagnostics;
   if (kiln::isOnnxFile(inputFile)) {
     kiln::OnnxImportOptions onnxOptions;
+    onnxOptions.Limits.MaxBytes =
+        static_cast<int64_t>(std::min<uint64_t>(onnxMaxTensorBytes, INT64_MAX));
     for (const std::string &spec : onnxInputShapes)
       if (llvm::Error e = kiln::parseOnnxInputShape(spec, onnxOptions)) {
         llvm::errs() << "error: " << llvm::toString(std::move(e)) << "\n";
@@ -176,9 +190,19 @@ int main(int argc, char **argv) {
       llvm::errs() << "error: --input-shape applies to ONNX inputs only\n";
       return 1;
     }
+    // A named file is opened as models are: a FIFO or device is an error,
+    // never waited on; "-" is stdin.
+    std::unique_ptr<llvm::MemoryBuffer> input;
     std::string error;
-    std::unique_ptr<llvm::MemoryBuffer> input =
-        mlir::openInputFile(inputFile, &error);
+    if (inputFile == "-") {
+      input = mlir::openInputFile(inputFile, &error);
+    } else if (llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+                   kiln::onnx_import::openModelFile(inputFile, UINT64_MAX,
+                                                    /*nullTerminated=*/true)) {
+      input = std::move(*file);
+    } else {
+      error = llvm::toString(file.takeError());
+    }
     if (!input) {
       llvm::errs() << "error: " << error << "\n";
       return 1;

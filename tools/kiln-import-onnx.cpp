@@ -27,6 +27,12 @@ cl::list<std::string> inputShapes(
              "symbolic, NAME:DxDx... (repeatable), e.g. "
              "--input-shape=input:1x3x224x224"),
     cl::value_desc("NAME:DIMS"), cl::cat(category));
+cl::opt<uint64_t> onnxMaxTensorBytes(
+    "onnx-max-tensor-bytes",
+    cl::desc("For an ONNX input: the largest tensor, in bytes, a model may "
+             "declare or compute (default 2^40)"),
+    cl::init(kiln::onnx_import::TensorLimits::kDefaultMaxBytes),
+    cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the ONNX op types the importer "
                                "converts, one a line, and exit"),
@@ -39,6 +45,11 @@ int main(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   cl::HideUnrelatedOptions(category);
+  // LLVM registers -h as a grouping option, so an unknown flag that starts
+  // with h (--hip-target=...) parsed as "-h ..." printed the help and exited
+  // 0; as a plain option it is the "unknown argument" error it should be.
+  if (cl::Option *h = cl::getRegisteredOptions().lookup("h"))
+    h->setFormattingFlag(cl::NormalFormatting);
   cl::ParseCommandLineOptions(
       argc, argv,
       "kiln-import-onnx: converts an ONNX model (opsets 7 to 21, static "
@@ -62,6 +73,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   kiln::OnnxImportOptions options;
+  options.Limits.MaxBytes =
+      static_cast<int64_t>(std::min<uint64_t>(onnxMaxTensorBytes, INT64_MAX));
   for (const std::string &spec : inputShapes)
     if (llvm::Error e = kiln::parseOnnxInputShape(spec, options)) {
       llvm::errs() << "error: " << llvm::toString(std::move(e)) << "\n";

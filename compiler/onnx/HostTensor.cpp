@@ -8,6 +8,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <cassert>
@@ -18,9 +19,15 @@
 namespace kiln::onnx_import {
 
 int64_t numElementsOf(llvm::ArrayRef<int64_t> shape) {
+  // Saturating: shapes computed from a model's numbers may not fit int64,
+  // and every size check compares this with a limit (setOutput refuses
+  // such a shape with TensorLimits' message).
+  if (llvm::is_contained(shape, 0))
+    return 0;
   int64_t n = 1;
   for (int64_t d : shape)
-    n *= d;
+    if (__builtin_mul_overflow(n, d, &n))
+      return std::numeric_limits<int64_t>::max();
   return n;
 }
 

@@ -19,7 +19,7 @@
 
 namespace kiln::onnx_import {
 
-/// Elements of `shape` (1 for a scalar).
+/// Elements of `shape` (1 for a scalar), INT64_MAX when that overflows.
 int64_t numElementsOf(llvm::ArrayRef<int64_t> shape);
 
 /// Row-major little-endian bytes of one ONNX element type (one byte per

@@ -1,6 +1,7 @@
 //===- Importer.cpp - ONNX models to Kiln's input MLIR --------------------===//
 
 #include "compiler/onnx/Importer.h"
+#include "compiler/onnx/GraphChecks.h"
 #include "compiler/onnx/OnnxFile.h"
 #include "compiler/onnx/OnnxTypes.h"
 #include "compiler/onnx/OpRegistry.h"
@@ -12,6 +13,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Verifier.h"
 #include "onnx/onnx_pb.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
@@ -89,6 +91,9 @@ private:
   LogicalResult addInitializers(const onnx::GraphProto &graph);
   FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &input,
                                         int32_t &dtype);
+  FailureOr<RankedTensorType> checkedType(llvm::StringRef name,
+                                          llvm::ArrayRef<int64_t> shape,
+                                          Type element);
   LogicalResult convertNode(const onnx::NodeProto &node, size_t index);
   LogicalResult checkOutput(const onnx::ValueInfoProto &output,
                             const OnnxValue &value);
@@ -98,30 +103,28 @@ private:
   const OnnxImportOptions &Options;
   OpBuilder Builder;
   std::shared_ptr<onnx::ModelProto> Model;
+  ImportScope Scope;
   llvm::StringMap<int64_t> Opsets;
   ValueTable Values;
 };
 
 LogicalResult Importer::readOpsets() {
-  for (const onnx::OperatorSetIdProto &opset : Model->opset_import()) {
-    llvm::StringRef domain = opset.domain();
-    if (domain == "ai.onnx")
-      domain = "";
-    Opsets[domain] = opset.version();
-  }
-  // IR version 1 and 2 files predate opset_import and mean opset 1.
-  if (Model->opset_import_size() == 0)
-    Opsets[""] = 1;
+  llvm::Expected<llvm::StringMap<int64_t>> opsets = readOpsetImports(*Model);
+  if (!opsets)
+    return error() << llvm::toString(opsets.takeError());
+  Opsets = std::move(*opsets);
+  if (llvm::Error e = checkGraphNames(Model->graph()))
+    return error() << llvm::toString(std::move(e));
   return success();
 }
 
 LogicalResult Importer::addInitializers(const onnx::GraphProto &graph) {
-  llvm::StringRef modelDir = llvm::sys::path::parent_path(Path);
   if (graph.sparse_initializer_size() > 0)
     return error() << "unsupported sparse initializer '"
                    << graph.sparse_initializer(0).values().name() << "'";
   for (const onnx::TensorProto &tensor : graph.initializer()) {
-    llvm::Expected<HostTensor> value = readTensor(tensor, modelDir, Model);
+    llvm::Expected<HostTensor> value =
+        readTensor(tensor, Scope.ModelDir, Scope.Model, Scope.Limits);
     if (!value)
       return error() << "initializer " << llvm::toString(value.takeError());
     Type element = elementTypeOf(&Context, value->dtype());
@@ -152,7 +155,7 @@ Importer::inputType(const onnx::ValueInfoProto &input, int32_t &dtype) {
       return error() << "graph input '" << name
                      << "' has no shape; pin it with --input-shape=" << name
                      << ":DIMS";
-    return RankedTensorType::get(pinned->second, element);
+    return checkedType(name, pinned->second, element);
   }
   const onnx::TensorShapeProto &shape = tensorType.shape();
   llvm::SmallVector<int64_t> dims;
@@ -179,7 +182,7 @@ Importer::inputType(const onnx::ValueInfoProto &input, int32_t &dtype) {
                      << " does not fit the model's shape "
                      << (declared.empty() ? "(a scalar)" : declared);
     }
-    return RankedTensorType::get(want, element);
+    return checkedType(name, want, element);
   }
   for (auto [i, dim] : llvm::enumerate(shape.dim()))
     if (ShapedType::isDynamic(dims[i]))
@@ -191,7 +194,18 @@ Importer::inputType(const onnx::ValueInfoProto &input, int32_t &dtype) {
                      << "; Kiln compiles static shapes: pin it with "
                         "--input-shape="
                      << name << ":DIMS";
-  return RankedTensorType::get(dims, element);
+  return checkedType(name, dims, element);
+}
+
+FailureOr<RankedTensorType> Importer::checkedType(llvm::StringRef name,
+                                                  llvm::ArrayRef<int64_t> shape,
+                                                  Type element) {
+  llvm::Expected<int64_t> elements =
+      checkedNumElements(shape, (element.getIntOrFloatBitWidth() + 7) / 8,
+                         "graph input '" + name + "'", Scope.Limits);
+  if (!elements)
+    return error() << llvm::toString(elements.takeError());
+  return RankedTensorType::get(shape, element);
 }
 
 LogicalResult Importer::convertNode(const onnx::NodeProto &node, size_t index) {
@@ -212,8 +226,12 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, size_t index) {
                      << "): input '" << input
                      << "' is defined by no earlier node, initializer or "
                         "graph input";
+  if (domain.empty())
+    if (llvm::Error e = checkNodeSchema(node, opset->second))
+      return error() << "node '" << displayName << "' (" << node.op_type()
+                     << "): " << llvm::toString(std::move(e));
 
-  NodeContext ctx(node, opset->second, Builder, Values, displayName);
+  NodeContext ctx(node, opset->second, Builder, Values, displayName, Scope);
   const OpRegistry &registry = OpRegistry::get();
   const Folder *folder = registry.folder(domain, node.op_type());
   const Converter *converter = registry.converter(domain, node.op_type());
@@ -293,6 +311,9 @@ OwningOpRef<ModuleOp> Importer::run() {
     return nullptr;
   }
   Model = std::shared_ptr<onnx::ModelProto>(std::move(*model));
+  Scope.ModelDir = llvm::sys::path::parent_path(Path).str();
+  Scope.Model = Model;
+  Scope.Limits = Options.Limits;
   const onnx::GraphProto &graph = Model->graph();
   if (failed(readOpsets()) || failed(addInitializers(graph)))
     return nullptr;
@@ -384,7 +405,12 @@ OwningOpRef<ModuleOp> importOnnxFile(MLIRContext &context, llvm::StringRef path,
   context.loadDialect<arith::ArithDialect, func::FuncDialect,
                       linalg::LinalgDialect, math::MathDialect,
                       tensor::TensorDialect, tosa::TosaDialect>();
-  return Importer(context, path, options).run();
+  OwningOpRef<ModuleOp> module = Importer(context, path, options).run();
+  // What the importer built must verify: a model that makes it build
+  // invalid IR is refused here, not by a pass that trusts its input.
+  if (module && failed(verify(*module)))
+    return nullptr;
+  return module;
 }
 
 } // namespace kiln

@@ -12,6 +12,8 @@
 #ifndef KILN_COMPILER_ONNX_IMPORTER_H
 #define KILN_COMPILER_ONNX_IMPORTER_H
 
+#include "compiler/onnx/TensorLimits.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -25,6 +27,10 @@ struct OnnxImportOptions {
   /// Shapes of graph inputs by name, for dimensions the file leaves
   /// symbolic (--input-shape=NAME:1x3x224x224).
   llvm::StringMap<llvm::SmallVector<int64_t>> InputShapes;
+  /// The largest rank and byte size of any tensor of the model, graph
+  /// inputs, weights and every intermediate value alike
+  /// (--onnx-max-tensor-bytes).
+  onnx_import::TensorLimits Limits;
 };
 
 /// Adds `spec` ("NAME:DxDx...", "NAME:" for a scalar; the last ':' splits,

@@ -1,6 +1,7 @@
 //===- NodeContext.cpp - What an op converter sees of its node ------------===//
 
 #include "compiler/onnx/NodeContext.h"
+#include "compiler/onnx/OnnxFile.h"
 #include "compiler/onnx/OnnxTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,9 +23,9 @@ mlir::Value materialize(mlir::OpBuilder &builder, OnnxValue &value) {
 
 NodeContext::NodeContext(const onnx::NodeProto &node, int64_t opset,
                          mlir::OpBuilder &builder, ValueTable &values,
-                         llvm::StringRef displayName)
+                         llvm::StringRef displayName, const ImportScope &scope)
     : Node(node), Opset(opset), Builder(builder), Values(values),
-      DisplayName(displayName.str()),
+      DisplayName(displayName.str()), Scope(scope),
       Loc(mlir::NameLoc::get(builder.getStringAttr(displayName))) {}
 
 llvm::StringRef NodeContext::opType() const { return Node.op_type(); }
@@ -220,6 +221,39 @@ llvm::SmallVector<std::string> NodeContext::attrStrings(llvm::StringRef name) {
 
 #undef KILN_ATTR_CHECK
 
+mlir::FailureOr<std::optional<HostTensor>>
+NodeContext::attrTensor(llvm::StringRef name) {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return std::optional<HostTensor>();
+  if (!hasType(*a, onnx::AttributeProto_AttributeType_TENSOR) || !a->has_t()) {
+    emitError() << "attribute '" << name << "' is " << typeName(a->type())
+                << ", want "
+                << typeName(onnx::AttributeProto_AttributeType_TENSOR);
+    return mlir::failure();
+  }
+  llvm::Expected<HostTensor> tensor =
+      readTensor(a->t(), Scope.ModelDir, Scope.Model, Scope.Limits);
+  if (!tensor) {
+    emitError() << "attribute '" << name
+                << "': " << llvm::toString(tensor.takeError());
+    return mlir::failure();
+  }
+  return std::optional<HostTensor>(std::move(*tensor));
+}
+
+mlir::FailureOr<int64_t> NodeContext::checkShape(llvm::ArrayRef<int64_t> shape,
+                                                 int32_t dtype,
+                                                 const llvm::Twine &what) {
+  llvm::Expected<int64_t> elements =
+      checkedNumElements(shape, dtypeByteSize(dtype), what, Scope.Limits);
+  if (!elements) {
+    emitError() << llvm::toString(elements.takeError());
+    return mlir::failure();
+  }
+  return *elements;
+}
+
 size_t NodeContext::numOutputs() const { return Node.output_size(); }
 
 bool NodeContext::hasOutput(size_t i) const {
@@ -227,8 +261,14 @@ bool NodeContext::hasOutput(size_t i) const {
 }
 
 void NodeContext::setOutput(size_t i, mlir::Value value, int32_t dtype) {
-  assert(hasOutput(i) && "absent output");
+  if (!hasOutput(i))
+    return;
   auto type = cast<mlir::RankedTensorType>(value.getType());
+  if (failed(checkShape(type.getShape(), dtype,
+                        "output '" + Node.output(i) + "'"))) {
+    AttributeError = true;
+    return;
+  }
   assert(type.hasStaticShape() && "results are statically shaped");
   assert(type.getElementType() == elementTypeOf(context(), dtype) &&
          "dtype does not match the element type");
@@ -237,7 +277,8 @@ void NodeContext::setOutput(size_t i, mlir::Value value, int32_t dtype) {
 }
 
 void NodeContext::setOutput(size_t i, HostTensor value) {
-  assert(hasOutput(i) && "absent output");
+  if (!hasOutput(i))
+    return;
   auto type = mlir::RankedTensorType::get(
       value.shape(), elementTypeOf(context(), value.dtype()));
   OnnxValue &out = Values[Node.output(i)];

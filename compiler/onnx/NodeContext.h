@@ -12,6 +12,7 @@
 #define KILN_COMPILER_ONNX_NODECONTEXT_H
 
 #include "compiler/onnx/HostTensor.h"
+#include "compiler/onnx/TensorLimits.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -40,6 +41,15 @@ struct OnnxValue {
 /// The values defined so far, by ONNX name.
 using ValueTable = llvm::StringMap<OnnxValue>;
 
+/// What every node of one import shares besides the values.
+struct ImportScope {
+  /// The folder external data is read from ("" for the working directory).
+  std::string ModelDir;
+  /// Keeps the model, whose tensors' bytes host tensors may alias, alive.
+  std::shared_ptr<const void> Model;
+  TensorLimits Limits;
+};
+
 /// Materializes `value`'s constant as an arith.constant at `builder`'s
 /// insertion point if it has no MLIR value yet.
 mlir::Value materialize(mlir::OpBuilder &builder, OnnxValue &value);
@@ -50,7 +60,7 @@ public:
   /// something the importer made up for an unnamed node).
   NodeContext(const onnx::NodeProto &node, int64_t opset,
               mlir::OpBuilder &builder, ValueTable &values,
-              llvm::StringRef displayName);
+              llvm::StringRef displayName, const ImportScope &scope);
 
   const onnx::NodeProto &node() const { return Node; }
   llvm::StringRef opType() const;
@@ -101,8 +111,23 @@ public:
   llvm::SmallVector<float> attrFloats(llvm::StringRef name,
                                       llvm::ArrayRef<float> def = {});
   llvm::SmallVector<std::string> attrStrings(llvm::StringRef name);
+  /// A tensor attribute's value (its external data read from the model's
+  /// folder), nullopt when the node has no such attribute, failure after
+  /// an error.
+  mlir::FailureOr<std::optional<HostTensor>> attrTensor(llvm::StringRef name);
+
+  /// Elements of a tensor of `shape` and `dtype` the node is about to
+  /// make, or failure after an error naming `what` when a dimension is
+  /// negative or the size overflows or is past the import's limits
+  /// (TensorLimits). Converters and folders check every shape they compute
+  /// from the model's numbers with this before building anything of it.
+  mlir::FailureOr<int64_t> checkShape(llvm::ArrayRef<int64_t> shape,
+                                      int32_t dtype, const llvm::Twine &what);
+  const TensorLimits &limits() const { return Scope.Limits; }
 
   // Outputs. An output is absent when the node lists fewer or names it "".
+  // Setting an absent output does nothing. An output whose shape is past
+  // the import's limits is an error (failedAttributes() then holds).
   size_t numOutputs() const;
   bool hasOutput(size_t i) const;
   /// `value` must be a statically shaped tensor of `dtype`'s element type.
@@ -120,7 +145,7 @@ public:
   /// Fails with an "unsupported" error unless input `i`'s element type is
   /// one of `dtypes`.
   mlir::LogicalResult requireDType(size_t i, llvm::ArrayRef<int32_t> dtypes);
-  /// Whether a getter reported an error.
+  /// Whether an attribute getter or setOutput reported an error.
   bool failedAttributes() const { return AttributeError; }
 
 private:
@@ -129,6 +154,7 @@ private:
   mlir::OpBuilder &Builder;
   ValueTable &Values;
   std::string DisplayName;
+  const ImportScope &Scope;
   mlir::Location Loc;
   bool AttributeError = false;
 };

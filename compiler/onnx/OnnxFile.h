@@ -10,8 +10,10 @@
 #define KILN_COMPILER_ONNX_ONNXFILE_H
 
 #include "compiler/onnx/HostTensor.h"
+#include "compiler/onnx/TensorLimits.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <memory>
 
@@ -21,6 +23,14 @@ class TensorProto;
 } // namespace onnx
 
 namespace kiln::onnx_import {
+
+/// The file at `path`, opened without blocking (a FIFO would wait for a
+/// writer forever) and checked to be a regular, non-empty file of at most
+/// `maxBytes` bytes through the descriptor that is then read (mapped;
+/// `nullTerminated` for text parsers that stop at a NUL).
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+openModelFile(llvm::StringRef path, uint64_t maxBytes,
+              bool nullTerminated = false);
 
 /// Parses `path` as an ONNX model.
 llvm::Expected<std::unique_ptr<onnx::ModelProto>>
@@ -32,12 +42,14 @@ readOnnxModel(llvm::StringRef path);
 bool looksLikeOnnxFile(llvm::StringRef path);
 
 /// The tensor's elements as host bytes: raw_data, the typed repeated
-/// fields, or external data read from a file in `modelDir` (the location
-/// must be relative and stay inside it). `owner` keeps `tensor` alive when
-/// the result aliases its bytes.
+/// fields, or external data read from a file in `modelDir`
+/// (readExternalData). Its shape is checked against `limits` before
+/// anything is read or allocated, and exactly one field may hold the
+/// values. `owner` keeps `tensor` alive when the result aliases its bytes.
 llvm::Expected<HostTensor> readTensor(const onnx::TensorProto &tensor,
                                       llvm::StringRef modelDir,
-                                      std::shared_ptr<const void> owner);
+                                      std::shared_ptr<const void> owner,
+                                      const TensorLimits &limits);
 
 } // namespace kiln::onnx_import
 

@@ -24,12 +24,15 @@ FailureOr<llvm::SmallVector<int64_t>> expandShape(NodeContext &ctx) {
   FailureOr<llvm::SmallVector<int64_t>> shape = ctx.constantInts(1, "shape");
   if (failed(shape))
     return failure();
-  std::optional<llvm::SmallVector<int64_t>> out =
-      broadcastShapes({ctx.inputShape(0), *shape});
+  std::optional<llvm::SmallVector<int64_t>> out;
+  if (llvm::all_of(*shape, [](int64_t d) { return d >= 0; }))
+    out = broadcastShapes({ctx.inputShape(0), *shape});
   if (!out)
     return ctx.emitError() << "cannot expand " << shapeString(ctx.inputShape(0))
                            << " to " << shapeString(*shape),
            failure();
+  if (failed(ctx.checkShape(*out, ctx.inputDType(0), "output")))
+    return failure();
   return *out;
 }
 
@@ -70,10 +73,16 @@ LogicalResult convertTile(NodeContext &ctx) {
   for (auto [d, r] : llvm::zip(shape, *repeats)) {
     if (r < 0)
       return ctx.emitError() << "negative repeat " << r;
+    std::optional<int64_t> size = checkedMul(r, d);
+    if (!size)
+      return ctx.emitError()
+             << "repeat " << r << " of a dimension of " << d << " overflows";
     spread.append({1, d});
     tiled.append({r, d});
-    out.push_back(r * d);
+    out.push_back(*size);
   }
+  if (failed(ctx.checkShape(out, ctx.inputDType(0), "output")))
+    return failure();
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
   Value x = reshapeTo(b, loc, ctx.input(0), spread);

@@ -2,6 +2,10 @@
 
 #include "compiler/onnx/ops/Common.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <cstring>
+
 using namespace mlir;
 
 namespace kiln::onnx_import {
@@ -93,6 +97,40 @@ HostTensor broadcastHost(const HostTensor &tensor,
     }
   }
   return tensor.gathered(shape, indices);
+}
+
+void setSplatOutput(NodeContext &ctx, size_t i, llvm::ArrayRef<int64_t> shape,
+                    const HostTensor &scalar) {
+  int64_t n = numElementsOf(shape);
+  int64_t size = dtypeByteSize(scalar.dtype());
+  if (n > kMaxFoldElements) {
+    auto type = mlir::RankedTensorType::get(
+        shape, elementTypeOf(ctx.context(), scalar.dtype()));
+    mlir::DenseElementsAttr attr =
+        scalar.dtype() == Bool
+            ? mlir::DenseElementsAttr::get(type, scalar.intAt(0) != 0)
+            : mlir::DenseElementsAttr::getFromRawBuffer(
+                  type, llvm::ArrayRef<char>(scalar.bytes().data(), size));
+    ctx.setOutput(
+        i, mlir::arith::ConstantOp::create(ctx.builder(), ctx.loc(), attr),
+        scalar.dtype());
+    return;
+  }
+  std::vector<char> bytes(n * size);
+  for (int64_t k = 0; k < n; ++k)
+    std::memcpy(bytes.data() + k * size, scalar.bytes().data(), size);
+  ctx.setOutput(i, HostTensor(scalar.dtype(), shape, std::move(bytes)));
+}
+
+mlir::FailureOr<int64_t> sizeFromDouble(NodeContext &ctx, double size,
+                                        llvm::StringRef what) {
+  // 2^62: past any dimension TensorLimits lets through, and exact in double.
+  if (!(size >= 0 && size < 4.611686018427388e18)) {
+    ctx.emitError() << what << " " << size
+                    << " is not a size (NaN, negative or too large)";
+    return mlir::failure();
+  }
+  return static_cast<int64_t>(size);
 }
 
 } // namespace kiln::onnx_import

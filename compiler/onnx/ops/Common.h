@@ -57,6 +57,22 @@ mlir::Value transposedInput(NodeContext &ctx, size_t i,
 /// Largest folded tensor the importer computes on the host (elements).
 inline constexpr int64_t kMaxFoldElements = int64_t(1) << 20;
 
+/// Sets output `i` to a tensor of `shape` whose every element is `scalar`'s
+/// one element: a host tensor when small enough to fold, else a splat
+/// constant in the IR, so a file asking for a huge fill costs no memory.
+/// `shape` must have passed NodeContext::checkShape.
+void setSplatOutput(NodeContext &ctx, size_t i, llvm::ArrayRef<int64_t> shape,
+                    const HostTensor &scalar);
+
+/// A size computed in double from a model's numbers (floor(dim * scale))
+/// as an int64, or failure after an error naming `what` when it is NaN,
+/// negative or past the largest tensor dimension.
+mlir::FailureOr<int64_t> sizeFromDouble(NodeContext &ctx, double size,
+                                        llvm::StringRef what);
+
+/// Most steps of a recurrent op (RNN, GRU, LSTM) the importer unrolls.
+inline constexpr int64_t kMaxRecurrentSteps = 4096;
+
 } // namespace kiln::onnx_import
 
 #endif // KILN_COMPILER_ONNX_OPS_COMMON_H

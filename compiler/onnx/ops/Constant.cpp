@@ -5,10 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/onnx/OnnxFile.h"
 #include "compiler/onnx/ops/Common.h"
-
-#include "onnx/onnx_pb.h"
 
 using namespace mlir;
 
@@ -20,17 +17,11 @@ FailureOr<bool> foldConstant(NodeContext &ctx) {
     return ctx.unsupported("sparse_value");
   if (ctx.hasAttr("value_string") || ctx.hasAttr("value_strings"))
     return ctx.unsupported("string constant");
-  if (const onnx::AttributeProto *value = ctx.attr("value")) {
-    if (!value->has_t())
-      return ctx.emitError() << "attribute 'value' is not a tensor";
-    // The node's bytes live as long as the model being imported.
-    llvm::Expected<HostTensor> tensor =
-        readTensor(value->t(), /*modelDir=*/"", /*owner=*/nullptr);
-    if (!tensor) {
-      std::string message = llvm::toString(tensor.takeError());
-      return ctx.emitError() << message;
-    }
-    ctx.setOutput(0, std::move(*tensor));
+  FailureOr<std::optional<HostTensor>> value = ctx.attrTensor("value");
+  if (failed(value))
+    return failure();
+  if (*value) {
+    ctx.setOutput(0, std::move(**value));
     return true;
   }
   if (ctx.hasAttr("value_float")) {

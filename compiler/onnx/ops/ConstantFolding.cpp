@@ -10,7 +10,9 @@
 #include "compiler/onnx/OnnxFile.h"
 #include "compiler/onnx/ops/Common.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "onnx/onnx_pb.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 
@@ -57,34 +59,40 @@ FailureOr<bool> foldRange(NodeContext &ctx) {
     return failure();
   }
   int32_t dtype = start->dtype();
+  // ONNX's count, max(ceil((limit - start) / delta), 0), in double for
+  // floats and integers alike (an integer difference may overflow int64);
+  // NaN and counts past the fold limit are refused before anything is
+  // allocated.
+  double s = start->doubleAt(0), l = limit->doubleAt(0), d = delta->doubleAt(0);
+  if (d == 0) {
+    ctx.emitError() << "delta is 0";
+    return failure();
+  }
+  double count = std::ceil((l - s) / d);
+  if (std::isnan(count)) {
+    ctx.emitError() << "start, limit or delta is NaN";
+    return failure();
+  }
+  if (count > static_cast<double>(kMaxFoldElements)) {
+    (void)ctx.unsupported("Range of " + llvm::formatv("{0:e}", count) +
+                          " elements (the importer computes Range up to " +
+                          llvm::Twine(kMaxFoldElements) + ")");
+    return failure();
+  }
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
   if (isFloatDType(dtype)) {
-    double s = start->doubleAt(0), l = limit->doubleAt(0),
-           d = delta->doubleAt(0);
-    if (d == 0) {
-      ctx.emitError() << "delta is 0";
-      return failure();
-    }
-    int64_t n = std::max<int64_t>(0, std::ceil((l - s) / d));
-    if (n > kMaxFoldElements)
-      return false;
     std::vector<double> values(n);
     for (int64_t i = 0; i < n; ++i)
       values[i] = s + i * d;
     ctx.setOutput(0, HostTensor::fromDoubles(dtype, {n}, values));
     return true;
   }
-  int64_t s = start->intAt(0), l = limit->intAt(0), d = delta->intAt(0);
-  if (d == 0) {
-    ctx.emitError() << "delta is 0";
-    return failure();
-  }
-  int64_t n = std::max<int64_t>(
-      0, static_cast<int64_t>(std::ceil(static_cast<double>(l - s) / d)));
-  if (n > kMaxFoldElements)
-    return false;
+  // Integers step exactly, in unsigned arithmetic: the values lie between
+  // start and limit, but i * delta alone may not fit int64.
+  uint64_t is = start->intAt(0), id = delta->intAt(0);
   llvm::SmallVector<int64_t> values(n);
   for (int64_t i = 0; i < n; ++i)
-    values[i] = s + i * d;
+    values[i] = static_cast<int64_t>(is + static_cast<uint64_t>(i) * id);
   ctx.setOutput(0, HostTensor::fromInt64s(dtype, {n}, values));
   return true;
 }
@@ -93,31 +101,21 @@ FailureOr<bool> foldConstantOfShape(NodeContext &ctx) {
   FailureOr<llvm::SmallVector<int64_t>> shape = ctx.constantInts(0, "shape");
   if (failed(shape))
     return failure();
-  for (int64_t d : *shape)
-    if (d < 0) {
-      ctx.emitError() << "negative dimension " << d << " in shape";
-      return failure();
-    }
   HostTensor value = HostTensor::fromDoubles(Float, {1}, {0.0});
-  if (const onnx::AttributeProto *attr = ctx.attr("value")) {
-    llvm::Expected<HostTensor> t = readTensor(attr->t(), "", nullptr);
-    if (!t) {
-      ctx.emitError() << llvm::toString(t.takeError());
-      return failure();
-    }
-    if (t->numElements() != 1) {
+  FailureOr<std::optional<HostTensor>> attr = ctx.attrTensor("value");
+  if (failed(attr))
+    return failure();
+  if (*attr) {
+    if ((*attr)->numElements() != 1) {
       ctx.emitError() << "value must hold one element";
       return failure();
     }
-    value = *t;
+    value = std::move(**attr);
   }
-  // Splats of any size: the constant becomes a splat attribute (a fill).
-  int64_t n = numElementsOf(*shape);
-  int64_t size = dtypeByteSize(value.dtype());
-  std::vector<char> bytes(n * size);
-  for (int64_t i = 0; i < n; ++i)
-    std::memcpy(bytes.data() + i * size, value.bytes().data(), size);
-  ctx.setOutput(0, HostTensor(value.dtype(), *shape, std::move(bytes)));
+  FailureOr<int64_t> n = ctx.checkShape(*shape, value.dtype(), "output");
+  if (failed(n))
+    return failure();
+  setSplatOutput(ctx, 0, *shape, value);
   return true;
 }
 
@@ -134,9 +132,17 @@ FailureOr<bool> foldEyeLike(NodeContext &ctx) {
     return failure();
   }
   int64_t k = ctx.attrInt("k", 0);
-  llvm::SmallVector<int64_t> values(shape[0] * shape[1], 0);
+  int64_t n = numElementsOf(shape);
+  if (n > kMaxFoldElements) {
+    (void)ctx.unsupported("EyeLike of " + llvm::Twine(n) +
+                          " elements (the importer computes EyeLike up to " +
+                          llvm::Twine(kMaxFoldElements) + ")");
+    return failure();
+  }
+  llvm::SmallVector<int64_t> values(n, 0);
+  // Row i's one is at column i + k, when that is a column.
   for (int64_t i = 0; i < shape[0]; ++i)
-    if (i + k >= 0 && i + k < shape[1])
+    if (k >= -i && k < shape[1] - i)
       values[i * shape[1] + i + k] = 1;
   ctx.setOutput(0, HostTensor::fromInt64s(dtype, shape, values));
   return true;

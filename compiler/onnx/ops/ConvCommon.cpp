@@ -23,12 +23,23 @@ FailureOr<WindowGeometry> windowGeometry(NodeContext &ctx,
                               "match the "
                            << n << " spatial dimensions",
            failure();
-  for (size_t i = 0; i < n; ++i)
+  // Below 2^31 each, the window arithmetic below cannot overflow int64
+  // for any input dimension TensorLimits lets through.
+  constexpr int64_t kMaxWindowParameter = int64_t(1) << 31;
+  for (size_t i = 0; i < n; ++i) {
     if (g.Kernel[i] < 1 || g.Strides[i] < 1 || g.Dilations[i] < 1 ||
         pads[i] < 0 || pads[n + i] < 0)
       return ctx.emitError() << "kernel, strides and dilations must be "
                                 "positive and pads not negative",
              failure();
+    if (g.Kernel[i] >= kMaxWindowParameter ||
+        g.Strides[i] >= kMaxWindowParameter ||
+        g.Dilations[i] >= kMaxWindowParameter ||
+        pads[i] >= kMaxWindowParameter || pads[n + i] >= kMaxWindowParameter)
+      return ctx.emitError() << "kernel, strides, dilations and pads must be "
+                                "below 2^31",
+             failure();
+  }
   std::string autoPad = ctx.attrString("auto_pad", "NOTSET");
   if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
       autoPad != "SAME_LOWER")

@@ -53,6 +53,20 @@ LogicalResult convertGatherElements(NodeContext &ctx) {
     return failure();
   if (data[*axis] == 0 && numElementsOf(idx) > 0)
     return ctx.emitError() << "gathers from an empty dimension";
+  // Off the axis the output's index reads the data directly.
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *axis && idx[d] > data[d])
+      return ctx.emitError()
+             << "indices " << shapeString(idx) << " are larger than data "
+             << shapeString(data) << " in dimension " << d;
+  if (const HostTensor *constant = ctx.constantInput(1))
+    for (int64_t i = 0, e = constant->numElements(); i < e; ++i) {
+      int64_t index = constant->intAt(i);
+      if (index < -data[*axis] || index >= data[*axis])
+        return ctx.emitError()
+               << "index " << index << " is out of range for dimension "
+               << *axis << " of size " << data[*axis];
+    }
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
   Value source = ctx.input(0);
@@ -91,9 +105,8 @@ LogicalResult convertOneHot(NodeContext &ctx) {
     return failure();
   if (depthT->numElements() != 1 || numElementsOf(ctx.inputShape(2)) != 2)
     return ctx.emitError() << "depth must be a scalar and values hold two";
-  int64_t depth = isFloatDType(depthT->dtype())
-                      ? static_cast<int64_t>(depthT->doubleAt(0))
-                      : depthT->intAt(0);
+  // intAt truncates floats, NaN and infinities included, safely.
+  int64_t depth = depthT->intAt(0);
   if (depth < 1)
     return ctx.emitError() << "depth " << depth << " is not positive";
   llvm::ArrayRef<int64_t> idx = ctx.inputShape(0);

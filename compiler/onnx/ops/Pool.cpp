@@ -384,6 +384,17 @@ LogicalResult convertAveragePool(NodeContext &ctx) {
   if (failed(g))
     return failure();
   bool includePad = ctx.attrInt("count_include_pad", 0) != 0;
+  // The divisor table below is built on the host, one count per output
+  // position from a walk over each dimension's windows.
+  int64_t walk = 0;
+  for (size_t i = 0; i < g->Output.size(); ++i)
+    walk = std::max(walk, numElementsOf({g->Output[i], g->Kernel[i]}));
+  if (numElementsOf(g->Output) > kMaxFoldElements || walk > kMaxFoldElements)
+    return ctx.unsupported("AveragePool with " +
+                           llvm::Twine(numElementsOf(g->Output)) +
+                           " output positions (the importer computes window "
+                           "counts for up to " +
+                           llvm::Twine(kMaxFoldElements) + ")");
   Type element = ctx.inputType(0).getElementType();
   Value input = padded(ctx, *g, scalarAttr(element, 0));
   OpBuilder &b = ctx.builder();

@@ -137,6 +137,11 @@ FailureOr<Recurrence> readRecurrence(NodeContext &ctx, Cell kind) {
   r.InputSize = x[2];
   if (r.SeqLength == 0)
     return ctx.unsupported("seq_length 0");
+  // Each step is unrolled into the IR: bound the work a file can ask for.
+  if (r.SeqLength > kMaxRecurrentSteps)
+    return ctx.unsupported("seq_length " + llvm::Twine(r.SeqLength) +
+                           " (the importer unrolls at most " +
+                           llvm::Twine(kMaxRecurrentSteps) + " steps)");
   std::string direction = ctx.attrString("direction", "forward");
   if (direction != "forward" && direction != "reverse" &&
       direction != "bidirectional")
@@ -146,6 +151,11 @@ FailureOr<Recurrence> readRecurrence(NodeContext &ctx, Cell kind) {
   r.Directions = direction == "bidirectional" ? 2 : 1;
   r.Reverse = direction == "reverse";
   r.Hidden = ctx.attrInt("hidden_size", ctx.inputShape(InR)[2]);
+  // R's shape bounds the hidden size that expectShape checks below.
+  if (r.Hidden < 1 || r.Hidden > ctx.inputShape(InR)[2])
+    return ctx.emitError() << "hidden_size " << r.Hidden << " does not fit R "
+                           << shapeString(ctx.inputShape(InR)),
+           failure();
   int64_t d = r.Directions, h = r.Hidden, gh = r.Gates * h;
   if (failed(expectShape(ctx, InW, "W", {d, gh, r.InputSize})) ||
       failed(expectShape(ctx, InR, "R", {d, gh, h})) ||

@@ -64,11 +64,10 @@ LogicalResult convertDropout(NodeContext &ctx) {
   }
   if (failed(convertIdentity(ctx)))
     return failure();
-  if (ctx.hasOutput(1)) {
-    // In inference every element is kept.
-    llvm::SmallVector<int64_t> ones(numElementsOf(ctx.inputShape(0)), 1);
-    ctx.setOutput(1, HostTensor::fromInt64s(Bool, ctx.inputShape(0), ones));
-  }
+  // In inference every element is kept.
+  if (ctx.hasOutput(1))
+    setSplatOutput(ctx, 1, ctx.inputShape(0),
+                   HostTensor::fromInt64s(Bool, {}, {1}));
   return success();
 }
 
@@ -107,7 +106,13 @@ FailureOr<llvm::SmallVector<int64_t>> reshapeTarget(NodeContext &ctx) {
       return failure();
     }
     out.push_back(d);
-    known *= d;
+    std::optional<int64_t> product = checkedMul(known, d);
+    if (!product) {
+      ctx.emitError() << "shape " << shapeString(requested)
+                      << " has more elements than int64 counts";
+      return failure();
+    }
+    known = *product;
   }
   int64_t total = numElementsOf(in);
   if (infer >= 0) {
@@ -261,8 +266,15 @@ concatShape(NodeContext &ctx) {
                  << " does not fit input 0 " << shapeString(ctx.inputShape(0))
                  << " on axis " << *axis,
              failure();
-    shape[*axis] += s[*axis];
+    std::optional<int64_t> sum = checkedAdd(shape[*axis], s[*axis]);
+    if (!sum)
+      return ctx.emitError() << "the inputs' sizes along axis " << *axis
+                             << " overflow when added",
+             failure();
+    shape[*axis] = *sum;
   }
+  if (failed(ctx.checkShape(shape, ctx.inputDType(0), "output")))
+    return failure();
   return std::make_pair(*axis, shape);
 }
 
@@ -374,6 +386,34 @@ LogicalResult convertGather(NodeContext &ctx) {
   int64_t rank = shape.size();
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
+  if (const HostTensor *constant = ctx.constantInput(1)) {
+    // Constant indices out of range are the model's error, found here
+    // rather than clamped at run time.
+    for (int64_t i = 0, e = constant->numElements(); i < e; ++i) {
+      int64_t index = constant->intAt(i);
+      if (index < -dim || index >= dim)
+        return ctx.emitError()
+               << "index " << index << " is out of range for dimension "
+               << *axis << " of size " << dim;
+    }
+    // One constant index (x[:, 0]): a slice of the data, dropping the axis
+    // when the index is a scalar.
+    if (constant->numElements() == 1 && indexRank <= 1) {
+      int64_t index = constant->intAt(0);
+      llvm::SmallVector<OpFoldResult> offsets(dataRank, b.getIndexAttr(0)),
+          strides(dataRank, b.getIndexAttr(1)), sizes;
+      for (int64_t d : ctx.inputShape(0))
+        sizes.push_back(b.getIndexAttr(d));
+      offsets[*axis] = b.getIndexAttr(index < 0 ? index + dim : index);
+      sizes[*axis] = b.getIndexAttr(1);
+      auto type =
+          RankedTensorType::get(shape, ctx.inputType(0).getElementType());
+      Value slice = tensor::ExtractSliceOp::create(b, loc, type, ctx.input(0),
+                                                   offsets, sizes, strides);
+      ctx.setOutput(0, slice, ctx.inputDType(0));
+      return success();
+    }
+  }
   Value data = ctx.input(0);
   Value indices = ctx.input(1);
   MLIRContext *mctx = ctx.context();
@@ -430,7 +470,14 @@ LogicalResult convertBlockRearrangement(NodeContext &ctx, bool toSpace) {
     return ctx.emitError() << "input " << shapeString(x) << " is not 4-D";
   int64_t bs = ctx.attrInt("blocksize", 0);
   int64_t n = x[0], c = x[1], h = x[2], w = x[3];
-  if (bs < 1 || (toSpace ? c % (bs * bs) : h % bs + w % bs) != 0)
+  // A block never exceeds what it divides (even for empty dimensions), so
+  // the sizes below stay those of the tensor and cannot overflow.
+  std::optional<int64_t> block = checkedMul(bs, bs);
+  if (bs < 1 || !block ||
+      (toSpace
+           ? *block > std::max<int64_t>(c, 1)
+           : bs > std::max<int64_t>(h, 1) || bs > std::max<int64_t>(w, 1)) ||
+      (toSpace ? c % *block : h % bs + w % bs) != 0)
     return ctx.emitError() << "blocksize " << bs << " does not fit "
                            << shapeString(x);
   std::string mode = ctx.attrString("mode", "DCR");

@@ -169,9 +169,19 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
     return ctx.unsupported(o.Mode + " resize of " + dtypeName(dtype));
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   int64_t rank = shape.size();
-  for (int64_t d = 0; d < rank; ++d)
+  if (failed(ctx.checkShape(outShape, dtype, "output")))
+    return failure();
+  for (int64_t d = 0; d < rank; ++d) {
     if (shape[d] == 0 && outShape[d] > 0)
       return ctx.emitError() << "resizes an empty dimension " << d;
+    // Each dimension's sampling tables are built on the host.
+    if (outShape[d] > kMaxFoldElements)
+      return ctx.unsupported("resize to " + llvm::Twine(outShape[d]) +
+                             " along dimension " + llvm::Twine(d) +
+                             " (the importer builds sampling tables of at "
+                             "most " +
+                             llvm::Twine(kMaxFoldElements) + " entries)");
+  }
   std::vector<Sampling> sampling;
   for (int64_t d = 0; d < rank; ++d)
     sampling.push_back(sample(o, shape[d], outShape[d], scales[d],
@@ -347,6 +357,8 @@ LogicalResult convertResize(NodeContext &ctx) {
       return ctx.emitError() << "sizes has " << sizes->size() << " values for "
                              << axes.size() << " axes";
     for (auto [a, s] : llvm::zip(axes, *sizes)) {
+      if (s < 0)
+        return ctx.emitError() << "size " << s << " is negative";
       outShape[a] = s;
       scales[a] = static_cast<double>(s) / shape[a];
     }
@@ -359,12 +371,16 @@ LogicalResult convertResize(NodeContext &ctx) {
                              << " values for " << axes.size() << " axes";
     for (auto [i, a] : llvm::enumerate(axes)) {
       scales[a] = s->doubleAt(i);
-      if (scales[a] <= 0)
-        return ctx.emitError() << "scale " << scales[a] << " is not positive";
+      if (!(scales[a] > 0) || std::isinf(scales[a]))
+        return ctx.emitError()
+               << "scale " << scales[a] << " is not a positive number";
       // A crop resizes its region of the input.
       double extent = o.RoiStart.empty() ? 1.0 : o.RoiEnd[a] - o.RoiStart[a];
-      outShape[a] =
-          static_cast<int64_t>(std::floor(shape[a] * extent * scales[a]));
+      FailureOr<int64_t> size = sizeFromDouble(
+          ctx, std::floor(shape[a] * extent * scales[a]), "output size");
+      if (failed(size))
+        return failure();
+      outShape[a] = *size;
     }
   }
   return emitResize(ctx, o, outShape, scales);
@@ -404,9 +420,14 @@ LogicalResult convertUpsample(NodeContext &ctx) {
                            << " values for rank " << rank;
   llvm::SmallVector<int64_t> outShape;
   for (auto [d, scale] : llvm::enumerate(scales)) {
-    if (!(scale >= 1))
-      return ctx.emitError() << "scale " << scale << " is less than 1";
-    outShape.push_back(static_cast<int64_t>(std::floor(shape[d] * scale)));
+    if (!(scale >= 1) || std::isinf(scale))
+      return ctx.emitError()
+             << "scale " << scale << " is not a number of at least 1";
+    FailureOr<int64_t> size =
+        sizeFromDouble(ctx, std::floor(shape[d] * scale), "output size");
+    if (failed(size))
+      return failure();
+    outShape.push_back(*size);
   }
   return emitResize(ctx, o, outShape, scales);
 }

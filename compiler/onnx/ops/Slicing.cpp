@@ -86,11 +86,21 @@ FailureOr<SliceSpec> sliceSpec(NodeContext &ctx) {
       start = std::clamp<int64_t>(start, -1, dim - 1);
       end = std::clamp<int64_t>(end, -1, dim - 1);
     }
-    int64_t size = step > 0 ? (end - start + step - 1) / step
-                            : (start - end + (-step) - 1) / (-step);
+    // ceil(distance / |step|) without forming distance + |step| - 1, which
+    // overflows for steps near INT64_MAX (and -INT64_MIN does not exist).
+    int64_t distance = step > 0 ? end - start : start - end;
+    uint64_t magnitude = step > 0 ? static_cast<uint64_t>(step)
+                                  : 0 - static_cast<uint64_t>(step);
+    int64_t size =
+        distance <= 0
+            ? 0
+            : static_cast<int64_t>(
+                  (static_cast<uint64_t>(distance) - 1) / magnitude + 1);
     spec.Start[*axis] = start;
-    spec.Step[*axis] = step;
-    spec.Size[*axis] = std::max<int64_t>(0, size);
+    // With at most one element taken the step does not matter; 1 keeps
+    // huge strides out of the IR's index arithmetic.
+    spec.Step[*axis] = size <= 1 ? (step > 0 ? 1 : -1) : step;
+    spec.Size[*axis] = size;
   }
   return spec;
 }
@@ -314,7 +324,12 @@ LogicalResult convertPad(NodeContext &ctx) {
     high[*axis] = pads[axes.size() + i];
   }
   for (int64_t d = 0; d < rank; ++d) {
-    int64_t size = shape[d] + low[d] + high[d];
+    std::optional<int64_t> padded = checkedAdd(shape[d], low[d]);
+    if (padded)
+      padded = checkedAdd(*padded, high[d]);
+    if (!padded)
+      return ctx.emitError() << "pads of dimension " << d << " overflow";
+    int64_t size = *padded;
     if (size < 0)
       return ctx.emitError()
              << "pads remove more than dimension " << d << " holds";
@@ -326,6 +341,8 @@ LogicalResult convertPad(NodeContext &ctx) {
       return ctx.unsupported("reflect padding wider than the dimension");
     outShape.push_back(size);
   }
+  if (failed(ctx.checkShape(outShape, dtype, "output")))
+    return failure();
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
   Type element = ctx.inputType(0).getElementType();

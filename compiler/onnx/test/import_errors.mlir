@@ -35,7 +35,7 @@
 // EXT: arith.constant dense_resource<w> : tensor<16x16xf32>
 // RUN: /usr/bin/python3 %S/make_model.py external_escape %t.ext/escape.onnx
 // RUN: not kiln-import-onnx %t.ext/escape.onnx 2>&1 | FileCheck %s --check-prefix=ESCAPE
-// ESCAPE: error: initializer tensor 'w': external data location '../escape.onnx.data' must be a relative path inside the model's folder
+// ESCAPE: error: initializer tensor 'w': external data location '../escape.onnx.data' climbs out with '..'; it must be a relative path inside the model's folder
 // RUN: rm %t.ext/m.onnx.data
 // RUN: not kiln-import-onnx %t.ext/m.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error: initializer tensor 'w': external data file '{{.*}}m.onnx.data': No such file or directory

@@ -77,11 +77,14 @@ def symbolic():
 
 
 def unsupported_op():
+    # A valid NonMaxSuppression (boxes and scores), which Kiln does not
+    # convert: the schema check passes and the converter lookup fails.
     return model([helper.make_node("Relu", ["x"], ["r"], name="first"),
-                  helper.make_node("NonMaxSuppression", ["r"], ["y"],
+                  helper.make_node("NonMaxSuppression", ["r", "s"], ["y"],
                                    name="nms")],
-                 [tensor("x", TensorProto.FLOAT, [4])],
-                 [tensor("y", TensorProto.INT64, [4])])
+                 [tensor("x", TensorProto.FLOAT, [1, 4, 4]),
+                  tensor("s", TensorProto.FLOAT, [1, 1, 4])],
+                 [tensor("y", TensorProto.INT64, [4, 3])])
 
 
 def unsupported_attr():

@@ -1,0 +1,183 @@
+//===- GraphChecks.cpp - A model's structure checked before conversion ----===//
+
+#include "compiler/onnx/GraphChecks.h"
+
+#include "onnx/defs/schema.h"
+#include "onnx/onnx_pb.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/Twine.h"
+
+#include <exception>
+
+namespace kiln::onnx_import {
+
+namespace {
+
+llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+// The newest opset of the default domain libonnx has schemas for.
+int64_t newestKnownOpset() {
+  static const int64_t newest = [] {
+    const auto &ranges =
+        onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+    auto it = ranges.find(onnx::ONNX_DOMAIN);
+    return it == ranges.end() ? int64_t(0) : int64_t(it->second.second);
+  }();
+  return newest;
+}
+
+// The opset whose semantics Kiln's converters follow at least: an op whose
+// version at an older opset differs from its version at this one (Add-1's
+// legacy broadcasting, consumed_inputs) is refused.
+constexpr int64_t kConvertersSinceOpset = 7;
+
+// A node name for messages: its name, or its op type when unnamed.
+std::string describe(const onnx::NodeProto &node) {
+  return "node '" + (node.name().empty() ? node.op_type() : node.name()) + "'";
+}
+
+} // namespace
+
+llvm::Expected<llvm::StringMap<int64_t>>
+readOpsetImports(const onnx::ModelProto &model) {
+  llvm::StringMap<int64_t> opsets;
+  for (const onnx::OperatorSetIdProto &opset : model.opset_import()) {
+    llvm::StringRef domain = opset.domain();
+    if (domain == "ai.onnx")
+      domain = "";
+    if (!opsets.try_emplace(domain, opset.version()).second)
+      return error("the model imports opset domain '" + domain + "' twice");
+    if (domain.empty() &&
+        (opset.version() < kOldestOpset || opset.version() > kNewestOpset))
+      return error("the model imports default-domain opset " +
+                   llvm::Twine(opset.version()) + "; Kiln reads opsets " +
+                   llvm::Twine(kOldestOpset) + " to " +
+                   llvm::Twine(kNewestOpset));
+  }
+  // IR versions 1 and 2 predate opset_import and mean opset 1.
+  if (model.opset_import_size() == 0) {
+    if (model.ir_version() >= 3)
+      return error("the model imports no opset (IR version " +
+                   llvm::Twine(model.ir_version()) +
+                   " files must list opset_import)");
+    opsets[""] = 1;
+  }
+  return opsets;
+}
+
+llvm::Error checkNodeSchema(const onnx::NodeProto &node, int64_t opset) {
+  int64_t known = std::min(opset, newestKnownOpset());
+  const onnx::OpSchema *schema =
+      onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(known));
+  if (!schema) {
+    // An op newer than libonnx may exist at the model's opset; its
+    // converter checks it.
+    if (opset > newestKnownOpset())
+      return llvm::Error::success();
+    return error("op type " + node.op_type() + " does not exist at opset " +
+                 llvm::Twine(opset));
+  }
+  if (opset < kConvertersSinceOpset) {
+    const onnx::OpSchema *current = onnx::OpSchemaRegistry::Schema(
+        node.op_type(), static_cast<int>(kConvertersSinceOpset));
+    if (current && current->since_version() != schema->since_version())
+      return error(node.op_type() + " at opset " + llvm::Twine(opset) +
+                   " is its version " + llvm::Twine(schema->since_version()) +
+                   ", which Kiln does not read (it reads the versions of "
+                   "opset " +
+                   llvm::Twine(kConvertersSinceOpset) + " and later)");
+  }
+  if (opset <= newestKnownOpset()) {
+    // Verify reports through exceptions; its messages are one line.
+    try {
+      schema->Verify(node);
+    } catch (const std::exception &e) {
+      return error("does not fit the ONNX schema of " + node.op_type() + "-" +
+                   llvm::Twine(schema->since_version()) + ": " + e.what());
+    }
+    return llvm::Error::success();
+  }
+  // Newer opsets add optional inputs and attributes but kept which inputs
+  // are required.
+  const auto &formals = schema->inputs();
+  for (size_t i = 0; i < formals.size(); ++i) {
+    if (formals[i].GetOption() != onnx::OpSchema::FormalParameterOption::Single)
+      continue;
+    if (static_cast<int>(i) >= node.input_size() || node.input(i).empty())
+      return error("required input " + llvm::Twine(i) + " ('" +
+                   formals[i].GetName() + "') is missing");
+  }
+  if (node.output_size() < schema->min_output())
+    return error("has " + llvm::Twine(node.output_size()) +
+                 " outputs; the op has at least " +
+                 llvm::Twine(schema->min_output()));
+  return llvm::Error::success();
+}
+
+llvm::Error checkGraphNames(const onnx::GraphProto &graph) {
+  // Where each name comes from, for the message about its second producer.
+  llvm::StringMap<std::string> producers;
+  auto add = [&](const std::string &name,
+                 const llvm::Twine &producer) -> llvm::Error {
+    if (name.empty())
+      return llvm::Error::success();
+    auto [it, inserted] = producers.try_emplace(name, producer.str());
+    if (inserted)
+      return llvm::Error::success();
+    return error("value '" + name + "' is produced twice: by " + it->second +
+                 " and by " + producer);
+  };
+  llvm::StringMap<const onnx::TensorProto *> initializers;
+  for (const onnx::TensorProto &tensor : graph.initializer()) {
+    if (tensor.name().empty())
+      return error("an initializer has no name");
+    if (llvm::Error e = add(tensor.name(), "an initializer"))
+      return e;
+    initializers[tensor.name()] = &tensor;
+  }
+  llvm::StringSet<> inputs;
+  for (const onnx::ValueInfoProto &input : graph.input()) {
+    if (input.name().empty())
+      return error("a graph input has no name");
+    if (!inputs.insert(input.name()).second)
+      return error("graph input '" + input.name() + "' is listed twice");
+    auto init = initializers.find(input.name());
+    if (init == initializers.end()) {
+      if (llvm::Error e = add(input.name(), "a graph input"))
+        return e;
+      continue;
+    }
+    // Older exporters list every initializer as an input too: one value,
+    // whose declared type must be the initializer's.
+    const onnx::TensorProto &tensor = *init->second;
+    if (!input.type().has_tensor_type())
+      return error("graph input '" + input.name() +
+                   "' has an initializer but is not declared a tensor");
+    const onnx::TypeProto_Tensor &declared = input.type().tensor_type();
+    bool agrees =
+        declared.elem_type() == 0 || declared.elem_type() == tensor.data_type();
+    if (agrees && declared.has_shape()) {
+      agrees = declared.shape().dim_size() == tensor.dims_size();
+      for (int i = 0; agrees && i < tensor.dims_size(); ++i) {
+        const onnx::TensorShapeProto_Dimension &dim = declared.shape().dim(i);
+        agrees = !dim.has_dim_value() || dim.dim_value() == tensor.dims(i);
+      }
+    }
+    if (!agrees)
+      return error("graph input '" + input.name() +
+                   "' is declared with another type or shape than its "
+                   "initializer");
+  }
+  for (int n = 0; n < graph.node_size(); ++n) {
+    const onnx::NodeProto &node = graph.node(n);
+    for (const std::string &output : node.output())
+      if (llvm::Error e = add(output, describe(node) + " (" + node.op_type() +
+                                          ", node " + llvm::Twine(n) + ")"))
+        return e;
+  }
+  return llvm::Error::success();
+}
+
+} // namespace kiln::onnx_import

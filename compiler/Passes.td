@@ -80,6 +80,30 @@ def ConvertConvLayout : Pass<"kiln-convert-conv-layout", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def FuseElementwise : Pass<"kiln-fuse-elementwise"> {
+  let summary = "Fuses elementwise linalg.generic ops, within a size bound";
+  let description = [{
+    Upstream's elementwise fusion (a generic whose result only one generic
+    reads is merged into it; reshapes folded by expansion; fills and splat
+    constants folded in; linalg and tensor reshape canonicalizations), with
+    a bound: a fusion whose result would have more than
+    `max-body-ops` operations in its body or more than `max-operands`
+    operands is not made. Unbounded, a chain of N elementwise ops fuses
+    into one generic by N merges that each copy the body so far, O(N^2)
+    (a 4,000-node ONNX chain took 25 s); bounded, each merge copies at most
+    the bound and a long chain becomes one dispatch per bound's worth.
+  }];
+  let options = [
+    Option<"maxBodyOps", "max-body-ops", "int64_t", "64",
+           "most operations in a fused generic's body">,
+    Option<"maxOperands", "max-operands", "int64_t", "32",
+           "most operands (inputs and outputs) of a fused generic">,
+  ];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def SplitReduction : Pass<"kiln-split-reduction", "mlir::func::FuncOp"> {
   let summary = "Splits the reduction of contractions with few output tiles";
   let description = [{
@@ -119,9 +143,11 @@ def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
   let description = [{
     Each compute root (a linalg op or a data-movement tensor op) becomes a
     dispatch together with the cheap producers of its operands (empty, fill,
-    broadcasts, scalar constants) and the elementwise consumers of its result.
-    Each dispatch is outlined into a private function marked `kiln.dispatch`
-    and called from the host function.
+    broadcasts, scalar constants) and the elementwise consumers of its result,
+    up to 512 operations (nested ones counted): a longer elementwise chain
+    continues in the next dispatch, so no back end compiles one loop body of
+    unbounded size. Each dispatch is outlined into a private function marked
+    `kiln.dispatch` and called from the host function.
   }];
 }
 

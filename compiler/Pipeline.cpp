@@ -89,7 +89,7 @@ void buildInputPipeline(OpPassManager &pm) {
 
 void buildGlobalOptPipeline(OpPassManager &pm, bool splitReductions) {
   pm.addNestedPass<func::FuncOp>(createConvertConvLayout());
-  pm.addPass(createLinalgElementwiseOpFusionPass());
+  pm.addPass(createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (splitReductions) {

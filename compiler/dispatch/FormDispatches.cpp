@@ -104,6 +104,15 @@ bool isComputeOp(Operation *op) {
                       [](Type t) { return isa<RankedTensorType>(t); });
 }
 
+// Most operations (nested ones counted) one dispatch's ops may hold.
+constexpr int64_t kMaxDispatchOps = 512;
+
+int64_t countOps(Operation *op) {
+  int64_t n = 0;
+  op->walk([&](Operation *) { ++n; });
+  return n;
+}
+
 struct Group {
   llvm::SetVector<Operation *> Ops; // in program order
 };
@@ -203,11 +212,13 @@ LogicalResult formDispatches(func::FuncOp func) {
 
   // Producers absorbed into the dispatch of a later root.
   llvm::DenseMap<Operation *, Operation *> absorbedInto;
+  llvm::DenseMap<Operation *, SmallVector<Operation *, 1>> absorbedBy;
   for (Operation &op : block)
     for (Value operand : op.getOperands())
       if (Operation *def = operand.getDefiningOp();
-          def && isInitProducerOf(def, &op))
-        absorbedInto[def] = &op;
+          def && isInitProducerOf(def, &op) &&
+          absorbedInto.try_emplace(def, &op).second)
+        absorbedBy[&op].push_back(def);
 
   llvm::DenseSet<Operation *> grouped;
   SmallVector<Group> groups;
@@ -217,6 +228,7 @@ LogicalResult formDispatches(func::FuncOp func) {
       continue;
     llvm::DenseSet<Operation *> members = {&op};
     Operation *current = &op;
+    int64_t groupOps = countOps(&op);
     while (current->hasOneUse()) {
       Operation *user = *current->getUsers().begin();
       // Each op is computed, and outlined, exactly once: a consumer of two
@@ -225,24 +237,33 @@ LogicalResult formDispatches(func::FuncOp func) {
       if (user->getBlock() != &block || grouped.contains(user) ||
           absorbedInto.contains(user) || !canFuseConsumer(current, user))
         break;
+      // A dispatch's code is one loop nest whose body holds every member's:
+      // bounded, so a long elementwise chain becomes several dispatches
+      // instead of one body the back ends' schedulers take quadratic time
+      // over.
+      groupOps += countOps(user);
+      if (groupOps > kMaxDispatchOps)
+        break;
       members.insert(user);
       current = user;
     }
     // Accumulator producers of the root and of its fused consumers, then
-    // everything in program order.
+    // everything in program order (isBeforeInBlock numbers the block once).
+    SmallVector<Operation *> candidates(members.begin(), members.end());
+    for (Operation *member : members)
+      llvm::append_range(candidates, absorbedBy.lookup(member));
+    llvm::sort(candidates, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
     Group group;
-    for (Operation &candidate : block) {
-      auto it = absorbedInto.find(&candidate);
-      if (members.contains(&candidate) ||
-          (it != absorbedInto.end() && members.contains(it->second))) {
-        // Outlining erases each group's ops: one op in two groups would be
-        // erased twice.
-        if (!grouped.insert(&candidate).second)
-          return candidate.emitError()
-                 << "internal error: '" << candidate.getName()
-                 << "' was placed in two dispatches";
-        group.Ops.insert(&candidate);
-      }
+    for (Operation *candidate : candidates) {
+      // Outlining erases each group's ops: one op in two groups would be
+      // erased twice.
+      if (!grouped.insert(candidate).second)
+        return candidate->emitError()
+               << "internal error: '" << candidate->getName()
+               << "' was placed in two dispatches";
+      group.Ops.insert(candidate);
     }
     groups.push_back(std::move(group));
   }

@@ -38,4 +38,4 @@
 // ESCAPE: error: initializer tensor 'w': external data location '../escape.onnx.data' climbs out with '..'; it must be a relative path inside the model's folder
 // RUN: rm %t.ext/m.onnx.data
 // RUN: not kiln-import-onnx %t.ext/m.onnx 2>&1 | FileCheck %s --check-prefix=MISSING
-// MISSING: error: initializer tensor 'w': external data file '{{.*}}m.onnx.data': No such file or directory
+// MISSING: error: initializer tensor 'w': external data location 'm.onnx.data' in '{{.*}}': No such file or directory

@@ -9,15 +9,17 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ make
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-  lld-22 liblld-22-dev
+  lld-22 liblld-22-dev libclang-rt-22-dev
   libflatbuffers-dev flatbuffers-compiler
   libgtest-dev
   python3 python3-numpy
+  strace
   libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx python3-torch python3-torchvision
 )
-# The libFuzzer runtime is its own package, which clang only recommends.
+# libFuzzer's runtime is in libclang-rt-22-dev, which the build needs
+# anyway (compiler-rt's builtins for CPU modules).
 if [ "${1:-}" = "--fuzz" ]; then
-  packages+=(clang-22 libclang-rt-22-dev)
+  packages+=(clang-22)
 fi
 
 missing=()

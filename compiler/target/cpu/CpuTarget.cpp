@@ -9,6 +9,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -16,6 +17,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/X86TargetParser.h"
+
+#include <dlfcn.h>
 
 LLD_HAS_DRIVER(elf)
 
@@ -96,6 +99,48 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   passes.run(module, mam);
 }
 
+// The runtime dlopens the shared object with every symbol bound at once: a
+// symbol that neither the object, compiler-rt's builtins linked into it,
+// nor the C and math libraries every Kiln process has loaded define would
+// make a module that compiles and never loads. This process has those same
+// libraries, so each undefined symbol must resolve here too.
+LogicalResult checkSymbolsResolve(Location loc,
+                                  const llvm::MemoryBuffer &sharedObject) {
+  llvm::Expected<std::unique_ptr<llvm::object::ObjectFile>> object =
+      llvm::object::ObjectFile::createObjectFile(
+          sharedObject.getMemBufferRef());
+  if (!object)
+    return emitError(loc) << "cannot read the linked shared object: "
+                          << llvm::toString(object.takeError());
+  auto *elf = dyn_cast<llvm::object::ELFObjectFileBase>(object->get());
+  if (!elf)
+    return emitError(loc) << "the linked shared object is not ELF";
+  for (const llvm::object::ELFSymbolRef &symbol :
+       elf->getDynamicSymbolIterators()) {
+    llvm::Expected<uint32_t> flags = symbol.getFlags();
+    if (!flags) {
+      llvm::consumeError(flags.takeError());
+      continue;
+    }
+    if (!(*flags & llvm::object::SymbolRef::SF_Undefined) ||
+        (*flags & llvm::object::SymbolRef::SF_Weak))
+      continue;
+    llvm::Expected<llvm::StringRef> name = symbol.getName();
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if (name->empty())
+      continue;
+    if (!::dlsym(RTLD_DEFAULT, name->str().c_str()))
+      return emitError(loc)
+             << "the CPU code calls '" << *name
+             << "', which no library the runtime loads defines (the module "
+                "would not load)";
+  }
+  return success();
+}
+
 } // namespace
 
 FailureOr<std::vector<uint8_t>> buildCpuSharedObject(ModuleOp module,
@@ -149,7 +194,8 @@ FailureOr<std::vector<uint8_t>> buildCpuSharedObject(ModuleOp module,
                         "--strip-all",
                         "-o",
                         sharedFile.Path.c_str(),
-                        objectFile.Path.c_str()};
+                        objectFile.Path.c_str(),
+                        KILN_COMPILER_RT_BUILTINS};
   lld::Result linked =
       lld::lldMain(args, logStream, logStream, {{lld::Gnu, &lld::elf::link}});
   if (linked.retCode != 0)
@@ -160,6 +206,8 @@ FailureOr<std::vector<uint8_t>> buildCpuSharedObject(ModuleOp module,
       llvm::MemoryBuffer::getFile(sharedFile.Path, /*IsText=*/false);
   if (!buffer)
     return emitError(loc) << "cannot read the linked shared object";
+  if (failed(checkSymbolsResolve(loc, **buffer)))
+    return failure();
   llvm::StringRef bytes = (*buffer)->getBuffer();
   return std::vector<uint8_t>(bytes.begin(), bytes.end());
 }

@@ -65,7 +65,8 @@ def parseArgs():
                    help="comma-separated program indices to run instead")
     p.add_argument("--driver", action="append", default=[],
                    help="device to run on (repeatable; default: every "
-                   "driver `kiln-run-module --list_drivers` names)")
+                   "driver `kiln-run-module --list_drivers` names that has "
+                   "a device in `--list_devices`)")
     p.add_argument("--jobs", type=int, default=2,
                    help="parallel compiles and runs (default 2)")
     p.add_argument("--batch-size", type=int, default=32,
@@ -249,11 +250,18 @@ def fileTag(driver: str) -> str:
 
 
 def listDrivers(binDir):
-    r = e2elib.runTool([os.path.join(binDir, "kiln-run-module"),
-                        "--list_drivers"], 60)
-    if r.problem or r.rc != 0:
+    """The drivers with a device present: `--list_drivers` names every driver
+    built in (cuda too on a machine without a GPU), `--list_devices` the
+    devices that exist (`local-task`, `cuda:0`, ...)."""
+    tool = os.path.join(binDir, "kiln-run-module")
+    drivers = e2elib.runTool([tool, "--list_drivers"], 60)
+    devices = e2elib.runTool([tool, "--list_devices"], 60)
+    if drivers.problem or drivers.rc != 0 or devices.problem or devices.rc:
         return []
-    return [l.strip() for l in r.stdout.splitlines() if l.strip()]
+    present = {re.split(r"[:/]", l.strip())[0]
+               for l in devices.stdout.splitlines() if l.strip()}
+    return [l.strip() for l in drivers.stdout.splitlines()
+            if l.strip() and l.strip() in present]
 
 
 def main():

@@ -97,22 +97,33 @@ llvm::Error checkNodeSchema(const onnx::NodeProto &node, int64_t opset) {
       return error("does not fit the ONNX schema of " + node.op_type() + "-" +
                    llvm::Twine(schema->since_version()) + ": " + e.what());
     }
-    return llvm::Error::success();
-  }
-  // Newer opsets add optional inputs and attributes but kept which inputs
-  // are required.
-  const auto &formals = schema->inputs();
-  for (size_t i = 0; i < formals.size(); ++i) {
-    if (formals[i].GetOption() != onnx::OpSchema::FormalParameterOption::Single)
-      continue;
-    if (static_cast<int>(i) >= node.input_size() || node.input(i).empty())
-      return error("required input " + llvm::Twine(i) + " ('" +
-                   formals[i].GetName() + "') is missing");
-  }
-  if (node.output_size() < schema->min_output())
+  } else if (node.output_size() < schema->min_output()) {
     return error("has " + llvm::Twine(node.output_size()) +
                  " outputs; the op has at least " +
                  llvm::Twine(schema->min_output()));
+  }
+  // Only optional inputs may be absent (an empty name). Verify lets the
+  // inputs of a variadic parameter (Max, Concat, Sum) be empty, and past
+  // libonnx's opsets it is not run: newer opsets added optional inputs
+  // but kept which inputs are required.
+  using Option = onnx::OpSchema::FormalParameterOption;
+  const auto &formals = schema->inputs();
+  for (size_t i = 0; i < formals.size(); ++i)
+    if (formals[i].GetOption() == Option::Single &&
+        static_cast<int>(i) >= node.input_size())
+      return error("required input " + llvm::Twine(i) + " ('" +
+                   formals[i].GetName() + "') is missing");
+  for (int i = 0; i < node.input_size() && !formals.empty(); ++i) {
+    // Inputs past the last formal belong to it when it is variadic; past a
+    // newer opset's formals they are its new optional inputs.
+    const auto &formal = formals[std::min<size_t>(i, formals.size() - 1)];
+    if (static_cast<size_t>(i) >= formals.size() &&
+        formal.GetOption() != Option::Variadic)
+      break;
+    if (formal.GetOption() != Option::Optional && node.input(i).empty())
+      return error("required input " + llvm::Twine(i) + " ('" +
+                   formal.GetName() + "') is empty");
+  }
   return llvm::Error::success();
 }
 

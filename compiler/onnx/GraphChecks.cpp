@@ -33,6 +33,20 @@ int64_t newestKnownOpset() {
 // legacy broadcasting, consumed_inputs) is refused.
 constexpr int64_t kConvertersSinceOpset = 7;
 
+// The ops Kiln converts that are newer than libonnx's schemas, each with
+// its inputs (all required) and one output, as the ONNX operator pages
+// define them.
+struct NewOpArity {
+  llvm::StringRef OpType;
+  int64_t SinceOpset;
+  int Inputs;
+};
+constexpr NewOpArity kNewOps[] = {
+    {"Mish", 18, 1},
+    {"GroupNormalization", 18, 3},
+    {"Gelu", 20, 1},
+};
+
 // A node name for messages: its name, or its op type when unnamed.
 std::string describe(const onnx::NodeProto &node) {
   return "node '" + (node.name().empty() ? node.op_type() : node.name()) + "'";
@@ -72,12 +86,30 @@ llvm::Error checkNodeSchema(const onnx::NodeProto &node, int64_t opset) {
   const onnx::OpSchema *schema =
       onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(known));
   if (!schema) {
-    // An op newer than libonnx may exist at the model's opset; its
-    // converter checks it.
-    if (opset > newestKnownOpset())
+    if (opset <= newestKnownOpset())
+      return error("op type " + node.op_type() + " does not exist at opset " +
+                   llvm::Twine(opset));
+    // An op newer than libonnx: its arity from the table, else no
+    // converter exists for it and the importer says so.
+    const NewOpArity *arity = llvm::find_if(kNewOps, [&](const NewOpArity &a) {
+      return a.OpType == node.op_type();
+    });
+    if (arity == std::end(kNewOps))
       return llvm::Error::success();
-    return error("op type " + node.op_type() + " does not exist at opset " +
-                 llvm::Twine(opset));
+    if (opset < arity->SinceOpset)
+      return error("op type " + node.op_type() + " does not exist at opset " +
+                   llvm::Twine(opset) + " (it was added at opset " +
+                   llvm::Twine(arity->SinceOpset) + ")");
+    if (node.input_size() < arity->Inputs || node.input_size() > arity->Inputs)
+      return error("has " + llvm::Twine(node.input_size()) +
+                   " inputs; the op has " + llvm::Twine(arity->Inputs));
+    for (int i = 0; i < node.input_size(); ++i)
+      if (node.input(i).empty())
+        return error("required input " + llvm::Twine(i) + " is empty");
+    if (node.output_size() != 1 || node.output(0).empty())
+      return error("has " + llvm::Twine(node.output_size()) +
+                   " outputs; the op has 1");
+    return llvm::Error::success();
   }
   if (opset < kConvertersSinceOpset) {
     const onnx::OpSchema *current = onnx::OpSchemaRegistry::Schema(
@@ -97,6 +129,10 @@ llvm::Error checkNodeSchema(const onnx::NodeProto &node, int64_t opset) {
       return error("does not fit the ONNX schema of " + node.op_type() + "-" +
                    llvm::Twine(schema->since_version()) + ": " + e.what());
     }
+  } else if (node.input_size() < schema->min_input()) {
+    return error("has " + llvm::Twine(node.input_size()) +
+                 " inputs; the op has at least " +
+                 llvm::Twine(schema->min_input()));
   } else if (node.output_size() < schema->min_output()) {
     return error("has " + llvm::Twine(node.output_size()) +
                  " outputs; the op has at least " +

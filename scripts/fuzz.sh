@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of fuzz/ with clang (runtime only, ASan +
-# UBSan) and runs each for a while on a working copy of its corpus. Fails
-# on any crash, leak, sanitizer report, timeout or memory blow-up; the
-# input that caused it is left in <build>/fuzz-work/<target>/ and belongs
-# in fuzz/corpus/<target>/ once fixed.
+# Builds the libFuzzer targets of fuzz/ with clang (ASan + UBSan; the
+# runtime's parsers, and the compiler's ONNX importer, which links Debian's
+# uninstrumented MLIR and LLVM) and runs each for a while on a working copy
+# of its corpus; only the targets asked for and what they link are built.
+# Fails on any crash, leak, sanitizer report, timeout or memory blow-up;
+# the input that caused it is left in <build>/fuzz-work/<target>/ and
+# belongs in fuzz/corpus/<target>/ once fixed.
 #
 #   scripts/fuzz.sh [build dir] [seconds per target] [target]
 #
 # `make fuzz FUZZ_SECONDS=300 FUZZ_TARGET=npy` calls this after installing
 # clang (scripts/install-deps.sh --fuzz). FUZZ_CC/FUZZ_CXX pick another clang.
+# FUZZ_KEEP_GOING=1 runs libFuzzer in fork mode past crashes, OOMs and
+# timeouts, to collect every failing input of a run for triage.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:-build-fuzz}"
@@ -31,12 +35,32 @@ fi
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_COMPILER="${FUZZ_CC:-clang-22}" \
   -DCMAKE_CXX_COMPILER="${FUZZ_CXX:-clang++-22}" \
-  -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DKILN_BUILD_COMPILER=OFF \
+  -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DKILN_BUILD_COMPILER=ON \
   -DKILN_ENABLE_SANITIZERS=ON -DKILN_ENABLE_LIBFUZZER=ON >/dev/null
 cmake --build "$build" -j "${JOBS:-$(nproc)}" \
   --target "${targets[@]/#/fuzz_}"
 
+# What a target needs beyond the defaults (10 s an input, 2 GiB, inputs as
+# long as the corpus's longest).
+target_options() {
+  case "$1" in
+  # Models of a few hundred KiB (weights); a dictionary of op types and
+  # attribute names, which the importer looks up by hash, so libFuzzer's
+  # comparison tracing cannot learn them.
+  onnx_importer) echo "-max_len=262144 -dict=fuzz/onnx_importer.dict" ;;
+  esac
+}
+
 export UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+# The failing inputs libFuzzer left in a work folder.
+findings() {
+  find "$1" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' \
+    -o -name 'oom-*' -o -name 'timeout-*' \) | wc -l
+}
+keep_going=()
+if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then
+  keep_going=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1)
+fi
 failed=()
 for target in "${targets[@]}"; do
   work="$build/fuzz-work/$target"
@@ -44,14 +68,17 @@ for target in "${targets[@]}"; do
   mkdir -p "$work/corpus"
   cp "fuzz/corpus/$target/"* "$work/corpus/"
   echo "fuzz: $target for ${seconds}s"
+  # shellcheck disable=SC2046 # the options are words
   if "$build/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$work/" \
-    "$work/corpus" >"$work/log" 2>&1; then
+    "${keep_going[@]}" $(target_options "$target") "$work/corpus" \
+    >"$work/log" 2>&1 && [ "$(findings "$work")" -eq 0 ]; then
     runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")"
     echo "fuzz: $target: ${runs:-?} runs, corpus $(ls "fuzz/corpus/$target" |
       wc -l) -> $(ls "$work/corpus" | wc -l) inputs, nothing found"
   else
-    echo "fuzz: $target FAILED; the log is $work/log:" >&2
+    echo "fuzz: $target FAILED; the log is $work/log, the" \
+      "$(findings "$work") failing inputs are in $work:" >&2
     grep -E -A30 '^==[0-9]+==ERROR|runtime error|fuzz property failed|ERROR: libFuzzer' \
       "$work/log" >&2 || tail -40 "$work/log" >&2
     failed+=("$target")

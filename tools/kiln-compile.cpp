@@ -6,6 +6,7 @@
 #include "compiler/onnx/OnnxFile.h"
 #include "compiler/target/cpu/CpuTarget.h"
 #include "compiler/target/cuda/CudaTarget.h"
+#include "tools/HelpFlags.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -99,11 +100,8 @@ int main(int argc, char **argv) {
   // Only Kiln's own flags show in --help; the MLIR debugging flags
   // (--mlir-print-ir-after-all, ...) still work.
   cl::HideUnrelatedOptions(category);
-  // LLVM registers -h as a grouping option, so an unknown flag that starts
-  // with h (--hip-target=...) parsed as "-h ..." printed the help and exited
-  // 0; as a plain option it is the "unknown argument" error it should be.
-  if (cl::Option *h = cl::getRegisteredOptions().lookup("h"))
-    h->setFormattingFlag(cl::NormalFormatting);
+  if (!kiln::checkHelpLikeFlags(argc, argv))
+    return 1;
   cl::ParseCommandLineOptions(
       argc, argv,
       "kiln-compile: compiles MLIR (func, linalg, tensor, arith, math, tosa "

@@ -1,6 +1,7 @@
 //===- kiln-import-onnx.cpp - ONNX models to Kiln's input MLIR ------------===//
 
 #include "compiler/onnx/Importer.h"
+#include "tools/HelpFlags.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -45,11 +46,8 @@ int main(int argc, char **argv) {
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
   cl::HideUnrelatedOptions(category);
-  // LLVM registers -h as a grouping option, so an unknown flag that starts
-  // with h (--hip-target=...) parsed as "-h ..." printed the help and exited
-  // 0; as a plain option it is the "unknown argument" error it should be.
-  if (cl::Option *h = cl::getRegisteredOptions().lookup("h"))
-    h->setFormattingFlag(cl::NormalFormatting);
+  if (!kiln::checkHelpLikeFlags(argc, argv))
+    return 1;
   cl::ParseCommandLineOptions(
       argc, argv,
       "kiln-import-onnx: converts an ONNX model (opsets 7 to 21, static "

@@ -400,6 +400,12 @@ def checkOnnxErrors(s: Suite):
     r = s.run([importer, good, "-o", os.path.join(work, "good.mlir")])
     ok = not r.problem and r.rc == 0 and not r.stderr
     s.report.result(ok, "import-onnx/valid", "" if ok else r.describe())
+    # An unknown flag starting with h once printed the help and exited 0
+    # (LLVM groups -h with what follows).
+    for tool in ("kiln-import-onnx", "kiln-compile"):
+        s.expectError(f"{tool}/unknown_flag_starting_with_h", [
+            os.path.join(s.compilerDir, tool), "--hip-target=gfx942", good,
+            "-o", os.path.join(work, "unused.out")])
 
 
 def checkPrintStatistics(s: Suite, module):

@@ -7,6 +7,7 @@
 #include "compiler/target/cpu/CpuTarget.h"
 #include "compiler/target/cuda/CudaTarget.h"
 #include "tools/HelpFlags.h"
+#include "tools/OnnxLimitFlags.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -74,12 +75,6 @@ cl::list<std::string> onnxInputShapes(
     cl::desc("For an ONNX input: the shape of a graph input whose "
              "dimensions the file leaves symbolic, NAME:DxDx... (repeatable)"),
     cl::value_desc("NAME:DIMS"), cl::cat(category));
-cl::opt<uint64_t> onnxMaxTensorBytes(
-    "onnx-max-tensor-bytes",
-    cl::desc("For an ONNX input: the largest tensor, in bytes, a model may "
-             "declare or compute (default 2^40)"),
-    cl::init(kiln::onnx_import::TensorLimits::kDefaultMaxBytes),
-    cl::cat(category));
 cl::opt<bool> progress("progress",
                        cl::desc("Print each phase (default when stderr is a "
                                 "terminal)"),
@@ -97,6 +92,7 @@ int main(int argc, char **argv) {
       "name (" +
       kiln::describeCudaTargetAliases() + ")";
   cudaTarget.setDescription(cudaHelp);
+  kiln::onnxMaxTensorBytesFlag(category);
   // Only Kiln's own flags show in --help; the MLIR debugging flags
   // (--mlir-print-ir-after-all, ...) still work.
   cl::HideUnrelatedOptions(category);
@@ -164,8 +160,7 @@ int main(int argc, char **argv) {
   std::optional<mlir::ScopedDiagnosticHandler> onnxDiagnostics;
   if (kiln::isOnnxFile(inputFile)) {
     kiln::OnnxImportOptions onnxOptions;
-    onnxOptions.Limits.MaxBytes =
-        static_cast<int64_t>(std::min<uint64_t>(onnxMaxTensorBytes, INT64_MAX));
+    kiln::applyOnnxLimitFlags(category, onnxOptions);
     for (const std::string &spec : onnxInputShapes)
       if (llvm::Error e = kiln::parseOnnxInputShape(spec, onnxOptions)) {
         llvm::errs() << "error: " << llvm::toString(std::move(e)) << "\n";

@@ -2,6 +2,7 @@
 
 #include "compiler/onnx/Importer.h"
 #include "tools/HelpFlags.h"
+#include "tools/OnnxLimitFlags.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -28,12 +29,6 @@ cl::list<std::string> inputShapes(
              "symbolic, NAME:DxDx... (repeatable), e.g. "
              "--input-shape=input:1x3x224x224"),
     cl::value_desc("NAME:DIMS"), cl::cat(category));
-cl::opt<uint64_t> onnxMaxTensorBytes(
-    "onnx-max-tensor-bytes",
-    cl::desc("For an ONNX input: the largest tensor, in bytes, a model may "
-             "declare or compute (default 2^40)"),
-    cl::init(kiln::onnx_import::TensorLimits::kDefaultMaxBytes),
-    cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the ONNX op types the importer "
                                "converts, one a line, and exit"),
@@ -45,6 +40,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   mlir::registerAsmPrinterCLOptions();
   mlir::registerMLIRContextCLOptions();
+  kiln::onnxMaxTensorBytesFlag(category);
   cl::HideUnrelatedOptions(category);
   if (!kiln::checkHelpLikeFlags(argc, argv))
     return 1;
@@ -71,8 +67,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   kiln::OnnxImportOptions options;
-  options.Limits.MaxBytes =
-      static_cast<int64_t>(std::min<uint64_t>(onnxMaxTensorBytes, INT64_MAX));
+  kiln::applyOnnxLimitFlags(category, options);
   for (const std::string &spec : inputShapes)
     if (llvm::Error e = kiln::parseOnnxInputShape(spec, options)) {
       llvm::errs() << "error: " << llvm::toString(std::move(e)) << "\n";

@@ -400,6 +400,19 @@ def checkOnnxErrors(s: Suite):
     r = s.run([importer, good, "-o", os.path.join(work, "good.mlir")])
     ok = not r.problem and r.rc == 0 and not r.stderr
     s.report.result(ok, "import-onnx/valid", "" if ok else r.describe())
+    # --onnx-max-tensor-bytes lowers the per-tensor limit for both tools: at
+    # one byte every float tensor of the valid model is past it.
+    for tool in ("kiln-import-onnx", "kiln-compile"):
+        r = s.run([os.path.join(s.compilerDir, tool), good,
+                   "--onnx-max-tensor-bytes=1", "-o",
+                   os.path.join(work, "limited.out")])
+        lines = r.stderr.splitlines()
+        ok = (not r.problem and r.rc == 1 and lines and
+              "--onnx-max-tensor-bytes" in lines[0] and
+              not os.path.exists(os.path.join(work, "limited.out")))
+        s.report.result(ok, f"{tool}/onnx_max_tensor_bytes",
+                        lines[0] if ok else f"{r.describe()}; stderr "
+                        f"{r.stderr[:300]!r}")
     # An unknown flag starting with h once printed the help and exited 0
     # (LLVM groups -h with what follows).
     for tool in ("kiln-import-onnx", "kiln-compile"):

@@ -323,12 +323,34 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
   if (!outputShape.empty() && static_cast<int64_t>(outputShape.size()) != nsp)
     return ctx.emitError() << "output_shape has " << outputShape.size()
                            << " values for " << nsp << " spatial dimensions";
+  // Each parameter in [0, 2^31) (strides and dilations from 1), and the
+  // products below checked, so no size overflows (a stretched input or an
+  // output past the limits is refused by checkShape and setOutput).
+  auto inRange = [](llvm::ArrayRef<int64_t> values, int64_t least) {
+    return llvm::all_of(values, [&](int64_t v) {
+      return v >= least && v < (int64_t(1) << 31);
+    });
+  };
+  if (!inRange(strides, 1) || !inRange(dilations, 1) ||
+      !inRange(outputPadding, 0) || !inRange(pads, 0) ||
+      !inRange(outputShape, 0))
+    return ctx.emitError() << "strides and dilations must be in [1, 2^31), "
+                              "output_padding, pads and output_shape in "
+                              "[0, 2^31)";
   WindowGeometry g;
   llvm::SmallVector<int64_t> low = {0, 0}, high = {0, 0};
   llvm::SmallVector<int64_t> stretched = {n, c};
   for (int64_t i = 0; i < nsp; ++i) {
-    int64_t extent = (kernel[i] - 1) * dilations[i] + 1;
-    int64_t full = strides[i] * (x[2 + i] - 1) + outputPadding[i] + extent;
+    std::optional<int64_t> spread = checkedMul(kernel[i] - 1, dilations[i]);
+    std::optional<int64_t> stretch =
+        checkedMul(strides[i], std::max<int64_t>(x[2 + i] - 1, 0));
+    if (!spread || !stretch || *spread > (int64_t(1) << 50) ||
+        *stretch > (int64_t(1) << 50))
+      return ctx.emitError() << "the window or the strided input of spatial "
+                                "dimension "
+                             << i << " is too large";
+    int64_t extent = *spread + 1;
+    int64_t full = *stretch + outputPadding[i] + extent;
     int64_t pb = pads[i], pe = pads[nsp + i];
     if (!outputShape.empty() || autoPad == "SAME_UPPER" ||
         autoPad == "SAME_LOWER") {
@@ -356,6 +378,8 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
     g.Dilations.push_back(dilations[i]);
     g.Output.push_back(out);
   }
+  if (failed(ctx.checkShape(stretched, ctx.inputDType(0), "stretched input")))
+    return failure();
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
   Type element = ctx.inputType(0).getElementType();

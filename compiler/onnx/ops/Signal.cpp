@@ -84,6 +84,11 @@ LogicalResult convertMelWeightMatrix(NodeContext &ctx) {
     if (i < 3 && !isIntegerDType(t->dtype()))
       return ctx.emitError() << names[i] << " must be an integer";
     in.push_back(t->doubleAt(0));
+    // Finite and of a size the integer arithmetic below cannot overflow
+    // with (the matrix is bounded by kMaxFoldElements anyway).
+    if (!(std::fabs(in.back()) < 1e15))
+      return ctx.emitError() << names[i] << " " << in.back()
+                             << " is not a finite number below 1e15";
   }
   int64_t mels = in[0], dftLength = in[1], sampleRate = in[2];
   double lower = in[3], upper = in[4];
@@ -99,10 +104,10 @@ LogicalResult convertMelWeightMatrix(NodeContext &ctx) {
       !elementTypeOf(ctx.context(), dtype))
     return ctx.unsupported("output_datatype " + dtypeName(dtype));
   int64_t rows = dftLength / 2 + 1;
-  if (rows * mels > kMaxFoldElements)
-    return ctx.unsupported("a matrix of " + llvm::Twine(rows * mels) +
-                           " elements (at most " +
-                           llvm::Twine(kMaxFoldElements) + ")");
+  if (numElementsOf({rows, mels}) > kMaxFoldElements)
+    return ctx.unsupported(
+        "a matrix of " + llvm::Twine(numElementsOf({rows, mels})) +
+        " elements (at most " + llvm::Twine(kMaxFoldElements) + ")");
   auto mel = [](double f) { return 2595 * std::log10(1 + f / 700); };
   double low = mel(lower), step = (mel(upper) - low) / (mels + 2);
   std::vector<int64_t> points;

@@ -47,6 +47,37 @@ constexpr NewOpArity kNewOps[] = {
     {"Gelu", 20, 1},
 };
 
+// Inputs ops of libonnx's opsets gained at later opsets (all optional):
+// the Reduce ops' axes and Pad's axes at 18, DFT's axis at 20.
+struct NewerInputs {
+  llvm::StringRef OpType;
+  int64_t SinceOpset;
+  int MaxInputs;
+};
+constexpr NewerInputs kNewerInputs[] = {
+    {"ReduceL1", 18, 2},
+    {"ReduceL2", 18, 2},
+    {"ReduceLogSum", 18, 2},
+    {"ReduceLogSumExp", 18, 2},
+    {"ReduceMax", 18, 2},
+    {"ReduceMean", 18, 2},
+    {"ReduceMin", 18, 2},
+    {"ReduceProd", 18, 2},
+    {"ReduceSumSquare", 18, 2},
+    {"Pad", 18, 4},
+    {"DFT", 20, 3},
+};
+
+// The most inputs `node` may have at `opset`, past libonnx's opsets.
+int newerMaxInputs(const onnx::OpSchema &schema, const onnx::NodeProto &node,
+                   int64_t opset) {
+  int most = schema.max_input();
+  for (const NewerInputs &newer : kNewerInputs)
+    if (newer.OpType == node.op_type() && opset >= newer.SinceOpset)
+      most = std::max(most, newer.MaxInputs);
+  return most;
+}
+
 // A node name for messages: its name, or its op type when unnamed.
 std::string describe(const onnx::NodeProto &node) {
   return "node '" + (node.name().empty() ? node.op_type() : node.name()) + "'";
@@ -133,10 +164,16 @@ llvm::Error checkNodeSchema(const onnx::NodeProto &node, int64_t opset) {
     return error("has " + llvm::Twine(node.input_size()) +
                  " inputs; the op has at least " +
                  llvm::Twine(schema->min_input()));
-  } else if (node.output_size() < schema->min_output()) {
+  } else if (node.output_size() < schema->min_output() ||
+             node.output_size() > schema->max_output()) {
     return error("has " + llvm::Twine(node.output_size()) +
-                 " outputs; the op has at least " +
-                 llvm::Twine(schema->min_output()));
+                 " outputs; the op has " + llvm::Twine(schema->min_output()) +
+                 " to " + llvm::Twine(schema->max_output()));
+  } else if (node.input_size() > newerMaxInputs(*schema, node, opset)) {
+    return error("has " + llvm::Twine(node.input_size()) +
+                 " inputs; the op has at most " +
+                 llvm::Twine(newerMaxInputs(*schema, node, opset)) +
+                 " at opset " + llvm::Twine(opset));
   }
   // Only optional inputs may be absent (an empty name). Verify lets the
   // inputs of a variadic parameter (Max, Concat, Sum) be empty, and past

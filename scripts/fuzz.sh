@@ -74,6 +74,9 @@ for target in "${targets[@]}"; do
     "${keep_going[@]}" $(target_options "$target") "$work/corpus" \
     >"$work/log" 2>&1 && [ "$(findings "$work")" -eq 0 ]; then
     runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log")"
+    # Fork mode prints no final stats: its last progress line has the count.
+    [ -n "$runs" ] ||
+      runs="$(sed -n 's/^#\([0-9]*\): cov:.*/\1/p' "$work/log" | tail -1)"
     echo "fuzz: $target: ${runs:-?} runs, corpus $(ls "fuzz/corpus/$target" |
       wc -l) -> $(ls "$work/corpus" | wc -l) inputs, nothing found"
   else

@@ -33,28 +33,26 @@ int64_t newestKnownOpset() {
 // legacy broadcasting, consumed_inputs) is refused.
 constexpr int64_t kConvertersSinceOpset = 7;
 
-// The ops Kiln converts that are newer than libonnx's schemas, each with
-// its inputs (all required) and one output, as the ONNX operator pages
-// define them.
-struct NewOpArity {
+// An op and an input count from an opset on, for what libonnx's schemas
+// do not say.
+struct InputsSince {
   llvm::StringRef OpType;
   int64_t SinceOpset;
   int Inputs;
 };
-constexpr NewOpArity kNewOps[] = {
+
+// The ops Kiln converts that are newer than libonnx's schemas, each with
+// its inputs (all required) and one output, as the ONNX operator pages
+// define them.
+constexpr InputsSince kNewOps[] = {
     {"Mish", 18, 1},
     {"GroupNormalization", 18, 3},
     {"Gelu", 20, 1},
 };
 
-// Inputs ops of libonnx's opsets gained at later opsets (all optional):
-// the Reduce ops' axes and Pad's axes at 18, DFT's axis at 20.
-struct NewerInputs {
-  llvm::StringRef OpType;
-  int64_t SinceOpset;
-  int MaxInputs;
-};
-constexpr NewerInputs kNewerInputs[] = {
+// The most inputs of ops of libonnx's opsets that gained optional inputs
+// later: the Reduce ops' axes and Pad's axes at 18, DFT's axis at 20.
+constexpr InputsSince kNewerInputs[] = {
     {"ReduceL1", 18, 2},
     {"ReduceL2", 18, 2},
     {"ReduceLogSum", 18, 2},
@@ -72,9 +70,9 @@ constexpr NewerInputs kNewerInputs[] = {
 int newerMaxInputs(const onnx::OpSchema &schema, const onnx::NodeProto &node,
                    int64_t opset) {
   int most = schema.max_input();
-  for (const NewerInputs &newer : kNewerInputs)
+  for (const InputsSince &newer : kNewerInputs)
     if (newer.OpType == node.op_type() && opset >= newer.SinceOpset)
-      most = std::max(most, newer.MaxInputs);
+      most = std::max(most, newer.Inputs);
   return most;
 }
 
@@ -122,9 +120,10 @@ llvm::Error checkNodeSchema(const onnx::NodeProto &node, int64_t opset) {
                    llvm::Twine(opset));
     // An op newer than libonnx: its arity from the table, else no
     // converter exists for it and the importer says so.
-    const NewOpArity *arity = llvm::find_if(kNewOps, [&](const NewOpArity &a) {
-      return a.OpType == node.op_type();
-    });
+    const InputsSince *arity =
+        llvm::find_if(kNewOps, [&](const InputsSince &a) {
+          return a.OpType == node.op_type();
+        });
     if (arity == std::end(kNewOps))
       return llvm::Error::success();
     if (opset < arity->SinceOpset)

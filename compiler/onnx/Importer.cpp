@@ -93,7 +93,7 @@ private:
                                         int32_t &dtype);
   FailureOr<RankedTensorType> checkedType(llvm::StringRef name,
                                           llvm::ArrayRef<int64_t> shape,
-                                          Type element);
+                                          Type element, int32_t dtype);
   LogicalResult convertNode(const onnx::NodeProto &node, size_t index);
   LogicalResult checkOutput(const onnx::ValueInfoProto &output,
                             const OnnxValue &value);
@@ -155,7 +155,7 @@ Importer::inputType(const onnx::ValueInfoProto &input, int32_t &dtype) {
       return error() << "graph input '" << name
                      << "' has no shape; pin it with --input-shape=" << name
                      << ":DIMS";
-    return checkedType(name, pinned->second, element);
+    return checkedType(name, pinned->second, element, dtype);
   }
   const onnx::TensorShapeProto &shape = tensorType.shape();
   llvm::SmallVector<int64_t> dims;
@@ -182,7 +182,7 @@ Importer::inputType(const onnx::ValueInfoProto &input, int32_t &dtype) {
                      << " does not fit the model's shape "
                      << (declared.empty() ? "(a scalar)" : declared);
     }
-    return checkedType(name, want, element);
+    return checkedType(name, want, element, dtype);
   }
   for (auto [i, dim] : llvm::enumerate(shape.dim()))
     if (ShapedType::isDynamic(dims[i]))
@@ -194,15 +194,14 @@ Importer::inputType(const onnx::ValueInfoProto &input, int32_t &dtype) {
                      << "; Kiln compiles static shapes: pin it with "
                         "--input-shape="
                      << name << ":DIMS";
-  return checkedType(name, dims, element);
+  return checkedType(name, dims, element, dtype);
 }
 
 FailureOr<RankedTensorType> Importer::checkedType(llvm::StringRef name,
                                                   llvm::ArrayRef<int64_t> shape,
-                                                  Type element) {
-  llvm::Expected<int64_t> elements =
-      checkedNumElements(shape, (element.getIntOrFloatBitWidth() + 7) / 8,
-                         "graph input '" + name + "'", Scope.Limits);
+                                                  Type element, int32_t dtype) {
+  llvm::Expected<int64_t> elements = checkedNumElements(
+      shape, dtypeByteSize(dtype), "graph input '" + name + "'", Scope.Limits);
   if (!elements)
     return error() << llvm::toString(elements.takeError());
   return RankedTensorType::get(shape, element);

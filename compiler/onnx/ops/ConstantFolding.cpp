@@ -7,11 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/onnx/OnnxFile.h"
 #include "compiler/onnx/ops/Common.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "onnx/onnx_pb.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>

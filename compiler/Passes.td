@@ -193,10 +193,10 @@ def PlanHost : Pass<"kiln-plan-host", "mlir::ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
-// codegen/cpu
+// codegen/common
 //===----------------------------------------------------------------------===//
 
-def CpuBindDispatch : Pass<"kiln-cpu-bind-dispatch", "mlir::ModuleOp"> {
+def BindDispatch : Pass<"kiln-bind-dispatch", "mlir::ModuleOp"> {
   let summary = "Turns tensor dispatch functions into buffer-binding form";
   let description = [{
     A dispatch `(tensor..., scalar...) -> (tensor...)` becomes
@@ -207,6 +207,10 @@ def CpuBindDispatch : Pass<"kiln-cpu-bind-dispatch", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::bufferization::BufferizationDialect",
                            "mlir::memref::MemRefDialect"];
 }
+
+//===----------------------------------------------------------------------===//
+// codegen/cpu
+//===----------------------------------------------------------------------===//
 
 def MaterializeInits : Pass<"kiln-materialize-inits", "mlir::ModuleOp"> {
   let summary = "Gives every linalg op in a dispatch a fresh destination";
@@ -277,6 +281,28 @@ def CpuLowerToLLVM : Pass<"kiln-cpu-lower-to-llvm", "mlir::ModuleOp"> {
 // codegen/gpu
 //===----------------------------------------------------------------------===//
 
+def GpuSetTarget : Pass<"kiln-gpu-set-target", "mlir::ModuleOp"> {
+  let summary = "Records the GPU target description on the module";
+  let description = [{
+    Sets the module's `kiln.gpu_target` dictionary, which every
+    `kiln-gpu-*` pass reads: `vendor`, `arch`, `subgroup_size`,
+    `processors`, `max_workgroup_threads`, `max_threads_per_processor`,
+    `shared_memory_bytes` (static, per workgroup), `max_shared_memory_bytes`
+    (with the kernel's opt-in), `async_copy`, `tma` and `matrix` (the matrix
+    instructions, e.g. `"mma_sync.m16n8k16.f16.f32"`). A backend passes the
+    description of its chip; from the command line, `target` is the
+    dictionary's text, or `chip` a name a registered chip table knows
+    (`h100`, `sm_80`: the --cuda-target names). Either is checked before it
+    is recorded.
+  }];
+  let options = [
+    Option<"TargetText", "target", "std::string", "\"\"",
+           "The kiln.gpu_target dictionary, as MLIR attribute text">,
+    Option<"Chip", "chip", "std::string", "\"\"",
+           "A chip or product name of a registered GPU target table">
+  ];
+}
+
 def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
                                  "mlir::ModuleOp"> {
   let summary = "Writes contractions and convolutions as shared-memory GEMM kernels";
@@ -293,24 +319,27 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
     of BK (8 or 16) with the A and B tiles staged in shared memory
     (`memref.global`s in the workgroup address space) between barriers, the
     next step's tiles loaded into registers during the math. The root's and
-    epilogue's payloads are cloned per element. The function gets
-    `kiln.gpu_contraction_tile = [BM, BN, BK, TM, TN]`, for a convolution
-    `kiln.gpu_implicit_gemm = [M, N, K]`, and its workgroup size; other
-    dispatches (depthwise convolutions included) are left alone.
+    epilogue's payloads are cloned per element. The function gets its
+    workgroup size and lowering configuration (below); other dispatches
+    (depthwise convolutions included) are left alone.
 
-    With `tensor-core-arch` 80 or more, f16 x f16 -> f32 multiply-adds whose
-    N and K tiles divide the problem (A K-innermost, B N-innermost, in
-    16-byte runs) run on the tensor cores instead: 128 x 128 tiles of 8
-    warps (64 x 32 each) or 64 x 64 of 4 (32 x 32 each) computing with
-    `nvgpu.mma.sync` m16n8k16 from `nvgpu.ldmatrix` fragments, K tiles of 32
-    double-buffered in shared memory through `nvgpu.device_async_copy`, rows
-    past M zero-filled and not stored. The function records
-    `kiln.gpu_contraction_mma = [BM, BN, BK, 16, 8, 16]`.
+    The tiles and the tensor cores follow the module's `kiln.gpu_target`
+    (see kiln-gpu-set-target): outputs per thread shrink while there are
+    fewer workgroups than the target has processors. When the target has
+    `mma_sync.m16n8k16.f16.f32` and asynchronous copies, f16 x f16 -> f32
+    multiply-adds whose N and K tiles divide the problem (A K-innermost, B
+    N-innermost, in 16-byte runs) run on the tensor cores instead: 128 x 128
+    tiles of 8 warps (64 x 32 each) or 64 x 64 of 4 (32 x 32 each) computing
+    with `nvgpu.mma.sync` m16n8k16 from `nvgpu.ldmatrix` fragments, K tiles
+    of 32 double-buffered in shared memory through
+    `nvgpu.device_async_copy`, rows past M zero-filled and not stored.
+
+    The lowering configuration, `kiln.lowering_config`: `kernel =
+    "mma_contraction"` with `workgroup_tile = [BM, BN, BK]`, `warp_tile`,
+    `stages = 2` and the `instruction`; or `kernel = "simt_contraction"`
+    with `workgroup_tile = [BM, BN, BK]`, `thread_tile = [TM, TN]` and
+    `stages = 1`; a convolution adds `implicit_gemm = [M, N, K]`.
   }];
-  let options = [
-    Option<"TensorCoreArch", "tensor-core-arch", "unsigned", "0",
-           "Compute capability x 10 of the target (0: no tensor cores)">
-  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::nvgpu::NVGPUDialect",
                            "mlir::scf::SCFDialect",
@@ -328,14 +357,15 @@ def GpuWindowKernels : Pass<"kiln-gpu-window-kernels", "mlir::ModuleOp"> {
     kh * d`), accumulating into a fill, a copy of a binding or an
     elementwise op of bindings, optionally followed by one elementwise
     epilogue, becomes a kernel: a workgroup computes an output tile of up to
-    32 channels (consecutive threads) x rows x columns, first copying the
+    a subgroup's width of channels (consecutive threads) x rows x columns,
+    first copying the
     input box its windows read into shared memory, then each thread computes
     R (up to 4) consecutive outputs of a row, with one filter load per
-    window position for its R outputs. The function records
-    `kiln.gpu_window_tile` (the output tile, per output dimension),
-    `kiln.gpu_window_outputs_per_thread = R` and its workgroup size; a
-    window whose box would exceed 24 KiB of shared memory, and every other
-    dispatch, is left alone.
+    window position for its R outputs. The function records its workgroup
+    size and `kiln.lowering_config = {kernel = "window", workgroup_tile
+    (the output tile, per output dimension), thread_tile = [R], stages =
+    1}`; a window whose box would exceed half the target's static shared
+    memory (`kiln.gpu_target`), and every other dispatch, is left alone.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::scf::SCFDialect",
@@ -352,13 +382,16 @@ def GpuReductionKernels : Pass<"kiln-gpu-reduction-kernels",
     reading bindings through elementwise ops, optionally followed by
     elementwise consumers, becomes a kernel in which G threads share each
     output: each reduces a strided share of the reduced elements, the lanes
-    of a warp combine theirs with `gpu.shuffle xor`, and warps through
+    of a subgroup (the width `kiln.gpu_target` gives) combine theirs with
+    `gpu.shuffle xor`, and subgroups through
     shared memory after a barrier; the output's first thread then adds the
     initial value, applies the consumers and stores. Layout `rows` (reduction
     innermost in memory: G consecutive threads per output) or `columns`
     (consecutive threads on consecutive outputs, G groups of them splitting
-    the reduction). The function records `kiln.gpu_reduction = {layout,
-    threads_per_output, outputs_per_workgroup}` and its workgroup size; other
+    the reduction); outputs are split until the target's resident threads
+    are busy. The function records `kiln.lowering_config = {kernel =
+    "reduction", layout, threads_per_output, outputs_per_workgroup}` and its
+    workgroup size; other
     dispatches (several results, other combiners, contractions and
     convolutions, at most 4 elements per output) are left alone.
   }];
@@ -390,7 +423,8 @@ def GpuTile : Pass<"kiln-gpu-tile", "mlir::func::FuncOp"> {
     innermost dimension or broadcast over it, each thread instead takes V
     contiguous elements (16 bytes of the widest element type, when V divides
     the innermost extent; workgroup tiles of 256 x V) and its tile is
-    vectorized; the function records `kiln.gpu_vector_width = V`.
+    vectorized. The function records `kiln.lowering_config = {kernel =
+    "tiled", workgroup_tile, vector_width = V}` (V only when above 1).
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::scf::SCFDialect",
@@ -408,9 +442,11 @@ def GpuDistributeToThreads : Pass<"kiln-gpu-distribute-to-threads",
     iterations from `gpu.thread_id x` strided by the workgroup's 256
     threads; `kiln.workgroup_size` is recorded. When an op outside those
     loops writes a binding (each thread would repeat it), the workgroup is
-    one thread running everything.
+    one thread running everything (`kiln.lowering_config = {kernel =
+    "one_thread"}`).
 
-    In a function with `kiln.gpu_vector_width = V`, transfers become vector
+    In a function whose lowering configuration has `vector_width = V`,
+    transfers become vector
     loads and stores, and each thread loop is versioned on every binding
     being 16-byte aligned: that version declares its V-element binding
     accesses aligned to their size (single 16-byte loads and stores), the

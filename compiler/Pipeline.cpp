@@ -128,12 +128,19 @@ LogicalResult runPhase(ModuleOp module, const CompileOptions &options,
 // Splitting reductions pays on GPUs, which need many workgroups; every
 // target shares the dispatches, so a CPU among them keeps them whole.
 static bool onlyGpuTargets(ArrayRef<std::string> devices) {
-  return llvm::all_of(devices,
-                      [](const std::string &d) { return d == "cuda"; });
+  return llvm::all_of(devices, [](const std::string &d) {
+    const TargetBackendInfo *info = findTargetBackend(d);
+    return info && info->IsGpu;
+  });
 }
 
 ArrayRef<StringRef> supportedTargetDevices() {
-  static constexpr StringRef kDevices[] = {"cpu", "cuda"};
+  static const std::vector<StringRef> kDevices = [] {
+    std::vector<StringRef> names;
+    for (const TargetBackendInfo &info : targetBackendRegistry())
+      names.push_back(info.Name);
+    return names;
+  }();
   return kDevices;
 }
 
@@ -146,20 +153,16 @@ createBackends(Location loc, const CompileOptions &options) {
   if (options.TargetDevices.empty())
     return emitError(loc) << "no target device given";
   for (const std::string &device : options.TargetDevices) {
-    if (device == "cpu") {
-      backends.push_back(createCpuBackend(options.CpuTarget));
-    } else if (device == "cuda") {
-      std::optional<CudaTarget> target = resolveCudaTarget(options.CudaTarget);
-      if (!target)
-        return emitError(loc)
-               << "unknown --cuda-target '" << options.CudaTarget
-               << "'; known: " << llvm::join(knownCudaTargetNames(), ", ");
-      backends.push_back(createCudaBackend(*target, options.RequirePtxas));
-    } else {
+    const TargetBackendInfo *info = findTargetBackend(device);
+    if (!info)
       return emitError(loc) << "target device '" << device
                             << "' is not supported yet; supported: "
                             << llvm::join(supportedTargetDevices(), ", ");
-    }
+    FailureOr<std::unique_ptr<TargetBackend>> backend =
+        info->Create(loc, options);
+    if (failed(backend))
+      return failure();
+    backends.push_back(std::move(*backend));
   }
   return backends;
 }

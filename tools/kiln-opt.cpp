@@ -2,6 +2,7 @@
 
 #include "compiler/Passes.h"
 #include "compiler/Pipeline.h"
+#include "compiler/target/TargetBackend.h"
 
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -9,6 +10,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   kiln::registerKilnPasses();
+  kiln::registerGpuTargetTables();
   mlir::DialectRegistry registry;
   kiln::registerCompilerDialects(registry);
   return mlir::asMainReturnCode(

@@ -1,6 +1,7 @@
 //===- TargetBackend.cpp --------------------------------------------------===//
 
 #include "compiler/target/TargetBackend.h"
+#include "compiler/target/cuda/CudaTarget.h"
 
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/dispatch/PushConstants.h"
@@ -27,6 +28,29 @@
 using namespace mlir;
 
 namespace kiln {
+
+ArrayRef<TargetBackendInfo> targetBackendRegistry() {
+  static const TargetBackendInfo kBackends[] = {
+      {"cpu", /*IsGpu=*/false, createCpuBackend},
+      {"cuda", /*IsGpu=*/true, createCudaBackend},
+  };
+  return kBackends;
+}
+
+void registerGpuTargetTables() {
+  registerGpuTargetResolver([](StringRef name) -> std::optional<GpuTarget> {
+    if (std::optional<CudaTarget> target = resolveCudaTarget(name))
+      return target->gpuTarget();
+    return std::nullopt;
+  });
+}
+
+const TargetBackendInfo *findTargetBackend(StringRef name) {
+  for (const TargetBackendInfo &info : targetBackendRegistry())
+    if (info.Name == name)
+      return &info;
+  return nullptr;
+}
 
 TargetBackend::~TargetBackend() = default;
 

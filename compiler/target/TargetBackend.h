@@ -11,8 +11,8 @@
 #ifndef KILN_COMPILER_TARGET_TARGETBACKEND_H
 #define KILN_COMPILER_TARGET_TARGETBACKEND_H
 
+#include "compiler/Pipeline.h"
 #include "compiler/module/ModuleWriter.h"
-#include "compiler/target/cuda/CudaTarget.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -48,11 +48,33 @@ public:
 mlir::FailureOr<EntryPointInfo> readEntryPointInfo(mlir::Operation *op,
                                                    llvm::StringRef name);
 
-/// x86-64 shared objects for `cpuTarget` (a knownCpuTargets() name).
-std::unique_ptr<TargetBackend> createCpuBackend(llvm::StringRef cpuTarget);
-/// PTX, and a cubin when ptxas is found (required with `requirePtxas`).
-std::unique_ptr<TargetBackend> createCudaBackend(CudaTarget target,
-                                                 bool requirePtxas);
+/// One --target-device value: a registry entry, so the driver names no
+/// backend.
+struct TargetBackendInfo {
+  llvm::StringLiteral Name;
+  /// Generates GPU code (globalopt then splits reductions for it).
+  bool IsGpu;
+  /// The backend `options` ask for, or an error at `loc` (an unknown chip).
+  mlir::FailureOr<std::unique_ptr<TargetBackend>> (*Create)(
+      mlir::Location loc, const CompileOptions &options);
+};
+
+/// Every backend of this build, in --help order.
+llvm::ArrayRef<TargetBackendInfo> targetBackendRegistry();
+/// The entry named `name`, or null.
+const TargetBackendInfo *findTargetBackend(llvm::StringRef name);
+
+/// x86-64 shared objects for options.CpuTarget (a knownCpuTargets() name).
+mlir::FailureOr<std::unique_ptr<TargetBackend>>
+createCpuBackend(mlir::Location loc, const CompileOptions &options);
+/// PTX for options.CudaTarget, and a cubin when ptxas is found (required
+/// with options.RequirePtxas).
+mlir::FailureOr<std::unique_ptr<TargetBackend>>
+createCudaBackend(mlir::Location loc, const CompileOptions &options);
+
+/// Registers each GPU backend's chip table with resolveGpuTarget(), so
+/// kiln-gpu-set-target can name chips.
+void registerGpuTargetTables();
 
 /// Dialects, interfaces and translations the backends' lowerings use.
 void registerTargetBackendDialects(mlir::DialectRegistry &registry);

@@ -36,6 +36,7 @@
 #include "compiler/codegen/common/Tiling.h"
 #include "compiler/codegen/gpu/ContractionMatch.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/codegen/gpu/LoweringConfig.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -60,19 +61,18 @@ namespace {
 
 constexpr int64_t kThreadRows = 16;
 constexpr int64_t kThreadCols = 16;
-// Below this many workgroups a GPU has idle multiprocessors (an H100 has
-// 132), so outputs per thread are traded for workgroups.
-constexpr int64_t kMinWorkgroups = 128;
 
 // Builds the kernel of one matched contraction in place of its ops.
 class KernelBuilder {
 public:
-  KernelBuilder(func::FuncOp func, Contraction c, SymbolTable &symbols)
+  KernelBuilder(func::FuncOp func, Contraction c, SymbolTable &symbols,
+                const GpuTarget &target)
       : Func(func), C(c), Symbols(symbols), B(func.getContext()),
         Loc(c.Op.getLoc()) {
     // Outputs per thread: up to 8 x 8, fewer for small outputs so that
     // threads are not left idle on a 4-row matmul, and fewer again (down
-    // to 2 x 2) while the grid would leave multiprocessors idle.
+    // to 2 x 2) while the grid would leave processors idle (fewer
+    // workgroups than the chip has).
     TM = std::clamp<int64_t>(
         static_cast<int64_t>(llvm::PowerOf2Ceil(c.M)) / kThreadRows, 1, 8);
     TN = std::clamp<int64_t>(
@@ -81,7 +81,7 @@ public:
       return c.Batch * llvm::divideCeilSigned(c.M, TM * kThreadRows) *
              llvm::divideCeilSigned(c.N, TN * kThreadCols);
     };
-    while (workgroups() < kMinWorkgroups) {
+    while (workgroups() < target.ProcessorCount) {
       if (TM > 2 && TM >= TN)
         TM /= 2;
       else if (TN > 2)
@@ -228,11 +228,15 @@ void KernelBuilder::storeTile(const TileCopy &t, Value tile, ValueRange values,
 void KernelBuilder::build() {
   // Before the store: everything the payloads capture is defined by then.
   B.setInsertionPoint(C.Store);
-  Func->setAttr("kiln.gpu_contraction_tile",
-                B.getDenseI64ArrayAttr({BM, BN, BK, TM, TN}));
+  // One shared stage, the next K step prefetched into registers.
+  SmallVector<NamedAttribute> config = {
+      B.getNamedAttr("workgroup_tile", B.getDenseI64ArrayAttr({BM, BN, BK})),
+      B.getNamedAttr("thread_tile", B.getDenseI64ArrayAttr({TM, TN})),
+      B.getNamedAttr("stages", B.getI64IntegerAttr(1))};
   if (C.ImplicitGemm)
-    Func->setAttr("kiln.gpu_implicit_gemm",
-                  B.getDenseI64ArrayAttr({C.M, C.N, C.K}));
+    config.push_back(B.getNamedAttr("implicit_gemm",
+                                    B.getDenseI64ArrayAttr({C.M, C.N, C.K})));
+  setLoweringConfig(Func, "simt_contraction", config);
   Type aType = cast<MemRefType>(C.Lhs.getType()).getElementType();
   Type bType = cast<MemRefType>(C.Rhs.getType()).getElementType();
   // A's tile is stored transposed (k-major) so a thread's TM values are
@@ -373,11 +377,12 @@ void KernelBuilder::build() {
 
 } // namespace
 
-LogicalResult buildContractionKernel(func::FuncOp func, SymbolTable &symbols) {
+LogicalResult buildContractionKernel(func::FuncOp func, SymbolTable &symbols,
+                                     const GpuTarget &target) {
   FailureOr<Contraction> c = matchContraction(func);
   if (failed(c))
     return failure();
-  KernelBuilder builder(func, *c, symbols);
+  KernelBuilder builder(func, *c, symbols, target);
   builder.build();
   eraseTensorProgram(func);
   func->setAttr(kWorkgroupSizeAttr, OpBuilder(func).getDenseI64ArrayAttr(
@@ -391,12 +396,14 @@ struct GpuContractionKernelsPass
     : impl::GpuContractionKernelsBase<GpuContractionKernelsPass> {
   using Base::Base;
   void runOnOperation() override {
+    FailureOr<GpuTarget> target = getGpuTarget(getOperation());
+    if (failed(target))
+      return signalPassFailure();
     buildKernelsOfDispatches(
         getOperation(), [&](func::FuncOp func, SymbolTable &symbols) {
-          if (TensorCoreArch >= 80 &&
-              succeeded(buildMmaContractionKernel(func, symbols)))
+          if (succeeded(buildMmaContractionKernel(func, symbols, *target)))
             return success();
-          return buildContractionKernel(func, symbols);
+          return buildContractionKernel(func, symbols, *target);
         });
   }
 };

@@ -3,6 +3,7 @@
 #include "compiler/Passes.h"
 #include "compiler/codegen/common/Distribution.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/codegen/gpu/LoweringConfig.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -209,8 +210,13 @@ LogicalResult distributeToThreads(func::FuncOp func) {
     threadLoops.push_back(lowerThreadLoop(loop, first, stride));
   func->setAttr(kWorkgroupSizeAttr,
                 builder.getDenseI64ArrayAttr({threads, 1, 1}));
-  if (auto width = func->getAttrOfType<IntegerAttr>(kGpuVectorWidthAttr))
-    return vectorizeThreadLoops(func, threadLoops, width.getInt());
+  if (oneThread) {
+    setLoweringConfig(func, "one_thread");
+    return success();
+  }
+  int64_t width = getLoweringConfigInt(func, "vector_width", 1);
+  if (width > 1)
+    return vectorizeThreadLoops(func, threadLoops, width);
   return success();
 }
 

@@ -319,7 +319,7 @@ LogicalResult rewriteTensorOpsAsGathers(func::FuncOp func) {
             })
             .Default(failure());
     if (failed(rewritten))
-      return op->emitError("the cuda target needs static shapes, offsets, "
+      return op->emitError("GPU kernels need static shapes, offsets, "
                            "sizes and strides here");
   }
   return success();

@@ -12,6 +12,8 @@
 #ifndef KILN_COMPILER_CODEGEN_GPU_GPUCODEGEN_H
 #define KILN_COMPILER_CODEGEN_GPU_GPUCODEGEN_H
 
+#include "compiler/codegen/gpu/GpuTarget.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -26,10 +28,6 @@ namespace kiln {
 /// Threads of a workgroup, and the outputs each computes.
 inline constexpr int64_t kGpuWorkgroupThreads = 256;
 inline constexpr int64_t kGpuElementsPerThread = 4;
-/// Elements of the vector each thread of an elementwise dispatch moves
-/// (kiln-gpu-tile records it when more than one).
-inline constexpr llvm::StringLiteral kGpuVectorWidthAttr =
-    "kiln.gpu_vector_width";
 /// The gpu.module kiln-gpu-outline-kernels puts every kernel in.
 inline constexpr llvm::StringLiteral kGpuKernelModule = "kiln_kernels";
 
@@ -70,22 +68,25 @@ mlir::LogicalResult rewriteTensorOpsAsGathers(mlir::func::FuncOp func);
 /// kiln-gpu-contraction-kernels); shared tiles are added to `symbols`.
 /// Fails, changing nothing, if it is not such a dispatch.
 mlir::LogicalResult buildContractionKernel(mlir::func::FuncOp func,
-                                           mlir::SymbolTable &symbols);
+                                           mlir::SymbolTable &symbols,
+                                           const GpuTarget &target);
 
-/// Writes `func` as a tensor-core kernel (mma.sync, sm_80 and later) if it
-/// is such a contraction or convolution of f16 operands accumulating in f32
-/// whose N and K tiles (64 or 128, 32) divide the problem, with A
-/// K-innermost and B N-innermost in 16-byte runs; fails, changing nothing,
-/// otherwise.
+/// Writes `func` as a tensor-core kernel (mma.sync m16n8k16 with cp.async,
+/// when `target` has them) if it is such a contraction or convolution of
+/// f16 operands accumulating in f32 whose N and K tiles (64 or 128, 32)
+/// divide the problem, with A K-innermost and B N-innermost in 16-byte
+/// runs; fails, changing nothing, otherwise.
 mlir::LogicalResult buildMmaContractionKernel(mlir::func::FuncOp func,
-                                              mlir::SymbolTable &symbols);
+                                              mlir::SymbolTable &symbols,
+                                              const GpuTarget &target);
 
 /// Writes `func` as a window kernel (shared input box, several outputs per
 /// thread) if its root is a depthwise convolution or a pooling (see
 /// kiln-gpu-window-kernels); the box is added to `symbols`. Fails, changing
 /// nothing, otherwise.
 mlir::LogicalResult buildWindowKernel(mlir::func::FuncOp func,
-                                      mlir::SymbolTable &symbols);
+                                      mlir::SymbolTable &symbols,
+                                      const GpuTarget &target);
 
 /// Writes `func` as a kernel in which several threads share each output if
 /// its result is one reduction with a neutral-element combiner, optionally
@@ -93,7 +94,8 @@ mlir::LogicalResult buildWindowKernel(mlir::func::FuncOp func,
 /// shared buffer of partials, when needed, is added to `symbols`. Fails,
 /// changing nothing, otherwise.
 mlir::LogicalResult buildReductionKernel(mlir::func::FuncOp func,
-                                         mlir::SymbolTable &symbols);
+                                         mlir::SymbolTable &symbols,
+                                         const GpuTarget &target);
 
 /// Workgroup tile sizes over a root's static loop `ranges`: filled from the
 /// innermost loop outwards up to kGpuWorkgroupThreads * `elementsPerThread`

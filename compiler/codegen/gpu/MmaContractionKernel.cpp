@@ -27,6 +27,7 @@
 
 #include "compiler/codegen/gpu/ContractionMatch.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/codegen/gpu/LoweringConfig.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -51,14 +52,14 @@ constexpr int64_t kStages = 2;
 constexpr int64_t kPad = 8;
 // f16 elements per cp.async.
 constexpr int64_t kCopyElements = 8;
-// Below this many workgroups a GPU has idle multiprocessors (an H100 has
-// 132): smaller tiles are taken when N allows.
-constexpr int64_t kMinWorkgroups = 128;
+// The fragment layouts below are mma.sync's for this shape, whose warps
+// are always 32 threads.
+constexpr int64_t kWarpThreads = 32;
 
 // A workgroup tile and the warps splitting it.
 struct MmaTile {
   int64_t BM, BN, WarpsM, WarpsN;
-  int64_t threads() const { return WarpsM * WarpsN * 32; }
+  int64_t threads() const { return WarpsM * WarpsN * kWarpThreads; }
   int64_t tilesM() const { return BM / WarpsM / kMmaM; }
   int64_t tilesN() const { return BN / WarpsN / kMmaN; }
 };
@@ -102,11 +103,12 @@ bool isCopyable(const Contraction &c, unsigned input, ArrayRef<int64_t> dims) {
          c.Ranges[dims.back()] % kCopyElements == 0;
 }
 
-// The tile for `c`: the largest whose N tile divides N with enough
-// workgroups, else the one giving the most (the smallest of equals); none if no
-// N tile divides N, K is not a multiple of kBK, or the operands cannot be
-// copied 16 bytes at a time.
-std::optional<MmaTile> chooseTile(const Contraction &c) {
+// The tile for `c`: the largest whose N tile divides N with a workgroup for
+// each of the target's processors, else the one giving the most (the
+// smallest of equals); none if no N tile divides N, K is not a multiple of
+// kBK, or the operands cannot be copied 16 bytes at a time.
+std::optional<MmaTile> chooseTile(const Contraction &c,
+                                  const GpuTarget &target) {
   if (!isMultiplyAccumulate(c.Op) || c.K % kBK != 0 ||
       !isCopyable(c, 0, c.KDims) || !isCopyable(c, 1, c.NDims))
     return std::nullopt;
@@ -120,7 +122,7 @@ std::optional<MmaTile> chooseTile(const Contraction &c) {
       continue;
     int64_t count =
         c.Batch * llvm::divideCeilSigned(c.M, tile.BM) * (c.N / tile.BN);
-    if (count >= kMinWorkgroups)
+    if (count >= target.ProcessorCount)
       return tile;
     if (count >= bestCount) {
       best = tile;
@@ -133,9 +135,10 @@ std::optional<MmaTile> chooseTile(const Contraction &c) {
 class MmaKernelBuilder {
 public:
   MmaKernelBuilder(func::FuncOp func, Contraction c, MmaTile tile,
+                   const GpuMatrixInstruction &instruction,
                    SymbolTable &symbols)
-      : Func(func), C(c), T(tile), Symbols(symbols), B(func.getContext()),
-        Loc(c.Op.getLoc()) {}
+      : Func(func), C(c), T(tile), Instruction(instruction), Symbols(symbols),
+        B(func.getContext()), Loc(c.Op.getLoc()) {}
 
   void build();
 
@@ -172,6 +175,7 @@ private:
   func::FuncOp Func;
   Contraction C;
   MmaTile T;
+  const GpuMatrixInstruction &Instruction;
   SymbolTable &Symbols;
   OpBuilder B;
   Location Loc;
@@ -222,11 +226,17 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0) {
 
 void MmaKernelBuilder::build() {
   B.setInsertionPoint(C.Store);
-  Func->setAttr("kiln.gpu_contraction_mma",
-                B.getDenseI64ArrayAttr({T.BM, T.BN, kBK, kMmaM, kMmaN, kMmaK}));
+  SmallVector<NamedAttribute> config = {
+      B.getNamedAttr("workgroup_tile",
+                     B.getDenseI64ArrayAttr({T.BM, T.BN, kBK})),
+      B.getNamedAttr("warp_tile", B.getDenseI64ArrayAttr(
+                                      {T.BM / T.WarpsM, T.BN / T.WarpsN})),
+      B.getNamedAttr("stages", B.getI64IntegerAttr(kStages)),
+      B.getNamedAttr("instruction", B.getStringAttr(Instruction.str()))};
   if (C.ImplicitGemm)
-    Func->setAttr("kiln.gpu_implicit_gemm",
-                  B.getDenseI64ArrayAttr({C.M, C.N, C.K}));
+    config.push_back(B.getNamedAttr("implicit_gemm",
+                                    B.getDenseI64ArrayAttr({C.M, C.N, C.K})));
+  setLoweringConfig(Func, "mma_contraction", config);
   TileA = createSharedBuffer(B, Loc, Func, Symbols, "_mma_a",
                              {kStages, T.BM, kBK + kPad}, B.getF16Type());
   TileB = createSharedBuffer(B, Loc, Func, Symbols, "_mma_b",
@@ -238,7 +248,7 @@ void MmaKernelBuilder::build() {
   Row0 = forall.getInductionVar(1);
   Col0 = forall.getInductionVar(2);
   Tid = gpu::ThreadIdOp::create(B, Loc, gpu::Dimension::x);
-  Value warp = div(Tid, 32), lane = rem(Tid, 32);
+  Value warp = div(Tid, kWarpThreads), lane = rem(Tid, kWarpThreads);
   int64_t tilesM = T.tilesM(), tilesN = T.tilesN();
   Value warpRow = mul(div(warp, T.WarpsN), T.BM / T.WarpsM);
   Value warpCol = mul(rem(warp, T.WarpsN), T.BN / T.WarpsN);
@@ -359,15 +369,21 @@ void MmaKernelBuilder::build() {
 
 } // namespace
 
-LogicalResult buildMmaContractionKernel(func::FuncOp func,
-                                        SymbolTable &symbols) {
+LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
+                                        const GpuTarget &target) {
+  // The kernel's fragments are m16n8k16's, filled by cp.async.
+  const GpuMatrixInstruction *instruction = target.findMatrixInstruction(
+      GpuMatrixInstruction::Kind::MmaSync, "f16", "f32");
+  if (!instruction || instruction->M != kMmaM || instruction->N != kMmaN ||
+      instruction->K != kMmaK || !target.AsyncCopy)
+    return failure();
   FailureOr<Contraction> c = matchContraction(func);
   if (failed(c))
     return failure();
-  std::optional<MmaTile> tile = chooseTile(*c);
+  std::optional<MmaTile> tile = chooseTile(*c, target);
   if (!tile)
     return failure();
-  MmaKernelBuilder(func, *c, *tile, symbols).build();
+  MmaKernelBuilder(func, *c, *tile, *instruction, symbols).build();
   eraseTensorProgram(func);
   func->setAttr(kWorkgroupSizeAttr,
                 OpBuilder(func).getDenseI64ArrayAttr({tile->threads(), 1, 1}));

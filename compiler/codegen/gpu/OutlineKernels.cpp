@@ -2,6 +2,7 @@
 
 #include "compiler/Passes.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/codegen/gpu/LoweringConfig.h"
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/dispatch/PushConstants.h"
 
@@ -28,7 +29,7 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(func::FuncOp func,
   // A kernel has no allocator: a temporary that did not fit on the stack
   // would be a malloc per thread.
   WalkResult heap = func.walk([](memref::AllocOp alloc) {
-    alloc.emitError("the cuda target cannot allocate a ")
+    alloc.emitError("GPU kernels cannot allocate a ")
         << alloc.getType() << " temporary yet";
     return WalkResult::interrupt();
   });
@@ -63,6 +64,9 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(func::FuncOp func,
   kernel->setAttr(kBindingCountAttr, builder.getI32IntegerAttr(numBindings));
   kernel->setAttr(kPushConstantCountAttr,
                   builder.getI32IntegerAttr(numPushConstants));
+  // How it was lowered, for whoever reads the kernel.
+  if (DictionaryAttr config = getLoweringConfig(func))
+    kernel->setAttr(kLoweringConfigAttr, config);
 
   Block &kernelBody = kernel.getBody().front();
   builder.setInsertionPointToStart(&kernelBody);

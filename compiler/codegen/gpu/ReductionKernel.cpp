@@ -36,6 +36,7 @@
 #include "compiler/codegen/gpu/ContractionMatch.h"
 #include "compiler/codegen/gpu/ElementEvaluator.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/codegen/gpu/LoweringConfig.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -56,11 +57,6 @@ using namespace mlir;
 namespace kiln {
 namespace {
 
-constexpr int64_t kWarp = 32;
-// Enough threads to fill an H100 (132 SMs x 2048 resident threads): with
-// this many outputs, a warp (rows) or a thread (columns) per output is
-// parallel enough, and splitting further only adds combining.
-constexpr int64_t kEnoughThreads = 1 << 18;
 // Each thread reduces at least this many elements before combining.
 constexpr int64_t kMinElementsPerThread = 4;
 
@@ -181,33 +177,41 @@ FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
 
 // How the threads of a workgroup share the outputs.
 struct Config {
-  int64_t Threads; // G, per output
-  int64_t Outputs; // per workgroup
+  int64_t Threads;  // G, per output
+  int64_t Outputs;  // per workgroup
+  int64_t Subgroup; // threads of the target's subgroup (the shuffles' width)
 };
 
-std::optional<Config> chooseConfig(const Reduction &r) {
+std::optional<Config> chooseConfig(const Reduction &r,
+                                   const GpuTarget &target) {
+  const int64_t subgroup = target.SubgroupSize;
+  // Enough threads to fill the chip: with this many outputs, a subgroup
+  // (rows) or a thread (columns) per output is parallel enough, and
+  // splitting further only adds combining.
+  const int64_t enoughThreads = target.residentThreads();
   auto powerOfTwoAtLeast = [](int64_t n) {
     return static_cast<int64_t>(llvm::PowerOf2Ceil(n));
   };
   int64_t split =
       powerOfTwoAtLeast(llvm::divideCeil(r.Reduced, kMinElementsPerThread));
   int64_t enough = static_cast<int64_t>(
-      llvm::bit_floor(std::max<uint64_t>(1, kEnoughThreads / r.Outputs)));
+      llvm::bit_floor(std::max<uint64_t>(1, enoughThreads / r.Outputs)));
   Config c;
+  c.Subgroup = subgroup;
   if (r.Rows) {
     c.Threads =
-        std::min({split, kGpuWorkgroupThreads, std::max(kWarp, enough)});
+        std::min({split, kGpuWorkgroupThreads, std::max(subgroup, enough)});
     c.Outputs = std::min(kGpuWorkgroupThreads / c.Threads,
                          powerOfTwoAtLeast(r.Outputs));
   } else {
-    c.Outputs = std::min(kWarp, powerOfTwoAtLeast(r.Outputs));
+    c.Outputs = std::min(subgroup, powerOfTwoAtLeast(r.Outputs));
     c.Threads = std::min({split, kGpuWorkgroupThreads / c.Outputs, enough});
   }
   if (c.Threads < 2)
     return std::nullopt;
-  // Whole warps: the shuffles name all 32 lanes.
-  if (c.Threads * c.Outputs < kWarp)
-    c.Threads = kWarp / c.Outputs;
+  // Whole subgroups: the shuffles name all their lanes.
+  if (c.Threads * c.Outputs < subgroup)
+    c.Threads = subgroup / c.Outputs;
   return c;
 }
 
@@ -331,7 +335,8 @@ Value KernelBuilder::shuffleXor(Value value, int64_t mask) {
   Type type = value.getType();
   unsigned bits = type.getIntOrFloatBitWidth();
   auto shuffle = [&](Value v) {
-    return gpu::ShuffleOp::create(B, Loc, v, mask, kWarp, gpu::ShuffleMode::XOR)
+    return gpu::ShuffleOp::create(B, Loc, v, mask, C.Subgroup,
+                                  gpu::ShuffleMode::XOR)
         .getShuffleResult();
   };
   if (bits == 32 || bits == 64)
@@ -350,20 +355,17 @@ Value KernelBuilder::shuffleXor(Value value, int64_t mask) {
 void KernelBuilder::build() {
   // Before the store: everything the payloads capture is defined by then.
   B.setInsertionPoint(R.Store);
-  Func->setAttr(
-      "kiln.gpu_reduction",
-      B.getDictionaryAttr({
-          B.getNamedAttr("layout",
-                         B.getStringAttr(R.Rows ? "rows" : "columns")),
-          B.getNamedAttr("threads_per_output", B.getI64IntegerAttr(C.Threads)),
-          B.getNamedAttr("outputs_per_workgroup",
-                         B.getI64IntegerAttr(C.Outputs)),
-      }));
+  setLoweringConfig(
+      Func, "reduction",
+      {B.getNamedAttr("layout", B.getStringAttr(R.Rows ? "rows" : "columns")),
+       B.getNamedAttr("threads_per_output", B.getI64IntegerAttr(C.Threads)),
+       B.getNamedAttr("outputs_per_workgroup",
+                      B.getI64IntegerAttr(C.Outputs))});
   // Lanes of one warp that share an output, and the partials per output
   // left once they have combined theirs (one per warp, or per group of
   // lanes).
-  int64_t lanes = R.Rows ? std::min(C.Threads, kWarp)
-                         : std::max<int64_t>(1, kWarp / C.Outputs);
+  int64_t lanes = R.Rows ? std::min(C.Threads, C.Subgroup)
+                         : std::max<int64_t>(1, C.Subgroup / C.Outputs);
   int64_t partialsPerOutput = C.Threads / lanes;
   Type type = R.Combiner->getResult(0).getType();
   Value partials;
@@ -449,11 +451,12 @@ void KernelBuilder::build() {
 
 } // namespace
 
-LogicalResult buildReductionKernel(func::FuncOp func, SymbolTable &symbols) {
+LogicalResult buildReductionKernel(func::FuncOp func, SymbolTable &symbols,
+                                   const GpuTarget &target) {
   FailureOr<Reduction> r = matchReductionDispatch(func);
   if (failed(r))
     return failure();
-  std::optional<Config> config = chooseConfig(*r);
+  std::optional<Config> config = chooseConfig(*r, target);
   if (!config)
     return failure();
   KernelBuilder(func, *r, *config, symbols).build();
@@ -469,7 +472,13 @@ namespace {
 struct GpuReductionKernelsPass
     : impl::GpuReductionKernelsBase<GpuReductionKernelsPass> {
   void runOnOperation() override {
-    buildKernelsOfDispatches(getOperation(), buildReductionKernel);
+    FailureOr<GpuTarget> target = getGpuTarget(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    buildKernelsOfDispatches(
+        getOperation(), [&](func::FuncOp func, SymbolTable &symbols) {
+          return buildReductionKernel(func, symbols, *target);
+        });
   }
 };
 

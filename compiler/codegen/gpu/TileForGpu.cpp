@@ -3,6 +3,7 @@
 #include "compiler/Passes.h"
 #include "compiler/codegen/common/Tiling.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/codegen/gpu/LoweringConfig.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -274,8 +275,7 @@ LogicalResult tileForGpu(func::FuncOp func,
   auto threads =
       linearMapping<gpu::GPUThreadMappingAttr>(ctx, parallelRanges.size());
   if (failed(blocks) || failed(threads))
-    return root->emitError(
-               "the cuda target handles at most 10 parallel loops, not ")
+    return root->emitError("GPU kernels handle at most 10 parallel loops, not ")
            << parallelRanges.size();
   // Tile sizes over all loops: reduction loops stay whole (0).
   auto overAllLoops = [&](ArrayRef<int64_t> parallelSizes) {
@@ -317,9 +317,15 @@ LogicalResult tileForGpu(func::FuncOp func,
   if (failed(resolveDims(func, dims)))
     return failure();
   eraseDeadOps(func);
+  SmallVector<NamedAttribute> config = {rewriter.getNamedAttr(
+      "workgroup_tile", rewriter.getDenseI64ArrayAttr(chooseGpuWorkgroupTile(
+                            parallelRanges, elementsPerThread)))};
+  if (vectorWidth > 1)
+    config.push_back(rewriter.getNamedAttr(
+        "vector_width", rewriter.getI64IntegerAttr(vectorWidth)));
+  setLoweringConfig(func, "tiled", config);
   if (vectorWidth == 1)
     return success();
-  func->setAttr(kGpuVectorWidthAttr, rewriter.getI64IntegerAttr(vectorWidth));
   return vectorizeThreadTiles(func);
 }
 

@@ -30,6 +30,7 @@
 #include "compiler/Passes.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
 #include "compiler/codegen/gpu/KernelDispatch.h"
+#include "compiler/codegen/gpu/LoweringConfig.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -50,14 +51,8 @@ namespace kiln {
 namespace {
 
 constexpr int64_t kThreads = 256;
-// Channels (consecutive threads) per workgroup: a warp's shared-memory
-// reads hit 32 banks and its global reads one 128-byte line.
-constexpr int64_t kLanes = 32;
 // Outputs per thread along a row.
 constexpr int64_t kOutputsPerThread = 4;
-// The shared box stays within the static shared memory of a workgroup
-// (48 KiB), with room for two workgroups per multiprocessor and more.
-constexpr int64_t kMaxBoxBytes = 24 * 1024;
 
 // The root's loops by role, and the kernel's tiling of them.
 struct Window : KernelDispatch {
@@ -109,7 +104,14 @@ void tile(Window &w) {
   w.Box = boxOf(map, w.Tile);
 }
 
-FailureOr<Window> matchWindow(func::FuncOp func) {
+FailureOr<Window> matchWindow(func::FuncOp func, const GpuTarget &target) {
+  // Channels (consecutive threads) per workgroup: one subgroup, whose
+  // shared-memory reads then spread over the banks and whose global reads
+  // are one line.
+  const int64_t lanesPerWorkgroup = target.SubgroupSize;
+  // The shared box takes at most half the static shared memory of a
+  // workgroup, leaving room for two workgroups per processor and more.
+  const int64_t maxBoxBytes = target.SharedMemoryBytes / 2;
   FailureOr<KernelDispatch> dispatch = matchKernelDispatch(func);
   if (failed(dispatch))
     return failure();
@@ -181,7 +183,7 @@ FailureOr<Window> matchWindow(func::FuncOp func) {
   w.Groups.assign(loops, 0);
   int64_t lanes = 1;
   for (int64_t dim : llvm::reverse(w.LaneDims)) {
-    w.Groups[dim] = std::min(w.Ranges[dim], kLanes / lanes);
+    w.Groups[dim] = std::min(w.Ranges[dim], lanesPerWorkgroup / lanes);
     lanes *= w.Groups[dim];
   }
   w.R = std::min(kOutputsPerThread, w.Ranges[inner]);
@@ -207,7 +209,7 @@ FailureOr<Window> matchWindow(func::FuncOp func) {
   tile(w);
   // Shrink until the box fits: threads along the outer image loops first,
   // then along the row, then outputs per thread.
-  while (boxBytes(w) > kMaxBoxBytes) {
+  while (boxBytes(w) > maxBoxBytes) {
     auto outer = llvm::find_if(w.ImageDims, [&](int64_t dim) {
       return dim != inner && w.Groups[dim] > 1;
     });
@@ -311,8 +313,11 @@ int64_t WindowKernelBuilder::build() {
   SmallVector<int64_t> outTile;
   for (AffineExpr e : mapOut.getResults())
     outTile.push_back(W.Tile[cast<AffineDimExpr>(e).getPosition()]);
-  Func->setAttr("kiln.gpu_window_tile", B.getDenseI64ArrayAttr(outTile));
-  Func->setAttr("kiln.gpu_window_outputs_per_thread", B.getI64IntegerAttr(W.R));
+  setLoweringConfig(
+      Func, "window",
+      {B.getNamedAttr("workgroup_tile", B.getDenseI64ArrayAttr(outTile)),
+       B.getNamedAttr("thread_tile", B.getDenseI64ArrayAttr({W.R})),
+       B.getNamedAttr("stages", B.getI64IntegerAttr(1))});
   Type element = cast<MemRefType>(W.Input.getType()).getElementType();
   Value box =
       createSharedBuffer(B, Loc, Func, Symbols, "_window", W.Box, element);
@@ -450,8 +455,9 @@ int64_t WindowKernelBuilder::build() {
 
 } // namespace
 
-LogicalResult buildWindowKernel(func::FuncOp func, SymbolTable &symbols) {
-  FailureOr<Window> w = matchWindow(func);
+LogicalResult buildWindowKernel(func::FuncOp func, SymbolTable &symbols,
+                                const GpuTarget &target) {
+  FailureOr<Window> w = matchWindow(func, target);
   if (failed(w))
     return failure();
   int64_t threads = WindowKernelBuilder(func, std::move(*w), symbols).build();
@@ -465,7 +471,13 @@ namespace {
 
 struct GpuWindowKernelsPass : impl::GpuWindowKernelsBase<GpuWindowKernelsPass> {
   void runOnOperation() override {
-    buildKernelsOfDispatches(getOperation(), buildWindowKernel);
+    FailureOr<GpuTarget> target = getGpuTarget(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    buildKernelsOfDispatches(getOperation(),
+                             [&](func::FuncOp func, SymbolTable &symbols) {
+                               return buildWindowKernel(func, symbols, *target);
+                             });
   }
 };
 

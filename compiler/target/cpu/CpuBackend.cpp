@@ -21,7 +21,7 @@ public:
   StringRef name() const override { return "cpu"; }
 
   void buildCodegenPipeline(OpPassManager &pm) const override {
-    pm.addPass(createCpuBindDispatch());
+    pm.addPass(createBindDispatch());
     pm.addPass(createMaterializeInits());
     pm.addNestedPass<func::FuncOp>(createCpuTileAndVectorize());
     pm.addPass(createBufferize());
@@ -61,8 +61,10 @@ private:
 
 } // namespace
 
-std::unique_ptr<TargetBackend> createCpuBackend(StringRef cpuTarget) {
-  return std::make_unique<CpuBackend>(cpuTarget);
+FailureOr<std::unique_ptr<TargetBackend>>
+createCpuBackend(Location, const CompileOptions &options) {
+  return std::unique_ptr<TargetBackend>(
+      std::make_unique<CpuBackend>(options.CpuTarget));
 }
 
 } // namespace kiln

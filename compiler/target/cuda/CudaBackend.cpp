@@ -1,18 +1,15 @@
 //===- CudaBackend.cpp - --target-device=cuda -----------------------------===//
 
-#include "compiler/Passes.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/codegen/gpu/GpuPipeline.h"
 #include "compiler/target/TargetBackend.h"
 #include "compiler/target/cuda/CudaTarget.h"
 #include "compiler/target/cuda/LibdeviceCalls.h"
 
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
-#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
-#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
@@ -27,27 +24,7 @@ public:
   StringRef name() const override { return "cuda"; }
 
   void buildCodegenPipeline(OpPassManager &pm) const override {
-    // Binding form and fresh destinations are the CPU's: buffers are dense
-    // row-major arrays of the same element types on both.
-    pm.addPass(createCpuBindDispatch());
-    pm.addPass(createMaterializeInits());
-    pm.addPass(createGpuContractionKernels({Target.computeCapability()}));
-    pm.addPass(createGpuWindowKernels());
-    pm.addPass(createGpuReductionKernels());
-    pm.addNestedPass<func::FuncOp>(createGpuTile());
-    pm.addPass(createBufferize());
-    pm.addPass(createCanonicalizerPass());
-    // One-element temporaries live in registers (after SROA) instead of
-    // memory allocated per thread.
-    pm.addNestedPass<func::FuncOp>(
-        bufferization::createPromoteBuffersToStackPass());
-    pm.addPass(createDistributeToWorkgroups());
-    pm.addPass(createGpuDistributeToThreads());
-    // Upstream's NVVM lowering starts from loops, not linalg.
-    pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-    pm.addPass(createGpuOutlineKernels());
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
+    buildGpuCodegenPipeline(pm, Target.gpuTarget());
   }
 
   FailureOr<EntryPointInfo> entryPoint(ModuleOp lowered,
@@ -136,9 +113,15 @@ private:
 
 } // namespace
 
-std::unique_ptr<TargetBackend> createCudaBackend(CudaTarget target,
-                                                 bool requirePtxas) {
-  return std::make_unique<CudaBackend>(target, requirePtxas);
+FailureOr<std::unique_ptr<TargetBackend>>
+createCudaBackend(Location loc, const CompileOptions &options) {
+  std::optional<CudaTarget> target = resolveCudaTarget(options.CudaTarget);
+  if (!target)
+    return emitError(loc) << "unknown --cuda-target '" << options.CudaTarget
+                          << "'; known: "
+                          << llvm::join(knownCudaTargetNames(), ", ");
+  return std::unique_ptr<TargetBackend>(
+      std::make_unique<CudaBackend>(*target, options.RequirePtxas));
 }
 
 } // namespace kiln

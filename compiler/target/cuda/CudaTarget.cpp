@@ -18,31 +18,63 @@ using llvm::StringRef;
 namespace kiln {
 namespace {
 
+// A code name (0 multiprocessors: the chip's default) or a product.
+struct CudaAlias {
+  llvm::StringLiteral Name;
+  int64_t Multiprocessors;
+};
+
 struct CudaTargetRow {
   CudaTarget Target;
   /// Code and product names that mean this chip.
-  std::initializer_list<llvm::StringLiteral> Aliases;
+  std::initializer_list<CudaAlias> Aliases;
 };
 
-// The one table of --cuda-target names. PTX versions are the first PTX ISA
-// release supporting each chip (PTX ISA manual, "Release notes").
+constexpr int64_t KiB = 1024;
+
+// The one table of --cuda-target names and chip facts. PTX versions are the
+// first PTX ISA release supporting each chip (PTX ISA manual, "Release
+// notes"); threads per multiprocessor and shared memory per block from the
+// CUDA C++ Programming Guide's "Technical Specifications per Compute
+// Capability"; multiprocessor counts from each product's data sheet.
 const CudaTargetRow kCudaTargets[] = {
-    {{"sm_60", 50}, {"pascal", "p100"}},
-    {{"sm_61", 50}, {}},
-    {{"sm_62", 50}, {}},
-    {{"sm_70", 60}, {"volta", "v100"}},
-    {{"sm_72", 61}, {}},
-    {{"sm_75", 63}, {"turing", "t4"}},
-    {{"sm_80", 70}, {"ampere", "a100"}},
-    {{"sm_86", 71}, {"a10", "rtx3090"}},
-    {{"sm_87", 74}, {}},
-    {{"sm_89", 78}, {"ada", "l4", "l40s", "rtx4090"}},
-    {{"sm_90", 78}, {}},
-    {{"sm_90a", 80}, {"hopper", "h100", "h200"}},
-    {{"sm_100", 86}, {}},
-    {{"sm_100a", 86}, {"blackwell", "b200"}},
-    {{"sm_120", 87}, {}},
-    {{"sm_120a", 87}, {}},
+    {{"sm_60", 50, 2048, 48 * KiB, 56}, {{"pascal", 0}, {"p100", 56}}},
+    {{"sm_61", 50, 2048, 48 * KiB, 30}, {}},
+    {{"sm_62", 50, 2048, 48 * KiB, 2}, {}},
+    {{"sm_70", 60, 2048, 96 * KiB, 80}, {{"volta", 0}, {"v100", 80}}},
+    {{"sm_72", 61, 2048, 96 * KiB, 8}, {}},
+    {{"sm_75", 63, 1024, 64 * KiB, 40}, {{"turing", 0}, {"t4", 40}}},
+    {{"sm_80", 70, 2048, 163 * KiB, 108}, {{"ampere", 0}, {"a100", 108}}},
+    {{"sm_86", 71, 1536, 99 * KiB, 84}, {{"a10", 72}, {"rtx3090", 82}}},
+    {{"sm_87", 74, 1536, 163 * KiB, 16}, {}},
+    {{"sm_89", 78, 1536, 99 * KiB, 142},
+     {{"ada", 0}, {"l4", 58}, {"l40s", 142}, {"rtx4090", 128}}},
+    {{"sm_90", 78, 2048, 227 * KiB, 132}, {}},
+    {{"sm_90a", 80, 2048, 227 * KiB, 132},
+     {{"hopper", 0}, {"h100", 132}, {"h200", 132}}},
+    {{"sm_100", 86, 2048, 227 * KiB, 148}, {}},
+    {{"sm_100a", 86, 2048, 227 * KiB, 148}, {{"blackwell", 0}, {"b200", 148}}},
+    {{"sm_120", 87, 1536, 99 * KiB, 170}, {}},
+    {{"sm_120a", 87, 1536, 99 * KiB, 170}, {}},
+};
+
+// Matrix instructions by the compute capability that brought them (PTX ISA
+// manual, "Warp-level matrix multiply-accumulate instructions" and
+// "Asynchronous warpgroup level matrix multiply-accumulate"); `ArchOnly`
+// ones need exactly that chip with its arch-specific suffix.
+struct CudaMatrixRow {
+  llvm::StringLiteral Name;
+  unsigned Since;
+  bool ArchOnly;
+};
+
+const CudaMatrixRow kCudaMatrixInstructions[] = {
+    {"mma_sync.m16n8k16.f16.f32", 80, false},
+    {"mma_sync.m16n8k16.bf16.f32", 80, false},
+    {"mma_sync.m16n8k8.tf32.f32", 80, false},
+    {"wgmma.m64n0k16.f16.f32", 90, true},
+    {"wgmma.m64n0k16.bf16.f32", 90, true},
+    {"wgmma.m64n0k8.tf32.f32", 90, true},
 };
 
 } // namespace
@@ -58,10 +90,45 @@ unsigned CudaTarget::computeCapability() const {
   return value;
 }
 
+bool CudaTarget::isArchSpecific() const { return Chip.ends_with("a"); }
+
+GpuTarget CudaTarget::gpuTarget() const {
+  GpuTarget target;
+  target.Vendor = "nvidia";
+  target.Arch = Chip.str();
+  target.SubgroupSize = 32;
+  target.ProcessorCount = Multiprocessors;
+  target.MaxWorkgroupThreads = 1024;
+  target.MaxThreadsPerProcessor = MaxThreadsPerMultiprocessor;
+  // Beyond 48 KiB a kernel must use dynamic shared memory and opt in.
+  target.SharedMemoryBytes = 48 * KiB;
+  target.MaxSharedMemoryBytes = MaxSharedMemoryBytes;
+  unsigned cc = computeCapability();
+  target.AsyncCopy = cc >= 80;
+  target.Tma = cc >= 90;
+  for (const CudaMatrixRow &row : kCudaMatrixInstructions) {
+    bool available =
+        row.ArchOnly ? cc == row.Since && isArchSpecific() : cc >= row.Since;
+    if (available)
+      target.MatrixInstructions.push_back(
+          *GpuMatrixInstruction::parse(row.Name));
+  }
+  return target;
+}
+
 std::optional<CudaTarget> resolveCudaTarget(StringRef name) {
-  for (const CudaTargetRow &row : kCudaTargets)
-    if (row.Target.Chip == name || llvm::is_contained(row.Aliases, name))
+  for (const CudaTargetRow &row : kCudaTargets) {
+    if (row.Target.Chip == name)
       return row.Target;
+    for (const CudaAlias &alias : row.Aliases) {
+      if (alias.Name != name)
+        continue;
+      CudaTarget target = row.Target;
+      if (alias.Multiprocessors)
+        target.Multiprocessors = alias.Multiprocessors;
+      return target;
+    }
+  }
   return std::nullopt;
 }
 
@@ -70,8 +137,8 @@ std::vector<std::string> knownCudaTargetNames() {
   for (const CudaTargetRow &row : kCudaTargets)
     names.push_back(row.Target.Chip.str());
   for (const CudaTargetRow &row : kCudaTargets)
-    for (StringRef alias : row.Aliases)
-      names.push_back(alias.str());
+    for (const CudaAlias &alias : row.Aliases)
+      names.push_back(alias.Name.str());
   return names;
 }
 
@@ -82,7 +149,12 @@ std::string describeCudaTargetAliases() {
       continue;
     if (!text.empty())
       text += "; ";
-    text += llvm::join(row.Aliases, ", ") + " -> " + row.Target.Chip.str();
+    text += llvm::join(llvm::map_range(row.Aliases,
+                                       [](const CudaAlias &alias) {
+                                         return alias.Name.str();
+                                       }),
+                       ", ") +
+            " -> " + row.Target.Chip.str();
   }
   return text;
 }

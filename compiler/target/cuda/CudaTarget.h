@@ -2,6 +2,8 @@
 #ifndef KILN_COMPILER_TARGET_CUDA_CUDATARGET_H
 #define KILN_COMPILER_TARGET_CUDA_CUDATARGET_H
 
+#include "compiler/codegen/gpu/GpuTarget.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
@@ -10,22 +12,36 @@
 
 namespace kiln {
 
-/// One NVIDIA chip the CUDA back end generates code for.
+/// One NVIDIA chip the CUDA back end generates code for, with the facts
+/// code generation reads (see gpuTarget()).
 struct CudaTarget {
   /// The `.target` of the PTX and ptxas's -arch ("sm_90a").
   llvm::StringRef Chip;
   /// The PTX ISA version the code is emitted for (80 is `.version 8.0`): the
   /// oldest that knows the chip, so the oldest drivers can load it.
   unsigned PtxVersion;
+  /// Resident threads per multiprocessor.
+  int64_t MaxThreadsPerMultiprocessor;
+  /// Shared memory a block may use once its kernel opts in.
+  int64_t MaxSharedMemoryBytes;
+  /// Multiprocessors: the named product's, or for a chip or code name the
+  /// usual data-center part's (sm_90a: an H100 SXM's 132).
+  int64_t Multiprocessors;
 
   /// The compute capability x 10 the chip name gives (sm_90a: 90).
   unsigned computeCapability() const;
+  /// Whether the chip name has the arch-specific suffix ("sm_90a"), which
+  /// instructions of that chip alone (wgmma) need.
+  bool isArchSpecific() const;
+  /// The description every GPU code generation pass reads.
+  GpuTarget gpuTarget() const;
 };
 
 /// Resolves a --cuda-target value: a chip (sm_60 ... sm_120a), a code name
 /// (hopper) or a product (h100). Code and product names select the
 /// arch-specific chip where there is one (hopper, h100 -> sm_90a), which
-/// Hopper-only instructions need.
+/// Hopper-only instructions need; a product also gives its multiprocessor
+/// count.
 std::optional<CudaTarget> resolveCudaTarget(llvm::StringRef name);
 
 /// Every accepted --cuda-target name, chips first.

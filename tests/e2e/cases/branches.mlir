@@ -43,7 +43,7 @@ func.func @diamond(%x: tensor<1x64x64xf32>, %w1: tensor<1x64x64xf32>, %w2: tenso
 // The concatenation is written as each branch zero-padded to 32 channels at
 // its offset, then summed (exact: every channel gets one value plus zeros):
 // tosa.concat and tensor.concat of computed values do not compile for cuda
-// yet ("the cuda target cannot allocate a ... temporary yet"), and a file
+// yet ("GPU kernels cannot allocate a ... temporary yet"), and a file
 // here must compile for every target.
 func.func @inception(%x: tensor<1x16x16x8xf32>, %w1: tensor<8x1x1x8xf32>, %b1: tensor<8xf32>, %w3: tensor<12x3x3x8xf32>, %b3: tensor<12xf32>, %wp: tensor<4x1x1x8xf32>, %bp: tensor<4xf32>) -> tensor<1x16x16x32xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>

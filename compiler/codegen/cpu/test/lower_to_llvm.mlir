@@ -1,7 +1,7 @@
 // The whole CPU codegen pipeline (buildCpuCodegenPipeline), ending in
 // kiln-cpu-lower-to-llvm.
-// RUN: kiln-opt --pass-pipeline="builtin.module(kiln-cpu-bind-dispatch,func.func(kiln-cpu-tile-and-vectorize),kiln-bufferize,canonicalize,func.func(promote-buffers-to-stack),kiln-distribute-to-workgroups,kiln-cpu-lower-to-llvm)" %s | FileCheck %s
-// RUN: kiln-opt --pass-pipeline="builtin.module(kiln-cpu-bind-dispatch,func.func(kiln-cpu-tile-and-vectorize),kiln-bufferize,canonicalize,func.func(promote-buffers-to-stack),kiln-distribute-to-workgroups,kiln-cpu-lower-to-llvm)" %s | FileCheck %s --check-prefix=LLVMONLY
+// RUN: kiln-opt --pass-pipeline="builtin.module(kiln-bind-dispatch,func.func(kiln-cpu-tile-and-vectorize),kiln-bufferize,canonicalize,func.func(promote-buffers-to-stack),kiln-distribute-to-workgroups,kiln-cpu-lower-to-llvm)" %s | FileCheck %s
+// RUN: kiln-opt --pass-pipeline="builtin.module(kiln-bind-dispatch,func.func(kiln-cpu-tile-and-vectorize),kiln-bufferize,canonicalize,func.func(promote-buffers-to-stack),kiln-distribute-to-workgroups,kiln-cpu-lower-to-llvm)" %s | FileCheck %s --check-prefix=LLVMONLY
 
 // Only the LLVM dialect is left; exp is a polynomial, not a libm call.
 // LLVMONLY-NOT: func.func

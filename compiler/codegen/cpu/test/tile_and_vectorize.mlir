@@ -1,7 +1,7 @@
-// RUN: kiln-opt --split-input-file --pass-pipeline="builtin.module(kiln-cpu-bind-dispatch,func.func(kiln-cpu-tile-and-vectorize))" %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --pass-pipeline="builtin.module(kiln-bind-dispatch,func.func(kiln-cpu-tile-and-vectorize))" %s | FileCheck %s
 // Every op below is tiled to static shapes and vectorized: no linalg op is
 // left for the scalar fallback.
-// RUN: kiln-opt --split-input-file --pass-pipeline="builtin.module(kiln-cpu-bind-dispatch,func.func(kiln-cpu-tile-and-vectorize))" %s | FileCheck %s --check-prefix=NOLINALG
+// RUN: kiln-opt --split-input-file --pass-pipeline="builtin.module(kiln-bind-dispatch,func.func(kiln-cpu-tile-and-vectorize))" %s | FileCheck %s --check-prefix=NOLINALG
 // NOLINALG-NOT: linalg.
 
 // matmul 64x64x64: the 64x64 workgroup tile covers the whole result, so the

@@ -1,4 +1,4 @@
-// RUN: kiln-opt --split-input-file --pass-pipeline="builtin.module(kiln-cpu-bind-dispatch,func.func(kiln-cpu-tile-and-vectorize))" %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --pass-pipeline="builtin.module(kiln-bind-dispatch,func.func(kiln-cpu-tile-and-vectorize))" %s | FileCheck %s
 
 // Ops that must not be vectorized stay linalg ops, which become loops.
 

@@ -1,4 +1,7 @@
-// RUN: kiln-opt --split-input-file --kiln-gpu-contraction-kernels %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=rtx4090 --kiln-gpu-contraction-kernels %s | FileCheck %s
+
+// The target: an RTX 4090 (128 multiprocessors), so grids of 128
+// workgroups and more keep their tiles.
 
 // A matmul with a bias + relu epilogue: 128x128 workgroup tiles (8x8
 // outputs for each of 16x16 threads; 16 x 8 = 128 workgroups fill the GPU),
@@ -12,7 +15,7 @@
 // CHECK-DAG:   memref.global "private" @mm_tile_a : memref<8x132xf32, 3> {alignment = 16 : i64}
 // CHECK-DAG:   memref.global "private" @mm_tile_b : memref<8x128xf32, 3> {alignment = 16 : i64}
 // CHECK-LABEL: func.func private @mm(
-// CHECK-SAME:    kiln.gpu_contraction_tile = array<i64: 128, 128, 8, 8, 8>
+// CHECK-SAME:    kiln.lowering_config = {kernel = "simt_contraction", stages = 1 : i64, thread_tile = array<i64: 8, 8>, workgroup_tile = array<i64: 128, 128, 8>}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
 // CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 2048, 1024) step (1, 128, 128)
 // CHECK:           gpu.thread_id x
@@ -63,7 +66,7 @@ func.func private @mm(%a: memref<2048x512xf32>, %b: memref<512x1024xf32>, %bias:
 // thread, 96 workgroups) and K steps deepen to 16.
 
 // CHECK-LABEL: func.func private @small(
-// CHECK-SAME:    kiln.gpu_contraction_tile = array<i64: 32, 32, 16, 2, 2>
+// CHECK-SAME:    kiln.lowering_config = {kernel = "simt_contraction", stages = 1 : i64, thread_tile = array<i64: 2, 2>, workgroup_tile = array<i64: 32, 32, 16>}
 // CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 256, 384) step (1, 32, 32)
 func.func private @small(%a: memref<256x512xf32>, %b: memref<512x384xf32>, %out: memref<256x384xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<256x512xf32> to tensor<256x512xf32>
@@ -84,7 +87,7 @@ func.func private @small(%a: memref<256x512xf32>, %b: memref<512x384xf32>, %out:
 // is a workgroup loop.
 
 // CHECK-LABEL: func.func private @bmm(
-// CHECK-SAME:    kiln.gpu_contraction_tile = array<i64: 16, 32, 3, 1, 2>
+// CHECK-SAME:    kiln.lowering_config = {kernel = "simt_contraction", stages = 1 : i64, thread_tile = array<i64: 1, 2>, workgroup_tile = array<i64: 16, 32, 3>}
 // CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (2, 4, 20) step (1, 16, 32)
 // CHECK:           arith.cmpi ult
 // CHECK:           scf.if
@@ -109,7 +112,7 @@ func.func private @bmm(%a: memref<2x4x3xf32>, %b: memref<2x3x20xf32>, %c: memref
 // kiln-gpu-tile.
 
 // CHECK-LABEL: func.func private @sum(
-// CHECK-NOT:     kiln.gpu_contraction_tile
+// CHECK-NOT:     kiln.lowering_config
 // CHECK:         linalg.generic
 func.func private @sum(%a: memref<4x8xf32>, %out: memref<4xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<4x8xf32> to tensor<4x8xf32>

@@ -1,4 +1,6 @@
-// RUN: kiln-opt --split-input-file --kiln-gpu-contraction-kernels=tensor-core-arch=90 --canonicalize --cse %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=rtx4090 --kiln-gpu-contraction-kernels --canonicalize --cse %s | FileCheck %s
+
+// The target: an RTX 4090 (128 multiprocessors, mma.sync m16n8k16).
 
 // Convolutions are implicit GEMMs in the contraction kernels: M = N * OH *
 // OW, N = F, K = KH * KW * C. A 3x3 stride-2 convolution (as tosa.conv2d
@@ -11,8 +13,7 @@
 // and gets relu before its store.
 
 // CHECK-LABEL: func.func private @conv_bias_relu(
-// CHECK-SAME:    kiln.gpu_contraction_tile = array<i64: 32, 16, 16, 2, 1>
-// CHECK-SAME:    kiln.gpu_implicit_gemm = array<i64: 162, 8, 36>
+// CHECK-SAME:    kiln.lowering_config = {implicit_gemm = array<i64: 162, 8, 36>, kernel = "simt_contraction", stages = 1 : i64, thread_tile = array<i64: 2, 1>, workgroup_tile = array<i64: 32, 16, 16>}
 // CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 162, 8) step (1, 32, 16)
 // CHECK:           scf.if
 // CHECK-NEXT:        memref.load %arg0[
@@ -67,7 +68,7 @@ func.func private @conv_bias_relu(%arg0: memref<8xf32>, %arg1: memref<2x19x19x4x
 // (n, oh + kh * 2, ow + kw * 2, c).
 
 // CHECK-LABEL: func.func private @dilated(
-// CHECK-SAME:    kiln.gpu_implicit_gemm = array<i64: 144, 5, 27>
+// CHECK-SAME:    kiln.lowering_config = {implicit_gemm = array<i64: 144, 5, 27>
 // CHECK:         scf.for
 // CHECK:           %[[KH2:.+]] = arith.muli %{{.*}}, %c2
 // CHECK:           arith.addi %{{.*}}, %[[KH2]]
@@ -89,7 +90,7 @@ func.func private @dilated(%arg0: memref<1x16x16x3xf32>, %arg1: memref<3x3x3x5xf
 // M = N * OH * OW = 36, N = F = 3, K = KH * KW * C = 36.
 
 // CHECK-LABEL: func.func private @grouped(
-// CHECK-SAME:    kiln.gpu_implicit_gemm = array<i64: 36, 3, 36>
+// CHECK-SAME:    kiln.lowering_config = {implicit_gemm = array<i64: 36, 3, 36>
 // CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (2, 36, 3)
 func.func private @grouped(%arg0: memref<1x8x8x2x4xf32>, %arg1: memref<2x3x3x3x4xf32>, %arg2: memref<1x6x6x2x3xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %arg0 restrict : memref<1x8x8x2x4xf32> to tensor<1x8x8x2x4xf32>
@@ -110,8 +111,7 @@ func.func private @grouped(%arg0: memref<1x8x8x2x4xf32>, %arg1: memref<2x3x3x3x4
 // zero-filled; N = 64 takes 64 x 64 tiles.
 
 // CHECK-LABEL: func.func private @conv_f16(
-// CHECK-SAME:    kiln.gpu_contraction_mma = array<i64: 64, 64, 32, 16, 8, 16>
-// CHECK-SAME:    kiln.gpu_implicit_gemm = array<i64: 49, 64, 288>
+// CHECK-SAME:    kiln.lowering_config = {implicit_gemm = array<i64: 49, 64, 288>, instruction = "mma_sync.m16n8k16.f16.f32", kernel = "mma_contraction", stages = 2 : i64, warp_tile = array<i64: 32, 32>, workgroup_tile = array<i64: 64, 64, 32>}
 // CHECK:         arith.select
 // CHECK:         nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %{{.*}} {bypassL1} : memref<1x9x9x32xf16>
 // CHECK:         nvgpu.mma.sync
@@ -132,7 +132,7 @@ func.func private @conv_f16(%arg0: memref<1x9x9x32xf16>, %arg1: memref<3x3x32x64
 // the SIMT kernel gathers it element by element.
 
 // CHECK-LABEL: func.func private @conv_f16_narrow(
-// CHECK-SAME:    kiln.gpu_contraction_tile
+// CHECK-SAME:    kernel = "simt_contraction"
 // CHECK-NOT:     nvgpu
 func.func private @conv_f16_narrow(%arg0: memref<1x11x11x2xf16>, %arg1: memref<4x4x2x64xf16>, %arg2: memref<1x8x8x64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %arg0 restrict : memref<1x11x11x2xf16> to tensor<1x11x11x2xf16>
@@ -151,7 +151,7 @@ func.func private @conv_f16_narrow(%arg0: memref<1x11x11x2xf16>, %arg1: memref<4
 // for kiln-gpu-window-kernels.
 
 // CHECK-LABEL: func.func private @depthwise(
-// CHECK-NOT:     kiln.gpu_contraction
+// CHECK-NOT:     kiln.lowering_config
 // CHECK:         linalg.depthwise_conv_2d_nhwc_hwc
 func.func private @depthwise(%arg0: memref<1x12x12x16xf32>, %arg1: memref<3x3x16xf32>, %arg2: memref<1x10x10x16xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %arg0 restrict : memref<1x12x12x16xf32> to tensor<1x12x12x16xf32>
@@ -176,7 +176,7 @@ func.func private @depthwise(%arg0: memref<1x12x12x16xf32>, %arg1: memref<3x3x16
 // and a warp's stores fall in one channel plane.
 
 // CHECK-LABEL: func.func private @conv_nchw_bias_residual(
-// CHECK-SAME:    kiln.gpu_implicit_gemm = array<i64: 64, 24, 144>
+// CHECK-SAME:    kiln.lowering_config = {implicit_gemm = array<i64: 64, 24, 144>
 // CHECK:         %[[TID:.+]] = gpu.thread_id  x
 // CHECK-NEXT:    %[[ROW:.+]] = arith.remui %[[TID]], %c16
 // CHECK-NEXT:    %[[COL:.+]] = arith.divui %[[TID]], %c16

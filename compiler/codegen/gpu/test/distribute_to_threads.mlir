@@ -69,7 +69,7 @@ func.func private @write_outside(%in: memref<4xf32>, %out: memref<4xf32>, %x: in
 // CHECK:             vector.load {{[^{]*}} : memref<1xf32, {{.*}}>, vector<1xf32>
 // CHECK:             vector.store {{[^{]*}} : memref<1x4xf32, {{.*}}>, vector<4xf32>
 // CHECK-NOT:     vector.transfer
-func.func private @vectors(%a: memref<8x1024xf32>, %r: memref<8xf32>, %out: memref<8x1024xf32>, %x: index, %y: index, %z: index) attributes {kiln.dispatch, kiln.gpu_vector_width = 4 : i64, kiln.workgroup_count = array<i64: 8, 1, 1>} {
+func.func private @vectors(%a: memref<8x1024xf32>, %r: memref<8xf32>, %out: memref<8x1024xf32>, %x: index, %y: index, %z: index) attributes {kiln.dispatch, kiln.lowering_config = {kernel = "tiled", vector_width = 4 : i64}, kiln.workgroup_count = array<i64: 8, 1, 1>} {
   %c0 = arith.constant 0 : index
   %pad = ub.poison : f32
   scf.forall (%i, %j) = (0, 0) to (1, 1024) step (1, 4) {

@@ -1,5 +1,8 @@
-// RUN: kiln-opt --split-input-file --kiln-gpu-contraction-kernels=tensor-core-arch=90 %s | FileCheck %s
-// RUN: kiln-opt --split-input-file --kiln-gpu-contraction-kernels=tensor-core-arch=75 %s | FileCheck %s --check-prefix=SIMT
+// RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=a100 --kiln-gpu-contraction-kernels %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=t4 --kiln-gpu-contraction-kernels %s | FileCheck %s --check-prefix=SIMT
+
+// Targets: an A100 (108 multiprocessors, mma.sync and cp.async) and a T4
+// (sm_75: neither).
 
 // f16 x f16 -> f32 with 128x128x32 tiles dividing the problem into 128
 // workgroups: on sm_80 and later the tensor-core kernel. Two shared stages padded by 8 f16 a row;
@@ -11,7 +14,7 @@
 // CHECK-DAG:   memref.global "private" @mm_mma_a : memref<2x128x40xf16, 3> {alignment = 16 : i64}
 // CHECK-DAG:   memref.global "private" @mm_mma_b : memref<2x32x136xf16, 3> {alignment = 16 : i64}
 // CHECK-LABEL: func.func private @mm(
-// CHECK-SAME:    kiln.gpu_contraction_mma = array<i64: 128, 128, 32, 16, 8, 16>
+// CHECK-SAME:    kiln.lowering_config = {instruction = "mma_sync.m16n8k16.f16.f32", kernel = "mma_contraction", stages = 2 : i64, warp_tile = array<i64: 64, 32>, workgroup_tile = array<i64: 128, 128, 32>}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
 // CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 2048, 1024) step (1, 128, 128)
 // CHECK-COUNT-4: nvgpu.device_async_copy
@@ -31,7 +34,7 @@
 // CHECK:         arith.maximumf
 // CHECK:         memref.store {{.*}}, %arg3
 // SIMT-LABEL:  func.func private @mm(
-// SIMT-SAME:     kiln.gpu_contraction_tile
+// SIMT-SAME:     kernel = "simt_contraction"
 // SIMT-NOT:      nvgpu
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
@@ -61,7 +64,7 @@ func.func private @mm(%a: memref<2048x96xf16>, %b: memref<96x1024xf16>, %bias: m
 // (zero-filled) from a row clamped into A, and its outputs are not stored.
 
 // CHECK-LABEL: func.func private @edge(
-// CHECK-SAME:    kiln.gpu_contraction_mma = array<i64: 64, 64, 32, 16, 8, 16>
+// CHECK-SAME:    kiln.lowering_config = {instruction = "mma_sync.m16n8k16.f16.f32", kernel = "mma_contraction", stages = 2 : i64, warp_tile = array<i64: 32, 32>, workgroup_tile = array<i64: 64, 64, 32>}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
 // CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 100, 128) step (1, 64, 64)
 // CHECK:           %[[IN:.+]] = arith.cmpi ult, %{{.*}}, %c100
@@ -92,7 +95,7 @@ func.func private @edge(%a: memref<100x64xf16>, %b: memref<64x128xf16>, %out: me
 // predicates its edges.
 
 // CHECK-LABEL: func.func private @columns(
-// CHECK-SAME:    kiln.gpu_contraction_tile
+// CHECK-SAME:    kernel = "simt_contraction"
 // CHECK-NOT:     nvgpu.mma.sync
 func.func private @columns(%a: memref<128x64xf16>, %b: memref<64x100xf16>, %out: memref<128x100xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<128x64xf16> to tensor<128x64xf16>

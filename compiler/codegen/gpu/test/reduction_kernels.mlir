@@ -1,4 +1,6 @@
-// RUN: kiln-opt --split-input-file --kiln-gpu-reduction-kernels %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=h100 --kiln-gpu-reduction-kernels %s | FileCheck %s
+
+// The target: an H100 (32-lane subgroups, 132 x 2048 resident threads).
 
 // Softmax's row max over 1000 elements (NaN-initialized maxnumf): a whole
 // workgroup per row. Each of 256 threads reduces elements tid, tid + 256,
@@ -9,7 +11,7 @@
 
 // CHECK-DAG:   memref.global "private" @row_max_partials : memref<8x1xf32, 3> {alignment = 16 : i64}
 // CHECK-LABEL: func.func private @row_max(
-// CHECK-SAME:    kiln.gpu_reduction = {layout = "rows", outputs_per_workgroup = 1 : i64, threads_per_output = 256 : i64}
+// CHECK-SAME:    kiln.lowering_config = {kernel = "reduction", layout = "rows", outputs_per_workgroup = 1 : i64, threads_per_output = 256 : i64}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
 // CHECK:         scf.forall (%{{.+}}) in (8)
 // CHECK:           %[[TID:.+]] = gpu.thread_id x
@@ -60,7 +62,7 @@ func.func private @row_max(%x: memref<8x1000xf32>, %out: memref<8xf32>) attribut
 // store.
 
 // CHECK-LABEL: func.func private @l2_norm(
-// CHECK-SAME:    kiln.gpu_reduction = {layout = "rows", outputs_per_workgroup = 16 : i64, threads_per_output = 16 : i64}
+// CHECK-SAME:    kiln.lowering_config = {kernel = "reduction", layout = "rows", outputs_per_workgroup = 16 : i64, threads_per_output = 16 : i64}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
 // CHECK:         scf.forall (%{{.+}}) in (3)
 // CHECK:           scf.for {{.*}} = %c0 to %c2 step %{{.+}}
@@ -108,7 +110,7 @@ func.func private @l2_norm(%x: memref<48x33xf32>, %out: memref<48xf32>) attribut
 
 // CHECK-DAG:   memref.global "private" @column_sum_partials : memref<8x32xf32, 3>
 // CHECK-LABEL: func.func private @column_sum(
-// CHECK-SAME:    kiln.gpu_reduction = {layout = "columns", outputs_per_workgroup = 32 : i64, threads_per_output = 8 : i64}
+// CHECK-SAME:    kiln.lowering_config = {kernel = "reduction", layout = "columns", outputs_per_workgroup = 32 : i64, threads_per_output = 8 : i64}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
 // CHECK:         scf.forall (%{{.+}}) in (1)
 // CHECK:           %[[TID:.+]] = gpu.thread_id x
@@ -146,7 +148,7 @@ func.func private @column_sum(%x: memref<64x32xf32>, %out: memref<32xf32>) attri
 // partials. Integer max.
 
 // CHECK-LABEL: func.func private @column_max_i32(
-// CHECK-SAME:    kiln.gpu_reduction = {layout = "columns", outputs_per_workgroup = 16 : i64, threads_per_output = 8 : i64}
+// CHECK-SAME:    kiln.lowering_config = {kernel = "reduction", layout = "columns", outputs_per_workgroup = 16 : i64, threads_per_output = 8 : i64}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
 // CHECK:         %[[OUT:.+]] = arith.addi
 // CHECK:         %[[IN:.+]] = arith.cmpi ult, %[[OUT]], %c15
@@ -190,7 +192,7 @@ func.func private @column_max_i32(%x: memref<29x15xi32>, %acc: memref<15xi32>, %
 
 // CHECK-DAG:   memref.global "private" @all_rows_partials : memref<4x2xi8, 3>
 // CHECK-LABEL: func.func private @all_rows(
-// CHECK-SAME:    kiln.gpu_reduction = {layout = "rows", outputs_per_workgroup = 2 : i64, threads_per_output = 128 : i64}
+// CHECK-SAME:    kiln.lowering_config = {kernel = "reduction", layout = "rows", outputs_per_workgroup = 2 : i64, threads_per_output = 128 : i64}
 // CHECK:         memref.load %arg0{{.*}} : memref<2x300xi8>
 // CHECK:         arith.trunci %{{.+}} : i8 to i1
 // CHECK:         arith.andi
@@ -236,7 +238,7 @@ func.func private @all_rows(%x: memref<2x300xi8>, %out: memref<2xi8>) attributes
 // An f16 sum: shuffles move the bits zero-extended to 32.
 
 // CHECK-LABEL: func.func private @sum_f16(
-// CHECK-SAME:    kiln.gpu_reduction = {layout = "rows"
+// CHECK-SAME:    kiln.lowering_config = {kernel = "reduction", layout = "rows"
 // CHECK:         %[[BITS:.+]] = arith.bitcast %{{.+}} : f16 to i16
 // CHECK:         %[[WIDE:.+]] = arith.extui %[[BITS]] : i16 to i32
 // CHECK:         gpu.shuffle  xor %[[WIDE]], %c16_i32, %c32_i32{{.*}} : i32
@@ -263,7 +265,7 @@ func.func private @sum_f16(%x: memref<4x512xf16>, %out: memref<4xf16>) attribute
 // 4 elements.
 
 // CHECK-LABEL: func.func private @argmax(
-// CHECK-NOT:     kiln.gpu_reduction
+// CHECK-NOT:     kiln.lowering_config
 // CHECK:         linalg.generic
 func.func private @argmax(%x: memref<8x100xf32>, %out: memref<8xi32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<8x100xf32> to tensor<8x100xf32>
@@ -287,7 +289,7 @@ func.func private @argmax(%x: memref<8x100xf32>, %out: memref<8xi32>) attributes
 }
 
 // CHECK-LABEL: func.func private @running_average(
-// CHECK-NOT:     kiln.gpu_reduction
+// CHECK-NOT:     kiln.lowering_config
 // CHECK:         linalg.generic
 func.func private @running_average(%x: memref<8x100xf32>, %out: memref<8xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<8x100xf32> to tensor<8x100xf32>
@@ -306,7 +308,7 @@ func.func private @running_average(%x: memref<8x100xf32>, %out: memref<8xf32>) a
 }
 
 // CHECK-LABEL: func.func private @short_rows(
-// CHECK-NOT:     kiln.gpu_reduction
+// CHECK-NOT:     kiln.lowering_config
 // CHECK:         linalg.reduce
 func.func private @short_rows(%x: memref<64x4xf32>, %out: memref<64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<64x4xf32> to tensor<64x4xf32>

@@ -7,7 +7,7 @@
 // producer is fused at both levels and each thread tile is vectorized.
 
 // CHECK-LABEL: func.func private @add_exp(
-// CHECK-SAME:    kiln.gpu_vector_width = 4 : i64
+// CHECK-SAME:    kiln.lowering_config = {kernel = "tiled", vector_width = 4 : i64
 // CHECK:         scf.forall (%[[I:.+]], %[[J:.+]]) = (0, 0) to (8, 300) step (3, 300)
 // CHECK:           scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (%{{.+}}, 300) step (1, 4)
 // CHECK:             vector.transfer_read {{.*}} : tensor<1x4xf32>, vector<4xf32>
@@ -41,7 +41,7 @@ func.func private @add_exp(%a: memref<8x300xf32>, %b: memref<8x300xf32>, %out: m
 // 1x8 tiles; the bias is read as a vector, the per-row scalar broadcast.
 
 // CHECK-LABEL: func.func private @f16_broadcasts(
-// CHECK-SAME:    kiln.gpu_vector_width = 8 : i64
+// CHECK-SAME:    kiln.lowering_config = {kernel = "tiled", vector_width = 8 : i64
 // CHECK:         scf.forall ({{.*}}) = (0, 0) to (4, 64) step (4, 64)
 // CHECK:           scf.forall ({{.*}}) = (0, 0) to (4, 64) step (1, 8)
 // CHECK:             vector.transfer_read {{.*}} : tensor<1x8xf16>, vector<8xf16>
@@ -73,7 +73,7 @@ func.func private @f16_broadcasts(%a: memref<4x64xf16>, %b: memref<64xf16>, %c: 
 // gather), and an innermost extent (30) that 4 does not divide.
 
 // CHECK-LABEL: func.func private @transposed(
-// CHECK-NOT:     kiln.gpu_vector_width
+// CHECK-SAME:    kiln.lowering_config = {kernel = "tiled", workgroup_tile = array<i64: 8, 8>}
 // CHECK:           scf.forall (%{{.+}}, %{{.+}}) in (8, 8)
 // CHECK-NOT:       vector.
 func.func private @transposed(%a: memref<8x8xf32>, %out: memref<8x8xf32>) attributes {kiln.dispatch} {
@@ -89,7 +89,7 @@ func.func private @transposed(%a: memref<8x8xf32>, %out: memref<8x8xf32>) attrib
 }
 
 // CHECK-LABEL: func.func private @odd_rows(
-// CHECK-NOT:     kiln.gpu_vector_width
+// CHECK-SAME:    kiln.lowering_config = {kernel = "tiled", workgroup_tile = array<i64: 5, 30>}
 // CHECK:           scf.forall (%{{.+}}, %{{.+}}) in (5, 30)
 // CHECK-NOT:       vector.
 func.func private @odd_rows(%a: memref<5x30xf32>, %out: memref<5x30xf32>) attributes {kiln.dispatch} {

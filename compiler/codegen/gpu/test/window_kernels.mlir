@@ -1,4 +1,6 @@
-// RUN: kiln-opt --split-input-file --kiln-gpu-window-kernels --canonicalize --cse %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=h100 --kiln-gpu-window-kernels --canonicalize --cse %s | FileCheck %s
+
+// The target: an H100 (32-lane subgroups, 48 KiB of static shared memory).
 
 // A depthwise 3x3 convolution with a bias + relu epilogue. A workgroup
 // computes 2 rows x 16 columns x 32 channels: 32 consecutive threads on the
@@ -11,8 +13,7 @@
 
 // CHECK:       memref.global "private" @depthwise_bias_relu_window : memref<1x4x18x32xf32, 3> {alignment = 16 : i64}
 // CHECK-LABEL: func.func private @depthwise_bias_relu(
-// CHECK-SAME:    kiln.gpu_window_outputs_per_thread = 4 : i64
-// CHECK-SAME:    kiln.gpu_window_tile = array<i64: 1, 2, 16, 32>
+// CHECK-SAME:    kiln.lowering_config = {kernel = "window", stages = 1 : i64, thread_tile = array<i64: 4>, workgroup_tile = array<i64: 1, 2, 16, 32>}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
 // CHECK:         scf.forall ({{.*}}) = (0, 0, 0, 0, 0, 0) to (1, 32, 32, 32, 1, 1) step (1, 2, 16, 32, 1, 1)
 // CHECK:           %[[TID:.+]] = gpu.thread_id x
@@ -60,7 +61,7 @@ func.func private @depthwise_bias_relu(%arg0: memref<1x34x34x32xf32>, %arg1: mem
 
 // CHECK:       memref.global "private" @maxpool_window : memref<1x15x17x8xf32, 3>
 // CHECK-LABEL: func.func private @maxpool(
-// CHECK-SAME:    kiln.gpu_window_tile = array<i64: 1, 7, 8, 8>
+// CHECK-SAME:    workgroup_tile = array<i64: 1, 7, 8, 8>}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 112, 1, 1>
 // CHECK:           scf.for
 // CHECK:             %[[COL:.+]] = arith.remui %{{.*}}, %c17
@@ -95,7 +96,7 @@ func.func private @maxpool(%arg0: memref<1x15x15x8xf32>, %arg1: memref<1x7x7x8xf
 // the output's own.
 
 // CHECK-LABEL: func.func private @avgpool(
-// CHECK-SAME:    kiln.gpu_window_tile
+// CHECK-SAME:    kernel = "window"
 // CHECK-NOT:     linalg.index
 // CHECK:         arith.divf
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
@@ -131,7 +132,7 @@ func.func private @avgpool(%arg0: memref<1x10x10x3xf32>, %arg1: memref<1x8x8x3xf
 // channel loops, 16 x 2.
 
 // CHECK-LABEL: func.func private @multiplier(
-// CHECK-SAME:    kiln.gpu_window_tile = array<i64: 1, 4, 8, 16, 2>
+// CHECK-SAME:    workgroup_tile = array<i64: 1, 4, 8, 16, 2>}
 func.func private @multiplier(%arg0: memref<1x10x10x16xf32>, %arg1: memref<3x3x16x2xf32>, %arg2: memref<1x8x8x16x2xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %arg0 restrict : memref<1x10x10x16xf32> to tensor<1x10x10x16xf32>
   %1 = bufferization.to_tensor %arg1 restrict : memref<3x3x16x2xf32> to tensor<3x3x16x2xf32>
@@ -149,7 +150,7 @@ func.func private @multiplier(%arg0: memref<1x10x10x16xf32>, %arg1: memref<3x3x1
 // needs a 512 KiB box, so it is left for kiln-gpu-tile.
 
 // CHECK-LABEL: func.func private @global_pool(
-// CHECK-NOT:     kiln.gpu_window_tile
+// CHECK-NOT:     kiln.lowering_config
 // CHECK:         linalg.pooling_nhwc_sum
 func.func private @global_pool(%arg0: memref<1x64x64x64xf32>, %arg1: memref<1x1x1x64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %arg0 restrict : memref<1x64x64x64xf32> to tensor<1x64x64x64xf32>

@@ -5,7 +5,7 @@
 #include "compiler/dispatch/PushConstants.h"
 
 namespace kiln {
-#define GEN_PASS_DEF_CPUBINDDISPATCH
+#define GEN_PASS_DEF_BINDDISPATCH
 #include "compiler/Passes.h.inc"
 } // namespace kiln
 
@@ -130,7 +130,7 @@ LogicalResult bindDispatch(func::FuncOp func) {
   return success();
 }
 
-struct CpuBindDispatchPass : impl::CpuBindDispatchBase<CpuBindDispatchPass> {
+struct BindDispatchPass : impl::BindDispatchBase<BindDispatchPass> {
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (isDispatchFunc(func) && failed(bindDispatch(func)))

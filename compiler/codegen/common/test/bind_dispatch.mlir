@@ -1,4 +1,4 @@
-// RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-cpu-bind-dispatch %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-bind-dispatch %s | FileCheck %s
 
 // (tensor inputs) -> (tensor results) becomes (input memrefs, output memrefs)
 // -> (): inputs are read through `to_tensor restrict`, results are stored

@@ -92,6 +92,13 @@ def FuseElementwise : Pass<"kiln-fuse-elementwise"> {
     into one generic by N merges that each copy the body so far, O(N^2)
     (a 4,000-node ONNX chain took 25 s); bounded, each merge copies at most
     the bound and a long chain becomes one dispatch per bound's worth.
+
+    Into a contraction's or convolution's inputs only producers that move
+    or cast their element (a transpose, a broadcast, an extf) are fused: a
+    computing producer (a LayerNorm's normalization, a softmax's exp and
+    division, a GELU) would be recomputed for every output that reads the
+    element, and the GEMM kernels could no longer stage the operand in
+    shared memory as it is (a ViT's projections ran as reductions).
   }];
   let options = [
     Option<"maxBodyOps", "max-body-ops", "int64_t", "64",

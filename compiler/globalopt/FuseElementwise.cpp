@@ -12,6 +12,7 @@
 #include "compiler/globalopt/FuseElementwise.h"
 #include "compiler/Passes.h"
 
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -25,6 +26,43 @@ using namespace mlir;
 
 namespace kiln {
 
+namespace {
+
+// Whether the producer's payload only moves or converts its element (a
+// transpose, a broadcast, an extf): its only op, if any, is a cast of a
+// block argument.
+bool onlyMovesOrCasts(linalg::GenericOp producer) {
+  Block &body = *producer.getBody();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (body.getOperations().size() == 1)
+    return llvm::all_of(yield.getOperands(),
+                        [](Value v) { return isa<BlockArgument>(v); });
+  if (body.getOperations().size() != 2)
+    return false;
+  Operation &op = body.front();
+  return isa<CastOpInterface>(op) && op.getNumOperands() == 1 &&
+         isa<BlockArgument>(op.getOperand(0));
+}
+
+// A contraction or convolution reads each operand element many times (once
+// per output column, row or window position), so a producer computing
+// anything fused into its operand is recomputed that many times, and the
+// kernels that stage operand tiles in shared memory (GEMMs on tensor cores)
+// can no longer take it: only moves and casts are fused there. Elementwise
+// consumers (epilogues) fuse as before.
+bool fusesIntoContractionOperand(OpOperand *fused, linalg::GenericOp producer) {
+  auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
+  if (!consumer || consumer.getNumReductionLoops() == 0 ||
+      !consumer.isDpsInput(fused))
+    return true;
+  if (!linalg::isaContractionOpInterface(consumer) &&
+      !linalg::isaConvolutionOpInterface(consumer))
+    return true;
+  return onlyMovesOrCasts(producer);
+}
+
+} // namespace
+
 void populateBoundedElementwiseFusionPatterns(RewritePatternSet &patterns,
                                               FusionBounds bounds) {
   MLIRContext *context = patterns.getContext();
@@ -36,6 +74,8 @@ void populateBoundedElementwiseFusionPatterns(RewritePatternSet &patterns,
       return false;
     auto producerGeneric = dyn_cast<linalg::GenericOp>(producer);
     auto consumerGeneric = dyn_cast<linalg::GenericOp>(fused->getOwner());
+    if (producerGeneric && !fusesIntoContractionOperand(fused, producerGeneric))
+      return false;
     if (!producerGeneric || !consumerGeneric)
       return true;
     int64_t bodyOps = producerGeneric.getBody()->getOperations().size() +

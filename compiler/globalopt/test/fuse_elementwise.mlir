@@ -41,3 +41,78 @@ func.func @chain(%x: tensor<8xf32>, %a: tensor<8xf32>, %b: tensor<8xf32>,
   } -> tensor<8xf32>
   return %2 : tensor<8xf32>
 }
+
+// -----
+
+// A contraction's operands take only producers that move or cast their
+// element: the normalization (x - mean) * scale stays its own generic,
+// while B's transpose fuses into the matmul, which then reads the weight
+// itself through (m, n, k) -> (n, k). The bias add stays apart too
+// (upstream fuses only all-parallel producers; dispatch formation gives it
+// the matmul's dispatch).
+
+#mk = affine_map<(m, k) -> (m, k)>
+#row = affine_map<(m, k) -> (m)>
+#kn_t = affine_map<(k, n) -> (n, k)>
+#kn = affine_map<(k, n) -> (k, n)>
+#a = affine_map<(m, n, k) -> (m, k)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+#mn = affine_map<(m, n) -> (m, n)>
+#col = affine_map<(m, n) -> (n)>
+// BOUND-LABEL: func.func @normalized_matmul(
+// CHECK-LABEL: func.func @normalized_matmul(
+// CHECK:         %[[NORM:.+]] = linalg.generic
+// CHECK:           arith.subf
+// CHECK:           arith.mulf
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[NORM]], %arg2 :
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK:         linalg.generic
+// CHECK:           arith.addf
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @normalized_matmul(%x: tensor<16x32xf32>, %mean: tensor<16xf32>,
+                             %w: tensor<64x32xf32>, %bias: tensor<64xf32>)
+    -> tensor<16x64xf32> {
+  %cst = arith.constant 0.5 : f32
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x32xf32>
+  %norm = linalg.generic {indexing_maps = [#mk, #row, #mk],
+                          iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mean : tensor<16x32xf32>, tensor<16xf32>)
+      outs(%e : tensor<16x32xf32>) {
+  ^bb0(%v: f32, %m: f32, %o: f32):
+    %d = arith.subf %v, %m : f32
+    %s = arith.mulf %d, %cst : f32
+    linalg.yield %s : f32
+  } -> tensor<16x32xf32>
+  %et = tensor.empty() : tensor<32x64xf32>
+  %wt = linalg.generic {indexing_maps = [#kn_t, #kn],
+                        iterator_types = ["parallel", "parallel"]}
+      ins(%w : tensor<64x32xf32>) outs(%et : tensor<32x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<32x64xf32>
+  %eo = tensor.empty() : tensor<16x64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%eo : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %mm = linalg.generic {indexing_maps = [#a, #b, #c],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%norm, %wt : tensor<16x32xf32>, tensor<32x64xf32>)
+      outs(%acc : tensor<16x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  %out = linalg.generic {indexing_maps = [#mn, #col, #mn],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<16x64xf32>, tensor<64xf32>)
+      outs(%eo : tensor<16x64xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  return %out : tensor<16x64xf32>
+}

@@ -1,21 +1,29 @@
 #!/usr/bin/python3
 """Exports the test models to ONNX with their input and a float64 reference
-output, for tests/models/run_models.py and bench/onnx_bench.py.
+output, for tests/models/run_models.py, bench/onnx_bench.py and
+bench/model_bench.py.
 
   /usr/bin/python3 tests/models/export_models.py --out build/onnx-models \\
       [--models mobilenetv2,resnet50,encoder] [--opsets 13,17]
 
-Writes OUT/<model>_opset<N>/model.onnx, input.npy (float32) and
-expected.npy (float32: the model run in float64 on the same input, then
-rounded); with --torch-files (for bench/onnx_bench.py) also
-OUT/<model>/state.pt (the state dict) and traced.pt (TorchScript, for a
-machine without torchvision).
+Writes OUT/<model>_opset<N>/model.onnx, input.npy and expected.npy (the
+model run in float64 on the same input, then rounded to the output's
+type); with --torch-files (for the benchmarks) also OUT/<architecture>/
+state.pt (the state dict, shared by an architecture's variants) and, for
+the batch-1 float32 models, OUT/<model>/traced.pt (TorchScript, for a
+machine without torchvision); --torch-files=state writes the state dicts
+alone.
 
-The models (Debian's python3-torch 1.13 and python3-torchvision 0.14):
+The architectures (Debian's python3-torch 1.13 and python3-torchvision
+0.14):
   mobilenetv2  torchvision.models.mobilenet_v2, 1x3x224x224
   resnet50     torchvision.models.resnet50, 1x3x224x224
   encoder      torch.nn.TransformerEncoder: 2 layers, d_model 64, 4 heads,
                feed-forward 128, GELU, batch_first, input 1x16x64
+  vit, gpt, bert  the transformers of tests/models/transformer_models.py
+               (plain torch.nn): a 6-layer ViT on 1x3x224x224, a 4-layer
+               GPT-2-style decoder on 1x128 int64 token ids, a 4-layer
+               BERT-style encoder on 1x64x256 float embeddings
 Weights are seeded random (torch's default initialization). Batch norms get
 random affine parameters and running statistics measured on random batches
 in training mode, then perturbed, so the folded scale and shift are neither
@@ -23,25 +31,46 @@ in training mode, then perturbed, so the folded scale and shift are neither
 magnitude through fifty layers. Everything is seeded: the same torch
 version writes the same files.
 
+A model is an architecture with optional suffixes, `<architecture>[_b<N>]
+[_f16]` (resnet50_b32_f16, vit_f16, mobilenetv2_b32):
+  _b<N>  batch N instead of 1 (the same weights; the input's first N rows,
+         where a longer input holds the shorter one's first rows)
+  _f16   the model in float16: weights, float inputs and outputs (token ids
+         stay int64). Batch norms are first folded into their convolutions
+         (torch.fx), then every parameter is rounded to float16, so the
+         exported float32 graph holds float16 values; tests/models/
+         onnx_f16.py converts it. The reference is that rounded model in
+         float64 on the input rounded to float16, itself rounded to
+         float16 (the f16 tolerance: 2.5e-3 max|ref| + 1e-3 |ref|).
+Without --models only mobilenetv2, resnet50 and encoder are exported (the
+ctest suite onnx_models_local).
+
 Each model's float32 PyTorch output is checked against the float64 one with
-the suite's tolerance (|a - b| <= 1e-5 max|ref| + 1e-4 |ref|) as a sanity
-check of the reference; a model whose float32 run misses it is an error.
+the suite's fp32 tolerance (|a - b| <= 1e-5 max|ref| + 1e-4 |ref|) as a
+sanity check of the reference; a model whose float32 run misses it is an
+error (for _f16 models, the rounded model in float32 on the rounded input).
 """
 
 import argparse
 import copy
 import os
+import re
 import sys
 import time
 
 import numpy as np
 import torch
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))), "onnx"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "onnx"))
 import onnxharness as harness  # noqa: E402
+import transformer_models  # noqa: E402
 
 SEED = 20261123
+ARCHITECTURES = ("mobilenetv2", "resnet50", "encoder",
+                 *transformer_models.NAMES)
+# What is exported without --models (ctest onnx_models_local).
 MODELS = ("mobilenetv2", "resnet50", "encoder")
 OPSETS = (13, 17)
 
@@ -76,11 +105,24 @@ def randomizeBatchNorms(model, inputShape, generator):
                 0.75, 1.33, generator=generator))
 
 
+def parseModel(name):
+    """(architecture, batch, "f32" or "f16") of `<architecture>[_b<N>]
+    [_f16]`; ValueError for anything else."""
+    match = re.fullmatch(r"([a-z0-9]+?)(?:_b([1-9][0-9]*))?(_f16)?", name)
+    if not match or match.group(1) not in ARCHITECTURES:
+        raise ValueError(f"unknown model {name}")
+    return (match.group(1), int(match.group(2) or 1),
+            "f16" if match.group(3) else "f32")
+
+
 def build(name):
-    """(model in eval mode, input shape)."""
-    import torchvision
+    """(model in eval mode, batch-1 input shape, input kind: "tokens" for
+    int64 token ids, else a float tensor) of an architecture."""
     torch.manual_seed(SEED)
     generator = torch.Generator().manual_seed(SEED + 1)
+    if name in transformer_models.NAMES:
+        return transformer_models.build(name, generator)
+    import torchvision
     if name == "mobilenetv2":
         model, shape = torchvision.models.mobilenet_v2(), (1, 3, 224, 224)
     elif name == "resnet50":
@@ -95,27 +137,70 @@ def build(name):
     else:
         raise ValueError(f"unknown model {name}")
     randomizeBatchNorms(model, shape, generator)
-    return model.eval(), shape
+    return model.eval(), shape, "image"
 
 
-def makeInput(name, shape):
+def makeInput(name, shape, kind):
+    """The seeded input of architecture `name`: a float32 standard normal
+    tensor, or int64 token ids below the vocabulary's size."""
     rng = np.random.default_rng(SEED + sum(map(ord, name)))
+    if kind == "tokens":
+        vocab = transformer_models.CONFIGS[name][0]["vocab"]
+        return rng.integers(0, vocab, shape, dtype=np.int64)
     return rng.standard_normal(shape).astype(np.float32)
 
 
-def references(model, x):
-    """(float64 output rounded to float32, float32 output)."""
+def roundedToHalf(model):
+    """The model with its batch norms folded into the convolutions before
+    them (so no exporter folds them again in float32) and every floating
+    parameter and buffer rounded to float16, kept in float32."""
+    if any(isinstance(m, torch.nn.modules.batchnorm._BatchNorm)
+           for m in model.modules()):
+        from torch.fx.experimental.optimization import fuse
+        model = fuse(model)
+    else:
+        model = copy.deepcopy(model)
     with torch.no_grad():
-        wide = copy.deepcopy(model).double()(torch.from_numpy(x).double())
-        narrow = model(torch.from_numpy(x))
-    return (wide.numpy().astype(np.float32), narrow.numpy())
+        for tensor in (*model.parameters(), *model.buffers()):
+            if tensor.is_floating_point():
+                tensor.copy_(tensor.half().float())
+    return model.eval()
 
 
-def export(model, x, path, opset):
+def variant(model, x, dtype):
+    """(model, input) of one variant: as they are for f32; for f16 the
+    rounded model and the input rounded to float16 (a float32 copy of it
+    goes to the exporter)."""
+    if dtype == "f32":
+        return model, x
+    return roundedToHalf(model), (
+        x.astype(np.float16) if x.dtype == np.float32 else x)
+
+
+def references(model, x):
+    """(float64 output, float32 output)."""
+    wideInput = torch.from_numpy(
+        x.astype(np.float64) if x.dtype.kind == "f" else x)
+    narrowInput = torch.from_numpy(
+        x.astype(np.float32) if x.dtype.kind == "f" else x)
+    with torch.no_grad():
+        wide = copy.deepcopy(model).double()(wideInput)
+        narrow = model(narrowInput)
+    return wide.numpy(), narrow.numpy()
+
+
+def export(model, x, path, opset, dtype):
+    """Exports the model on x; for dtype f16 through a float32 copy of a
+    float16 input, the graph then converted by onnx_f16."""
     import onnx
-    torch.onnx.export(model, (torch.from_numpy(x),), path,
-                      opset_version=opset, input_names=["input"],
-                      output_names=["output"], do_constant_folding=True)
+    half = dtype == "f16"
+    torch.onnx.export(model, (torch.from_numpy(
+        x.astype(np.float32) if x.dtype == np.float16 else x),), path,
+        opset_version=opset, input_names=["input"],
+        output_names=["output"], do_constant_folding=True)
+    if half:
+        import onnx_f16
+        onnx.save(onnx_f16.to_float16(onnx.load(path)), path)
     onnx.checker.check_model(onnx.load(path))
 
 
@@ -124,15 +209,25 @@ def main():
                                 formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--models", default=",".join(MODELS),
-                   help=f"comma-separated subset of {','.join(MODELS)}")
+                   help="comma-separated models: architectures of "
+                   f"{','.join(ARCHITECTURES)}, each with optional _b<N> "
+                   f"and _f16 suffixes (default {','.join(MODELS)})")
     p.add_argument("--opsets", default=",".join(map(str, OPSETS)),
                    help="comma-separated ONNX opsets to export (default "
                    "13,17)")
-    p.add_argument("--torch-files", action="store_true",
-                   help="also write OUT/<model>/state.pt and traced.pt")
+    p.add_argument("--torch-files", nargs="?", const="all",
+                   choices=("all", "state"),
+                   help="also write OUT/<architecture>/state.pt and (not "
+                   "with =state) the batch-1 float32 models' "
+                   "OUT/<model>/traced.pt")
     args = p.parse_args()
     names = [n for n in args.models.split(",") if n]
-    unknown = [n for n in names if n not in MODELS]
+    unknown = []
+    for n in names:
+        try:
+            parseModel(n)
+        except ValueError:
+            unknown.append(n)
     if unknown:
         p.error(f"unknown model(s): {', '.join(unknown)}")
     opsets = [int(o) for o in args.opsets.split(",") if o]
@@ -141,29 +236,39 @@ def main():
     torch.set_num_threads(1)
 
     failed = []
+    built = {}  # architecture -> (model, batch-1 shape, input kind)
     for name in names:
         start = time.monotonic()
-        model, shape = build(name)
-        x = makeInput(name, shape)
-        expected, narrow = references(model, x)
-        ok, err, detail = harness.checkOutput(narrow, expected,
-                                              scaleByMax=True)
+        arch, batch, dtype = parseModel(name)
+        if arch not in built:
+            built[arch] = build(arch)
+            if args.torch_files:
+                weights = os.path.join(args.out, arch)
+                os.makedirs(weights, exist_ok=True)
+                torch.save(built[arch][0].state_dict(),
+                           os.path.join(weights, "state.pt"))
+        base, shape, kind = built[arch]
+        model, x = variant(base, makeInput(arch, (batch, *shape[1:]), kind),
+                           dtype)
+        wide, narrow = references(model, x)
+        ok, err, detail = harness.checkOutput(
+            narrow, wide.astype(np.float32), scaleByMax=True)
+        expected = wide.astype(np.float16 if dtype == "f16" else np.float32)
         log(f"{name}: torch float32 vs float64: max |diff| {err:.2e}, "
             f"max |ref| {np.abs(expected).max():.3g}" +
             ("" if ok else f": OUTSIDE the tolerance: {detail}"))
         if not ok:
             failed.append(name)
-        if args.torch_files:
-            weights = os.path.join(args.out, name)
-            os.makedirs(weights, exist_ok=True)
-            torch.save(model.state_dict(), os.path.join(weights, "state.pt"))
+        if args.torch_files == "all" and name == arch:
+            traced = os.path.join(args.out, name)
+            os.makedirs(traced, exist_ok=True)
             with torch.no_grad():
                 torch.jit.trace(model, torch.from_numpy(x)).save(
-                    os.path.join(weights, "traced.pt"))
+                    os.path.join(traced, "traced.pt"))
         for opset in opsets:
             out = os.path.join(args.out, f"{name}_opset{opset}")
             os.makedirs(out, exist_ok=True)
-            export(model, x, os.path.join(out, "model.onnx"), opset)
+            export(model, x, os.path.join(out, "model.onnx"), opset, dtype)
             np.save(os.path.join(out, "input.npy"), x)
             np.save(os.path.join(out, "expected.npy"), expected)
         log(f"{name}: exported opsets {','.join(map(str, opsets))} to "

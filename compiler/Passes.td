@@ -99,6 +99,11 @@ def FuseElementwise : Pass<"kiln-fuse-elementwise"> {
     division, a GELU) would be recomputed for every output that reads the
     element, and the GEMM kernels could no longer stage the operand in
     shared memory as it is (a ViT's projections ran as reductions).
+
+    A cheap all-parallel producer (at most 8 body ops) that a reduction
+    reads and something else reads too (a softmax's exp(x - max), read by
+    the sum and the division) is copied for the reduction and fused there,
+    so no dispatch stores it for both to read back.
   }];
   let options = [
     Option<"maxBodyOps", "max-body-ops", "int64_t", "64",

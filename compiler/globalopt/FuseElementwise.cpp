@@ -61,6 +61,64 @@ bool fusesIntoContractionOperand(OpOperand *fused, linalg::GenericOp producer) {
   return onlyMovesOrCasts(producer);
 }
 
+// Whether a fusion of `fused`'s producer into its consumer stays within
+// `bounds`.
+bool withinBounds(OpOperand *fused, linalg::GenericOp producer,
+                  FusionBounds bounds) {
+  auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
+  if (!consumer)
+    return true;
+  int64_t bodyOps = producer.getBody()->getOperations().size() +
+                    consumer.getBody()->getOperations().size();
+  int64_t operands = producer->getNumOperands() + consumer->getNumOperands();
+  return bodyOps <= bounds.MaxBodyOps && operands <= bounds.MaxOperands;
+}
+
+// Body ops (its yield included) up to which a producer is cheaper to
+// recompute in a reduction than to store and read back.
+constexpr int64_t kCheapProducerOps = 8;
+
+// A softmax's `exp(x - max)` feeds a reduction (the sum) and the
+// elementwise op after it (the division), so
+// fusion, which takes producers of one use only, leaves them as a dispatch
+// of their own writing a whole tensor that both then read. Recomputing such
+// a cheap producer in the reduction instead gives it a copy of its own,
+// which fusion merges; the original then has one use left and merges into
+// the other consumer.
+struct DuplicateCheapProducerIntoReduction
+    : OpRewritePattern<linalg::GenericOp> {
+  DuplicateCheapProducerIntoReduction(MLIRContext *context, FusionBounds bounds)
+      : OpRewritePattern(context), Bounds(bounds) {}
+
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    if (consumer.getNumReductionLoops() == 0 ||
+        linalg::isaContractionOpInterface(consumer) ||
+        linalg::isaConvolutionOpInterface(consumer))
+      return failure();
+    for (OpOperand *operand : consumer.getDpsInputOperands()) {
+      auto producer = operand->get().getDefiningOp<linalg::GenericOp>();
+      if (!producer || producer->hasOneUse() ||
+          producer->getNumResults() != 1 ||
+          producer.getNumReductionLoops() != 0 ||
+          static_cast<int64_t>(producer.getBody()->getOperations().size()) >
+              kCheapProducerOps ||
+          !withinBounds(operand, producer, Bounds) ||
+          // The copy must fuse, or the pattern would copy it again.
+          !linalg::areElementwiseOpsFusable(operand))
+        continue;
+      rewriter.setInsertionPoint(producer);
+      Operation *copy = rewriter.clone(*producer);
+      rewriter.modifyOpInPlace(consumer,
+                               [&] { operand->set(copy->getResult(0)); });
+      return success();
+    }
+    return failure();
+  }
+
+  FusionBounds Bounds;
+};
+
 } // namespace
 
 void populateBoundedElementwiseFusionPatterns(RewritePatternSet &patterns,
@@ -73,17 +131,12 @@ void populateBoundedElementwiseFusionPatterns(RewritePatternSet &patterns,
     if (!producer || !producer->hasOneUse())
       return false;
     auto producerGeneric = dyn_cast<linalg::GenericOp>(producer);
-    auto consumerGeneric = dyn_cast<linalg::GenericOp>(fused->getOwner());
-    if (producerGeneric && !fusesIntoContractionOperand(fused, producerGeneric))
-      return false;
-    if (!producerGeneric || !consumerGeneric)
+    if (!producerGeneric)
       return true;
-    int64_t bodyOps = producerGeneric.getBody()->getOperations().size() +
-                      consumerGeneric.getBody()->getOperations().size();
-    int64_t operands =
-        producerGeneric->getNumOperands() + consumerGeneric->getNumOperands();
-    return bodyOps <= bounds.MaxBodyOps && operands <= bounds.MaxOperands;
+    return fusesIntoContractionOperand(fused, producerGeneric) &&
+           withinBounds(fused, producerGeneric, bounds);
   };
+  patterns.add<DuplicateCheapProducerIntoReduction>(context, bounds);
   linalg::populateElementwiseOpsFusionPatterns(patterns, control);
   linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
   tensor::populateBubbleUpExpandShapePatterns(patterns);

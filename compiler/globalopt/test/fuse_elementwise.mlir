@@ -116,3 +116,60 @@ func.func @normalized_matmul(%x: tensor<16x32xf32>, %mean: tensor<16xf32>,
   } -> tensor<16x64xf32>
   return %out : tensor<16x64xf32>
 }
+
+// -----
+
+// Softmax after its max: exp(x - max) feeds the sum and the division. The
+// sum gets a copy of its own, fused into its body; the original then has
+// one use left and fuses into the division, so no generic stores the
+// exponentials.
+
+#xy = affine_map<(i, j) -> (i, j)>
+#x = affine_map<(i, j) -> (i)>
+// BOUND-LABEL: func.func @softmax_tail(
+// CHECK-LABEL: func.func @softmax_tail(
+// CHECK:         %[[SUM:.+]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK:           arith.subf
+// CHECK:           math.exp
+// CHECK:           arith.addf
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel"]
+// CHECK-SAME:      ins(%{{.+}}, %{{.+}}, %[[SUM]] :
+// CHECK:           arith.subf
+// CHECK:           math.exp
+// CHECK:           arith.divf
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+func.func @softmax_tail(%x: tensor<4x32xf32>, %max: tensor<4xf32>)
+    -> tensor<4x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x32xf32>
+  %exp = linalg.generic {indexing_maps = [#xy, #x, #xy],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x32xf32>, tensor<4xf32>)
+      outs(%e : tensor<4x32xf32>) {
+  ^bb0(%v: f32, %m: f32, %o: f32):
+    %d = arith.subf %v, %m : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<4x32xf32>
+  %er = tensor.empty() : tensor<4xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%er : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#xy, #x],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%exp : tensor<4x32xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %out = linalg.generic {indexing_maps = [#xy, #x, #xy],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %sum : tensor<4x32xf32>, tensor<4xf32>)
+      outs(%e : tensor<4x32xf32>) {
+  ^bb0(%v: f32, %s: f32, %o: f32):
+    %q = arith.divf %v, %s : f32
+    linalg.yield %q : f32
+  } -> tensor<4x32xf32>
+  return %out : tensor<4x32xf32>
+}

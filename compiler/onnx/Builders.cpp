@@ -122,6 +122,28 @@ Value scalarConstant(OpBuilder &b, Location loc, Type type, double value) {
   return arith::ConstantOp::create(b, loc, scalarAttr(type, value));
 }
 
+Type accumulatorType(Type element) {
+  if (element.isF16() || element.isBF16())
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
+Value convertFloatElements(OpBuilder &b, Location loc, Value value,
+                           Type element) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Type from = type.getElementType();
+  if (from == element)
+    return value;
+  bool widen = from.getIntOrFloatBitWidth() < element.getIntOrFloatBitWidth();
+  return buildElementwise(
+      b, loc, value, type.getShape(), element,
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        if (widen)
+          return arith::ExtFOp::create(nb, l, element, args[0]);
+        return arith::TruncFOp::create(nb, l, element, args[0]);
+      });
+}
+
 Value filledTensor(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
                    Type elementType, TypedAttr value) {
   Value init = tensor::EmptyOp::create(b, loc, shape, elementType);

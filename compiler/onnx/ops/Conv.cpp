@@ -35,7 +35,8 @@ Value namedConv(OpBuilder &b, Location loc, Value input, Value filter,
 }
 
 /// The accumulator of shape `shape` (channels at `channelDim`, split as
-/// [G, F/G] when `groups` > 0): the bias broadcast, or zeros.
+/// [G, F/G] when `groups` > 0) in `element`: the bias broadcast (converted
+/// to it), or zeros.
 Value accumulator(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
                   Type element, Value bias, int64_t channels,
                   int64_t groups = 0) {
@@ -53,7 +54,11 @@ Value accumulator(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
   Value shaped = reshapeTo(b, loc, bias, biasShape);
   return buildElementwise(
       b, loc, shaped, shape, element,
-      [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        if (args[0].getType() == element)
+          return args[0];
+        return arith::ExtFOp::create(nb, l, element, args[0]);
+      });
 }
 
 Value slice(OpBuilder &b, Location loc, Value value, int64_t dim,
@@ -83,13 +88,15 @@ Value plainConv(OpBuilder &b, Location loc, Value input, Value filter,
 
 /// The convolution of `input` (already padded) [N, C, spatial...] with
 /// `filter` [F, C/groups, k...] (and `bias` [F] or null) over `g`'s
-/// strides and dilations: [N, F, g.Output...].
-Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
-               Value bias, int64_t groups, const WindowGeometry &g) {
+/// strides and dilations: [N, F, g.Output...] of accumulatorType(input's
+/// element type).
+Value convolveInAccumulatorType(OpBuilder &b, Location loc, Value input,
+                                Value filter, Value bias, int64_t groups,
+                                const WindowGeometry &g) {
   auto inType = cast<RankedTensorType>(input.getType());
   auto wType = cast<RankedTensorType>(filter.getType());
   llvm::ArrayRef<int64_t> x = inType.getShape(), w = wType.getShape();
-  Type element = inType.getElementType();
+  Type element = accumulatorType(inType.getElementType());
   int64_t rank = x.size(), n = x[0], c = x[1], f = w[0];
   llvm::SmallVector<int64_t> outShape = {n, f};
   llvm::append_range(outShape, g.Output);
@@ -139,6 +146,15 @@ Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
     parts.push_back(plainConv(b, loc, in, wt, init, g));
   }
   return tensor::ConcatOp::create(b, loc, 1, parts);
+}
+
+/// convolveInAccumulatorType's result in the input's element type.
+Value convolve(OpBuilder &b, Location loc, Value input, Value filter,
+               Value bias, int64_t groups, const WindowGeometry &g) {
+  Type element = cast<RankedTensorType>(input.getType()).getElementType();
+  return convertFloatElements(
+      b, loc, convolveInAccumulatorType(b, loc, input, filter, bias, groups, g),
+      element);
 }
 
 /// Shared check of Conv and ConvTranspose: float operands of one type.

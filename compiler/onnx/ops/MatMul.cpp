@@ -77,6 +77,7 @@ FailureOr<Value> buildMatMul(NodeContext &ctx, Value lhs, Value rhs) {
                            << shapeString(rhsShape),
            failure();
   Type element = cast<RankedTensorType>(lhs.getType()).getElementType();
+  Type acc = accumulatorType(element);
   int64_t batchSize = numElementsOf(*batch);
   Value result;
   if (bBatch.empty() || numElementsOf(bBatch) == 1) {
@@ -91,7 +92,7 @@ FailureOr<Value> buildMatMul(NodeContext &ctx, Value lhs, Value rhs) {
                                         }()),
                          {batchSize * m, k});
     Value b2 = reshapeTo(b, loc, rhs, {k, n});
-    Value init = zeros(b, loc, {batchSize * m, n}, element);
+    Value init = zeros(b, loc, {batchSize * m, n}, acc);
     result =
         linalg::MatmulOp::create(b, loc, ValueRange{a2, b2}, init).getResult(0);
   } else {
@@ -102,7 +103,7 @@ FailureOr<Value> buildMatMul(NodeContext &ctx, Value lhs, Value rhs) {
                          {batchSize, m, k});
     Value b3 = reshapeTo(b, loc, broadcastValue(b, loc, rhs, bFull),
                          {batchSize, k, n});
-    Value init = zeros(b, loc, {batchSize, m, n}, element);
+    Value init = zeros(b, loc, {batchSize, m, n}, acc);
     result = linalg::BatchMatmulOp::create(b, loc, ValueRange{a3, b3}, init)
                  .getResult(0);
   }
@@ -111,7 +112,8 @@ FailureOr<Value> buildMatMul(NodeContext &ctx, Value lhs, Value rhs) {
     finalShape.push_back(m);
   if (!dropN)
     finalShape.push_back(n);
-  return reshapeTo(b, loc, result, finalShape);
+  return reshapeTo(b, loc, convertFloatElements(b, loc, result, element),
+                   finalShape);
 }
 
 namespace {
@@ -158,7 +160,7 @@ LogicalResult convertGemm(NodeContext &ctx) {
                            << shapeString(bShape) << (transB ? "^T" : "");
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
-  Type element = ctx.inputType(0).getElementType();
+  Type element = accumulatorType(ctx.inputType(0).getElementType());
   Value a = maybeTransposed(ctx, 0, transA);
   Value bm = maybeTransposed(ctx, 1, transB);
   llvm::SmallVector<int64_t> shape = {m, n};
@@ -178,11 +180,14 @@ LogicalResult convertGemm(NodeContext &ctx) {
     init = buildElementwise(
         b, loc, ctx.input(2), shape, element,
         [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          Value c = args[0];
+          if (c.getType() != element)
+            c = arith::ExtFOp::create(nb, l, element, c);
           if (beta == 1.0)
-            return args[0];
+            return c;
           Value s = scalarConstant(nb, l, element, beta);
-          return isF(args[0]) ? Value(arith::MulFOp::create(nb, l, args[0], s))
-                              : Value(arith::MulIOp::create(nb, l, args[0], s));
+          return isF(c) ? Value(arith::MulFOp::create(nb, l, c, s))
+                        : Value(arith::MulIOp::create(nb, l, c, s));
         });
   } else {
     init = zeros(b, loc, shape, element);
@@ -204,14 +209,20 @@ LogicalResult convertGemm(NodeContext &ctx) {
           };
           Value y = mul(args[0], alpha);
           if (args.size() > 1) {
-            Value c = mul(args[1], beta);
+            Value c = args[1];
+            if (c.getType() != element)
+              c = arith::ExtFOp::create(nb, l, element, c);
+            c = mul(c, beta);
             y = f ? Value(arith::AddFOp::create(nb, l, y, c))
                   : Value(arith::AddIOp::create(nb, l, y, c));
           }
           return y;
         });
   }
-  ctx.setOutput(0, product, dtype);
+  ctx.setOutput(
+      0,
+      convertFloatElements(b, loc, product, ctx.inputType(0).getElementType()),
+      dtype);
   return success();
 }
 

@@ -103,7 +103,10 @@ def FuseElementwise : Pass<"kiln-fuse-elementwise"> {
     A cheap all-parallel producer (at most 8 body ops) that a reduction
     reads and something else reads too (a softmax's exp(x - max), read by
     the sum and the division) is copied for the reduction and fused there,
-    so no dispatch stores it for both to read back.
+    so no dispatch stores it for both to read back. A generic that only
+    rounds a contraction's result (the truncf after an f16 matmul's f32
+    accumulator) is not fused into its consumer: it becomes the
+    contraction's epilogue, and the wide result is never stored.
   }];
   let options = [
     Option<"maxBodyOps", "max-body-ops", "int64_t", "64",
@@ -331,7 +334,9 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
     of BK (8 or 16) with the A and B tiles staged in shared memory
     (`memref.global`s in the workgroup address space) between barriers, the
     next step's tiles loaded into registers during the math. The root's and
-    epilogue's payloads are cloned per element. The function gets its
+    epilogues' payloads are cloned per element (a chain of elementwise
+    epilogues, each reading the value before it, is applied in turn). The
+    function gets its
     workgroup size and lowering configuration (below); other dispatches
     (depthwise convolutions included) are left alone.
 

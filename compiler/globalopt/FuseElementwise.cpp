@@ -61,6 +61,23 @@ bool fusesIntoContractionOperand(OpOperand *fused, linalg::GenericOp producer) {
   return onlyMovesOrCasts(producer);
 }
 
+// Whether `producer` only narrows a contraction's or convolution's result
+// (the truncf of an f16 matmul's f32 accumulator). Fused into its
+// consumer, the wide result would be stored by the contraction's dispatch
+// and read back by the consumer's, twice the bytes; kept apart, dispatch
+// formation gives it the contraction's dispatch as an epilogue.
+bool narrowsContractionResult(linalg::GenericOp producer) {
+  if (!onlyMovesOrCasts(producer) || producer.getNumDpsInputs() != 1 ||
+      producer.getBody()->getOperations().size() != 2 ||
+      !isa<arith::TruncFOp>(producer.getBody()->front()))
+    return false;
+  auto source =
+      producer.getDpsInputOperand(0)->get().getDefiningOp<linalg::LinalgOp>();
+  return source && source.getNumReductionLoops() > 0 &&
+         (linalg::isaContractionOpInterface(source) ||
+          linalg::isaConvolutionOpInterface(source));
+}
+
 // Whether a fusion of `fused`'s producer into its consumer stays within
 // `bounds`.
 bool withinBounds(OpOperand *fused, linalg::GenericOp producer,
@@ -133,7 +150,8 @@ void populateBoundedElementwiseFusionPatterns(RewritePatternSet &patterns,
     auto producerGeneric = dyn_cast<linalg::GenericOp>(producer);
     if (!producerGeneric)
       return true;
-    return fusesIntoContractionOperand(fused, producerGeneric) &&
+    return !narrowsContractionResult(producerGeneric) &&
+           fusesIntoContractionOperand(fused, producerGeneric) &&
            withinBounds(fused, producerGeneric, bounds);
   };
   patterns.add<DuplicateCheapProducerIntoReduction>(context, bounds);

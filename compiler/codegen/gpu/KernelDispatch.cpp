@@ -105,26 +105,38 @@ FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func) {
   d.Out = stores.front().getDest();
   d.Store = stores.front();
   Value result = stores.front().getSource();
-  // An elementwise epilogue reads the root (an op with reduction loops) in
-  // order and other bindings anyhow.
-  if (auto generic = result.getDefiningOp<linalg::GenericOp>();
-      generic && isElementwiseInOrder(generic)) {
-    Value root;
+  // Elementwise epilogues, outermost first: each reads the value before it
+  // (the root, an op with reduction loops, or the previous epilogue) in
+  // order and other bindings anyhow (a rounding to f16, then a residual
+  // add and a ReLU).
+  SmallVector<linalg::GenericOp> epilogues;
+  while (auto generic = result.getDefiningOp<linalg::GenericOp>()) {
+    if (!isElementwiseInOrder(generic) ||
+        (!epilogues.empty() && !result.hasOneUse()))
+      break;
+    Value inner;
+    bool valid = true;
     for (OpOperand *input : generic.getDpsInputOperands()) {
       auto producer = input->get().getDefiningOp<linalg::LinalgOp>();
-      if (producer && producer.getNumReductionLoops() != 0) {
-        if (root || !generic.getMatchingIndexingMap(input).isIdentity())
-          return failure();
-        root = input->get();
-      } else if (!readsBinding(generic, input)) {
-        return failure();
+      bool computed =
+          producer && (producer.getNumReductionLoops() != 0 ||
+                       isa<linalg::GenericOp>(producer.getOperation()));
+      if (computed && !inner &&
+          generic.getMatchingIndexingMap(input).isIdentity()) {
+        inner = input->get();
+        continue;
       }
+      if (!readsBinding(generic, input))
+        valid = false;
     }
-    if (root) {
-      d.Epilogue = generic;
-      result = root;
-    }
+    if (!valid || !inner)
+      break;
+    epilogues.push_back(generic);
+    result = inner;
   }
+  if (!epilogues.empty() && !result.getDefiningOp<linalg::LinalgOp>())
+    return failure();
+  d.Epilogues.assign(epilogues.rbegin(), epilogues.rend());
   auto op = result.getDefiningOp<linalg::LinalgOp>();
   if (!op || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       !op.hasPureTensorSemantics() || op.hasIndexSemantics() ||
@@ -265,14 +277,16 @@ Value applyRootPayload(OpBuilder &builder, const KernelDispatch &d,
 
 Value applyEpilogue(OpBuilder &builder, Location loc, const KernelDispatch &d,
                     Value result, ArrayRef<Value> outIndices) {
-  if (!d.Epilogue)
-    return result;
-  linalg::GenericOp epilogue = d.Epilogue;
-  OpOperand *root = nullptr;
-  for (OpOperand *input : epilogue.getDpsInputOperands())
-    if (input->get() == d.Op->getResult(0))
-      root = input;
-  return applyElementwise(builder, loc, epilogue, outIndices, root, result);
+  Value inner = d.Op->getResult(0);
+  for (linalg::GenericOp epilogue : d.Epilogues) {
+    OpOperand *root = nullptr;
+    for (OpOperand *input : epilogue.getDpsInputOperands())
+      if (input->get() == inner)
+        root = input;
+    result = applyElementwise(builder, loc, epilogue, outIndices, root, result);
+    inner = epilogue->getResult(0);
+  }
+  return result;
 }
 
 void eraseTensorProgram(func::FuncOp func) {

@@ -5,8 +5,9 @@
 // GEMMs, depthwise convolutions and poolings as window kernels. Each takes a
 // dispatch in binding form whose result is one linalg op, the root, reading
 // bindings and accumulating into a fill, a copy of a binding or an
-// elementwise op of bindings (a broadcast bias), optionally followed by one
-// elementwise epilogue that reads the root and other bindings. This is that
+// elementwise op of bindings (a broadcast bias), optionally followed by a
+// chain of elementwise epilogues, each reading the value before it and
+// other bindings (a rounding to f16, a residual add, a ReLU). This is that
 // match, and what the kernel builders share to emit such a kernel.
 //
 //===----------------------------------------------------------------------===//
@@ -27,7 +28,9 @@ struct KernelDispatch {
   /// tensor.empty, a linalg.copy of a binding, or an all-parallel
   /// linalg.generic of bindings (its loops the output's dimensions).
   mlir::Operation *Init;
-  mlir::linalg::GenericOp Epilogue;  // may be null
+  /// Elementwise ops applied to the root's result in turn, innermost
+  /// first; may be empty.
+  llvm::SmallVector<mlir::linalg::GenericOp> Epilogues;
   mlir::Value Out;                   // the output binding
   mlir::Operation *Store;            // the store of the result to Out
   llvm::SmallVector<int64_t> Ranges; // the root's loop ranges, all static
@@ -97,7 +100,7 @@ mlir::Value applyRootPayload(mlir::OpBuilder &builder, const KernelDispatch &d,
                              llvm::ArrayRef<mlir::Value> args);
 
 /// The value stored for output `outIndices` whose root result is `result`:
-/// `result` itself, or d's epilogue applied to it (other inputs loaded from
+/// `result` with d's epilogues applied in turn (other inputs loaded from
 /// their bindings).
 mlir::Value applyEpilogue(mlir::OpBuilder &builder, mlir::Location loc,
                           const KernelDispatch &d, mlir::Value result,

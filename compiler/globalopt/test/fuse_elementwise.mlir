@@ -173,3 +173,59 @@ func.func @softmax_tail(%x: tensor<4x32xf32>, %max: tensor<4xf32>)
   } -> tensor<4x32xf32>
   return %out : tensor<4x32xf32>
 }
+
+// -----
+
+// An f16 matmul accumulates in f32 and is rounded to f16 after. The
+// rounding stays a generic of its own (dispatch formation makes it the
+// matmul's epilogue) rather than fusing into the residual add, which would
+// then read the f32 result: twice the bytes stored and loaded.
+
+#a2 = affine_map<(m, n, k) -> (m, k)>
+#b2 = affine_map<(m, n, k) -> (k, n)>
+#c2 = affine_map<(m, n, k) -> (m, n)>
+#id2 = affine_map<(m, n) -> (m, n)>
+// BOUND-LABEL: func.func @rounded_matmul(
+// CHECK-LABEL: func.func @rounded_matmul(
+// CHECK:         %[[MM:.+]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:         %[[ROUNDED:.+]] = linalg.generic
+// CHECK-SAME:      ins(%[[MM]] : tensor<16x64xf32>)
+// CHECK:           arith.truncf
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%[[ROUNDED]], %{{.+}} : tensor<16x64xf16>, tensor<16x64xf16>)
+// CHECK:           arith.addf
+func.func @rounded_matmul(%a: tensor<16x32xf16>, %b: tensor<32x64xf16>,
+                          %r: tensor<16x64xf16>) -> tensor<16x64xf16> {
+  %zero = arith.constant 0.0 : f32
+  %e32 = tensor.empty() : tensor<16x64xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e32 : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %mm = linalg.generic {indexing_maps = [#a2, #b2, #c2],
+                        iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<16x32xf16>, tensor<32x64xf16>)
+      outs(%acc : tensor<16x64xf32>) {
+  ^bb0(%p: f16, %q: f16, %o: f32):
+    %pe = arith.extf %p : f16 to f32
+    %qe = arith.extf %q : f16 to f32
+    %m = arith.mulf %pe, %qe : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  %e16 = tensor.empty() : tensor<16x64xf16>
+  %t = linalg.generic {indexing_maps = [#id2, #id2],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%mm : tensor<16x64xf32>) outs(%e16 : tensor<16x64xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %h = arith.truncf %v : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<16x64xf16>
+  %sum = linalg.generic {indexing_maps = [#id2, #id2, #id2],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%t, %r : tensor<16x64xf16>, tensor<16x64xf16>)
+      outs(%e16 : tensor<16x64xf16>) {
+  ^bb0(%v: f16, %w: f16, %o: f16):
+    %s = arith.addf %v, %w : f16
+    linalg.yield %s : f16
+  } -> tensor<16x64xf16>
+  return %sum : tensor<16x64xf16>
+}

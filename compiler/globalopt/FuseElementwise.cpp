@@ -67,9 +67,10 @@ bool fusesIntoContractionOperand(OpOperand *fused, linalg::GenericOp producer) {
 // and read back by the consumer's, twice the bytes; kept apart, dispatch
 // formation gives it the contraction's dispatch as an epilogue.
 bool narrowsContractionResult(linalg::GenericOp producer) {
-  if (!onlyMovesOrCasts(producer) || producer.getNumDpsInputs() != 1 ||
-      producer.getBody()->getOperations().size() != 2 ||
-      !isa<arith::TruncFOp>(producer.getBody()->front()))
+  Block &body = *producer.getBody();
+  auto trunc = dyn_cast<arith::TruncFOp>(body.front());
+  if (producer.getNumDpsInputs() != 1 || body.getOperations().size() != 2 ||
+      !trunc || !isa<BlockArgument>(trunc.getIn()))
     return false;
   auto source =
       producer.getDpsInputOperand(0)->get().getDefiningOp<linalg::LinalgOp>();
@@ -89,6 +90,15 @@ bool withinBounds(OpOperand *fused, linalg::GenericOp producer,
                     consumer.getBody()->getOperations().size();
   int64_t operands = producer->getNumOperands() + consumer->getNumOperands();
   return bodyOps <= bounds.MaxBodyOps && operands <= bounds.MaxOperands;
+}
+
+// The rules above, whatever the producer's other uses: what the fusion
+// control and the copying pattern below both ask.
+bool mayFuse(OpOperand *fused, linalg::GenericOp producer,
+             FusionBounds bounds) {
+  return !narrowsContractionResult(producer) &&
+         fusesIntoContractionOperand(fused, producer) &&
+         withinBounds(fused, producer, bounds);
 }
 
 // Body ops (its yield included) up to which a producer is cheaper to
@@ -120,7 +130,7 @@ struct DuplicateCheapProducerIntoReduction
           producer.getNumReductionLoops() != 0 ||
           static_cast<int64_t>(producer.getBody()->getOperations().size()) >
               kCheapProducerOps ||
-          !withinBounds(operand, producer, Bounds) ||
+          !mayFuse(operand, producer, Bounds) ||
           // The copy must fuse, or the pattern would copy it again.
           !linalg::areElementwiseOpsFusable(operand))
         continue;
@@ -150,9 +160,7 @@ void populateBoundedElementwiseFusionPatterns(RewritePatternSet &patterns,
     auto producerGeneric = dyn_cast<linalg::GenericOp>(producer);
     if (!producerGeneric)
       return true;
-    return !narrowsContractionResult(producerGeneric) &&
-           fusesIntoContractionOperand(fused, producerGeneric) &&
-           withinBounds(fused, producerGeneric, bounds);
+    return mayFuse(fused, producerGeneric, bounds);
   };
   patterns.add<DuplicateCheapProducerIntoReduction>(context, bounds);
   linalg::populateElementwiseOpsFusionPatterns(patterns, control);

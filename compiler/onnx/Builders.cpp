@@ -134,6 +134,8 @@ Value convertFloatElements(OpBuilder &b, Location loc, Value value,
   Type from = type.getElementType();
   if (from == element)
     return value;
+  assert(from.getIntOrFloatBitWidth() != element.getIntOrFloatBitWidth() &&
+         "no extf or truncf between floats of one width");
   bool widen = from.getIntOrFloatBitWidth() < element.getIntOrFloatBitWidth();
   return buildElementwise(
       b, loc, value, type.getShape(), element,

@@ -54,8 +54,9 @@ mlir::TypedAttr scalarAttr(mlir::Type type, double value);
 /// `element` itself.
 mlir::Type accumulatorType(mlir::Type element);
 
-/// `value` with its float elements converted to `element` (extf or
-/// truncf, elementwise); `value` itself when they already are.
+/// `value` with its float elements converted to `element` of another
+/// width (extf or truncf, elementwise); `value` itself when they already
+/// are `element`.
 mlir::Value convertFloatElements(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value value, mlir::Type element);
 

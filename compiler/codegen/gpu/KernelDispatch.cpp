@@ -134,8 +134,6 @@ FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func) {
     epilogues.push_back(generic);
     result = inner;
   }
-  if (!epilogues.empty() && !result.getDefiningOp<linalg::LinalgOp>())
-    return failure();
   d.Epilogues.assign(epilogues.rbegin(), epilogues.rend());
   auto op = result.getDefiningOp<linalg::LinalgOp>();
   if (!op || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||

@@ -296,11 +296,12 @@ LogicalResult tileForGpu(func::FuncOp func,
   // Tiled ops are tracked by pointer from one level to the next, so nothing
   // folds in between; dead originals are erased instead.
   IRRewriter rewriter(ctx);
-  FailureOr<Operation *> workgroupTile = tileOp(
-      rewriter, root,
-      overAllLoops(chooseGpuWorkgroupTile(parallelRanges, elementsPerThread)),
-      scf::SCFTilingOptions::LoopType::ForallOp,
-      /*fuse=*/true, *blocks, /*yieldStoredProducers=*/true);
+  SmallVector<int64_t> workgroupSizes =
+      chooseGpuWorkgroupTile(parallelRanges, elementsPerThread);
+  FailureOr<Operation *> workgroupTile =
+      tileOp(rewriter, root, overAllLoops(workgroupSizes),
+             scf::SCFTilingOptions::LoopType::ForallOp,
+             /*fuse=*/true, *blocks, /*yieldStoredProducers=*/true);
   if (failed(workgroupTile))
     return root->emitError("failed to tile to workgroups");
   if (failed(resolveDims(func, dims)))
@@ -318,8 +319,7 @@ LogicalResult tileForGpu(func::FuncOp func,
     return failure();
   eraseDeadOps(func);
   SmallVector<NamedAttribute> config = {rewriter.getNamedAttr(
-      "workgroup_tile", rewriter.getDenseI64ArrayAttr(chooseGpuWorkgroupTile(
-                            parallelRanges, elementsPerThread)))};
+      "workgroup_tile", rewriter.getDenseI64ArrayAttr(workgroupSizes))};
   if (vectorWidth > 1)
     config.push_back(rewriter.getNamedAttr(
         "vector_width", rewriter.getI64IntegerAttr(vectorWidth)));

@@ -80,6 +80,26 @@ def ConvertConvLayout : Pass<"kiln-convert-conv-layout", "mlir::func::FuncOp"> {
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def ConvertToChannelsLast
+    : Pass<"kiln-convert-to-channels-last", "mlir::func::FuncOp"> {
+  let summary = "Runs chains of 2-D convolutions channels-last (NHWC)";
+  let description = [{
+    For back ends whose convolution kernels want the channels innermost (the
+    GPU's implicit GEMMs reduce over (KH, KW, C) and copy operands 16 bytes
+    at a time). In a function with at least two 2-D convolutions, every
+    conv_2d_nchw_fchw, depthwise_conv_2d_nchw_chw and NCHW max/sum pooling
+    becomes its NHWC form between transposes; the transposes then sink
+    through elementwise generics and pads, compose with each other, fold
+    into reductions that read them and into constant filters (dense and
+    dense_resource), and rebuild broadcasts (a bias accumulator) in the new
+    layout. What is left is a transpose where the chain meets the function's
+    NCHW inputs and outputs or an op it cannot pass (a reshape).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def FuseElementwise : Pass<"kiln-fuse-elementwise"> {
   let summary = "Fuses elementwise linalg.generic ops, within a size bound";
   let description = [{

@@ -87,12 +87,17 @@ void buildInputPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createDecomposeOps());
 }
 
-void buildGlobalOptPipeline(OpPassManager &pm, bool splitReductions) {
+void buildGlobalOptPipeline(OpPassManager &pm,
+                            const GlobalOptOptions &options) {
   pm.addNestedPass<func::FuncOp>(createConvertConvLayout());
+  if (options.ChannelsLast) {
+    pm.addNestedPass<func::FuncOp>(createConvertToChannelsLast());
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addPass(createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  if (splitReductions) {
+  if (options.SplitReductions) {
     pm.addNestedPass<func::FuncOp>(createSplitReduction());
     pm.addPass(createCanonicalizerPass());
   }
@@ -211,8 +216,15 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
   if (failed(runPhase(module, options, "input", buildInputPipeline)) ||
       failed(runPhase(module, options, "globalopt",
                       [&](OpPassManager &pm) {
-                        buildGlobalOptPipeline(
-                            pm, onlyGpuTargets(options.TargetDevices));
+                        bool gpus = onlyGpuTargets(options.TargetDevices);
+                        using Layout = CompileOptions::ConvLayout;
+                        bool channelsLast =
+                            options.Convolutions == Layout::Auto
+                                ? gpus
+                                : options.Convolutions == Layout::ChannelsLast;
+                        buildGlobalOptPipeline(pm,
+                                               {/*ChannelsLast=*/channelsLast,
+                                                /*SplitReductions=*/gpus});
                       })) ||
       failed(runPhase(module, options, "dispatch", buildDispatchPipeline)))
     return failure();

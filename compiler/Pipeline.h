@@ -23,6 +23,10 @@ struct CompileOptions {
   /// Fail unless ptxas is found and assembles a cubin (otherwise a cubin is
   /// embedded when ptxas is found and knows the chip).
   bool RequirePtxas = false;
+  /// The layout 2-D convolution chains run in (kiln-convert-to-channels-last):
+  /// Auto is channels-last when every target is a GPU, as written otherwise.
+  enum class ConvLayout { Auto, AsWritten, ChannelsLast };
+  ConvLayout Convolutions = ConvLayout::Auto;
   /// Called at the start of each phase with a short description.
   std::function<void(llvm::StringRef)> Progress;
 };
@@ -32,9 +36,19 @@ void registerCompilerDialects(mlir::DialectRegistry &registry);
 
 /// input: verify, inline, tosa -> linalg, decompose aggregates.
 void buildInputPipeline(mlir::OpPassManager &pm);
-/// globalopt: canonicalize, layouts, elementwise fusion, and with
-/// `splitReductions` (every target a GPU) kiln-split-reduction.
-void buildGlobalOptPipeline(mlir::OpPassManager &pm, bool splitReductions);
+/// What globalopt does beyond what every target wants; the dispatches are
+/// shared by every target of a module, so these hold only when all targets
+/// want them.
+struct GlobalOptOptions {
+  /// kiln-convert-to-channels-last (GPU targets).
+  bool ChannelsLast = false;
+  /// kiln-split-reduction (GPU targets).
+  bool SplitReductions = false;
+};
+
+/// globalopt: layouts, elementwise fusion, reductions split.
+void buildGlobalOptPipeline(mlir::OpPassManager &pm,
+                            const GlobalOptOptions &options);
 /// dispatch formation.
 void buildDispatchPipeline(mlir::OpPassManager &pm);
 

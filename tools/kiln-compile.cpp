@@ -75,6 +75,16 @@ cl::list<std::string> onnxInputShapes(
     cl::desc("For an ONNX input: the shape of a graph input whose "
              "dimensions the file leaves symbolic, NAME:DxDx... (repeatable)"),
     cl::value_desc("NAME:DIMS"), cl::cat(category));
+cl::opt<kiln::CompileOptions::ConvLayout> convLayout(
+    "conv-layout",
+    cl::desc("Layout of chains of 2-D convolutions (ONNX's are NCHW)"),
+    cl::values(clEnumValN(kiln::CompileOptions::ConvLayout::Auto, "auto",
+                          "NHWC when every target device is a GPU (default)"),
+               clEnumValN(kiln::CompileOptions::ConvLayout::AsWritten, "nchw",
+                          "as the input writes them"),
+               clEnumValN(kiln::CompileOptions::ConvLayout::ChannelsLast,
+                          "nhwc", "channels-last for every target")),
+    cl::init(kiln::CompileOptions::ConvLayout::Auto), cl::cat(category));
 cl::opt<bool> progress("progress",
                        cl::desc("Print each phase (default when stderr is a "
                                 "terminal)"),
@@ -211,6 +221,7 @@ int main(int argc, char **argv) {
   options.CpuTarget = cpuTarget;
   options.CudaTarget = cudaTarget;
   options.RequirePtxas = cudaUsePtxas;
+  options.Convolutions = convLayout;
   auto start = std::chrono::steady_clock::now();
   if (progress || llvm::sys::Process::StandardErrIsDisplayed()) {
     options.Progress = [start](llvm::StringRef phase) {

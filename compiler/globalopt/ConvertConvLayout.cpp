@@ -1,6 +1,7 @@
 //===- ConvertConvLayout.cpp - NHWC/FHWC convolutions to NHWC/HWCF --------===//
 
 #include "compiler/Passes.h"
+#include "compiler/globalopt/Transposes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -25,27 +26,7 @@ struct FhwcToHwcf : OpRewritePattern<linalg::Conv2DNhwcFhwcOp> {
       return failure();
     // hwcf[h, w, c, f] = fhwc[f, h, w, c], as a generic so that upstream
     // constant folding computes it at compile time for constant filters.
-    SmallVector<int64_t> shape = {
-        filterType.getDimSize(1), filterType.getDimSize(2),
-        filterType.getDimSize(3), filterType.getDimSize(0)};
-    Location loc = conv.getLoc();
-    MLIRContext *ctx = rewriter.getContext();
-    AffineMap read =
-        AffineMap::get(4, 0,
-                       {getAffineDimExpr(3, ctx), getAffineDimExpr(0, ctx),
-                        getAffineDimExpr(1, ctx), getAffineDimExpr(2, ctx)},
-                       ctx);
-    Value init = tensor::EmptyOp::create(rewriter, loc, shape,
-                                         filterType.getElementType());
-    Value hwcf =
-        linalg::GenericOp::create(
-            rewriter, loc, init.getType(), filter, init,
-            ArrayRef<AffineMap>{read, rewriter.getMultiDimIdentityMap(4)},
-            SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
-            [](OpBuilder &b, Location l, ValueRange args) {
-              linalg::YieldOp::create(b, l, args[0]);
-            })
-            .getResult(0);
+    Value hwcf = createTranspose(rewriter, conv.getLoc(), filter, {1, 2, 3, 0});
     rewriter.replaceOpWithNewOp<linalg::Conv2DNhwcHwcfOp>(
         conv, conv.getResultTypes(), ValueRange{conv.getInputs()[0], hwcf},
         conv.getOutputs(), conv.getStrides(), conv.getDilations());

@@ -54,6 +54,9 @@ def parseArgs():
     p.add_argument("--device", default="local-task")
     p.add_argument("--target-device", default="cpu")
     p.add_argument("--cuda-target", default="")
+    p.add_argument("--compile-arg", action="append", default=[],
+                   help="an extra kiln-compile argument, e.g. "
+                   "--compile-arg=--conv-layout=nhwc (repeatable)")
     p.add_argument("--filter", default="",
                    help="only models whose name matches this regex")
     p.add_argument("--jobs", type=int, default=1,
@@ -108,7 +111,8 @@ def compileEntry(entry, outDir, args):
     module = os.path.join(modelDir, "model.kiln")
     compiled = harness.compileOnnx(args.bin_dir, entry.info.pop("onnx"),
                                    module, args.target_device,
-                                   args.cuda_target, args.timeout)
+                                   args.cuda_target, args.timeout,
+                                   args.compile_arg)
     entry.compileStatus, entry.reason = compiled.status, compiled.reason
     entry.info["compile_seconds"] = round(compiled.seconds, 1)
     print(f"compiled {entry.name} in {compiled.seconds:.1f}s" +

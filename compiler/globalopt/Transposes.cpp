@@ -1,0 +1,382 @@
+//===- Transposes.cpp - Creating, folding and moving transposes -----------===//
+
+#include "compiler/globalopt/Transposes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+std::optional<SmallVector<int64_t>> transposePermutation(Operation *op) {
+  if (auto transpose = dyn_cast_or_null<linalg::TransposeOp>(op)) {
+    if (isIdentityPermutation(transpose.getPermutation()))
+      return std::nullopt;
+    return SmallVector<int64_t>(transpose.getPermutation());
+  }
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() != 0)
+    return std::nullopt;
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  if (!maps[1].isIdentity() || !maps[0].isPermutation() || maps[0].isIdentity())
+    return std::nullopt;
+  Block &body = generic.getRegion().front();
+  if (body.getTerminator()->getNumOperands() != 1 ||
+      body.getTerminator()->getOperand(0) != body.getArgument(0))
+    return std::nullopt;
+  // The input's dimension k is read at loop (= result dimension) inv[k].
+  SmallVector<int64_t> perm(maps[0].getNumResults());
+  for (auto [k, e] : llvm::enumerate(maps[0].getResults()))
+    perm[cast<AffineDimExpr>(e).getPosition()] = k;
+  return perm;
+}
+
+Value createTranspose(OpBuilder &builder, Location loc, Value source,
+                      ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(source.getType());
+  SmallVector<int64_t> shape = applyPermutation(type.getShape(), perm);
+  Value init =
+      tensor::EmptyOp::create(builder, loc, shape, type.getElementType());
+  MLIRContext *ctx = builder.getContext();
+  AffineMap read =
+      AffineMap::getPermutationMap(invertPermutationVector(perm), ctx);
+  return linalg::GenericOp::create(
+             builder, loc, init.getType(), source, init,
+             ArrayRef<AffineMap>{
+                 read, builder.getMultiDimIdentityMap(type.getRank())},
+             SmallVector<utils::IteratorType>(type.getRank(),
+                                              utils::IteratorType::parallel),
+             [](OpBuilder &b, Location l, ValueRange args) {
+               linalg::YieldOp::create(b, l, args[0]);
+             })
+      .getResult(0);
+}
+
+namespace {
+
+Value transposeSource(Operation *transpose) {
+  return cast<linalg::LinalgOp>(transpose).getDpsInputOperand(0)->get();
+}
+
+bool hasStaticShape(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && type.hasStaticShape();
+}
+
+// An all-parallel generic with one result written in its loop order whose
+// payload ignores the result's old value and the loop indices: it computes
+// the same elements whatever order its loops run in.
+bool isLayoutFree(linalg::GenericOp op) {
+  if (op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1 ||
+      op.hasIndexSemantics() || !hasStaticShape(op.getResult(0)))
+    return false;
+  OpOperand *init = op.getDpsInitOperand(0);
+  return op.getMatchingIndexingMap(init).isIdentity() &&
+         !op.payloadUsesValueFromOperand(init);
+}
+
+// The input `op` reads through an identity map from a transpose, if any:
+// the transpose sinks through such an op.
+OpOperand *sinkableInput(linalg::GenericOp op) {
+  if (!isLayoutFree(op) || transposePermutation(op))
+    return nullptr;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (op.getMatchingIndexingMap(input).isIdentity() &&
+        transposePermutation(input->get().getDefiningOp()) &&
+        hasStaticShape(transposeSource(input->get().getDefiningOp())))
+      return input;
+  return nullptr;
+}
+
+// `op` with its loops renumbered by `loops` (old loop d = loops(new
+// loops)), its one result written in the new order; the input at
+// `replaced` (if any) becomes `replacement` read through an identity map.
+linalg::GenericOp relayout(PatternRewriter &rewriter, linalg::GenericOp op,
+                           AffineMap loops, ArrayRef<int64_t> shape,
+                           OpOperand *replaced = nullptr,
+                           Value replacement = nullptr) {
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (input == replaced) {
+      inputs.push_back(replacement);
+      maps.push_back(rewriter.getMultiDimIdentityMap(loops.getNumDims()));
+    } else {
+      inputs.push_back(input->get());
+      maps.push_back(map.compose(loops));
+    }
+  }
+  maps.push_back(rewriter.getMultiDimIdentityMap(loops.getNumDims()));
+  Type element = getElementTypeOrSelf(op.getResult(0).getType());
+  Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), shape, element);
+  auto result = linalg::GenericOp::create(
+      rewriter, op.getLoc(), TypeRange{init.getType()}, inputs, init, maps,
+      op.getIteratorTypesArray());
+  rewriter.cloneRegionBefore(op.getRegion(), result.getRegion(),
+                             result.getRegion().end());
+  return result;
+}
+
+// elementwise(transpose(x), y...) -> transpose(elementwise'(x, y'...)),
+// where elementwise' runs over x's layout and reads y through maps
+// composed with the permutation.
+struct SinkThroughElementwise : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    OpOperand *input = sinkableInput(op);
+    if (!input)
+      return failure();
+    Operation *transpose = input->get().getDefiningOp();
+    SmallVector<int64_t> perm = *transposePermutation(transpose);
+    Value source = transposeSource(transpose);
+    // Old loop j is the source's dimension perm[j].
+    AffineMap loops = AffineMap::getPermutationMap(perm, getContext());
+    linalg::GenericOp relaid = relayout(
+        rewriter, op, loops,
+        cast<RankedTensorType>(source.getType()).getShape(), input, source);
+    rewriter.replaceOp(
+        op, createTranspose(rewriter, op.getLoc(), relaid.getResult(0), perm));
+    return success();
+  }
+};
+
+// generic(transpose(x)) -> generic reading x through a permuted map, for
+// the generics the transpose cannot sink through (reductions, broadcasting
+// reads).
+struct FoldIntoConsumer : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (sinkableInput(op) || transposePermutation(op))
+      return failure();
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Operation *transpose = input->get().getDefiningOp();
+      std::optional<SmallVector<int64_t>> perm =
+          transposePermutation(transpose);
+      if (!perm)
+        continue;
+      // The transpose's element r is its source's element s with
+      // s[perm[j]] = r[j]: the source's index k is the old map's result
+      // inv[k].
+      AffineMap map = op.getMatchingIndexingMap(input);
+      SmallVector<AffineExpr> results;
+      for (int64_t j : invertPermutationVector(*perm))
+        results.push_back(map.getResult(j));
+      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+      maps[input->getOperandNumber()] = AffineMap::get(
+          map.getNumDims(), map.getNumSymbols(), results, getContext());
+      Value source = transposeSource(transpose);
+      rewriter.modifyOpInPlace(op, [&] {
+        input->set(source);
+        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+      });
+      return success();
+    }
+    return failure();
+  }
+};
+
+// transpose(transpose(x)) -> x, or one transpose.
+struct ComposeTransposes : RewritePattern {
+  ComposeTransposes(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/2, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<SmallVector<int64_t>> outer = transposePermutation(op);
+    if (!outer)
+      return failure();
+    Operation *producer = transposeSource(op).getDefiningOp();
+    std::optional<SmallVector<int64_t>> inner = transposePermutation(producer);
+    if (!inner)
+      return failure();
+    SmallVector<int64_t> perm = applyPermutation(*inner, *outer);
+    Value source = transposeSource(producer);
+    if (isIdentityPermutation(perm))
+      rewriter.replaceOp(op, source);
+    else
+      rewriter.replaceOp(op,
+                         createTranspose(rewriter, op->getLoc(), source, perm));
+    return success();
+  }
+};
+
+// pad(transpose(x)) -> transpose(pad'(x)), pad' padding the same
+// dimensions in x's order.
+struct SinkThroughPad : OpRewritePattern<tensor::PadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::PadOp pad,
+                                PatternRewriter &rewriter) const override {
+    Operation *transpose = pad.getSource().getDefiningOp();
+    std::optional<SmallVector<int64_t>> perm = transposePermutation(transpose);
+    Value padValue = pad.getConstantPaddingValue();
+    if (!perm || !padValue || !pad.getLow().empty() || !pad.getHigh().empty())
+      return failure();
+    Value source = transposeSource(transpose);
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    SmallVector<int64_t> inv = invertPermutationVector(*perm);
+    SmallVector<OpFoldResult> low, high;
+    SmallVector<int64_t> shape;
+    for (int64_t k = 0; k < sourceType.getRank(); ++k) {
+      int64_t l = pad.getStaticLow()[inv[k]], h = pad.getStaticHigh()[inv[k]];
+      low.push_back(rewriter.getIndexAttr(l));
+      high.push_back(rewriter.getIndexAttr(h));
+      shape.push_back(sourceType.getDimSize(k) + l + h);
+    }
+    Value padded = tensor::PadOp::create(
+        rewriter, pad.getLoc(),
+        RankedTensorType::get(shape, sourceType.getElementType()), source, low,
+        high, padValue, pad.getNofold());
+    rewriter.replaceOp(pad,
+                       createTranspose(rewriter, pad.getLoc(), padded, *perm));
+    return success();
+  }
+};
+
+// transpose(broadcast(y)) -> broadcast'(y): a generic none of whose inputs
+// spans the result (a bias spread over an image) computes its result in
+// any layout at the same cost, so it writes the transposed one.
+struct TransposeBroadcast : RewritePattern {
+  TransposeBroadcast(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<SmallVector<int64_t>> perm = transposePermutation(op);
+    if (!perm || !hasStaticShape(op->getResult(0)))
+      return failure();
+    Value source = transposeSource(op);
+    if (!source.hasOneUse())
+      return failure();
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    if (auto fill = source.getDefiningOp<linalg::FillOp>()) {
+      Value init =
+          tensor::EmptyOp::create(rewriter, op->getLoc(), resultType.getShape(),
+                                  resultType.getElementType());
+      rewriter.replaceOp(op, linalg::FillOp::create(rewriter, op->getLoc(),
+                                                    fill.getInputs(), init)
+                                 .getResult(0));
+      return success();
+    }
+    auto generic = source.getDefiningOp<linalg::GenericOp>();
+    if (!generic || !isLayoutFree(generic) ||
+        llvm::any_of(generic.getDpsInputOperands(), [&](OpOperand *input) {
+          return generic.getMatchingIndexingMap(input).getNumResults() ==
+                 generic.getNumLoops();
+        }))
+      return failure();
+    // The result's element r is the broadcast's element s with s[k] =
+    // r[inv[k]].
+    AffineMap loops = AffineMap::getPermutationMap(
+        invertPermutationVector(*perm), getContext());
+    rewriter.replaceOp(
+        op,
+        relayout(rewriter, generic, loops, resultType.getShape()).getResult(0));
+    return success();
+  }
+};
+
+// The bytes of a constant's elements, when they are whole bytes each.
+std::optional<ArrayRef<char>> constantBytes(ElementsAttr attr,
+                                            int64_t elementBytes) {
+  int64_t size = attr.getNumElements() * elementBytes;
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (dense.isSplat())
+      return std::nullopt;
+    return dense.getRawData();
+  }
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob || static_cast<int64_t>(blob->getData().size()) != size)
+      return std::nullopt;
+    return blob->getData();
+  }
+  return std::nullopt;
+}
+
+// transpose(constant) -> constant, the bytes permuted at compile time
+// (upstream's linalg constant folding does not read dense_resource blobs,
+// the form model weights take).
+struct FoldConstantTranspose : RewritePattern {
+  FoldConstantTranspose(MLIRContext *ctx, int64_t maxBytes)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/3, ctx),
+        MaxBytes(maxBytes) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<SmallVector<int64_t>> perm = transposePermutation(op);
+    if (!perm)
+      return failure();
+    auto constant = transposeSource(op).getDefiningOp<arith::ConstantOp>();
+    if (!constant)
+      return failure();
+    auto attr = dyn_cast<ElementsAttr>(constant.getValue());
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    if (!attr || !type.hasStaticShape() ||
+        !type.getElementType().isIntOrFloat())
+      return failure();
+    if (auto dense = dyn_cast<DenseElementsAttr>(attr);
+        dense && dense.isSplat()) {
+      rewriter.replaceOp(op, arith::ConstantOp::create(
+                                 rewriter, op->getLoc(),
+                                 cast<TypedAttr>(dense.resizeSplat(type))));
+      return success();
+    }
+    unsigned bits = type.getElementTypeBitWidth();
+    int64_t elementBytes = bits / 8;
+    if (bits % 8 != 0 || type.getNumElements() * elementBytes > MaxBytes)
+      return failure();
+    std::optional<ArrayRef<char>> bytes = constantBytes(attr, elementBytes);
+    if (!bytes)
+      return failure();
+    auto sourceType = cast<RankedTensorType>(attr.getType());
+    SmallVector<int64_t> strides = computeStrides(sourceType.getShape());
+    // Walks the result in order; result index r reads source offset
+    // sum over j of r[j] * strides[perm[j]].
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> index(rank, 0);
+    std::vector<char> result(bytes->size());
+    int64_t offset = 0;
+    for (int64_t i = 0, n = type.getNumElements(); i < n; ++i) {
+      std::memcpy(result.data() + i * elementBytes,
+                  bytes->data() + offset * elementBytes, elementBytes);
+      for (int64_t j = rank - 1; j >= 0; --j) {
+        offset += strides[(*perm)[j]];
+        if (++index[j] < type.getDimSize(j))
+          break;
+        offset -= index[j] * strides[(*perm)[j]];
+        index[j] = 0;
+      }
+    }
+    ElementsAttr folded;
+    if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr))
+      folded = DenseResourceElementsAttr::get(
+          type, (resource.getRawHandle().getKey() + "_t").str(),
+          HeapAsmResourceBlob::allocateAndCopyWithAlign(result,
+                                                        /*align=*/64));
+    else
+      folded = DenseElementsAttr::getFromRawBuffer(type, result);
+    rewriter.replaceOp(op, arith::ConstantOp::create(rewriter, op->getLoc(),
+                                                     cast<TypedAttr>(folded)));
+    return success();
+  }
+  int64_t MaxBytes;
+};
+
+} // namespace
+
+void populateTransposePropagationPatterns(RewritePatternSet &patterns,
+                                          int64_t maxConstantBytes) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<SinkThroughElementwise, FoldIntoConsumer, SinkThroughPad>(ctx);
+  patterns.add<ComposeTransposes, TransposeBroadcast>(ctx);
+  patterns.add<FoldConstantTranspose>(ctx, maxConstantBytes);
+}
+
+} // namespace kiln

@@ -1,0 +1,126 @@
+// RUN: kiln-opt --split-input-file --kiln-convert-to-channels-last --canonicalize %s | FileCheck %s
+
+// A chain: conv (bias accumulator), ReLU, pad, conv, global sum. The
+// convolutions run NHWC/HWCF with their constant filters transposed at
+// compile time, the bias is broadcast in the new layout, ReLU and the pad
+// run channels-last, and the only transposes left are the input's and the
+// one the final reduction reads through its map.
+
+// CHECK-DAG: #[[TO_NHWC:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[BIAS:.+]] = affine_map<(d0, d1, d2, d3) -> (d3)>
+// CHECK-DAG: #[[SUM_IN:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>
+
+// CHECK-LABEL: func.func @chain(
+// CHECK-SAME:    %[[X:[^:]+]]: tensor<1x8x6x6xf32>
+// CHECK-DAG:   %[[W2:.+]] = arith.constant dense<5.000000e-01> : tensor<3x3x2x16xf32>
+// CHECK-DAG:   %[[W1:.+]] = arith.constant dense<{{\[\[\[\[}}1.000000e+00, 1.500000e+00], [2.000000e+00, 2.500000e+00]{{.*}}]]]]> : tensor<1x1x8x2xf32>
+// CHECK:       %[[XT:.+]] = linalg.generic {indexing_maps = [#[[TO_NHWC]], #[[ID]]]
+// CHECK-SAME:    ins(%[[X]] : tensor<1x8x6x6xf32>)
+// CHECK:       %[[B:.+]] = linalg.generic {indexing_maps = [#[[BIAS]], #[[ID]]]
+// CHECK-SAME:    outs(%{{.+}} : tensor<1x6x6x2xf32>)
+// CHECK:       %[[C1:.+]] = linalg.conv_2d_nhwc_hwcf
+// CHECK-SAME:    ins(%[[XT]], %[[W1]] : tensor<1x6x6x8xf32>, tensor<1x1x8x2xf32>) outs(%[[B]] : tensor<1x6x6x2xf32>)
+// CHECK:       %[[RELU:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]]]
+// CHECK-SAME:    ins(%[[C1]] : tensor<1x6x6x2xf32>)
+// CHECK:         arith.maximumf
+// CHECK:       %[[P:.+]] = tensor.pad %[[RELU]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:       %[[F:.+]] = linalg.fill {{.*}} -> tensor<1x6x6x16xf32>
+// CHECK:       %[[C2:.+]] = linalg.conv_2d_nhwc_hwcf
+// CHECK-SAME:    ins(%[[P]], %[[W2]] : tensor<1x8x8x2xf32>, tensor<3x3x2x16xf32>) outs(%[[F]] : tensor<1x6x6x16xf32>)
+// CHECK:       %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[SUM_IN]], #{{.+}}], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+// CHECK-SAME:    ins(%[[C2]] : tensor<1x6x6x16xf32>)
+// CHECK-NOT:   linalg.conv_2d_nchw_fchw
+// CHECK:       return %[[SUM]]
+#bias = affine_map<(d0, d1, d2, d3) -> (d1)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#red_in = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#red_out = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @chain(%x: tensor<1x8x6x6xf32>) -> tensor<1x16xf32> {
+  %w1 = arith.constant dense<[[[[1.0]], [[2.0]], [[3.0]], [[4.0]], [[5.0]], [[6.0]], [[7.0]], [[8.0]]], [[[1.5]], [[2.5]], [[3.5]], [[4.5]], [[5.5]], [[6.5]], [[7.5]], [[8.5]]]]> : tensor<2x8x1x1xf32>
+  %w2 = arith.constant dense<0.5> : tensor<16x2x3x3xf32>
+  %b = arith.constant dense<[0.25, -0.25]> : tensor<2xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x6x6xf32>
+  %init = linalg.generic {indexing_maps = [#bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%b : tensor<2xf32>) outs(%e : tensor<1x2x6x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x2x6x6xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w1 : tensor<1x8x6x6xf32>, tensor<2x8x1x1xf32>) outs(%init : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c1 : tensor<1x2x6x6xf32>) outs(%e : tensor<1x2x6x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x6x6xf32>
+  %p = tensor.pad %relu low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x2x6x6xf32> to tensor<1x2x8x8xf32>
+  %e2 = tensor.empty() : tensor<1x16x6x6xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w2 : tensor<1x2x8x8xf32>, tensor<16x2x3x3xf32>) outs(%f2 : tensor<1x16x6x6xf32>) -> tensor<1x16x6x6xf32>
+  %e3 = tensor.empty() : tensor<1x16xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<1x16xf32>) -> tensor<1x16xf32>
+  %sum = linalg.generic {indexing_maps = [#red_in, #red_out], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%c2 : tensor<1x16x6x6xf32>) outs(%f3 : tensor<1x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %in, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<1x16xf32>
+  return %sum : tensor<1x16xf32>
+}
+
+// -----
+
+// Weights as dense_resource blobs (the ONNX importer's form) are
+// transposed at compile time too; a depthwise convolution and a max
+// pooling between the convolutions go channels-last with them, and the
+// result goes back to NCHW once, at the end.
+
+// CHECK-LABEL: func.func @blobs(
+// CHECK-DAG:   arith.constant dense_resource<dw_t> : tensor<3x3x4xf32>
+// CHECK-DAG:   arith.constant dense_resource<pw_t> : tensor<1x1x4x4xf32>
+// CHECK:       linalg.depthwise_conv_2d_nhwc_hwc
+// CHECK:       linalg.pooling_nhwc_max
+// CHECK:       linalg.conv_2d_nhwc_hwcf
+// CHECK:       %[[OUT:.+]] = linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}]
+// CHECK-SAME:    ins(%{{.+}} : tensor<1x2x2x4xf32>) outs(%{{.+}} : tensor<1x4x2x2xf32>)
+// CHECK-NOT:   nchw
+// CHECK:       return %[[OUT]]
+func.func @blobs(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x2x2xf32> {
+  %dw = arith.constant dense_resource<dw> : tensor<4x3x3xf32>
+  %pw = arith.constant dense_resource<pw> : tensor<4x4x1x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %d = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %dw : tensor<1x4x6x6xf32>, tensor<4x3x3xf32>) outs(%f : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %pe = tensor.empty() : tensor<1x4x2x2xf32>
+  %pf = linalg.fill ins(%ninf : f32) outs(%pe : tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+  %win = tensor.empty() : tensor<2x2xf32>
+  %m = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%d, %win : tensor<1x4x4x4xf32>, tensor<2x2xf32>) outs(%pf : tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+  %cf = linalg.fill ins(%zero : f32) outs(%pe : tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%m, %pw : tensor<1x4x2x2xf32>, tensor<4x4x1x1xf32>) outs(%cf : tensor<1x4x2x2xf32>) -> tensor<1x4x2x2xf32>
+  return %c : tensor<1x4x2x2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      dw: "0x04000000000000000000803F0000004000004040000080400000A0400000C0400000E0400000004100001041000020410000304100004041000050410000604100007041000080410000884100009041000098410000A0410000A8410000B0410000B8410000C0410000C8410000D0410000D8410000E0410000E8410000F0410000F84100000042000004420000084200000C42",
+      pw: "0x04000000000000000000803F0000004000004040000080400000A0400000C0400000E0400000004100001041000020410000304100004041000050410000604100007041"
+    }
+  }
+#-}
+
+// -----
+
+// One convolution alone keeps its layout: two transposes would cost more
+// than its layout saves.
+
+// CHECK-LABEL: func.func @single(
+// CHECK:       linalg.conv_2d_nchw_fchw
+// CHECK-NOT:   linalg.generic
+func.func @single(%x: tensor<1x8x6x6xf32>, %w: tensor<4x8x1x1xf32>, %acc: tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32> {
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x8x6x6xf32>, tensor<4x8x1x1xf32>) outs(%acc : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  return %c : tensor<1x4x6x6xf32>
+}

@@ -499,6 +499,10 @@ case(M, "linalg_matmul_f16_tensor_cores",
 case(M, "linalg_matmul_f16_tensor_cores_large",
      [I("2048x64xf16"), I("64x1024xf16")],
      lambda a, b: f64(a) @ b, scale=absMatmul)
+case(M, "linalg_matmul_f16_tensor_cores_tails",
+     [I("100x40xf16"), I("40x72xf16"), I("72xf32")],
+     lambda a, b, c: f64(a) @ b + c,
+     scale=lambda a, b, c: absMatmul(a, b) + np.abs(c))
 case(M, "linalg_matmul_chain", [I("33x20xf32"), I("20x45xf32"), I("45x9xf32")],
      lambda a, b, c: (f64(a) @ b) @ c,
      scale=lambda a, b, c: absMatmul(a, b) @ np.abs(f64(c)))
@@ -595,6 +599,13 @@ case(C, "linalg_conv_f16_tensor_cores",
      [I("2x11x11x32xf16"), I("3x3x32x64xf16"), I("64xf32")],
      lambda x, w, b: relu(convNhwcHwcf(x, w) + b),
      scale=lambda x, w, b: convNhwcHwcf(np.abs(x), np.abs(w)) + np.abs(b))
+# f16 results: the f16 tolerance, against float64 convolutions.
+case(C, "linalg_conv_f16_tensor_cores_tails",
+     [I("2x7x7x24xf16"), I("1x1x24x144xf16"), I("3x3x24x40xf16")],
+     lambda x, w, w3: (convNhwcHwcf(x, w), convNhwcHwcf(x, w3)),
+     tol="f16",
+     scale=lambda x, w, w3: (convNhwcHwcf(np.abs(x), np.abs(w)),
+                             convNhwcHwcf(np.abs(x), np.abs(w3))))
 
 
 

@@ -1,8 +1,8 @@
 //===- MmaContractionKernel.cpp - Tensor-core GEMM kernels ----------------===//
 //
 // f16 x f16 -> f32 contractions and convolutions (implicit GEMMs: see
-// ContractionMatch.h) whose N and K tiles divide the problem run on the
-// tensor cores (nvgpu.mma.sync m16n8k16, sm_80 and later):
+// ContractionMatch.h) run on the tensor cores (nvgpu.mma.sync m16n8k16,
+// sm_80 and later):
 //
 //   workgroup: a BM x BN output tile, 128 x 128 with 8 warps as 2 x 4 (each
 //     warp 64 x 32), or 64 x 64 with 4 warps as 2 x 2 (each 32 x 32) when N
@@ -10,18 +10,22 @@
 //     16 x 8 mma tiles, one accumulator fragment of 2x2 f32 per thread each
 //   K in steps of 32, two shared-memory stages: while one stage is read the
 //     next is filled with cp.async (16 bytes per copy), so global loads
-//     overlap the math; rows of A past M are zero-filled (a copy of 0
+//     overlap the math; the parts of the tiles past M, N or K (the last
+//     tiles of a problem they do not divide) are zero-filled (copies of 0
 //     source bytes) and their outputs not stored
 //   fragments come from shared memory through ldmatrix (A: x4, B: x2
 //     transposed, as B is stored K x N); rows are padded by 16 bytes so the
 //     8 row addresses of an ldmatrix fall in different banks
-//   the epilogue runs per accumulator element and stores it
+//   accumulators start at zero (or a fill's value); the epilogue stages
+//     them through shared memory 16 rows at a time so that consecutive
+//     threads add the init, apply the epilogues and store consecutive
+//     output columns
 //
 // A convolution's A rows are gathered from its input: each 16-byte copy is
 // 8 consecutive input channels of one window position, so the input
-// channels must come in multiples of 8. Anything else (other types, a
-// payload that is not a multiply-add, N or K edges, an operand not laid out
-// K- or N-innermost) is left to the SIMT kernel.
+// channels must come in multiples of 8, and so must N. Anything else
+// (other types, a payload that is not a multiply-add, an operand not laid
+// out K- or N-innermost) is left to the SIMT kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +54,8 @@ constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 constexpr int64_t kStages = 2;
 // 16 bytes of f16 padding per shared row.
 constexpr int64_t kPad = 8;
+// 16 bytes of f32 padding per row of the epilogue's staging buffer.
+constexpr int64_t kStagingPad = 4;
 // f16 elements per cp.async.
 constexpr int64_t kCopyElements = 8;
 // The fragment layouts below are mma.sync's for this shape, whose warps
@@ -103,25 +109,34 @@ bool isCopyable(const Contraction &c, unsigned input, ArrayRef<int64_t> dims) {
          c.Ranges[dims.back()] % kCopyElements == 0;
 }
 
-// The tile for `c`: the largest whose N tile divides N with a workgroup for
-// each of the target's processors, else the one giving the most (the
-// smallest of equals); none if no N tile divides N, K is not a multiple of
-// kBK, or the operands cannot be copied 16 bytes at a time.
+// The tile for `c`: the largest with a workgroup for each of the target's
+// processors, else the one giving the most (the smallest of equals),
+// skipping a tile that would compute a third more columns than N has when
+// a smaller one wastes less; none if the operands cannot be copied 16 bytes
+// at a time (which also makes N and K multiples of 8: tails of whole
+// copies).
 std::optional<MmaTile> chooseTile(const Contraction &c,
                                   const GpuTarget &target) {
-  if (!isMultiplyAccumulate(c.Op) || c.K % kBK != 0 ||
-      !isCopyable(c, 0, c.KDims) || !isCopyable(c, 1, c.NDims))
+  if (!isMultiplyAccumulate(c.Op) || !isCopyable(c, 0, c.KDims) ||
+      !isCopyable(c, 1, c.NDims))
     return std::nullopt;
   Value init = uniformInit(c);
   if (init && !init.getType().isF32())
     return std::nullopt;
+  auto padded = [&](const MmaTile &tile) {
+    return llvm::alignTo(c.N, tile.BN);
+  };
+  uint64_t leastPadded = padded(kTiles[0]);
+  for (const MmaTile &tile : kTiles)
+    leastPadded = std::min(leastPadded, padded(tile));
   std::optional<MmaTile> best;
   int64_t bestCount = 0;
   for (const MmaTile &tile : kTiles) {
-    if (c.N % tile.BN != 0)
+    if (padded(tile) * 3 > static_cast<uint64_t>(c.N) * 4 &&
+        padded(tile) > leastPadded)
       continue;
-    int64_t count =
-        c.Batch * llvm::divideCeilSigned(c.M, tile.BM) * (c.N / tile.BN);
+    int64_t count = c.Batch * llvm::divideCeilSigned(c.M, tile.BM) *
+                    llvm::divideCeilSigned(c.N, tile.BN);
     if (count >= target.ProcessorCount)
       return tile;
     if (count >= bestCount) {
@@ -156,11 +171,26 @@ private:
     return arith::RemUIOp::create(B, Loc, a, idx(b));
   }
   // Whether row `m` of A (and C) exists; null when BM divides M.
-  Value rowInBounds(Value m) {
-    if (C.M % T.BM == 0)
+  Value rowInBounds(Value m) { return below(m, C.M, T.BM); }
+  // Whether column `n` of B (and C) exists; null when BN divides N.
+  Value columnInBounds(Value n) { return below(n, C.N, T.BN); }
+  // Whether reduction step `k` exists; null when kBK divides K.
+  Value stepInBounds(Value k) { return below(k, C.K, kBK); }
+  // v < size, or null when tiles of `tile` divide `size` (always true).
+  Value below(Value v, int64_t size, int64_t tile) {
+    if (size % tile == 0)
       return nullptr;
-    return arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult, m,
-                                 idx(C.M));
+    return arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult, v,
+                                 idx(size));
+  }
+  // a && b, where null is true.
+  Value both(Value a, Value b) {
+    if (!a || !b)
+      return a ? a : b;
+    return arith::AndIOp::create(B, Loc, a, b);
+  }
+  Value min(Value a, int64_t b) {
+    return arith::MinUIOp::create(B, Loc, a, idx(b));
   }
   // The indices `map` gives at batch `Batch` and the given m, n, k
   // positions (null ones left at 0).
@@ -179,7 +209,7 @@ private:
   SymbolTable &Symbols;
   OpBuilder B;
   Location Loc;
-  Value TileA, TileB, Batch, Row0, Col0, Tid;
+  Value TileA, TileB, Staging, Batch, Row0, Col0, Tid;
 };
 
 Value MmaKernelBuilder::copyStage(Value stage, Value k0) {
@@ -196,21 +226,35 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0) {
       Value piece = add(Tid, first);
       Value row = div(piece, cols / kCopyElements);
       Value col = mul(rem(piece, cols / kCopyElements), kCopyElements);
+      // A copy past M, N or K copies no bytes (its piece of the tile is
+      // zero-filled, adding nothing) from an address clamped inside the
+      // operand.
       SmallVector<Value> indices;
-      Value srcElements;
+      Value inBounds;
       if (isA) {
-        // A row past M copies no bytes (the tile row is zero-filled) from
-        // the last row, so the address stays inside A.
-        Value m = add(Row0, row);
-        if (Value inBounds = rowInBounds(m)) {
-          srcElements = arith::SelectOp::create(B, Loc, inBounds,
-                                                idx(kCopyElements), idx(0));
-          m = arith::MinUIOp::create(B, Loc, m, idx(C.M - 1));
-        }
-        indices = at(map, m, nullptr, add(k0, col));
+        Value m = add(Row0, row), k = add(k0, col);
+        // Built in a fixed order (not as call arguments) so the IR is.
+        Value inM = rowInBounds(m), inK = stepInBounds(k);
+        inBounds = both(inM, inK);
+        if (C.M % T.BM != 0)
+          m = min(m, C.M - 1);
+        if (C.K % kBK != 0)
+          k = min(k, C.K - kCopyElements);
+        indices = at(map, m, nullptr, k);
       } else {
-        indices = at(map, nullptr, add(Col0, col), add(k0, row));
+        Value k = add(k0, row), n = add(Col0, col);
+        Value inK = stepInBounds(k), inN = columnInBounds(n);
+        inBounds = both(inK, inN);
+        if (C.K % kBK != 0)
+          k = min(k, C.K - 1);
+        if (C.N % T.BN != 0)
+          n = min(n, C.N - kCopyElements);
+        indices = at(map, nullptr, n, k);
       }
+      Value srcElements;
+      if (inBounds)
+        srcElements = arith::SelectOp::create(B, Loc, inBounds,
+                                              idx(kCopyElements), idx(0));
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
           B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tile,
           ValueRange{stage, row, col}, source, indices,
@@ -241,6 +285,8 @@ void MmaKernelBuilder::build() {
                              {kStages, T.BM, kBK + kPad}, B.getF16Type());
   TileB = createSharedBuffer(B, Loc, Func, Symbols, "_mma_b",
                              {kStages, kBK, T.BN + kPad}, B.getF16Type());
+  Staging = createSharedBuffer(B, Loc, Func, Symbols, "_mma_out",
+                               {kMmaM, T.BN + kStagingPad}, B.getF32Type());
 
   scf::ForallOp forall = createWorkgroupLoop(B, Loc, C, T.BM, T.BN);
   B.setInsertionPointToStart(forall.getBody());
@@ -256,45 +302,18 @@ void MmaKernelBuilder::build() {
   // 16 x 8 tile (g = lane / 4, t = lane % 4).
   Value g = div(lane, 4), t2 = mul(rem(lane, 4), 2);
 
+  // Accumulators start from a fill's value, else from zero with the init
+  // added in the epilogue, where consecutive threads read consecutive
+  // elements of it.
   auto fragType = VectorType::get({2, 2}, B.getF32Type());
   AffineMap outMap = C.Op.getIndexingMapsArray().back();
-  SmallVector<Value> acc;
-  for (int64_t mi = 0; mi < tilesM; ++mi)
-    for (int64_t ni = 0; ni < tilesN; ++ni) {
-      if (Value init = uniformInit(C)) {
-        acc.push_back(vector::BroadcastOp::create(B, Loc, fragType, init));
-        continue;
-      }
-      Value frag = vector::BroadcastOp::create(
-          B, Loc, fragType,
-          arith::ConstantOp::create(B, Loc, B.getF32FloatAttr(0.0)));
-      for (int64_t r = 0; r < 2; ++r)
-        for (int64_t c = 0; c < 2; ++c) {
-          Value row = add(add(Row0, warpRow), add(g, mi * kMmaM + 8 * r));
-          Value col = add(add(Col0, warpCol), add(t2, ni * kMmaN + c));
-          Value value;
-          if (Value inBounds = rowInBounds(row)) {
-            auto branch = scf::IfOp::create(B, Loc, B.getF32Type(), inBounds,
-                                            /*withElseRegion=*/true);
-            OpBuilder::InsertionGuard guard(B);
-            B.setInsertionPointToStart(branch.thenBlock());
-            scf::YieldOp::create(
-                B, Loc, initialValue(B, Loc, C, at(outMap, row, col, nullptr)));
-            B.setInsertionPointToStart(branch.elseBlock());
-            scf::YieldOp::create(B, Loc,
-                                 ValueRange{arith::ConstantOp::create(
-                                     B, Loc, B.getF32FloatAttr(0.0))});
-            value = branch.getResult(0);
-          } else {
-            value = initialValue(B, Loc, C, at(outMap, row, col, nullptr));
-          }
-          frag = vector::InsertOp::create(B, Loc, value, frag,
-                                          ArrayRef<int64_t>{r, c});
-        }
-      acc.push_back(frag);
-    }
+  Value init = uniformInit(C);
+  if (!init)
+    init = arith::ConstantOp::create(B, Loc, B.getF32FloatAttr(0.0));
+  SmallVector<Value> acc(tilesM * tilesN,
+                         vector::BroadcastOp::create(B, Loc, fragType, init));
 
-  int64_t steps = C.K / kBK;
+  int64_t steps = llvm::divideCeilSigned(C.K, kBK);
   Value first = copyStage(idx(0), idx(0));
   auto kLoop = scf::ForOp::create(B, Loc, idx(0), idx(steps), idx(1), acc);
   {
@@ -347,24 +366,65 @@ void MmaKernelBuilder::build() {
   // The last (redundant) copies must land before the kernel ends.
   nvgpu::DeviceAsyncWaitOp::create(B, Loc, first, B.getI32IntegerAttr(0));
 
-  for (int64_t mi = 0; mi < tilesM; ++mi)
-    for (int64_t ni = 0; ni < tilesN; ++ni)
-      for (int64_t r = 0; r < 2; ++r)
-        for (int64_t c = 0; c < 2; ++c) {
-          Value row = add(add(Row0, warpRow), add(g, mi * kMmaM + 8 * r));
-          Value col = add(add(Col0, warpCol), add(t2, ni * kMmaN + c));
-          Value value = vector::ExtractOp::create(
-              B, Loc, kLoop.getResult(mi * tilesN + ni),
-              ArrayRef<int64_t>{r, c});
-          OpBuilder::InsertionGuard guard(B);
-          if (Value inBounds = rowInBounds(row)) {
-            auto branch = scf::IfOp::create(B, Loc, inBounds);
-            B.setInsertionPoint(branch.thenYield());
-          }
-          SmallVector<Value> outIndices = at(outMap, row, col, nullptr);
-          value = applyEpilogue(B, Loc, C, value, outIndices);
-          memref::StoreOp::create(B, Loc, value, C.Out, outIndices);
+  // The epilogue goes through shared memory kMmaM rows at a time: the
+  // warps holding those rows write their fragments, then every thread
+  // takes consecutive columns of a row, so the init, the epilogues' other
+  // operands and the output are read and written in coalesced runs (a
+  // fragment's elements are 8 rows apart).
+  for (int64_t chunk = 0; chunk < T.BM / kMmaM; ++chunk) {
+    int64_t warpRowIndex = chunk / tilesM, mi = chunk % tilesM;
+    Value owner = arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::eq,
+                                        div(warp, T.WarpsN), idx(warpRowIndex));
+    {
+      OpBuilder::InsertionGuard guard(B);
+      auto branch = scf::IfOp::create(B, Loc, owner);
+      B.setInsertionPoint(branch.thenYield());
+      for (int64_t ni = 0; ni < tilesN; ++ni)
+        for (int64_t r = 0; r < 2; ++r) {
+          Value pair = vector::ExtractOp::create(
+              B, Loc, kLoop.getResult(mi * tilesN + ni), ArrayRef<int64_t>{r});
+          vector::StoreOp::create(
+              B, Loc, pair, Staging,
+              ValueRange{add(g, 8 * r), add(warpCol, add(t2, ni * kMmaN))});
         }
+    }
+    gpu::BarrierOp::create(B, Loc);
+    // A thread's elements are computed first and stored after, unrolled:
+    // the loads of all of them (the init, the epilogues' operands) are in
+    // flight together, as none waits behind a store that might alias it.
+    struct Pending {
+      Value Result, InBounds;
+      SmallVector<Value> Indices;
+    };
+    SmallVector<Pending> pending;
+    Type outType = cast<MemRefType>(C.Out.getType()).getElementType();
+    for (int64_t i = 0; i < kMmaM * T.BN / T.threads(); ++i) {
+      Value element = add(Tid, i * T.threads());
+      Value row = div(element, T.BN), col = rem(element, T.BN);
+      Value m = add(Row0, add(row, chunk * kMmaM)), n = add(Col0, col);
+      Value inM = rowInBounds(m), inN = columnInBounds(n);
+      Value inBounds = both(inM, inN);
+      SmallVector<Value> outIndices = at(outMap, m, n, nullptr);
+      Value value = zeroUnless(B, Loc, inBounds, outType, [&] {
+        Value v = memref::LoadOp::create(B, Loc, Staging, ValueRange{row, col});
+        if (!uniformInit(C))
+          v = arith::AddFOp::create(B, Loc, initialValue(B, Loc, C, outIndices),
+                                    v);
+        return applyEpilogue(B, Loc, C, v, outIndices);
+      });
+      pending.push_back({value, inBounds, outIndices});
+    }
+    for (Pending &p : pending) {
+      OpBuilder::InsertionGuard guard(B);
+      if (p.InBounds) {
+        auto branch = scf::IfOp::create(B, Loc, p.InBounds);
+        B.setInsertionPoint(branch.thenYield());
+      }
+      memref::StoreOp::create(B, Loc, p.Result, C.Out, p.Indices);
+    }
+    // The next chunk overwrites the rows just read.
+    gpu::BarrierOp::create(B, Loc);
+  }
 }
 
 } // namespace

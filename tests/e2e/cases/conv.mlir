@@ -146,6 +146,37 @@ func.func @linalg_conv_f16_tensor_cores(%x: tensor<2x11x11x32xf16>, %w: tensor<3
   return %1 : tensor<2x9x9x64xf32>
 }
 
+// MobileNetV2's shapes of a 1x1 convolution: 24 input channels (K past one
+// 32-deep step) to 144 outputs (N past two 64-wide tiles), and a 3x3 one
+// with K = 3 * 3 * 24 = 216, each rounded to f16 as the ONNX importer
+// writes f16 models.
+func.func @linalg_conv_f16_tensor_cores_tails(%x: tensor<2x7x7x24xf16>, %w: tensor<1x1x24x144xf16>, %w3: tensor<3x3x24x40xf16>) -> (tensor<2x7x7x144xf16>, tensor<2x5x5x40xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x7x7x144xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2x7x7x144xf32>) -> tensor<2x7x7x144xf32>
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x7x7x24xf16>, tensor<1x1x24x144xf16>) outs(%c : tensor<2x7x7x144xf32>) -> tensor<2x7x7x144xf32>
+  %h = tensor.empty() : tensor<2x7x7x144xf16>
+  %1 = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%0 : tensor<2x7x7x144xf32>) outs(%h : tensor<2x7x7x144xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<2x7x7x144xf16>
+  %e3 = tensor.empty() : tensor<2x5x5x40xf32>
+  %c3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x5x5x40xf32>) -> tensor<2x5x5x40xf32>
+  %2 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w3 : tensor<2x7x7x24xf16>, tensor<3x3x24x40xf16>) outs(%c3 : tensor<2x5x5x40xf32>) -> tensor<2x5x5x40xf32>
+  %h3 = tensor.empty() : tensor<2x5x5x40xf16>
+  %3 = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%2 : tensor<2x5x5x40xf32>) outs(%h3 : tensor<2x5x5x40xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<2x5x5x40xf16>
+  return %1, %3 : tensor<2x7x7x144xf16>, tensor<2x5x5x40xf16>
+}
+
 // The form the ONNX importer writes for Conv with a bias followed by a
 // residual Add (ResNet's and MobileNetV2's projections): channels first, the
 // accumulator a broadcast of the Fx1x1 bias read at index 0 of its size-1

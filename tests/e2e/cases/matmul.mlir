@@ -140,6 +140,20 @@ func.func @linalg_matmul_f16_tensor_cores_large(%a: tensor<2048x64xf16>, %b: ten
   return %0 : tensor<2048x1024xf32>
 }
 
+// Tiles that do not divide the problem: M = 100, N = 72 (past one 64-wide
+// tile), K = 40 (past one 32-deep step). On cuda the tensor-core kernel
+// zero-fills the tiles' parts past M, N and K and stores none of them; the
+// accumulator is a bias broadcast, added in its epilogue.
+func.func @linalg_matmul_f16_tensor_cores_tails(%a: tensor<100x40xf16>, %b: tensor<40x72xf16>, %bias: tensor<72xf32>) -> tensor<100x72xf32> {
+  %e = tensor.empty() : tensor<100x72xf32>
+  %c = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<72xf32>) outs(%e : tensor<100x72xf32>) {
+  ^bb0(%bv: f32, %o: f32):
+    linalg.yield %bv : f32
+  } -> tensor<100x72xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<100x40xf16>, tensor<40x72xf16>) outs(%c : tensor<100x72xf32>) -> tensor<100x72xf32>
+  return %0 : tensor<100x72xf32>
+}
+
 // x + zeros @ w, with the zero operand and the zero accumulator one fill (as
 // CSE leaves them): an RNN step from a zero initial state. Upstream's
 // contract+add canonicalization once read x for both and returned

@@ -13,6 +13,7 @@
 
 // CHECK-DAG:   memref.global "private" @mm_mma_a : memref<2x128x40xf16, 3> {alignment = 16 : i64}
 // CHECK-DAG:   memref.global "private" @mm_mma_b : memref<2x32x136xf16, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @mm_mma_out : memref<16x132xf32, 3> {alignment = 16 : i64}
 // CHECK-LABEL: func.func private @mm(
 // CHECK-SAME:    kiln.lowering_config = {instruction = "mma_sync.m16n8k16.f16.f32", kernel = "mma_contraction", stages = 2 : i64, warp_tile = array<i64: 64, 32>, workgroup_tile = array<i64: 128, 128, 32>}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
@@ -29,10 +30,18 @@
 // CHECK-COUNT-16:  nvgpu.mma.sync
 // CHECK:           gpu.barrier
 // CHECK:         nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32}
-// CHECK:         vector.extract
-// CHECK:         memref.load %arg2
+// The epilogue, staged 16 rows at a time: the owning warps store their
+// fragments' row pairs, then each thread computes 8 elements of the 16 x
+// 128 rows, consecutive threads on consecutive columns, and stores them
+// after (their loads in flight together).
+// CHECK:         scf.if
+// CHECK-COUNT-8:   vector.store {{.*}} : memref<16x132xf32, 3>, vector<2xf32>
+// CHECK:         gpu.barrier
+// CHECK-COUNT-8: memref.load %arg2
+// CHECK-NOT:     memref.store
 // CHECK:         arith.maximumf
-// CHECK:         memref.store {{.*}}, %arg3
+// CHECK-COUNT-8: memref.store {{.*}}, %arg3
+// CHECK:         gpu.barrier
 // SIMT-LABEL:  func.func private @mm(
 // SIMT-SAME:     kernel = "simt_contraction"
 // SIMT-NOT:      nvgpu
@@ -68,8 +77,8 @@ func.func private @mm(%a: memref<2048x96xf16>, %b: memref<96x1024xf16>, %bias: m
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
 // CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 100, 128) step (1, 64, 64)
 // CHECK:           %[[IN:.+]] = arith.cmpi ult, %{{.*}}, %c100
-// CHECK:           %[[N:.+]] = arith.select %[[IN]], %c8{{.*}}, %c0
 // CHECK:           arith.minui %{{.*}}, %c99
+// CHECK:           %[[N:.+]] = arith.select %[[IN]], %c8{{.*}}, %c0
 // CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %[[N]] {bypassL1}
 // CHECK:           scf.for {{.*}} -> (vector<2x2xf32>,
 // CHECK-COUNT-2:     nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<2x64x40xf16, 3> -> vector<4x2xf16>
@@ -91,8 +100,8 @@ func.func private @edge(%a: memref<100x64xf16>, %b: memref<64x128xf16>, %out: me
 
 // -----
 
-// A column count no N tile divides goes to the SIMT kernel, which
-// predicates its edges.
+// A column count that is not a multiple of 8 cannot be copied 16 bytes at a
+// time: the SIMT kernel, which predicates its edges.
 
 // CHECK-LABEL: func.func private @columns(
 // CHECK-SAME:    kernel = "simt_contraction"
@@ -105,5 +114,42 @@ func.func private @columns(%a: memref<128x64xf16>, %b: memref<64x100xf16>, %out:
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x100xf32>) -> tensor<128x100xf32>
   %m = linalg.matmul ins(%0, %1 : tensor<128x64xf16>, tensor<64x100xf16>) outs(%f : tensor<128x100xf32>) -> tensor<128x100xf32>
   bufferization.materialize_in_destination %m in restrict writable %out : (tensor<128x100xf32>, memref<128x100xf32>) -> ()
+  return
+}
+
+// -----
+
+// N = 72 and K = 40: 64 x 64 tiles (128-wide ones would compute 128 of
+// every 72 columns), two K steps. Copies past N or K copy 0 source bytes
+// from addresses clamped into the operand (A's k to K - 8 = 32, B's k to
+// K - 1 = 39 and n to N - 8 = 64); stores past N are skipped.
+
+// CHECK-LABEL: func.func private @tails(
+// CHECK-SAME:    workgroup_tile = array<i64: 64, 64, 32>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 128, 72) step (1, 64, 64)
+// CHECK:           %[[KA:.+]] = arith.cmpi ult, %{{.*}}, %c40
+// CHECK:           arith.minui %{{.*}}, %c32
+// CHECK:           %[[NA:.+]] = arith.select %[[KA]], %c8{{.*}}, %c0
+// CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %[[NA]] {bypassL1}
+// CHECK:           arith.cmpi ult, %{{.*}}, %c72
+// CHECK:           %[[KN:.+]] = arith.andi %{{.+}}, %{{.+}} : i1
+// CHECK:           arith.minui %{{.*}}, %c39
+// CHECK:           arith.minui %{{.*}}, %c64
+// CHECK:           %[[CB:.+]] = arith.select %[[KN]], %c8{{.*}}, %c0
+// CHECK:           nvgpu.device_async_copy %arg1[{{.*}}], %{{.*}}[{{.*}}], 8, %[[CB]] {bypassL1}
+// CHECK:           scf.for %{{.*}} = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args
+// CHECK:           gpu.barrier
+// CHECK:           %[[COL:.+]] = arith.cmpi ult, %{{.*}}, %c72
+// CHECK:           scf.if %[[COL]] -> (f32)
+// CHECK:           scf.if %[[COL]] {
+// CHECK-NEXT:        memref.store {{.*}}, %arg2
+func.func private @tails(%a: memref<128x40xf16>, %b: memref<40x72xf16>, %out: memref<128x72xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<128x40xf16> to tensor<128x40xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<40x72xf16> to tensor<40x72xf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x72xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x72xf32>) -> tensor<128x72xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<128x40xf16>, tensor<40x72xf16>) outs(%f : tensor<128x72xf32>) -> tensor<128x72xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<128x72xf32>, memref<128x72xf32>) -> ()
   return
 }

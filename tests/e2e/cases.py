@@ -599,6 +599,11 @@ case(C, "linalg_conv_f16_tensor_cores",
      [I("2x11x11x32xf16"), I("3x3x32x64xf16"), I("64xf32")],
      lambda x, w, b: relu(convNhwcHwcf(x, w) + b),
      scale=lambda x, w, b: convNhwcHwcf(np.abs(x), np.abs(w)) + np.abs(b))
+case(C, "linalg_conv_f16_tensor_cores_three_channels",
+     [I("2x23x23x3xf16"), I("7x7x3x64xf16"), I("64xf32")],
+     lambda x, w, b: convNhwcHwcf(x, w, (2, 2)) + b,
+     scale=lambda x, w, b: convNhwcHwcf(np.abs(x), np.abs(w), (2, 2)) +
+     np.abs(b))
 # f16 results: the f16 tolerance, against float64 convolutions.
 case(C, "linalg_conv_f16_tensor_cores_tails",
      [I("2x7x7x24xf16"), I("1x1x24x144xf16"), I("3x3x24x40xf16")],

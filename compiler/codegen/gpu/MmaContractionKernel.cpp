@@ -22,10 +22,13 @@
 //     output columns
 //
 // A convolution's A rows are gathered from its input: each 16-byte copy is
-// 8 consecutive input channels of one window position, so the input
-// channels must come in multiples of 8, and so must N. Anything else
-// (other types, a payload that is not a multiply-add, an operand not laid
-// out K- or N-innermost) is left to the SIMT kernel.
+// 8 consecutive input channels of one window position, when the input
+// channels come in multiples of 8. Otherwise (a network's first
+// convolution over 3 channels, an A stored k-outermost) A is gathered an
+// element at a time into registers, zero past M and K, and stored into the
+// next stage after the current step's math is issued. B must be
+// N-innermost with N a multiple of 8; anything else (other types, a
+// payload that is not a multiply-add) is left to the SIMT kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,13 +115,11 @@ bool isCopyable(const Contraction &c, unsigned input, ArrayRef<int64_t> dims) {
 // The tile for `c`: the largest with a workgroup for each of the target's
 // processors, else the one giving the most (the smallest of equals),
 // skipping a tile that would compute a third more columns than N has when
-// a smaller one wastes less; none if the operands cannot be copied 16 bytes
-// at a time (which also makes N and K multiples of 8: tails of whole
-// copies).
+// a smaller one wastes less; none if B cannot be copied 16 bytes at a time
+// (which also makes N a multiple of 8: tails of whole copies).
 std::optional<MmaTile> chooseTile(const Contraction &c,
                                   const GpuTarget &target) {
-  if (!isMultiplyAccumulate(c.Op) || !isCopyable(c, 0, c.KDims) ||
-      !isCopyable(c, 1, c.NDims))
+  if (!isMultiplyAccumulate(c.Op) || !isCopyable(c, 1, c.NDims))
     return std::nullopt;
   Value init = uniformInit(c);
   if (init && !init.getType().isF32())
@@ -156,6 +157,7 @@ public:
         B(func.getContext()), Loc(c.Op.getLoc()) {}
 
   void build();
+  void setGatherA(bool gather) { GatherA = gather; }
 
 private:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(B, Loc, v); }
@@ -198,9 +200,17 @@ private:
     return applyToLoops(B, Loc, map,
                         contractionLoops(B, Loc, C, Batch, m, n, k));
   }
-  // Issues the cp.asyncs filling `stage` with the tiles at k0 and commits
-  // them as one group, whose token it returns.
+  // Issues the cp.asyncs filling `stage` with the tiles at k0 (B's only,
+  // when A is gathered) and commits them as one group, whose token it
+  // returns.
   Value copyStage(Value stage, Value k0);
+  // A gathered element by element (its rows are not 16-byte runs along k:
+  // a convolution over 3 input channels): this thread's elements of the A
+  // tile at k0, zero past M and K, loaded into registers...
+  SmallVector<Value> loadA(Value k0);
+  // ...and stored into `stage` once the math of the current step is issued,
+  // so the loads' latency overlaps it.
+  void storeA(Value stage, ArrayRef<Value> values);
 
   func::FuncOp Func;
   Contraction C;
@@ -210,6 +220,7 @@ private:
   OpBuilder B;
   Location Loc;
   Value TileA, TileB, Staging, Batch, Row0, Col0, Tid;
+  bool GatherA = false;
 };
 
 Value MmaKernelBuilder::copyStage(Value stage, Value k0) {
@@ -262,10 +273,37 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0) {
           /*bypassL1=*/B.getUnitAttr()));
     }
   };
-  copy(TileA, C.Lhs, mapA, T.BM, kBK, /*isA=*/true);
+  if (!GatherA)
+    copy(TileA, C.Lhs, mapA, T.BM, kBK, /*isA=*/true);
   copy(TileB, C.Rhs, mapB, kBK, T.BN, /*isA=*/false);
   return nvgpu::DeviceAsyncCreateGroupOp::create(
       B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tokens);
+}
+
+SmallVector<Value> MmaKernelBuilder::loadA(Value k0) {
+  linalg::LinalgOp op = C.Op;
+  AffineMap mapA = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  SmallVector<Value> values;
+  // Consecutive threads on consecutive k: along a window row of a
+  // channels-last input, consecutive in memory.
+  for (int64_t e = 0; e < T.BM * kBK; e += T.threads()) {
+    Value element = add(Tid, e);
+    Value m = add(Row0, div(element, kBK)), k = add(k0, rem(element, kBK));
+    Value inM = rowInBounds(m), inK = stepInBounds(k);
+    values.push_back(zeroUnless(B, Loc, both(inM, inK), B.getF16Type(), [&] {
+      return memref::LoadOp::create(B, Loc, C.Lhs, at(mapA, m, nullptr, k));
+    }));
+  }
+  return values;
+}
+
+void MmaKernelBuilder::storeA(Value stage, ArrayRef<Value> values) {
+  for (auto [i, value] : llvm::enumerate(values)) {
+    Value element = add(Tid, static_cast<int64_t>(i) * T.threads());
+    memref::StoreOp::create(
+        B, Loc, value, TileA,
+        ValueRange{stage, div(element, kBK), rem(element, kBK)});
+  }
 }
 
 void MmaKernelBuilder::build() {
@@ -277,6 +315,8 @@ void MmaKernelBuilder::build() {
                                       {T.BM / T.WarpsM, T.BN / T.WarpsN})),
       B.getNamedAttr("stages", B.getI64IntegerAttr(kStages)),
       B.getNamedAttr("instruction", B.getStringAttr(Instruction.str()))};
+  if (GatherA)
+    config.push_back(B.getNamedAttr("gather_a", B.getUnitAttr()));
   if (C.ImplicitGemm)
     config.push_back(B.getNamedAttr("implicit_gemm",
                                     B.getDenseI64ArrayAttr({C.M, C.N, C.K})));
@@ -315,6 +355,8 @@ void MmaKernelBuilder::build() {
 
   int64_t steps = llvm::divideCeilSigned(C.K, kBK);
   Value first = copyStage(idx(0), idx(0));
+  if (GatherA)
+    storeA(idx(0), loadA(idx(0)));
   auto kLoop = scf::ForOp::create(B, Loc, idx(0), idx(steps), idx(1), acc);
   {
     OpBuilder::InsertionGuard guard(B);
@@ -324,7 +366,11 @@ void MmaKernelBuilder::build() {
     // Fill the other stage with the next tiles (the last step refetches
     // its own tiles into the stage nobody reads, keeping the loop uniform).
     Value next = arith::MinUIOp::create(B, Loc, add(step, 1), idx(steps - 1));
-    Value group = copyStage(rem(add(step, 1), kStages), mul(next, kBK));
+    Value nextStage = rem(add(step, 1), kStages);
+    Value group = copyStage(nextStage, mul(next, kBK));
+    SmallVector<Value> nextA;
+    if (GatherA)
+      nextA = loadA(mul(next, kBK));
     // All but the newest group done: this stage's copies have landed...
     nvgpu::DeviceAsyncWaitOp::create(B, Loc, group, B.getI32IntegerAttr(1));
     // ...and every thread's, not just this one's.
@@ -359,6 +405,8 @@ void MmaKernelBuilder::build() {
                                        ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
         }
     }
+    if (GatherA)
+      storeA(nextStage, nextA);
     // The next step fills this stage again.
     gpu::BarrierOp::create(B, Loc);
     scf::YieldOp::create(B, Loc, values);
@@ -443,7 +491,9 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
   std::optional<MmaTile> tile = chooseTile(*c, target);
   if (!tile)
     return failure();
-  MmaKernelBuilder(func, *c, *tile, *instruction, symbols).build();
+  MmaKernelBuilder builder(func, *c, *tile, *instruction, symbols);
+  builder.setGatherA(!isCopyable(*c, 0, c->KDims));
+  builder.build();
   eraseTensorProgram(func);
   func->setAttr(kWorkgroupSizeAttr,
                 OpBuilder(func).getDenseI64ArrayAttr({tile->threads(), 1, 1}));

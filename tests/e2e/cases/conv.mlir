@@ -177,6 +177,22 @@ func.func @linalg_conv_f16_tensor_cores_tails(%x: tensor<2x7x7x24xf16>, %w: tens
   return %1, %3 : tensor<2x7x7x144xf16>, tensor<2x5x5x40xf16>
 }
 
+// A network's first convolution in f16: 3 input channels, 7x7, stride 2
+// (ResNet's stem, smaller). On cuda the tensor-core kernel gathers A an
+// element at a time; K = 7 * 7 * 3 = 147 is past four 32-deep steps and M =
+// 2 * 9 * 9 = 162 past two 64-row tiles.
+func.func @linalg_conv_f16_tensor_cores_three_channels(%x: tensor<2x23x23x3xf16>, %w: tensor<7x7x3x64xf16>, %b: tensor<64xf32>) -> tensor<2x9x9x64xf32> {
+  %e = tensor.empty() : tensor<2x9x9x64xf32>
+  %c = linalg.generic {indexing_maps = [#bias4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<64xf32>) outs(%e : tensor<2x9x9x64xf32>) {
+  ^bb0(%bv: f32, %o: f32):
+    linalg.yield %bv : f32
+  } -> tensor<2x9x9x64xf32>
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x23x23x3xf16>, tensor<7x7x3x64xf16>) outs(%c : tensor<2x9x9x64xf32>) -> tensor<2x9x9x64xf32>
+  return %0 : tensor<2x9x9x64xf32>
+}
+
 // The form the ONNX importer writes for Conv with a bias followed by a
 // residual Add (ResNet's and MobileNetV2's projections): channels first, the
 // accumulator a broadcast of the Fx1x1 bias read at index 0 of its size-1

@@ -129,11 +129,13 @@ func.func private @conv_f16(%arg0: memref<1x9x9x32xf16>, %arg1: memref<3x3x32x64
 // -----
 
 // Two input channels: a 16-byte copy of A would span window positions, so
-// the SIMT kernel gathers it element by element.
+// the tensor-core kernel gathers A element by element (B still by
+// cp.async).
 
 // CHECK-LABEL: func.func private @conv_f16_narrow(
-// CHECK-SAME:    kernel = "simt_contraction"
-// CHECK-NOT:     nvgpu
+// CHECK-SAME:    gather_a
+// CHECK-SAME:    kernel = "mma_contraction"
+// CHECK:         nvgpu.mma.sync
 func.func private @conv_f16_narrow(%arg0: memref<1x11x11x2xf16>, %arg1: memref<4x4x2x64xf16>, %arg2: memref<1x8x8x64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %arg0 restrict : memref<1x11x11x2xf16> to tensor<1x11x11x2xf16>
   %1 = bufferization.to_tensor %arg1 restrict : memref<4x4x2x64xf16> to tensor<4x4x2x64xf16>

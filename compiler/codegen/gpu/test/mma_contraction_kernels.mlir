@@ -153,3 +153,33 @@ func.func private @tails(%a: memref<128x40xf16>, %b: memref<40x72xf16>, %out: me
   bufferization.materialize_in_destination %m in restrict writable %out : (tensor<128x72xf32>, memref<128x72xf32>) -> ()
   return
 }
+
+// -----
+
+// A convolution over 3 input channels (a network's first): A's rows are
+// not 16-byte runs, so A is gathered an element at a time (zero past K =
+// 27) into registers, stored into the next stage after the step's
+// mma.syncs; B still comes by cp.async.
+
+// CHECK-LABEL: func.func private @three_channels(
+// CHECK-SAME:    gather_a
+// CHECK-SAME:    implicit_gemm = array<i64: 256, 64, 27>
+// CHECK:         scf.for {{.*}} -> (vector<2x2xf32>,
+// CHECK:           nvgpu.device_async_copy %arg1
+// CHECK:           arith.cmpi ult, %{{.*}}, %c27
+// CHECK:           scf.if %{{.*}} -> (f16)
+// CHECK:             memref.load %arg0
+// CHECK:           nvgpu.device_async_wait
+// CHECK:           nvgpu.mma.sync
+// CHECK:           memref.store %{{.*}}, %{{.*}} : memref<2x64x40xf16, 3>
+// CHECK:           gpu.barrier
+func.func private @three_channels(%x: memref<1x18x18x3xf16>, %w: memref<3x3x3x64xf16>, %out: memref<1x16x16x64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<1x18x18x3xf16> to tensor<1x18x18x3xf16>
+  %1 = bufferization.to_tensor %w restrict : memref<3x3x3x64xf16> to tensor<3x3x3x64xf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x16x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x18x18x3xf16>, tensor<3x3x3x64xf16>) outs(%f : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<1x16x16x64xf32>, memref<1x16x16x64xf32>) -> ()
+  return
+}

@@ -158,6 +158,7 @@ public:
 
   void build();
   void setGatherA(bool gather) { GatherA = gather; }
+  void setVectorStores(bool vector) { VectorStores = vector; }
 
 private:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(B, Loc, v); }
@@ -221,6 +222,10 @@ private:
   Location Loc;
   Value TileA, TileB, Staging, Batch, Row0, Col0, Tid;
   bool GatherA = false;
+  // Whether the output's innermost index is the innermost n loop and its
+  // layout the identity, so kCopyElements consecutive columns are
+  // consecutive in memory.
+  bool VectorStores = false;
 };
 
 Value MmaKernelBuilder::copyStage(Value stage, Value k0) {
@@ -440,27 +445,42 @@ void MmaKernelBuilder::build() {
     // A thread's elements are computed first and stored after, unrolled:
     // the loads of all of them (the init, the epilogues' operands) are in
     // flight together, as none waits behind a store that might alias it.
+    // Where the output's rows are runs of kCopyElements columns, each
+    // thread takes one such run and stores it as one vector.
     struct Pending {
       Value Result, InBounds;
       SmallVector<Value> Indices;
     };
     SmallVector<Pending> pending;
     Type outType = cast<MemRefType>(C.Out.getType()).getElementType();
-    for (int64_t i = 0; i < kMmaM * T.BN / T.threads(); ++i) {
-      Value element = add(Tid, i * T.threads());
+    int64_t run = VectorStores ? kCopyElements : 1;
+    for (int64_t i = 0; i < kMmaM * T.BN / T.threads(); i += run) {
+      Value element = mul(add(Tid, i / run * T.threads()), run);
       Value row = div(element, T.BN), col = rem(element, T.BN);
       Value m = add(Row0, add(row, chunk * kMmaM)), n = add(Col0, col);
+      // A run is in or past N whole, as kCopyElements divides N.
       Value inM = rowInBounds(m), inN = columnInBounds(n);
       Value inBounds = both(inM, inN);
-      SmallVector<Value> outIndices = at(outMap, m, n, nullptr);
-      Value value = zeroUnless(B, Loc, inBounds, outType, [&] {
-        Value v = memref::LoadOp::create(B, Loc, Staging, ValueRange{row, col});
-        if (!uniformInit(C))
-          v = arith::AddFOp::create(B, Loc, initialValue(B, Loc, C, outIndices),
-                                    v);
-        return applyEpilogue(B, Loc, C, v, outIndices);
-      });
-      pending.push_back({value, inBounds, outIndices});
+      SmallVector<Value> values;
+      SmallVector<Value> firstIndices;
+      for (int64_t j = 0; j < run; ++j) {
+        Value c = add(col, j);
+        SmallVector<Value> outIndices = at(outMap, m, add(n, j), nullptr);
+        if (j == 0)
+          firstIndices = outIndices;
+        values.push_back(zeroUnless(B, Loc, inBounds, outType, [&] {
+          Value v = memref::LoadOp::create(B, Loc, Staging, ValueRange{row, c});
+          if (!uniformInit(C))
+            v = arith::AddFOp::create(
+                B, Loc, initialValue(B, Loc, C, outIndices), v);
+          return applyEpilogue(B, Loc, C, v, outIndices);
+        }));
+      }
+      Value result = values.front();
+      if (VectorStores)
+        result = vector::FromElementsOp::create(
+            B, Loc, VectorType::get({run}, outType), values);
+      pending.push_back({result, inBounds, firstIndices});
     }
     for (Pending &p : pending) {
       OpBuilder::InsertionGuard guard(B);
@@ -468,7 +488,15 @@ void MmaKernelBuilder::build() {
         auto branch = scf::IfOp::create(B, Loc, p.InBounds);
         B.setInsertionPoint(branch.thenYield());
       }
-      memref::StoreOp::create(B, Loc, p.Result, C.Out, p.Indices);
+      if (VectorStores)
+        // The run starts at a multiple of kCopyElements elements of a row
+        // whose length is one too: 16-byte aligned for 2-byte elements.
+        vector::StoreOp::create(
+            B, Loc, p.Result, C.Out, p.Indices, /*nontemporal=*/false,
+            llvm::MaybeAlign(std::min<int64_t>(
+                16, kCopyElements * outType.getIntOrFloatBitWidth() / 8)));
+      else
+        memref::StoreOp::create(B, Loc, p.Result, C.Out, p.Indices);
     }
     // The next chunk overwrites the rows just read.
     gpu::BarrierOp::create(B, Loc);
@@ -493,6 +521,14 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
     return failure();
   MmaKernelBuilder builder(func, *c, *tile, *instruction, symbols);
   builder.setGatherA(!isCopyable(*c, 0, c->KDims));
+  auto outType = cast<MemRefType>(c->Out.getType());
+  builder.setVectorStores(
+      outType.getLayout().isIdentity() && outType.hasStaticShape() &&
+      outType.getElementType().isIntOrFloat() &&
+      outType.getElementTypeBitWidth() % 8 == 0 &&
+      isInnermostIn(*c, linalg::LinalgOp(c->Op).getDpsInitOperand(0),
+                    c->NDims) &&
+      outType.getShape().back() % kCopyElements == 0);
   builder.build();
   eraseTensorProgram(func);
   func->setAttr(kWorkgroupSizeAttr,

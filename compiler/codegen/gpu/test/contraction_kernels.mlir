@@ -132,7 +132,8 @@ func.func private @sum(%a: memref<4x8xf32>, %out: memref<4xf32>) attributes {kil
 
 // An f16 matmul accumulating in f32 with a chain of epilogues: the rounding
 // to f16, then a residual add of another binding and a ReLU, applied in
-// turn to each output (here on the tensor cores) before its one f16 store.
+// turn to each output (here on the tensor cores) before its f16 store (8
+// consecutive outputs as one 16-byte vector).
 
 // CHECK-LABEL: func.func private @rounded_residual(
 // CHECK-SAME:    kernel = "mma_contraction"
@@ -142,7 +143,7 @@ func.func private @sum(%a: memref<4x8xf32>, %out: memref<4xf32>) attributes {kil
 // CHECK:           memref.load %arg2
 // CHECK:           arith.addf {{.*}} : f16
 // CHECK:           arith.maximumf {{.*}} : f16
-// CHECK:           memref.store {{.*}}, %arg3[{{.*}}] : memref<256x128xf16>
+// CHECK:           vector.store {{.*}}, %arg3[{{.*}}] {alignment = 16 : i64} : memref<256x128xf16>, vector<8xf16>
 // CHECK-NOT:     linalg.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func private @rounded_residual(%a: memref<256x64xf16>, %b: memref<64x128xf16>, %res: memref<256x128xf16>, %out: memref<256x128xf16>) attributes {kiln.dispatch} {

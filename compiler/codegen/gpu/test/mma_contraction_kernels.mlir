@@ -31,16 +31,17 @@
 // CHECK:           gpu.barrier
 // CHECK:         nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32}
 // The epilogue, staged 16 rows at a time: the owning warps store their
-// fragments' row pairs, then each thread computes 8 elements of the 16 x
-// 128 rows, consecutive threads on consecutive columns, and stores them
-// after (their loads in flight together).
+// fragments' row pairs, then each thread computes a run of 8 consecutive
+// columns of the 16 x 128 rows (consecutive threads on consecutive runs)
+// and stores it as one aligned vector after its loads.
 // CHECK:         scf.if
 // CHECK-COUNT-8:   vector.store {{.*}} : memref<16x132xf32, 3>, vector<2xf32>
 // CHECK:         gpu.barrier
 // CHECK-COUNT-8: memref.load %arg2
 // CHECK-NOT:     memref.store
 // CHECK:         arith.maximumf
-// CHECK-COUNT-8: memref.store {{.*}}, %arg3
+// CHECK:         vector.from_elements {{.*}} : vector<8xf32>
+// CHECK:         vector.store {{.*}}, %arg3[{{.*}}] {alignment = 16 : i64} : memref<2048x1024xf32>, vector<8xf32>
 // CHECK:         gpu.barrier
 // SIMT-LABEL:  func.func private @mm(
 // SIMT-SAME:     kernel = "simt_contraction"
@@ -84,9 +85,10 @@ func.func private @mm(%a: memref<2048x96xf16>, %b: memref<96x1024xf16>, %bias: m
 // CHECK-COUNT-2:     nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<2x64x40xf16, 3> -> vector<4x2xf16>
 // CHECK-COUNT-4:     nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true} : memref<2x32x72xf16, 3> -> vector<2x2xf16>
 // CHECK-COUNT-8:     nvgpu.mma.sync
-// CHECK:           arith.cmpi ult, %{{.*}}, %c100
-// CHECK-NEXT:      scf.if
-// CHECK:             memref.store {{.*}}, %arg2
+// CHECK:           %[[ROW:.+]] = arith.cmpi ult, %{{.*}}, %c100
+// CHECK:           scf.if %[[ROW]] -> (f32)
+// CHECK:           scf.if %[[ROW]] {
+// CHECK-NEXT:        vector.store {{.*}}, %arg2
 func.func private @edge(%a: memref<100x64xf16>, %b: memref<64x128xf16>, %out: memref<100x128xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<100x64xf16> to tensor<100x64xf16>
   %1 = bufferization.to_tensor %b restrict : memref<64x128xf16> to tensor<64x128xf16>
@@ -122,7 +124,8 @@ func.func private @columns(%a: memref<128x64xf16>, %b: memref<64x100xf16>, %out:
 // N = 72 and K = 40: 64 x 64 tiles (128-wide ones would compute 128 of
 // every 72 columns), two K steps. Copies past N or K copy 0 source bytes
 // from addresses clamped into the operand (A's k to K - 8 = 32, B's k to
-// K - 1 = 39 and n to N - 8 = 64); stores past N are skipped.
+// K - 1 = 39 and n to N - 8 = 64); stores past N are skipped, a run of 8
+// columns at a time.
 
 // CHECK-LABEL: func.func private @tails(
 // CHECK-SAME:    workgroup_tile = array<i64: 64, 64, 32>
@@ -142,7 +145,7 @@ func.func private @columns(%a: memref<128x64xf16>, %b: memref<64x100xf16>, %out:
 // CHECK:           %[[COL:.+]] = arith.cmpi ult, %{{.*}}, %c72
 // CHECK:           scf.if %[[COL]] -> (f32)
 // CHECK:           scf.if %[[COL]] {
-// CHECK-NEXT:        memref.store {{.*}}, %arg2
+// CHECK-NEXT:        vector.store {{.*}}, %arg2
 func.func private @tails(%a: memref<128x40xf16>, %b: memref<40x72xf16>, %out: memref<128x72xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<128x40xf16> to tensor<128x40xf16>
   %1 = bufferization.to_tensor %b restrict : memref<40x72xf16> to tensor<40x72xf16>

@@ -8,11 +8,12 @@
 //     warp 64 x 32), or 64 x 64 with 4 warps as 2 x 2 (each 32 x 32) when N
 //     or the number of workgroups asks for smaller tiles; a warp's tile is
 //     16 x 8 mma tiles, one accumulator fragment of 2x2 f32 per thread each
-//   K in steps of 32, two shared-memory stages: while one stage is read the
-//     next is filled with cp.async (16 bytes per copy), so global loads
-//     overlap the math; the parts of the tiles past M, N or K (the last
-//     tiles of a problem they do not divide) are zero-filled (copies of 0
-//     source bytes) and their outputs not stored
+//   K in steps of 32 through S shared-memory stages (2 for 128 x 128, 4 for
+//     64 x 64): while one stage is read, the tiles S - 1 steps ahead are
+//     copied into another with cp.async (16 bytes per copy), so global
+//     loads overlap the math, one barrier a step; the parts of the tiles past
+//     M, N or K (the last tiles of a problem they do not divide) are
+//     zero-filled (copies of 0 source bytes) and their outputs not stored
 //   fragments come from shared memory through ldmatrix (A: x4, B: x2
 //     transposed, as B is stored K x N); rows are padded by 16 bytes so the
 //     8 row addresses of an ldmatrix fall in different banks
@@ -54,7 +55,6 @@ namespace {
 
 constexpr int64_t kBK = 32;
 constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
-constexpr int64_t kStages = 2;
 // 16 bytes of f16 padding per shared row.
 constexpr int64_t kPad = 8;
 // 16 bytes of f32 padding per row of the epilogue's staging buffer.
@@ -65,15 +65,17 @@ constexpr int64_t kCopyElements = 8;
 // are always 32 threads.
 constexpr int64_t kWarpThreads = 32;
 
-// A workgroup tile and the warps splitting it.
+// A workgroup tile, the warps splitting it, and its shared-memory stages
+// (as many as fit the 48 KiB a kernel has without opting in to more).
 struct MmaTile {
-  int64_t BM, BN, WarpsM, WarpsN;
+  int64_t BM, BN, WarpsM, WarpsN, Stages;
   int64_t threads() const { return WarpsM * WarpsN * kWarpThreads; }
   int64_t tilesM() const { return BM / WarpsM / kMmaM; }
   int64_t tilesN() const { return BN / WarpsN / kMmaN; }
 };
-// Largest first.
-constexpr MmaTile kTiles[] = {{128, 128, 2, 4}, {64, 64, 2, 2}};
+// Largest first. Shared memory: 128 x 128 with 2 stages 46,592 bytes, 64 x
+// 64 with 4 stages 43,264 (A and B tiles plus the epilogue's staging).
+constexpr MmaTile kTiles[] = {{128, 128, 2, 4, 2}, {64, 64, 2, 2, 4}};
 
 // True if `v` is `arith.extf` of block argument `arg` from f16 to f32.
 bool isExtendedArg(Value v, BlockArgument arg) {
@@ -204,11 +206,13 @@ private:
   // Issues the cp.asyncs filling `stage` with the tiles at k0 (B's only,
   // when A is gathered) and commits them as one group, whose token it
   // returns.
-  Value copyStage(Value stage, Value k0);
+  // `valid` (null: true) false copies nothing from global memory (a step
+  // past the last).
+  Value copyStage(Value stage, Value k0, Value valid);
   // A gathered element by element (its rows are not 16-byte runs along k:
   // a convolution over 3 input channels): this thread's elements of the A
   // tile at k0, zero past M and K, loaded into registers...
-  SmallVector<Value> loadA(Value k0);
+  SmallVector<Value> loadA(Value k0, Value valid);
   // ...and stored into `stage` once the math of the current step is issued,
   // so the loads' latency overlaps it.
   void storeA(Value stage, ArrayRef<Value> values);
@@ -228,7 +232,7 @@ private:
   bool VectorStores = false;
 };
 
-Value MmaKernelBuilder::copyStage(Value stage, Value k0) {
+Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
   linalg::LinalgOp op = C.Op;
   AffineMap mapA = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   AffineMap mapB = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
@@ -251,7 +255,7 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0) {
         Value m = add(Row0, row), k = add(k0, col);
         // Built in a fixed order (not as call arguments) so the IR is.
         Value inM = rowInBounds(m), inK = stepInBounds(k);
-        inBounds = both(inM, inK);
+        inBounds = both(valid, both(inM, inK));
         if (C.M % T.BM != 0)
           m = min(m, C.M - 1);
         if (C.K % kBK != 0)
@@ -260,7 +264,7 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0) {
       } else {
         Value k = add(k0, row), n = add(Col0, col);
         Value inK = stepInBounds(k), inN = columnInBounds(n);
-        inBounds = both(inK, inN);
+        inBounds = both(valid, both(inK, inN));
         if (C.K % kBK != 0)
           k = min(k, C.K - 1);
         if (C.N % T.BN != 0)
@@ -285,7 +289,7 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0) {
       B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tokens);
 }
 
-SmallVector<Value> MmaKernelBuilder::loadA(Value k0) {
+SmallVector<Value> MmaKernelBuilder::loadA(Value k0, Value valid) {
   linalg::LinalgOp op = C.Op;
   AffineMap mapA = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   SmallVector<Value> values;
@@ -295,7 +299,8 @@ SmallVector<Value> MmaKernelBuilder::loadA(Value k0) {
     Value element = add(Tid, e);
     Value m = add(Row0, div(element, kBK)), k = add(k0, rem(element, kBK));
     Value inM = rowInBounds(m), inK = stepInBounds(k);
-    values.push_back(zeroUnless(B, Loc, both(inM, inK), B.getF16Type(), [&] {
+    Value inBounds = both(valid, both(inM, inK));
+    values.push_back(zeroUnless(B, Loc, inBounds, B.getF16Type(), [&] {
       return memref::LoadOp::create(B, Loc, C.Lhs, at(mapA, m, nullptr, k));
     }));
   }
@@ -318,7 +323,7 @@ void MmaKernelBuilder::build() {
                      B.getDenseI64ArrayAttr({T.BM, T.BN, kBK})),
       B.getNamedAttr("warp_tile", B.getDenseI64ArrayAttr(
                                       {T.BM / T.WarpsM, T.BN / T.WarpsN})),
-      B.getNamedAttr("stages", B.getI64IntegerAttr(kStages)),
+      B.getNamedAttr("stages", B.getI64IntegerAttr(T.Stages)),
       B.getNamedAttr("instruction", B.getStringAttr(Instruction.str()))};
   if (GatherA)
     config.push_back(B.getNamedAttr("gather_a", B.getUnitAttr()));
@@ -327,9 +332,9 @@ void MmaKernelBuilder::build() {
                                     B.getDenseI64ArrayAttr({C.M, C.N, C.K})));
   setLoweringConfig(Func, "mma_contraction", config);
   TileA = createSharedBuffer(B, Loc, Func, Symbols, "_mma_a",
-                             {kStages, T.BM, kBK + kPad}, B.getF16Type());
+                             {T.Stages, T.BM, kBK + kPad}, B.getF16Type());
   TileB = createSharedBuffer(B, Loc, Func, Symbols, "_mma_b",
-                             {kStages, kBK, T.BN + kPad}, B.getF16Type());
+                             {T.Stages, kBK, T.BN + kPad}, B.getF16Type());
   Staging = createSharedBuffer(B, Loc, Func, Symbols, "_mma_out",
                                {kMmaM, T.BN + kStagingPad}, B.getF32Type());
 
@@ -359,27 +364,44 @@ void MmaKernelBuilder::build() {
                          vector::BroadcastOp::create(B, Loc, fragType, init));
 
   int64_t steps = llvm::divideCeilSigned(C.K, kBK);
-  Value first = copyStage(idx(0), idx(0));
-  if (GatherA)
-    storeA(idx(0), loadA(idx(0)));
+  // The first Stages - 1 steps' tiles are in flight before the loop; with
+  // fewer steps than that, the stages past the last copy nothing (each is
+  // still a commit group, which the waits count).
+  Value first;
+  for (int64_t s = 0; s + 1 < T.Stages; ++s) {
+    Value k0 = idx(std::min(s, steps - 1) * kBK);
+    Value valid = s < steps
+                      ? Value()
+                      : arith::ConstantIntOp::create(B, Loc, B.getI1Type(), 0);
+    Value group = copyStage(idx(s), k0, valid);
+    first = first ? first : group;
+    if (GatherA)
+      storeA(idx(s), loadA(k0, valid));
+  }
   auto kLoop = scf::ForOp::create(B, Loc, idx(0), idx(steps), idx(1), acc);
   {
     OpBuilder::InsertionGuard guard(B);
     B.setInsertionPointToStart(kLoop.getBody());
     Value step = kLoop.getInductionVar();
-    Value stage = rem(step, kStages);
-    // Fill the other stage with the next tiles (the last step refetches
-    // its own tiles into the stage nobody reads, keeping the loop uniform).
-    Value next = arith::MinUIOp::create(B, Loc, add(step, 1), idx(steps - 1));
-    Value nextStage = rem(add(step, 1), kStages);
-    Value group = copyStage(nextStage, mul(next, kBK));
-    SmallVector<Value> nextA;
-    if (GatherA)
-      nextA = loadA(mul(next, kBK));
-    // All but the newest group done: this stage's copies have landed...
-    nvgpu::DeviceAsyncWaitOp::create(B, Loc, group, B.getI32IntegerAttr(1));
-    // ...and every thread's, not just this one's.
+    Value stage = rem(step, T.Stages);
+    // All but the newest Stages - 2 groups done: this step's copies have
+    // landed...
+    nvgpu::DeviceAsyncWaitOp::create(B, Loc, first,
+                                     B.getI32IntegerAttr(T.Stages - 2));
+    // ...and every thread's, not just this one's; and every thread is done
+    // reading the stage the previous step read, which is filled next.
     gpu::BarrierOp::create(B, Loc);
+    // The tiles Stages - 1 steps ahead go into that stage while this one is
+    // read (past the last step, copies of nothing: the loop stays uniform).
+    Value aheadStep = add(step, T.Stages - 1);
+    Value valid = arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult,
+                                        aheadStep, idx(steps));
+    Value ahead = arith::MinUIOp::create(B, Loc, aheadStep, idx(steps - 1));
+    Value aheadStage = rem(aheadStep, T.Stages);
+    copyStage(aheadStage, mul(ahead, kBK), valid);
+    SmallVector<Value> aheadA;
+    if (GatherA)
+      aheadA = loadA(mul(ahead, kBK), valid);
     SmallVector<Value> values(kLoop.getRegionIterArgs());
     auto aType = VectorType::get({4, 2}, B.getF16Type());
     auto bType = VectorType::get({2, 2}, B.getF16Type());
@@ -411,9 +433,7 @@ void MmaKernelBuilder::build() {
         }
     }
     if (GatherA)
-      storeA(nextStage, nextA);
-    // The next step fills this stage again.
-    gpu::BarrierOp::create(B, Loc);
+      storeA(aheadStage, aheadA);
     scf::YieldOp::create(B, Loc, values);
   }
   // The last (redundant) copies must land before the kernel ends.
@@ -471,8 +491,8 @@ void MmaKernelBuilder::build() {
         values.push_back(zeroUnless(B, Loc, inBounds, outType, [&] {
           Value v = memref::LoadOp::create(B, Loc, Staging, ValueRange{row, c});
           if (!uniformInit(C))
-            v = arith::AddFOp::create(
-                B, Loc, initialValue(B, Loc, C, outIndices), v);
+            v = arith::AddFOp::create(B, Loc,
+                                      initialValue(B, Loc, C, outIndices), v);
           return applyEpilogue(B, Loc, C, v, outIndices);
         }));
       }

@@ -111,7 +111,7 @@ func.func private @grouped(%arg0: memref<1x8x8x2x4xf32>, %arg1: memref<2x3x3x3x4
 // zero-filled; N = 64 takes 64 x 64 tiles.
 
 // CHECK-LABEL: func.func private @conv_f16(
-// CHECK-SAME:    kiln.lowering_config = {implicit_gemm = array<i64: 49, 64, 288>, instruction = "mma_sync.m16n8k16.f16.f32", kernel = "mma_contraction", stages = 2 : i64, warp_tile = array<i64: 32, 32>, workgroup_tile = array<i64: 64, 64, 32>}
+// CHECK-SAME:    kiln.lowering_config = {implicit_gemm = array<i64: 49, 64, 288>, instruction = "mma_sync.m16n8k16.f16.f32", kernel = "mma_contraction", stages = 4 : i64, warp_tile = array<i64: 32, 32>, workgroup_tile = array<i64: 64, 64, 32>}
 // CHECK:         arith.select
 // CHECK:         nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %{{.*}} {bypassL1} : memref<1x9x9x32xf16>
 // CHECK:         nvgpu.mma.sync

@@ -5,11 +5,12 @@
 // (sm_75: neither).
 
 // f16 x f16 -> f32 with 128x128x32 tiles dividing the problem into 128
-// workgroups: on sm_80 and later the tensor-core kernel. Two shared stages padded by 8 f16 a row;
-// the first stage's copies before the K loop, the next stage's at the top
-// of each step, then a wait for all but the newest group and a barrier;
-// 2 x (4 ldmatrix x4 of A, 4 ldmatrix x2 transposed of B, 16 mma.sync) per
-// step. Before sm_80 (no cp.async), the SIMT kernel.
+// workgroups: on sm_80 and later the tensor-core kernel. Two shared stages
+// padded by 8 f16 a row; the first stage's copies before the K loop; each
+// step waits for all its copies (no newer group), barriers, issues the next
+// stage's copies and then does 2 x (4 ldmatrix x4 of A, 4 ldmatrix x2
+// transposed of B, 16 mma.sync). Before sm_80 (no cp.async), the SIMT
+// kernel.
 
 // CHECK-DAG:   memref.global "private" @mm_mma_a : memref<2x128x40xf16, 3> {alignment = 16 : i64}
 // CHECK-DAG:   memref.global "private" @mm_mma_b : memref<2x32x136xf16, 3> {alignment = 16 : i64}
@@ -21,14 +22,15 @@
 // CHECK-COUNT-4: nvgpu.device_async_copy
 // CHECK:         nvgpu.device_async_create_group
 // CHECK:         scf.for {{.*}} -> (vector<2x2xf32>,
-// CHECK-COUNT-4:   nvgpu.device_async_copy
-// CHECK:           %[[G:.+]] = nvgpu.device_async_create_group
-// CHECK:           nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
+// CHECK:           nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
 // CHECK:           gpu.barrier
+// CHECK-COUNT-4:   nvgpu.device_async_copy
+// CHECK:           nvgpu.device_async_create_group
 // CHECK-COUNT-4:   nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<2x128x40xf16, 3> -> vector<4x2xf16>
 // CHECK-COUNT-4:   nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true} : memref<2x32x136xf16, 3> -> vector<2x2xf16>
 // CHECK-COUNT-16:  nvgpu.mma.sync
-// CHECK:           gpu.barrier
+// CHECK-NOT:       gpu.barrier
+// CHECK:           scf.yield
 // CHECK:         nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32}
 // The epilogue, staged 16 rows at a time: the owning warps store their
 // fragments' row pairs, then each thread computes a run of 8 consecutive
@@ -69,21 +71,25 @@ func.func private @mm(%a: memref<2048x96xf16>, %b: memref<96x1024xf16>, %bias: m
 // -----
 
 // 100 rows, 128 columns: 128 x 128 tiles would give one workgroup, so
-// 64 x 64 tiles with 4 warps as 2 x 2 (each 32 x 32: 2 x 4 mma tiles). 64
+// 64 x 64 tiles with 4 warps as 2 x 2 (each 32 x 32: 2 x 4 mma tiles) and
+// 4 stages, three of them filled before the loop, each step waiting for
+// all but the newest 2 groups. 64
 // does not divide 100: an A row past M is copied with 0 source bytes
 // (zero-filled) from a row clamped into A, and its outputs are not stored.
 
 // CHECK-LABEL: func.func private @edge(
-// CHECK-SAME:    kiln.lowering_config = {instruction = "mma_sync.m16n8k16.f16.f32", kernel = "mma_contraction", stages = 2 : i64, warp_tile = array<i64: 32, 32>, workgroup_tile = array<i64: 64, 64, 32>}
+// CHECK-SAME:    kiln.lowering_config = {instruction = "mma_sync.m16n8k16.f16.f32", kernel = "mma_contraction", stages = 4 : i64, warp_tile = array<i64: 32, 32>, workgroup_tile = array<i64: 64, 64, 32>}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
 // CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 100, 128) step (1, 64, 64)
 // CHECK:           %[[IN:.+]] = arith.cmpi ult, %{{.*}}, %c100
 // CHECK:           arith.minui %{{.*}}, %c99
 // CHECK:           %[[N:.+]] = arith.select %[[IN]], %c8{{.*}}, %c0
 // CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %[[N]] {bypassL1}
+// CHECK-COUNT-2:   nvgpu.device_async_create_group
 // CHECK:           scf.for {{.*}} -> (vector<2x2xf32>,
-// CHECK-COUNT-2:     nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<2x64x40xf16, 3> -> vector<4x2xf16>
-// CHECK-COUNT-4:     nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true} : memref<2x32x72xf16, 3> -> vector<2x2xf16>
+// CHECK:             nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// CHECK-COUNT-2:     nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<4x64x40xf16, 3> -> vector<4x2xf16>
+// CHECK-COUNT-4:     nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true} : memref<4x32x72xf16, 3> -> vector<2x2xf16>
 // CHECK-COUNT-8:     nvgpu.mma.sync
 // CHECK:           %[[ROW:.+]] = arith.cmpi ult, %{{.*}}, %c100
 // CHECK:           scf.if %[[ROW]] -> (f32)
@@ -141,6 +147,7 @@ func.func private @columns(%a: memref<128x64xf16>, %b: memref<64x100xf16>, %out:
 // CHECK:           %[[CB:.+]] = arith.select %[[KN]], %c8{{.*}}, %c0
 // CHECK:           nvgpu.device_async_copy %arg1[{{.*}}], %{{.*}}[{{.*}}], 8, %[[CB]] {bypassL1}
 // CHECK:           scf.for %{{.*}} = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args
+// CHECK:           vector.store {{.*}} : memref<16x68xf32, 3>, vector<2xf32>
 // CHECK:           gpu.barrier
 // CHECK:           %[[COL:.+]] = arith.cmpi ult, %{{.*}}, %c72
 // CHECK:           scf.if %[[COL]] -> (f32)
@@ -168,14 +175,15 @@ func.func private @tails(%a: memref<128x40xf16>, %b: memref<40x72xf16>, %out: me
 // CHECK-SAME:    gather_a
 // CHECK-SAME:    implicit_gemm = array<i64: 256, 64, 27>
 // CHECK:         scf.for {{.*}} -> (vector<2x2xf32>,
+// CHECK:           nvgpu.device_async_wait
+// CHECK:           gpu.barrier
 // CHECK:           nvgpu.device_async_copy %arg1
 // CHECK:           arith.cmpi ult, %{{.*}}, %c27
 // CHECK:           scf.if %{{.*}} -> (f16)
 // CHECK:             memref.load %arg0
-// CHECK:           nvgpu.device_async_wait
 // CHECK:           nvgpu.mma.sync
-// CHECK:           memref.store %{{.*}}, %{{.*}} : memref<2x64x40xf16, 3>
-// CHECK:           gpu.barrier
+// CHECK:           memref.store %{{.*}}, %{{.*}} : memref<4x64x40xf16, 3>
+// CHECK:           scf.yield
 func.func private @three_channels(%x: memref<1x18x18x3xf16>, %w: memref<3x3x3x64xf16>, %out: memref<1x16x16x64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<1x18x18x3xf16> to tensor<1x18x18x3xf16>
   %1 = bufferization.to_tensor %w restrict : memref<3x3x3x64xf16> to tensor<3x3x3x64xf16>

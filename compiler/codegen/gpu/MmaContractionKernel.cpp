@@ -294,14 +294,25 @@ SmallVector<Value> MmaKernelBuilder::loadA(Value k0, Value valid) {
   AffineMap mapA = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   SmallVector<Value> values;
   // Consecutive threads on consecutive k: along a window row of a
-  // channels-last input, consecutive in memory.
+  // channels-last input, consecutive in memory. The thread count is a
+  // multiple of kBK, so each thread keeps one k: its window position and
+  // channel are computed once a step, only m's loops per element.
+  static_assert(kBK <= kWarpThreads, "a warp spans whole A rows");
+  Value k = add(k0, rem(Tid, kBK)), row0 = div(Tid, kBK);
+  Value inK = stepInBounds(k);
+  SmallVector<Value> kLoops =
+      contractionLoops(B, Loc, C, Batch, nullptr, nullptr, k);
   for (int64_t e = 0; e < T.BM * kBK; e += T.threads()) {
-    Value element = add(Tid, e);
-    Value m = add(Row0, div(element, kBK)), k = add(k0, rem(element, kBK));
-    Value inM = rowInBounds(m), inK = stepInBounds(k);
+    Value m = add(Row0, add(row0, e / kBK));
+    Value inM = rowInBounds(m);
     Value inBounds = both(valid, both(inM, inK));
     values.push_back(zeroUnless(B, Loc, inBounds, B.getF16Type(), [&] {
-      return memref::LoadOp::create(B, Loc, C.Lhs, at(mapA, m, nullptr, k));
+      SmallVector<Value> loops(kLoops);
+      for (auto [dim, value] :
+           llvm::zip(C.MDims, delinearize(B, Loc, m, C.sizes(C.MDims))))
+        loops[dim] = value;
+      return memref::LoadOp::create(B, Loc, C.Lhs,
+                                    applyToLoops(B, Loc, mapA, loops));
     }));
   }
   return values;

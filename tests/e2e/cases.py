@@ -503,6 +503,9 @@ case(M, "linalg_matmul_f16_tensor_cores_tails",
      [I("100x40xf16"), I("40x72xf16"), I("72xf32")],
      lambda a, b, c: f64(a) @ b + c,
      scale=lambda a, b, c: absMatmul(a, b) + np.abs(c))
+case(M, "linalg_matmul_f16_tensor_cores_tall",
+     [I("6272x64xf16"), I("64x256xf16")],
+     lambda a, b: f64(a) @ b, scale=absMatmul)
 case(M, "linalg_matmul_chain", [I("33x20xf32"), I("20x45xf32"), I("45x9xf32")],
      lambda a, b, c: (f64(a) @ b) @ c,
      scale=lambda a, b, c: absMatmul(a, b) @ np.abs(f64(c)))

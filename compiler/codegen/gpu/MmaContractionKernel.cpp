@@ -5,14 +5,15 @@
 // sm_80 and later):
 //
 //   workgroup: a BM x BN output tile, 128 x 128 with 8 warps as 2 x 4 (each
-//     warp 64 x 32), or 64 x 64 with 4 warps as 2 x 2 (each 32 x 32) when N
-//     or the number of workgroups asks for smaller tiles; a warp's tile is
+//     warp 64 x 32), or 128 x 64 with 4 warps as 2 x 2 (each 64 x 32), or
+//     64 x 64 with 4 warps as 2 x 2 (each 32 x 32) when N or the number of
+//     workgroups asks for smaller tiles; a warp's tile is
 //     16 x 8 mma tiles, one accumulator fragment of 2x2 f32 per thread each
-//   K in steps of 32 through S shared-memory stages (2 for 128 x 128, 4 for
-//     64 x 64): while one stage is read, the tiles S - 1 steps ahead are
-//     copied into another with cp.async (16 bytes per copy), so global
-//     loads overlap the math, one barrier a step; the parts of the tiles past
-//     M, N or K (the last tiles of a problem they do not divide) are
+//   K in steps of 32 through S shared-memory stages (2 for 128 x 128, 3
+//     for 128 x 64, 4 for 64 x 64): while one stage is read, the tiles S - 1
+//     steps ahead are copied into another with cp.async (16 bytes per copy), so
+//     global loads overlap the math, one barrier a step; the parts of the tiles
+//     past M, N or K (the last tiles of a problem they do not divide) are
 //     zero-filled (copies of 0 source bytes) and their outputs not stored
 //   fragments come from shared memory through ldmatrix (A: x4, B: x2
 //     transposed, as B is stored K x N); rows are padded by 16 bytes so the
@@ -73,9 +74,12 @@ struct MmaTile {
   int64_t tilesM() const { return BM / WarpsM / kMmaM; }
   int64_t tilesN() const { return BN / WarpsN / kMmaN; }
 };
-// Largest first. Shared memory: 128 x 128 with 2 stages 46,592 bytes, 64 x
-// 64 with 4 stages 43,264 (A and B tiles plus the epilogue's staging).
-constexpr MmaTile kTiles[] = {{128, 128, 2, 4, 2}, {64, 64, 2, 2, 4}};
+// Largest first. Shared memory: 128 x 128 with 2 stages 46,592 bytes,
+// 128 x 64 with 3 stages 48,896, 64 x 64 with 4 stages 43,264 (A and B
+// tiles plus the epilogue's staging). 128 x 64's warps are 64 x 32 as
+// 128 x 128's, more mma.syncs per ldmatrix than 64 x 64's 32 x 32.
+constexpr MmaTile kTiles[] = {
+    {128, 128, 2, 4, 2}, {128, 64, 2, 2, 3}, {64, 64, 2, 2, 4}};
 
 // True if `v` is `arith.extf` of block argument `arg` from f16 to f32.
 bool isExtendedArg(Value v, BlockArgument arg) {

@@ -154,6 +154,18 @@ func.func @linalg_matmul_f16_tensor_cores_tails(%a: tensor<100x40xf16>, %b: tens
   return %0 : tensor<100x72xf32>
 }
 
+// M = 6272, N = 256: 128 x 128 tiles would give 98 workgroups, fewer than
+// an H100 has multiprocessors, so the tensor-core kernel takes 128 x 64
+// tiles with 3 shared-memory stages (two K steps: the third stage copies
+// nothing).
+func.func @linalg_matmul_f16_tensor_cores_tall(%a: tensor<6272x64xf16>, %b: tensor<64x256xf16>) -> tensor<6272x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<6272x256xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<6272x256xf32>) -> tensor<6272x256xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<6272x64xf16>, tensor<64x256xf16>) outs(%c : tensor<6272x256xf32>) -> tensor<6272x256xf32>
+  return %0 : tensor<6272x256xf32>
+}
+
 // x + zeros @ w, with the zero operand and the zero accumulator one fill (as
 // CSE leaves them): an RNN step from a zero initial state. Upstream's
 // contract+add canonicalization once read x for both and returned

@@ -194,3 +194,23 @@ func.func private @three_channels(%x: memref<1x18x18x3xf16>, %w: memref<3x3x3x64
   bufferization.materialize_in_destination %c in restrict writable %out : (tensor<1x16x16x64xf32>, memref<1x16x16x64xf32>) -> ()
   return
 }
+
+// -----
+
+// M = 6272, N = 256 on an A100 (108 multiprocessors): 128 x 128 tiles give
+// 98 workgroups, 128 x 64 ones 196, with 4 warps of 64 x 32 and 3 stages.
+
+// CHECK-LABEL: func.func private @tall(
+// CHECK-SAME:    stages = 3 : i64, warp_tile = array<i64: 64, 32>, workgroup_tile = array<i64: 128, 64, 32>}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 6272, 256) step (1, 128, 64)
+func.func private @tall(%a: memref<6272x64xf16>, %b: memref<64x256xf16>, %out: memref<6272x256xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<6272x64xf16> to tensor<6272x64xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<64x256xf16> to tensor<64x256xf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<6272x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<6272x256xf32>) -> tensor<6272x256xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<6272x64xf16>, tensor<64x256xf16>) outs(%f : tensor<6272x256xf32>) -> tensor<6272x256xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<6272x256xf32>, memref<6272x256xf32>) -> ()
+  return
+}

@@ -14,6 +14,8 @@ first two where the compiler is, the last where the GPU is:
   # a kit: export, compile for cuda, describe each dispatch (needs torch,
   # torchvision, onnx and kiln-compile)
   /usr/bin/python3 bench/model_bench.py --kit KIT --make-kit
+  # after a compiler change: the kit's modules compiled again
+  /usr/bin/python3 bench/model_bench.py --kit KIT --recompile --models vit,gpt
   # optionally, some rows' files packed small enough to carry (modules
   # deduplicated and compressed, large inputs left to be regenerated)
   /usr/bin/python3 bench/model_bench.py --kit KIT --pack CARRY --models vit,gpt
@@ -88,6 +90,10 @@ def parse_args():
                    "--make-kit fills, else build/bin)")
     p.add_argument("--make-kit", action="store_true",
                    help="export and compile the models into --kit, then stop")
+    p.add_argument("--recompile", action="store_true",
+                   help="compile the kit's --models rows again with the "
+                   "current kiln-compile (exports and references kept), "
+                   "then stop")
     p.add_argument("--pack", metavar="DIR",
                    help="write the files of --models into DIR, packed "
                    "(bench/kitpack.py), then stop")
@@ -152,6 +158,27 @@ def kiln_version():
 # --- the kit (where the compiler is) ---------------------------------------
 
 
+def compile_and_describe(bin_dir, model, onnx, module, cuda_target):
+    """Compiles `onnx` into `module` and describes its dispatches next to
+    it; returns (harness.Compiled, the description's path or None)."""
+    compiled = harness.compileOnnx(bin_dir, onnx, module, "cuda",
+                                   cuda_target, timeout=3600)
+    log(f"compiled {model} in {compiled.seconds:.1f}s" +
+        (f": {compiled.reason}" if compiled.reason else ""))
+    described = os.path.join(os.path.dirname(module),
+                             f"{model}.dispatches.json")
+    if compiled.status != harness.PASS:
+        return compiled, None
+    try:
+        with open(described, "w", encoding="utf-8") as f:
+            json.dump(kernel_profile.describe_dispatches(
+                bin_dir, onnx, cuda_target), f, indent=1)
+    except (OSError, RuntimeError, subprocess.SubprocessError) as e:
+        log(f"{model}: dispatches not described: {e}")
+        return compiled, None
+    return compiled, described
+
+
 def make_kit(args):
     """Exports the models into KIT/export, compiles each into
     KIT/modules/<model>.kiln with its dispatches described in
@@ -182,20 +209,9 @@ def make_kit(args):
         exported = os.path.join(export_dir, f"{model}_opset{OPSET}")
         onnx = os.path.join(exported, "model.onnx")
         module = os.path.join(modules, f"{model}.kiln")
-        compiled = harness.compileOnnx(bin_dir, onnx, module, "cuda",
-                                       args.cuda_target, timeout=3600)
-        log(f"compiled {model} in {compiled.seconds:.1f}s" +
-            (f": {compiled.reason}" if compiled.reason else ""))
+        compiled, described = compile_and_describe(
+            bin_dir, model, onnx, module, args.cuda_target)
         ok &= compiled.status == harness.PASS
-        described = os.path.join(modules, f"{model}.dispatches.json")
-        if compiled.status == harness.PASS:
-            try:
-                with open(described, "w", encoding="utf-8") as f:
-                    json.dump(kernel_profile.describe_dispatches(
-                        bin_dir, onnx, args.cuda_target), f, indent=1)
-            except (OSError, RuntimeError, subprocess.SubprocessError) as e:
-                log(f"{model}: dispatches not described: {e}")
-                described = None
         state = os.path.join(export_dir, arch, "state.pt")
         if arch not in digests:
             digests[arch] = state_digest(torch.load(state, map_location="cpu"))
@@ -219,6 +235,39 @@ def make_kit(args):
         "target_device": "cuda", "cuda_target": args.cuda_target,
         "opset": OPSET, "kiln": kiln_version(),
         "made": f"{made:%Y-%m-%d %H:%M} UTC"}, entries)
+    return ok
+
+
+def recompile_kit(args):
+    """Compiles the kit's --models rows again from their exported ONNX with
+    the current kiln-compile (the export and references stay), describes
+    their dispatches again, and records the compiler's version in the
+    kit's header; returns False when any compile failed."""
+    bin_dir = os.path.abspath(args.bin_dir or
+                              os.path.join(REPO, "build", "bin"))
+    meta, entries = harness.readKit(args.kit)
+    missing = set(args.models) - {e.name for e in entries}
+    if missing:
+        log(f"model_bench: not in the kit: {', '.join(sorted(missing))}")
+        return False
+    ok = True
+    for entry in entries:
+        if entry.name not in args.models:
+            continue
+        module = os.path.join(args.kit, "modules", f"{entry.name}.kiln")
+        compiled, described = compile_and_describe(
+            bin_dir, entry.name, os.path.join(args.kit, entry.info["onnx"]),
+            module, meta["cuda_target"])
+        ok &= compiled.status == harness.PASS
+        entry.compileStatus, entry.reason = compiled.status, compiled.reason
+        entry.module = module if compiled.status == harness.PASS else None
+        entry.info["dispatches"] = (os.path.relpath(described, args.kit)
+                                    if described else None)
+        entry.info["compile_seconds"] = round(compiled.seconds, 1)
+    made = datetime.datetime.now(datetime.timezone.utc)
+    meta["kiln"] = kiln_version()
+    meta["made"] = f"{made:%Y-%m-%d %H:%M} UTC"
+    harness.writeKit(args.kit, meta, entries)
     return ok
 
 
@@ -546,6 +595,8 @@ def main():
     if args.make_kit:
         os.makedirs(args.kit, exist_ok=True)
         return 0 if make_kit(args) else 1
+    if args.recompile:
+        return 0 if recompile_kit(args) else 1
     if args.pack:
         return 0 if pack_kit(args) else 1
     return run(args)

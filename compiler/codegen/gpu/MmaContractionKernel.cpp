@@ -118,6 +118,19 @@ bool isCopyable(const Contraction &c, unsigned input, ArrayRef<int64_t> dims) {
          c.Ranges[dims.back()] % kCopyElements == 0;
 }
 
+// Whether C's innermost index is the innermost n loop, in runs of
+// kCopyElements, and its layout the identity: kCopyElements consecutive
+// columns are consecutive in memory, 16-byte aligned for 2-byte elements.
+bool hasColumnRuns(const Contraction &c) {
+  auto type = cast<MemRefType>(c.Out.getType());
+  return type.getLayout().isIdentity() && type.hasStaticShape() &&
+         type.getElementType().isIntOrFloat() &&
+         type.getElementTypeBitWidth() % 8 == 0 &&
+         isInnermostIn(c, linalg::LinalgOp(c.Op).getDpsInitOperand(0),
+                       c.NDims) &&
+         type.getShape().back() % kCopyElements == 0;
+}
+
 // The tile for `c`: the largest with a workgroup for each of the target's
 // processors, else the one giving the most (the smallest of equals),
 // skipping a tile that would compute a third more columns than N has when
@@ -160,11 +173,10 @@ public:
                    const GpuMatrixInstruction &instruction,
                    SymbolTable &symbols)
       : Func(func), C(c), T(tile), Instruction(instruction), Symbols(symbols),
-        B(func.getContext()), Loc(c.Op.getLoc()) {}
+        B(func.getContext()), Loc(c.Op.getLoc()),
+        GatherA(!isCopyable(c, 0, c.KDims)), VectorStores(hasColumnRuns(c)) {}
 
   void build();
-  void setGatherA(bool gather) { GatherA = gather; }
-  void setVectorStores(bool vector) { VectorStores = vector; }
 
 private:
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(B, Loc, v); }
@@ -209,9 +221,8 @@ private:
   }
   // Issues the cp.asyncs filling `stage` with the tiles at k0 (B's only,
   // when A is gathered) and commits them as one group, whose token it
-  // returns.
-  // `valid` (null: true) false copies nothing from global memory (a step
-  // past the last).
+  // returns; with `valid` (null: true) false they read nothing from global
+  // memory (a step past the last).
   Value copyStage(Value stage, Value k0, Value valid);
   // A gathered element by element (its rows are not 16-byte runs along k:
   // a convolution over 3 input channels): this thread's elements of the A
@@ -229,11 +240,10 @@ private:
   OpBuilder B;
   Location Loc;
   Value TileA, TileB, Staging, Batch, Row0, Col0, Tid;
-  bool GatherA = false;
-  // Whether the output's innermost index is the innermost n loop and its
-  // layout the identity, so kCopyElements consecutive columns are
-  // consecutive in memory.
-  bool VectorStores = false;
+  // A is not 16-byte runs along k: gathered element by element.
+  const bool GatherA;
+  // C's rows are runs of kCopyElements columns: stored a run at a time.
+  const bool VectorStores;
 };
 
 Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
@@ -451,7 +461,7 @@ void MmaKernelBuilder::build() {
       storeA(aheadStage, aheadA);
     scf::YieldOp::create(B, Loc, values);
   }
-  // The last (redundant) copies must land before the kernel ends.
+  // The last (empty) copies complete before the kernel ends.
   nvgpu::DeviceAsyncWaitOp::create(B, Loc, first, B.getI32IntegerAttr(0));
 
   // The epilogue goes through shared memory kMmaM rows at a time: the
@@ -496,26 +506,27 @@ void MmaKernelBuilder::build() {
       // A run is in or past N whole, as kCopyElements divides N.
       Value inM = rowInBounds(m), inN = columnInBounds(n);
       Value inBounds = both(inM, inN);
-      SmallVector<Value> values;
-      SmallVector<Value> firstIndices;
-      for (int64_t j = 0; j < run; ++j) {
-        Value c = add(col, j);
-        SmallVector<Value> outIndices = at(outMap, m, add(n, j), nullptr);
-        if (j == 0)
-          firstIndices = outIndices;
-        values.push_back(zeroUnless(B, Loc, inBounds, outType, [&] {
-          Value v = memref::LoadOp::create(B, Loc, Staging, ValueRange{row, c});
+      // One branch for the run (it is in or past the bounds whole).
+      Type resultType =
+          VectorStores ? Type(VectorType::get({run}, outType)) : outType;
+      Value result = zeroUnless(B, Loc, inBounds, resultType, [&]() -> Value {
+        SmallVector<Value> values;
+        for (int64_t j = 0; j < run; ++j) {
+          SmallVector<Value> outIndices = at(outMap, m, add(n, j), nullptr);
+          Value v = memref::LoadOp::create(B, Loc, Staging,
+                                           ValueRange{row, add(col, j)});
           if (!uniformInit(C))
             v = arith::AddFOp::create(B, Loc,
                                       initialValue(B, Loc, C, outIndices), v);
-          return applyEpilogue(B, Loc, C, v, outIndices);
-        }));
-      }
-      Value result = values.front();
-      if (VectorStores)
-        result = vector::FromElementsOp::create(
-            B, Loc, VectorType::get({run}, outType), values);
-      pending.push_back({result, inBounds, firstIndices});
+          values.push_back(applyEpilogue(B, Loc, C, v, outIndices));
+        }
+        if (!VectorStores)
+          return values.front();
+        return vector::FromElementsOp::create(
+                   B, Loc, cast<VectorType>(resultType), values)
+            .getResult();
+      });
+      pending.push_back({result, inBounds, at(outMap, m, n, nullptr)});
     }
     for (Pending &p : pending) {
       OpBuilder::InsertionGuard guard(B);
@@ -554,17 +565,7 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
   std::optional<MmaTile> tile = chooseTile(*c, target);
   if (!tile)
     return failure();
-  MmaKernelBuilder builder(func, *c, *tile, *instruction, symbols);
-  builder.setGatherA(!isCopyable(*c, 0, c->KDims));
-  auto outType = cast<MemRefType>(c->Out.getType());
-  builder.setVectorStores(
-      outType.getLayout().isIdentity() && outType.hasStaticShape() &&
-      outType.getElementType().isIntOrFloat() &&
-      outType.getElementTypeBitWidth() % 8 == 0 &&
-      isInnermostIn(*c, linalg::LinalgOp(c->Op).getDpsInitOperand(0),
-                    c->NDims) &&
-      outType.getShape().back() % kCopyElements == 0);
-  builder.build();
+  MmaKernelBuilder(func, *c, *tile, *instruction, symbols).build();
   eraseTensorProgram(func);
   func->setAttr(kWorkgroupSizeAttr,
                 OpBuilder(func).getDenseI64ArrayAttr({tile->threads(), 1, 1}));

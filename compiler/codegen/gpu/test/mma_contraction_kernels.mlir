@@ -92,7 +92,7 @@ func.func private @mm(%a: memref<2048x96xf16>, %b: memref<96x1024xf16>, %bias: m
 // CHECK-COUNT-4:     nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true} : memref<4x32x72xf16, 3> -> vector<2x2xf16>
 // CHECK-COUNT-8:     nvgpu.mma.sync
 // CHECK:           %[[ROW:.+]] = arith.cmpi ult, %{{.*}}, %c100
-// CHECK:           scf.if %[[ROW]] -> (f32)
+// CHECK:           scf.if %[[ROW]] -> (vector<8xf32>)
 // CHECK:           scf.if %[[ROW]] {
 // CHECK-NEXT:        vector.store {{.*}}, %arg2
 func.func private @edge(%a: memref<100x64xf16>, %b: memref<64x128xf16>, %out: memref<100x128xf32>) attributes {kiln.dispatch} {
@@ -150,7 +150,7 @@ func.func private @columns(%a: memref<128x64xf16>, %b: memref<64x100xf16>, %out:
 // CHECK:           vector.store {{.*}} : memref<16x68xf32, 3>, vector<2xf32>
 // CHECK:           gpu.barrier
 // CHECK:           %[[COL:.+]] = arith.cmpi ult, %{{.*}}, %c72
-// CHECK:           scf.if %[[COL]] -> (f32)
+// CHECK:           scf.if %[[COL]] -> (vector<8xf32>)
 // CHECK:           scf.if %[[COL]] {
 // CHECK-NEXT:        vector.store {{.*}}, %arg2
 func.func private @tails(%a: memref<128x40xf16>, %b: memref<40x72xf16>, %out: memref<128x72xf32>) attributes {kiln.dispatch} {

@@ -364,21 +364,28 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
     (see kiln-gpu-set-target): outputs per thread shrink while there are
     fewer workgroups than the target has processors. When the target has
     `mma_sync.m16n8k16.f16.f32` and asynchronous copies, f16 x f16 -> f32
-    multiply-adds whose N and K tiles divide the problem (A K-innermost, B
-    N-innermost, in 16-byte runs) run on the tensor cores instead: 128 x 128
-    tiles of 8 warps (64 x 32 each) or 64 x 64 of 4 (32 x 32 each) computing
-    with `nvgpu.mma.sync` m16n8k16 from `nvgpu.ldmatrix` fragments, K tiles
-    of 32 double-buffered in shared memory through
-    `nvgpu.device_async_copy`, rows past M zero-filled and not stored.
+    multiply-adds (B N-innermost with N a multiple of 8; A K-innermost in
+    16-byte runs, or gathered an element at a time) run on the tensor cores
+    instead: 128 x 128, 128 x 64 or 64 x 64 tiles computing with
+    `nvgpu.mma.sync` m16n8k16 from `nvgpu.ldmatrix` fragments, K tiles of
+    32 in 2 to 4 static shared-memory stages filled by
+    `nvgpu.device_async_copy`, the parts past M, N and K zero-filled and
+    not stored. When the target also has `wgmma.m64n0k16.f16.f32` and
+    the shared memory, a warpgroup per 64 rows issues
+    `nvvm.wgmma.mma_async` m64nBNk16 instead, from 4 stages of K tiles of
+    64 in 128-byte swizzled `gpu.dynamic_shared_memory` (the function gets
+    `kiln.shared_memory_bytes`).
 
     The lowering configuration, `kiln.lowering_config`: `kernel =
     "mma_contraction"` with `workgroup_tile = [BM, BN, BK]`, `warp_tile`,
-    `stages = 2` and the `instruction`; or `kernel = "simt_contraction"`
+    `stages` and the `instruction`; or `kernel = "simt_contraction"`
     with `workgroup_tile = [BM, BN, BK]`, `thread_tile = [TM, TN]` and
     `stages = 1`; a convolution adds `implicit_gemm = [M, N, K]`.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::nvgpu::NVGPUDialect",
+                           "mlir::NVVM::NVVMDialect",
+                           "mlir::LLVM::LLVMDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::vector::VectorDialect",

@@ -71,11 +71,12 @@ mlir::LogicalResult buildContractionKernel(mlir::func::FuncOp func,
                                            mlir::SymbolTable &symbols,
                                            const GpuTarget &target);
 
-/// Writes `func` as a tensor-core kernel (mma.sync m16n8k16 with cp.async,
-/// when `target` has them) if it is such a contraction or convolution of
-/// f16 operands accumulating in f32 whose N and K tiles (64 or 128, 32)
-/// divide the problem, with A K-innermost and B N-innermost in 16-byte
-/// runs; fails, changing nothing, otherwise.
+/// Writes `func` as a tensor-core kernel (wgmma from swizzled dynamic
+/// shared memory where `target` has it, else mma.sync m16n8k16; both filled
+/// by cp.async, which `target` must have) if it is such a contraction or
+/// convolution of f16 operands accumulating in f32, with B N-innermost and
+/// N a multiple of 8; fails, changing nothing, otherwise. A wgmma kernel
+/// gets the dynamic shared memory it takes as `kiln.shared_memory_bytes`.
 mlir::LogicalResult buildMmaContractionKernel(mlir::func::FuncOp func,
                                               mlir::SymbolTable &symbols,
                                               const GpuTarget &target);

@@ -1,27 +1,38 @@
 //===- MmaContractionKernel.cpp - Tensor-core GEMM kernels ----------------===//
 //
 // f16 x f16 -> f32 contractions and convolutions (implicit GEMMs: see
-// ContractionMatch.h) run on the tensor cores (nvgpu.mma.sync m16n8k16,
-// sm_80 and later):
+// ContractionMatch.h) run on the tensor cores, with one of two
+// instructions:
 //
+// mma.sync m16n8k16 (sm_80 and later), a warp at a time:
 //   workgroup: a BM x BN output tile, 128 x 128 with 8 warps as 2 x 4 (each
 //     warp 64 x 32), or 128 x 64 with 4 warps as 2 x 2 (each 64 x 32), or
 //     64 x 64 with 4 warps as 2 x 2 (each 32 x 32) when N or the number of
 //     workgroups asks for smaller tiles; a warp's tile is
 //     16 x 8 mma tiles, one accumulator fragment of 2x2 f32 per thread each
-//   K in steps of 32 through S shared-memory stages (2 for 128 x 128, 3
-//     for 128 x 64, 4 for 64 x 64): while one stage is read, the tiles S - 1
-//     steps ahead are copied into another with cp.async (16 bytes per copy), so
-//     global loads overlap the math, one barrier a step; the parts of the tiles
-//     past M, N or K (the last tiles of a problem they do not divide) are
-//     zero-filled (copies of 0 source bytes) and their outputs not stored
+//   K in steps of 32 through S static shared-memory stages (2 for 128 x
+//     128, 3 for 128 x 64, 4 for 64 x 64)
 //   fragments come from shared memory through ldmatrix (A: x4, B: x2
 //     transposed, as B is stored K x N); rows are padded by 16 bytes so the
 //     8 row addresses of an ldmatrix fall in different banks
-//   accumulators start at zero (or a fill's value); the epilogue stages
-//     them through shared memory 16 rows at a time so that consecutive
-//     threads add the init, apply the epilogues and store consecutive
-//     output columns
+//
+// wgmma (sm_90a), a warpgroup (4 warps) at a time, where the chip has it:
+//   the same tiles, a warpgroup per 64 rows (128 x 128 and 128 x 64: 8
+//     warps, 64 x 64: 4), each issuing one m64nBNk16 per 16 of K that reads
+//     A and B from shared memory itself (Wgmma.h: descriptors, swizzle)
+//   K in steps of 64 (one 128-byte row) through 4 stages in dynamic shared
+//     memory (beyond the 48 KiB a kernel has statically), each step's
+//     wgmmas waited for before the next step's barrier
+//
+// Both: while one stage is read, the tiles S - 1 steps ahead are copied
+// into another with cp.async (16 bytes per copy), so global loads overlap
+// the math, one barrier a step; the parts of the tiles past M, N or K (the
+// last tiles of a problem they do not divide) are zero-filled (copies of 0
+// source bytes) and their outputs not stored. Accumulators start at zero
+// (or a fill's value); the epilogue stages them through shared memory 16
+// rows at a time so that consecutive threads add the init, apply the
+// epilogues and store consecutive output columns. A warp's part of a
+// wgmma accumulator has mma.sync's fragment layout, so the epilogue is one.
 //
 // A convolution's A rows are gathered from its input: each 16-byte copy is
 // 8 consecutive input channels of one window position, when the input
@@ -37,9 +48,11 @@
 #include "compiler/codegen/gpu/ContractionMatch.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
 #include "compiler/codegen/gpu/LoweringConfig.h"
+#include "compiler/codegen/gpu/Wgmma.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -66,20 +79,41 @@ constexpr int64_t kCopyElements = 8;
 // are always 32 threads.
 constexpr int64_t kWarpThreads = 32;
 
-// A workgroup tile, the warps splitting it, and its shared-memory stages
-// (as many as fit the 48 KiB a kernel has without opting in to more).
+// A workgroup tile, the warps splitting it, its shared-memory stages and
+// the K step of one stage; with Wgmma, warpgroups of four warps issue
+// wgmma from swizzled stages in dynamic shared memory instead of warps
+// issuing mma.sync from padded static ones.
 struct MmaTile {
-  int64_t BM, BN, WarpsM, WarpsN, Stages;
+  int64_t BM, BN, WarpsM, WarpsN, Stages, BK;
+  bool Wgmma;
   int64_t threads() const { return WarpsM * WarpsN * kWarpThreads; }
   int64_t tilesM() const { return BM / WarpsM / kMmaM; }
   int64_t tilesN() const { return BN / WarpsN / kMmaN; }
+  // The dynamic shared memory of a wgmma tile: its stages, plus the slack
+  // that aligns them to a swizzle atom.
+  int64_t stageBytesA() const { return BM * BK * 2; }
+  int64_t stageBytesB() const { return BK * BN * 2; }
+  int64_t dynamicSharedBytes() const {
+    return Wgmma ? Stages * (stageBytesA() + stageBytesB()) + kWgmmaAtomBytes
+                 : 0;
+  }
 };
-// Largest first. Shared memory: 128 x 128 with 2 stages 46,592 bytes,
-// 128 x 64 with 3 stages 48,896, 64 x 64 with 4 stages 43,264 (A and B
-// tiles plus the epilogue's staging). 128 x 64's warps are 64 x 32 as
-// 128 x 128's, more mma.syncs per ldmatrix than 64 x 64's 32 x 32.
-constexpr MmaTile kTiles[] = {
-    {128, 128, 2, 4, 2}, {128, 64, 2, 2, 3}, {64, 64, 2, 2, 4}};
+// mma.sync tiles, largest first, each as many stages as fit the 48 KiB a
+// kernel has without opting in to more. Shared memory: 128 x 128 with 2
+// stages 46,592 bytes, 128 x 64 with 3 stages 48,896, 64 x 64 with 4
+// stages 43,264 (A and B tiles plus the epilogue's staging). 128 x 64's
+// warps are 64 x 32 as 128 x 128's, more mma.syncs per ldmatrix than 64 x
+// 64's 32 x 32.
+constexpr MmaTile kTiles[] = {{128, 128, 2, 4, 2, kBK, false},
+                              {128, 64, 2, 2, 3, kBK, false},
+                              {64, 64, 2, 2, 4, kBK, false}};
+// wgmma tiles: a warpgroup per 64 rows, each warp 16 rows of the whole
+// width (an m64nBN instruction per k16); K steps of one 128-byte swizzled
+// row. Dynamic shared memory: 128 x 128 with 4 stages 132 KiB, 128 x 64
+// 97 KiB (two workgroups a multiprocessor), 64 x 64 65 KiB.
+constexpr MmaTile kWgmmaTiles[] = {{128, 128, 8, 1, 4, kWgmmaRowElements, true},
+                                   {128, 64, 8, 1, 4, kWgmmaRowElements, true},
+                                   {64, 64, 4, 1, 4, kWgmmaRowElements, true}};
 
 // True if `v` is `arith.extf` of block argument `arg` from f16 to f32.
 bool isExtendedArg(Value v, BlockArgument arg) {
@@ -136,8 +170,8 @@ bool hasColumnRuns(const Contraction &c) {
 // skipping a tile that would compute a third more columns than N has when
 // a smaller one wastes less; none if B cannot be copied 16 bytes at a time
 // (which also makes N a multiple of 8: tails of whole copies).
-std::optional<MmaTile> chooseTile(const Contraction &c,
-                                  const GpuTarget &target) {
+std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
+                                  ArrayRef<MmaTile> tiles) {
   if (!isMultiplyAccumulate(c.Op) || !isCopyable(c, 1, c.NDims))
     return std::nullopt;
   Value init = uniformInit(c);
@@ -146,12 +180,12 @@ std::optional<MmaTile> chooseTile(const Contraction &c,
   auto padded = [&](const MmaTile &tile) {
     return llvm::alignTo(c.N, tile.BN);
   };
-  uint64_t leastPadded = padded(kTiles[0]);
-  for (const MmaTile &tile : kTiles)
+  uint64_t leastPadded = padded(tiles.front());
+  for (const MmaTile &tile : tiles)
     leastPadded = std::min(leastPadded, padded(tile));
   std::optional<MmaTile> best;
   int64_t bestCount = 0;
-  for (const MmaTile &tile : kTiles) {
+  for (const MmaTile &tile : tiles) {
     if (padded(tile) * 3 > static_cast<uint64_t>(c.N) * 4 &&
         padded(tile) > leastPadded)
       continue;
@@ -195,8 +229,8 @@ private:
   Value rowInBounds(Value m) { return below(m, C.M, T.BM); }
   // Whether column `n` of B (and C) exists; null when BN divides N.
   Value columnInBounds(Value n) { return below(n, C.N, T.BN); }
-  // Whether reduction step `k` exists; null when kBK divides K.
-  Value stepInBounds(Value k) { return below(k, C.K, kBK); }
+  // Whether reduction step `k` exists; null when BK divides K.
+  Value stepInBounds(Value k) { return below(k, C.K, T.BK); }
   // v < size, or null when tiles of `tile` divide `size` (always true).
   Value below(Value v, int64_t size, int64_t tile) {
     if (size % tile == 0)
@@ -231,6 +265,22 @@ private:
   // ...and stored into `stage` once the math of the current step is issued,
   // so the loads' latency overlaps it.
   void storeA(Value stage, ArrayRef<Value> values);
+  // The shared indices of element (row, col) of a stage's A tile (row m,
+  // column k) and B tile (row k, column n): padded rows for mma.sync;
+  // swizzled rows, B in blocks of kWgmmaRowElements columns, for wgmma.
+  SmallVector<Value> sharedA(Value stage, Value row, Value col);
+  SmallVector<Value> sharedB(Value stage, Value row, Value col);
+  // The stages' tiles: static buffers for mma.sync; for wgmma, views of
+  // the dynamic shared memory aligned to a swizzle atom, whose address
+  // (index) it records in StagesBase.
+  void createStages();
+  // One step of the math on `stage`: mma.syncs from ldmatrix fragments
+  // into `acc` (a fragment per warp tile), or the warpgroup's wgmmas into
+  // its one accumulator, waited for.
+  void mmaSyncStep(Value stage, SmallVector<Value> &acc);
+  void wgmmaStep(Value stage, SmallVector<Value> &acc);
+  // Row r of this thread's fragment of warp tile (mi, ni) in `results`.
+  Value fragmentRow(ValueRange results, int64_t mi, int64_t ni, int64_t r);
 
   func::FuncOp Func;
   Contraction C;
@@ -239,7 +289,7 @@ private:
   SymbolTable &Symbols;
   OpBuilder B;
   Location Loc;
-  Value TileA, TileB, Staging, Batch, Row0, Col0, Tid;
+  Value TileA, TileB, StagesBase, Staging, Batch, Row0, Col0, Tid, Warp, Lane;
   // A is not 16-byte runs along k: gathered element by element.
   const bool GatherA;
   // C's rows are runs of kCopyElements columns: stored a run at a time.
@@ -251,7 +301,7 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
   AffineMap mapA = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   AffineMap mapB = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
   SmallVector<Value> tokens;
-  // A: BM rows of kBK; B: kBK rows of BN; each in 16-byte pieces, spread
+  // A: BM rows of BK; B: BK rows of BN; each in 16-byte pieces, spread
   // over the threads with consecutive threads on consecutive pieces.
   auto copy = [&](Value tile, Value source, AffineMap map, int64_t rows,
                   int64_t cols, bool isA) {
@@ -272,14 +322,14 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
         inBounds = both(valid, both(inM, inK));
         if (C.M % T.BM != 0)
           m = min(m, C.M - 1);
-        if (C.K % kBK != 0)
+        if (C.K % T.BK != 0)
           k = min(k, C.K - kCopyElements);
         indices = at(map, m, nullptr, k);
       } else {
         Value k = add(k0, row), n = add(Col0, col);
         Value inK = stepInBounds(k), inN = columnInBounds(n);
         inBounds = both(valid, both(inK, inN));
-        if (C.K % kBK != 0)
+        if (C.K % T.BK != 0)
           k = min(k, C.K - 1);
         if (C.N % T.BN != 0)
           n = min(n, C.N - kCopyElements);
@@ -291,14 +341,14 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
                                               idx(kCopyElements), idx(0));
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
           B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tile,
-          ValueRange{stage, row, col}, source, indices,
-          B.getIndexAttr(kCopyElements), srcElements,
+          isA ? sharedA(stage, row, col) : sharedB(stage, row, col), source,
+          indices, B.getIndexAttr(kCopyElements), srcElements,
           /*bypassL1=*/B.getUnitAttr()));
     }
   };
   if (!GatherA)
-    copy(TileA, C.Lhs, mapA, T.BM, kBK, /*isA=*/true);
-  copy(TileB, C.Rhs, mapB, kBK, T.BN, /*isA=*/false);
+    copy(TileA, C.Lhs, mapA, T.BM, T.BK, /*isA=*/true);
+  copy(TileB, C.Rhs, mapB, T.BK, T.BN, /*isA=*/false);
   return nvgpu::DeviceAsyncCreateGroupOp::create(
       B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tokens);
 }
@@ -309,15 +359,14 @@ SmallVector<Value> MmaKernelBuilder::loadA(Value k0, Value valid) {
   SmallVector<Value> values;
   // Consecutive threads on consecutive k: along a window row of a
   // channels-last input, consecutive in memory. The thread count is a
-  // multiple of kBK, so each thread keeps one k: its window position and
+  // multiple of BK, so each thread keeps one k: its window position and
   // channel are computed once a step, only m's loops per element.
-  static_assert(kBK <= kWarpThreads, "a warp spans whole A rows");
-  Value k = add(k0, rem(Tid, kBK)), row0 = div(Tid, kBK);
+  Value k = add(k0, rem(Tid, T.BK)), row0 = div(Tid, T.BK);
   Value inK = stepInBounds(k);
   SmallVector<Value> kLoops =
       contractionLoops(B, Loc, C, Batch, nullptr, nullptr, k);
-  for (int64_t e = 0; e < T.BM * kBK; e += T.threads()) {
-    Value m = add(Row0, add(row0, e / kBK));
+  for (int64_t e = 0; e < T.BM * T.BK; e += T.threads()) {
+    Value m = add(Row0, add(row0, e / T.BK));
     Value inM = rowInBounds(m);
     Value inBounds = both(valid, both(inM, inK));
     values.push_back(zeroUnless(B, Loc, inBounds, B.getF16Type(), [&] {
@@ -337,15 +386,143 @@ void MmaKernelBuilder::storeA(Value stage, ArrayRef<Value> values) {
     Value element = add(Tid, static_cast<int64_t>(i) * T.threads());
     memref::StoreOp::create(
         B, Loc, value, TileA,
-        ValueRange{stage, div(element, kBK), rem(element, kBK)});
+        sharedA(stage, div(element, T.BK), rem(element, T.BK)));
   }
+}
+
+SmallVector<Value> MmaKernelBuilder::sharedA(Value stage, Value row,
+                                             Value col) {
+  if (!T.Wgmma)
+    return {stage, row, col};
+  return {stage, row, swizzledColumn(B, Loc, row, col)};
+}
+
+SmallVector<Value> MmaKernelBuilder::sharedB(Value stage, Value row,
+                                             Value col) {
+  if (!T.Wgmma)
+    return {stage, row, col};
+  return {stage, div(col, kWgmmaRowElements), row,
+          swizzledColumn(B, Loc, row, rem(col, kWgmmaRowElements))};
+}
+
+void MmaKernelBuilder::createStages() {
+  SmallVector<int64_t> stagingShape = {kMmaM, T.BN + kStagingPad};
+  if (!T.Wgmma) {
+    TileA = createSharedBuffer(B, Loc, Func, Symbols, "_mma_a",
+                               {T.Stages, T.BM, T.BK + kPad}, B.getF16Type());
+    TileB = createSharedBuffer(B, Loc, Func, Symbols, "_mma_b",
+                               {T.Stages, T.BK, T.BN + kPad}, B.getF16Type());
+    Staging = createSharedBuffer(B, Loc, Func, Symbols, "_mma_out",
+                                 stagingShape, B.getF32Type());
+    return;
+  }
+  // The kernel's only shared memory is dynamic (so nothing static shares
+  // its start), 16-byte aligned: the stages start at the next atom
+  // boundary within it, and the epilogue's staging reuses them once the
+  // last step is done.
+  // Viewed in NVVM's numbered shared space, as the static buffers are,
+  // which the vector ops' lowering maps without the GPU attribute's rules.
+  auto workgroup =
+      B.getI64IntegerAttr(static_cast<int64_t>(NVVM::NVVMMemorySpace::Shared));
+  Value bytes = memref::MemorySpaceCastOp::create(
+      B, Loc,
+      MemRefType::get({ShapedType::kDynamic}, B.getI8Type(), AffineMap(),
+                      workgroup),
+      gpu::DynamicSharedMemoryOp::create(
+          B, Loc,
+          MemRefType::get({ShapedType::kDynamic}, B.getI8Type(), AffineMap(),
+                          gpu::AddressSpaceAttr::get(
+                              B.getContext(), gpu::AddressSpace::Workgroup))));
+  Value raw = memref::ExtractAlignedPointerAsIndexOp::create(B, Loc, bytes);
+  Value shift = rem(arith::SubIOp::create(B, Loc, idx(kWgmmaAtomBytes),
+                                          rem(raw, kWgmmaAtomBytes)),
+                    kWgmmaAtomBytes);
+  StagesBase = add(raw, shift);
+  auto view = [&](Value offset, ArrayRef<int64_t> shape) {
+    return memref::ViewOp::create(
+        B, Loc, MemRefType::get(shape, B.getF16Type(), AffineMap(), workgroup),
+        bytes, offset, ValueRange{});
+  };
+  TileA = view(shift, {T.Stages, T.BM, T.BK});
+  TileB = view(add(shift, T.Stages * T.stageBytesA()),
+               {T.Stages, T.BN / kWgmmaRowElements, T.BK, kWgmmaRowElements});
+  Staging = memref::ViewOp::create(
+      B, Loc,
+      MemRefType::get(stagingShape, B.getF32Type(), AffineMap(), workgroup),
+      bytes, shift, ValueRange{});
+}
+
+void MmaKernelBuilder::mmaSyncStep(Value stage, SmallVector<Value> &acc) {
+  int64_t tilesM = T.tilesM(), tilesN = T.tilesN();
+  Value warpRow = mul(div(Warp, T.WarpsN), T.BM / T.WarpsM);
+  Value warpCol = mul(rem(Warp, T.WarpsN), T.BN / T.WarpsN);
+  auto aType = VectorType::get({4, 2}, B.getF16Type());
+  auto bType = VectorType::get({2, 2}, B.getF16Type());
+  for (int64_t kk = 0; kk < T.BK; kk += kMmaK) {
+    SmallVector<Value> as, bs;
+    // ldmatrix x4 of a 16 x 16 A tile: lane l gives row l % 16 of column
+    // half l / 16.
+    Value aRow = add(warpRow, rem(Lane, 16));
+    Value aCol = add(mul(div(Lane, 16), 8), kk);
+    for (int64_t mi = 0; mi < tilesM; ++mi)
+      as.push_back(nvgpu::LdMatrixOp::create(
+          B, Loc, aType, TileA, ValueRange{stage, add(aRow, mi * kMmaM), aCol},
+          /*transpose=*/false, /*numTiles=*/4));
+    // ldmatrix x2 transposed of a 16 x 8 B tile (K x N): lanes 0-15 give
+    // rows k.
+    Value bRow = add(rem(Lane, 16), kk);
+    for (int64_t ni = 0; ni < tilesN; ++ni)
+      bs.push_back(nvgpu::LdMatrixOp::create(
+          B, Loc, bType, TileB,
+          ValueRange{stage, bRow, add(warpCol, ni * kMmaN)},
+          /*transpose=*/true, /*numTiles=*/2));
+    for (int64_t mi = 0; mi < tilesM; ++mi)
+      for (int64_t ni = 0; ni < tilesN; ++ni) {
+        Value &frag = acc[mi * tilesN + ni];
+        frag = nvgpu::MmaSyncOp::create(B, Loc, as[mi], bs[ni], frag,
+                                        ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
+      }
+  }
+}
+
+void MmaKernelBuilder::wgmmaStep(Value stage, SmallVector<Value> &acc) {
+  // This warpgroup's 64 rows of the stage's A; B whole. Each k16 moves 32
+  // bytes along A's swizzled rows and 16 rows (two atoms) down B's blocks.
+  Value warpgroup = div(Tid, kWarpgroupThreads);
+  Value a = add(add(StagesBase, mul(stage, T.stageBytesA())),
+                mul(warpgroup, kWgmmaM * T.BK * 2));
+  Value b = add(add(StagesBase, idx(T.Stages * T.stageBytesA())),
+                mul(stage, T.stageBytesB()));
+  acc[0] = fenceAccumulator(B, Loc, acc[0]);
+  NVVM::WgmmaFenceAlignedOp::create(B, Loc);
+  for (int64_t kk = 0; kk < T.BK; kk += kWgmmaK) {
+    Value descA = wgmmaDescriptor(B, Loc, add(a, kk * 2), /*leadingBytes=*/16,
+                                  /*strideBytes=*/kWgmmaAtomBytes);
+    Value descB = wgmmaDescriptor(B, Loc, add(b, kk * kWgmmaRowElements * 2),
+                                  /*leadingBytes=*/T.BK * kWgmmaRowElements * 2,
+                                  /*strideBytes=*/kWgmmaAtomBytes);
+    acc[0] = wgmmaF16(B, Loc, acc[0], descA, descB, T.BN);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(B, Loc);
+  // The stage is overwritten after the next step's barrier: its reads must
+  // be done.
+  NVVM::WgmmaWaitGroupSyncOp::create(B, Loc, 0);
+  acc[0] = fenceAccumulator(B, Loc, acc[0]);
+}
+
+Value MmaKernelBuilder::fragmentRow(ValueRange results, int64_t mi, int64_t ni,
+                                    int64_t r) {
+  if (T.Wgmma)
+    return accumulatorPair(B, Loc, results[0], ni, r);
+  return vector::ExtractOp::create(B, Loc, results[mi * T.tilesN() + ni],
+                                   ArrayRef<int64_t>{r});
 }
 
 void MmaKernelBuilder::build() {
   B.setInsertionPoint(C.Store);
   SmallVector<NamedAttribute> config = {
       B.getNamedAttr("workgroup_tile",
-                     B.getDenseI64ArrayAttr({T.BM, T.BN, kBK})),
+                     B.getDenseI64ArrayAttr({T.BM, T.BN, T.BK})),
       B.getNamedAttr("warp_tile", B.getDenseI64ArrayAttr(
                                       {T.BM / T.WarpsM, T.BN / T.WarpsN})),
       B.getNamedAttr("stages", B.getI64IntegerAttr(T.Stages)),
@@ -356,12 +533,7 @@ void MmaKernelBuilder::build() {
     config.push_back(B.getNamedAttr("implicit_gemm",
                                     B.getDenseI64ArrayAttr({C.M, C.N, C.K})));
   setLoweringConfig(Func, "mma_contraction", config);
-  TileA = createSharedBuffer(B, Loc, Func, Symbols, "_mma_a",
-                             {T.Stages, T.BM, kBK + kPad}, B.getF16Type());
-  TileB = createSharedBuffer(B, Loc, Func, Symbols, "_mma_b",
-                             {T.Stages, kBK, T.BN + kPad}, B.getF16Type());
-  Staging = createSharedBuffer(B, Loc, Func, Symbols, "_mma_out",
-                               {kMmaM, T.BN + kStagingPad}, B.getF32Type());
+  createStages();
 
   scf::ForallOp forall = createWorkgroupLoop(B, Loc, C, T.BM, T.BN);
   B.setInsertionPointToStart(forall.getBody());
@@ -369,32 +541,37 @@ void MmaKernelBuilder::build() {
   Row0 = forall.getInductionVar(1);
   Col0 = forall.getInductionVar(2);
   Tid = gpu::ThreadIdOp::create(B, Loc, gpu::Dimension::x);
-  Value warp = div(Tid, kWarpThreads), lane = rem(Tid, kWarpThreads);
+  Warp = div(Tid, kWarpThreads);
+  Lane = rem(Tid, kWarpThreads);
   int64_t tilesM = T.tilesM(), tilesN = T.tilesN();
-  Value warpRow = mul(div(warp, T.WarpsN), T.BM / T.WarpsM);
-  Value warpCol = mul(rem(warp, T.WarpsN), T.BN / T.WarpsN);
+  Value warpCol = mul(rem(Warp, T.WarpsN), T.BN / T.WarpsN);
   // Accumulator fragment element (r, c) is row g + 8r, column 2t + c of its
-  // 16 x 8 tile (g = lane / 4, t = lane % 4).
-  Value g = div(lane, 4), t2 = mul(rem(lane, 4), 2);
+  // 16 x 8 tile (g = lane / 4, t = lane % 4), for mma.sync and wgmma alike.
+  Value g = div(Lane, 4), t2 = mul(rem(Lane, 4), 2);
 
   // Accumulators start from a fill's value, else from zero with the init
   // added in the epilogue, where consecutive threads read consecutive
   // elements of it.
-  auto fragType = VectorType::get({2, 2}, B.getF32Type());
   AffineMap outMap = C.Op.getIndexingMapsArray().back();
   Value init = uniformInit(C);
   if (!init)
     init = arith::ConstantOp::create(B, Loc, B.getF32FloatAttr(0.0));
-  SmallVector<Value> acc(tilesM * tilesN,
-                         vector::BroadcastOp::create(B, Loc, fragType, init));
+  SmallVector<Value> acc;
+  if (T.Wgmma)
+    acc.push_back(splatAccumulator(
+        B, Loc, wgmmaAccumulatorType(B.getContext(), T.BN), init));
+  else
+    acc.assign(tilesM * tilesN,
+               vector::BroadcastOp::create(
+                   B, Loc, VectorType::get({2, 2}, B.getF32Type()), init));
 
-  int64_t steps = llvm::divideCeilSigned(C.K, kBK);
+  int64_t steps = llvm::divideCeilSigned(C.K, T.BK);
   // The first Stages - 1 steps' tiles are in flight before the loop; with
   // fewer steps than that, the stages past the last copy nothing (each is
   // still a commit group, which the waits count).
   Value first;
   for (int64_t s = 0; s + 1 < T.Stages; ++s) {
-    Value k0 = idx(std::min(s, steps - 1) * kBK);
+    Value k0 = idx(std::min(s, steps - 1) * T.BK);
     Value valid = s < steps
                       ? Value()
                       : arith::ConstantIntOp::create(B, Loc, B.getI1Type(), 0);
@@ -413,6 +590,13 @@ void MmaKernelBuilder::build() {
     // landed...
     nvgpu::DeviceAsyncWaitOp::create(B, Loc, first,
                                      B.getI32IntegerAttr(T.Stages - 2));
+    // (wgmma reads shared memory through the async proxy, which sees this
+    // thread's copies and stores only after a proxy fence)...
+    if (T.Wgmma)
+      NVVM::FenceProxyOp::create(
+          B, Loc, NVVM::ProxyKind::async_shared,
+          NVVM::SharedSpaceAttr::get(B.getContext(),
+                                     NVVM::SharedSpace::shared_cta));
     // ...and every thread's, not just this one's; and every thread is done
     // reading the stage the previous step read, which is filled next.
     gpu::BarrierOp::create(B, Loc);
@@ -423,46 +607,25 @@ void MmaKernelBuilder::build() {
                                         aheadStep, idx(steps));
     Value ahead = arith::MinUIOp::create(B, Loc, aheadStep, idx(steps - 1));
     Value aheadStage = rem(aheadStep, T.Stages);
-    copyStage(aheadStage, mul(ahead, kBK), valid);
+    copyStage(aheadStage, mul(ahead, T.BK), valid);
     SmallVector<Value> aheadA;
     if (GatherA)
-      aheadA = loadA(mul(ahead, kBK), valid);
+      aheadA = loadA(mul(ahead, T.BK), valid);
     SmallVector<Value> values(kLoop.getRegionIterArgs());
-    auto aType = VectorType::get({4, 2}, B.getF16Type());
-    auto bType = VectorType::get({2, 2}, B.getF16Type());
-    for (int64_t kk = 0; kk < kBK; kk += kMmaK) {
-      SmallVector<Value> as, bs;
-      // ldmatrix x4 of a 16 x 16 A tile: lane l gives row l % 16 of
-      // column half l / 16.
-      Value aRow = add(warpRow, rem(lane, 16));
-      Value aCol = add(mul(div(lane, 16), 8), kk);
-      for (int64_t mi = 0; mi < tilesM; ++mi)
-        as.push_back(nvgpu::LdMatrixOp::create(
-            B, Loc, aType, TileA,
-            ValueRange{stage, add(aRow, mi * kMmaM), aCol},
-            /*transpose=*/false, /*numTiles=*/4));
-      // ldmatrix x2 transposed of a 16 x 8 B tile (K x N): lanes 0-15 give
-      // rows k.
-      Value bRow = add(rem(lane, 16), kk);
-      for (int64_t ni = 0; ni < tilesN; ++ni)
-        bs.push_back(nvgpu::LdMatrixOp::create(
-            B, Loc, bType, TileB,
-            ValueRange{stage, bRow, add(warpCol, ni * kMmaN)},
-            /*transpose=*/true, /*numTiles=*/2));
-      for (int64_t mi = 0; mi < tilesM; ++mi)
-        for (int64_t ni = 0; ni < tilesN; ++ni) {
-          Value &frag = values[mi * tilesN + ni];
-          frag =
-              nvgpu::MmaSyncOp::create(B, Loc, as[mi], bs[ni], frag,
-                                       ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
-        }
-    }
+    if (T.Wgmma)
+      wgmmaStep(stage, values);
+    else
+      mmaSyncStep(stage, values);
     if (GatherA)
       storeA(aheadStage, aheadA);
     scf::YieldOp::create(B, Loc, values);
   }
   // The last (empty) copies complete before the kernel ends.
   nvgpu::DeviceAsyncWaitOp::create(B, Loc, first, B.getI32IntegerAttr(0));
+  // wgmma's staging reuses the stages: every thread's copies (which write
+  // zeros even when empty) and every warpgroup's math are done first.
+  if (T.Wgmma)
+    gpu::BarrierOp::create(B, Loc);
 
   // The epilogue goes through shared memory kMmaM rows at a time: the
   // warps holding those rows write their fragments, then every thread
@@ -472,19 +635,16 @@ void MmaKernelBuilder::build() {
   for (int64_t chunk = 0; chunk < T.BM / kMmaM; ++chunk) {
     int64_t warpRowIndex = chunk / tilesM, mi = chunk % tilesM;
     Value owner = arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::eq,
-                                        div(warp, T.WarpsN), idx(warpRowIndex));
+                                        div(Warp, T.WarpsN), idx(warpRowIndex));
     {
       OpBuilder::InsertionGuard guard(B);
       auto branch = scf::IfOp::create(B, Loc, owner);
       B.setInsertionPoint(branch.thenYield());
       for (int64_t ni = 0; ni < tilesN; ++ni)
-        for (int64_t r = 0; r < 2; ++r) {
-          Value pair = vector::ExtractOp::create(
-              B, Loc, kLoop.getResult(mi * tilesN + ni), ArrayRef<int64_t>{r});
+        for (int64_t r = 0; r < 2; ++r)
           vector::StoreOp::create(
-              B, Loc, pair, Staging,
+              B, Loc, fragmentRow(kLoop.getResults(), mi, ni, r), Staging,
               ValueRange{add(g, 8 * r), add(warpCol, add(t2, ni * kMmaN))});
-        }
     }
     gpu::BarrierOp::create(B, Loc);
     // A thread's elements are computed first and stored after, unrolled:
@@ -499,13 +659,21 @@ void MmaKernelBuilder::build() {
     SmallVector<Pending> pending;
     Type outType = cast<MemRefType>(C.Out.getType()).getElementType();
     int64_t run = VectorStores ? kCopyElements : 1;
-    for (int64_t i = 0; i < kMmaM * T.BN / T.threads(); i += run) {
-      Value element = mul(add(Tid, i / run * T.threads()), run);
+    int64_t runs = kMmaM * T.BN / run;
+    for (int64_t first = 0; first < runs; first += T.threads()) {
+      Value runIndex = add(Tid, first);
+      Value element = mul(runIndex, run);
       Value row = div(element, T.BN), col = rem(element, T.BN);
       Value m = add(Row0, add(row, chunk * kMmaM)), n = add(Col0, col);
-      // A run is in or past N whole, as kCopyElements divides N.
+      // A run is in or past N whole, as kCopyElements divides N. Where the
+      // chunk has fewer runs than the workgroup threads (a wgmma tile of 64
+      // columns), the threads past them have none.
       Value inM = rowInBounds(m), inN = columnInBounds(n);
       Value inBounds = both(inM, inN);
+      if (first + T.threads() > runs)
+        inBounds = both(arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult,
+                                              runIndex, idx(runs)),
+                        inBounds);
       // One branch for the run (it is in or past the bounds whole).
       Type resultType =
           VectorStores ? Type(VectorType::get({run}, outType)) : outType;
@@ -553,22 +721,37 @@ void MmaKernelBuilder::build() {
 
 LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
                                         const GpuTarget &target) {
-  // The kernel's fragments are m16n8k16's, filled by cp.async.
-  const GpuMatrixInstruction *instruction = target.findMatrixInstruction(
-      GpuMatrixInstruction::Kind::MmaSync, "f16", "f32");
-  if (!instruction || instruction->M != kMmaM || instruction->N != kMmaN ||
-      instruction->K != kMmaK || !target.AsyncCopy)
+  // Both kernels are filled by cp.async. wgmma (of any N, a multiple of 8)
+  // where the chip has it and the shared memory for its stages; else
+  // mma.sync m16n8k16's fragments.
+  if (!target.AsyncCopy)
     return failure();
+  const GpuMatrixInstruction *instruction = target.findMatrixInstruction(
+      GpuMatrixInstruction::Kind::Wgmma, "f16", "f32");
+  ArrayRef<MmaTile> tiles = kWgmmaTiles;
+  if (!instruction || instruction->M != kWgmmaM || instruction->K != kWgmmaK ||
+      target.MaxSharedMemoryBytes < kWgmmaTiles[0].dynamicSharedBytes()) {
+    instruction = target.findMatrixInstruction(
+        GpuMatrixInstruction::Kind::MmaSync, "f16", "f32");
+    tiles = kTiles;
+    if (!instruction || instruction->M != kMmaM || instruction->N != kMmaN ||
+        instruction->K != kMmaK)
+      return failure();
+  }
   FailureOr<Contraction> c = matchContraction(func);
   if (failed(c))
     return failure();
-  std::optional<MmaTile> tile = chooseTile(*c, target);
+  std::optional<MmaTile> tile = chooseTile(*c, target, tiles);
   if (!tile)
     return failure();
   MmaKernelBuilder(func, *c, *tile, *instruction, symbols).build();
   eraseTensorProgram(func);
+  OpBuilder builder(func);
   func->setAttr(kWorkgroupSizeAttr,
-                OpBuilder(func).getDenseI64ArrayAttr({tile->threads(), 1, 1}));
+                builder.getDenseI64ArrayAttr({tile->threads(), 1, 1}));
+  if (tile->Wgmma)
+    func->setAttr(kSharedMemoryBytesAttr,
+                  builder.getI64IntegerAttr(tile->dynamicSharedBytes()));
   return success();
 }
 

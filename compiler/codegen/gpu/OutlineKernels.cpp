@@ -64,6 +64,9 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(func::FuncOp func,
   kernel->setAttr(kBindingCountAttr, builder.getI32IntegerAttr(numBindings));
   kernel->setAttr(kPushConstantCountAttr,
                   builder.getI32IntegerAttr(numPushConstants));
+  // The launch provides what the kernel takes of gpu.dynamic_shared_memory.
+  if (Attribute shared = func->getAttr(kSharedMemoryBytesAttr))
+    kernel->setAttr(kSharedMemoryBytesAttr, shared);
   // How it was lowered, for whoever reads the kernel.
   if (DictionaryAttr config = getLoweringConfig(func))
     kernel->setAttr(kLoweringConfigAttr, config);

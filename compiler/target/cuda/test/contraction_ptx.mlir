@@ -1,20 +1,38 @@
 // RUN: kiln-compile %s --target-device=cuda --cuda-target=sm_90a -o %t.kiln
 // RUN: strings %t.kiln | FileCheck %s
+// RUN: kiln-compile %s --target-device=cuda --cuda-target=sm_80 -o %t.sm80.kiln
+// RUN: strings %t.sm80.kiln | FileCheck %s --check-prefix=SM80
 
-// The PTX of the two contraction kernels: the f16 one on the tensor cores
-// (cp.async into shared memory, ldmatrix, mma.sync), the f32 one on the
-// CUDA cores (128 x 128 tiles: 16-byte shared loads, FMA). Both are in the
-// module as PTX whether or not ptxas is installed.
+// The PTX of the two contraction kernels: the f16 one on the tensor cores,
+// the f32 one on the CUDA cores (128 x 128 tiles: 16-byte shared loads,
+// FMA). Both are in the module as PTX whether or not ptxas is installed.
+// On sm_90a the f16 kernel copies with cp.async into swizzled dynamic
+// shared memory, fences the async proxy and issues wgmma (64 x 64 tiles: an
+// m64n64k16 per 16 of K, waited for each step); on sm_80 it reads
+// fragments with ldmatrix into mma.sync, and has no wgmma.
 
-// CHECK-DAG: .entry f16_dispatch_0
-// CHECK-DAG: cp.async.cg.shared.global
-// CHECK-DAG: cp.async.wait_group 2
-// CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// CHECK-DAG: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
-// CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// CHECK-DAG: .entry f32_dispatch_0
-// CHECK-DAG: ld.shared.v4.b32
-// CHECK-DAG: fma.rn.f32
+// CHECK-LABEL: .entry f16_dispatch_0
+// CHECK-DAG:   .shared .align 16 .b8 __dynamic_shmem__0
+// CHECK-DAG:   cp.async.cg.shared.global
+// CHECK-DAG:   cp.async.wait_group 2
+// CHECK-DAG:   fence.proxy.async.shared::cta
+// CHECK-DAG:   wgmma.fence.sync.aligned
+// CHECK-DAG:   wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// CHECK-DAG:   wgmma.commit_group.sync.aligned
+// CHECK-DAG:   wgmma.wait_group.sync.aligned 0
+// CHECK-NOT:   mma.sync
+// CHECK-LABEL: .entry f32_dispatch_0
+// CHECK-DAG:   ld.shared.v4.b32
+// CHECK-DAG:   fma.rn.f32
+
+// SM80-LABEL: .entry f16_dispatch_0
+// SM80-DAG:   cp.async.cg.shared.global
+// SM80-DAG:   cp.async.wait_group 2
+// SM80-DAG:   ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// SM80-DAG:   ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// SM80-DAG:   mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// SM80-NOT:   wgmma
+// SM80-LABEL: .entry f32_dispatch_0
 
 func.func @f16(%a: tensor<128x64xf16>, %b: tensor<64x256xf16>) -> tensor<128x256xf32> {
   %z = arith.constant 0.0 : f32

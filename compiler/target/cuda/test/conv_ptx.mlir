@@ -1,13 +1,22 @@
 // RUN: kiln-compile %s --target-device=cuda --cuda-target=sm_90a -o %t.kiln
 // RUN: strings %t.kiln | FileCheck %s
+// RUN: kiln-compile %s --target-device=cuda --cuda-target=sm_80 -o %t.sm80.kiln
+// RUN: strings %t.sm80.kiln | FileCheck %s --check-prefix=SM80
 
 // The PTX of the convolution kernels. An f32 convolution (implicit GEMM on
 // the CUDA cores): input gathered into shared memory, FMAs on shared loads.
 // An f16 one on the tensor cores: its input rows gathered by cp.async, rows
 // past M (3 * 3 = 9 of a 64-row tile) copied with a run-time source size
-// of 0 bytes. A depthwise convolution and a max pooling (window kernels):
+// of 0 bytes, then wgmma on sm_90a and ldmatrix into mma.sync on sm_80. A depthwise convolution and a max pooling (window kernels):
 // the input box stored to shared memory, then shared loads into FMAs and
 // maxima.
+
+// SM80-LABEL: .entry conv_f16_dispatch_0
+// SM80-DAG:   cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+// SM80-DAG:   ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// SM80-DAG:   mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// SM80-NOT:   wgmma
+// SM80-LABEL: .entry depthwise_dispatch_0
 
 // CHECK-LABEL: .entry conv_f32_dispatch_0
 // CHECK-DAG:   st.shared.b32
@@ -15,8 +24,9 @@
 // CHECK-DAG:   fma.rn.f32
 // CHECK-LABEL: .entry conv_f16_dispatch_0
 // CHECK-DAG:   cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
-// CHECK-DAG:   ldmatrix.sync.aligned.m8n8.x4.shared.b16
-// CHECK-DAG:   mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-DAG:   fence.proxy.async.shared::cta
+// CHECK-DAG:   wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// CHECK-NOT:   mma.sync
 // CHECK-LABEL: .entry depthwise_dispatch_0
 // CHECK-DAG:   st.shared.b32
 // CHECK-DAG:   ld.shared.b32

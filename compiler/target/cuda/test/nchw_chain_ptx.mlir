@@ -10,12 +10,12 @@
 // cores; as written (--conv-layout=nchw) neither does: the input is not
 // K-innermost.
 
-// Two kernels (an .entry between them) with mma.sync:
+// Two kernels (an .entry between them) with wgmma (sm_90a):
 // CHECK:     .entry chain_dispatch_{{[0-9]+}}
-// CHECK:     mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK:     wgmma.mma_async.sync.aligned
 // CHECK:     .entry chain_dispatch_{{[0-9]+}}
-// CHECK:     mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// NCHW-NOT:  mma.sync
+// CHECK:     wgmma.mma_async.sync.aligned
+// NCHW-NOT:  mma
 
 #bias = affine_map<(d0, d1, d2, d3) -> (d1)>
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>

@@ -1,0 +1,111 @@
+// RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=h100 --kiln-gpu-contraction-kernels %s | FileCheck %s
+
+// The tensor-core kernel on an H100 (sm_90a: wgmma, 132 multiprocessors,
+// 227 KiB of shared memory a workgroup when the kernel opts in).
+
+// f16 x f16 -> f32 plus a bias and a ReLU, M = 2048, N = 1024, K = 96:
+// 128 x 128 tiles would give 128 workgroups, fewer than the processors, so
+// 128 x 64 tiles, two warpgroups (256 threads) of an m64n64 instruction
+// each. Four stages of K = 64 (two steps, the second half past K) live in
+// dynamic shared memory (97 KiB plus 1 KiB to align them to a swizzle
+// atom), viewed in NVVM's shared space: A as 128 rows of 64 k, B as one
+// block of 64 columns, 64 rows of k; the epilogue's staging reuses the
+// start. Copies go to swizzled columns (the 16-byte chunk exchanged by the
+// row modulo 8). Each step waits for its copies, fences them for the async
+// proxy, barriers, issues the copies three steps ahead, pins the
+// accumulator, issues 4 wgmmas (one per 16 of K) and waits for them. After
+// the loop a barrier lets the staging overwrite the stages; in the
+// epilogue only the first 128 of the 256 threads have a run of 8 columns
+// of the 16 x 64 rows.
+
+// CHECK-LABEL: func.func private @mm(
+// CHECK-SAME:    kiln.lowering_config = {instruction = "wgmma.m64n0k16.f16.f32", kernel = "mma_contraction", stages = 4 : i64, warp_tile = array<i64: 16, 64>, workgroup_tile = array<i64: 128, 64, 64>}
+// CHECK-SAME:    kiln.shared_memory_bytes = 99328 : i64
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
+// CHECK:         %[[DYN:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK:         %[[SHARED:.*]] = memref.memory_space_cast %[[DYN]] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xi8, 3>
+// CHECK:         %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[SHARED]]
+// CHECK:         arith.remui %[[BASE]], %c1024
+// CHECK:         memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8, 3> to memref<4x128x64xf16, 3>
+// CHECK:         memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8, 3> to memref<4x1x64x64xf16, 3>
+// CHECK:         memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8, 3> to memref<16x68xf32, 3>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 2048, 1024) step (1, 128, 64)
+// CHECK:           arith.xori
+// CHECK:           nvgpu.device_async_copy %arg0{{.*}} : memref<2048x96xf16> to memref<4x128x64xf16, 3>
+// CHECK:         scf.for {{.*}} -> (!llvm.struct<(f32, f32,
+// CHECK:           nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// CHECK-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT:      gpu.barrier
+// CHECK-COUNT-6:   nvgpu.device_async_copy
+// CHECK:           nvgpu.device_async_create_group
+// CHECK:           llvm.inline_asm has_side_effects "", "=f,
+// CHECK-NEXT:      nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK-NEXT:      nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-COUNT-32:  llvm.extractvalue
+// CHECK-NEXT:      llvm.inline_asm has_side_effects "", "=f,
+// CHECK:           scf.yield
+// CHECK:         nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK-NEXT:    gpu.barrier
+// CHECK:         scf.if
+// CHECK-COUNT-16:  vector.store {{.*}} : memref<16x68xf32, 3>, vector<2xf32>
+// CHECK:         gpu.barrier
+// CHECK:         arith.cmpi ult, %{{.*}}, %c128
+// CHECK:         vector.store {{.*}}, %arg3[{{.*}}] {alignment = 16 : i64} : memref<2048x1024xf32>, vector<8xf32>
+// CHECK-NOT:     memref.global
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func private @mm(%a: memref<2048x96xf16>, %b: memref<96x1024xf16>, %bias: memref<1024xf32>, %out: memref<2048x1024xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<2048x96xf16> to tensor<2048x96xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<96x1024xf16> to tensor<96x1024xf16>
+  %2 = bufferization.to_tensor %bias restrict : memref<1024xf32> to tensor<1024xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2048x1024xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<2048x96xf16>, tensor<96x1024xf16>) outs(%f : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %2 : tensor<2048x1024xf32>, tensor<1024xf32>) outs(%e : tensor<2048x1024xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    %x = arith.maximumf %s, %z : f32
+    linalg.yield %x : f32
+  } -> tensor<2048x1024xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<2048x1024xf32>, memref<2048x1024xf32>) -> ()
+  return
+}
+
+// -----
+
+// A convolution over 3 input channels: A is gathered an element at a time
+// into registers (each thread keeps one k of the 64 of a step) and stored
+// into the next stage's swizzled columns after the step's wgmmas; B still
+// comes by cp.async. 256 outputs of 64 channels: one 64 x 64 tile, one
+// warpgroup.
+
+// CHECK-LABEL: func.func private @three_channels(
+// CHECK-SAME:    gather_a
+// CHECK-SAME:    implicit_gemm = array<i64: 256, 64, 27>
+// CHECK-SAME:    instruction = "wgmma.m64n0k16.f16.f32"
+// CHECK-SAME:    workgroup_tile = array<i64: 64, 64, 64>
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
+// CHECK:         scf.for
+// CHECK:           nvvm.fence.proxy
+// CHECK:           nvgpu.device_async_copy %arg1
+// CHECK:           arith.cmpi ult, %{{.*}}, %c27
+// CHECK:           scf.if %{{.*}} -> (f16)
+// CHECK:             memref.load %arg0
+// CHECK:           nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>
+// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           arith.xori
+// CHECK:           memref.store %{{.*}}, %{{.*}} : memref<4x64x64xf16, 3>
+// CHECK:           scf.yield
+func.func private @three_channels(%x: memref<1x18x18x3xf16>, %w: memref<3x3x3x64xf16>, %out: memref<1x16x16x64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<1x18x18x3xf16> to tensor<1x18x18x3xf16>
+  %1 = bufferization.to_tensor %w restrict : memref<3x3x3x64xf16> to tensor<3x3x3x64xf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x16x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x18x18x3xf16>, tensor<3x3x3x64xf16>) outs(%f : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<1x16x16x64xf32>, memref<1x16x16x64xf32>) -> ()
+  return
+}

@@ -89,6 +89,11 @@ struct MmaTile {
   int64_t threads() const { return WarpsM * WarpsN * kWarpThreads; }
   int64_t tilesM() const { return BM / WarpsM / kMmaM; }
   int64_t tilesN() const { return BN / WarpsN / kMmaN; }
+  // Steps whose tiles are copied ahead of the one being read: all stages
+  // but that one for mma.sync (each step's math done before the next
+  // step's barrier); one fewer for wgmma, whose last step's group may
+  // still be reading its stage through the next step.
+  int64_t lookahead() const { return Wgmma ? Stages - 2 : Stages - 1; }
   // The dynamic shared memory of a wgmma tile: its stages, plus the slack
   // that aligns them to a swizzle atom.
   int64_t stageBytesA() const { return BM * BK * 2; }
@@ -109,9 +114,9 @@ constexpr MmaTile kTiles[] = {{128, 128, 2, 4, 2, kBK, false},
                               {64, 64, 2, 2, 4, kBK, false}};
 // wgmma tiles: a warpgroup per 64 rows, each warp 16 rows of the whole
 // width (an m64nBN instruction per k16); K steps of one 128-byte swizzled
-// row. Dynamic shared memory: 128 x 128 with 4 stages 132 KiB, 128 x 64
-// 97 KiB (two workgroups a multiprocessor), 64 x 64 65 KiB.
-constexpr MmaTile kWgmmaTiles[] = {{128, 128, 8, 1, 4, kWgmmaRowElements, true},
+// row. Dynamic shared memory: 128 x 128 with 5 stages 161 KiB, 128 x 64
+// with 4 97 KiB (two workgroups a multiprocessor), 64 x 64 65 KiB.
+constexpr MmaTile kWgmmaTiles[] = {{128, 128, 8, 1, 5, kWgmmaRowElements, true},
                                    {128, 64, 8, 1, 4, kWgmmaRowElements, true},
                                    {64, 64, 4, 1, 4, kWgmmaRowElements, true}};
 
@@ -504,9 +509,10 @@ void MmaKernelBuilder::wgmmaStep(Value stage, SmallVector<Value> &acc) {
     acc[0] = wgmmaF16(B, Loc, acc[0], descA, descB, T.BN);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(B, Loc);
-  // The stage is overwritten after the next step's barrier: its reads must
-  // be done.
-  NVVM::WgmmaWaitGroupSyncOp::create(B, Loc, 0);
+  // The previous step's group is done (its stage is refilled after the
+  // next step's barrier); this one's runs on during the next step's
+  // barrier and copies.
+  NVVM::WgmmaWaitGroupSyncOp::create(B, Loc, 1);
   acc[0] = fenceAccumulator(B, Loc, acc[0]);
 }
 
@@ -566,11 +572,11 @@ void MmaKernelBuilder::build() {
                    B, Loc, VectorType::get({2, 2}, B.getF32Type()), init));
 
   int64_t steps = llvm::divideCeilSigned(C.K, T.BK);
-  // The first Stages - 1 steps' tiles are in flight before the loop; with
+  // The first lookahead steps' tiles are in flight before the loop; with
   // fewer steps than that, the stages past the last copy nothing (each is
   // still a commit group, which the waits count).
   Value first;
-  for (int64_t s = 0; s + 1 < T.Stages; ++s) {
+  for (int64_t s = 0; s < T.lookahead(); ++s) {
     Value k0 = idx(std::min(s, steps - 1) * T.BK);
     Value valid = s < steps
                       ? Value()
@@ -586,10 +592,10 @@ void MmaKernelBuilder::build() {
     B.setInsertionPointToStart(kLoop.getBody());
     Value step = kLoop.getInductionVar();
     Value stage = rem(step, T.Stages);
-    // All but the newest Stages - 2 groups done: this step's copies have
-    // landed...
+    // All but the newest lookahead - 1 groups done: this step's copies
+    // have landed...
     nvgpu::DeviceAsyncWaitOp::create(B, Loc, first,
-                                     B.getI32IntegerAttr(T.Stages - 2));
+                                     B.getI32IntegerAttr(T.lookahead() - 1));
     // (wgmma reads shared memory through the async proxy, which sees this
     // thread's copies and stores only after a proxy fence)...
     if (T.Wgmma)
@@ -598,11 +604,12 @@ void MmaKernelBuilder::build() {
           NVVM::SharedSpaceAttr::get(B.getContext(),
                                      NVVM::SharedSpace::shared_cta));
     // ...and every thread's, not just this one's; and every thread is done
-    // reading the stage the previous step read, which is filled next.
+    // reading the stage filled next (the previous step's, or for wgmma the
+    // one before it).
     gpu::BarrierOp::create(B, Loc);
-    // The tiles Stages - 1 steps ahead go into that stage while this one is
+    // The tiles lookahead steps ahead go into that stage while this one is
     // read (past the last step, copies of nothing: the loop stays uniform).
-    Value aheadStep = add(step, T.Stages - 1);
+    Value aheadStep = add(step, T.lookahead());
     Value valid = arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult,
                                         aheadStep, idx(steps));
     Value ahead = arith::MinUIOp::create(B, Loc, aheadStep, idx(steps - 1));
@@ -624,8 +631,12 @@ void MmaKernelBuilder::build() {
   nvgpu::DeviceAsyncWaitOp::create(B, Loc, first, B.getI32IntegerAttr(0));
   // wgmma's staging reuses the stages: every thread's copies (which write
   // zeros even when empty) and every warpgroup's math are done first.
-  if (T.Wgmma)
+  SmallVector<Value> results(kLoop.getResults());
+  if (T.Wgmma) {
+    NVVM::WgmmaWaitGroupSyncOp::create(B, Loc, 0);
+    results[0] = fenceAccumulator(B, Loc, results[0]);
     gpu::BarrierOp::create(B, Loc);
+  }
 
   // The epilogue goes through shared memory kMmaM rows at a time: the
   // warps holding those rows write their fragments, then every thread
@@ -643,7 +654,7 @@ void MmaKernelBuilder::build() {
       for (int64_t ni = 0; ni < tilesN; ++ni)
         for (int64_t r = 0; r < 2; ++r)
           vector::StoreOp::create(
-              B, Loc, fragmentRow(kLoop.getResults(), mi, ni, r), Staging,
+              B, Loc, fragmentRow(results, mi, ni, r), Staging,
               ValueRange{add(g, 8 * r), add(warpCol, add(t2, ni * kMmaN))});
     }
     gpu::BarrierOp::create(B, Loc);
@@ -744,6 +755,12 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
   std::optional<MmaTile> tile = chooseTile(*c, target, tiles);
   if (!tile)
     return failure();
+  // A wgmma kernel keeps no more stages than it has steps to look ahead
+  // to (at least the three its pipeline needs): a short K (a network's 1x1
+  // convolutions) takes less shared memory, more workgroups a processor.
+  if (tile->Wgmma)
+    tile->Stages = std::clamp<int64_t>(
+        llvm::divideCeilSigned(c->K, tile->BK) + 2, 3, tile->Stages);
   MmaKernelBuilder(func, *c, *tile, *instruction, symbols).build();
   eraseTensorProgram(func);
   OpBuilder builder(func);

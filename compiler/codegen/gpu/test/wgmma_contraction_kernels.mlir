@@ -6,17 +6,20 @@
 // f16 x f16 -> f32 plus a bias and a ReLU, M = 2048, N = 1024, K = 96:
 // 128 x 128 tiles would give 128 workgroups, fewer than the processors, so
 // 128 x 64 tiles, two warpgroups (256 threads) of an m64n64 instruction
-// each. Four stages of K = 64 (two steps, the second half past K) live in
+// each. Four stages of K = 64 (two steps, the second half past K: as many
+// stages as steps plus two) live in
 // dynamic shared memory (97 KiB plus 1 KiB to align them to a swizzle
 // atom), viewed in NVVM's shared space: A as 128 rows of 64 k, B as one
 // block of 64 columns, 64 rows of k; the epilogue's staging reuses the
 // start. Copies go to swizzled columns (the 16-byte chunk exchanged by the
-// row modulo 8). Each step waits for its copies, fences them for the async
-// proxy, barriers, issues the copies three steps ahead, pins the
-// accumulator, issues 4 wgmmas (one per 16 of K) and waits for them. After
-// the loop a barrier lets the staging overwrite the stages; in the
-// epilogue only the first 128 of the 256 threads have a run of 8 columns
-// of the 16 x 64 rows.
+// row modulo 8); two steps' copies are in flight before the loop. Each
+// step waits for its copies (one newer group may be pending), fences them
+// for the async proxy, barriers, issues the copies two steps ahead (the
+// stage read two steps before), pins the accumulator, issues 4 wgmmas (one
+// per 16 of K) and waits for the previous step's. After the loop the last
+// group is waited for and a barrier lets the staging overwrite the stages;
+// in the epilogue only the first 128 of the 256 threads have a run of 8
+// columns of the 16 x 64 rows.
 
 // CHECK-LABEL: func.func private @mm(
 // CHECK-SAME:    kiln.lowering_config = {instruction = "wgmma.m64n0k16.f16.f32", kernel = "mma_contraction", stages = 4 : i64, warp_tile = array<i64: 16, 64>, workgroup_tile = array<i64: 128, 64, 64>}
@@ -33,7 +36,7 @@
 // CHECK:           arith.xori
 // CHECK:           nvgpu.device_async_copy %arg0{{.*}} : memref<2048x96xf16> to memref<4x128x64xf16, 3>
 // CHECK:         scf.for {{.*}} -> (!llvm.struct<(f32, f32,
-// CHECK:           nvgpu.device_async_wait %{{.*}} {numGroups = 2 : i32}
+// CHECK:           nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
 // CHECK-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK-NEXT:      gpu.barrier
 // CHECK-COUNT-6:   nvgpu.device_async_copy
@@ -42,11 +45,14 @@
 // CHECK-NEXT:      nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 // CHECK-NEXT:      nvvm.wgmma.commit.group.sync.aligned
-// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT:      nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-COUNT-32:  llvm.extractvalue
 // CHECK-NEXT:      llvm.inline_asm has_side_effects "", "=f,
 // CHECK:           scf.yield
 // CHECK:         nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-COUNT-32: llvm.extractvalue
+// CHECK-NEXT:    llvm.inline_asm has_side_effects
 // CHECK-NEXT:    gpu.barrier
 // CHECK:         scf.if
 // CHECK-COUNT-16:  vector.store {{.*}} : memref<16x68xf32, 3>, vector<2xf32>
@@ -80,13 +86,15 @@ func.func private @mm(%a: memref<2048x96xf16>, %b: memref<96x1024xf16>, %bias: m
 // into registers (each thread keeps one k of the 64 of a step) and stored
 // into the next stage's swizzled columns after the step's wgmmas; B still
 // comes by cp.async. 256 outputs of 64 channels: one 64 x 64 tile, one
-// warpgroup.
+// warpgroup. One step of K: three stages, the fewest the pipeline takes.
 
 // CHECK-LABEL: func.func private @three_channels(
 // CHECK-SAME:    gather_a
 // CHECK-SAME:    implicit_gemm = array<i64: 256, 64, 27>
 // CHECK-SAME:    instruction = "wgmma.m64n0k16.f16.f32"
+// CHECK-SAME:    stages = 3
 // CHECK-SAME:    workgroup_tile = array<i64: 64, 64, 64>
+// CHECK-SAME:    kiln.shared_memory_bytes = 50176 : i64
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
 // CHECK:         scf.for
 // CHECK:           nvvm.fence.proxy
@@ -95,9 +103,9 @@ func.func private @mm(%a: memref<2048x96xf16>, %b: memref<96x1024xf16>, %bias: m
 // CHECK:           scf.if %{{.*}} -> (f16)
 // CHECK:             memref.load %arg0
 // CHECK:           nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>
-// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK:           arith.xori
-// CHECK:           memref.store %{{.*}}, %{{.*}} : memref<4x64x64xf16, 3>
+// CHECK:           memref.store %{{.*}}, %{{.*}} : memref<3x64x64xf16, 3>
 // CHECK:           scf.yield
 func.func private @three_channels(%x: memref<1x18x18x3xf16>, %w: memref<3x3x3x64xf16>, %out: memref<1x16x16x64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<1x18x18x3xf16> to tensor<1x18x18x3xf16>

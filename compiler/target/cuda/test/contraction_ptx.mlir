@@ -8,17 +8,18 @@
 // FMA). Both are in the module as PTX whether or not ptxas is installed.
 // On sm_90a the f16 kernel copies with cp.async into swizzled dynamic
 // shared memory, fences the async proxy and issues wgmma (64 x 64 tiles: an
-// m64n64k16 per 16 of K, waited for each step); on sm_80 it reads
+// m64n64k16 per 16 of K, a step's waited for in the next); on sm_80 it reads
 // fragments with ldmatrix into mma.sync, and has no wgmma.
 
 // CHECK-LABEL: .entry f16_dispatch_0
 // CHECK-DAG:   .shared .align 16 .b8 __dynamic_shmem__0
 // CHECK-DAG:   cp.async.cg.shared.global
-// CHECK-DAG:   cp.async.wait_group 2
+// CHECK-DAG:   cp.async.wait_group 0
 // CHECK-DAG:   fence.proxy.async.shared::cta
 // CHECK-DAG:   wgmma.fence.sync.aligned
 // CHECK-DAG:   wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CHECK-DAG:   wgmma.commit_group.sync.aligned
+// CHECK-DAG:   wgmma.wait_group.sync.aligned 1
 // CHECK-DAG:   wgmma.wait_group.sync.aligned 0
 // CHECK-NOT:   mma.sync
 // CHECK-LABEL: .entry f32_dispatch_0

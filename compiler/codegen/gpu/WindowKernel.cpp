@@ -12,7 +12,8 @@
 //
 //   workgroup: an output tile of L channels x H rows x (G * R) columns
 //   the workgroup copies the part of the input the tile's windows read (its
-//     box) to shared memory, consecutive threads on consecutive channels
+//     box) to shared memory, consecutive threads on consecutive channels,
+//     each thread's loads all issued before its stores
 //   barrier
 //   each thread computes R consecutive outputs of one row and channel: for
 //     each window position, one filter load (the same for its R outputs)
@@ -286,22 +287,43 @@ void WindowKernelBuilder::copyBox(Value box, ArrayRef<Value> tileStart,
   int64_t elements = 1;
   for (int64_t extent : W.Box)
     elements *= extent;
-  auto loop = scf::ForOp::create(B, Loc, tid, idx(elements), idx(threads));
-  OpBuilder::InsertionGuard guard(B);
-  B.setInsertionPointToStart(loop.getBody());
-  SmallVector<Value> position =
-      delinearize(B, Loc, loop.getInductionVar(), W.Box);
-  SmallVector<Value> indices;
-  Value inBounds;
-  for (size_t i = 0; i < position.size(); ++i) {
-    indices.push_back(add(origin[i], position[i]));
-    if (lastOrigin[i] + W.Box[i] > inputType.getDimSize(i))
-      inBounds = both(inBounds, lessThan(indices[i], inputType.getDimSize(i)));
+  // Unrolled, every load of this thread issued before its first store: the
+  // loads' latencies overlap instead of one following the other (a loop
+  // storing each element before loading the next waited a global load's
+  // latency per element).
+  struct Copy {
+    Value Element, InBox;
+    SmallVector<Value> Position;
+  };
+  SmallVector<Copy> copies;
+  for (int64_t first = 0; first < elements; first += threads) {
+    Value linear = add(tid, idx(first));
+    // The last round's threads past the box copy nothing.
+    Value inBox;
+    if (first + threads > elements)
+      inBox = lessThan(linear, elements);
+    SmallVector<Value> position = delinearize(B, Loc, linear, W.Box);
+    SmallVector<Value> indices;
+    Value inBounds = inBox;
+    for (size_t i = 0; i < position.size(); ++i) {
+      indices.push_back(add(origin[i], position[i]));
+      if (lastOrigin[i] + W.Box[i] > inputType.getDimSize(i))
+        inBounds =
+            both(inBounds, lessThan(indices[i], inputType.getDimSize(i)));
+    }
+    Value element = guarded(inBounds, inputType.getElementType(), [&] {
+      return memref::LoadOp::create(B, Loc, W.Input, indices);
+    });
+    copies.push_back({element, inBox, position});
   }
-  Value value = guarded(inBounds, inputType.getElementType(), [&] {
-    return memref::LoadOp::create(B, Loc, W.Input, indices);
-  });
-  memref::StoreOp::create(B, Loc, value, box, position);
+  for (Copy &copy : copies) {
+    OpBuilder::InsertionGuard guard(B);
+    if (copy.InBox) {
+      auto branch = scf::IfOp::create(B, Loc, copy.InBox);
+      B.setInsertionPoint(branch.thenYield());
+    }
+    memref::StoreOp::create(B, Loc, copy.Element, box, copy.Position);
+  }
 }
 
 int64_t WindowKernelBuilder::build() {

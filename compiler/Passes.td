@@ -183,7 +183,18 @@ def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
     continues in the next dispatch, so no back end compiles one loop body of
     unbounded size. Each dispatch is outlined into a private function marked
     `kiln.dispatch` and called from the host function.
+
+    With `fuse-window-pads`, a static `tensor.pad` by a constant whose only
+    reader is the input of a window op (a depthwise convolution or a
+    pooling: every reduction loop indexes the input through a window) is
+    computed in that op's dispatch instead of its own, for targets whose
+    window kernels read the padding as they load the input (GPUs): the
+    padded tensor is never stored.
   }];
+  let options = [
+    Option<"fuseWindowPads", "fuse-window-pads", "bool", /*default=*/"false",
+           "Place pads that only a window op reads in its dispatch">,
+  ];
 }
 
 def DedupeDispatches : Pass<"kiln-dedupe-dispatches", "mlir::ModuleOp"> {

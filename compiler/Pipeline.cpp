@@ -103,8 +103,8 @@ void buildGlobalOptPipeline(OpPassManager &pm,
   }
 }
 
-void buildDispatchPipeline(OpPassManager &pm) {
-  pm.addPass(createFormDispatches());
+void buildDispatchPipeline(OpPassManager &pm, const DispatchOptions &options) {
+  pm.addPass(createFormDispatches({/*fuseWindowPads=*/options.FuseWindowPads}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // On canonical bodies (constants folded and uniqued), so equal dispatches
@@ -226,7 +226,10 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
                                                {/*ChannelsLast=*/channelsLast,
                                                 /*SplitReductions=*/gpus});
                       })) ||
-      failed(runPhase(module, options, "dispatch", buildDispatchPipeline)))
+      failed(runPhase(module, options, "dispatch", [&](OpPassManager &pm) {
+        buildDispatchPipeline(
+            pm, {/*FuseWindowPads=*/onlyGpuTargets(options.TargetDevices)});
+      })))
     return failure();
 
   if (options.Progress)

@@ -49,8 +49,16 @@ struct GlobalOptOptions {
 /// globalopt: layouts, elementwise fusion, reductions split.
 void buildGlobalOptPipeline(mlir::OpPassManager &pm,
                             const GlobalOptOptions &options);
+/// What dispatch formation does beyond what every target wants (held only
+/// when all targets want it, as GlobalOptOptions).
+struct DispatchOptions {
+  /// kiln-form-dispatches' fuse-window-pads (GPU targets).
+  bool FuseWindowPads = false;
+};
+
 /// dispatch formation.
-void buildDispatchPipeline(mlir::OpPassManager &pm);
+void buildDispatchPipeline(mlir::OpPassManager &pm,
+                           const DispatchOptions &options);
 
 /// The --target-device values this build compiles for.
 llvm::ArrayRef<llvm::StringRef> supportedTargetDevices();

@@ -96,6 +96,44 @@ bool isInitProducerOf(Operation *producer, Operation *root) {
   return use.getOwner() == root && rootOp.isDpsInit(&use);
 }
 
+// A window op: a convolution every reduction loop of which indexes its
+// input only through a window (oh * s + kh): a depthwise convolution or a
+// pooling, not a convolution that also reduces over input channels.
+bool isWindowOp(linalg::LinalgOp op) {
+  if (!linalg::isaConvolutionOpInterface(op) || op.getNumDpsInputs() == 0)
+    return false;
+  AffineMap input = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (unsigned d = 0; d < iterators.size(); ++d) {
+    if (iterators[d] != utils::IteratorType::reduction)
+      continue;
+    bool windowed = false;
+    for (AffineExpr e : input.getResults()) {
+      if (!e.isFunctionOfDim(d))
+        continue;
+      if (isa<AffineDimExpr>(e))
+        return false;
+      windowed = true;
+    }
+    if (!windowed)
+      return false;
+  }
+  return true;
+}
+
+// A static pad by a constant that only a window op's input reads, computed
+// in that op's dispatch (fuse-window-pads).
+bool isWindowPadOf(Operation *producer, Operation *root) {
+  auto pad = dyn_cast<tensor::PadOp>(producer);
+  auto rootOp = dyn_cast<linalg::LinalgOp>(root);
+  if (!pad || !rootOp || !pad->hasOneUse() || !isWindowOp(rootOp) ||
+      !pad.getConstantPaddingValue() || !pad.getResultType().hasStaticShape() ||
+      !pad.getSourceType().hasStaticShape() || !pad.getLow().empty() ||
+      !pad.getHigh().empty())
+    return false;
+  return rootOp.getDpsInputOperand(0)->get() == pad.getResult();
+}
+
 bool isComputeOp(Operation *op) {
   if (isClonableProducer(op) || isAliasOp(op) ||
       isa<arith::ConstantOp, func::ReturnOp>(op))
@@ -203,7 +241,7 @@ LogicalResult outlineGroup(func::FuncOp parent, Group &group, unsigned index,
 
 } // namespace
 
-LogicalResult formDispatches(func::FuncOp func) {
+LogicalResult formDispatches(func::FuncOp func, bool fuseWindowPads) {
   if (func.isExternal())
     return success();
   if (!func.getBody().hasOneBlock())
@@ -216,7 +254,9 @@ LogicalResult formDispatches(func::FuncOp func) {
   for (Operation &op : block)
     for (Value operand : op.getOperands())
       if (Operation *def = operand.getDefiningOp();
-          def && isInitProducerOf(def, &op) &&
+          def &&
+          (isInitProducerOf(def, &op) ||
+           (fuseWindowPads && isWindowPadOf(def, &op))) &&
           absorbedInto.try_emplace(def, &op).second)
         absorbedBy[&op].push_back(def);
 
@@ -294,13 +334,14 @@ LogicalResult formDispatches(func::FuncOp func) {
 
 namespace {
 struct FormDispatchesPass : impl::FormDispatchesBase<FormDispatchesPass> {
+  using Base::Base;
   void runOnOperation() override {
     SmallVector<func::FuncOp> funcs;
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (!isDispatchFunc(func))
         funcs.push_back(func);
     for (func::FuncOp func : funcs)
-      if (failed(formDispatches(func)))
+      if (failed(formDispatches(func, fuseWindowPads)))
         return signalPassFailure();
   }
 };

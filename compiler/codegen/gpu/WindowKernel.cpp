@@ -22,7 +22,10 @@
 //
 // Each input element is read from global memory about once per workgroup
 // instead of once per window holding it (KH * KW / stride² times); there is
-// no channel reduction to tile, so this is not a GEMM. Windows larger than
+// no channel reduction to tile, so this is not a GEMM. An input padded by a
+// constant in the dispatch (kiln-form-dispatches' fuse-window-pads) is read
+// from the unpadded binding, the padding value wherever the box falls
+// outside it: the padded tensor is never stored. Windows larger than
 // the shared box allows (a global pooling over a large image) are left to
 // kiln-gpu-tile.
 //
@@ -39,6 +42,8 @@
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace kiln {
@@ -58,6 +63,10 @@ constexpr int64_t kOutputsPerThread = 4;
 // The root's loops by role, and the kernel's tiling of them.
 struct Window : KernelDispatch {
   Value Input, Filter; // bindings; Filter is null when the payload ignores it
+  // The root's input: Input, or Input padded by PadLow (and up to
+  // InputShape) with PadValue.
+  SmallVector<int64_t> InputShape, PadLow;
+  TypedAttr PadValue;
   // Parallel loops: image loops index the input through a window, lanes
   // are the output's loops after the last image loop (channels); other
   // parallel loops (batch) take tiles of one.
@@ -121,7 +130,17 @@ FailureOr<Window> matchWindow(func::FuncOp func, const GpuTarget &target) {
   linalg::LinalgOp op = w.Op;
   if (!linalg::isaConvolutionOpInterface(op))
     return failure();
-  w.Input = bindingOf(op.getDpsInputOperand(0)->get());
+  Value input = op.getDpsInputOperand(0)->get();
+  w.InputShape = llvm::to_vector(cast<ShapedType>(input.getType()).getShape());
+  if (auto pad = input.getDefiningOp<tensor::PadOp>()) {
+    Value value = pad.getConstantPaddingValue();
+    if (!value || !matchPattern(value, m_Constant(&w.PadValue)) ||
+        !pad.getLow().empty() || !pad.getHigh().empty())
+      return failure();
+    w.PadLow = llvm::to_vector(pad.getStaticLow());
+    input = pad.getSource();
+  }
+  w.Input = bindingOf(input);
   if (!w.Input ||
       cast<MemRefType>(w.Input.getType()).getElementTypeBitWidth() % 8 != 0)
     return failure();
@@ -276,6 +295,12 @@ void WindowKernelBuilder::copyBox(Value box, ArrayRef<Value> tileStart,
   // The box's first element: the windows' indices at the tile's start with
   // every reduction loop at 0 (tileStart holds 0 there).
   SmallVector<Value> origin = applyToLoops(B, Loc, map, tileStart);
+  // Outside the input: the padding value, or anything (those elements of
+  // the box feed no stored output), zero.
+  Value outside = arith::ConstantOp::create(
+      B, Loc,
+      W.PadValue ? W.PadValue
+                 : cast<TypedAttr>(B.getZeroAttr(inputType.getElementType())));
   // A dimension needs a bounds check where the last tile's box reaches
   // past the input (a tile the output does not fill).
   SmallVector<int64_t> lastStart;
@@ -306,14 +331,31 @@ void WindowKernelBuilder::copyBox(Value box, ArrayRef<Value> tileStart,
     SmallVector<Value> indices;
     Value inBounds = inBox;
     for (size_t i = 0; i < position.size(); ++i) {
-      indices.push_back(add(origin[i], position[i]));
-      if (lastOrigin[i] + W.Box[i] > inputType.getDimSize(i))
-        inBounds =
-            both(inBounds, lessThan(indices[i], inputType.getDimSize(i)));
+      Value index = add(origin[i], position[i]);
+      int64_t size = inputType.getDimSize(i);
+      if (!W.PadLow.empty() && (W.PadLow[i] != 0 || W.InputShape[i] != size)) {
+        // Unsigned: an index left of the padding wraps past the size.
+        index = arith::SubIOp::create(B, Loc, index, idx(W.PadLow[i]));
+        inBounds = both(inBounds, lessThan(index, size));
+      } else if (lastOrigin[i] + W.Box[i] > size) {
+        inBounds = both(inBounds, lessThan(index, size));
+      }
+      indices.push_back(index);
     }
-    Value element = guarded(inBounds, inputType.getElementType(), [&] {
-      return memref::LoadOp::create(B, Loc, W.Input, indices);
-    });
+    Value element = outside;
+    if (!inBounds) {
+      element = memref::LoadOp::create(B, Loc, W.Input, indices);
+    } else {
+      auto branch = scf::IfOp::create(B, Loc, inputType.getElementType(),
+                                      inBounds, /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(B);
+      B.setInsertionPointToStart(branch.thenBlock());
+      scf::YieldOp::create(
+          B, Loc, ValueRange{memref::LoadOp::create(B, Loc, W.Input, indices)});
+      B.setInsertionPointToStart(branch.elseBlock());
+      scf::YieldOp::create(B, Loc, outside);
+      element = branch.getResult(0);
+    }
     copies.push_back({element, inBox, position});
   }
   for (Copy &copy : copies) {

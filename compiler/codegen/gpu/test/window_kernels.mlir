@@ -167,3 +167,41 @@ func.func private @global_pool(%arg0: memref<1x64x64x64xf32>, %arg1: memref<1x1x
   bufferization.materialize_in_destination %s in restrict writable %arg1 : (tensor<1x1x1x64xf32>, memref<1x1x1x64xf32>) -> ()
   return
 }
+
+
+// -----
+
+// A pad by -inf in the dispatch (kiln-form-dispatches fuse-window-pads)
+// feeding a 3x3 stride-2 max pooling: the box is copied from the unpadded
+// binding, each index shifted by the low padding and checked against the
+// binding (unsigned: left of the padding wraps past it), -inf outside; no
+// padded tensor is stored.
+
+// CHECK:       memref.global "private" @padded_maxpool_window : memref<1x9x9x16xf32, 3>
+// CHECK-LABEL: func.func private @padded_maxpool(
+// CHECK-SAME:    kernel = "window"
+// CHECK:         %[[NINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK:         %[[H:.+]] = arith.subi %{{.*}}, %c1 : index
+// CHECK:         %[[HIN:.+]] = arith.cmpi ult, %[[H]], %c8 : index
+// CHECK:         %[[W:.+]] = arith.subi %{{.*}}, %c1 : index
+// CHECK:         %[[WIN:.+]] = arith.cmpi ult, %[[W]], %c8 : index
+// CHECK:         %[[IN:.+]] = arith.andi %[[HIN]], %[[WIN]] : i1
+// CHECK:         scf.if %[[IN]] -> (f32) {
+// CHECK-NEXT:      memref.load %arg0[%{{.*}}, %[[H]], %[[W]], %{{.*}}] : memref<1x8x8x16xf32>
+// CHECK:         } else {
+// CHECK-NEXT:      scf.yield %[[NINF]] : f32
+// CHECK-NOT:     tensor.pad
+func.func private @padded_maxpool(%x: memref<1x8x8x16xf32>, %out: memref<1x4x4x16xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<1x8x8x16xf32> to tensor<1x8x8x16xf32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %p = tensor.pad %0 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %ninf : f32
+  } : tensor<1x8x8x16xf32> to tensor<1x10x10x16xf32>
+  %win = tensor.empty() : tensor<3x3xf32>
+  %e = tensor.empty() : tensor<1x4x4x16xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  %m = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %win : tensor<1x10x10x16xf32>, tensor<3x3xf32>) outs(%f : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<1x4x4x16xf32>, memref<1x4x4x16xf32>) -> ()
+  return
+}

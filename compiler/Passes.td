@@ -184,16 +184,18 @@ def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
     unbounded size. Each dispatch is outlined into a private function marked
     `kiln.dispatch` and called from the host function.
 
-    With `fuse-window-pads`, a static `tensor.pad` by a constant whose only
-    reader is the input of a window op (a depthwise convolution or a
-    pooling: every reduction loop indexes the input through a window) is
-    computed in that op's dispatch instead of its own, for targets whose
-    window kernels read the padding as they load the input (GPUs): the
-    padded tensor is never stored.
+    With `fuse-input-pads`, a static `tensor.pad` by a constant whose only
+    reader is the input of a convolution or pooling is computed in that
+    op's dispatch instead of its own, for targets whose kernels read the
+    padding as they load the input (GPUs): the padded tensor is never
+    stored. A window op (a depthwise convolution or a pooling: every
+    reduction loop indexes the input through a window) takes any constant;
+    a convolution that also reduces over input channels (an implicit GEMM)
+    takes a pad by zero of its window dimensions only.
   }];
   let options = [
-    Option<"fuseWindowPads", "fuse-window-pads", "bool", /*default=*/"false",
-           "Place pads that only a window op reads in its dispatch">,
+    Option<"fuseInputPads", "fuse-input-pads", "bool", /*default=*/"false",
+           "Place pads that only a convolution's input reads in its dispatch">,
   ];
 }
 
@@ -385,7 +387,9 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
     the shared memory, a warpgroup per 64 rows issues
     `nvvm.wgmma.mma_async` m64nBNk16 instead, from 4 stages of K tiles of
     64 in 128-byte swizzled `gpu.dynamic_shared_memory` (the function gets
-    `kiln.shared_memory_bytes`).
+    `kiln.shared_memory_bytes`). An input padded by zero in the dispatch
+    (kiln-form-dispatches' fuse-input-pads) is read from the unpadded
+    binding by both kernels, zero where a window falls outside it.
 
     The lowering configuration, `kiln.lowering_config`: `kernel =
     "mma_contraction"` with `workgroup_tile = [BM, BN, BK]`, `warp_tile`,

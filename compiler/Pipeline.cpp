@@ -104,7 +104,7 @@ void buildGlobalOptPipeline(OpPassManager &pm,
 }
 
 void buildDispatchPipeline(OpPassManager &pm, const DispatchOptions &options) {
-  pm.addPass(createFormDispatches({/*fuseWindowPads=*/options.FuseWindowPads}));
+  pm.addPass(createFormDispatches({/*fuseInputPads=*/options.FuseInputPads}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // On canonical bodies (constants folded and uniqued), so equal dispatches
@@ -228,7 +228,7 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
                       })) ||
       failed(runPhase(module, options, "dispatch", [&](OpPassManager &pm) {
         buildDispatchPipeline(
-            pm, {/*FuseWindowPads=*/onlyGpuTargets(options.TargetDevices)});
+            pm, {/*FuseInputPads=*/onlyGpuTargets(options.TargetDevices)});
       })))
     return failure();
 

@@ -52,8 +52,8 @@ void buildGlobalOptPipeline(mlir::OpPassManager &pm,
 /// What dispatch formation does beyond what every target wants (held only
 /// when all targets want it, as GlobalOptOptions).
 struct DispatchOptions {
-  /// kiln-form-dispatches' fuse-window-pads (GPU targets).
-  bool FuseWindowPads = false;
+  /// kiln-form-dispatches' fuse-input-pads (GPU targets).
+  bool FuseInputPads = false;
 };
 
 /// dispatch formation.

@@ -4,6 +4,7 @@
 #include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace kiln {
@@ -121,17 +122,34 @@ bool isWindowOp(linalg::LinalgOp op) {
   return true;
 }
 
-// A static pad by a constant that only a window op's input reads, computed
-// in that op's dispatch (fuse-window-pads).
-bool isWindowPadOf(Operation *producer, Operation *root) {
+// Whether `value` is a constant zero.
+bool isZero(Value value) {
+  return value && (matchPattern(value, m_AnyZeroFloat()) ||
+                   matchPattern(value, m_Zero()));
+}
+
+// A static pad by a constant that only a convolution's or pooling's input
+// reads, computed in that op's dispatch (fuse-input-pads): by any constant
+// for a window op, by zero along window dimensions for a convolution that
+// also reduces over channels (an implicit GEMM).
+bool isInputPadOf(Operation *producer, Operation *root) {
   auto pad = dyn_cast<tensor::PadOp>(producer);
   auto rootOp = dyn_cast<linalg::LinalgOp>(root);
-  if (!pad || !rootOp || !pad->hasOneUse() || !isWindowOp(rootOp) ||
+  if (!pad || !rootOp || !pad->hasOneUse() ||
+      !linalg::isaConvolutionOpInterface(rootOp) ||
+      rootOp.getDpsInputOperand(0)->get() != pad.getResult() ||
       !pad.getConstantPaddingValue() || !pad.getResultType().hasStaticShape() ||
       !pad.getSourceType().hasStaticShape() || !pad.getLow().empty() ||
       !pad.getHigh().empty())
     return false;
-  return rootOp.getDpsInputOperand(0)->get() == pad.getResult();
+  if (isWindowOp(rootOp))
+    return true;
+  AffineMap input = rootOp.getMatchingIndexingMap(rootOp.getDpsInputOperand(0));
+  for (auto [i, e] : llvm::enumerate(input.getResults()))
+    if (isa<AffineDimExpr>(e) &&
+        (pad.getStaticLow()[i] != 0 || pad.getStaticHigh()[i] != 0))
+      return false;
+  return isZero(pad.getConstantPaddingValue());
 }
 
 bool isComputeOp(Operation *op) {
@@ -241,7 +259,7 @@ LogicalResult outlineGroup(func::FuncOp parent, Group &group, unsigned index,
 
 } // namespace
 
-LogicalResult formDispatches(func::FuncOp func, bool fuseWindowPads) {
+LogicalResult formDispatches(func::FuncOp func, bool fuseInputPads) {
   if (func.isExternal())
     return success();
   if (!func.getBody().hasOneBlock())
@@ -256,7 +274,7 @@ LogicalResult formDispatches(func::FuncOp func, bool fuseWindowPads) {
       if (Operation *def = operand.getDefiningOp();
           def &&
           (isInitProducerOf(def, &op) ||
-           (fuseWindowPads && isWindowPadOf(def, &op))) &&
+           (fuseInputPads && isInputPadOf(def, &op))) &&
           absorbedInto.try_emplace(def, &op).second)
         absorbedBy[&op].push_back(def);
 
@@ -341,7 +359,7 @@ struct FormDispatchesPass : impl::FormDispatchesBase<FormDispatchesPass> {
       if (!isDispatchFunc(func))
         funcs.push_back(func);
     for (func::FuncOp func : funcs)
-      if (failed(formDispatches(func, fuseWindowPads)))
+      if (failed(formDispatches(func, fuseInputPads)))
         return signalPassFailure();
   }
 };

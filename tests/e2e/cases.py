@@ -607,6 +607,14 @@ case(C, "linalg_conv_f16_tensor_cores_three_channels",
      lambda x, w, b: convNhwcHwcf(x, w, (2, 2)) + b,
      scale=lambda x, w, b: convNhwcHwcf(np.abs(x), np.abs(w), (2, 2)) +
      np.abs(b))
+case(C, "linalg_conv_f16_tensor_cores_padded",
+     [I("2x14x14x16xf16"), I("3x3x16x32xf16"), I("2x21x21x3xf16"),
+      I("7x7x3x64xf16")],
+     lambda x, w, x3, w7: (convNhwcHwcf(padNhwc(x, 1, 1, 1, 1), w),
+                           convNhwcHwcf(padNhwc(x3, 3, 3, 3, 3), w7, (2, 2))),
+     scale=lambda x, w, x3, w7: (
+         convNhwcHwcf(padNhwc(np.abs(x), 1, 1, 1, 1), np.abs(w)),
+         convNhwcHwcf(padNhwc(np.abs(x3), 3, 3, 3, 3), np.abs(w7), (2, 2))))
 # f16 results: the f16 tolerance, against float64 convolutions.
 case(C, "linalg_conv_f16_tensor_cores_tails",
      [I("2x7x7x24xf16"), I("1x1x24x144xf16"), I("3x3x24x40xf16")],

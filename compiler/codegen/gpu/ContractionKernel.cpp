@@ -199,9 +199,15 @@ SmallVector<Value> KernelBuilder::loadTile(const TileCopy &t, Value batch,
       SmallVector<Value> loops =
           t.IsA ? contractionLoops(B, Loc, C, batch, col, nullptr, k)
                 : contractionLoops(B, Loc, C, batch, nullptr, col, k);
-      return memref::LoadOp::create(
-          B, Loc, source,
-          applyToLoops(B, Loc, C.Op.getMatchingIndexingMap(operand), loops));
+      SmallVector<Value> indices =
+          applyToLoops(B, Loc, C.Op.getMatchingIndexingMap(operand), loops);
+      if (!t.IsA)
+        return Value(memref::LoadOp::create(B, Loc, source, indices));
+      // A padded input reads zero outside its binding.
+      LhsAccess access = lhsAccess(B, Loc, C, indices);
+      return guarded(access.InBounds, element, [&] {
+        return memref::LoadOp::create(B, Loc, source, access.Indices);
+      });
     }));
   }
   return values;

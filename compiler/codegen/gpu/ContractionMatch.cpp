@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -26,7 +28,24 @@ FailureOr<Contraction> matchContraction(func::FuncOp func) {
   if (!linalg::isaContractionOpInterface(op) &&
       !linalg::isaConvolutionOpInterface(op))
     return failure();
-  c.Lhs = bindingOf(op.getDpsInputOperand(0)->get());
+  Value lhs = op.getDpsInputOperand(0)->get();
+  if (auto pad = lhs.getDefiningOp<tensor::PadOp>()) {
+    // Padded by zero along window dimensions only (an index of A that is a
+    // loop by itself, a batch or channel, is not padded).
+    Value value = pad.getConstantPaddingValue();
+    AffineMap mapA = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+    bool zero = value && (matchPattern(value, m_AnyZeroFloat()) ||
+                          matchPattern(value, m_Zero()));
+    if (!zero || !pad.getLow().empty() || !pad.getHigh().empty())
+      return failure();
+    for (auto [i, e] : llvm::enumerate(mapA.getResults()))
+      if (isa<AffineDimExpr>(e) &&
+          (pad.getStaticLow()[i] != 0 || pad.getStaticHigh()[i] != 0))
+        return failure();
+    c.LhsPadLow = llvm::to_vector(pad.getStaticLow());
+    lhs = pad.getSource();
+  }
+  c.Lhs = bindingOf(lhs);
   c.Rhs = bindingOf(op.getDpsInputOperand(1)->get());
   // Shared-memory tiles are addressed in whole bytes.
   auto byteSized = [](Value v) {
@@ -110,6 +129,36 @@ SmallVector<Value> contractionLoops(OpBuilder &builder, Location loc,
   assign(c.NDims, n);
   assign(c.KDims, k);
   return loops;
+}
+
+LhsAccess lhsAccess(OpBuilder &builder, Location loc, const Contraction &c,
+                    ArrayRef<Value> indices) {
+  LhsAccess access{llvm::to_vector(indices), nullptr};
+  if (c.LhsPadLow.empty())
+    return access;
+  auto type = cast<MemRefType>(c.Lhs.getType());
+  auto padded = cast<ShapedType>(
+      linalg::LinalgOp(c.Op).getDpsInputOperand(0)->get().getType());
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  for (size_t i = 0; i < access.Indices.size(); ++i) {
+    Value &index = access.Indices[i];
+    int64_t size = type.getDimSize(i);
+    if (c.LhsPadLow[i] == 0 && padded.getDimSize(i) == size)
+      continue;
+    // Unsigned: an index left of the padding wraps past the size.
+    Value shifted = arith::SubIOp::create(
+        builder, loc, index,
+        arith::ConstantIndexOp::create(builder, loc, c.LhsPadLow[i]));
+    Value inside = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ult, shifted,
+        arith::ConstantIndexOp::create(builder, loc, size));
+    index = arith::SelectOp::create(builder, loc, inside, shifted, zero);
+    access.InBounds =
+        access.InBounds
+            ? arith::AndIOp::create(builder, loc, access.InBounds, inside)
+            : inside;
+  }
+  return access;
 }
 
 bool isInnermostIn(const Contraction &c, OpOperand *operand,

@@ -9,6 +9,11 @@
 // the kernels address A and B only through the root's maps applied to the
 // delinearized loops. This is that match, shared by both kernel builders.
 //
+// A convolution's input may be padded by zero in the dispatch itself
+// (kiln-form-dispatches' fuse-input-pads): A is then the unpadded binding,
+// and the kernels read zero wherever the window falls outside it
+// (lhsAccess) instead of a padded copy made by a dispatch of its own.
+//
 //===----------------------------------------------------------------------===//
 #ifndef KILN_COMPILER_CODEGEN_GPU_CONTRACTIONMATCH_H
 #define KILN_COMPILER_CODEGEN_GPU_CONTRACTIONMATCH_H
@@ -22,6 +27,9 @@ namespace kiln {
 /// A dispatch whose root is a contraction or convolution, as a GEMM.
 struct Contraction : KernelDispatch {
   mlir::Value Lhs, Rhs; // A and B: the root's input bindings
+  /// When the root reads A through a pad by zero: the padding before each
+  /// dimension of Lhs (only window dimensions are padded); else empty.
+  llvm::SmallVector<int64_t> LhsPadLow;
   /// The root's loops in each role, outermost first: batch loops appear in
   /// A, B and C; m loops in A and C; n loops in B and C; k loops (every
   /// reduction) in A and B. Batch, m and n follow C's layout, k B's.
@@ -48,6 +56,17 @@ llvm::SmallVector<mlir::Value>
 contractionLoops(mlir::OpBuilder &builder, mlir::Location loc,
                  const Contraction &c, mlir::Value batch, mlir::Value m,
                  mlir::Value n, mlir::Value k);
+
+/// Where the root's A index `indices` (of the padded input, when A is
+/// padded) is in Lhs, and whether it is inside it (null: always). Outside,
+/// the indices are clamped to 0 along the padded dimensions, so an address
+/// formed from them stays inside Lhs; the element there is zero.
+struct LhsAccess {
+  llvm::SmallVector<mlir::Value> Indices;
+  mlir::Value InBounds;
+};
+LhsAccess lhsAccess(mlir::OpBuilder &builder, mlir::Location loc,
+                    const Contraction &c, llvm::ArrayRef<mlir::Value> indices);
 
 /// True when `operand`'s innermost index is the innermost loop of `dims`
 /// itself, so consecutive positions of that group are consecutive in

@@ -329,7 +329,11 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
           m = min(m, C.M - 1);
         if (C.K % T.BK != 0)
           k = min(k, C.K - kCopyElements);
-        indices = at(map, m, nullptr, k);
+        // A padded input: the window's part outside the binding is
+        // zero-filled as the parts past M and K are.
+        LhsAccess access = lhsAccess(B, Loc, C, at(map, m, nullptr, k));
+        indices = access.Indices;
+        inBounds = both(inBounds, access.InBounds);
       } else {
         Value k = add(k0, row), n = add(Col0, col);
         Value inK = stepInBounds(k), inN = columnInBounds(n);
@@ -379,8 +383,11 @@ SmallVector<Value> MmaKernelBuilder::loadA(Value k0, Value valid) {
       for (auto [dim, value] :
            llvm::zip(C.MDims, delinearize(B, Loc, m, C.sizes(C.MDims))))
         loops[dim] = value;
-      return memref::LoadOp::create(B, Loc, C.Lhs,
-                                    applyToLoops(B, Loc, mapA, loops));
+      LhsAccess access =
+          lhsAccess(B, Loc, C, applyToLoops(B, Loc, mapA, loops));
+      return zeroUnless(B, Loc, access.InBounds, B.getF16Type(), [&] {
+        return memref::LoadOp::create(B, Loc, C.Lhs, access.Indices);
+      });
     }));
   }
   return values;

@@ -23,7 +23,7 @@
 // Each input element is read from global memory about once per workgroup
 // instead of once per window holding it (KH * KW / stride² times); there is
 // no channel reduction to tile, so this is not a GEMM. An input padded by a
-// constant in the dispatch (kiln-form-dispatches' fuse-window-pads) is read
+// constant in the dispatch (kiln-form-dispatches' fuse-input-pads) is read
 // from the unpadded binding, the padding value wherever the box falls
 // outside it: the padded tensor is never stored. Windows larger than
 // the shared box allows (a global pooling over a large image) are left to

@@ -193,6 +193,33 @@ func.func @linalg_conv_f16_tensor_cores_three_channels(%x: tensor<2x23x23x3xf16>
   return %0 : tensor<2x9x9x64xf32>
 }
 
+// Padded f16 convolutions: on a GPU-only target each pad joins its
+// convolution's dispatch and the tensor-core kernel reads zero outside the
+// unpadded input: a 3x3 one over 16 channels (A copied 16 bytes at a
+// time, windows at every edge) and a 7x7 stride-2 one over 3 channels
+// padded by 3 (ResNet's stem: A gathered element by element).
+func.func @linalg_conv_f16_tensor_cores_padded(%x: tensor<2x14x14x16xf16>, %w: tensor<3x3x16x32xf16>, %x3: tensor<2x21x21x3xf16>, %w7: tensor<7x7x3x64xf16>) -> (tensor<2x14x14x32xf32>, tensor<2x11x11x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %hzero = arith.constant 0.0 : f16
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %hzero : f16
+  } : tensor<2x14x14x16xf16> to tensor<2x16x16x16xf16>
+  %e = tensor.empty() : tensor<2x14x14x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x14x14x32xf32>) -> tensor<2x14x14x32xf32>
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<2x16x16x16xf16>, tensor<3x3x16x32xf16>) outs(%f : tensor<2x14x14x32xf32>) -> tensor<2x14x14x32xf32>
+  %p3 = tensor.pad %x3 low[0, 3, 3, 0] high[0, 3, 3, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %hzero : f16
+  } : tensor<2x21x21x3xf16> to tensor<2x27x27x3xf16>
+  %e3 = tensor.empty() : tensor<2x11x11x64xf32>
+  %f3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x11x11x64xf32>) -> tensor<2x11x11x64xf32>
+  %1 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%p3, %w7 : tensor<2x27x27x3xf16>, tensor<7x7x3x64xf16>) outs(%f3 : tensor<2x11x11x64xf32>) -> tensor<2x11x11x64xf32>
+  return %0, %1 : tensor<2x14x14x32xf32>, tensor<2x11x11x64xf32>
+}
+
 // The form the ONNX importer writes for Conv with a bias followed by a
 // residual Add (ResNet's and MobileNetV2's projections): channels first, the
 // accumulator a broadcast of the Fx1x1 bias read at index 0 of its size-1

@@ -117,3 +117,39 @@ func.func private @three_channels(%x: memref<1x18x18x3xf16>, %w: memref<3x3x3x64
   bufferization.materialize_in_destination %c in restrict writable %out : (tensor<1x16x16x64xf32>, memref<1x16x16x64xf32>) -> ()
   return
 }
+
+// -----
+
+// A convolution whose input is padded by zero in the dispatch (kiln-form-
+// dispatches' fuse-input-pads): A's copies read the unpadded binding, each
+// window index shifted by the low padding and checked against it
+// (unsigned: left of the padding wraps past it), clamped to 0 outside so
+// the address stays inside; a copy outside reads 0 source bytes, as one
+// past M or K does.
+
+// CHECK-LABEL: func.func private @padded_conv(
+// CHECK-SAME:    implicit_gemm = array<i64: 196, 32, 144>
+// CHECK:         %[[H:.+]] = arith.subi %{{.*}}, %c1{{.*}} : index
+// CHECK:         %[[HIN:.+]] = arith.cmpi ult, %[[H]], %c14{{.*}} : index
+// CHECK:         %[[HC:.+]] = arith.select %[[HIN]], %[[H]], %c0{{.*}} : index
+// CHECK:         %[[W:.+]] = arith.subi %{{.*}}, %c1{{.*}} : index
+// CHECK:         %[[WIN:.+]] = arith.cmpi ult, %[[W]], %c14{{.*}} : index
+// CHECK:         %[[WC:.+]] = arith.select %[[WIN]], %[[W]], %c0{{.*}} : index
+// CHECK:         %[[BYTES:.+]] = arith.select %{{.*}}, %c8{{.*}}, %c0{{.*}} : index
+// CHECK:         nvgpu.device_async_copy %arg0[%{{.*}}, %[[HC]], %[[WC]], %{{.*}}], %{{.*}}, 8, %[[BYTES]] {bypassL1} : memref<1x14x14x16xf16> to memref<4x64x64xf16, 3>
+// CHECK-NOT:     tensor.pad
+func.func private @padded_conv(%x: memref<1x14x14x16xf16>, %w: memref<3x3x16x32xf16>, %out: memref<1x14x14x32xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<1x14x14x16xf16> to tensor<1x14x14x16xf16>
+  %1 = bufferization.to_tensor %w restrict : memref<3x3x16x32xf16> to tensor<3x3x16x32xf16>
+  %z = arith.constant 0.0 : f32
+  %hz = arith.constant 0.0 : f16
+  %p = tensor.pad %0 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %hz : f16
+  } : tensor<1x14x14x16xf16> to tensor<1x16x16x16xf16>
+  %e = tensor.empty() : tensor<1x14x14x32xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x14x14x32xf32>) -> tensor<1x14x14x32xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %1 : tensor<1x16x16x16xf16>, tensor<3x3x16x32xf16>) outs(%f : tensor<1x14x14x32xf32>) -> tensor<1x14x14x32xf32>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<1x14x14x32xf32>, memref<1x14x14x32xf32>) -> ()
+  return
+}

@@ -171,7 +171,7 @@ func.func private @global_pool(%arg0: memref<1x64x64x64xf32>, %arg1: memref<1x1x
 
 // -----
 
-// A pad by -inf in the dispatch (kiln-form-dispatches fuse-window-pads)
+// A pad by -inf in the dispatch (kiln-form-dispatches fuse-input-pads)
 // feeding a 3x3 stride-2 max pooling: the box is copied from the unpadded
 // binding, each index shifted by the low padding and checked against the
 // binding (unsigned: left of the padding wraps past it), -inf outside; no

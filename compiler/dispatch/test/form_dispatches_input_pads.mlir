@@ -1,7 +1,7 @@
-// RUN: kiln-opt --split-input-file --kiln-form-dispatches="fuse-window-pads" %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-form-dispatches="fuse-input-pads" %s | FileCheck %s
 // RUN: kiln-opt --split-input-file --kiln-form-dispatches %s | FileCheck %s --check-prefix=DEFAULT
 
-// With fuse-window-pads, a pad that only a depthwise convolution reads is
+// With fuse-input-pads, a pad that only a depthwise convolution reads is
 // computed in the convolution's dispatch: one dispatch, which takes the
 // unpadded input. Without it the pad is a dispatch of its own.
 
@@ -34,9 +34,8 @@ func.func @depthwise(%x: tensor<1x8x8x16xf16>, %w: tensor<3x3x16xf16>) -> tensor
 
 // -----
 
-// A pad read by a convolution over input channels (an implicit GEMM, whose
-// kernels read a binding) stays a dispatch of its own, as does a pad with
-// two readers.
+// A pad with two readers (a convolution and a pooling) stays a dispatch of
+// its own.
 
 // CHECK-LABEL: func.func @conv(
 // CHECK:         %[[P:.*]] = call @conv_dispatch_0(%arg0)
@@ -60,9 +59,17 @@ func.func @conv(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x4xf32>) -> (tensor<1
 
 // -----
 
+// A pad by zero of the window dimensions read only by a convolution over
+// input channels (an implicit GEMM) joins its dispatch; a pad by another
+// value, or of the channels, does not.
+
 // CHECK-LABEL: func.func @conv_only(
-// CHECK:         %[[P:.*]] = call @conv_only_dispatch_0(%arg0)
-// CHECK:         call @conv_only_dispatch_1(%[[P]], %arg1)
+// CHECK:         call @conv_only_dispatch_0(%arg0, %arg1)
+// CHECK-NOT:     call
+// CHECK-LABEL: func.func private @conv_only_dispatch_0(
+// CHECK-SAME:    %{{.*}}: tensor<1x8x8x16xf32>
+// CHECK:         tensor.pad
+// CHECK:         linalg.conv_2d_nhwc_hwcf
 func.func @conv_only(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x4xf32>) -> tensor<1x8x8x4xf32> {
   %zero = arith.constant 0.0 : f32
   %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
@@ -73,4 +80,29 @@ func.func @conv_only(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x4xf32>) -> tens
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : tensor<1x10x10x16xf32>, tensor<3x3x16x4xf32>) outs(%f : tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
   return %c : tensor<1x8x8x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @conv_pad_one(
+// CHECK:         %[[P:.*]] = call @conv_pad_one_dispatch_0(%arg0)
+// CHECK:         %[[Q:.*]] = call @conv_pad_one_dispatch_1(%arg0)
+// CHECK:         call @conv_pad_one_dispatch_2(%[[P]], %arg1)
+// CHECK:         call @conv_pad_one_dispatch_3(%[[Q]], %arg2)
+func.func @conv_pad_one(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x4xf32>, %w2: tensor<1x1x18x4xf32>) -> (tensor<1x8x8x4xf32>, tensor<1x8x8x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %one : f32
+  } : tensor<1x8x8x16xf32> to tensor<1x10x10x16xf32>
+  %q = tensor.pad %x low[0, 0, 0, 1] high[0, 0, 0, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<1x8x8x16xf32> to tensor<1x8x8x18xf32>
+  %e = tensor.empty() : tensor<1x8x8x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : tensor<1x10x10x16xf32>, tensor<3x3x16x4xf32>) outs(%f : tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+  %d = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%q, %w2 : tensor<1x8x8x18xf32>, tensor<1x1x18x4xf32>) outs(%f : tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+  return %c, %d : tensor<1x8x8x4xf32>, tensor<1x8x8x4xf32>
 }

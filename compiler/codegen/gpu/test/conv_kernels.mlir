@@ -206,3 +206,37 @@ func.func private @conv_nchw_bias_residual(%arg0: memref<24x1x1xf32>, %arg1: mem
   bufferization.materialize_in_destination %5 in restrict writable %arg4 : (tensor<1x24x8x8xf32>, memref<1x24x8x8xf32>) -> ()
   return
 }
+
+// -----
+
+// An f32 convolution whose input is padded by zero in the dispatch
+// (kiln-form-dispatches' fuse-input-pads): the SIMT kernel loads A from
+// the unpadded binding, each window index shifted by the low padding and
+// checked against it (unsigned), zero outside.
+
+// CHECK-LABEL: func.func private @padded_conv32(
+// CHECK-SAME:    kernel = "simt_contraction"
+// CHECK:         %[[H:.+]] = arith.subi %{{.*}}, %c1 : index
+// CHECK-NEXT:    %[[HIN:.+]] = arith.cmpi ult, %[[H]], %c15 : index
+// CHECK-NEXT:    %[[HC:.+]] = arith.select %[[HIN]], %[[H]], %c0 : index
+// CHECK-NEXT:    %[[W:.+]] = arith.subi %{{.*}}, %c1 : index
+// CHECK-NEXT:    %[[WIN:.+]] = arith.cmpi ult, %[[W]], %c15 : index
+// CHECK-NEXT:    %[[WC:.+]] = arith.select %[[WIN]], %[[W]], %c0 : index
+// CHECK-NEXT:    %[[IN:.+]] = arith.andi %[[HIN]], %[[WIN]] : i1
+// CHECK-NEXT:    scf.if %[[IN]] -> (f32) {
+// CHECK-NEXT:      memref.load %arg0[%{{.*}}, %[[HC]], %[[WC]], %{{.*}}] : memref<1x15x15x6xf32>
+// CHECK-NOT:     tensor.pad
+func.func private @padded_conv32(%x: memref<1x15x15x6xf32>, %w: memref<3x3x6x10xf32>, %out: memref<1x8x8x10xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<1x15x15x6xf32> to tensor<1x15x15x6xf32>
+  %1 = bufferization.to_tensor %w restrict : memref<3x3x6x10xf32> to tensor<3x3x6x10xf32>
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %0 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %z : f32
+  } : tensor<1x15x15x6xf32> to tensor<1x17x17x6xf32>
+  %e = tensor.empty() : tensor<1x8x8x10xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x8x10xf32>) -> tensor<1x8x8x10xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %1 : tensor<1x17x17x6xf32>, tensor<3x3x6x10xf32>) outs(%f : tensor<1x8x8x10xf32>) -> tensor<1x8x8x10xf32>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<1x8x8x10xf32>, memref<1x8x8x10xf32>) -> ()
+  return
+}

@@ -417,8 +417,10 @@ def GpuWindowKernels : Pass<"kiln-gpu-window-kernels", "mlir::ModuleOp"> {
     elementwise op of bindings, optionally followed by one elementwise
     epilogue, becomes a kernel: a workgroup computes an output tile of up to
     a subgroup's width of channels (consecutive threads) x rows x columns,
-    first copying the
-    input box its windows read into shared memory, then each thread computes
+    first copying the input box its windows read into shared memory (each
+    thread's loads issued before its stores; an input padded by a constant
+    in the dispatch, see kiln-form-dispatches' fuse-input-pads, read from
+    the unpadded binding, the padding value outside it), then each thread computes
     R (up to 4) consecutive outputs of a row, with one filter load per
     window position for its R outputs. The function records its workgroup
     size and `kiln.lowering_config = {kernel = "window", workgroup_tile

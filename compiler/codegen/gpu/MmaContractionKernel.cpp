@@ -20,12 +20,15 @@
 //   the same tiles, a warpgroup per 64 rows (128 x 128 and 128 x 64: 8
 //     warps, 64 x 64: 4), each issuing one m64nBNk16 per 16 of K that reads
 //     A and B from shared memory itself (Wgmma.h: descriptors, swizzle)
-//   K in steps of 64 (one 128-byte row) through 4 stages in dynamic shared
-//     memory (beyond the 48 KiB a kernel has statically), each step's
-//     wgmmas waited for before the next step's barrier
+//   K in steps of 64 (one 128-byte row) through S stages in dynamic shared
+//     memory (beyond the 48 KiB a kernel has statically): 5 for 128 x 128,
+//     4 for the others, no more than K's steps + 2 and at least 3; a
+//     step's wgmmas stay in flight until the end of the next step, so the
+//     copies go S - 2 steps ahead
 //
-// Both: while one stage is read, the tiles S - 1 steps ahead are copied
-// into another with cp.async (16 bytes per copy), so global loads overlap
+// Both: while one stage is read, the tiles S - 1 (mma.sync) or S - 2
+// (wgmma) steps ahead are copied into another with cp.async (16 bytes per
+// copy), so global loads overlap
 // the math, one barrier a step; the parts of the tiles past M, N or K (the
 // last tiles of a problem they do not divide) are zero-filled (copies of 0
 // source bytes) and their outputs not stored. Accumulators start at zero

@@ -3,6 +3,7 @@
 #define KILN_COMPILER_DISPATCH_DISPATCHREGIONS_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Operation.h"
 
 namespace kiln {
@@ -34,10 +35,21 @@ bool isClonableProducer(mlir::Operation *op);
 /// Returns true if `func` is an outlined dispatch.
 bool isDispatchFunc(mlir::func::FuncOp func);
 
+/// A pad of static sizes by a constant: the form whose padding the GPU
+/// kernels of a convolution or pooling read in place when it shares their
+/// dispatch (kiln-form-dispatches' fuse-input-pads).
+bool isStaticConstantPad(mlir::tensor::PadOp pad);
+
+/// A static pad by zero of only the dimensions that `inputMap` (the reader's
+/// indexing map) indexes through a window, not by a loop alone (batch,
+/// channels): the padding an implicit GEMM's kernels read in place.
+bool isZeroWindowPad(mlir::tensor::PadOp pad, mlir::AffineMap inputMap);
+
 /// Groups the ops of `func` into dispatches and outlines each one into a
 /// private function inserted into `func`'s module, replacing the group by a
-/// call.
-mlir::LogicalResult formDispatches(mlir::func::FuncOp func);
+/// call; with `fuseInputPads`, a pad only a convolution's or pooling's input
+/// reads joins that op's dispatch (see kiln-form-dispatches).
+mlir::LogicalResult formDispatches(mlir::func::FuncOp func, bool fuseInputPads);
 
 } // namespace kiln
 

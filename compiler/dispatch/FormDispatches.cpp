@@ -40,6 +40,25 @@ bool isClonableProducer(Operation *op) {
 
 bool isDispatchFunc(func::FuncOp func) { return func->hasAttr(kDispatchAttr); }
 
+bool isStaticConstantPad(tensor::PadOp pad) {
+  return pad.getConstantPaddingValue() && pad.getLow().empty() &&
+         pad.getHigh().empty() && pad.getResultType().hasStaticShape() &&
+         pad.getSourceType().hasStaticShape();
+}
+
+bool isZeroWindowPad(tensor::PadOp pad, AffineMap inputMap) {
+  if (!isStaticConstantPad(pad))
+    return false;
+  Value value = pad.getConstantPaddingValue();
+  if (!matchPattern(value, m_AnyZeroFloat()) && !matchPattern(value, m_Zero()))
+    return false;
+  for (auto [i, e] : llvm::enumerate(inputMap.getResults()))
+    if (isa<AffineDimExpr>(e) &&
+        (pad.getStaticLow()[i] != 0 || pad.getStaticHigh()[i] != 0))
+      return false;
+  return true;
+}
+
 namespace {
 
 // Broadcasts read operands through projected permutations; tosa's implicit
@@ -122,12 +141,6 @@ bool isWindowOp(linalg::LinalgOp op) {
   return true;
 }
 
-// Whether `value` is a constant zero.
-bool isZero(Value value) {
-  return value && (matchPattern(value, m_AnyZeroFloat()) ||
-                   matchPattern(value, m_Zero()));
-}
-
 // A static pad by a constant that only a convolution's or pooling's input
 // reads, computed in that op's dispatch (fuse-input-pads): by any constant
 // for a window op, by zero along window dimensions for a convolution that
@@ -138,18 +151,11 @@ bool isInputPadOf(Operation *producer, Operation *root) {
   if (!pad || !rootOp || !pad->hasOneUse() ||
       !linalg::isaConvolutionOpInterface(rootOp) ||
       rootOp.getDpsInputOperand(0)->get() != pad.getResult() ||
-      !pad.getConstantPaddingValue() || !pad.getResultType().hasStaticShape() ||
-      !pad.getSourceType().hasStaticShape() || !pad.getLow().empty() ||
-      !pad.getHigh().empty())
+      !isStaticConstantPad(pad))
     return false;
-  if (isWindowOp(rootOp))
-    return true;
-  AffineMap input = rootOp.getMatchingIndexingMap(rootOp.getDpsInputOperand(0));
-  for (auto [i, e] : llvm::enumerate(input.getResults()))
-    if (isa<AffineDimExpr>(e) &&
-        (pad.getStaticLow()[i] != 0 || pad.getStaticHigh()[i] != 0))
-      return false;
-  return isZero(pad.getConstantPaddingValue());
+  return isWindowOp(rootOp) ||
+         isZeroWindowPad(
+             pad, rootOp.getMatchingIndexingMap(rootOp.getDpsInputOperand(0)));
 }
 
 bool isComputeOp(Operation *op) {

@@ -1,11 +1,10 @@
 //===- ContractionMatch.cpp - Dispatches the GEMM kernels take ------------===//
 
 #include "compiler/codegen/gpu/ContractionMatch.h"
+#include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -30,18 +29,9 @@ FailureOr<Contraction> matchContraction(func::FuncOp func) {
     return failure();
   Value lhs = op.getDpsInputOperand(0)->get();
   if (auto pad = lhs.getDefiningOp<tensor::PadOp>()) {
-    // Padded by zero along window dimensions only (an index of A that is a
-    // loop by itself, a batch or channel, is not padded).
-    Value value = pad.getConstantPaddingValue();
-    AffineMap mapA = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-    bool zero = value && (matchPattern(value, m_AnyZeroFloat()) ||
-                          matchPattern(value, m_Zero()));
-    if (!zero || !pad.getLow().empty() || !pad.getHigh().empty())
+    if (!isZeroWindowPad(pad,
+                         op.getMatchingIndexingMap(op.getDpsInputOperand(0))))
       return failure();
-    for (auto [i, e] : llvm::enumerate(mapA.getResults()))
-      if (isa<AffineDimExpr>(e) &&
-          (pad.getStaticLow()[i] != 0 || pad.getStaticHigh()[i] != 0))
-        return failure();
     c.LhsPadLow = llvm::to_vector(pad.getStaticLow());
     lhs = pad.getSource();
   }

@@ -310,8 +310,11 @@ void buildKernelsOfDispatches(
     (void)build(func, symbols);
 }
 
-Value zeroUnless(OpBuilder &builder, Location loc, Value inBounds, Type type,
-                 function_ref<Value()> compute) {
+// compute() where `inBounds` holds, otherwise() (built in the else block)
+// elsewhere.
+static Value branchUnless(OpBuilder &builder, Location loc, Value inBounds,
+                          Type type, function_ref<Value()> compute,
+                          function_ref<Value()> otherwise) {
   if (!inBounds)
     return compute();
   auto branch = scf::IfOp::create(builder, loc, type, inBounds,
@@ -320,10 +323,22 @@ Value zeroUnless(OpBuilder &builder, Location loc, Value inBounds, Type type,
   builder.setInsertionPointToStart(branch.thenBlock());
   scf::YieldOp::create(builder, loc, compute());
   builder.setInsertionPointToStart(branch.elseBlock());
-  scf::YieldOp::create(builder, loc,
-                       ValueRange{arith::ConstantOp::create(
-                           builder, loc, type, builder.getZeroAttr(type))});
+  scf::YieldOp::create(builder, loc, otherwise());
   return branch.getResult(0);
+}
+
+Value valueUnless(OpBuilder &builder, Location loc, Value inBounds,
+                  Value otherwise, function_ref<Value()> compute) {
+  return branchUnless(builder, loc, inBounds, otherwise.getType(), compute,
+                      [&] { return otherwise; });
+}
+
+Value zeroUnless(OpBuilder &builder, Location loc, Value inBounds, Type type,
+                 function_ref<Value()> compute) {
+  return branchUnless(builder, loc, inBounds, type, compute, [&] {
+    return arith::ConstantOp::create(builder, loc, type,
+                                     builder.getZeroAttr(type));
+  });
 }
 
 } // namespace kiln

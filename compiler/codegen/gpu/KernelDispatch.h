@@ -106,9 +106,14 @@ mlir::Value applyEpilogue(mlir::OpBuilder &builder, mlir::Location loc,
                           const KernelDispatch &d, mlir::Value result,
                           llvm::ArrayRef<mlir::Value> outIndices);
 
-/// `compute()` where `inBounds` holds and zero of `type` elsewhere, built as
-/// an scf.if so nothing outside the bounds is loaded; `compute()` alone when
+/// `compute()` where `inBounds` holds and `otherwise` elsewhere, built as an
+/// scf.if so nothing outside the bounds is loaded; `compute()` alone when
 /// `inBounds` is null (known in bounds).
+mlir::Value valueUnless(mlir::OpBuilder &builder, mlir::Location loc,
+                        mlir::Value inBounds, mlir::Value otherwise,
+                        llvm::function_ref<mlir::Value()> compute);
+
+/// valueUnless with zero of `type` elsewhere.
 mlir::Value zeroUnless(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::Value inBounds, mlir::Type type,
                        llvm::function_ref<mlir::Value()> compute);

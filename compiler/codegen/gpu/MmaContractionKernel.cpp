@@ -28,10 +28,10 @@
 //
 // Both: while one stage is read, the tiles S - 1 (mma.sync) or S - 2
 // (wgmma) steps ahead are copied into another with cp.async (16 bytes per
-// copy), so global loads overlap
-// the math, one barrier a step; the parts of the tiles past M, N or K (the
-// last tiles of a problem they do not divide) are zero-filled (copies of 0
-// source bytes) and their outputs not stored. Accumulators start at zero
+// copy), so global loads overlap the math, one barrier a step; the parts
+// of the tiles past M, N or K (the last tiles of a problem they do not
+// divide) are zero-filled (copies of 0 source bytes) and their outputs not
+// stored. Accumulators start at zero
 // (or a fill's value); the epilogue stages them through shared memory 16
 // rows at a time so that consecutive threads add the init, apply the
 // epilogues and store consecutive output columns. A warp's part of a
@@ -284,7 +284,7 @@ private:
   void createStages();
   // One step of the math on `stage`: mma.syncs from ldmatrix fragments
   // into `acc` (a fragment per warp tile), or the warpgroup's wgmmas into
-  // its one accumulator, waited for.
+  // its one accumulator, left in flight until the end of the next step.
   void mmaSyncStep(Value stage, SmallVector<Value> &acc);
   void wgmmaStep(Value stage, SmallVector<Value> &acc);
   // Row r of this thread's fragment of warp tile (mi, ni) in `results`.
@@ -431,18 +431,17 @@ void MmaKernelBuilder::createStages() {
                                  stagingShape, B.getF32Type());
     return;
   }
-  // The kernel's only shared memory is dynamic (so nothing static shares
-  // its start), 16-byte aligned: the stages start at the next atom
-  // boundary within it, and the epilogue's staging reuses them once the
-  // last step is done.
-  // Viewed in NVVM's numbered shared space, as the static buffers are,
-  // which the vector ops' lowering maps without the GPU attribute's rules.
-  auto workgroup =
+  // The kernel's only shared memory is dynamic, 16-byte aligned: the stages
+  // start at the next atom boundary within it, and the epilogue's staging
+  // reuses them once the last step is done. It is viewed in NVVM's
+  // numbered shared space, as the static buffers are, which the vector
+  // ops' lowering maps (it does not map the GPU dialect's attribute).
+  auto shared =
       B.getI64IntegerAttr(static_cast<int64_t>(NVVM::NVVMMemorySpace::Shared));
   Value bytes = memref::MemorySpaceCastOp::create(
       B, Loc,
       MemRefType::get({ShapedType::kDynamic}, B.getI8Type(), AffineMap(),
-                      workgroup),
+                      shared),
       gpu::DynamicSharedMemoryOp::create(
           B, Loc,
           MemRefType::get({ShapedType::kDynamic}, B.getI8Type(), AffineMap(),
@@ -453,18 +452,16 @@ void MmaKernelBuilder::createStages() {
                                           rem(raw, kWgmmaAtomBytes)),
                     kWgmmaAtomBytes);
   StagesBase = add(raw, shift);
-  auto view = [&](Value offset, ArrayRef<int64_t> shape) {
+  auto view = [&](Value offset, ArrayRef<int64_t> shape, Type element) {
     return memref::ViewOp::create(
-        B, Loc, MemRefType::get(shape, B.getF16Type(), AffineMap(), workgroup),
-        bytes, offset, ValueRange{});
+        B, Loc, MemRefType::get(shape, element, AffineMap(), shared), bytes,
+        offset, ValueRange{});
   };
-  TileA = view(shift, {T.Stages, T.BM, T.BK});
+  TileA = view(shift, {T.Stages, T.BM, T.BK}, B.getF16Type());
   TileB = view(add(shift, T.Stages * T.stageBytesA()),
-               {T.Stages, T.BN / kWgmmaRowElements, T.BK, kWgmmaRowElements});
-  Staging = memref::ViewOp::create(
-      B, Loc,
-      MemRefType::get(stagingShape, B.getF32Type(), AffineMap(), workgroup),
-      bytes, shift, ValueRange{});
+               {T.Stages, T.BN / kWgmmaRowElements, T.BK, kWgmmaRowElements},
+               B.getF16Type());
+  Staging = view(shift, stagingShape, B.getF32Type());
 }
 
 void MmaKernelBuilder::mmaSyncStep(Value stage, SmallVector<Value> &acc) {

@@ -133,9 +133,8 @@ FailureOr<Window> matchWindow(func::FuncOp func, const GpuTarget &target) {
   Value input = op.getDpsInputOperand(0)->get();
   w.InputShape = llvm::to_vector(cast<ShapedType>(input.getType()).getShape());
   if (auto pad = input.getDefiningOp<tensor::PadOp>()) {
-    Value value = pad.getConstantPaddingValue();
-    if (!value || !matchPattern(value, m_Constant(&w.PadValue)) ||
-        !pad.getLow().empty() || !pad.getHigh().empty())
+    if (!isStaticConstantPad(pad) ||
+        !matchPattern(pad.getConstantPaddingValue(), m_Constant(&w.PadValue)))
       return failure();
     w.PadLow = llvm::to_vector(pad.getStaticLow());
     input = pad.getSource();
@@ -342,20 +341,9 @@ void WindowKernelBuilder::copyBox(Value box, ArrayRef<Value> tileStart,
       }
       indices.push_back(index);
     }
-    Value element = outside;
-    if (!inBounds) {
-      element = memref::LoadOp::create(B, Loc, W.Input, indices);
-    } else {
-      auto branch = scf::IfOp::create(B, Loc, inputType.getElementType(),
-                                      inBounds, /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(B);
-      B.setInsertionPointToStart(branch.thenBlock());
-      scf::YieldOp::create(
-          B, Loc, ValueRange{memref::LoadOp::create(B, Loc, W.Input, indices)});
-      B.setInsertionPointToStart(branch.elseBlock());
-      scf::YieldOp::create(B, Loc, outside);
-      element = branch.getResult(0);
-    }
+    Value element = valueUnless(B, Loc, inBounds, outside, [&] {
+      return memref::LoadOp::create(B, Loc, W.Input, indices);
+    });
     copies.push_back({element, inBox, position});
   }
   for (Copy &copy : copies) {

@@ -192,10 +192,22 @@ def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
     reduction loop indexes the input through a window) takes any constant;
     a convolution that also reduces over input channels (an implicit GEMM)
     takes a pad by zero of its window dimensions only.
+
+    With `fuse-rows`, a row program (RowPrograms.h: LayerNorm, RMSNorm,
+    softmax) is one dispatch: an elementwise op (the sink) with the
+    reductions along its innermost dimension that it reads broadcast, and
+    the elementwise ops and reshapes between them, every one of which only
+    the program reads, for targets that run a row's reductions and elements
+    in one kernel (GPUs, kiln-gpu-row-kernels). Its ops are taken first,
+    from the last sink in the block up; an elementwise op that would join
+    the dispatch of the contraction or other root it reads as that root's
+    consumer stays there.
   }];
   let options = [
     Option<"fuseInputPads", "fuse-input-pads", "bool", /*default=*/"false",
            "Place pads that only a convolution's input reads in its dispatch">,
+    Option<"fuseRows", "fuse-rows", "bool", /*default=*/"false",
+           "Make each row program (a normalization, a softmax) one dispatch">,
   ];
 }
 
@@ -431,6 +443,32 @@ def GpuWindowKernels : Pass<"kiln-gpu-window-kernels", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def GpuRowKernels : Pass<"kiln-gpu-row-kernels", "mlir::ModuleOp"> {
+  let summary = "Writes row programs (normalizations, softmax) as one kernel";
+  let description = [{
+    A dispatch in binding form whose stored result is the sink of a row
+    program with reductions (RowPrograms.h; kiln-form-dispatches'
+    fuse-rows makes them) becomes a kernel in which T consecutive threads,
+    whole subgroups, run one row: for each reduction in turn every thread
+    reduces a strided share of the reduced elements, computed from the
+    bindings, the lanes combine theirs with `gpu.shuffle xor` and the
+    subgroups through a shared buffer of the reduction's own after a
+    barrier, so every thread holds the row's value; then each thread
+    computes and stores its share of the row's elements. Tensors between
+    the reductions and the sink are never stored. T is the power of two
+    that gives each thread about 4 elements of the longest reduction or
+    row, between the subgroup width (`kiln.gpu_target`) and 256; a
+    workgroup runs 256 / T rows. The function records `kiln.lowering_config
+    = {kernel = "row", threads_per_row, rows_per_workgroup, reductions}`
+    and its workgroup size; other dispatches are left alone.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::affine::AffineDialect",
                            "mlir::arith::ArithDialect"];
 }
 

@@ -104,7 +104,8 @@ void buildGlobalOptPipeline(OpPassManager &pm,
 }
 
 void buildDispatchPipeline(OpPassManager &pm, const DispatchOptions &options) {
-  pm.addPass(createFormDispatches({/*fuseInputPads=*/options.FuseInputPads}));
+  pm.addPass(createFormDispatches({/*fuseInputPads=*/options.FuseInputPads,
+                                   /*fuseRows=*/options.FuseRows}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // On canonical bodies (constants folded and uniqued), so equal dispatches
@@ -227,8 +228,8 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
                                                 /*SplitReductions=*/gpus});
                       })) ||
       failed(runPhase(module, options, "dispatch", [&](OpPassManager &pm) {
-        buildDispatchPipeline(
-            pm, {/*FuseInputPads=*/onlyGpuTargets(options.TargetDevices)});
+        bool gpus = onlyGpuTargets(options.TargetDevices);
+        buildDispatchPipeline(pm, {/*FuseInputPads=*/gpus, /*FuseRows=*/gpus});
       })))
     return failure();
 

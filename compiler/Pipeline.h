@@ -54,6 +54,8 @@ void buildGlobalOptPipeline(mlir::OpPassManager &pm,
 struct DispatchOptions {
   /// kiln-form-dispatches' fuse-input-pads (GPU targets).
   bool FuseInputPads = false;
+  /// kiln-form-dispatches' fuse-rows (GPU targets).
+  bool FuseRows = false;
 };
 
 /// dispatch formation.

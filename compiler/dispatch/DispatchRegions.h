@@ -45,11 +45,20 @@ bool isStaticConstantPad(mlir::tensor::PadOp pad);
 /// channels): the padding an implicit GEMM's kernels read in place.
 bool isZeroWindowPad(mlir::tensor::PadOp pad, mlir::AffineMap inputMap);
 
+/// What kiln-form-dispatches fuses beyond what every target takes.
+struct FormDispatchOptions {
+  /// A pad only a convolution's or pooling's input reads joins that op's
+  /// dispatch.
+  bool FuseInputPads = false;
+  /// A row program (RowPrograms.h) is one dispatch.
+  bool FuseRows = false;
+};
+
 /// Groups the ops of `func` into dispatches and outlines each one into a
 /// private function inserted into `func`'s module, replacing the group by a
-/// call; with `fuseInputPads`, a pad only a convolution's or pooling's input
-/// reads joins that op's dispatch (see kiln-form-dispatches).
-mlir::LogicalResult formDispatches(mlir::func::FuncOp func, bool fuseInputPads);
+/// call (see kiln-form-dispatches).
+mlir::LogicalResult formDispatches(mlir::func::FuncOp func,
+                                   const FormDispatchOptions &options);
 
 } // namespace kiln
 

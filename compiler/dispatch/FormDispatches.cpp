@@ -2,6 +2,7 @@
 
 #include "compiler/Passes.h"
 #include "compiler/dispatch/DispatchRegions.h"
+#include "compiler/dispatch/RowPrograms.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -179,6 +180,99 @@ struct Group {
   llvm::SetVector<Operation *> Ops; // in program order
 };
 
+// An op a row program may compute: a reshape, an elementwise op or one with
+// a single reduction loop (analyzeRowProgram checks the rest).
+bool mayJoinRowProgram(Operation *op) {
+  if (isAliasOp(op))
+    return true;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && !isa<linalg::FillOp>(op) && op->getNumResults() == 1 &&
+         linalgOp.getNumDpsInits() == 1 &&
+         linalgOp.getNumReductionLoops() <= 1 &&
+         !linalg::isaContractionOpInterface(linalgOp) &&
+         !linalg::isaConvolutionOpInterface(linalgOp);
+}
+
+// Whether the chains below would take `op` as the elementwise consumer of
+// the root it reads (a contraction's rounding to f16): it stays there.
+bool chainsIntoRoot(Operation *op) {
+  return llvm::any_of(op->getOperands(), [&](Value operand) {
+    Operation *def = operand.getDefiningOp();
+    return def && isComputeOp(def) && !isAliasOp(def) && def->hasOneUse() &&
+           canFuseConsumer(def, op);
+  });
+}
+
+// Ops in one row group at most, the sink's producers considered included: a
+// normalization or softmax takes a few dozen.
+constexpr size_t kMaxRowGroupOps = 64;
+
+// The ops of the row program whose sink is `sinkOp`, in program order: its
+// producers (none of them in `taken`) that only the program reads. Empty
+// when there is no such program with a reduction.
+SmallVector<Operation *> rowGroupOf(Operation *sinkOp,
+                                    const llvm::DenseSet<Operation *> &taken) {
+  auto sink = dyn_cast<linalg::LinalgOp>(sinkOp);
+  if (!sink || !isElementwise(sink) || sinkOp->getNumResults() != 1)
+    return {};
+  Block *block = sinkOp->getBlock();
+  llvm::SetVector<Operation *> members;
+  members.insert(sinkOp);
+  bool reduces = false;
+  for (size_t i = 0; i < members.size() && members.size() < kMaxRowGroupOps;
+       ++i)
+    for (Value operand : members[i]->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && def->getBlock() == block && !taken.contains(def) &&
+          mayJoinRowProgram(def)) {
+        members.insert(def);
+        if (auto l = dyn_cast<linalg::LinalgOp>(def))
+          reduces |= l.getNumReductionLoops() == 1;
+      }
+  if (!reduces)
+    return {};
+  // Whatever another op reads stays out (it must be stored), and so in turn
+  // do its producers that it alone read.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : members) {
+      if (op == sinkOp)
+        continue;
+      bool keep =
+          llvm::all_of(op->getUsers(),
+                       [&](Operation *u) { return members.contains(u); }) &&
+          !chainsIntoRoot(op);
+      if (isAliasOp(op))
+        keep &= members.contains(op->getOperand(0).getDefiningOp());
+      if (!keep) {
+        members.remove(op);
+        changed = true;
+        break;
+      }
+    }
+  }
+  FailureOr<RowProgram> program = analyzeRowProgram(sink, [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return !def || !members.contains(def);
+  });
+  if (failed(program) || program->Reductions.empty())
+    return {};
+  int64_t ops = 0;
+  for (Operation *op : program->Ops) {
+    ops += countOps(op);
+    if (op != sinkOp && llvm::any_of(op->getUsers(), [&](Operation *u) {
+          return !program->Ops.contains(u);
+        }))
+      return {};
+  }
+  if (ops > kMaxDispatchOps)
+    return {};
+  SmallVector<Operation *> sorted(program->Ops.begin(), program->Ops.end());
+  llvm::sort(sorted,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return sorted;
+}
+
 // Dispatches are placed after `insertAfter` (the previous one), so the module
 // lists them, and the executable numbers its entry points, in program order.
 LogicalResult outlineGroup(func::FuncOp parent, Group &group, unsigned index,
@@ -265,7 +359,8 @@ LogicalResult outlineGroup(func::FuncOp parent, Group &group, unsigned index,
 
 } // namespace
 
-LogicalResult formDispatches(func::FuncOp func, bool fuseInputPads) {
+LogicalResult formDispatches(func::FuncOp func,
+                             const FormDispatchOptions &options) {
   if (func.isExternal())
     return success();
   if (!func.getBody().hasOneBlock())
@@ -280,13 +375,43 @@ LogicalResult formDispatches(func::FuncOp func, bool fuseInputPads) {
       if (Operation *def = operand.getDefiningOp();
           def &&
           (isInitProducerOf(def, &op) ||
-           (fuseInputPads && isInputPadOf(def, &op))) &&
+           (options.FuseInputPads && isInputPadOf(def, &op))) &&
           absorbedInto.try_emplace(def, &op).second)
         absorbedBy[&op].push_back(def);
 
   llvm::DenseSet<Operation *> grouped;
+  // Row programs first, from the last sink up, so each takes all of its
+  // producers before an earlier sink could; each becomes a group where its
+  // first op is.
+  llvm::DenseMap<Operation *, Group> rowGroupAt;
+  if (options.FuseRows) {
+    llvm::DenseSet<Operation *> taken;
+    for (auto [op, root] : absorbedInto) {
+      taken.insert(op);
+      taken.insert(root);
+    }
+    for (Operation &op : llvm::reverse(block)) {
+      if (taken.contains(&op))
+        continue;
+      SmallVector<Operation *> ops = rowGroupOf(&op, taken);
+      if (ops.empty())
+        continue;
+      Group group;
+      for (Operation *member : ops) {
+        taken.insert(member);
+        grouped.insert(member);
+        group.Ops.insert(member);
+      }
+      rowGroupAt[ops.front()] = std::move(group);
+    }
+  }
+
   SmallVector<Group> groups;
   for (Operation &op : block) {
+    if (auto it = rowGroupAt.find(&op); it != rowGroupAt.end()) {
+      groups.push_back(std::move(it->second));
+      continue;
+    }
     if (grouped.contains(&op) || absorbedInto.contains(&op) ||
         !isComputeOp(&op))
       continue;
@@ -365,7 +490,7 @@ struct FormDispatchesPass : impl::FormDispatchesBase<FormDispatchesPass> {
       if (!isDispatchFunc(func))
         funcs.push_back(func);
     for (func::FuncOp func : funcs)
-      if (failed(formDispatches(func, fuseInputPads)))
+      if (failed(formDispatches(func, {fuseInputPads, fuseRows})))
         return signalPassFailure();
   }
 };

@@ -727,6 +727,36 @@ case(R, "masked_gather_sum",
      [I("3x5x2xf32", 0.5, 2.0), I("3x1x2xi1"), I("3x1x2xi32", -1, 6)],
      _maskedGatherSum)
 
+# --- normalization.mlir -----------------------------------------------------
+NO = "normalization.mlir"
+
+
+def layerNorm(x, eps=1e-5):
+    x = f64(x)
+    d = x - x.mean(axis=-1, keepdims=True)
+    return d / np.sqrt((d * d).mean(axis=-1, keepdims=True) + eps)
+
+
+def _softmaxScaledF16(x):
+    y = f16(f64(x) * 0.125)
+    e = f16(np.exp(f64(y) - f64(y).max(axis=-1, keepdims=True)))
+    s = f16(f64(e).sum(axis=-1, keepdims=True))
+    return f16(f64(e) * f64(f16(1.0 / f64(s))))
+
+
+case(NO, "layernorm_f32", [I("6x37x96xf32", -3, 3), I("1x1x96xf32"),
+                           I("1x1x96xf32")],
+     lambda x, g, b: layerNorm(x) * g + b)
+case(NO, "layernorm_f16", [I("4x50x384xf16", -3, 3), I("1x1x384xf16")],
+     lambda x, g: f16(layerNorm(x) * g), tol="f16")
+case(NO, "layernorm_with_mean", [I("9x40xf32", -2, 4)],
+     lambda x: (layerNorm(x), f64(x).mean(axis=-1, keepdims=True)))
+case(NO, "rmsnorm_long", [I("3x3000xf32", -2, 2), I("1x3000xf32")],
+     lambda x, g: f64(x) / np.sqrt((f64(x) ** 2).mean(axis=-1, keepdims=True)
+                                   + 1e-6) * g)
+case(NO, "softmax_scaled_f16", [I("2x3x19x19xf16", -8, 8)], _softmaxScaledF16,
+     tol="f16")
+
 # --- softmax.mlir -----------------------------------------------------------
 S = "softmax.mlir"
 case(S, "tosa_softmax", [I("4x128xf32", -4, 4)], lambda x: softmax(x, 1),

@@ -34,7 +34,9 @@ TO_LLVM = ("builtin.module(func.func(llvm-request-c-wrappers),"
            "one-shot-bufferize{bufferize-function-boundaries "
            "function-boundary-type-conversion=identity-layout-map},"
            "func.func(convert-linalg-to-loops),expand-strided-metadata,"
-           "lower-affine,convert-scf-to-cf,convert-math-to-libm,"
+           "lower-affine,convert-scf-to-cf,"
+           # libm has no rsqrtf: 1 / sqrt(x) instead.
+           "func.func(math-expand-ops{ops=rsqrt}),convert-math-to-libm,"
            "convert-math-to-llvm,arith-expand,convert-arith-to-llvm,"
            "finalize-memref-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,"
            "convert-index-to-llvm,reconcile-unrealized-casts)")

@@ -89,6 +89,14 @@ mlir::LogicalResult buildWindowKernel(mlir::func::FuncOp func,
                                       mlir::SymbolTable &symbols,
                                       const GpuTarget &target);
 
+/// Writes `func` as a kernel in which a group of threads runs each row if its
+/// result is the sink of a row program with reductions (see
+/// kiln-gpu-row-kernels); shared buffers of partials are added to
+/// `symbols`. Fails, changing nothing, otherwise.
+mlir::LogicalResult buildRowKernel(mlir::func::FuncOp func,
+                                   mlir::SymbolTable &symbols,
+                                   const GpuTarget &target);
+
 /// Writes `func` as a kernel in which several threads share each output if
 /// its result is one reduction with a neutral-element combiner, optionally
 /// followed by elementwise consumers (see kiln-gpu-reduction-kernels); a

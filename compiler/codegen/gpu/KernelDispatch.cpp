@@ -217,6 +217,35 @@ Value createSharedBuffer(OpBuilder &builder, Location loc, func::FuncOp func,
   return memref::GetGlobalOp::create(builder, loc, type, global.getSymName());
 }
 
+Value shuffleXor(OpBuilder &builder, Location loc, Value value, int64_t mask,
+                 int64_t width) {
+  Type type = value.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  auto shuffle = [&](Value v) {
+    return gpu::ShuffleOp::create(builder, loc, v, mask, width,
+                                  gpu::ShuffleMode::XOR)
+        .getShuffleResult();
+  };
+  if (bits == 32 || bits == 64)
+    return shuffle(value);
+  Type bitsType = builder.getIntegerType(bits);
+  Value asInt = isa<FloatType>(type)
+                    ? arith::BitcastOp::create(builder, loc, bitsType, value)
+                    : value;
+  Value moved = shuffle(
+      arith::ExtUIOp::create(builder, loc, builder.getI32Type(), asInt));
+  Value narrow = arith::TruncIOp::create(builder, loc, bitsType, moved);
+  return isa<FloatType>(type)
+             ? arith::BitcastOp::create(builder, loc, type, narrow)
+             : narrow;
+}
+
+Type sharedStorageType(Type type) {
+  return type.getIntOrFloatBitWidth() < 8
+             ? IntegerType::get(type.getContext(), 8)
+             : type;
+}
+
 scf::ForallOp createBlockLoop(OpBuilder &builder, Location loc,
                               ArrayRef<int64_t> upper,
                               ArrayRef<int64_t> steps) {

@@ -118,6 +118,16 @@ mlir::Value zeroUnless(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::Value inBounds, mlir::Type type,
                        llvm::function_ref<mlir::Value()> compute);
 
+/// `value` of the lane of a subgroup of `width` lanes whose id differs from
+/// this one's in `mask` (gpu.shuffle xor, which moves 32 or 64 bits:
+/// narrower values travel zero-extended).
+mlir::Value shuffleXor(mlir::OpBuilder &builder, mlir::Location loc,
+                       mlir::Value value, int64_t mask, int64_t width);
+
+/// The type a partial of `type` is kept as in shared memory, which holds
+/// whole bytes: i8 for i1.
+mlir::Type sharedStorageType(mlir::Type type);
+
 /// Erases `func`'s result store and everything dead after it, once a kernel
 /// builder has written the kernel before the store.
 void eraseTensorProgram(mlir::func::FuncOp func);

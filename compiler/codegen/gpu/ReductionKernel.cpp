@@ -38,6 +38,7 @@
 #include "compiler/codegen/gpu/GpuCodegen.h"
 #include "compiler/codegen/gpu/LoweringConfig.h"
 #include "compiler/dispatch/DispatchRegions.h"
+#include "compiler/dispatch/RowPrograms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -131,24 +132,17 @@ FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
   }
 
   // The payload is combine(f(inputs), out).
-  BlockArgument out = op.getRegionOutputArgs().front();
-  Operation *yield = op->getRegion(0).front().getTerminator();
-  if (!out.hasOneUse())
+  std::optional<CombiningPayload> payload = matchCombiningPayload(op);
+  if (!payload)
     return failure();
-  Operation *combiner = *out.getUsers().begin();
-  if (combiner->getNumOperands() != 2 || combiner->getNumResults() != 1 ||
-      combiner->getNumRegions() != 0 || !combiner->getResult(0).hasOneUse() ||
-      *combiner->getResult(0).getUsers().begin() != yield)
-    return failure();
-  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
   // Partials travel through 32-bit shuffles (64-bit ones in two halves).
-  Type type = combiner->getResult(0).getType();
-  if (!neutral || !type.isIntOrFloat() ||
+  Type type = payload->Combiner->getResult(0).getType();
+  if (!type.isIntOrFloat() ||
       (type.getIntOrFloatBitWidth() > 32 && type.getIntOrFloatBitWidth() != 64))
     return failure();
-  r.Combiner = combiner;
-  r.AccumulatorOperand = combiner->getOperand(0) == out ? 0 : 1;
-  r.Neutral = *neutral;
+  r.Combiner = payload->Combiner;
+  r.AccumulatorOperand = payload->AccumulatorOperand;
+  r.Neutral = payload->Neutral;
 
   // Inputs and the initial value come from bindings, element by element;
   // the consumers read the reduction at their own indices.
@@ -246,12 +240,6 @@ private:
   Value update(Value linear, Value partial, ArrayRef<Value> loops);
   // The partial of the elements s, s + G, ... this thread reduces.
   Value reduceOwnElements(Value s, ArrayRef<Value> loops);
-  // `value` of the lane whose id differs from this one's in `mask`.
-  Value shuffleXor(Value value, int64_t mask);
-  // Shared memory holds whole bytes: i1 partials are stored as i8.
-  Type storageType(Type type) {
-    return type.getIntOrFloatBitWidth() < 8 ? B.getI8Type() : type;
-  }
 
   func::FuncOp Func;
   Reduction R;
@@ -331,27 +319,6 @@ Value KernelBuilder::reduceOwnElements(Value s, ArrayRef<Value> loops) {
       .getResult(0);
 }
 
-Value KernelBuilder::shuffleXor(Value value, int64_t mask) {
-  Type type = value.getType();
-  unsigned bits = type.getIntOrFloatBitWidth();
-  auto shuffle = [&](Value v) {
-    return gpu::ShuffleOp::create(B, Loc, v, mask, C.Subgroup,
-                                  gpu::ShuffleMode::XOR)
-        .getShuffleResult();
-  };
-  if (bits == 32 || bits == 64)
-    return shuffle(value);
-  // shfl.sync moves 32 bits: narrower values travel zero-extended.
-  Type bitsType = B.getIntegerType(bits);
-  Value asInt = isa<FloatType>(type)
-                    ? arith::BitcastOp::create(B, Loc, bitsType, value)
-                    : value;
-  Value moved = shuffle(arith::ExtUIOp::create(B, Loc, B.getI32Type(), asInt));
-  Value narrow = arith::TruncIOp::create(B, Loc, bitsType, moved);
-  return isa<FloatType>(type) ? arith::BitcastOp::create(B, Loc, type, narrow)
-                              : narrow;
-}
-
 void KernelBuilder::build() {
   // Before the store: everything the payloads capture is defined by then.
   B.setInsertionPoint(R.Store);
@@ -370,9 +337,9 @@ void KernelBuilder::build() {
   Type type = R.Combiner->getResult(0).getType();
   Value partials;
   if (partialsPerOutput > 1)
-    partials =
-        createSharedBuffer(B, Loc, Func, Symbols, "_partials",
-                           {partialsPerOutput, C.Outputs}, storageType(type));
+    partials = createSharedBuffer(B, Loc, Func, Symbols, "_partials",
+                                  {partialsPerOutput, C.Outputs},
+                                  sharedStorageType(type));
 
   MLIRContext *ctx = B.getContext();
   auto forall = scf::ForallOp::create(
@@ -411,7 +378,8 @@ void KernelBuilder::build() {
   // in the bits above the output's (columns).
   int64_t stride = R.Rows ? 1 : C.Outputs;
   for (int64_t m = lanes / 2; m >= 1; m /= 2)
-    partial = combine(partial, shuffleXor(partial, m * stride));
+    partial =
+        combine(partial, shuffleXor(B, Loc, partial, m * stride, C.Subgroup));
   if (partials) {
     Value warpLeader = compare(arith::CmpIPredicate::eq, rem(s, lanes), 0);
     Value slot = div(s, lanes);
@@ -420,8 +388,9 @@ void KernelBuilder::build() {
       OpBuilder::InsertionGuard guard(B);
       B.setInsertionPoint(leader.thenYield());
       Value stored = partial;
-      if (storageType(type) != type)
-        stored = arith::ExtUIOp::create(B, Loc, storageType(type), partial);
+      if (sharedStorageType(type) != type)
+        stored =
+            arith::ExtUIOp::create(B, Loc, sharedStorageType(type), partial);
       memref::StoreOp::create(B, Loc, stored, partials,
                               ValueRange{slot, local});
     }
@@ -437,7 +406,7 @@ void KernelBuilder::build() {
   for (int64_t k = 1; k < partialsPerOutput; ++k) {
     Value other =
         memref::LoadOp::create(B, Loc, partials, ValueRange{idx(k), local});
-    if (storageType(type) != type)
+    if (sharedStorageType(type) != type)
       other = arith::TruncIOp::create(B, Loc, type, other);
     total = combine(total, other);
   }

@@ -1,0 +1,409 @@
+//===- RowKernel.cpp - A row program as one kernel ------------------------===//
+//
+// A dispatch whose stored result is the sink of a row program
+// (RowPrograms.h: a LayerNorm, an RMSNorm, a softmax) becomes a kernel in
+// which T consecutive threads (a whole number of subgroups) run one row:
+//
+//   for each reduction, in order
+//     each thread    partial = neutral; for r = s, s + T, ... < extent:
+//                      partial = payload(inputs at the row and r, partial)
+//     each subgroup  butterfly shuffles combine its lanes' partials
+//     workgroup      one partial per subgroup to shared memory (a buffer of
+//                    its own per reduction, so no barrier guards reuse);
+//                    after a barrier every thread of the row combines them
+//                    and the accumulator's initial value: the row's value,
+//                    which everything after reads from a register
+//   the row        each thread computes and stores the sink's elements
+//                  s, s + T, ... of its row
+//
+// Tensors between the reductions and the sink are never stored: each
+// element a thread needs is computed again from the bindings, so the row is
+// read from memory once per reduction and once for the sink (from L1 after
+// the first time for rows that fit it). Combining partials in another order
+// changes floating-point sums within rounding, as the reduction kernels'
+// does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Passes.h"
+#include "compiler/codegen/gpu/ElementEvaluator.h"
+#include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/codegen/gpu/KernelDispatch.h"
+#include "compiler/codegen/gpu/LoweringConfig.h"
+#include "compiler/dispatch/DispatchRegions.h"
+#include "compiler/dispatch/RowPrograms.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_GPUROWKERNELS
+#include "compiler/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+struct RowDispatch {
+  RowProgram Program;
+  Value Out;        // the output binding
+  Operation *Store; // the store of the sink's result to Out
+};
+
+FailureOr<RowDispatch> matchRowDispatch(func::FuncOp func) {
+  SmallVector<bufferization::MaterializeInDestinationOp> stores;
+  func.walk([&](bufferization::MaterializeInDestinationOp op) {
+    stores.push_back(op);
+  });
+  if (stores.size() != 1 || !isa<BlockArgument>(stores.front().getDest()))
+    return failure();
+  auto sink = stores.front().getSource().getDefiningOp<linalg::LinalgOp>();
+  if (!sink)
+    return failure();
+  FailureOr<RowProgram> program = analyzeRowProgram(
+      sink, [](Value v) { return static_cast<bool>(bindingOf(v)); });
+  if (failed(program) || program->Reductions.empty())
+    return failure();
+  // Partials travel through 32-bit shuffles (64-bit ones in two halves).
+  for (const RowReduction &r : program->Reductions) {
+    Type type = r.Payload.Combiner->getResult(0).getType();
+    if (!type.isIntOrFloat() || (type.getIntOrFloatBitWidth() > 32 &&
+                                 type.getIntOrFloatBitWidth() != 64))
+      return failure();
+  }
+  return RowDispatch{std::move(*program), stores.front().getDest(),
+                     stores.front()};
+}
+
+// How the threads of a workgroup share the rows.
+struct RowConfig {
+  int64_t Threads;  // T, per row: whole subgroups
+  int64_t Rows;     // per workgroup
+  int64_t Subgroup; // the target's subgroup (the shuffles' width)
+};
+
+RowConfig chooseConfig(const RowProgram &p, const GpuTarget &target) {
+  int64_t longest = p.rowLength();
+  for (const RowReduction &r : p.Reductions)
+    longest = std::max(longest, r.Extent);
+  RowConfig c;
+  c.Subgroup = target.SubgroupSize;
+  c.Threads = std::clamp<int64_t>(
+      static_cast<int64_t>(
+          llvm::PowerOf2Ceil(llvm::divideCeil(longest, kGpuElementsPerThread))),
+      c.Subgroup, std::max(c.Subgroup, kGpuWorkgroupThreads));
+  c.Rows =
+      std::max<int64_t>(1, std::min<int64_t>(kGpuWorkgroupThreads / c.Threads,
+                                             llvm::PowerOf2Ceil(p.rows())));
+  return c;
+}
+
+class RowKernelBuilder {
+public:
+  RowKernelBuilder(func::FuncOp func, RowDispatch &d, RowConfig c,
+                   SymbolTable &symbols)
+      : Func(func), D(d), P(d.Program), C(c), Symbols(symbols),
+        B(func.getContext()), Loc(P.Sink.getLoc()) {
+    for (auto [k, r] : llvm::enumerate(P.Reductions))
+      ReductionIndex[r.Op] = k;
+  }
+
+  void build();
+
+private:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(B, Loc, v); }
+  Value compare(arith::CmpIPredicate predicate, Value a, int64_t b) {
+    return arith::CmpIOp::create(B, Loc, predicate, a, idx(b));
+  }
+  // The value of an index expression at the dims' current values.
+  Value materialize(AffineExpr e);
+  SmallVector<Value> materialize(ArrayRef<AffineExpr> exprs);
+  // `tensor` at `indices`: loaded, computed, or a reduction's row value.
+  Value element(Value tensor, ArrayRef<AffineExpr> indices);
+  // `op`'s payload at loops `loops`, its init argument `out` (null when it
+  // does not read it).
+  Value payload(linalg::LinalgOp op, ArrayRef<AffineExpr> loops, Value out);
+  Value combine(const RowReduction &r, Value accumulator, Value value);
+  // Reduction k's value for this thread's row.
+  Value reduce(unsigned k, Value s, Value local);
+
+  func::FuncOp Func;
+  RowDispatch &D;
+  RowProgram &P;
+  RowConfig C;
+  SymbolTable &Symbols;
+  OpBuilder B;
+  Location Loc;
+  llvm::DenseMap<Operation *, unsigned> ReductionIndex;
+  // The current value of each dim (RowPrograms.h), and each reduction's
+  // value once computed.
+  SmallVector<Value> Dims;
+  SmallVector<Value> Results;
+  // Each reduction's shared buffer of one partial per subgroup and row, when
+  // a row has several subgroups.
+  SmallVector<Value> Partials;
+};
+
+Value RowKernelBuilder::materialize(AffineExpr e) {
+  if (auto dim = dyn_cast<AffineDimExpr>(e))
+    return Dims[dim.getPosition()];
+  if (auto constant = dyn_cast<AffineConstantExpr>(e))
+    return idx(constant.getValue());
+  // affine.apply over the dims the expression uses.
+  SmallVector<Value> operands;
+  SmallVector<AffineExpr> renamed(Dims.size());
+  for (unsigned d = 0; d < Dims.size(); ++d) {
+    if (!e.isFunctionOfDim(d))
+      continue;
+    renamed[d] = getAffineDimExpr(operands.size(), B.getContext());
+    operands.push_back(Dims[d]);
+  }
+  for (AffineExpr &r : renamed)
+    if (!r)
+      r = getAffineConstantExpr(0, B.getContext());
+  AffineMap map =
+      AffineMap::get(operands.size(), 0, e.replaceDimsAndSymbols(renamed, {}));
+  return affine::AffineApplyOp::create(B, Loc, map, operands);
+}
+
+SmallVector<Value> RowKernelBuilder::materialize(ArrayRef<AffineExpr> exprs) {
+  SmallVector<Value> values;
+  for (AffineExpr e : exprs)
+    values.push_back(materialize(e));
+  return values;
+}
+
+Value RowKernelBuilder::element(Value tensor, ArrayRef<AffineExpr> indices) {
+  Operation *def = tensor.getDefiningOp();
+  if (auto it = ReductionIndex.find(def); def && it != ReductionIndex.end())
+    return Results[it->second];
+  if (auto fill = dyn_cast_if_present<linalg::FillOp>(def))
+    return fill.getInputs()[0];
+  if (def && P.Ops.contains(def)) {
+    if (isAliasOp(def))
+      return element(def->getOperand(0),
+                     reshapeSourceIndices(def, indices, Dims.size()));
+    return payload(cast<linalg::LinalgOp>(def), indices, nullptr);
+  }
+  return memref::LoadOp::create(B, Loc, bindingOf(tensor),
+                                materialize(indices));
+}
+
+Value RowKernelBuilder::payload(linalg::LinalgOp op, ArrayRef<AffineExpr> loops,
+                                Value out) {
+  SmallVector<Value> args;
+  for (OpOperand *operand : op.getOpOperandsMatchingBBargs()) {
+    Value value = operand->get();
+    if (op.isDpsInit(operand))
+      args.push_back(out);
+    else if (!isa<ShapedType>(value.getType()))
+      args.push_back(value);
+    else if (!op.payloadUsesValueFromOperand(operand))
+      args.push_back(nullptr);
+    else
+      args.push_back(
+          element(value, composeIndices(op.getMatchingIndexingMap(operand),
+                                        loops, Dims.size())));
+  }
+  bool readsLoops = !op->getRegion(0).getOps<linalg::IndexOp>().empty();
+  return clonePayload(B, op, args,
+                      readsLoops ? materialize(loops) : SmallVector<Value>());
+}
+
+Value RowKernelBuilder::combine(const RowReduction &r, Value accumulator,
+                                Value value) {
+  IRMapping mapping;
+  Operation *combiner = r.Payload.Combiner;
+  mapping.map(combiner->getOperand(r.Payload.AccumulatorOperand), accumulator);
+  mapping.map(combiner->getOperand(1 - r.Payload.AccumulatorOperand), value);
+  return B.clone(*combiner, mapping)->getResult(0);
+}
+
+Value RowKernelBuilder::reduce(unsigned k, Value s, Value local) {
+  const RowReduction &r = P.Reductions[k];
+  SmallVector<AffineExpr> loops = reductionLoops(r);
+  Type type = r.Payload.Combiner->getResult(0).getType();
+  // This thread's elements: a loop of a constant trip count (LLVM unrolls it
+  // and issues the loads together), then the one some threads have left.
+  auto step = [&](Value reduced, Value partial) {
+    Dims[r.Dim] = reduced;
+    Value next = payload(r.Op, loops, partial);
+    Dims[r.Dim] = nullptr;
+    return next;
+  };
+  Value partial = arith::ConstantOp::create(B, Loc, r.Payload.Neutral);
+  int64_t trips = r.Extent / C.Threads;
+  if (trips > 0) {
+    auto loop = scf::ForOp::create(B, Loc, idx(0), idx(trips), idx(1),
+                                   ValueRange{partial});
+    OpBuilder::InsertionGuard guard(B);
+    B.setInsertionPointToStart(loop.getBody());
+    Value reduced = arith::AddIOp::create(
+        B, Loc, s,
+        arith::MulIOp::create(B, Loc, loop.getInductionVar(), idx(C.Threads)));
+    scf::YieldOp::create(B, Loc,
+                         step(reduced, loop.getRegionIterArgs().front()));
+    partial = loop.getResult(0);
+  }
+  if (r.Extent % C.Threads != 0) {
+    Value reduced = arith::AddIOp::create(B, Loc, s, idx(trips * C.Threads));
+    Value before = partial;
+    partial = scf::IfOp::create(
+                  B, Loc, compare(arith::CmpIPredicate::ult, reduced, r.Extent),
+                  [&](OpBuilder &, Location) {
+                    scf::YieldOp::create(B, Loc, step(reduced, before));
+                  },
+                  [&](OpBuilder &, Location) {
+                    scf::YieldOp::create(B, Loc, before);
+                  })
+                  .getResult(0);
+  }
+  // The row's threads are whole subgroups: every lane's partial is its
+  // row's.
+  for (int64_t m = C.Subgroup / 2; m >= 1; m /= 2)
+    partial = combine(r, partial, shuffleXor(B, Loc, partial, m, C.Subgroup));
+  int64_t subgroups = C.Threads / C.Subgroup;
+  Value total = partial;
+  if (subgroups > 1) {
+    Type stored = sharedStorageType(type);
+    Value partials = Partials[k];
+    Value slot = arith::DivUIOp::create(B, Loc, s, idx(C.Subgroup));
+    Value first =
+        compare(arith::CmpIPredicate::eq,
+                arith::RemUIOp::create(B, Loc, s, idx(C.Subgroup)), 0);
+    auto leader = scf::IfOp::create(B, Loc, first);
+    {
+      OpBuilder::InsertionGuard guard(B);
+      B.setInsertionPoint(leader.thenYield());
+      Value value = stored == type
+                        ? partial
+                        : arith::ExtUIOp::create(B, Loc, stored, partial);
+      memref::StoreOp::create(B, Loc, value, partials, ValueRange{slot, local});
+    }
+    gpu::BarrierOp::create(B, Loc);
+    total = nullptr;
+    for (int64_t w = 0; w < subgroups; ++w) {
+      Value other =
+          memref::LoadOp::create(B, Loc, partials, ValueRange{idx(w), local});
+      if (stored != type)
+        other = arith::TruncIOp::create(B, Loc, type, other);
+      total = total ? combine(r, total, other) : other;
+    }
+  }
+  linalg::LinalgOp op = r.Op;
+  Value init = element(op.getDpsInitOperand(0)->get(), r.ResultIndices);
+  return combine(r, init, total);
+}
+
+void RowKernelBuilder::build() {
+  // Before the store: everything the payloads capture is defined by then.
+  B.setInsertionPoint(D.Store);
+  setLoweringConfig(
+      Func, "row",
+      {B.getNamedAttr("threads_per_row", B.getI64IntegerAttr(C.Threads)),
+       B.getNamedAttr("rows_per_workgroup", B.getI64IntegerAttr(C.Rows)),
+       B.getNamedAttr("reductions", B.getI64IntegerAttr(P.Reductions.size()))});
+  int64_t subgroups = C.Threads / C.Subgroup;
+  for (auto [k, r] : llvm::enumerate(P.Reductions))
+    Partials.push_back(
+        subgroups == 1
+            ? Value()
+            : createSharedBuffer(
+                  B, Loc, Func, Symbols, ("_row_partials_" + Twine(k)).str(),
+                  {subgroups, C.Rows},
+                  sharedStorageType(
+                      r.Payload.Combiner->getResult(0).getType())));
+  int64_t rows = P.rows();
+  scf::ForallOp forall =
+      createBlockLoop(B, Loc, {(rows + C.Rows - 1) / C.Rows}, {1});
+  B.setInsertionPointToStart(forall.getBody());
+  Value tid = gpu::ThreadIdOp::create(B, Loc, gpu::Dimension::x);
+  Value s = arith::RemUIOp::create(B, Loc, tid, idx(C.Threads));
+  Value local = arith::DivUIOp::create(B, Loc, tid, idx(C.Threads));
+  Value row = arith::AddIOp::create(
+      B, Loc,
+      arith::MulIOp::create(B, Loc, forall.getInductionVar(0), idx(C.Rows)),
+      local);
+  // Threads past the last row compute a copy of it (every lane takes part
+  // in the shuffles and barriers) and store nothing.
+  Value inRange, readRow = row;
+  if (rows % C.Rows != 0) {
+    inRange = compare(arith::CmpIPredicate::ult, row, rows);
+    readRow = arith::MinUIOp::create(B, Loc, row, idx(rows - 1));
+  }
+  Dims.assign(P.numDims(), nullptr);
+  unsigned n = P.Loops.size();
+  SmallVector<Value> position =
+      delinearize(B, Loc, readRow, ArrayRef<int64_t>(P.Loops).drop_back());
+  for (unsigned d = 0; d + 1 < n; ++d)
+    Dims[d] = position[d];
+
+  Results.assign(P.Reductions.size(), nullptr);
+  for (unsigned k = 0; k < P.Reductions.size(); ++k)
+    Results[k] = reduce(k, s, local);
+
+  // The row's elements s, s + T, ...
+  int64_t length = P.rowLength();
+  auto loop = scf::ForOp::create(
+      B, Loc, idx(0), idx((length + C.Threads - 1) / C.Threads), idx(1));
+  B.setInsertionPointToStart(loop.getBody());
+  Value c = arith::AddIOp::create(
+      B, Loc, s,
+      arith::MulIOp::create(B, Loc, loop.getInductionVar(), idx(C.Threads)));
+  Value store = inRange;
+  if (length % C.Threads != 0) {
+    Value inRow = compare(arith::CmpIPredicate::ult, c, length);
+    store = store ? arith::AndIOp::create(B, Loc, store, inRow) : inRow;
+  }
+  if (store) {
+    auto guarded = scf::IfOp::create(B, Loc, store);
+    B.setInsertionPoint(guarded.thenYield());
+  }
+  Dims[n - 1] = c;
+  SmallVector<AffineExpr> loops;
+  for (unsigned d = 0; d < n; ++d)
+    loops.push_back(B.getAffineDimExpr(d));
+  Value value = payload(P.Sink, loops, nullptr);
+  memref::StoreOp::create(B, Loc, value, D.Out,
+                          ArrayRef<Value>(Dims).take_front(n));
+}
+
+} // namespace
+
+LogicalResult buildRowKernel(func::FuncOp func, SymbolTable &symbols,
+                             const GpuTarget &target) {
+  FailureOr<RowDispatch> d = matchRowDispatch(func);
+  if (failed(d))
+    return failure();
+  RowConfig config = chooseConfig(d->Program, target);
+  RowKernelBuilder(func, *d, config, symbols).build();
+  eraseTensorProgram(func);
+  func->setAttr(kWorkgroupSizeAttr, OpBuilder(func).getDenseI64ArrayAttr(
+                                        {config.Threads * config.Rows, 1, 1}));
+  return success();
+}
+
+namespace {
+
+struct GpuRowKernelsPass : impl::GpuRowKernelsBase<GpuRowKernelsPass> {
+  void runOnOperation() override {
+    FailureOr<GpuTarget> target = getGpuTarget(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    buildKernelsOfDispatches(getOperation(),
+                             [&](func::FuncOp func, SymbolTable &symbols) {
+                               return buildRowKernel(func, symbols, *target);
+                             });
+  }
+};
+
+} // namespace
+} // namespace kiln

@@ -1,0 +1,253 @@
+//===- RowPrograms.cpp - Row reductions and the ops that read them --------===//
+
+#include "compiler/dispatch/RowPrograms.h"
+#include "compiler/dispatch/DispatchRegions.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineExprVisitor.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+std::optional<CombiningPayload> matchCombiningPayload(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1)
+    return std::nullopt;
+  BlockArgument out = op.getRegionOutputArgs().front();
+  Operation *yield = op->getRegion(0).front().getTerminator();
+  if (!out.hasOneUse() || yield->getNumOperands() != 1)
+    return std::nullopt;
+  Operation *combiner = *out.getUsers().begin();
+  if (combiner->getNumOperands() != 2 || combiner->getNumResults() != 1 ||
+      combiner->getNumRegions() != 0 || !combiner->getResult(0).hasOneUse() ||
+      *combiner->getResult(0).getUsers().begin() != yield)
+    return std::nullopt;
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+  if (!neutral)
+    return std::nullopt;
+  return CombiningPayload{combiner, combiner->getOperand(0) == out ? 0u : 1u,
+                          *neutral};
+}
+
+int64_t RowProgram::rows() const {
+  int64_t n = 1;
+  for (int64_t extent : ArrayRef<int64_t>(Loops).drop_back())
+    n *= extent;
+  return n;
+}
+
+SmallVector<AffineExpr>
+composeIndices(AffineMap map, ArrayRef<AffineExpr> indices, unsigned numDims) {
+  SmallVector<AffineExpr> result;
+  for (AffineExpr e : map.getResults())
+    result.push_back(
+        simplifyAffineExpr(e.replaceDimsAndSymbols(indices, {}), numDims, 0));
+  return result;
+}
+
+SmallVector<AffineExpr> reshapeSourceIndices(Operation *op,
+                                             ArrayRef<AffineExpr> indices,
+                                             unsigned numDims) {
+  auto expand = dyn_cast<tensor::ExpandShapeOp>(op);
+  auto collapse = dyn_cast<tensor::CollapseShapeOp>(op);
+  // The expanded side's shape and, per collapsed dimension, its group.
+  ArrayRef<int64_t> expanded = expand ? expand.getResultType().getShape()
+                                      : collapse.getSrcType().getShape();
+  SmallVector<ReassociationIndices> groups =
+      expand ? expand.getReassociationIndices()
+             : collapse.getReassociationIndices();
+  MLIRContext *ctx = op->getContext();
+  SmallVector<AffineExpr> result;
+  for (auto [collapsedDim, group] : llvm::enumerate(groups)) {
+    // Row-major strides within the group.
+    SmallVector<int64_t> strides(group.size(), 1);
+    for (int i = static_cast<int>(group.size()) - 2; i >= 0; --i)
+      strides[i] = strides[i + 1] * expanded[group[i + 1]];
+    if (expand) {
+      // One source index from the group's expanded indices.
+      AffineExpr linear = getAffineConstantExpr(0, ctx);
+      for (auto [i, dim] : llvm::enumerate(group))
+        linear = linear + indices[dim] * strides[i];
+      result.push_back(simplifyAffineExpr(linear, numDims, 0));
+      continue;
+    }
+    // The group's source indices from one collapsed index.
+    AffineExpr linear = indices[collapsedDim];
+    for (auto [i, dim] : llvm::enumerate(group)) {
+      AffineExpr e = linear.floorDiv(strides[i]);
+      if (i != 0)
+        e = e % expanded[dim];
+      result.push_back(simplifyAffineExpr(e, numDims, 0));
+    }
+  }
+  return result;
+}
+
+SmallVector<AffineExpr> reductionLoops(const RowReduction &r) {
+  linalg::LinalgOp op = r.Op;
+  SmallVector<AffineExpr> loops(op.getNumLoops());
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (auto [i, e] : llvm::enumerate(out.getResults()))
+    loops[cast<AffineDimExpr>(e).getPosition()] = r.ResultIndices[i];
+  loops[r.ReducedLoop] = getAffineDimExpr(r.Dim, op->getContext());
+  return loops;
+}
+
+namespace {
+
+// Reading the same tensors again for each of their readers multiplies the
+// work; a program that needs more visits than this is not taken.
+constexpr int64_t kMaxVisits = 4096;
+
+class Analysis {
+public:
+  Analysis(RowProgram &program, function_ref<bool(Value)> isLeaf)
+      : P(program), IsLeaf(isLeaf) {}
+
+  LogicalResult visit(Value tensor, ArrayRef<AffineExpr> indices);
+
+private:
+  LogicalResult visitReduction(linalg::LinalgOp op,
+                               ArrayRef<AffineExpr> indices);
+  LogicalResult visitOperands(linalg::LinalgOp op, ArrayRef<AffineExpr> loops);
+  unsigned numDims() const { return P.Loops.size() + Started; }
+
+  RowProgram &P;
+  function_ref<bool(Value)> IsLeaf;
+  // Reductions reached, by op: their dim, and whether they are done.
+  llvm::DenseMap<Operation *, unsigned> Reached;
+  unsigned Started = 0;
+  int64_t Visits = 0;
+};
+
+// An elementwise op whose loops are its result's dimensions, or one with a
+// single reduction loop and a combining payload; either computes on scalars.
+bool isRowOp(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+      op.getNumDpsInits() != 1 || op.hasDynamicShape() ||
+      op.getNumReductionLoops() > 1)
+    return false;
+  WalkResult scalars = op->getRegion(0).walk([](Operation *inner) {
+    auto shaped = [](Type type) { return isa<ShapedType>(type); };
+    return llvm::any_of(inner->getOperandTypes(), shaped) ||
+                   llvm::any_of(inner->getResultTypes(), shaped)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (scalars.wasInterrupted())
+    return false;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (!op.getMatchingIndexingMap(input).isProjectedPermutation(
+            /*allowZeroInResults=*/true))
+      return false;
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (op.getNumReductionLoops() == 0)
+    return out.isIdentity() &&
+           !op.payloadUsesValueFromOperand(op.getDpsInitOperand(0));
+  return out.isProjectedPermutation() &&
+         out.getNumResults() == op.getNumParallelLoops() &&
+         matchCombiningPayload(op).has_value();
+}
+
+LogicalResult Analysis::visitOperands(linalg::LinalgOp op,
+                                      ArrayRef<AffineExpr> loops) {
+  for (OpOperand *operand : op.getOpOperandsMatchingBBargs()) {
+    if (!isa<ShapedType>(operand->get().getType()) ||
+        !op.payloadUsesValueFromOperand(operand) || op.isDpsInit(operand))
+      continue;
+    if (failed(visit(operand->get(),
+                     composeIndices(op.getMatchingIndexingMap(operand), loops,
+                                    numDims()))))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Analysis::visitReduction(linalg::LinalgOp op,
+                                       ArrayRef<AffineExpr> indices) {
+  // One value per row: the result is read at row dims only.
+  unsigned row = P.Loops.size() - 1;
+  for (AffineExpr e : indices)
+    for (unsigned d = row; d < numDims(); ++d)
+      if (e.isFunctionOfDim(d))
+        return failure();
+  if (auto it = Reached.find(op); it != Reached.end()) {
+    for (const RowReduction &r : P.Reductions)
+      if (r.Op == op)
+        return success(llvm::equal(r.ResultIndices, indices));
+    return failure(); // read by its own inputs: not SSA, never happens
+  }
+  RowReduction r;
+  r.Op = op;
+  r.Payload = *matchCombiningPayload(op);
+  r.ResultIndices.assign(indices.begin(), indices.end());
+  for (auto [i, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      r.ReducedLoop = i;
+  r.Extent = op.getStaticLoopRanges()[r.ReducedLoop];
+  r.Dim = P.Loops.size() + Started++;
+  Reached[op] = r.Dim;
+  // Its accumulator's initial value is read at its result indices.
+  if (failed(visit(op.getDpsInitOperand(0)->get(), indices)) ||
+      failed(visitOperands(op, reductionLoops(r))))
+    return failure();
+  P.Reductions.push_back(std::move(r));
+  return success();
+}
+
+LogicalResult Analysis::visit(Value tensor, ArrayRef<AffineExpr> indices) {
+  if (++Visits > kMaxVisits)
+    return failure();
+  Operation *def = tensor.getDefiningOp();
+  if (auto fill = dyn_cast_if_present<linalg::FillOp>(def))
+    return success(!isa<ShapedType>(fill.getInputs()[0].getType()));
+  if (IsLeaf(tensor))
+    return success();
+  if (!def || !cast<ShapedType>(tensor.getType()).hasStaticShape())
+    return failure();
+  if (isAliasOp(def)) {
+    P.Ops.insert(def);
+    return visit(def->getOperand(0),
+                 reshapeSourceIndices(def, indices, numDims()));
+  }
+  auto op = dyn_cast<linalg::LinalgOp>(def);
+  if (!op || !isRowOp(op))
+    return failure();
+  P.Ops.insert(def);
+  if (op.getNumReductionLoops() == 1)
+    return visitReduction(op, indices);
+  return visitOperands(op, indices);
+}
+
+} // namespace
+
+FailureOr<RowProgram> analyzeRowProgram(linalg::LinalgOp sink,
+                                        function_ref<bool(Value)> isLeaf) {
+  if (!isRowOp(sink) || sink.getNumReductionLoops() != 0 ||
+      sink.getNumLoops() == 0)
+    return failure();
+  RowProgram p;
+  p.Sink = sink;
+  p.Loops = sink.getStaticLoopRanges();
+  if (llvm::any_of(p.Loops, [](int64_t n) { return n <= 0; }))
+    return failure();
+  p.Ops.insert(sink);
+  Analysis analysis(p, isLeaf);
+  SmallVector<AffineExpr> loops;
+  for (unsigned d = 0; d < p.Loops.size(); ++d)
+    loops.push_back(getAffineDimExpr(d, sink->getContext()));
+  // The sink's own operands, as visit would follow them.
+  for (OpOperand *operand : sink.getDpsInputOperands()) {
+    if (!isa<ShapedType>(operand->get().getType()) ||
+        !sink.payloadUsesValueFromOperand(operand))
+      continue;
+    if (failed(analysis.visit(
+            operand->get(), composeIndices(sink.getMatchingIndexingMap(operand),
+                                           loops, p.Loops.size()))))
+      return failure();
+  }
+  return p;
+}
+
+} // namespace kiln

@@ -1,0 +1,181 @@
+// RUN: kiln-opt --split-input-file --kiln-form-dispatches="fuse-rows" %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-form-dispatches %s | FileCheck %s --check-prefix=DEFAULT
+
+// With fuse-rows, a LayerNorm as the ONNX importer writes it (f16 in, f32
+// math, the reductions over a unit-expanded view) is one dispatch: the
+// widening, both sums, the centering and the normalization. Without it
+// every reduction and every op reading one is a dispatch of its own.
+
+// CHECK-LABEL: func.func @layernorm(
+// CHECK:         call @layernorm_dispatch_0(%arg0, %arg1)
+// CHECK-NOT:     call
+// CHECK-LABEL: func.func private @layernorm_dispatch_0(
+// CHECK-COUNT-2: tensor.expand_shape
+// CHECK-NOT:     func.func
+// CHECK:         arith.truncf
+// DEFAULT-LABEL: func.func @layernorm(
+// DEFAULT-COUNT-5: call @layernorm_dispatch_
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row3 = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#col3 = affine_map<(d0, d1, d2) -> (d2)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#out4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+func.func @layernorm(%x: tensor<1x197x384xf16>, %g: tensor<384xf16>) -> tensor<1x197x384xf16> {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 384.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e32 = tensor.empty() : tensor<1x197x384xf32>
+  %xf = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<1x197x384xf16>) outs(%e32 : tensor<1x197x384xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %0 = arith.extf %in : f16 to f32
+    linalg.yield %0 : f32
+  } -> tensor<1x197x384xf32>
+  %er = tensor.empty() : tensor<1x197x1xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<1x197x1xf32>) -> tensor<1x197x1xf32>
+  %xv = tensor.expand_shape %xf [[0], [1, 2], [3]] output_shape [1, 197, 1, 384] : tensor<1x197x384xf32> into tensor<1x197x1x384xf32>
+  %sum = linalg.generic {indexing_maps = [#id4, #out4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%xv : tensor<1x197x1x384xf32>) outs(%fr : tensor<1x197x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<1x197x1xf32>
+  %d = linalg.generic {indexing_maps = [#id3, #row3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%xf, %sum : tensor<1x197x384xf32>, tensor<1x197x1xf32>) outs(%e32 : tensor<1x197x384xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %0 = arith.divf %s, %n : f32
+    %1 = arith.subf %in, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x197x384xf32>
+  %dv = tensor.expand_shape %d [[0], [1, 2], [3]] output_shape [1, 197, 1, 384] : tensor<1x197x384xf32> into tensor<1x197x1x384xf32>
+  %sq = linalg.generic {indexing_maps = [#id4, #out4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%dv : tensor<1x197x1x384xf32>) outs(%fr : tensor<1x197x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %in : f32
+    %1 = arith.addf %0, %out : f32
+    linalg.yield %1 : f32
+  } -> tensor<1x197x1xf32>
+  %e16 = tensor.empty() : tensor<1x197x384xf16>
+  %y = linalg.generic {indexing_maps = [#id3, #row3, #col3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%d, %sq, %g : tensor<1x197x384xf32>, tensor<1x197x1xf32>, tensor<384xf16>) outs(%e16 : tensor<1x197x384xf16>) {
+  ^bb0(%in: f32, %v: f32, %w: f16, %out: f16):
+    %0 = arith.divf %v, %n : f32
+    %1 = arith.addf %0, %eps : f32
+    %2 = math.rsqrt %1 : f32
+    %3 = arith.mulf %in, %2 : f32
+    %4 = arith.extf %w : f16 to f32
+    %5 = arith.mulf %3, %4 : f32
+    %6 = arith.truncf %5 : f32 to f16
+    linalg.yield %6 : f16
+  } -> tensor<1x197x384xf16>
+  return %y : tensor<1x197x384xf16>
+}
+
+// -----
+
+// The row sum is also a result: it must be stored, so it is a dispatch of
+// its own and the program (the division) reads it back.
+
+// CHECK-LABEL: func.func @normalize_and_sum(
+// CHECK:         %[[S:.*]] = call @normalize_and_sum_dispatch_0(%arg0)
+// CHECK:         %[[Y:.*]] = call @normalize_and_sum_dispatch_1(%arg0, %[[S]])
+// CHECK:         return %[[Y]], %[[S]]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @normalize_and_sum(%x: tensor<8x100xf32>) -> (tensor<8x100xf32>, tensor<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<8xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x100xf32>) outs(%fr : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  %e = tensor.empty() : tensor<8x100xf32>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %sum : tensor<8x100xf32>, tensor<8xf32>) outs(%e : tensor<8x100xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %0 = arith.divf %in, %s : f32
+    linalg.yield %0 : f32
+  } -> tensor<8x100xf32>
+  return %y, %sum : tensor<8x100xf32>, tensor<8xf32>
+}
+
+// -----
+
+// Attention scores rounded to f16 are the matmul's consumer: the rounding
+// stays in the matmul's dispatch and the softmax (max, sum of exp, divide)
+// reads it as one dispatch.
+
+// CHECK-LABEL: func.func @scores_softmax(
+// CHECK:         %[[P:.*]] = call @scores_softmax_dispatch_0(%arg0, %arg1)
+// CHECK:         call @scores_softmax_dispatch_1(%[[P]])
+// CHECK-NOT:     call
+// CHECK-LABEL: func.func private @scores_softmax_dispatch_0(
+// CHECK:         linalg.matmul
+// CHECK:         arith.truncf
+// CHECK-LABEL: func.func private @scores_softmax_dispatch_1(
+// CHECK:         arith.maxnumf
+// CHECK:         math.exp
+// CHECK:         arith.divf
+#sid = affine_map<(d0, d1) -> (d0, d1)>
+#srow = affine_map<(d0, d1) -> (d0)>
+func.func @scores_softmax(%q: tensor<64x32xf16>, %k: tensor<32x64xf16>) -> tensor<64x64xf16> {
+  %zero = arith.constant 0.0 : f32
+  %zh = arith.constant 0.0 : f16
+  %ninf = arith.constant 0xFC00 : f16
+  %e32 = tensor.empty() : tensor<64x64xf32>
+  %f32 = linalg.fill ins(%zero : f32) outs(%e32 : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %s = linalg.matmul ins(%q, %k : tensor<64x32xf16>, tensor<32x64xf16>) outs(%f32 : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %e16 = tensor.empty() : tensor<64x64xf16>
+  %h = linalg.generic {indexing_maps = [#sid, #sid], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<64x64xf32>) outs(%e16 : tensor<64x64xf16>) {
+  ^bb0(%in: f32, %out: f16):
+    %0 = arith.truncf %in : f32 to f16
+    linalg.yield %0 : f16
+  } -> tensor<64x64xf16>
+  %er = tensor.empty() : tensor<64xf16>
+  %fm = linalg.fill ins(%ninf : f16) outs(%er : tensor<64xf16>) -> tensor<64xf16>
+  %m = linalg.generic {indexing_maps = [#sid, #srow], iterator_types = ["parallel", "reduction"]} ins(%h : tensor<64x64xf16>) outs(%fm : tensor<64xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %0 = arith.maxnumf %in, %out : f16
+    linalg.yield %0 : f16
+  } -> tensor<64xf16>
+  %fs = linalg.fill ins(%zh : f16) outs(%er : tensor<64xf16>) -> tensor<64xf16>
+  %sum = linalg.generic {indexing_maps = [#sid, #srow, #srow], iterator_types = ["parallel", "reduction"]} ins(%h, %m : tensor<64x64xf16>, tensor<64xf16>) outs(%fs : tensor<64xf16>) {
+  ^bb0(%in: f16, %mx: f16, %out: f16):
+    %0 = arith.subf %in, %mx : f16
+    %1 = math.exp %0 : f16
+    %2 = arith.addf %1, %out : f16
+    linalg.yield %2 : f16
+  } -> tensor<64xf16>
+  %y = linalg.generic {indexing_maps = [#sid, #srow, #srow, #sid], iterator_types = ["parallel", "parallel"]} ins(%h, %m, %sum : tensor<64x64xf16>, tensor<64xf16>, tensor<64xf16>) outs(%e16 : tensor<64x64xf16>) {
+  ^bb0(%in: f16, %mx: f16, %sm: f16, %out: f16):
+    %0 = arith.subf %in, %mx : f16
+    %1 = math.exp %0 : f16
+    %2 = arith.divf %1, %sm : f16
+    linalg.yield %2 : f16
+  } -> tensor<64x64xf16>
+  return %y : tensor<64x64xf16>
+}
+
+// -----
+
+// A sum over the outer axis is read along the sink's innermost loop: not a
+// row program, so nothing changes.
+
+// CHECK-LABEL: func.func @column_normalize(
+// CHECK:         %[[S:.*]] = call @column_normalize_dispatch_0(%arg0)
+// CHECK:         call @column_normalize_dispatch_1(%arg0, %[[S]])
+#cid = affine_map<(d0, d1) -> (d0, d1)>
+#ccol = affine_map<(d0, d1) -> (d1)>
+func.func @column_normalize(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<100xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<100xf32>) -> tensor<100xf32>
+  %sum = linalg.generic {indexing_maps = [#cid, #ccol], iterator_types = ["reduction", "parallel"]} ins(%x : tensor<8x100xf32>) outs(%fr : tensor<100xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %out : f32
+    linalg.yield %0 : f32
+  } -> tensor<100xf32>
+  %e = tensor.empty() : tensor<8x100xf32>
+  %y = linalg.generic {indexing_maps = [#cid, #ccol, #cid], iterator_types = ["parallel", "parallel"]} ins(%x, %sum : tensor<8x100xf32>, tensor<100xf32>) outs(%e : tensor<8x100xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %0 = arith.divf %in, %s : f32
+    linalg.yield %0 : f32
+  } -> tensor<8x100xf32>
+  return %y : tensor<8x100xf32>
+}

@@ -155,13 +155,16 @@ def SplitReduction : Pass<"kiln-split-reduction", "mlir::func::FuncOp"> {
     changes when that is 1; with f16 or bf16 operands each part also keeps a
     multiple of 32 reduction steps (the tensor-core kernel's step).
     Contractions with float or integer accumulators whose payload
-    accumulates with an add. The defaults were the fastest
-    of the settings tried on ResNet50 and MobileNetV2 (bench/README.md).
+    accumulates with an add. The target was the fastest of the settings
+    tried on ResNet50 and MobileNetV2; the smallest part, 256 steps, keeps
+    transformers' projections at K = 384 whole, whose sums of parts (a
+    dispatch of their own) cost more than the parallelism gained
+    (bench/README.md).
   }];
   let options = [
     Option<"targetTiles", "target-tiles", "int64_t", "1024",
            "32x32 output tiles (times the split) to aim for">,
-    Option<"minSplitSize", "min-split-size", "int64_t", "128",
+    Option<"minSplitSize", "min-split-size", "int64_t", "256",
            "fewest reduction steps one part may have">,
   ];
   let dependentDialects = ["mlir::linalg::LinalgDialect",

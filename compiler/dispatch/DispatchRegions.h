@@ -24,9 +24,26 @@ inline constexpr llvm::StringLiteral kWorkgroupSizeAttr = "kiln.workgroup_size";
 inline constexpr llvm::StringLiteral kSharedMemoryBytesAttr =
     "kiln.shared_memory_bytes";
 
-/// Ops that only reinterpret a contiguous buffer; the host plan aliases
-/// their result with their operand instead of running anything.
+/// Every buffer a dispatch binds starts at a multiple of this many bytes
+/// (the host plan places values so; kernels' vector accesses rely on it).
+inline constexpr uint64_t kBindingAlignment = 64;
+
+/// Where in its operand's bytes an op that only reinterprets part of a
+/// contiguous buffer finds its result: 0 for expand_shape and
+/// collapse_shape; for a static extract_slice with unit strides whose
+/// elements are contiguous in its source (unit sizes, then one partial
+/// dimension, then whole ones: a head of a [3, heads, seq, dim] tensor), the
+/// byte offset of its first element when that is a multiple of
+/// kBindingAlignment. None for every other op.
+std::optional<uint64_t> aliasByteOffset(mlir::Operation *op);
+
+/// Ops that only reinterpret (part of) a contiguous buffer
+/// (aliasByteOffset); the host plan aliases their result with their
+/// operand's bytes instead of running anything.
 bool isAliasOp(mlir::Operation *op);
+
+/// expand_shape and collapse_shape: aliases that keep every element.
+bool isReshapeOp(mlir::Operation *op);
 
 /// Ops cheap enough to be recomputed inside every dispatch that uses them
 /// (empty tensors, scalar constants, fills of such scalars).

@@ -17,9 +17,45 @@ using namespace mlir;
 
 namespace kiln {
 
-bool isAliasOp(Operation *op) {
+bool isReshapeOp(Operation *op) {
   return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op);
 }
+
+std::optional<uint64_t> aliasByteOffset(Operation *op) {
+  if (isReshapeOp(op))
+    return 0;
+  auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
+  if (!slice || !slice.hasUnitStride() || !slice.getSourceType().hasStaticShape())
+    return std::nullopt;
+  ArrayRef<int64_t> shape = slice.getSourceType().getShape();
+  ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+  ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  if (ShapedType::isDynamicShape(offsets) || ShapedType::isDynamicShape(sizes))
+    return std::nullopt;
+  // Unit sizes before the last partial dimension, whole ones after it.
+  int64_t partial = -1;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+    if (sizes[d] != shape[d])
+      partial = d;
+  for (int64_t d = 0; d < partial; ++d)
+    if (sizes[d] != 1)
+      return std::nullopt;
+  Type element = slice.getSourceType().getElementType();
+  if (!element.isIntOrIndexOrFloat())
+    return std::nullopt;
+  uint64_t bytes = element.isIndex()
+                       ? 8
+                       : llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+  uint64_t linear = 0;
+  for (auto [offset, extent] : llvm::zip_equal(offsets, shape))
+    linear = linear * extent + offset;
+  uint64_t offset = linear * bytes;
+  if (offset % kBindingAlignment != 0)
+    return std::nullopt;
+  return offset;
+}
+
+bool isAliasOp(Operation *op) { return aliasByteOffset(op).has_value(); }
 
 bool isClonableProducer(Operation *op) {
   if (isa<tensor::EmptyOp>(op))
@@ -183,7 +219,7 @@ struct Group {
 // An op a row program may compute: a reshape, an elementwise op or one with
 // a single reduction loop (analyzeRowProgram checks the rest).
 bool mayJoinRowProgram(Operation *op) {
-  if (isAliasOp(op))
+  if (isReshapeOp(op))
     return true;
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   return linalgOp && !isa<linalg::FillOp>(op) && op->getNumResults() == 1 &&
@@ -242,7 +278,7 @@ SmallVector<Operation *> rowGroupOf(Operation *sinkOp,
           llvm::all_of(op->getUsers(),
                        [&](Operation *u) { return members.contains(u); }) &&
           !chainsIntoRoot(op);
-      if (isAliasOp(op))
+      if (isReshapeOp(op))
         keep &= members.contains(op->getOperand(0).getDefiningOp());
       if (!keep) {
         members.remove(op);

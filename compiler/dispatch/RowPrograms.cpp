@@ -206,7 +206,7 @@ LogicalResult Analysis::visit(Value tensor, ArrayRef<AffineExpr> indices) {
     return success();
   if (!def || !cast<ShapedType>(tensor.getType()).hasStaticShape())
     return failure();
-  if (isAliasOp(def)) {
+  if (isReshapeOp(def)) {
     P.Ops.insert(def);
     return visit(def->getOperand(0),
                  reshapeSourceIndices(def, indices, numDims()));

@@ -175,8 +175,10 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
   for (Operation &op : block)
     position[&op] = pos++;
 
-  // Every tensor value maps to the value that owns its storage.
+  // Every tensor value maps to the value that owns its storage, and an
+  // alias of part of it (a contiguous slice) to where in it its bytes start.
   llvm::DenseMap<Value, Value> owner;
+  llvm::DenseMap<Value, uint64_t> offsetInOwner;
   llvm::MapVector<Value, ValueInfo> infos;
   for (BlockArgument arg : block.getArguments()) {
     ValueInfo info;
@@ -192,8 +194,10 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
   for (Operation &op : block) {
     if (&op == returnOp.getOperation())
       break;
-    if (isAliasOp(&op)) {
+    if (std::optional<uint64_t> offset = aliasByteOffset(&op)) {
       owner[op.getResult(0)] = owner.lookup(op.getOperand(0));
+      offsetInOwner[op.getResult(0)] =
+          offsetInOwner.lookup(op.getOperand(0)) + *offset;
       continue;
     }
     if (auto call = dyn_cast<func::CallOp>(op)) {
@@ -305,10 +309,17 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
   // Results computed here are written straight into output buffers.
   std::vector<std::optional<Value>> copyFrom(returnOp.getNumOperands());
   llvm::DenseSet<Value> directOutputs;
+  // Part of a value (a slice) is copied out.
+  auto isWhole = [&](Value v) {
+    return offsetInOwner.lookup(v) == 0 &&
+           tensorByteSize(cast<RankedTensorType>(v.getType())) ==
+               infos[owner.lookup(v)].Length;
+  };
   for (auto [index, operand] : llvm::enumerate(returnOp.getOperands())) {
     Value root = owner.lookup(operand);
     ValueInfo &info = infos[root];
-    if (info.Kind == Storage::Arena && !directOutputs.contains(root)) {
+    if (info.Kind == Storage::Arena && !directOutputs.contains(root) &&
+        isWhole(operand)) {
       info.Kind = Storage::Output;
       info.Index = index;
       info.Offset = 0;
@@ -362,7 +373,9 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
 
   auto sliceOf = [&](Value v) {
     const ValueInfo &info = infos[owner.lookup(v)];
-    return BufferSlice{info.Kind, info.Index, info.Offset, info.Length};
+    return BufferSlice{info.Kind, info.Index,
+                       info.Offset + offsetInOwner.lookup(v),
+                       tensorByteSize(cast<RankedTensorType>(v.getType()))};
   };
   auto emitFill = [&](Value root) {
     ValueInfo &info = infos[root];

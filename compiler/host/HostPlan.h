@@ -2,6 +2,7 @@
 #ifndef KILN_COMPILER_HOST_HOSTPLAN_H
 #define KILN_COMPILER_HOST_HOSTPLAN_H
 
+#include "compiler/dispatch/DispatchRegions.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -70,8 +71,9 @@ private:
 /// Bytes a dense row-major tensor of `type` occupies (i1: one per element).
 uint64_t tensorByteSize(mlir::RankedTensorType type);
 
-/// Alignment of every arena slice and constant.
-inline constexpr uint64_t kBufferAlignment = 64;
+/// Alignment of every arena slice and constant: what dispatches may assume
+/// of their bindings.
+inline constexpr uint64_t kBufferAlignment = kBindingAlignment;
 
 /// Plans `func` (after dispatch formation): every tensor gets a storage
 /// location, dispatch results live in one arena whose slices are reused once

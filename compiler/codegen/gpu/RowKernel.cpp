@@ -188,7 +188,7 @@ Value RowKernelBuilder::element(Value tensor, ArrayRef<AffineExpr> indices) {
   if (auto fill = dyn_cast_if_present<linalg::FillOp>(def))
     return fill.getInputs()[0];
   if (def && P.Ops.contains(def)) {
-    if (isAliasOp(def))
+    if (isReshapeOp(def))
       return element(def->getOperand(0),
                      reshapeSourceIndices(def, indices, Dims.size()));
     return payload(cast<linalg::LinalgOp>(def), indices, nullptr);

@@ -1,4 +1,8 @@
-// RUN: kiln-opt --split-input-file --pass-pipeline='builtin.module(func.func(kiln-split-reduction))' %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --pass-pipeline='builtin.module(func.func(kiln-split-reduction{min-split-size=128}))' %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --pass-pipeline='builtin.module(func.func(kiln-split-reduction))' %s | FileCheck %s --check-prefix=DEFAULT
+
+// The cases below but the last keep at least 128 steps a part; the default
+// is 256 (the last case).
 
 // ResNet50's 3x3 convolution at 7x7 (channels first, as ONNX writes it):
 // 49 x 512 outputs are 2 x 16 = 32 tiles of 32 x 32, K = 512 * 9 = 4608.
@@ -96,4 +100,25 @@ func.func @f16_conv_whole(%x: tensor<1x5x5x32xf16>, %w: tensor<3x3x32x64xf16>, %
   %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x5x5x32xf16>, tensor<3x3x32x64xf16>) outs(%c : tensor<1x3x3x64xf32>) -> tensor<1x3x3x64xf32>
   return %0 : tensor<1x3x3x64xf32>
+}
+
+// -----
+
+// A ViT's QKV projection at batch 1: 197 x 1152 outputs are 7 x 36 = 252
+// tiles, K = 384. With parts of at least 128 steps it splits in two (its sum
+// a dispatch of its own, which costs more than the parallelism gains); by
+// default (256) it stays whole.
+
+// CHECK-LABEL:   func.func @qkv(
+// CHECK:           tensor.expand_shape %arg0 {{\[}}[0], [1], [2, 3]] output_shape [1, 197, 2, 192]
+// DEFAULT-LABEL: func.func @qkv(
+// DEFAULT-NOT:     tensor.expand_shape
+// DEFAULT:         linalg.batch_matmul
+// DEFAULT-NOT:     tensor.expand_shape
+func.func @qkv(%x: tensor<1x197x384xf16>, %w: tensor<1x384x1152xf16>) -> tensor<1x197x1152xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x197x1152xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x197x1152xf32>) -> tensor<1x197x1152xf32>
+  %0 = linalg.batch_matmul ins(%x, %w : tensor<1x197x384xf16>, tensor<1x384x1152xf16>) outs(%f : tensor<1x197x1152xf32>) -> tensor<1x197x1152xf32>
+  return %0 : tensor<1x197x1152xf32>
 }

@@ -240,3 +240,35 @@ func.func @host_compute(%x: tensor<16xf32>) -> tensor<16xf32> {
   %0 = linalg.exp ins(%x : tensor<16xf32>) outs(%x : tensor<16xf32>) -> tensor<16xf32>
   return %0 : tensor<16xf32>
 }
+
+// -----
+
+func.func private @qkv(tensor<16xf32>) -> tensor<3x2x16xf32> attributes {kiln.dispatch}
+func.func private @use(tensor<1x2x16xf32>) -> tensor<1x2x16xf32> attributes {kiln.dispatch}
+
+// Contiguous slices at multiples of 64 bytes (the heads of a [3, 2, 16]
+// tensor: 128 bytes each) are views of the bytes they take: each reader
+// binds its part of the producer's result, and one returned is copied out.
+// A slice starting 72 bytes in is no view: kiln-form-dispatches leaves it
+// in a dispatch, and the host refuses it.
+// CHECK-LABEL: func.func @head_views(
+// CHECK-SAME:    kiln.arena_size = 384 : i64
+// CHECK-SAME:    kiln.steps = ["dispatch @qkv input0[0:64] arena[0:384]", "dispatch @use arena[128:256] output0[0:128]", "copy arena[256:384] -> output1[0:128]"]
+func.func @head_views(%x: tensor<16xf32>) -> (tensor<1x2x16xf32>, tensor<1x2x16xf32>) {
+  %0 = call @qkv(%x) : (tensor<16xf32>) -> tensor<3x2x16xf32>
+  %k = tensor.extract_slice %0[1, 0, 0] [1, 2, 16] [1, 1, 1] : tensor<3x2x16xf32> to tensor<1x2x16xf32>
+  %v = tensor.extract_slice %0[2, 0, 0] [1, 2, 16] [1, 1, 1] : tensor<3x2x16xf32> to tensor<1x2x16xf32>
+  %1 = call @use(%k) : (tensor<1x2x16xf32>) -> tensor<1x2x16xf32>
+  return %1, %v : tensor<1x2x16xf32>, tensor<1x2x16xf32>
+}
+
+// -----
+
+func.func private @make(tensor<16xf32>) -> tensor<2x16xf32> attributes {kiln.dispatch}
+
+func.func @unaligned_slice(%x: tensor<16xf32>) -> tensor<1x14xf32> {
+  %0 = call @make(%x) : (tensor<16xf32>) -> tensor<2x16xf32>
+  // expected-error @below {{'tensor.extract_slice' cannot run on the host; it was expected inside a dispatch}}
+  %s = tensor.extract_slice %0[1, 2] [1, 14] [1, 1] : tensor<2x16xf32> to tensor<1x14xf32>
+  return %s : tensor<1x14xf32>
+}

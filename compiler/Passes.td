@@ -181,7 +181,9 @@ def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
   let description = [{
     Each compute root (a linalg op or a data-movement tensor op) becomes a
     dispatch together with the cheap producers of its operands (empty, fill,
-    broadcasts, scalar constants) and the elementwise consumers of its result,
+    broadcasts, scalar constants) and the elementwise consumers of its result
+    (reading it at their own indices, or through a permutation when the root
+    is elementwise too),
     up to 512 operations (nested ones counted): a longer elementwise chain
     continues in the next dispatch, so no back end compiles one loop body of
     unbounded size. Each dispatch is outlined into a private function marked
@@ -464,7 +466,8 @@ def GpuRowKernels : Pass<"kiln-gpu-row-kernels", "mlir::ModuleOp"> {
     the reductions and the sink are never stored. T is the power of two
     that gives each thread about 4 elements of the longest reduction or
     row, between the subgroup width (`kiln.gpu_target`) and 256; a
-    workgroup runs 256 / T rows. The function records `kiln.lowering_config
+    workgroup runs 256 / T rows, halved while that leaves fewer workgroups
+    than the target has processors. The function records `kiln.lowering_config
     = {kernel = "row", threads_per_row, rows_per_workgroup, reductions}`
     and its workgroup size; other dispatches are left alone.
   }];

@@ -124,8 +124,10 @@ bool isElementwise(linalg::LinalgOp op) {
 
 // A consumer joins its producer's dispatch when tiling the consumer and
 // fusing the producer into it computes each producer element exactly once:
-// elementwise, reading the producer through an identity map.
-bool canFuseConsumer(Operation *producer, Operation *consumer) {
+// elementwise, reading the producer through an identity map, or through a
+// permutation (a transpose) when `permuted` allows it.
+bool canFuseConsumer(Operation *producer, Operation *consumer,
+                     bool permuted = false) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(consumer);
   if (!linalgOp || !isElementwise(linalgOp) || consumer->getNumResults() != 1)
     return false;
@@ -134,7 +136,8 @@ bool canFuseConsumer(Operation *producer, Operation *consumer) {
   for (OpOperand &operand : consumer->getOpOperands()) {
     if (operand.get().getDefiningOp() != producer)
       continue;
-    if (!linalgOp.getMatchingIndexingMap(&operand).isIdentity())
+    AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
+    if (!map.isIdentity() && !(permuted && map.isPermutation()))
       return false;
   }
   return linalgOp.getIndexingMapMatchingResult(consumer->getResult(0))
@@ -454,13 +457,20 @@ LogicalResult formDispatches(func::FuncOp func,
     llvm::DenseSet<Operation *> members = {&op};
     Operation *current = &op;
     int64_t groupOps = countOps(&op);
+    // A chain of elementwise ops may end in a transpose (a bias added to
+    // q, k and v before their heads are moved apart): the whole dispatch is
+    // still elementwise. After a contraction or reduction, whose kernels
+    // take epilogues at the output's own indices, it may not.
+    auto rootOp = dyn_cast<linalg::LinalgOp>(&op);
+    bool elementwiseRoot = rootOp && isElementwise(rootOp);
     while (current->hasOneUse()) {
       Operation *user = *current->getUsers().begin();
       // Each op is computed, and outlined, exactly once: a consumer of two
       // roots (exp(a) * -b) joins the first one's dispatch only, and one
       // that initializes a later root's accumulator stays with that root.
       if (user->getBlock() != &block || grouped.contains(user) ||
-          absorbedInto.contains(user) || !canFuseConsumer(current, user))
+          absorbedInto.contains(user) ||
+          !canFuseConsumer(current, user, /*permuted=*/elementwiseRoot))
         break;
       // A dispatch's code is one loop nest whose body holds every member's:
       // bounded, so a long elementwise chain becomes several dispatches

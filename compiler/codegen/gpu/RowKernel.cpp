@@ -103,6 +103,11 @@ RowConfig chooseConfig(const RowProgram &p, const GpuTarget &target) {
   c.Rows =
       std::max<int64_t>(1, std::min<int64_t>(kGpuWorkgroupThreads / c.Threads,
                                              llvm::PowerOf2Ceil(p.rows())));
+  // Few rows spread over the processors rather than packed into fewer
+  // workgroups: a row's time is the latency of its loads and barriers,
+  // which more processors overlap.
+  while (c.Rows > 1 && (p.rows() + c.Rows - 1) / c.Rows < target.ProcessorCount)
+    c.Rows /= 2;
   return c;
 }
 

@@ -175,15 +175,38 @@ func.func @constants(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// A consumer that reads its producer through a non-identity map (a
-// transpose) is not fused: it becomes its own dispatch.
+// A consumer that reads its producer through a permutation (a transpose)
+// joins a chain of elementwise ops: the dispatch stays elementwise, and
+// each element of the producer is still computed once.
+
+// CHECK-LABEL: func.func @fuse_transposed_read(
+// CHECK:       call @fuse_transposed_read_dispatch_0
+// CHECK-NOT:   call
+func.func @fuse_transposed_read(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %e = tensor.empty() : tensor<4x4xf32>
+  %0 = linalg.exp ins(%a : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%0 : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  } -> tensor<4x4xf32>
+  return %1 : tensor<4x4xf32>
+}
+
+// -----
+
+// After a contraction it is not: the GEMM kernels take epilogues at the
+// output's own indices. The transpose is a dispatch of its own.
 
 // CHECK-LABEL: func.func @no_fuse_transposed_read(
 // CHECK:       call @no_fuse_transposed_read_dispatch_0
 // CHECK:       call @no_fuse_transposed_read_dispatch_1
-func.func @no_fuse_transposed_read(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
+func.func @no_fuse_transposed_read(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x4xf32>
-  %0 = linalg.exp ins(%a : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
   %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
       ins(%0 : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
   ^bb0(%x: f32, %o: f32):

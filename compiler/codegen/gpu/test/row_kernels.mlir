@@ -3,42 +3,42 @@
 // The target: an H100 (32-lane subgroups).
 
 // LayerNorm over rows of 384 (x f16, math in f32), 197 rows: 128 threads a
-// row (3 elements each), 2 rows a workgroup, 99 workgroups, the last with
-// one row past the end. Each sum: a loop of 3, shuffles 16 ... 1, one
-// partial per warp to a shared buffer of its own, a barrier, and every
-// thread adds the 4 partials. Then each thread stores its 3 elements of the
-// row, computed again from the input; nothing else is stored.
+// row (3 elements each), a row a workgroup (two would leave 33 of the 132
+// processors idle), 197 workgroups. Each sum: a loop of 3, shuffles 16 ...
+// 1, one partial per warp to a shared buffer of its own, a barrier, and
+// every thread adds the 4 partials. Then each thread stores its 3 elements
+// of the row, computed again from the input; nothing else is stored.
 
-// CHECK-DAG:   memref.global "private" @layernorm_row_partials_0 : memref<4x2xf32, 3> {alignment = 16 : i64}
-// CHECK-DAG:   memref.global "private" @layernorm_row_partials_1 : memref<4x2xf32, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @layernorm_row_partials_0 : memref<4x1xf32, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @layernorm_row_partials_1 : memref<4x1xf32, 3> {alignment = 16 : i64}
 // CHECK-LABEL: func.func private @layernorm(
-// CHECK-SAME:    kiln.lowering_config = {kernel = "row", reductions = 2 : i64, rows_per_workgroup = 2 : i64, threads_per_row = 128 : i64}
-// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
-// CHECK:         scf.forall (%{{.+}}) in (99)
+// CHECK-SAME:    kiln.lowering_config = {kernel = "row", reductions = 2 : i64, rows_per_workgroup = 1 : i64, threads_per_row = 128 : i64}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
+// CHECK:         scf.forall (%[[B:.+]]) in (197)
 // CHECK:           %[[TID:.+]] = gpu.thread_id x
 // CHECK:           arith.remui %[[TID]], %c128
-// CHECK:           %[[ROW:.+]] = arith.minui %{{.+}}, %c196
-// CHECK:           %[[R1:.+]] = arith.remui %[[ROW]], %c197
+// CHECK-NOT:       arith.minui
+// CHECK:           %[[R1:.+]] = arith.remui %{{.+}}, %c197
 // CHECK:           scf.for %{{.+}} = %c0{{[_0-9]*}} to %c3{{[_0-9]*}} step %{{.+}} iter_args
 // CHECK:             memref.load %arg0[%{{.+}}, %[[R1]], %{{.+}}] : memref<1x197x384xf16>
 // CHECK:             arith.extf
 // CHECK:             arith.addf
 // CHECK-COUNT-5:   gpu.shuffle  xor
-// CHECK:           memref.store %{{.+}} : memref<4x2xf32, 3>
+// CHECK:           memref.store %{{.+}} : memref<4x1xf32, 3>
 // CHECK:           gpu.barrier
-// CHECK-COUNT-4:   memref.load %{{.+}} : memref<4x2xf32, 3>
+// CHECK-COUNT-4:   memref.load %{{.+}} : memref<4x1xf32, 3>
 // CHECK:           scf.for %{{.+}} = %c0{{[_0-9]*}} to %c3{{[_0-9]*}} step %{{.+}} iter_args
 // CHECK:             arith.subf
 // CHECK:             arith.mulf
 // CHECK:             arith.addf
 // CHECK-COUNT-5:   gpu.shuffle  xor
 // CHECK:           gpu.barrier
-// CHECK-COUNT-4:   memref.load %{{.+}} : memref<4x2xf32, 3>
+// CHECK-COUNT-4:   memref.load %{{.+}} : memref<4x1xf32, 3>
 // CHECK:           scf.for %{{.+}} = %c0{{[_0-9]*}} to %c3{{[_0-9]*}}
-// CHECK:             scf.if
-// CHECK:               math.rsqrt
-// CHECK:               arith.truncf
-// CHECK:               memref.store %{{.+}}, %arg2[%{{.+}}, %[[R1]], %{{.+}}] : memref<1x197x384xf16>
+// CHECK-NOT:         scf.if
+// CHECK:             math.rsqrt
+// CHECK:             arith.truncf
+// CHECK:             memref.store %{{.+}}, %arg2[%{{.+}}, %[[R1]], %{{.+}}] : memref<1x197x384xf16>
 // CHECK:         } {mapping = [#gpu.block<linear_dim_0>]}
 // CHECK-NOT:     linalg.
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
@@ -97,15 +97,18 @@ func.func private @layernorm(%xb: memref<1x197x384xf16>, %gb: memref<384xf16>, %
 
 // -----
 
-// Softmax over rows of 19 in f16: a warp a row, 8 rows a workgroup, no
-// shared memory or barrier; f16 partials travel through 32-bit shuffles.
-// Elements past 19 and rows past the 114th are computed by no one.
+// Softmax over 2001 rows of 19 in f16: a warp a row, 8 rows a workgroup
+// (251 workgroups, enough for the 132 processors), no shared memory or
+// barrier; f16 partials travel through 32-bit shuffles. Elements past 19,
+// and the rows past the last that the last workgroup's warps copy, are
+// stored by no one.
 
 // CHECK-LABEL: func.func private @softmax(
 // CHECK-SAME:    kiln.lowering_config = {kernel = "row", reductions = 2 : i64, rows_per_workgroup = 8 : i64, threads_per_row = 32 : i64}
 // CHECK-NOT:     memref.global
 // CHECK-NOT:     gpu.barrier
-// CHECK:         scf.forall (%{{.+}}) in (15)
+// CHECK:         scf.forall (%{{.+}}) in (251)
+// CHECK:           arith.minui %{{.+}}, %c2000
 // CHECK:           arith.cmpi ult, %{{.+}}, %c19
 // CHECK:           arith.maxnumf
 // CHECK:           gpu.shuffle  xor %{{.+}}, %c16_i32, %c32_i32{{.*}} : i32
@@ -118,33 +121,33 @@ func.func private @layernorm(%xb: memref<1x197x384xf16>, %gb: memref<384xf16>, %
 // CHECK:               memref.store %{{.+}}, %arg1
 #sid = affine_map<(d0, d1) -> (d0, d1)>
 #srow = affine_map<(d0, d1) -> (d0)>
-func.func private @softmax(%xb: memref<114x19xf16>, %yb: memref<114x19xf16>) attributes {kiln.dispatch} {
-  %h = bufferization.to_tensor %xb restrict : memref<114x19xf16> to tensor<114x19xf16>
+func.func private @softmax(%xb: memref<2001x19xf16>, %yb: memref<2001x19xf16>) attributes {kiln.dispatch} {
+  %h = bufferization.to_tensor %xb restrict : memref<2001x19xf16> to tensor<2001x19xf16>
   %zh = arith.constant 0.0 : f16
   %ninf = arith.constant 0xFC00 : f16
-  %e16 = tensor.empty() : tensor<114x19xf16>
-  %er = tensor.empty() : tensor<114xf16>
-  %fm = linalg.fill ins(%ninf : f16) outs(%er : tensor<114xf16>) -> tensor<114xf16>
-  %m = linalg.generic {indexing_maps = [#sid, #srow], iterator_types = ["parallel", "reduction"]} ins(%h : tensor<114x19xf16>) outs(%fm : tensor<114xf16>) {
+  %e16 = tensor.empty() : tensor<2001x19xf16>
+  %er = tensor.empty() : tensor<2001xf16>
+  %fm = linalg.fill ins(%ninf : f16) outs(%er : tensor<2001xf16>) -> tensor<2001xf16>
+  %m = linalg.generic {indexing_maps = [#sid, #srow], iterator_types = ["parallel", "reduction"]} ins(%h : tensor<2001x19xf16>) outs(%fm : tensor<2001xf16>) {
   ^bb0(%in: f16, %out: f16):
     %0 = arith.maxnumf %in, %out : f16
     linalg.yield %0 : f16
-  } -> tensor<114xf16>
-  %fs = linalg.fill ins(%zh : f16) outs(%er : tensor<114xf16>) -> tensor<114xf16>
-  %sum = linalg.generic {indexing_maps = [#sid, #srow, #srow], iterator_types = ["parallel", "reduction"]} ins(%h, %m : tensor<114x19xf16>, tensor<114xf16>) outs(%fs : tensor<114xf16>) {
+  } -> tensor<2001xf16>
+  %fs = linalg.fill ins(%zh : f16) outs(%er : tensor<2001xf16>) -> tensor<2001xf16>
+  %sum = linalg.generic {indexing_maps = [#sid, #srow, #srow], iterator_types = ["parallel", "reduction"]} ins(%h, %m : tensor<2001x19xf16>, tensor<2001xf16>) outs(%fs : tensor<2001xf16>) {
   ^bb0(%in: f16, %mx: f16, %out: f16):
     %0 = arith.subf %in, %mx : f16
     %1 = math.exp %0 : f16
     %2 = arith.addf %1, %out : f16
     linalg.yield %2 : f16
-  } -> tensor<114xf16>
-  %y = linalg.generic {indexing_maps = [#sid, #srow, #srow, #sid], iterator_types = ["parallel", "parallel"]} ins(%h, %m, %sum : tensor<114x19xf16>, tensor<114xf16>, tensor<114xf16>) outs(%e16 : tensor<114x19xf16>) {
+  } -> tensor<2001xf16>
+  %y = linalg.generic {indexing_maps = [#sid, #srow, #srow, #sid], iterator_types = ["parallel", "parallel"]} ins(%h, %m, %sum : tensor<2001x19xf16>, tensor<2001xf16>, tensor<2001xf16>) outs(%e16 : tensor<2001x19xf16>) {
   ^bb0(%in: f16, %mx: f16, %sm: f16, %out: f16):
     %0 = arith.subf %in, %mx : f16
     %1 = math.exp %0 : f16
     %2 = arith.divf %1, %sm : f16
     linalg.yield %2 : f16
-  } -> tensor<114x19xf16>
-  bufferization.materialize_in_destination %y in restrict writable %yb : (tensor<114x19xf16>, memref<114x19xf16>) -> ()
+  } -> tensor<2001x19xf16>
+  bufferization.materialize_in_destination %y in restrict writable %yb : (tensor<2001x19xf16>, memref<2001x19xf16>) -> ()
   return
 }

@@ -25,7 +25,8 @@ std::optional<uint64_t> aliasByteOffset(Operation *op) {
   if (isReshapeOp(op))
     return 0;
   auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
-  if (!slice || !slice.hasUnitStride() || !slice.getSourceType().hasStaticShape())
+  if (!slice || !slice.hasUnitStride() ||
+      !slice.getSourceType().hasStaticShape())
     return std::nullopt;
   ArrayRef<int64_t> shape = slice.getSourceType().getShape();
   ArrayRef<int64_t> offsets = slice.getStaticOffsets();

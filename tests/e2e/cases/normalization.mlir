@@ -92,3 +92,75 @@ func.func @softmax_scaled_f16(%x: tensor<2x3x19x19xf16>) -> tensor<2x3x19x19xf16
   %0 = tosa.mul %e, %r, %shift : (tensor<2x3x19x19xf16>, tensor<2x3x19x1xf16>, tensor<1xi8>) -> tensor<2x3x19x19xf16>
   return %0 : tensor<2x3x19x19xf16>
 }
+
+// Row programs of other shapes and types: one row (a 0-d sum read by every
+// element), i64 sums (64-bit shuffles), i1 `or` (partials moved as i32),
+// rows of one element.
+func.func @row_rank1(%x: tensor<1000xf32>) -> tensor<1000xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%zero : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%x : tensor<1000xf32>) outs(%f : tensor<f32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.addf %in, %o : f32
+    linalg.yield %0 : f32
+  } -> tensor<f32>
+  %e = tensor.empty() : tensor<1000xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %s : tensor<1000xf32>, tensor<f32>) outs(%e : tensor<1000xf32>) {
+  ^bb0(%in: f32, %t: f32, %o: f32):
+    %0 = arith.divf %in, %t : f32
+    linalg.yield %0 : f32
+  } -> tensor<1000xf32>
+  return %y : tensor<1000xf32>
+}
+func.func @row_sum_i64(%x: tensor<7x5xi64>) -> tensor<7x5xi64> {
+  %zero = arith.constant 0 : i64
+  %e0 = tensor.empty() : tensor<7xi64>
+  %f = linalg.fill ins(%zero : i64) outs(%e0 : tensor<7xi64>) -> tensor<7xi64>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<7x5xi64>) outs(%f : tensor<7xi64>) {
+  ^bb0(%in: i64, %o: i64):
+    %0 = arith.addi %in, %o : i64
+    linalg.yield %0 : i64
+  } -> tensor<7xi64>
+  %e = tensor.empty() : tensor<7x5xi64>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : tensor<7x5xi64>, tensor<7xi64>) outs(%e : tensor<7x5xi64>) {
+  ^bb0(%in: i64, %t: i64, %o: i64):
+    %0 = arith.subi %in, %t : i64
+    linalg.yield %0 : i64
+  } -> tensor<7x5xi64>
+  return %y : tensor<7x5xi64>
+}
+func.func @row_any_i1(%x: tensor<6x40xi1>) -> tensor<6x40xi1> {
+  %f0 = arith.constant false
+  %e0 = tensor.empty() : tensor<6xi1>
+  %f = linalg.fill ins(%f0 : i1) outs(%e0 : tensor<6xi1>) -> tensor<6xi1>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<6x40xi1>) outs(%f : tensor<6xi1>) {
+  ^bb0(%in: i1, %o: i1):
+    %0 = arith.ori %in, %o : i1
+    linalg.yield %0 : i1
+  } -> tensor<6xi1>
+  %e = tensor.empty() : tensor<6x40xi1>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : tensor<6x40xi1>, tensor<6xi1>) outs(%e : tensor<6x40xi1>) {
+  ^bb0(%in: i1, %t: i1, %o: i1):
+    %0 = arith.xori %in, %t : i1
+    linalg.yield %0 : i1
+  } -> tensor<6x40xi1>
+  return %y : tensor<6x40xi1>
+}
+func.func @row_of_one(%x: tensor<9x1xf32>) -> tensor<9x1xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e0 = tensor.empty() : tensor<9xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e0 : tensor<9xf32>) -> tensor<9xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<9x1xf32>) outs(%f : tensor<9xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %0 = arith.maximumf %in, %o : f32
+    linalg.yield %0 : f32
+  } -> tensor<9xf32>
+  %e = tensor.empty() : tensor<9x1xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %s : tensor<9x1xf32>, tensor<9xf32>) outs(%e : tensor<9x1xf32>) {
+  ^bb0(%in: f32, %t: f32, %o: f32):
+    %0 = arith.addf %in, %t : f32
+    linalg.yield %0 : f32
+  } -> tensor<9x1xf32>
+  return %y : tensor<9x1xf32>
+}

@@ -207,6 +207,10 @@ def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
     from the last sink in the block up; an elementwise op that would join
     the dispatch of the contraction or other root it reads as that root's
     consumer stays there.
+
+    Reshapes, and static slices whose elements are contiguous in their
+    source from a multiple of 64 bytes (`aliasByteOffset`), stay in the
+    host function: the host plan binds the bytes they view.
   }];
   let options = [
     Option<"fuseInputPads", "fuse-input-pads", "bool", /*default=*/"false",

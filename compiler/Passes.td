@@ -118,7 +118,10 @@ def FuseElementwise : Pass<"kiln-fuse-elementwise"> {
     computing producer (a LayerNorm's normalization, a softmax's exp and
     division, a GELU) would be recomputed for every output that reads the
     element, and the GEMM kernels could no longer stage the operand in
-    shared memory as it is (a ViT's projections ran as reductions).
+    shared memory as it is (a ViT's projections ran as reductions). A named
+    `linalg.transpose` read only by a contraction's input (attention's Kᵀ,
+    the heads' output before the projection) is made a generic first, so
+    it folds into the contraction's map and is never stored.
 
     A cheap all-parallel producer (at most 8 body ops) that a reduction
     reads and something else reads too (a softmax's exp(x - max), read by

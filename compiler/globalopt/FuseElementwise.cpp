@@ -146,6 +146,28 @@ struct DuplicateCheapProducerIntoReduction
   FusionBounds Bounds;
 };
 
+// A named transpose read only by a contraction's operand (attention's Kᵀ)
+// becomes a generic, which the fusion then folds into the contraction's
+// indexing map: the contraction reads the untransposed tensor, and no
+// dispatch writes the transposed copy. Convolutions keep theirs: their
+// kernels want a channels-last input as it is.
+struct GeneralizeTransposeIntoContraction
+    : OpRewritePattern<linalg::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::TransposeOp transpose,
+                                PatternRewriter &rewriter) const override {
+    if (!transpose->hasOneUse())
+      return failure();
+    OpOperand &use = *transpose->getUses().begin();
+    auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!consumer || !consumer.isDpsInput(&use) ||
+        !linalg::isaContractionOpInterface(consumer))
+      return failure();
+    return linalg::generalizeNamedOp(rewriter, transpose);
+  }
+};
+
 } // namespace
 
 void populateBoundedElementwiseFusionPatterns(RewritePatternSet &patterns,
@@ -163,6 +185,7 @@ void populateBoundedElementwiseFusionPatterns(RewritePatternSet &patterns,
     return mayFuse(fused, producerGeneric, bounds);
   };
   patterns.add<DuplicateCheapProducerIntoReduction>(context, bounds);
+  patterns.add<GeneralizeTransposeIntoContraction>(context);
   linalg::populateElementwiseOpsFusionPatterns(patterns, control);
   linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
   tensor::populateBubbleUpExpandShapePatterns(patterns);

@@ -229,3 +229,55 @@ func.func @rounded_matmul(%a: tensor<16x32xf16>, %b: tensor<32x64xf16>,
   } -> tensor<16x64xf16>
   return %sum : tensor<16x64xf16>
 }
+
+// -----
+
+// Attention's Kᵀ: a named transpose read only by the scores' contraction
+// folds into the contraction's map, which reads K as it is (k innermost).
+
+// CHECK-DAG:   #[[$KT:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-LABEL: func.func @scores_read_k(
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.generic {indexing_maps = [#{{.+}}, #[[$KT]], #{{.+}}]
+// CHECK-SAME:      ins(%arg0, %arg1 : tensor<6x19x64xf16>, tensor<6x19x64xf16>)
+// BOUND-LABEL: func.func @scores_read_k(
+func.func @scores_read_k(%q: tensor<6x19x64xf16>, %k: tensor<6x19x64xf16>) -> tensor<6x19x19xf32> {
+  %zero = arith.constant 0.0 : f32
+  %et = tensor.empty() : tensor<6x64x19xf16>
+  %kt = linalg.transpose ins(%k : tensor<6x19x64xf16>) outs(%et : tensor<6x64x19xf16>) permutation = [0, 2, 1]
+  %e = tensor.empty() : tensor<6x19x19xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<6x19x19xf32>) -> tensor<6x19x19xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %kt : tensor<6x19x64xf16>, tensor<6x64x19xf16>) outs(%f : tensor<6x19x19xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %0 = arith.extf %x : f16 to f32
+    %1 = arith.extf %y : f16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  } -> tensor<6x19x19xf32>
+  return %s : tensor<6x19x19xf32>
+}
+
+// -----
+
+// A transpose with another reader stays: it is stored once for both.
+
+// CHECK-LABEL: func.func @shared_transpose(
+// CHECK:         linalg.transpose
+// BOUND-LABEL: func.func @shared_transpose(
+func.func @shared_transpose(%q: tensor<6x19x64xf16>, %k: tensor<6x19x64xf16>) -> (tensor<6x19x19xf32>, tensor<6x64x19xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %et = tensor.empty() : tensor<6x64x19xf16>
+  %kt = linalg.transpose ins(%k : tensor<6x19x64xf16>) outs(%et : tensor<6x64x19xf16>) permutation = [0, 2, 1]
+  %e = tensor.empty() : tensor<6x19x19xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<6x19x19xf32>) -> tensor<6x19x19xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %kt : tensor<6x19x64xf16>, tensor<6x64x19xf16>) outs(%f : tensor<6x19x19xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %0 = arith.extf %x : f16 to f32
+    %1 = arith.extf %y : f16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  } -> tensor<6x19x19xf32>
+  return %s, %kt : tensor<6x19x19xf32>, tensor<6x64x19xf16>
+}

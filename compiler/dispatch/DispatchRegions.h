@@ -37,6 +37,9 @@ inline constexpr uint64_t kBindingAlignment = 64;
 /// kBindingAlignment. None for every other op.
 std::optional<uint64_t> aliasByteOffset(mlir::Operation *op);
 
+/// Bytes a buffer stores an element of `type` in (index: 8; i1: 1).
+uint64_t elementByteSize(mlir::Type type);
+
 /// Ops that only reinterpret (part of) a contiguous buffer
 /// (aliasByteOffset); the host plan aliases their result with their
 /// operand's bytes instead of running anything.

@@ -44,9 +44,7 @@ std::optional<uint64_t> aliasByteOffset(Operation *op) {
   Type element = slice.getSourceType().getElementType();
   if (!element.isIntOrIndexOrFloat())
     return std::nullopt;
-  uint64_t bytes = element.isIndex()
-                       ? 8
-                       : llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+  uint64_t bytes = elementByteSize(element);
   uint64_t linear = 0;
   for (auto [offset, extent] : llvm::zip_equal(offsets, shape))
     linear = linear * extent + offset;
@@ -57,6 +55,12 @@ std::optional<uint64_t> aliasByteOffset(Operation *op) {
 }
 
 bool isAliasOp(Operation *op) { return aliasByteOffset(op).has_value(); }
+
+uint64_t elementByteSize(Type element) {
+  return element.isIndex()
+             ? 8
+             : llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
+}
 
 bool isClonableProducer(Operation *op) {
   if (isa<tensor::EmptyOp>(op))
@@ -238,7 +242,7 @@ bool mayJoinRowProgram(Operation *op) {
 bool chainsIntoRoot(Operation *op) {
   return llvm::any_of(op->getOperands(), [&](Value operand) {
     Operation *def = operand.getDefiningOp();
-    return def && isComputeOp(def) && !isAliasOp(def) && def->hasOneUse() &&
+    return def && isComputeOp(def) && def->hasOneUse() &&
            canFuseConsumer(def, op);
   });
 }

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineExprVisitor.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 
@@ -28,6 +29,26 @@ std::optional<CombiningPayload> matchCombiningPayload(linalg::LinalgOp op) {
     return std::nullopt;
   return CombiningPayload{combiner, combiner->getOperand(0) == out ? 0u : 1u,
                           *neutral};
+}
+
+Value applyCombiner(OpBuilder &builder, const CombiningPayload &payload,
+                    Value accumulator, Value value) {
+  IRMapping mapping;
+  Operation *combiner = payload.Combiner;
+  mapping.map(combiner->getOperand(payload.AccumulatorOperand), accumulator);
+  mapping.map(combiner->getOperand(1 - payload.AccumulatorOperand), value);
+  return builder.clone(*combiner, mapping)->getResult(0);
+}
+
+bool hasScalarPayload(linalg::LinalgOp op) {
+  WalkResult walk = op->getRegion(0).walk([](Operation *inner) {
+    auto shaped = [](Type type) { return isa<ShapedType>(type); };
+    return llvm::any_of(inner->getOperandTypes(), shaped) ||
+                   llvm::any_of(inner->getResultTypes(), shaped)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
 }
 
 int64_t RowProgram::rows() const {
@@ -115,8 +136,8 @@ private:
 
   RowProgram &P;
   function_ref<bool(Value)> IsLeaf;
-  // Reductions reached, by op: their dim, and whether they are done.
-  llvm::DenseMap<Operation *, unsigned> Reached;
+  // Reductions reached (P.Reductions holds those done).
+  llvm::SmallPtrSet<Operation *, 4> Reached;
   unsigned Started = 0;
   int64_t Visits = 0;
 };
@@ -128,14 +149,7 @@ bool isRowOp(linalg::LinalgOp op) {
       op.getNumDpsInits() != 1 || op.hasDynamicShape() ||
       op.getNumReductionLoops() > 1)
     return false;
-  WalkResult scalars = op->getRegion(0).walk([](Operation *inner) {
-    auto shaped = [](Type type) { return isa<ShapedType>(type); };
-    return llvm::any_of(inner->getOperandTypes(), shaped) ||
-                   llvm::any_of(inner->getResultTypes(), shaped)
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
-  });
-  if (scalars.wasInterrupted())
+  if (!hasScalarPayload(op))
     return false;
   for (OpOperand *input : op.getDpsInputOperands())
     if (!op.getMatchingIndexingMap(input).isProjectedPermutation(
@@ -172,7 +186,7 @@ LogicalResult Analysis::visitReduction(linalg::LinalgOp op,
     for (unsigned d = row; d < numDims(); ++d)
       if (e.isFunctionOfDim(d))
         return failure();
-  if (auto it = Reached.find(op); it != Reached.end()) {
+  if (!Reached.insert(op).second) {
     for (const RowReduction &r : P.Reductions)
       if (r.Op == op)
         return success(llvm::equal(r.ResultIndices, indices));
@@ -187,7 +201,6 @@ LogicalResult Analysis::visitReduction(linalg::LinalgOp op,
       r.ReducedLoop = i;
   r.Extent = op.getStaticLoopRanges()[r.ReducedLoop];
   r.Dim = P.Loops.size() + Started++;
-  Reached[op] = r.Dim;
   // Its accumulator's initial value is read at its result indices.
   if (failed(visit(op.getDpsInitOperand(0)->get(), indices)) ||
       failed(visitOperands(op, reductionLoops(r))))

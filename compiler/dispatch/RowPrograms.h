@@ -39,6 +39,16 @@ struct CombiningPayload {
 std::optional<CombiningPayload>
 matchCombiningPayload(mlir::linalg::LinalgOp op);
 
+/// The combiner of `payload` applied to `accumulator` and `value` (a clone
+/// of it at `builder`).
+mlir::Value applyCombiner(mlir::OpBuilder &builder,
+                          const CombiningPayload &payload,
+                          mlir::Value accumulator, mlir::Value value);
+
+/// Whether `op`'s payload computes on scalars only (it reads no tensor from
+/// outside), so it can be cloned with scalar arguments.
+bool hasScalarPayload(mlir::linalg::LinalgOp op);
+
 /// A reduction of a row program.
 struct RowReduction {
   mlir::linalg::LinalgOp Op;

@@ -16,11 +16,8 @@ using namespace mlir;
 namespace kiln {
 
 uint64_t tensorByteSize(RankedTensorType type) {
-  Type element = type.getElementType();
-  uint64_t elementBytes =
-      element.isIndex() ? 8
-                        : llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
-  return static_cast<uint64_t>(type.getNumElements()) * elementBytes;
+  return static_cast<uint64_t>(type.getNumElements()) *
+         elementByteSize(type.getElementType());
 }
 
 namespace {

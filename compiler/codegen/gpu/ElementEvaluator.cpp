@@ -11,17 +11,6 @@ using namespace mlir;
 
 namespace kiln {
 
-bool hasScalarPayload(linalg::LinalgOp op) {
-  WalkResult walk = op->getRegion(0).walk([](Operation *inner) {
-    auto shaped = [](Type type) { return isa<ShapedType>(type); };
-    return llvm::any_of(inner->getOperandTypes(), shaped) ||
-                   llvm::any_of(inner->getResultTypes(), shaped)
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
-  });
-  return !walk.wasInterrupted();
-}
-
 SmallVector<Value> indicesOf(OpBuilder &builder, Location loc, AffineMap map,
                              ValueRange loops) {
   SmallVector<Value> indices;

@@ -13,6 +13,7 @@
 #ifndef KILN_COMPILER_CODEGEN_GPU_ELEMENTEVALUATOR_H
 #define KILN_COMPILER_CODEGEN_GPU_ELEMENTEVALUATOR_H
 
+#include "compiler/dispatch/RowPrograms.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
 
@@ -40,10 +41,6 @@ private:
 
   mlir::Value Given;
 };
-
-/// Whether `op`'s payload computes on scalars only (it reads no tensor from
-/// outside), so it can be cloned with scalar arguments.
-bool hasScalarPayload(mlir::linalg::LinalgOp op);
 
 /// The indices `map` (whose results are loops or constants) reads, given
 /// the value of every loop.

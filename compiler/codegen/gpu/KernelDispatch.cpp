@@ -94,17 +94,25 @@ Value bindingOf(Value tensor) {
   return read.getBuffer();
 }
 
-FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func) {
+bufferization::MaterializeInDestinationOp
+singleBindingStore(func::FuncOp func) {
   SmallVector<bufferization::MaterializeInDestinationOp> stores;
   func.walk([&](bufferization::MaterializeInDestinationOp op) {
     stores.push_back(op);
   });
   if (stores.size() != 1 || !isa<BlockArgument>(stores.front().getDest()))
+    return nullptr;
+  return stores.front();
+}
+
+FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func) {
+  bufferization::MaterializeInDestinationOp store = singleBindingStore(func);
+  if (!store)
     return failure();
   KernelDispatch d;
-  d.Out = stores.front().getDest();
-  d.Store = stores.front();
-  Value result = stores.front().getSource();
+  d.Out = store.getDest();
+  d.Store = store;
+  Value result = store.getSource();
   // Elementwise epilogues, outermost first: each reads the value before it
   // (the root, an op with reduction loops, or the previous epilogue) in
   // order and other bindings anyhow (a rounding to f16, then a residual

@@ -14,6 +14,7 @@
 #ifndef KILN_COMPILER_CODEGEN_GPU_KERNELDISPATCH_H
 #define KILN_COMPILER_CODEGEN_GPU_KERNELDISPATCH_H
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -35,6 +36,12 @@ struct KernelDispatch {
   mlir::Operation *Store;            // the store of the result to Out
   llvm::SmallVector<int64_t> Ranges; // the root's loop ranges, all static
 };
+
+/// `func`'s one store of a result into an output binding (a
+/// materialize_in_destination into a block argument), or null when it has
+/// none or several.
+mlir::bufferization::MaterializeInDestinationOp
+singleBindingStore(mlir::func::FuncOp func);
 
 /// Matches `func`'s single result store against the shape above; fails
 /// (changing nothing) otherwise, or when a loop of the root is dynamic or

@@ -64,9 +64,7 @@ constexpr int64_t kMinElementsPerThread = 4;
 // What a matched dispatch computes.
 struct Reduction {
   linalg::LinalgOp Op;
-  Operation *Combiner;
-  unsigned AccumulatorOperand; // the combiner's operand that is `out`
-  TypedAttr Neutral;
+  CombiningPayload Payload;
   Value Stored;     // the tensor stored: the reduction or its consumers
   Value Out;        // the output binding
   Operation *Store; // the store of Stored to Out
@@ -79,17 +77,13 @@ struct Reduction {
 };
 
 FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
-  SmallVector<bufferization::MaterializeInDestinationOp> stores;
-  func.walk([&](bufferization::MaterializeInDestinationOp op) {
-    stores.push_back(op);
-  });
+  bufferization::MaterializeInDestinationOp store = singleBindingStore(func);
   SmallVector<linalg::LinalgOp> reductions;
   func.walk([&](linalg::LinalgOp op) {
     if (op.getNumReductionLoops() != 0)
       reductions.push_back(op);
   });
-  if (stores.size() != 1 || !isa<BlockArgument>(stores.front().getDest()) ||
-      reductions.size() != 1)
+  if (!store || reductions.size() != 1)
     return failure();
   linalg::LinalgOp op = reductions.front();
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
@@ -99,9 +93,9 @@ FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
 
   Reduction r;
   r.Op = op;
-  r.Store = stores.front();
-  r.Out = stores.front().getDest();
-  r.Stored = stores.front().getSource();
+  r.Store = store;
+  r.Out = store.getDest();
+  r.Stored = store.getSource();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (llvm::any_of(
           ranges, [](int64_t n) { return ShapedType::isDynamic(n) || n == 0; }))
@@ -140,9 +134,7 @@ FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
   if (!type.isIntOrFloat() ||
       (type.getIntOrFloatBitWidth() > 32 && type.getIntOrFloatBitWidth() != 64))
     return failure();
-  r.Combiner = payload->Combiner;
-  r.AccumulatorOperand = payload->AccumulatorOperand;
-  r.Neutral = payload->Neutral;
+  r.Payload = *payload;
 
   // Inputs and the initial value come from bindings, element by element;
   // the consumers read the reduction at their own indices.
@@ -259,10 +251,7 @@ SmallVector<Value> KernelBuilder::delinearize(Value linear,
 }
 
 Value KernelBuilder::combine(Value accumulator, Value value) {
-  IRMapping mapping;
-  mapping.map(R.Combiner->getOperand(R.AccumulatorOperand), accumulator);
-  mapping.map(R.Combiner->getOperand(1 - R.AccumulatorOperand), value);
-  return B.clone(*R.Combiner, mapping)->getResult(0);
+  return applyCombiner(B, R.Payload, accumulator, value);
 }
 
 Value KernelBuilder::update(Value linear, Value partial,
@@ -291,7 +280,7 @@ Value KernelBuilder::update(Value linear, Value partial,
 }
 
 Value KernelBuilder::reduceOwnElements(Value s, ArrayRef<Value> loops) {
-  Value partial = arith::ConstantOp::create(B, Loc, R.Neutral);
+  Value partial = arith::ConstantOp::create(B, Loc, R.Payload.Neutral);
   // A loop of a constant trip count (LLVM unrolls it and issues the loads
   // together), then the one element some threads have left.
   int64_t trips = R.Reduced / C.Threads;
@@ -334,7 +323,7 @@ void KernelBuilder::build() {
   int64_t lanes = R.Rows ? std::min(C.Threads, C.Subgroup)
                          : std::max<int64_t>(1, C.Subgroup / C.Outputs);
   int64_t partialsPerOutput = C.Threads / lanes;
-  Type type = R.Combiner->getResult(0).getType();
+  Type type = R.Payload.Combiner->getResult(0).getType();
   Value partials;
   if (partialsPerOutput > 1)
     partials = createSharedBuffer(B, Loc, Func, Symbols, "_partials",

@@ -59,13 +59,10 @@ struct RowDispatch {
 };
 
 FailureOr<RowDispatch> matchRowDispatch(func::FuncOp func) {
-  SmallVector<bufferization::MaterializeInDestinationOp> stores;
-  func.walk([&](bufferization::MaterializeInDestinationOp op) {
-    stores.push_back(op);
-  });
-  if (stores.size() != 1 || !isa<BlockArgument>(stores.front().getDest()))
+  bufferization::MaterializeInDestinationOp store = singleBindingStore(func);
+  if (!store)
     return failure();
-  auto sink = stores.front().getSource().getDefiningOp<linalg::LinalgOp>();
+  auto sink = store.getSource().getDefiningOp<linalg::LinalgOp>();
   if (!sink)
     return failure();
   FailureOr<RowProgram> program = analyzeRowProgram(
@@ -79,8 +76,7 @@ FailureOr<RowDispatch> matchRowDispatch(func::FuncOp func) {
                                  type.getIntOrFloatBitWidth() != 64))
       return failure();
   }
-  return RowDispatch{std::move(*program), stores.front().getDest(),
-                     stores.front()};
+  return RowDispatch{std::move(*program), store.getDest(), store};
 }
 
 // How the threads of a workgroup share the rows.
@@ -225,11 +221,7 @@ Value RowKernelBuilder::payload(linalg::LinalgOp op, ArrayRef<AffineExpr> loops,
 
 Value RowKernelBuilder::combine(const RowReduction &r, Value accumulator,
                                 Value value) {
-  IRMapping mapping;
-  Operation *combiner = r.Payload.Combiner;
-  mapping.map(combiner->getOperand(r.Payload.AccumulatorOperand), accumulator);
-  mapping.map(combiner->getOperand(1 - r.Payload.AccumulatorOperand), value);
-  return B.clone(*combiner, mapping)->getResult(0);
+  return applyCombiner(B, r.Payload, accumulator, value);
 }
 
 Value RowKernelBuilder::reduce(unsigned k, Value s, Value local) {

@@ -120,7 +120,8 @@ def FuseElementwise : Pass<"kiln-fuse-elementwise"> {
     element, and the GEMM kernels could no longer stage the operand in
     shared memory as it is (a ViT's projections ran as reductions). A named
     `linalg.transpose` read only by a contraction's input (attention's Kᵀ,
-    the heads' output before the projection) is made a generic first, so
+    the heads' output before the projection) is made a generic first, and
+    so is a named contraction reading it (tosa.matmul's batch_matmul), so
     it folds into the contraction's map and is never stored.
 
     A cheap all-parallel producer (at most 8 body ops) that a reduction
@@ -211,6 +212,12 @@ def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
     the dispatch of the contraction or other root it reads as that root's
     consumer stays there.
 
+    With `fuse-attention`, an attention (Attention.h: S = Q . K^T, a
+    softmax of an elementwise program of S along the keys, O = P . V, in
+    f16 with f32 accumulation) is one dispatch with the consumers of O, for
+    targets that run it as one kernel streaming over the keys
+    (kiln-gpu-attention-kernels); its ops are taken before row programs.
+
     Reshapes, and static slices whose elements are contiguous in their
     source from a multiple of 64 bytes (`aliasByteOffset`), stay in the
     host function: the host plan binds the bytes they view.
@@ -220,6 +227,8 @@ def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
            "Place pads that only a convolution's input reads in its dispatch">,
     Option<"fuseRows", "fuse-rows", "bool", /*default=*/"false",
            "Make each row program (a normalization, a softmax) one dispatch">,
+    Option<"fuseAttention", "fuse-attention", "bool", /*default=*/"false",
+           "Make each attention (QK^T, softmax, PV) one dispatch">,
   ];
 }
 
@@ -455,6 +464,36 @@ def GpuWindowKernels : Pass<"kiln-gpu-window-kernels", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def GpuAttentionKernels : Pass<"kiln-gpu-attention-kernels", "mlir::ModuleOp"> {
+  let summary = "Writes attention (QK^T, softmax, PV) as one kernel";
+  let description = [{
+    A dispatch in binding form whose stored result is an attention's output
+    contraction O = P . V, perhaps followed by elementwise epilogues
+    (Attention.h; kiln-form-dispatches' fuse-attention makes them), becomes
+    one kernel on mma.sync m16n8k16, where the target has it (cp.async, f16
+    mma.sync, 32-thread subgroups): a workgroup of 1 to 4 warps takes 16
+    query rows a warp and streams over the keys 64 (or 32) at a time, K and
+    V double-buffered in shared memory by cp.async. Each warp computes its
+    scores with mma.sync, applies the softmax's x (scale, mask, roundings)
+    to them in registers, keeps each row's running max and sum in f32 and
+    rescales its partial O as the max grows (an online softmax), and
+    multiplies the rounded probabilities, still in registers, by V. S and P
+    are never stored. Four warps a workgroup, halved while fewer workgroups
+    than half the processors would run. The function records
+    `kiln.lowering_config = {kernel = "attention", workgroup_rows,
+    keys_per_step, instruction}` and its workgroup size; other dispatches
+    are left alone.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::math::MathDialect",
+                           "mlir::nvgpu::NVGPUDialect",
+                           "mlir::vector::VectorDialect",
+                           "mlir::affine::AffineDialect",
                            "mlir::arith::ArithDialect"];
 }
 

@@ -105,7 +105,8 @@ void buildGlobalOptPipeline(OpPassManager &pm,
 
 void buildDispatchPipeline(OpPassManager &pm, const DispatchOptions &options) {
   pm.addPass(createFormDispatches({/*fuseInputPads=*/options.FuseInputPads,
-                                   /*fuseRows=*/options.FuseRows}));
+                                   /*fuseRows=*/options.FuseRows,
+                                   /*fuseAttention=*/options.FuseAttention}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // On canonical bodies (constants folded and uniqued), so equal dispatches
@@ -229,7 +230,12 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
                       })) ||
       failed(runPhase(module, options, "dispatch", [&](OpPassManager &pm) {
         bool gpus = onlyGpuTargets(options.TargetDevices);
-        buildDispatchPipeline(pm, {/*FuseInputPads=*/gpus, /*FuseRows=*/gpus});
+        bool attention = llvm::all_of(
+            *backends, [](const std::unique_ptr<TargetBackend> &backend) {
+              return backend->fusesAttention();
+            });
+        buildDispatchPipeline(pm, {/*FuseInputPads=*/gpus, /*FuseRows=*/gpus,
+                                   /*FuseAttention=*/attention});
       })))
     return failure();
 

@@ -56,6 +56,9 @@ struct DispatchOptions {
   bool FuseInputPads = false;
   /// kiln-form-dispatches' fuse-rows (GPU targets).
   bool FuseRows = false;
+  /// kiln-form-dispatches' fuse-attention (targets with an attention
+  /// kernel: TargetBackend::fusesAttention).
+  bool FuseAttention = false;
 };
 
 /// dispatch formation.

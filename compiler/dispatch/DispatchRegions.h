@@ -72,6 +72,8 @@ struct FormDispatchOptions {
   bool FuseInputPads = false;
   /// A row program (RowPrograms.h) is one dispatch.
   bool FuseRows = false;
+  /// An attention (Attention.h) is one dispatch.
+  bool FuseAttention = false;
 };
 
 /// Groups the ops of `func` into dispatches and outlines each one into a

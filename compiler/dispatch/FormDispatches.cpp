@@ -1,6 +1,7 @@
 //===- FormDispatches.cpp - Group ops into outlined dispatches ------------===//
 
 #include "compiler/Passes.h"
+#include "compiler/dispatch/Attention.h"
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/dispatch/RowPrograms.h"
 
@@ -251,11 +252,15 @@ bool chainsIntoRoot(Operation *op) {
 // normalization or softmax takes a few dozen.
 constexpr size_t kMaxRowGroupOps = 64;
 
-// The ops of the row program whose sink is `sinkOp`, in program order: its
-// producers (none of them in `taken`) that only the program reads. Empty
-// when there is no such program with a reduction.
-SmallVector<Operation *> rowGroupOf(Operation *sinkOp,
-                                    const llvm::DenseSet<Operation *> &taken) {
+// The candidates for the row program whose sink is `sinkOp`: its producers
+// (none of them in `taken`) a row program may compute, less whatever
+// another op reads (it must be stored) and in turn its producers that it
+// alone read. With `intoRoots` false, an op that would join the dispatch
+// of the contraction or other root it reads (chainsIntoRoot) stays there.
+// Empty when none of them reduces.
+llvm::SetVector<Operation *>
+rowCandidatesOf(Operation *sinkOp, const llvm::DenseSet<Operation *> &taken,
+                bool intoRoots) {
   auto sink = dyn_cast<linalg::LinalgOp>(sinkOp);
   if (!sink || !isElementwise(sink) || sinkOp->getNumResults() != 1)
     return {};
@@ -275,8 +280,6 @@ SmallVector<Operation *> rowGroupOf(Operation *sinkOp,
       }
   if (!reduces)
     return {};
-  // Whatever another op reads stays out (it must be stored), and so in turn
-  // do its producers that it alone read.
   for (bool changed = true; changed;) {
     changed = false;
     for (Operation *op : members) {
@@ -285,7 +288,7 @@ SmallVector<Operation *> rowGroupOf(Operation *sinkOp,
       bool keep =
           llvm::all_of(op->getUsers(),
                        [&](Operation *u) { return members.contains(u); }) &&
-          !chainsIntoRoot(op);
+          (intoRoots || !chainsIntoRoot(op));
       if (isReshapeOp(op))
         keep &= members.contains(op->getOperand(0).getDefiningOp());
       if (!keep) {
@@ -295,26 +298,79 @@ SmallVector<Operation *> rowGroupOf(Operation *sinkOp,
       }
     }
   }
-  FailureOr<RowProgram> program = analyzeRowProgram(sink, [&](Value v) {
-    Operation *def = v.getDefiningOp();
-    return !def || !members.contains(def);
-  });
-  if (failed(program) || program->Reductions.empty())
-    return {};
+  return members;
+}
+
+// Whether each op of `program` but its sink is read by the program alone,
+// and all of them together are few enough for one dispatch.
+bool isSelfContained(const RowProgram &program) {
   int64_t ops = 0;
-  for (Operation *op : program->Ops) {
+  for (Operation *op : program.Ops) {
     ops += countOps(op);
-    if (op != sinkOp && llvm::any_of(op->getUsers(), [&](Operation *u) {
-          return !program->Ops.contains(u);
+    if (op != program.Sink && llvm::any_of(op->getUsers(), [&](Operation *u) {
+          return !program.Ops.contains(u);
         }))
-      return {};
+      return false;
   }
-  if (ops > kMaxDispatchOps)
-    return {};
-  SmallVector<Operation *> sorted(program->Ops.begin(), program->Ops.end());
+  return ops <= kMaxDispatchOps;
+}
+
+SmallVector<Operation *> inProgramOrder(ArrayRef<Operation *> ops) {
+  SmallVector<Operation *> sorted(ops.begin(), ops.end());
   llvm::sort(sorted,
              [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   return sorted;
+}
+
+// The ops of the row program whose sink is `sinkOp`, in program order: its
+// producers (none of them in `taken`) that only the program reads. Empty
+// when there is no such program with a reduction.
+SmallVector<Operation *> rowGroupOf(Operation *sinkOp,
+                                    const llvm::DenseSet<Operation *> &taken) {
+  llvm::SetVector<Operation *> members =
+      rowCandidatesOf(sinkOp, taken, /*intoRoots=*/false);
+  if (members.empty())
+    return {};
+  FailureOr<RowProgram> program =
+      analyzeRowProgram(cast<linalg::LinalgOp>(sinkOp), [&](Value v) {
+        Operation *def = v.getDefiningOp();
+        return !def || !members.contains(def);
+      });
+  if (failed(program) || program->Reductions.empty() ||
+      !isSelfContained(*program))
+    return {};
+  return inProgramOrder(program->Ops.getArrayRef());
+}
+
+// The ops of the attention (Attention.h) whose output contraction is `op`:
+// the scores' contraction, the softmax and `op`, in program order; none of
+// them in `taken`. Empty when `op` ends no attention.
+SmallVector<Operation *>
+attentionGroupOf(Operation *op, const llvm::DenseSet<Operation *> &taken) {
+  auto output = dyn_cast<linalg::LinalgOp>(op);
+  if (!output || !linalg::isaContractionOpInterface(output) ||
+      output.getNumDpsInputs() != 2)
+    return {};
+  Operation *sinkOp = output.getDpsInputOperand(0)->get().getDefiningOp();
+  if (!sinkOp || sinkOp->getBlock() != op->getBlock() || taken.contains(sinkOp))
+    return {};
+  llvm::SetVector<Operation *> members =
+      rowCandidatesOf(sinkOp, taken, /*intoRoots=*/true);
+  if (members.empty())
+    return {};
+  FailureOr<Attention> attention = analyzeAttention(output, [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return !def || !members.contains(def);
+  });
+  if (failed(attention) || taken.contains(attention->Scores) ||
+      attention->Scores->getBlock() != op->getBlock() ||
+      !isSelfContained(attention->Softmax))
+    return {};
+  SmallVector<Operation *> ops(attention->Softmax.Ops.begin(),
+                               attention->Softmax.Ops.end());
+  ops.push_back(attention->Scores);
+  ops.push_back(op);
+  return inProgramOrder(ops);
 }
 
 // Dispatches are placed after `insertAfter` (the previous one), so the module
@@ -424,7 +480,28 @@ LogicalResult formDispatches(func::FuncOp func,
         absorbedBy[&op].push_back(def);
 
   llvm::DenseSet<Operation *> grouped;
-  // Row programs first, from the last sink up, so each takes all of its
+  // Attention first (its softmax is a row program too), from the last up;
+  // each becomes the start of its output contraction's group, which goes on
+  // to take that contraction's consumers as any root's does.
+  llvm::DenseMap<Operation *, Operation *> attentionOf;
+  llvm::DenseMap<Operation *, SmallVector<Operation *>> attentionAt;
+  if (options.FuseAttention) {
+    llvm::DenseSet<Operation *> taken;
+    for (auto [op, root] : absorbedInto)
+      taken.insert(op);
+    for (Operation &op : llvm::reverse(block)) {
+      if (taken.contains(&op))
+        continue;
+      SmallVector<Operation *> ops = attentionGroupOf(&op, taken);
+      for (Operation *member : ops) {
+        taken.insert(member);
+        attentionOf[member] = &op;
+      }
+      if (!ops.empty())
+        attentionAt[&op] = std::move(ops);
+    }
+  }
+  // Row programs next, from the last sink up, so each takes all of its
   // producers before an earlier sink could; each becomes a group where its
   // first op is.
   llvm::DenseMap<Operation *, Group> rowGroupAt;
@@ -434,6 +511,8 @@ LogicalResult formDispatches(func::FuncOp func,
       taken.insert(op);
       taken.insert(root);
     }
+    for (auto [op, root] : attentionOf)
+      taken.insert(op);
     for (Operation &op : llvm::reverse(block)) {
       if (taken.contains(&op))
         continue;
@@ -459,9 +538,16 @@ LogicalResult formDispatches(func::FuncOp func,
     if (grouped.contains(&op) || absorbedInto.contains(&op) ||
         !isComputeOp(&op))
       continue;
+    if (auto it = attentionOf.find(&op);
+        it != attentionOf.end() && it->second != &op)
+      continue;
     llvm::DenseSet<Operation *> members = {&op};
+    if (auto it = attentionAt.find(&op); it != attentionAt.end())
+      members.insert(it->second.begin(), it->second.end());
     Operation *current = &op;
-    int64_t groupOps = countOps(&op);
+    int64_t groupOps = 0;
+    for (Operation *member : members)
+      groupOps += countOps(member);
     // A chain of elementwise ops may end in a transpose (a bias added to
     // q, k and v before their heads are moved apart): the whole dispatch is
     // still elementwise. After a contraction or reduction, whose kernels
@@ -541,7 +627,8 @@ struct FormDispatchesPass : impl::FormDispatchesBase<FormDispatchesPass> {
       if (!isDispatchFunc(func))
         funcs.push_back(func);
     for (func::FuncOp func : funcs)
-      if (failed(formDispatches(func, {fuseInputPads, fuseRows})))
+      if (failed(
+              formDispatches(func, {fuseInputPads, fuseRows, fuseAttention})))
         return signalPassFailure();
   }
 };

@@ -160,10 +160,18 @@ struct GeneralizeTransposeIntoContraction
     if (!transpose->hasOneUse())
       return failure();
     OpOperand &use = *transpose->getUses().begin();
-    auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
+    auto consumer = dyn_cast<linalg::LinalgOp>(use.getOwner());
     if (!consumer || !consumer.isDpsInput(&use) ||
         !linalg::isaContractionOpInterface(consumer))
       return failure();
+    // A named contraction (tosa.matmul's batch_matmul) becomes a generic
+    // first, which can take the permutation into its map.
+    if (!isa<linalg::GenericOp>(consumer.getOperation())) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPoint(consumer);
+      if (failed(linalg::generalizeNamedOp(rewriter, consumer)))
+        return failure();
+    }
     return linalg::generalizeNamedOp(rewriter, transpose);
   }
 };

@@ -30,6 +30,9 @@ public:
   /// Lowers a module holding only dispatch functions (tensor form) to the
   /// form serialize() takes.
   virtual void buildCodegenPipeline(mlir::OpPassManager &pm) const = 0;
+  /// Whether its code generation writes every attention dispatch
+  /// (Attention.h) as one kernel, so dispatch formation may make them.
+  virtual bool fusesAttention() const { return false; }
   /// The launch metadata of dispatch `name` once lowered: binding and push
   /// constant counts, workgroup size and count, shared memory bytes.
   virtual mlir::FailureOr<EntryPointInfo>

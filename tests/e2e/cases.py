@@ -763,6 +763,40 @@ case(NO, "row_any_i1", [I("6x40xi1")],
      lambda x: np.logical_xor(x, x.any(axis=1, keepdims=True)), tol="exact")
 case(NO, "row_of_one", [I("9x1xf32", -3, 3)], lambda x: 2 * f64(x))
 
+# --- attention.mlir ---------------------------------------------------------
+AT = "attention.mlir"
+
+
+def attention(q, k, v, scale, mask=0.0, roundScores=True):
+    """Attention from f16 inputs, exact but for the model's rounding of the
+    scores and of their scaled and masked values to f16."""
+    s = f64(q) @ np.swapaxes(f64(k), -1, -2)
+    if roundScores:
+        s = f64(f16(f64(f16(f64(f16(s)) * scale)) + mask))
+    else:
+        s = s * scale + mask
+    return softmax(s, -1) @ f64(v)
+
+
+def _hiddenMask():
+    i = np.arange(5)[:, None]
+    j = np.arange(70)[None, :]
+    return np.where(j + 7 * i < 66, -np.inf, 0.0)
+
+
+case(AT, "attention_vit_f16",
+     [I("6x197x64xf16", -3, 3), I("6x197x64xf16", -3, 3), I("6x197x64xf16")],
+     lambda q, k, v: f16(attention(q, k, v, 0.125)), tol="f16")
+case(AT, "attention_mask_f16",
+     [I("4x128x64xf16", -2, 2), I("4x128x64xf16", -2, 2), I("4x128x64xf16"),
+      I("1x128x128xf16", -4, 0)],
+     lambda q, k, v, m: f16(attention(q, k, v, 0.125, f64(m))), tol="f16")
+case(AT, "attention_hidden_f32_softmax",
+     [I("2x3x5x32xf16", -3, 3), I("2x3x70x32xf16", -3, 3),
+      I("2x3x70x40xf16")],
+     lambda q, k, v: attention(q, k, v, 0.17677669, _hiddenMask(),
+                               roundScores=False), tol="f16")
+
 # --- softmax.mlir -----------------------------------------------------------
 S = "softmax.mlir"
 case(S, "tosa_softmax", [I("4x128xf32", -4, 4)], lambda x: softmax(x, 1),

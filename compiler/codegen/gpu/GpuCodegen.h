@@ -89,6 +89,18 @@ mlir::LogicalResult buildWindowKernel(mlir::func::FuncOp func,
                                       mlir::SymbolTable &symbols,
                                       const GpuTarget &target);
 
+/// Whether `target` has what the attention kernel runs on: cp.async and
+/// mma.sync m16n8k16 on f16 with 32-thread subgroups.
+bool hasAttentionKernel(const GpuTarget &target);
+
+/// Writes `func` as one kernel streaming over the keys with an online
+/// softmax if it holds an attention (Attention.h; see
+/// kiln-gpu-attention-kernels); its shared tiles are added to `symbols`.
+/// Fails, changing nothing, otherwise.
+mlir::LogicalResult buildAttentionKernel(mlir::func::FuncOp func,
+                                         mlir::SymbolTable &symbols,
+                                         const GpuTarget &target);
+
 /// Writes `func` as a kernel in which a group of threads runs each row if its
 /// result is the sink of a row program with reductions (see
 /// kiln-gpu-row-kernels); shared buffers of partials are added to

@@ -20,6 +20,7 @@ void buildGpuCodegenPipeline(OpPassManager &pm, const GpuTarget &target) {
   // Kernels written whole, most specific first; what none takes is tiled.
   pm.addPass(createGpuContractionKernels());
   pm.addPass(createGpuWindowKernels());
+  pm.addPass(createGpuAttentionKernels());
   pm.addPass(createGpuRowKernels());
   pm.addPass(createGpuReductionKernels());
   pm.addNestedPass<func::FuncOp>(createGpuTile());

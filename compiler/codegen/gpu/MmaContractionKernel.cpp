@@ -51,7 +51,9 @@
 #include "compiler/codegen/gpu/ContractionMatch.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
 #include "compiler/codegen/gpu/LoweringConfig.h"
+#include "compiler/codegen/gpu/MmaSync.h"
 #include "compiler/codegen/gpu/Wgmma.h"
+#include "compiler/dispatch/Attention.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -71,16 +73,8 @@ namespace kiln {
 namespace {
 
 constexpr int64_t kBK = 32;
-constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
-// 16 bytes of f16 padding per shared row.
-constexpr int64_t kPad = 8;
 // 16 bytes of f32 padding per row of the epilogue's staging buffer.
 constexpr int64_t kStagingPad = 4;
-// f16 elements per cp.async.
-constexpr int64_t kCopyElements = 8;
-// The fragment layouts below are mma.sync's for this shape, whose warps
-// are always 32 threads.
-constexpr int64_t kWarpThreads = 32;
 
 // A workgroup tile, the warps splitting it, its shared-memory stages and
 // the K step of one stage; with Wgmma, warpgroups of four warps issue
@@ -89,7 +83,7 @@ constexpr int64_t kWarpThreads = 32;
 struct MmaTile {
   int64_t BM, BN, WarpsM, WarpsN, Stages, BK;
   bool Wgmma;
-  int64_t threads() const { return WarpsM * WarpsN * kWarpThreads; }
+  int64_t threads() const { return WarpsM * WarpsN * kMmaWarpThreads; }
   int64_t tilesM() const { return BM / WarpsM / kMmaM; }
   int64_t tilesN() const { return BN / WarpsN / kMmaN; }
   // Steps whose tiles are copied ahead of the one being read: all stages
@@ -123,33 +117,6 @@ constexpr MmaTile kWgmmaTiles[] = {{128, 128, 8, 1, 5, kWgmmaRowElements, true},
                                    {128, 64, 8, 1, 4, kWgmmaRowElements, true},
                                    {64, 64, 4, 1, 4, kWgmmaRowElements, true}};
 
-// True if `v` is `arith.extf` of block argument `arg` from f16 to f32.
-bool isExtendedArg(Value v, BlockArgument arg) {
-  auto ext = v.getDefiningOp<arith::ExtFOp>();
-  return ext && ext.getIn() == arg;
-}
-
-// The payload is acc + f32(a) * f32(b), in any operand order.
-bool isMultiplyAccumulate(linalg::LinalgOp op) {
-  Block &body = op->getRegion(0).front();
-  if (body.getNumArguments() != 3 || !body.getArgument(0).getType().isF16() ||
-      !body.getArgument(1).getType().isF16() ||
-      !body.getArgument(2).getType().isF32())
-    return false;
-  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value product = add.getLhs() == body.getArgument(2)   ? add.getRhs()
-                  : add.getRhs() == body.getArgument(2) ? add.getLhs()
-                                                        : Value();
-  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  if (!mul)
-    return false;
-  BlockArgument a = body.getArgument(0), b = body.getArgument(1);
-  return (isExtendedArg(mul.getLhs(), a) && isExtendedArg(mul.getRhs(), b)) ||
-         (isExtendedArg(mul.getLhs(), b) && isExtendedArg(mul.getRhs(), a));
-}
-
 // A cp.async moves kCopyElements consecutive elements: of A along k, of B
 // along n. They are consecutive in memory if the operand's innermost index
 // is the group's innermost loop and a copy never crosses a run of it (which
@@ -180,7 +147,7 @@ bool hasColumnRuns(const Contraction &c) {
 // (which also makes N a multiple of 8: tails of whole copies).
 std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
                                   ArrayRef<MmaTile> tiles) {
-  if (!isMultiplyAccumulate(c.Op) || !isCopyable(c, 1, c.NDims))
+  if (!isF16MultiplyAccumulate(c.Op) || !isCopyable(c, 1, c.NDims))
     return std::nullopt;
   Value init = uniformInit(c);
   if (init && !init.getType().isF32())
@@ -423,10 +390,12 @@ SmallVector<Value> MmaKernelBuilder::sharedB(Value stage, Value row,
 void MmaKernelBuilder::createStages() {
   SmallVector<int64_t> stagingShape = {kMmaM, T.BN + kStagingPad};
   if (!T.Wgmma) {
-    TileA = createSharedBuffer(B, Loc, Func, Symbols, "_mma_a",
-                               {T.Stages, T.BM, T.BK + kPad}, B.getF16Type());
-    TileB = createSharedBuffer(B, Loc, Func, Symbols, "_mma_b",
-                               {T.Stages, T.BK, T.BN + kPad}, B.getF16Type());
+    TileA =
+        createSharedBuffer(B, Loc, Func, Symbols, "_mma_a",
+                           {T.Stages, T.BM, T.BK + kMmaRowPad}, B.getF16Type());
+    TileB =
+        createSharedBuffer(B, Loc, Func, Symbols, "_mma_b",
+                           {T.Stages, T.BK, T.BN + kMmaRowPad}, B.getF16Type());
     Staging = createSharedBuffer(B, Loc, Func, Symbols, "_mma_out",
                                  stagingShape, B.getF32Type());
     return;
@@ -554,8 +523,8 @@ void MmaKernelBuilder::build() {
   Row0 = forall.getInductionVar(1);
   Col0 = forall.getInductionVar(2);
   Tid = gpu::ThreadIdOp::create(B, Loc, gpu::Dimension::x);
-  Warp = div(Tid, kWarpThreads);
-  Lane = rem(Tid, kWarpThreads);
+  Warp = div(Tid, kMmaWarpThreads);
+  Lane = rem(Tid, kMmaWarpThreads);
   int64_t tilesM = T.tilesM(), tilesN = T.tilesN();
   Value warpCol = mul(rem(Warp, T.WarpsN), T.BN / T.WarpsN);
   // Accumulator fragment element (r, c) is row g + 8r, column 2t + c of its

@@ -26,14 +26,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Passes.h"
-#include "compiler/codegen/gpu/ElementEvaluator.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
 #include "compiler/codegen/gpu/KernelDispatch.h"
 #include "compiler/codegen/gpu/LoweringConfig.h"
+#include "compiler/codegen/gpu/RowEvaluator.h"
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/dispatch/RowPrograms.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -112,10 +111,7 @@ public:
   RowKernelBuilder(func::FuncOp func, RowDispatch &d, RowConfig c,
                    SymbolTable &symbols)
       : Func(func), D(d), P(d.Program), C(c), Symbols(symbols),
-        B(func.getContext()), Loc(P.Sink.getLoc()) {
-    for (auto [k, r] : llvm::enumerate(P.Reductions))
-      ReductionIndex[r.Op] = k;
-  }
+        B(func.getContext()), Loc(P.Sink.getLoc()), E(B, Loc, P) {}
 
   void build();
 
@@ -124,14 +120,6 @@ private:
   Value compare(arith::CmpIPredicate predicate, Value a, int64_t b) {
     return arith::CmpIOp::create(B, Loc, predicate, a, idx(b));
   }
-  // The value of an index expression at the dims' current values.
-  Value materialize(AffineExpr e);
-  SmallVector<Value> materialize(ArrayRef<AffineExpr> exprs);
-  // `tensor` at `indices`: loaded, computed, or a reduction's row value.
-  Value element(Value tensor, ArrayRef<AffineExpr> indices);
-  // `op`'s payload at loops `loops`, its init argument `out` (null when it
-  // does not read it).
-  Value payload(linalg::LinalgOp op, ArrayRef<AffineExpr> loops, Value out);
   Value combine(const RowReduction &r, Value accumulator, Value value);
   // Reduction k's value for this thread's row.
   Value reduce(unsigned k, Value s, Value local);
@@ -143,81 +131,12 @@ private:
   SymbolTable &Symbols;
   OpBuilder B;
   Location Loc;
-  llvm::DenseMap<Operation *, unsigned> ReductionIndex;
-  // The current value of each dim (RowPrograms.h), and each reduction's
-  // value once computed.
-  SmallVector<Value> Dims;
-  SmallVector<Value> Results;
+  // The dims' values, and each reduction's row value once computed.
+  RowEvaluator E;
   // Each reduction's shared buffer of one partial per subgroup and row, when
   // a row has several subgroups.
   SmallVector<Value> Partials;
 };
-
-Value RowKernelBuilder::materialize(AffineExpr e) {
-  if (auto dim = dyn_cast<AffineDimExpr>(e))
-    return Dims[dim.getPosition()];
-  if (auto constant = dyn_cast<AffineConstantExpr>(e))
-    return idx(constant.getValue());
-  // affine.apply over the dims the expression uses.
-  SmallVector<Value> operands;
-  SmallVector<AffineExpr> renamed(Dims.size());
-  for (unsigned d = 0; d < Dims.size(); ++d) {
-    if (!e.isFunctionOfDim(d))
-      continue;
-    renamed[d] = getAffineDimExpr(operands.size(), B.getContext());
-    operands.push_back(Dims[d]);
-  }
-  for (AffineExpr &r : renamed)
-    if (!r)
-      r = getAffineConstantExpr(0, B.getContext());
-  AffineMap map =
-      AffineMap::get(operands.size(), 0, e.replaceDimsAndSymbols(renamed, {}));
-  return affine::AffineApplyOp::create(B, Loc, map, operands);
-}
-
-SmallVector<Value> RowKernelBuilder::materialize(ArrayRef<AffineExpr> exprs) {
-  SmallVector<Value> values;
-  for (AffineExpr e : exprs)
-    values.push_back(materialize(e));
-  return values;
-}
-
-Value RowKernelBuilder::element(Value tensor, ArrayRef<AffineExpr> indices) {
-  Operation *def = tensor.getDefiningOp();
-  if (auto it = ReductionIndex.find(def); def && it != ReductionIndex.end())
-    return Results[it->second];
-  if (auto fill = dyn_cast_if_present<linalg::FillOp>(def))
-    return fill.getInputs()[0];
-  if (def && P.Ops.contains(def)) {
-    if (isReshapeOp(def))
-      return element(def->getOperand(0),
-                     reshapeSourceIndices(def, indices, Dims.size()));
-    return payload(cast<linalg::LinalgOp>(def), indices, nullptr);
-  }
-  return memref::LoadOp::create(B, Loc, bindingOf(tensor),
-                                materialize(indices));
-}
-
-Value RowKernelBuilder::payload(linalg::LinalgOp op, ArrayRef<AffineExpr> loops,
-                                Value out) {
-  SmallVector<Value> args;
-  for (OpOperand *operand : op.getOpOperandsMatchingBBargs()) {
-    Value value = operand->get();
-    if (op.isDpsInit(operand))
-      args.push_back(out);
-    else if (!isa<ShapedType>(value.getType()))
-      args.push_back(value);
-    else if (!op.payloadUsesValueFromOperand(operand))
-      args.push_back(nullptr);
-    else
-      args.push_back(
-          element(value, composeIndices(op.getMatchingIndexingMap(operand),
-                                        loops, Dims.size())));
-  }
-  bool readsLoops = !op->getRegion(0).getOps<linalg::IndexOp>().empty();
-  return clonePayload(B, op, args,
-                      readsLoops ? materialize(loops) : SmallVector<Value>());
-}
 
 Value RowKernelBuilder::combine(const RowReduction &r, Value accumulator,
                                 Value value) {
@@ -231,9 +150,9 @@ Value RowKernelBuilder::reduce(unsigned k, Value s, Value local) {
   // This thread's elements: a loop of a constant trip count (LLVM unrolls it
   // and issues the loads together), then the one some threads have left.
   auto step = [&](Value reduced, Value partial) {
-    Dims[r.Dim] = reduced;
-    Value next = payload(r.Op, loops, partial);
-    Dims[r.Dim] = nullptr;
+    E.Dims[r.Dim] = reduced;
+    Value next = E.payload(r.Op, loops, partial);
+    E.Dims[r.Dim] = nullptr;
     return next;
   };
   Value partial = arith::ConstantOp::create(B, Loc, r.Payload.Neutral);
@@ -296,7 +215,7 @@ Value RowKernelBuilder::reduce(unsigned k, Value s, Value local) {
     }
   }
   linalg::LinalgOp op = r.Op;
-  Value init = element(op.getDpsInitOperand(0)->get(), r.ResultIndices);
+  Value init = E.element(op.getDpsInitOperand(0)->get(), r.ResultIndices);
   return combine(r, init, total);
 }
 
@@ -336,16 +255,14 @@ void RowKernelBuilder::build() {
     inRange = compare(arith::CmpIPredicate::ult, row, rows);
     readRow = arith::MinUIOp::create(B, Loc, row, idx(rows - 1));
   }
-  Dims.assign(P.numDims(), nullptr);
   unsigned n = P.Loops.size();
   SmallVector<Value> position =
       delinearize(B, Loc, readRow, ArrayRef<int64_t>(P.Loops).drop_back());
   for (unsigned d = 0; d + 1 < n; ++d)
-    Dims[d] = position[d];
+    E.Dims[d] = position[d];
 
-  Results.assign(P.Reductions.size(), nullptr);
-  for (unsigned k = 0; k < P.Reductions.size(); ++k)
-    Results[k] = reduce(k, s, local);
+  for (auto [k, r] : llvm::enumerate(P.Reductions))
+    E.Given[r.Op->getResult(0)] = reduce(k, s, local);
 
   // The row's elements s, s + T, ...
   int64_t length = P.rowLength();
@@ -364,13 +281,13 @@ void RowKernelBuilder::build() {
     auto guarded = scf::IfOp::create(B, Loc, store);
     B.setInsertionPoint(guarded.thenYield());
   }
-  Dims[n - 1] = c;
+  E.Dims[n - 1] = c;
   SmallVector<AffineExpr> loops;
   for (unsigned d = 0; d < n; ++d)
     loops.push_back(B.getAffineDimExpr(d));
-  Value value = payload(P.Sink, loops, nullptr);
+  Value value = E.payload(P.Sink, loops, nullptr);
   memref::StoreOp::create(B, Loc, value, D.Out,
-                          ArrayRef<Value>(Dims).take_front(n));
+                          ArrayRef<Value>(E.Dims).take_front(n));
 }
 
 } // namespace

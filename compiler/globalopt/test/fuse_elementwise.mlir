@@ -260,6 +260,28 @@ func.func @scores_read_k(%q: tensor<6x19x64xf16>, %k: tensor<6x19x64xf16>) -> te
 
 // -----
 
+// The same read by a named batch_matmul (tosa.matmul's lowering): both
+// become generics and the transpose folds into the contraction's map.
+
+// CHECK-DAG:   #[[$KT2:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-LABEL: func.func @named_scores_read_k(
+// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     linalg.batch_matmul
+// CHECK:         linalg.generic {indexing_maps = [#{{.+}}, #[[$KT2]], #{{.+}}]
+// CHECK-SAME:      ins(%arg0, %arg1 : tensor<6x19x64xf16>, tensor<6x19x64xf16>)
+// BOUND-LABEL: func.func @named_scores_read_k(
+func.func @named_scores_read_k(%q: tensor<6x19x64xf16>, %k: tensor<6x19x64xf16>) -> tensor<6x19x19xf32> {
+  %zero = arith.constant 0.0 : f32
+  %et = tensor.empty() : tensor<6x64x19xf16>
+  %kt = linalg.transpose ins(%k : tensor<6x19x64xf16>) outs(%et : tensor<6x64x19xf16>) permutation = [0, 2, 1]
+  %e = tensor.empty() : tensor<6x19x19xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<6x19x19xf32>) -> tensor<6x19x19xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<6x19x64xf16>, tensor<6x64x19xf16>) outs(%f : tensor<6x19x19xf32>) -> tensor<6x19x19xf32>
+  return %s : tensor<6x19x19xf32>
+}
+
+// -----
+
 // A transpose with another reader stays: it is stored once for both.
 
 // CHECK-LABEL: func.func @shared_transpose(

@@ -27,6 +27,10 @@ public:
     buildGpuCodegenPipeline(pm, Target.gpuTarget());
   }
 
+  bool fusesAttention() const override {
+    return hasAttentionKernel(Target.gpuTarget());
+  }
+
   FailureOr<EntryPointInfo> entryPoint(ModuleOp lowered,
                                        StringRef name) const override {
     auto kernels = lowered.lookupSymbol<gpu::GPUModuleOp>(kGpuKernelModule);

@@ -1,0 +1,586 @@
+//===- AttentionKernel.cpp - Attention as one kernel over the keys --------===//
+//
+// A dispatch holding an attention (Attention.h; kiln-form-dispatches'
+// fuse-attention makes them) becomes one kernel on mma.sync m16n8k16, in
+// the manner of FlashAttention-2. A workgroup of W warps takes 16 W query
+// rows of one batch position, each warp 16 of them, and streams over the
+// keys BN at a time:
+//
+//   shared    Q's rows (once), and two stages of BN rows of K and of V,
+//             filled by cp.async a step ahead of the one being read; rows
+//             padded by 16 bytes so ldmatrix's 8 row addresses fall in
+//             different banks
+//   S         = Q . K^T for the warp's 16 x BN scores: Q fragments by
+//             ldmatrix x4, K's by ldmatrix x2 (K rows are B's columns)
+//   x         the softmax program's x (the max reduction's payload) applied
+//             to each score element in registers, as RowEvaluator computes
+//             it: the scale, the mask loaded from its binding, roundings
+//   softmax   each row's running max m and sum l in f32: a step's max over
+//             the quad of lanes that holds a row (two xor shuffles), p =
+//             exp(x - m_new), the partial O and l scaled by exp(m_old -
+//             m_new)
+//   O         += P . V: a step's accumulators, rounded to f16, are the A
+//             fragments of the next mma directly (an m16n8 accumulator pair
+//             is an m16k16 operand); V by ldmatrix x2 transposed
+//
+// After the last step O / l (plus the contractions' fills) goes through the
+// dispatch's epilogues and is stored. Scores past the last key are -inf;
+// K and V rows past it are zero-filled; query rows past the last compute a
+// copy of it and store nothing. The softmax runs in f32 where the model may
+// round it to f16 at each op: the result is as close to the exact one or
+// closer. A row whose every score is -inf divides 0 by 0, as the model's
+// exp(-inf - -inf) does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/Passes.h"
+#include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/codegen/gpu/KernelDispatch.h"
+#include "compiler/codegen/gpu/LoweringConfig.h"
+#include "compiler/codegen/gpu/MmaSync.h"
+#include "compiler/codegen/gpu/RowEvaluator.h"
+#include "compiler/dispatch/Attention.h"
+#include "compiler/dispatch/DispatchRegions.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace kiln {
+#define GEN_PASS_DEF_GPUATTENTIONKERNELS
+#include "compiler/Passes.h.inc"
+} // namespace kiln
+
+using namespace mlir;
+
+namespace kiln {
+namespace {
+
+struct AttentionDispatch {
+  Attention A;
+  KernelDispatch D; // the output contraction, its fill and epilogues
+  Value Q, K, V;    // bindings
+};
+
+FailureOr<AttentionDispatch> matchAttentionDispatch(func::FuncOp func) {
+  FailureOr<KernelDispatch> d = matchKernelDispatch(func);
+  if (failed(d) || !uniformInit(*d))
+    return failure();
+  FailureOr<Attention> a = analyzeAttention(
+      d->Op, [](Value v) { return static_cast<bool>(bindingOf(v)); });
+  if (failed(a))
+    return failure();
+  AttentionDispatch result{std::move(*a), *d, {}, {}, {}};
+  linalg::LinalgOp scores = result.A.Scores;
+  result.Q = bindingOf(scores.getDpsInputOperand(0)->get());
+  result.K = bindingOf(scores.getDpsInputOperand(1)->get());
+  result.V = bindingOf(d->Op.getDpsInputOperand(1)->get());
+  if (!result.Q || !result.K || !result.V)
+    return failure();
+  return result;
+}
+
+// The scalar a contraction's accumulator is filled with.
+Value fillValue(linalg::LinalgOp op) {
+  return op.getDpsInitOperand(0)
+      ->get()
+      .getDefiningOp<linalg::FillOp>()
+      .getInputs()[0];
+}
+
+struct AttentionConfig {
+  int64_t Warps; // per workgroup, 16 query rows each
+  int64_t BN;    // keys per step
+  int64_t rows() const { return Warps * kMmaM; }
+  int64_t threads() const { return Warps * kMmaWarpThreads; }
+  int64_t sharedBytes(const Attention &a) const {
+    return 2 * (rows() * (a.HeadDim + kMmaRowPad) +
+                2 * BN * (a.HeadDim + kMmaRowPad + a.ValueDim + kMmaRowPad));
+  }
+};
+
+// Four warps a workgroup, fewer while that leaves processors idle; 64 keys
+// a step, 32 when the stages would not fit the static shared memory. Every
+// thread copies whole 16-byte pieces of each tile.
+std::optional<AttentionConfig> chooseConfig(const Attention &a,
+                                            const GpuTarget &target) {
+  for (int64_t bn : {64, 32})
+    for (int64_t warps = 4; warps >= 1; warps /= 2) {
+      AttentionConfig c{warps, bn};
+      int64_t workgroups = a.Batch * llvm::divideCeil(a.Queries, c.rows());
+      if (warps > 1 && workgroups * 2 <= target.ProcessorCount)
+        continue;
+      bool whole = (c.BN * a.HeadDim / kCopyElements) % c.threads() == 0 &&
+                   (c.BN * a.ValueDim / kCopyElements) % c.threads() == 0 &&
+                   (c.rows() * a.HeadDim / kCopyElements) % c.threads() == 0;
+      if (whole && c.sharedBytes(a) <= target.SharedMemoryBytes)
+        return c;
+    }
+  return std::nullopt;
+}
+
+class AttentionKernelBuilder {
+public:
+  AttentionKernelBuilder(func::FuncOp func, AttentionDispatch &d,
+                         AttentionConfig c,
+                         const GpuMatrixInstruction &instruction,
+                         SymbolTable &symbols)
+      : Func(func), D(d), A(d.A), C(c), Instruction(instruction),
+        Symbols(symbols), B(func.getContext()), Loc(A.Output.getLoc()),
+        E(B, Loc, A.Softmax) {}
+
+  void build();
+
+private:
+  Value idx(int64_t v) { return arith::ConstantIndexOp::create(B, Loc, v); }
+  Value add(Value a, int64_t b) {
+    return arith::AddIOp::create(B, Loc, a, idx(b));
+  }
+  Value add(Value a, Value b) { return arith::AddIOp::create(B, Loc, a, b); }
+  Value mul(Value a, int64_t b) {
+    return arith::MulIOp::create(B, Loc, a, idx(b));
+  }
+  Value div(Value a, int64_t b) {
+    return arith::DivUIOp::create(B, Loc, a, idx(b));
+  }
+  Value rem(Value a, int64_t b) {
+    return arith::RemUIOp::create(B, Loc, a, idx(b));
+  }
+  Value below(Value a, int64_t b) {
+    return arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult, a, idx(b));
+  }
+  Value clamp(Value a, int64_t size) {
+    return arith::MinUIOp::create(B, Loc, a, idx(size - 1));
+  }
+  Value f32(double v) {
+    return arith::ConstantOp::create(B, Loc, B.getF32FloatAttr(v));
+  }
+  Value toF32(Value v) {
+    return v.getType().isF32()
+               ? v
+               : arith::ExtFOp::create(B, Loc, B.getF32Type(), v).getResult();
+  }
+  Value maxf(Value a, Value b) {
+    return arith::MaxNumFOp::create(B, Loc, a, b);
+  }
+  // e^v as 2^(v log2 e): one multiply and the hardware's exp2 (a few
+  // instructions) instead of exp's polynomial (about fifteen), for every
+  // score.
+  Value exp(Value v) {
+    return math::Exp2Op::create(B, Loc,
+                                arith::MulFOp::create(B, Loc, v, f32(M_LOG2E)));
+  }
+  // The loops of Scores or Output (`op`, whose loops have `roles`) at this
+  // workgroup's batch position, query `q`, key `key` and head or value
+  // position `inner` (a null one left at 0).
+  SmallVector<Value> loops(linalg::LinalgOp op, const AttentionLoops &roles,
+                           Value q, Value key, Value inner);
+  SmallVector<Value> scoreLoops(Value q, Value key, Value inner) {
+    return loops(A.Scores, A.ScoreLoops, q, key, inner);
+  }
+  SmallVector<Value> outputLoops(Value q, Value key, Value inner) {
+    return loops(A.Output, A.OutputLoops, q, key, inner);
+  }
+  // cp.async of a rows x cols tile of `source` (16-byte pieces along the
+  // innermost dim) into `tile`[stage]; `indices` gives a piece's source
+  // indices from its row and column, `inBounds` whether it exists.
+  void copyTile(SmallVectorImpl<Value> &tokens, Value tile, Value stage,
+                Value source, int64_t rows, int64_t cols,
+                function_ref<SmallVector<Value>(Value, Value)> indices,
+                function_ref<Value(Value)> inBounds);
+  // The copies of step `step`'s K and V into `stage`, with Q's when `q`.
+  Value copyStep(Value stage, Value key0, Value valid, bool q);
+  // x of the score element `s` at query `q` and key `key`, in f32.
+  Value scoreX(Value s, Value q, Value key);
+
+  func::FuncOp Func;
+  AttentionDispatch &D;
+  Attention &A;
+  AttentionConfig C;
+  const GpuMatrixInstruction &Instruction;
+  SymbolTable &Symbols;
+  OpBuilder B;
+  Location Loc;
+  RowEvaluator E;
+  Value TileQ, TileK, TileV, Q0;
+  SmallVector<Value> BatchPosition; // per batch loop, in their order
+};
+
+SmallVector<Value> AttentionKernelBuilder::loops(linalg::LinalgOp op,
+                                                 const AttentionLoops &roles,
+                                                 Value q, Value key,
+                                                 Value inner) {
+  SmallVector<Value> values(op.getNumLoops(), idx(0));
+  for (auto [loop, value] : llvm::zip(roles.Batch, BatchPosition))
+    values[loop] = value;
+  for (auto [loop, value] :
+       {std::pair{roles.Query, q}, {roles.Key, key}, {roles.Inner, inner}})
+    if (value)
+      values[loop] = value;
+  return values;
+}
+
+void AttentionKernelBuilder::copyTile(
+    SmallVectorImpl<Value> &tokens, Value tile, Value stage, Value source,
+    int64_t rows, int64_t cols,
+    function_ref<SmallVector<Value>(Value, Value)> indices,
+    function_ref<Value(Value)> inBounds) {
+  Value tid = gpu::ThreadIdOp::create(B, Loc, gpu::Dimension::x);
+  int64_t pieces = rows * cols / kCopyElements;
+  for (int64_t first = 0; first < pieces; first += C.threads()) {
+    Value piece = add(tid, first);
+    Value row = div(piece, cols / kCopyElements);
+    Value col = mul(rem(piece, cols / kCopyElements), kCopyElements);
+    Value in = inBounds(row);
+    Value srcElements;
+    if (in)
+      srcElements =
+          arith::SelectOp::create(B, Loc, in, idx(kCopyElements), idx(0));
+    SmallVector<Value> dst = {row, col};
+    if (stage)
+      dst.insert(dst.begin(), stage);
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tile, dst,
+        source, indices(row, col), B.getIndexAttr(kCopyElements), srcElements,
+        /*bypassL1=*/B.getUnitAttr()));
+  }
+}
+
+Value AttentionKernelBuilder::copyStep(Value stage, Value key0, Value valid,
+                                       bool q) {
+  SmallVector<Value> tokens;
+  auto both = [&](Value a, Value b) -> Value {
+    if (!a || !b)
+      return a ? a : b;
+    return arith::AndIOp::create(B, Loc, a, b);
+  };
+  if (q) {
+    AffineMap map =
+        A.Scores.getMatchingIndexingMap(A.Scores.getDpsInputOperand(0));
+    copyTile(
+        tokens, TileQ, nullptr, D.Q, C.rows(), A.HeadDim,
+        [&](Value row, Value col) {
+          return applyToLoops(
+              B, Loc, map,
+              scoreLoops(clamp(add(Q0, row), A.Queries), nullptr, col));
+        },
+        [&](Value row) -> Value {
+          return A.Queries % C.rows() == 0 ? Value()
+                                           : below(add(Q0, row), A.Queries);
+        });
+  }
+  auto keyInBounds = [&](Value row) -> Value {
+    return both(valid,
+                A.Keys % C.BN == 0 ? Value() : below(add(key0, row), A.Keys));
+  };
+  AffineMap mapK =
+      A.Scores.getMatchingIndexingMap(A.Scores.getDpsInputOperand(1));
+  copyTile(
+      tokens, TileK, stage, D.K, C.BN, A.HeadDim,
+      [&](Value row, Value col) {
+        return applyToLoops(
+            B, Loc, mapK,
+            scoreLoops(nullptr, clamp(add(key0, row), A.Keys), col));
+      },
+      keyInBounds);
+  AffineMap mapV =
+      A.Output.getMatchingIndexingMap(A.Output.getDpsInputOperand(1));
+  copyTile(
+      tokens, TileV, stage, D.V, C.BN, A.ValueDim,
+      [&](Value row, Value col) {
+        return applyToLoops(
+            B, Loc, mapV,
+            outputLoops(nullptr, clamp(add(key0, row), A.Keys), col));
+      },
+      keyInBounds);
+  return nvgpu::DeviceAsyncCreateGroupOp::create(
+      B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tokens);
+}
+
+Value AttentionKernelBuilder::scoreX(Value s, Value q, Value key) {
+  // The sink dims are Output loops: the batch position, the query, the key.
+  for (auto [dim, loop] : llvm::enumerate(A.SinkLoops)) {
+    Value value;
+    if (loop == A.OutputLoops.Query)
+      value = q;
+    else if (loop == A.OutputLoops.Key)
+      value = key;
+    else
+      for (auto [batchLoop, position] :
+           llvm::zip(A.OutputLoops.Batch, BatchPosition))
+        if (batchLoop == loop)
+          value = position;
+    E.Dims[dim] = value;
+  }
+  const RowReduction &max = A.Softmax.Reductions[0];
+  E.Dims[max.Dim] = key;
+  E.Given[A.Scores->getResult(0)] = s;
+  // The max's payload combining x with its neutral element is x.
+  Value neutral = arith::ConstantOp::create(B, Loc, max.Payload.Neutral);
+  return toF32(E.payload(max.Op, reductionLoops(max), neutral));
+}
+
+void AttentionKernelBuilder::build() {
+  B.setInsertionPoint(D.D.Store);
+  setLoweringConfig(
+      Func, "attention",
+      {B.getNamedAttr("workgroup_rows", B.getI64IntegerAttr(C.rows())),
+       B.getNamedAttr("keys_per_step", B.getI64IntegerAttr(C.BN)),
+       B.getNamedAttr("instruction", B.getStringAttr(Instruction.str()))});
+  Type f16 = B.getF16Type();
+  TileQ = createSharedBuffer(B, Loc, Func, Symbols, "_attn_q",
+                             {C.rows(), A.HeadDim + kMmaRowPad}, f16);
+  TileK = createSharedBuffer(B, Loc, Func, Symbols, "_attn_k",
+                             {2, C.BN, A.HeadDim + kMmaRowPad}, f16);
+  TileV = createSharedBuffer(B, Loc, Func, Symbols, "_attn_v",
+                             {2, C.BN, A.ValueDim + kMmaRowPad}, f16);
+
+  scf::ForallOp forall =
+      createBlockLoop(B, Loc, {A.Batch, A.Queries}, {1, C.rows()});
+  B.setInsertionPointToStart(forall.getBody());
+  SmallVector<int64_t> batchSizes;
+  SmallVector<int64_t> ranges = A.Output.getStaticLoopRanges();
+  for (unsigned loop : A.OutputLoops.Batch)
+    batchSizes.push_back(ranges[loop]);
+  if (!batchSizes.empty())
+    BatchPosition = delinearize(B, Loc, forall.getInductionVar(0), batchSizes);
+  Q0 = forall.getInductionVar(1);
+  Value tid = gpu::ThreadIdOp::create(B, Loc, gpu::Dimension::x);
+  Value warp = div(tid, kMmaWarpThreads), lane = rem(tid, kMmaWarpThreads);
+  // Accumulator element (r, c) of an m16n8 tile is row g + 8r, column
+  // 2t + c (g = lane / 4, t = lane % 4).
+  Value g = div(lane, 4), t2 = mul(rem(lane, 4), 2);
+  Value warpRow = mul(warp, kMmaM);
+  // The query of each of the thread's two rows, and the one it reads (a
+  // copy of the last past it).
+  SmallVector<Value> query, readQuery;
+  for (int64_t r = 0; r < 2; ++r) {
+    query.push_back(add(add(Q0, warpRow), add(g, 8 * r)));
+    readQuery.push_back(A.Queries % C.rows() == 0
+                            ? query.back()
+                            : clamp(query.back(), A.Queries));
+  }
+
+  int64_t steps = llvm::divideCeil(A.Keys, C.BN);
+  int64_t sTiles = C.BN / kMmaN, oTiles = A.ValueDim / kMmaN;
+  auto accType = VectorType::get({2, 2}, B.getF32Type());
+  auto aType = VectorType::get({4, 2}, f16);
+  auto bType = VectorType::get({2, 2}, f16);
+  Value first = copyStep(idx(0), idx(0), nullptr, /*q=*/true);
+
+  // The running max starts at the max reduction's init (its fill: the
+  // neutral NaN or -inf frontends write), the sum at zero.
+  Value minusInf = f32(-std::numeric_limits<double>::infinity());
+  const RowReduction &maxR = A.Softmax.Reductions[0];
+  const RowReduction &sumR = A.Softmax.Reductions[1];
+  linalg::LinalgOp maxOp = maxR.Op, sumOp = sumR.Op;
+  Value maxInit = maxf(
+      minusInf,
+      toF32(E.element(maxOp.getDpsInitOperand(0)->get(), maxR.ResultIndices)));
+  Value zeroAcc = vector::BroadcastOp::create(B, Loc, accType, f32(0));
+  SmallVector<Value> inits = {maxInit, maxInit, f32(0), f32(0)};
+  inits.append(oTiles, zeroAcc);
+  auto loop = scf::ForOp::create(B, Loc, idx(0), idx(steps), idx(1), inits);
+  {
+    OpBuilder::InsertionGuard guard(B);
+    B.setInsertionPointToStart(loop.getBody());
+    Value step = loop.getInductionVar();
+    ValueRange args = loop.getRegionIterArgs();
+    SmallVector<Value> m = {args[0], args[1]}, l = {args[2], args[3]};
+    SmallVector<Value> o(args.drop_front(4));
+    Value stage = rem(step, 2);
+    // Everyone is done reading the other stage (the previous step's):
+    // the next step's tiles go there while this one's are read.
+    gpu::BarrierOp::create(B, Loc);
+    Value next = add(step, 1);
+    Value valid = arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult, next,
+                                        idx(steps));
+    Value nextKey =
+        mul(arith::MinUIOp::create(B, Loc, next, idx(steps - 1)), C.BN);
+    copyStep(rem(next, 2), nextKey, valid, /*q=*/false);
+    nvgpu::DeviceAsyncWaitOp::create(B, Loc, first, B.getI32IntegerAttr(1));
+    gpu::BarrierOp::create(B, Loc);
+    Value key0 = mul(step, C.BN);
+
+    // S = Q . K^T, the scores' fill value added.
+    Value sInit = vector::BroadcastOp::create(B, Loc, accType,
+                                              toF32(fillValue(A.Scores)));
+    SmallVector<Value> s(sTiles, sInit);
+    for (int64_t kk = 0; kk < A.HeadDim; kk += kMmaK) {
+      Value a =
+          nvgpu::LdMatrixOp::create(B, Loc, aType, TileQ,
+                                    ValueRange{add(warpRow, rem(lane, 16)),
+                                               add(mul(div(lane, 16), 8), kk)},
+                                    /*transpose=*/false, /*numTiles=*/4);
+      for (int64_t ni = 0; ni < sTiles; ++ni) {
+        // Lanes 0-7 address keys ni*8.. at head kk, lanes 8-15 at kk + 8.
+        Value b = nvgpu::LdMatrixOp::create(
+            B, Loc, bType, TileK,
+            ValueRange{stage, add(rem(lane, 8), ni * kMmaN),
+                       add(mul(rem(div(lane, 8), 2), 8), kk)},
+            /*transpose=*/false, /*numTiles=*/2);
+        s[ni] = nvgpu::MmaSyncOp::create(
+            B, Loc, a, b, s[ni], ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
+      }
+    }
+
+    // x for each element, -inf past the last key; each row's max.
+    SmallVector<SmallVector<Value>> x(sTiles);
+    SmallVector<Value> rowMax = {minusInf, minusInf};
+    for (int64_t ni = 0; ni < sTiles; ++ni)
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t c = 0; c < 2; ++c) {
+          Value key = add(key0, add(t2, ni * kMmaN + c));
+          Value inKeys = A.Keys % C.BN == 0 ? Value() : below(key, A.Keys);
+          Value readKey = inKeys ? clamp(key, A.Keys) : key;
+          Value sv =
+              vector::ExtractOp::create(B, Loc, s[ni], ArrayRef<int64_t>{r, c});
+          Value xv = scoreX(sv, readQuery[r], readKey);
+          if (inKeys)
+            xv = arith::SelectOp::create(B, Loc, inKeys, xv, minusInf);
+          x[ni].push_back(xv);
+          rowMax[r] = maxf(rowMax[r], xv);
+        }
+    // The four lanes of a quad hold a row between them.
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t mask : {1, 2})
+        rowMax[r] = maxf(rowMax[r],
+                         shuffleXor(B, Loc, rowMax[r], mask, kMmaWarpThreads));
+    SmallVector<Value> shift, alpha, newM;
+    for (int64_t r = 0; r < 2; ++r) {
+      newM.push_back(maxf(m[r], rowMax[r]));
+      // A row without a finite score yet subtracts 0 (exp(-inf) = 0).
+      Value none = arith::CmpFOp::create(B, Loc, arith::CmpFPredicate::OEQ,
+                                         newM[r], minusInf);
+      shift.push_back(arith::SelectOp::create(B, Loc, none, f32(0), newM[r]));
+      alpha.push_back(exp(arith::SubFOp::create(B, Loc, m[r], shift[r])));
+    }
+    // p = exp(x - m), rounded into the A fragments of P . V.
+    SmallVector<Value> rowSum = {f32(0), f32(0)};
+    SmallVector<SmallVector<Value>> p(sTiles);
+    for (int64_t ni = 0; ni < sTiles; ++ni)
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t c = 0; c < 2; ++c) {
+          Value pv =
+              exp(arith::SubFOp::create(B, Loc, x[ni][r * 2 + c], shift[r]));
+          rowSum[r] = arith::AddFOp::create(B, Loc, rowSum[r], pv);
+          p[ni].push_back(arith::TruncFOp::create(B, Loc, f16, pv));
+        }
+    SmallVector<Value> results;
+    for (int64_t r = 0; r < 2; ++r) {
+      results.push_back(newM[r]);
+    }
+    for (int64_t r = 0; r < 2; ++r)
+      results.push_back(arith::AddFOp::create(
+          B, Loc, arith::MulFOp::create(B, Loc, l[r], alpha[r]), rowSum[r]));
+    Value scale = vector::FromElementsOp::create(
+        B, Loc, accType, ValueRange{alpha[0], alpha[0], alpha[1], alpha[1]});
+    for (Value &acc : o)
+      acc = arith::MulFOp::create(B, Loc, acc, scale);
+    for (int64_t kj = 0; kj < C.BN / kMmaK; ++kj) {
+      const SmallVector<Value> &lo = p[2 * kj], &hi = p[2 * kj + 1];
+      Value a = vector::FromElementsOp::create(
+          B, Loc, aType,
+          ValueRange{lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]});
+      for (int64_t vi = 0; vi < oTiles; ++vi) {
+        // Lanes 0-15 address keys kj*16.. of V's columns vi*8..
+        Value b = nvgpu::LdMatrixOp::create(
+            B, Loc, bType, TileV,
+            ValueRange{stage, add(rem(lane, 16), kj * kMmaK), idx(vi * kMmaN)},
+            /*transpose=*/true, /*numTiles=*/2);
+        o[vi] = nvgpu::MmaSyncOp::create(
+            B, Loc, a, b, o[vi], ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
+      }
+    }
+    llvm::append_range(results, o);
+    scf::YieldOp::create(B, Loc, results);
+  }
+  // The last (empty) copies complete before the kernel ends.
+  nvgpu::DeviceAsyncWaitOp::create(B, Loc, first, B.getI32IntegerAttr(0));
+
+  ValueRange results = loop.getResults();
+  Value sumInit =
+      toF32(E.element(sumOp.getDpsInitOperand(0)->get(), sumR.ResultIndices));
+  Value outInit = toF32(uniformInit(D.D));
+  SmallVector<Value> inverse;
+  for (int64_t r = 0; r < 2; ++r) {
+    Value l = results[2 + r];
+    for (int64_t mask : {1, 2})
+      l = arith::AddFOp::create(B, Loc, l,
+                                shuffleXor(B, Loc, l, mask, kMmaWarpThreads));
+    l = arith::AddFOp::create(B, Loc, sumInit, l);
+    inverse.push_back(arith::DivFOp::create(B, Loc, f32(1), l));
+  }
+  AffineMap outMap =
+      A.Output.getMatchingIndexingMap(A.Output.getDpsInitOperand(0));
+  for (int64_t vi = 0; vi < oTiles; ++vi)
+    for (int64_t r = 0; r < 2; ++r)
+      for (int64_t c = 0; c < 2; ++c) {
+        OpBuilder::InsertionGuard guard(B);
+        if (A.Queries % C.rows() != 0) {
+          auto inside = scf::IfOp::create(B, Loc, below(query[r], A.Queries));
+          B.setInsertionPoint(inside.thenYield());
+        }
+        Value v = add(t2, vi * kMmaN + c);
+        SmallVector<Value> outIndices =
+            applyToLoops(B, Loc, outMap, outputLoops(query[r], nullptr, v));
+        Value acc = vector::ExtractOp::create(B, Loc, results[4 + vi],
+                                              ArrayRef<int64_t>{r, c});
+        Value value = arith::AddFOp::create(
+            B, Loc, outInit, arith::MulFOp::create(B, Loc, acc, inverse[r]));
+        memref::StoreOp::create(B, Loc,
+                                applyEpilogue(B, Loc, D.D, value, outIndices),
+                                D.D.Out, outIndices);
+      }
+}
+
+} // namespace
+
+bool hasAttentionKernel(const GpuTarget &target) {
+  const GpuMatrixInstruction *mma = target.findMatrixInstruction(
+      GpuMatrixInstruction::Kind::MmaSync, "f16", "f32");
+  return target.AsyncCopy && mma && mma->M == kMmaM && mma->N == kMmaN &&
+         mma->K == kMmaK && target.SubgroupSize == kMmaWarpThreads;
+}
+
+LogicalResult buildAttentionKernel(func::FuncOp func, SymbolTable &symbols,
+                                   const GpuTarget &target) {
+  if (!hasAttentionKernel(target))
+    return failure();
+  FailureOr<AttentionDispatch> d = matchAttentionDispatch(func);
+  if (failed(d))
+    return failure();
+  std::optional<AttentionConfig> config = chooseConfig(d->A, target);
+  if (!config)
+    return failure();
+  const GpuMatrixInstruction *instruction = target.findMatrixInstruction(
+      GpuMatrixInstruction::Kind::MmaSync, "f16", "f32");
+  AttentionKernelBuilder(func, *d, *config, *instruction, symbols).build();
+  eraseTensorProgram(func);
+  func->setAttr(kWorkgroupSizeAttr, OpBuilder(func).getDenseI64ArrayAttr(
+                                        {config->threads(), 1, 1}));
+  return success();
+}
+
+namespace {
+
+struct GpuAttentionKernelsPass
+    : impl::GpuAttentionKernelsBase<GpuAttentionKernelsPass> {
+  void runOnOperation() override {
+    FailureOr<GpuTarget> target = getGpuTarget(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    buildKernelsOfDispatches(
+        getOperation(), [&](func::FuncOp func, SymbolTable &symbols) {
+          return buildAttentionKernel(func, symbols, *target);
+        });
+  }
+};
+
+} // namespace
+} // namespace kiln

@@ -1,0 +1,125 @@
+// RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=h100 --kiln-gpu-attention-kernels %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=t4 --kiln-gpu-attention-kernels %s | FileCheck %s --check-prefix=T4
+
+// A decoder's attention dispatch (4 heads of 128 tokens and 64 dims, an
+// additive mask read from a binding) on an H100: 4 x 128 / 16 = 32 warps,
+// so a warp a workgroup (more would leave most processors idle), 64 keys a
+// step in 2 steps. Shared: Q's 16 rows and two stages of K's and V's 64,
+// each row padded by 8 f16. Each step waits for its copies, issues the
+// next's, computes S with 4 x 8 mma.syncs, loads the mask for each score,
+// takes the rows' max across the quad (xor 1, 2), exponentiates and
+// multiplies P by V with 4 x 8 more. O / l is rounded to f16 and stored.
+// A T4 has no cp.async: the dispatch is left alone.
+
+// CHECK-DAG:   memref.global "private" @attention_attn_q : memref<16x72xf16, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @attention_attn_k : memref<2x64x72xf16, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @attention_attn_v : memref<2x64x72xf16, 3> {alignment = 16 : i64}
+// CHECK-LABEL: func.func private @attention(
+// CHECK-SAME:    kiln.lowering_config = {instruction = "mma_sync.m16n8k16.f16.f32", kernel = "attention", keys_per_step = 64 : i64, workgroup_rows = 16 : i64}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 32, 1, 1>
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (4, 128) step (1, 16)
+// CHECK-COUNT-4: nvgpu.device_async_copy
+// CHECK:         nvgpu.device_async_create_group
+// CHECK:         scf.for %{{.+}} = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args(
+// CHECK:           gpu.barrier
+// CHECK:           nvgpu.device_async_wait
+// CHECK:           gpu.barrier
+// CHECK-COUNT-32:  nvgpu.mma.sync
+// CHECK:           memref.load %arg2
+// CHECK:           gpu.shuffle xor
+// CHECK:           math.exp
+// CHECK-COUNT-32:  nvgpu.mma.sync
+// CHECK:           scf.yield
+// CHECK:         gpu.shuffle xor
+// CHECK:         arith.truncf {{.*}} : f32 to f16
+// CHECK:         memref.store {{.*}}, %arg4
+// CHECK-NOT:     linalg.
+// T4-LABEL:    func.func private @attention(
+// T4-NOT:        kiln.lowering_config
+// T4:            linalg.batch_matmul
+#map = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+#map1 = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+#map2 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#map3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#map5 = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#map6 = affine_map<(d0, d1, d2) -> (0, d1, d2)>
+#map7 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
+#map8 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#map9 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+#map10 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>
+module {
+  func.func private @attention(%arg0: memref<4x128x64xf16>, %arg1: memref<4x128x64xf16>, %arg2: memref<1x128x128xf16>, %arg3: memref<4x128x64xf16>, %arg4: memref<4x128x64xf16>) attributes {kiln.dispatch} {
+    %0 = bufferization.to_tensor %arg0 restrict : memref<4x128x64xf16> to tensor<4x128x64xf16>
+    %1 = bufferization.to_tensor %arg1 restrict : memref<4x128x64xf16> to tensor<4x128x64xf16>
+    %2 = bufferization.to_tensor %arg2 restrict : memref<1x128x128xf16> to tensor<1x128x128xf16>
+    %3 = bufferization.to_tensor %arg3 restrict : memref<4x128x64xf16> to tensor<4x128x64xf16>
+    %cst = arith.constant 1.000000e+00 : f16
+    %cst_0 = arith.constant 0.000000e+00 : f16
+    %cst_1 = arith.constant -6.550400e+04 : f16
+    %cst_2 = arith.constant 1.250000e-01 : f16
+    %cst_3 = arith.constant 0.000000e+00 : f32
+    %4 = tensor.empty() : tensor<4x128x128xf32>
+    %5 = linalg.fill ins(%cst_3 : f32) outs(%4 : tensor<4x128x128xf32>) -> tensor<4x128x128xf32>
+    %6 = tensor.empty() : tensor<4x128x128xf16>
+    %7 = tensor.empty() : tensor<4x128xf16>
+    %expanded = tensor.expand_shape %7 [[0], [1, 2]] output_shape [4, 128, 1] : tensor<4x128xf16> into tensor<4x128x1xf16>
+    %8 = tensor.empty() : tensor<4x128x1xf16>
+    %9 = linalg.fill ins(%cst_1 : f16) outs(%8 : tensor<4x128x1xf16>) -> tensor<4x128x1xf16>
+    %10 = tensor.empty() : tensor<4x128x1xf16>
+    %11 = linalg.fill ins(%cst_0 : f16) outs(%10 : tensor<4x128x1xf16>) -> tensor<4x128x1xf16>
+    %12 = tensor.empty() : tensor<4x128x64xf32>
+    %13 = linalg.fill ins(%cst_3 : f32) outs(%12 : tensor<4x128x64xf32>) -> tensor<4x128x64xf32>
+    %14 = tensor.empty() : tensor<4x128x64xf16>
+    %15 = linalg.generic {indexing_maps = [#map, #map1, #map2], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%0, %1 : tensor<4x128x64xf16>, tensor<4x128x64xf16>) outs(%5 : tensor<4x128x128xf32>) {
+    ^bb0(%in: f16, %in_6: f16, %out: f32):
+      %24 = arith.extf %in : f16 to f32
+      %25 = arith.extf %in_6 : f16 to f32
+      %26 = arith.mulf %24, %25 : f32
+      %27 = arith.addf %out, %26 : f32
+      linalg.yield %27 : f32
+    } -> tensor<4x128x128xf32>
+    %16 = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%15 : tensor<4x128x128xf32>) outs(%6 : tensor<4x128x128xf16>) {
+    ^bb0(%in: f32, %out: f16):
+      %24 = arith.truncf %in : f32 to f16
+      linalg.yield %24 : f16
+    } -> tensor<4x128x128xf16>
+    %17 = linalg.generic {indexing_maps = [#map3, #map6, #map3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%16, %2 : tensor<4x128x128xf16>, tensor<1x128x128xf16>) outs(%6 : tensor<4x128x128xf16>) {
+    ^bb0(%in: f16, %in_6: f16, %out: f16):
+      %24 = arith.mulf %in, %cst_2 : f16
+      %25 = arith.addf %24, %in_6 : f16
+      linalg.yield %25 : f16
+    } -> tensor<4x128x128xf16>
+    %expanded_4 = tensor.expand_shape %17 [[0], [1, 2], [3]] output_shape [4, 128, 1, 128] : tensor<4x128x128xf16> into tensor<4x128x1x128xf16>
+    %18 = linalg.generic {indexing_maps = [#map4, #map2], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%expanded_4 : tensor<4x128x1x128xf16>) outs(%9 : tensor<4x128x1xf16>) {
+    ^bb0(%in: f16, %out: f16):
+      %24 = arith.maximumf %in, %out : f16
+      linalg.yield %24 : f16
+    } -> tensor<4x128x1xf16>
+    %19 = linalg.generic {indexing_maps = [#map3, #map5, #map3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%17, %18 : tensor<4x128x128xf16>, tensor<4x128x1xf16>) outs(%6 : tensor<4x128x128xf16>) {
+    ^bb0(%in: f16, %in_6: f16, %out: f16):
+      %24 = arith.subf %in, %in_6 : f16
+      %25 = math.exp %24 : f16
+      linalg.yield %25 : f16
+    } -> tensor<4x128x128xf16>
+    %expanded_5 = tensor.expand_shape %19 [[0], [1, 2], [3]] output_shape [4, 128, 1, 128] : tensor<4x128x128xf16> into tensor<4x128x1x128xf16>
+    %20 = linalg.generic {indexing_maps = [#map4, #map2], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%expanded_5 : tensor<4x128x1x128xf16>) outs(%11 : tensor<4x128x1xf16>) {
+    ^bb0(%in: f16, %out: f16):
+      %24 = arith.addf %in, %out : f16
+      linalg.yield %24 : f16
+    } -> tensor<4x128x1xf16>
+    %21 = linalg.generic {indexing_maps = [#map3, #map5, #map3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%19, %20 : tensor<4x128x128xf16>, tensor<4x128x1xf16>) outs(%6 : tensor<4x128x128xf16>) {
+    ^bb0(%in: f16, %in_6: f16, %out: f16):
+      %24 = arith.divf %cst, %in_6 : f16
+      %25 = arith.mulf %in, %24 : f16
+      linalg.yield %25 : f16
+    } -> tensor<4x128x128xf16>
+    %22 = linalg.batch_matmul ins(%21, %3 : tensor<4x128x128xf16>, tensor<4x128x64xf16>) outs(%13 : tensor<4x128x64xf32>) -> tensor<4x128x64xf32>
+    %23 = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%22 : tensor<4x128x64xf32>) outs(%14 : tensor<4x128x64xf16>) {
+    ^bb0(%in: f32, %out: f16):
+      %24 = arith.truncf %in : f32 to f16
+      linalg.yield %24 : f16
+    } -> tensor<4x128x64xf16>
+    bufferization.materialize_in_destination %23 in restrict writable %arg4 : (tensor<4x128x64xf16>, memref<4x128x64xf16>) -> ()
+    return
+  }}

@@ -124,13 +124,14 @@ def read_ir_dump(lines):
     return found
 
 
-def describe_dispatches(bin_dir, onnx, cuda_target, timeout=3600):
-    """Compiles `onnx` for cuda once more with the IR printed after every
-    pass (constants elided) and reads the dispatches from it."""
+def describe_dispatches(bin_dir, onnx, cuda_target, timeout=3600, extra=()):
+    """Compiles `onnx` for cuda once more (with the `extra` arguments it was
+    compiled with) with the IR printed after every pass (constants elided)
+    and reads the dispatches from it."""
     with tempfile.TemporaryDirectory() as scratch:
         argv = [os.path.join(bin_dir, "kiln-compile"), onnx,
                 "--target-device=cuda", f"--cuda-target={cuda_target}",
-                "-o", os.path.join(scratch, "model.kiln"),
+                *extra, "-o", os.path.join(scratch, "model.kiln"),
                 "--mlir-print-ir-after-all",
                 "--mlir-elide-elementsattrs-if-larger=16",
                 "--mlir-elide-resource-strings-if-larger=16"]

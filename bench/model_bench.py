@@ -70,7 +70,23 @@ ROWS = (
     ("vit_f16", "ViT f16 batch 1"),
     ("gpt_f16", "GPT-style decoder f16, 128-token prefill"),
     ("bert_f16", "BERT-style encoder f16, 64 tokens"),
+    # f32 models compiled with --precision=f16 (matmuls and convolutions in
+    # f16, the rest in f32); PyTorch runs the model in f16, as the f16 rows.
+    ("vit_p16", "ViT f32, --precision=f16"),
+    ("gpt_p16", "GPT-style decoder f32, --precision=f16"),
+    ("bert_p16", "BERT-style encoder f32, --precision=f16"),
 )
+# A row's --precision, by the suffix of its name, and the exported model
+# it compiles.
+PRECISIONS = {"_p16": "f16"}
+
+
+def precision_of(model):
+    """(the exported model a row compiles, its --precision or None)."""
+    for suffix, precision in PRECISIONS.items():
+        if model.endswith(suffix):
+            return model[:-len(suffix)], precision
+    return model, None
 LABELS = dict(ROWS)
 PROFILE_DEFAULT = "vit,gpt,resnet50_b32_f16"
 # Inputs up to this size travel in a pack; larger ones are regenerated
@@ -159,10 +175,14 @@ def kiln_version():
 
 
 def compile_and_describe(bin_dir, model, onnx, module, cuda_target):
-    """Compiles `onnx` into `module` and describes its dispatches next to
-    it; returns (harness.Compiled, the description's path or None)."""
+    """Compiles `onnx` into `module` (with the row's --precision) and
+    describes its dispatches next to it; returns (harness.Compiled, the
+    description's path or None)."""
+    _, precision = precision_of(model)
+    extra = [f"--precision={precision}"] if precision else []
     compiled = harness.compileOnnx(bin_dir, onnx, module, "cuda",
-                                   cuda_target, timeout=3600)
+                                   cuda_target, timeout=3600,
+                                   extraArgs=extra)
     log(f"compiled {model} in {compiled.seconds:.1f}s" +
         (f": {compiled.reason}" if compiled.reason else ""))
     described = os.path.join(os.path.dirname(module),
@@ -171,8 +191,9 @@ def compile_and_describe(bin_dir, model, onnx, module, cuda_target):
         return compiled, None
     try:
         with open(described, "w", encoding="utf-8") as f:
-            json.dump(kernel_profile.describe_dispatches(
-                bin_dir, onnx, cuda_target), f, indent=1)
+                json.dump(kernel_profile.describe_dispatches(
+                bin_dir, onnx, cuda_target, extra=extra), f,
+                      indent=1)
     except (OSError, RuntimeError, subprocess.SubprocessError) as e:
         log(f"{model}: dispatches not described: {e}")
         return compiled, None
@@ -191,7 +212,8 @@ def make_kit(args):
     export_dir = os.path.join(args.kit, "export")
     command = [sys.executable,
                os.path.join(REPO, "tests", "models", "export_models.py"),
-               "--out", export_dir, "--models", ",".join(args.models),
+               "--out", export_dir, "--models",
+               ",".join(dict.fromkeys(precision_of(m)[0] for m in args.models)),
                "--opsets", str(OPSET), "--torch-files=state"]
     log("$ " + " ".join(command))
     if subprocess.run(command).returncode != 0:
@@ -205,8 +227,9 @@ def make_kit(args):
     rel = lambda p: os.path.relpath(p, args.kit)  # noqa: E731
     entries, ok, digests = [], True, {}
     for model in args.models:
-        arch, batch, dtype = export_models.parseModel(model)
-        exported = os.path.join(export_dir, f"{model}_opset{OPSET}")
+        exported_model, precision = precision_of(model)
+        arch, batch, dtype = export_models.parseModel(exported_model)
+        exported = os.path.join(export_dir, f"{exported_model}_opset{OPSET}")
         onnx = os.path.join(exported, "model.onnx")
         module = os.path.join(modules, f"{model}.kiln")
         compiled, described = compile_and_describe(
@@ -223,7 +246,7 @@ def make_kit(args):
             compiled.status, compiled.reason,
             module if compiled.status == harness.PASS else None,
             {"label": LABELS[model], "arch": arch, "batch": batch,
-             "dtype": dtype, "input_shape": list(x.shape),
+             "dtype": precision or dtype, "input_shape": list(x.shape),
              "input_dtype": str(x.dtype),
              "input_sha256": array_digest(x),
              "onnx": rel(onnx), "state": rel(state),
@@ -331,11 +354,14 @@ def ensure_input(entry):
     return path
 
 
-def check(label, got, expected):
+def check(label, got, expected, precision=None):
+    """Checks an output against the float64 reference with its type's
+    tolerance, or f16's for a row compiled with --precision=f16."""
     ok, err, detail = harness.checkOutput(np.asarray(got), expected,
-                                          scaleByMax=True)
+                                          scaleByMax=True,
+                                          floatTolerance=precision)
     bound = ("fp16: 2.5e-3 max|ref| + 1e-3 |ref|"
-             if expected.dtype == np.float16 else
+             if expected.dtype == np.float16 or precision == "f16" else
              "fp32: 1e-5 max|ref| + 1e-4 |ref|")
     return ok, (f"{label}: {'pass' if ok else 'FAIL'} (max |out - float64 "
                 f"ref| = {err:.1e}, max |ref| {np.abs(expected).max():.3g}; "
@@ -360,6 +386,12 @@ def torch_model(torch, entry, kit, notes):
         "that differ from the kit's (timing only: its outputs are not "
         "checked)"))
     checker = None
+    if precision_of(entry.name)[1]:
+        # The f32 graph's reference does not hold an f16 PyTorch model to
+        # f16's tolerance: timed, not checked.
+        notes.append(f"{entry.name}: PyTorch runs the model in f16 (timing "
+                     "only: its outputs are not checked)")
+        return model.half().cuda().eval(), False, None
     if info["dtype"] == "f16":
         if same:
             try:
@@ -377,6 +409,8 @@ def torch_times(torch, args, entry, kit, notes, results, compile_torch):
     string), with its outputs checked once."""
     model, same, checker = torch_model(torch, entry, kit, notes)
     x = torch.from_numpy(np.load(entry.sets[0].inputs[0])).cuda()
+    if precision_of(entry.name)[1] and x.is_floating_point():
+        x = x.half()
     expected = np.load(entry.sets[0].outputs[0])
     out = {}
     with torch.no_grad():
@@ -423,7 +457,8 @@ def kiln_times(args, entry, work, results):
     report = gpu.run_kiln(run_args, os.path.relpath(entry.module, args.kit),
                           None, [f"@{entry.sets[0].inputs[0]}"], args.reps,
                           [f"--output=@{out}"])
-    ok, note = check("Kiln", np.load(out), np.load(entry.sets[0].outputs[0]))
+    ok, note = check("Kiln", np.load(out), np.load(entry.sets[0].outputs[0]),
+                     precision_of(entry.name)[1])
     results["kiln_ok"], results["kiln_check"] = ok, note
     times, clock = gpu.timed(report)
     if clock != "device":

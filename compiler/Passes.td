@@ -100,6 +100,28 @@ def ConvertToChannelsLast
                            "mlir::arith::ArithDialect"];
 }
 
+def DemoteContractions : Pass<"kiln-demote-contractions"> {
+  let summary = "Multiplies f32 contractions' operands in f16 or bf16";
+  let description = [{
+    For --precision=f16 and bf16: every contraction and convolution whose
+    payload is `out + a * b` on f32 operands and accumulator becomes a
+    linalg.generic multiplying its operands rounded to `type` and extended
+    back, accumulating in f32 as before (`out + f32(a') * f32(b')`, what
+    the GPU back ends put on tensor cores). A constant operand is rounded
+    at compile time (dense elements and dense_resource blobs); a padded
+    one is rounded before its pad (by the rounded constant); any other by
+    an elementwise truncf. Other ops, the function's signature and the
+    results' types are left as they are.
+  }];
+  let options = [
+    Option<"type", "type", "std::string", /*default=*/"\"f16\"",
+           "The operands' type: f16 or bf16">,
+  ];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def FuseElementwise : Pass<"kiln-fuse-elementwise"> {
   let summary = "Fuses elementwise linalg.generic ops, within a size bound";
   let description = [{

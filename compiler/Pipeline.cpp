@@ -94,6 +94,10 @@ void buildGlobalOptPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createConvertToChannelsLast());
     pm.addPass(createCanonicalizerPass());
   }
+  // Before fusion, so each operand's rounding merges into what computes it.
+  if (!options.DemoteTo.empty())
+    pm.addNestedPass<func::FuncOp>(
+        createDemoteContractions({options.DemoteTo}));
   pm.addPass(createFuseElementwise());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -224,9 +228,15 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
                             options.Convolutions == Layout::Auto
                                 ? gpus
                                 : options.Convolutions == Layout::ChannelsLast;
+                        using Mode = CompileOptions::PrecisionMode;
+                        std::string demoteTo =
+                            options.Precision == Mode::F16    ? "f16"
+                            : options.Precision == Mode::BF16 ? "bf16"
+                                                              : "";
                         buildGlobalOptPipeline(pm,
                                                {/*ChannelsLast=*/channelsLast,
-                                                /*SplitReductions=*/gpus});
+                                                /*SplitReductions=*/gpus,
+                                                /*DemoteTo=*/demoteTo});
                       })) ||
       failed(runPhase(module, options, "dispatch", [&](OpPassManager &pm) {
         bool gpus = onlyGpuTargets(options.TargetDevices);

@@ -27,6 +27,10 @@ struct CompileOptions {
   /// Auto is channels-last when every target is a GPU, as written otherwise.
   enum class ConvLayout { Auto, AsWritten, ChannelsLast };
   ConvLayout Convolutions = ConvLayout::Auto;
+  /// The type f32 contractions and convolutions multiply in
+  /// (kiln-demote-contractions): F32 leaves them as written.
+  enum class PrecisionMode { F32, F16, BF16 };
+  PrecisionMode Precision = PrecisionMode::F32;
   /// Called at the start of each phase with a short description.
   std::function<void(llvm::StringRef)> Progress;
 };
@@ -44,6 +48,8 @@ struct GlobalOptOptions {
   bool ChannelsLast = false;
   /// kiln-split-reduction (GPU targets).
   bool SplitReductions = false;
+  /// kiln-demote-contractions' type ("f16", "bf16"); empty: not run.
+  std::string DemoteTo;
 };
 
 /// globalopt: layouts, elementwise fusion, reductions split.

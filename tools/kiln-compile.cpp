@@ -85,6 +85,18 @@ cl::opt<kiln::CompileOptions::ConvLayout> convLayout(
                clEnumValN(kiln::CompileOptions::ConvLayout::ChannelsLast,
                           "nhwc", "channels-last for every target")),
     cl::init(kiln::CompileOptions::ConvLayout::Auto), cl::cat(category));
+cl::opt<kiln::CompileOptions::PrecisionMode> precision(
+    "precision",
+    cl::desc("The type f32 matmuls and convolutions multiply in; softmax, "
+             "normalizations, reductions, the inputs and the results keep "
+             "the model's types (TF32 is not implemented yet)"),
+    cl::values(clEnumValN(kiln::CompileOptions::PrecisionMode::F32, "f32",
+                          "IEEE f32, as written (default)"),
+               clEnumValN(kiln::CompileOptions::PrecisionMode::F16, "f16",
+                          "operands rounded to f16, f32 accumulation"),
+               clEnumValN(kiln::CompileOptions::PrecisionMode::BF16, "bf16",
+                          "operands rounded to bf16, f32 accumulation")),
+    cl::init(kiln::CompileOptions::PrecisionMode::F32), cl::cat(category));
 cl::opt<bool> progress("progress",
                        cl::desc("Print each phase (default when stderr is a "
                                 "terminal)"),
@@ -222,6 +234,7 @@ int main(int argc, char **argv) {
   options.CudaTarget = cudaTarget;
   options.RequirePtxas = cudaUsePtxas;
   options.Convolutions = convLayout;
+  options.Precision = precision;
   auto start = std::chrono::steady_clock::now();
   if (progress || llvm::sys::Process::StandardErrIsDisplayed()) {
     options.Progress = [start](llvm::StringRef phase) {

@@ -30,7 +30,10 @@ namespace {
 
 // Whether the producer's payload only moves or converts its element (a
 // transpose, a broadcast, an extf): its only op, if any, is a cast of a
-// block argument.
+// block argument. A truncf is not taken: the contraction would read the
+// wide operand (twice the bytes), and its payload would no longer be the
+// half-precision multiply-add the tensor-core kernels take
+// (--precision=f16 rounds operands so).
 bool onlyMovesOrCasts(linalg::GenericOp producer) {
   Block &body = *producer.getBody();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
@@ -40,8 +43,8 @@ bool onlyMovesOrCasts(linalg::GenericOp producer) {
   if (body.getOperations().size() != 2)
     return false;
   Operation &op = body.front();
-  return isa<CastOpInterface>(op) && op.getNumOperands() == 1 &&
-         isa<BlockArgument>(op.getOperand(0));
+  return isa<CastOpInterface>(op) && !isa<arith::TruncFOp>(op) &&
+         op.getNumOperands() == 1 && isa<BlockArgument>(op.getOperand(0));
 }
 
 // A contraction or convolution reads each operand element many times (once

@@ -1,6 +1,7 @@
 //===- Transposes.cpp - Creating, folding and moving transposes -----------===//
 
 #include "compiler/globalopt/Transposes.h"
+#include "compiler/globalopt/ConstantBytes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -282,24 +283,6 @@ struct TransposeBroadcast : RewritePattern {
     return success();
   }
 };
-
-// The bytes of a constant's elements, when they are whole bytes each.
-std::optional<ArrayRef<char>> constantBytes(ElementsAttr attr,
-                                            int64_t elementBytes) {
-  int64_t size = attr.getNumElements() * elementBytes;
-  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-    if (dense.isSplat())
-      return std::nullopt;
-    return dense.getRawData();
-  }
-  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob || static_cast<int64_t>(blob->getData().size()) != size)
-      return std::nullopt;
-    return blob->getData();
-  }
-  return std::nullopt;
-}
 
 // transpose(constant) -> constant, the bytes permuted at compile time
 // (upstream's linalg constant folding does not read dense_resource blobs,

@@ -40,6 +40,9 @@ TOLERANCES = {
     "f32": (1e-5, 1e-4),
     "f32_approx": (1e-4, 1e-3),
     "f16": (2.5e-3, 1e-3),
+    # bf16 keeps 8 significant bits to f16's 11: eight times f16's bounds
+    # (models compiled with --precision=bf16).
+    "bf16": (2e-2, 8e-3),
     "exact": (0.0, 0.0),
 }
 

@@ -57,6 +57,10 @@ def parseArgs():
     p.add_argument("--compile-arg", action="append", default=[],
                    help="an extra kiln-compile argument, e.g. "
                    "--compile-arg=--conv-layout=nhwc (repeatable)")
+    p.add_argument("--float-tolerance", choices=["f32", "f16", "bf16"],
+                   help="hold float outputs to this tolerance instead of "
+                   "their type's (a model compiled with --precision=f16 or "
+                   "bf16; recorded in a --save-modules kit)")
     p.add_argument("--filter", default="",
                    help="only models whose name matches this regex")
     p.add_argument("--jobs", type=int, default=1,
@@ -135,7 +139,8 @@ def check(entry, workDir, args, report):
         return
     outcome = harness.runAndCheck(args.bin_dir, args.device, entry.module,
                                   entry.sets, os.path.join(workDir, entry.name),
-                                  args.timeout, scaleByMax=True)
+                                  args.timeout, scaleByMax=True,
+                                  floatTolerance=args.float_tolerance)
     ref = np.load(entry.sets[0].outputs[0])
     detail = (f"max |kiln - ref| {outcome.maxError:.2e}, max |ref| "
               f"{float(np.abs(ref).max()):.3g}, run {outcome.seconds:.2f}s")
@@ -158,7 +163,9 @@ def main():
 
     if args.prebuilt_modules:
         try:
-            _, entries = harness.readKit(args.prebuilt_modules)
+            meta, entries = harness.readKit(args.prebuilt_modules)
+            args.float_tolerance = (args.float_tolerance or
+                                    meta.get("float_tolerance"))
         except ValueError as e:
             return e2elib.fatal(str(e), report)
         entries = [e for e in entries if re.search(args.filter, e.name)]
@@ -182,7 +189,9 @@ def main():
         if args.save_modules:
             harness.writeKit(args.save_modules,
                              {"target_device": args.target_device,
-                              "cuda_target": args.cuda_target}, entries)
+                              "cuda_target": args.cuda_target,
+                              "float_tolerance": args.float_tolerance},
+                             entries)
             for e in entries:
                 report.result(e.module is not None, f"compile {e.name}",
                               e.reason or args.save_modules)

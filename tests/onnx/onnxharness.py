@@ -104,17 +104,22 @@ def tolerance(dtype: np.dtype) -> str:
     return "exact"
 
 
-def checkOutput(got: np.ndarray, ref: np.ndarray,
-                scaleByMax: bool) -> Tuple[bool, float, str]:
+def checkOutput(got: np.ndarray, ref: np.ndarray, scaleByMax: bool,
+                floatTolerance: Optional[str] = None
+                ) -> Tuple[bool, float, str]:
     """Compares one output with its reference: same shape, same dtype, then
-    |got - ref| <= atol + rtol * |ref| with the dtype's tolerance (atol
-    times max |ref| when scaleByMax), NaN matching NaN and integers and
-    booleans exact. Returns (ok, max abs error, what differs)."""
+    |got - ref| <= atol + rtol * |ref| with the dtype's tolerance, or for
+    floats `floatTolerance` when given (a model compiled with
+    --precision=f16 is held to f16's), atol times max |ref| when
+    scaleByMax, NaN matching NaN and integers and booleans exact. Returns
+    (ok, max abs error, what differs)."""
     if got.shape != ref.shape or got.dtype != ref.dtype:
         return (False, float("inf"),
                 f"got {npyTypeName(got.dtype)}{list(got.shape)}, want "
                 f"{npyTypeName(ref.dtype)}{list(ref.shape)}")
     tol = tolerance(ref.dtype)
+    if floatTolerance and tol != "exact":
+        tol = floatTolerance
     wide = ref.astype(np.float64) if tol != "exact" else ref
     scale = np.abs(wide) if tol != "exact" else np.zeros(())
     atolScale = 1.0
@@ -141,7 +146,8 @@ class Outcome:
 
 def runAndCheck(binDir: str, device: str, module: str, sets: List[DataSet],
                 workDir: str, timeout: float, scaleByMax: bool = False,
-                wrapper: Sequence[str] = ()) -> Outcome:
+                wrapper: Sequence[str] = (),
+                floatTolerance: Optional[str] = None) -> Outcome:
     """Runs the module's only function on each data set and compares every
     output; the first failing set decides the reason."""
     worst, seconds = 0.0, 0.0
@@ -170,11 +176,15 @@ def runAndCheck(binDir: str, device: str, module: str, sets: List[DataSet],
                 return Outcome(FAIL, f"run: {where}output {k} unreadable: {e}",
                                worst, seconds)
             ref = np.load(refPath, allow_pickle=False)
-            ok, err, detail = checkOutput(got, ref, scaleByMax)
+            ok, err, detail = checkOutput(got, ref, scaleByMax,
+                                          floatTolerance)
             if not ok:
+                tol = tolerance(ref.dtype)
+                if floatTolerance and tol != "exact":
+                    tol = floatTolerance
                 return Outcome(
                     FAIL, f"mismatch: {where}output {k} "
-                    f"({tolerance(ref.dtype)}): {detail}", err, seconds)
+                    f"({tol}): {detail}", err, seconds)
             worst = max(worst, err)
     return Outcome(PASS, "", worst, seconds)
 

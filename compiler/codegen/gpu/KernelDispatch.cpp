@@ -149,9 +149,12 @@ FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func) {
       !result.hasOneUse() || op.getNumReductionLoops() == 0)
     return failure();
   d.Op = op;
+  // A fill may start other accumulators too (CSE merges equal ones: an
+  // attention's scores and output of the same shape); anything else is
+  // read by the root alone.
   Value init = op.getDpsInitOperand(0)->get();
   Operation *producer = init.getDefiningOp();
-  if (!producer || !init.hasOneUse())
+  if (!producer || (!init.hasOneUse() && !isa<linalg::FillOp>(producer)))
     return failure();
   if (auto fill = dyn_cast<linalg::FillOp>(producer)) {
     if (!fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>())

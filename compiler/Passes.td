@@ -496,18 +496,20 @@ def GpuAttentionKernels : Pass<"kiln-gpu-attention-kernels", "mlir::ModuleOp"> {
     contraction O = P . V, perhaps followed by elementwise epilogues
     (Attention.h; kiln-form-dispatches' fuse-attention makes them), becomes
     one kernel on mma.sync m16n8k16, where the target has it (cp.async, f16
-    mma.sync, 32-thread subgroups): a workgroup of 1 to 4 warps takes 16
-    query rows a warp and streams over the keys 64 (or 32) at a time, K and
-    V double-buffered in shared memory by cp.async. Each warp computes its
+    mma.sync, 32-thread subgroups): a workgroup of four warps streams over
+    the keys 64 (or 32) at a time, K and V double-buffered in shared memory
+    by cp.async. Its warps take 16 query rows each, as many query blocks as
+    leave no more than half the processors idle; the warps sharing a query
+    block split each step's keys between them. Each warp computes its
     scores with mma.sync, applies the softmax's x (scale, mask, roundings)
     to them in registers, keeps each row's running max and sum in f32 and
     rescales its partial O as the max grows (an online softmax), and
-    multiplies the rounded probabilities, still in registers, by V. S and P
-    are never stored. Four warps a workgroup, halved while fewer workgroups
-    than half the processors would run. The function records
+    multiplies the rounded probabilities, still in registers, by V; split
+    warps then merge their maxes, sums and scaled outputs through shared
+    memory. S and P are never stored. The function records
     `kiln.lowering_config = {kernel = "attention", workgroup_rows,
-    keys_per_step, instruction}` and its workgroup size; other dispatches
-    are left alone.
+    keys_per_step, key_splits, instruction}` and its workgroup size; other
+    dispatches are left alone.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::scf::SCFDialect",

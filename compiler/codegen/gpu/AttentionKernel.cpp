@@ -94,32 +94,47 @@ Value fillValue(linalg::LinalgOp op) {
 }
 
 struct AttentionConfig {
-  int64_t Warps; // per workgroup, 16 query rows each
-  int64_t BN;    // keys per step
+  int64_t Warps;  // along the queries, 16 rows each
+  int64_t Splits; // warps sharing each 16 rows, each a part of a step's keys
+  int64_t BN;     // keys per step
   int64_t rows() const { return Warps * kMmaM; }
-  int64_t threads() const { return Warps * kMmaWarpThreads; }
+  int64_t threads() const { return Warps * Splits * kMmaWarpThreads; }
+  // The keys of a step each warp takes.
+  int64_t splitKeys() const { return BN / Splits; }
   int64_t sharedBytes(const Attention &a) const {
+    int64_t merge = Splits > 1 ? rows() * a.ValueDim * 4 : 0;
     return 2 * (rows() * (a.HeadDim + kMmaRowPad) +
-                2 * BN * (a.HeadDim + kMmaRowPad + a.ValueDim + kMmaRowPad));
+                2 * BN * (a.HeadDim + kMmaRowPad + a.ValueDim + kMmaRowPad)) +
+           merge;
   }
 };
 
-// Four warps a workgroup, fewer while that leaves processors idle; 64 keys
-// a step, 32 when the stages would not fit the static shared memory. Every
-// thread copies whole 16-byte pieces of each tile.
+// Four warps a workgroup. Their 16-row query blocks are as many as leave
+// no more than half the processors idle (more rows a workgroup share its
+// K and V copies); the rest split each step's keys between them, so a
+// short sequence over few workgroups (a ViT's 197 tokens, 78 workgroups)
+// runs its steps' math on four warps instead of one (unsplit where the
+// tiles would not divide). 64 keys a step, 32 when the stages would not
+// fit the static shared memory; every thread copies whole 16-byte pieces
+// of each tile.
 std::optional<AttentionConfig> chooseConfig(const Attention &a,
                                             const GpuTarget &target) {
+  constexpr int64_t kWarps = 4;
   for (int64_t bn : {64, 32})
-    for (int64_t warps = 4; warps >= 1; warps /= 2) {
-      AttentionConfig c{warps, bn};
-      int64_t workgroups = a.Batch * llvm::divideCeil(a.Queries, c.rows());
+    for (int64_t warps = kWarps; warps >= 1; warps /= 2) {
+      int64_t workgroups = a.Batch * llvm::divideCeil(a.Queries, warps * kMmaM);
       if (warps > 1 && workgroups * 2 <= target.ProcessorCount)
         continue;
-      bool whole = (c.BN * a.HeadDim / kCopyElements) % c.threads() == 0 &&
-                   (c.BN * a.ValueDim / kCopyElements) % c.threads() == 0 &&
-                   (c.rows() * a.HeadDim / kCopyElements) % c.threads() == 0;
-      if (whole && c.sharedBytes(a) <= target.SharedMemoryBytes)
-        return c;
+      // Split keys first; unsplit where the tiles do not divide so.
+      for (int64_t splits : {kWarps / warps, int64_t(1)}) {
+        AttentionConfig c{warps, splits, bn};
+        bool whole = (c.BN * a.HeadDim / kCopyElements) % c.threads() == 0 &&
+                     (c.BN * a.ValueDim / kCopyElements) % c.threads() == 0 &&
+                     (c.rows() * a.HeadDim / kCopyElements) % c.threads() == 0;
+        if (whole && c.splitKeys() % kMmaK == 0 &&
+            c.sharedBytes(a) <= target.SharedMemoryBytes)
+          return c;
+      }
     }
   return std::nullopt;
 }
@@ -331,6 +346,7 @@ void AttentionKernelBuilder::build() {
       Func, "attention",
       {B.getNamedAttr("workgroup_rows", B.getI64IntegerAttr(C.rows())),
        B.getNamedAttr("keys_per_step", B.getI64IntegerAttr(C.BN)),
+       B.getNamedAttr("key_splits", B.getI64IntegerAttr(C.Splits)),
        B.getNamedAttr("instruction", B.getStringAttr(Instruction.str()))});
   Type f16 = B.getF16Type();
   TileQ = createSharedBuffer(B, Loc, Func, Symbols, "_attn_q",
@@ -339,6 +355,19 @@ void AttentionKernelBuilder::build() {
                              {2, C.BN, A.HeadDim + kMmaRowPad}, f16);
   TileV = createSharedBuffer(B, Loc, Func, Symbols, "_attn_v",
                              {2, C.BN, A.ValueDim + kMmaRowPad}, f16);
+  // The splits' partial outputs, summed in turn; each split's row max and
+  // sum, and each row's total.
+  Value merged, splitMax, splitSum, rowSum;
+  if (C.Splits > 1) {
+    merged = createSharedBuffer(B, Loc, Func, Symbols, "_attn_o",
+                                {C.rows(), A.ValueDim}, B.getF32Type());
+    splitMax = createSharedBuffer(B, Loc, Func, Symbols, "_attn_m",
+                                  {C.Splits, C.rows()}, B.getF32Type());
+    splitSum = createSharedBuffer(B, Loc, Func, Symbols, "_attn_l",
+                                  {C.Splits, C.rows()}, B.getF32Type());
+    rowSum = createSharedBuffer(B, Loc, Func, Symbols, "_attn_total",
+                                {C.rows()}, B.getF32Type());
+  }
 
   scf::ForallOp forall =
       createBlockLoop(B, Loc, {A.Batch, A.Queries}, {1, C.rows()});
@@ -355,7 +384,10 @@ void AttentionKernelBuilder::build() {
   // Accumulator element (r, c) of an m16n8 tile is row g + 8r, column
   // 2t + c (g = lane / 4, t = lane % 4).
   Value g = div(lane, 4), t2 = mul(rem(lane, 4), 2);
-  Value warpRow = mul(warp, kMmaM);
+  // The warp's 16 query rows, and its part of each step's keys.
+  Value split = div(warp, C.Warps);
+  Value warpRow = mul(rem(warp, C.Warps), kMmaM);
+  Value splitKey = mul(split, C.splitKeys());
   // The query of each of the thread's two rows, and the one it reads (a
   // copy of the last past it).
   SmallVector<Value> query, readQuery;
@@ -367,7 +399,7 @@ void AttentionKernelBuilder::build() {
   }
 
   int64_t steps = llvm::divideCeil(A.Keys, C.BN);
-  int64_t sTiles = C.BN / kMmaN, oTiles = A.ValueDim / kMmaN;
+  int64_t sTiles = C.splitKeys() / kMmaN, oTiles = A.ValueDim / kMmaN;
   auto accType = VectorType::get({2, 2}, B.getF32Type());
   auto aType = VectorType::get({4, 2}, f16);
   auto bType = VectorType::get({2, 2}, f16);
@@ -405,7 +437,8 @@ void AttentionKernelBuilder::build() {
     copyStep(rem(next, 2), nextKey, valid, /*q=*/false);
     nvgpu::DeviceAsyncWaitOp::create(B, Loc, first, B.getI32IntegerAttr(1));
     gpu::BarrierOp::create(B, Loc);
-    Value key0 = mul(step, C.BN);
+    // This warp's first key of the step.
+    Value key0 = add(mul(step, C.BN), splitKey);
 
     // S = Q . K^T, the scores' fill value added.
     Value sInit = vector::BroadcastOp::create(B, Loc, accType,
@@ -421,7 +454,7 @@ void AttentionKernelBuilder::build() {
         // Lanes 0-7 address keys ni*8.. at head kk, lanes 8-15 at kk + 8.
         Value b = nvgpu::LdMatrixOp::create(
             B, Loc, bType, TileK,
-            ValueRange{stage, add(rem(lane, 8), ni * kMmaN),
+            ValueRange{stage, add(splitKey, add(rem(lane, 8), ni * kMmaN)),
                        add(mul(rem(div(lane, 8), 2), 8), kk)},
             /*transpose=*/false, /*numTiles=*/2);
         s[ni] = nvgpu::MmaSyncOp::create(
@@ -482,7 +515,7 @@ void AttentionKernelBuilder::build() {
         B, Loc, accType, ValueRange{alpha[0], alpha[0], alpha[1], alpha[1]});
     for (Value &acc : o)
       acc = arith::MulFOp::create(B, Loc, acc, scale);
-    for (int64_t kj = 0; kj < C.BN / kMmaK; ++kj) {
+    for (int64_t kj = 0; kj < C.splitKeys() / kMmaK; ++kj) {
       const SmallVector<Value> &lo = p[2 * kj], &hi = p[2 * kj + 1];
       Value a = vector::FromElementsOp::create(
           B, Loc, aType,
@@ -491,7 +524,8 @@ void AttentionKernelBuilder::build() {
         // Lanes 0-15 address keys kj*16.. of V's columns vi*8..
         Value b = nvgpu::LdMatrixOp::create(
             B, Loc, bType, TileV,
-            ValueRange{stage, add(rem(lane, 16), kj * kMmaK), idx(vi * kMmaN)},
+            ValueRange{stage, add(splitKey, add(rem(lane, 16), kj * kMmaK)),
+                       idx(vi * kMmaN)},
             /*transpose=*/true, /*numTiles=*/2);
         o[vi] = nvgpu::MmaSyncOp::create(
             B, Loc, a, b, o[vi], ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
@@ -507,36 +541,152 @@ void AttentionKernelBuilder::build() {
   Value sumInit =
       toF32(E.element(sumOp.getDpsInitOperand(0)->get(), sumR.ResultIndices));
   Value outInit = toF32(uniformInit(D.D));
-  SmallVector<Value> inverse;
+  // Each row's sum over this warp's keys: the quad's partials added.
+  SmallVector<Value> rowMaxes = {results[0], results[1]}, sums;
   for (int64_t r = 0; r < 2; ++r) {
     Value l = results[2 + r];
     for (int64_t mask : {1, 2})
       l = arith::AddFOp::create(B, Loc, l,
                                 shuffleXor(B, Loc, l, mask, kMmaWarpThreads));
-    l = arith::AddFOp::create(B, Loc, sumInit, l);
-    inverse.push_back(arith::DivFOp::create(B, Loc, f32(1), l));
+    sums.push_back(l);
   }
+  SmallVector<Value> o(results.drop_front(4));
   AffineMap outMap =
       A.Output.getMatchingIndexingMap(A.Output.getDpsInitOperand(0));
-  for (int64_t vi = 0; vi < oTiles; ++vi)
+  // O / l plus the output's fill, through the epilogues, stored.
+  auto store = [&](Value q, Value v, Value acc, Value inverse) {
+    SmallVector<Value> outIndices =
+        applyToLoops(B, Loc, outMap, outputLoops(q, nullptr, v));
+    Value value = arith::AddFOp::create(
+        B, Loc, outInit, arith::MulFOp::create(B, Loc, acc, inverse));
+    memref::StoreOp::create(B, Loc,
+                            applyEpilogue(B, Loc, D.D, value, outIndices),
+                            D.D.Out, outIndices);
+  };
+  if (C.Splits == 1) {
+    SmallVector<Value> inverse;
     for (int64_t r = 0; r < 2; ++r)
-      for (int64_t c = 0; c < 2; ++c) {
-        OpBuilder::InsertionGuard guard(B);
-        if (A.Queries % C.rows() != 0) {
-          auto inside = scf::IfOp::create(B, Loc, below(query[r], A.Queries));
-          B.setInsertionPoint(inside.thenYield());
+      inverse.push_back(arith::DivFOp::create(
+          B, Loc, f32(1), arith::AddFOp::create(B, Loc, sumInit, sums[r])));
+    for (int64_t vi = 0; vi < oTiles; ++vi)
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t c = 0; c < 2; ++c) {
+          OpBuilder::InsertionGuard guard(B);
+          if (A.Queries % C.rows() != 0) {
+            auto inside = scf::IfOp::create(B, Loc, below(query[r], A.Queries));
+            B.setInsertionPoint(inside.thenYield());
+          }
+          store(
+              query[r], add(t2, vi * kMmaN + c),
+              vector::ExtractOp::create(B, Loc, o[vi], ArrayRef<int64_t>{r, c}),
+              inverse[r]);
         }
-        Value v = add(t2, vi * kMmaN + c);
-        SmallVector<Value> outIndices =
-            applyToLoops(B, Loc, outMap, outputLoops(query[r], nullptr, v));
-        Value acc = vector::ExtractOp::create(B, Loc, results[4 + vi],
-                                              ArrayRef<int64_t>{r, c});
-        Value value = arith::AddFOp::create(
-            B, Loc, outInit, arith::MulFOp::create(B, Loc, acc, inverse[r]));
-        memref::StoreOp::create(B, Loc,
-                                applyEpilogue(B, Loc, D.D, value, outIndices),
-                                D.D.Out, outIndices);
-      }
+    return;
+  }
+
+  // The splits' rows meet: every split's max and sum through shared
+  // memory, each warp's O scaled by exp(its max - the row's) and added
+  // into one buffer a split at a time, then each row's elements divided by
+  // its total sum and stored by consecutive threads.
+  auto isFirstOfQuad = arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::eq,
+                                             rem(lane, 4), idx(0));
+  SmallVector<Value> localRow;
+  for (int64_t r = 0; r < 2; ++r)
+    localRow.push_back(add(warpRow, add(g, 8 * r)));
+  {
+    OpBuilder::InsertionGuard guard(B);
+    auto first = scf::IfOp::create(B, Loc, isFirstOfQuad);
+    B.setInsertionPoint(first.thenYield());
+    for (int64_t r = 0; r < 2; ++r) {
+      memref::StoreOp::create(B, Loc, rowMaxes[r], splitMax,
+                              ValueRange{split, localRow[r]});
+      memref::StoreOp::create(B, Loc, sums[r], splitSum,
+                              ValueRange{split, localRow[r]});
+    }
+  }
+  gpu::BarrierOp::create(B, Loc);
+  SmallVector<Value> scale;
+  for (int64_t r = 0; r < 2; ++r) {
+    Value rowMaxAll = minusInf;
+    SmallVector<Value> maxes, partial;
+    for (int64_t k = 0; k < C.Splits; ++k) {
+      maxes.push_back(memref::LoadOp::create(B, Loc, splitMax,
+                                             ValueRange{idx(k), localRow[r]}));
+      partial.push_back(memref::LoadOp::create(
+          B, Loc, splitSum, ValueRange{idx(k), localRow[r]}));
+      rowMaxAll = maxf(rowMaxAll, maxes.back());
+    }
+    Value none = arith::CmpFOp::create(B, Loc, arith::CmpFPredicate::OEQ,
+                                       rowMaxAll, minusInf);
+    Value shift = arith::SelectOp::create(B, Loc, none, f32(0), rowMaxAll);
+    Value total = sumInit;
+    for (int64_t k = 0; k < C.Splits; ++k)
+      total = arith::AddFOp::create(
+          B, Loc, total,
+          arith::MulFOp::create(
+              B, Loc, partial[k],
+              exp(arith::SubFOp::create(B, Loc, maxes[k], shift))));
+    scale.push_back(exp(arith::SubFOp::create(B, Loc, rowMaxes[r], shift)));
+    // One writer per row: split 0's first lane of the quad.
+    OpBuilder::InsertionGuard guard(B);
+    auto writer = scf::IfOp::create(
+        B, Loc,
+        arith::AndIOp::create(B, Loc, isFirstOfQuad,
+                              arith::CmpIOp::create(B, Loc,
+                                                    arith::CmpIPredicate::eq,
+                                                    split, idx(0))));
+    B.setInsertionPoint(writer.thenYield());
+    memref::StoreOp::create(B, Loc, total, rowSum, ValueRange{localRow[r]});
+  }
+  for (int64_t k = 0; k < C.Splits; ++k) {
+    {
+      OpBuilder::InsertionGuard guard(B);
+      auto mine = scf::IfOp::create(
+          B, Loc,
+          arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::eq, split,
+                                idx(k)));
+      B.setInsertionPoint(mine.thenYield());
+      for (int64_t vi = 0; vi < oTiles; ++vi)
+        for (int64_t r = 0; r < 2; ++r)
+          for (int64_t c = 0; c < 2; ++c) {
+            SmallVector<Value> at = {localRow[r], add(t2, vi * kMmaN + c)};
+            Value v = arith::MulFOp::create(
+                B, Loc,
+                vector::ExtractOp::create(B, Loc, o[vi],
+                                          ArrayRef<int64_t>{r, c}),
+                scale[r]);
+            if (k > 0)
+              v = arith::AddFOp::create(
+                  B, Loc, memref::LoadOp::create(B, Loc, merged, at), v);
+            memref::StoreOp::create(B, Loc, v, merged, at);
+          }
+    }
+    gpu::BarrierOp::create(B, Loc);
+  }
+  int64_t elements = C.rows() * A.ValueDim;
+  for (int64_t e = 0; e < elements; e += C.threads()) {
+    OpBuilder::InsertionGuard guard(B);
+    Value element = add(tid, e);
+    Value row = div(element, A.ValueDim), v = rem(element, A.ValueDim);
+    Value q = add(Q0, row);
+    Value inside;
+    if (e + C.threads() > elements)
+      inside = below(element, elements);
+    if (A.Queries % C.rows() != 0) {
+      Value inQueries = below(q, A.Queries);
+      inside =
+          inside ? arith::AndIOp::create(B, Loc, inside, inQueries) : inQueries;
+    }
+    if (inside) {
+      auto guarded = scf::IfOp::create(B, Loc, inside);
+      B.setInsertionPoint(guarded.thenYield());
+    }
+    Value inverse = arith::DivFOp::create(
+        B, Loc, f32(1),
+        memref::LoadOp::create(B, Loc, rowSum, ValueRange{row}));
+    store(q, v, memref::LoadOp::create(B, Loc, merged, ValueRange{row, v}),
+          inverse);
+  }
 }
 
 } // namespace

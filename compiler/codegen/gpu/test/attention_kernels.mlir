@@ -2,35 +2,44 @@
 // RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=t4 --kiln-gpu-attention-kernels %s | FileCheck %s --check-prefix=T4
 
 // A decoder's attention dispatch (4 heads of 128 tokens and 64 dims, an
-// additive mask read from a binding) on an H100: 4 x 128 / 16 = 32 warps,
-// so a warp a workgroup (more would leave most processors idle), 64 keys a
-// step in 2 steps. Shared: Q's 16 rows and two stages of K's and V's 64,
-// each row padded by 8 f16. Each step waits for its copies, issues the
-// next's, computes S with 4 x 8 mma.syncs, loads the mask for each score,
-// takes the rows' max across the quad (xor 1, 2), exponentiates and
-// multiplies P by V with 4 x 8 more. O / l is rounded to f16 and stored.
+// additive mask read from a binding) on an H100: 4 x 128 / 16 = 32 query
+// blocks, so one a workgroup (more would leave most processors idle), its
+// four warps each taking 16 of a step's 64 keys, 2 steps. Shared: Q's 16
+// rows and two stages of K's and V's 64, each row padded by 8 f16, and
+// what the splits merge through. Each step waits for its copies, issues
+// the next's, computes the warp's scores with 4 x 2 mma.syncs, loads the
+// mask for each score, takes the rows' max across the quad (xor 1, 2),
+// exponentiates (exp2) and multiplies P by V with 8 more. The splits then
+// share their maxes and sums, add their scaled O into one buffer in turn,
+// and the workgroup divides, rounds to f16 and stores each row.
 // A T4 has no cp.async: the dispatch is left alone.
 
 // CHECK-DAG:   memref.global "private" @attention_attn_q : memref<16x72xf16, 3> {alignment = 16 : i64}
 // CHECK-DAG:   memref.global "private" @attention_attn_k : memref<2x64x72xf16, 3> {alignment = 16 : i64}
 // CHECK-DAG:   memref.global "private" @attention_attn_v : memref<2x64x72xf16, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @attention_attn_o : memref<16x64xf32, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @attention_attn_m : memref<4x16xf32, 3> {alignment = 16 : i64}
 // CHECK-LABEL: func.func private @attention(
-// CHECK-SAME:    kiln.lowering_config = {instruction = "mma_sync.m16n8k16.f16.f32", kernel = "attention", keys_per_step = 64 : i64, workgroup_rows = 16 : i64}
-// CHECK-SAME:    kiln.workgroup_size = array<i64: 32, 1, 1>
+// CHECK-SAME:    kiln.lowering_config = {instruction = "mma_sync.m16n8k16.f16.f32", kernel = "attention", key_splits = 4 : i64, keys_per_step = 64 : i64, workgroup_rows = 16 : i64}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
 // CHECK:         scf.forall ({{.*}}) = (0, 0) to (4, 128) step (1, 16)
-// CHECK-COUNT-4: nvgpu.device_async_copy
+// CHECK-COUNT-9: nvgpu.device_async_copy
 // CHECK:         nvgpu.device_async_create_group
 // CHECK:         scf.for %{{.+}} = %c0{{.*}} to %c2{{.*}} step %c1{{.*}} iter_args(
 // CHECK:           gpu.barrier
 // CHECK:           nvgpu.device_async_wait
 // CHECK:           gpu.barrier
-// CHECK-COUNT-32:  nvgpu.mma.sync
+// CHECK-COUNT-8:   nvgpu.mma.sync
 // CHECK:           memref.load %arg2
 // CHECK:           gpu.shuffle xor
-// CHECK:           math.exp
-// CHECK-COUNT-32:  nvgpu.mma.sync
+// CHECK:           math.exp2
+// CHECK-COUNT-8:   nvgpu.mma.sync
 // CHECK:           scf.yield
 // CHECK:         gpu.shuffle xor
+// CHECK:         memref.store {{.*}} : memref<4x16xf32, 3>
+// CHECK:         gpu.barrier
+// CHECK:         memref.store {{.*}} : memref<16x64xf32, 3>
+// CHECK:         gpu.barrier
 // CHECK:         arith.truncf {{.*}} : f32 to f16
 // CHECK:         memref.store {{.*}}, %arg4
 // CHECK-NOT:     linalg.

@@ -11,31 +11,41 @@ using namespace mlir;
 
 namespace kiln {
 
-bool isF16MultiplyAccumulate(linalg::LinalgOp op) {
+Type halfMultiplyAccumulateType(linalg::LinalgOp op) {
   if (op->getNumRegions() != 1 || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1)
-    return false;
+    return nullptr;
   Block &body = op->getRegion(0).front();
-  if (body.getNumArguments() != 3 || !body.getArgument(0).getType().isF16() ||
-      !body.getArgument(1).getType().isF16() ||
+  if (body.getNumArguments() != 3)
+    return nullptr;
+  Type operand = body.getArgument(0).getType();
+  if (!(operand.isF16() || operand.isBF16()) ||
+      body.getArgument(1).getType() != operand ||
       !body.getArgument(2).getType().isF32())
-    return false;
+    return nullptr;
   auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!add)
-    return false;
+    return nullptr;
   Value product = add.getLhs() == body.getArgument(2)   ? add.getRhs()
                   : add.getRhs() == body.getArgument(2) ? add.getLhs()
                                                         : Value();
   auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
   if (!mul)
-    return false;
+    return nullptr;
   auto extended = [](Value v, BlockArgument arg) {
     auto ext = v.getDefiningOp<arith::ExtFOp>();
     return ext && ext.getIn() == arg;
   };
   BlockArgument a = body.getArgument(0), b = body.getArgument(1);
-  return (extended(mul.getLhs(), a) && extended(mul.getRhs(), b)) ||
-         (extended(mul.getLhs(), b) && extended(mul.getRhs(), a));
+  if ((extended(mul.getLhs(), a) && extended(mul.getRhs(), b)) ||
+      (extended(mul.getLhs(), b) && extended(mul.getRhs(), a)))
+    return operand;
+  return nullptr;
+}
+
+bool isF16MultiplyAccumulate(linalg::LinalgOp op) {
+  Type operand = halfMultiplyAccumulateType(op);
+  return operand && operand.isF16();
 }
 
 namespace {

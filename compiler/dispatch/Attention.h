@@ -31,8 +31,12 @@
 
 namespace kiln {
 
-/// The payload is `acc + f32(a) * f32(b)` for f16 inputs a and b and an f32
-/// accumulator, in any operand order: what tensor cores compute.
+/// The operands' type if the payload is `acc + f32(a) * f32(b)` for inputs
+/// a and b both f16 or both bf16 and an f32 accumulator, in any operand
+/// order (what tensor cores compute); else null.
+mlir::Type halfMultiplyAccumulateType(mlir::linalg::LinalgOp op);
+
+/// halfMultiplyAccumulateType is f16.
 bool isF16MultiplyAccumulate(mlir::linalg::LinalgOp op);
 
 /// A contraction's loops by their role in attention: the batch loops (in

@@ -324,6 +324,14 @@ def f16(x):
     return np.asarray(x).astype(np.float16)
 
 
+def bf16(x):
+    """Rounds f32 values to bf16 (to nearest, ties to even), kept as f32:
+    numpy has no bf16."""
+    u = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
+    return rounded.astype(np.uint32).view(np.float32)
+
+
 # ---------------------------------------------------------------------------
 # Cases.
 
@@ -489,6 +497,9 @@ case(M, "linalg_matmul_transpose_b", [I("24x40xf32"), I("56x40xf32")],
      lambda a, b: f64(a) @ f64(b).T, scale=lambda a, b: absMatmul(a, b.T))
 case(M, "linalg_matmul_f16_acc_f32", [I("64x32xf16"), I("32x48xf16")],
      lambda a, b: f64(a) @ b, scale=absMatmul)
+case(M, "matmul_bf16_acc_f32", [I("128x96xf32"), I("96x64xf32")],
+     lambda a, b: f64(bf16(a)) @ f64(bf16(b)),
+     scale=lambda a, b: absMatmul(bf16(a), bf16(b)))
 case(M, "linalg_matmul_f16", [I("16x8xf16", -0.5, 0.5), I("8x24xf16", -0.5, 0.5)],
      lambda a, b: f16(f64(a) @ b), tol="f16", scale=absMatmul)
 case(M, "linalg_matmul_i32", [I("17x23xi32", -20, 20), I("23x11xi32", -20, 20)],

@@ -1,8 +1,8 @@
 //===- MmaContractionKernel.cpp - Tensor-core GEMM kernels ----------------===//
 //
 // f16 x f16 -> f32 contractions and convolutions (implicit GEMMs: see
-// ContractionMatch.h) run on the tensor cores, with one of two
-// instructions:
+// ContractionMatch.h), and bf16 x bf16 -> f32 ones where wgmma is, run on
+// the tensor cores, with one of two instructions:
 //
 // mma.sync m16n8k16 (sm_80 and later), a warp at a time:
 //   workgroup: a BM x BN output tile, 128 x 128 with 8 warps as 2 x 4 (each
@@ -147,7 +147,7 @@ bool hasColumnRuns(const Contraction &c) {
 // (which also makes N a multiple of 8: tails of whole copies).
 std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
                                   ArrayRef<MmaTile> tiles) {
-  if (!isF16MultiplyAccumulate(c.Op) || !isCopyable(c, 1, c.NDims))
+  if (!halfMultiplyAccumulateType(c.Op) || !isCopyable(c, 1, c.NDims))
     return std::nullopt;
   Value init = uniformInit(c);
   if (init && !init.getType().isF32())
@@ -183,7 +183,8 @@ public:
                    SymbolTable &symbols)
       : Func(func), C(c), T(tile), Instruction(instruction), Symbols(symbols),
         B(func.getContext()), Loc(c.Op.getLoc()),
-        GatherA(!isCopyable(c, 0, c.KDims)), VectorStores(hasColumnRuns(c)) {}
+        GatherA(!isCopyable(c, 0, c.KDims)), VectorStores(hasColumnRuns(c)),
+        Elem(halfMultiplyAccumulateType(c.Op)) {}
 
   void build();
 
@@ -269,6 +270,8 @@ private:
   const bool GatherA;
   // C's rows are runs of kCopyElements columns: stored a run at a time.
   const bool VectorStores;
+  // The operands' element type: f16, or bf16 (wgmma only).
+  const Type Elem;
 };
 
 Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
@@ -348,14 +351,14 @@ SmallVector<Value> MmaKernelBuilder::loadA(Value k0, Value valid) {
     Value m = add(Row0, add(row0, e / T.BK));
     Value inM = rowInBounds(m);
     Value inBounds = both(valid, both(inM, inK));
-    values.push_back(zeroUnless(B, Loc, inBounds, B.getF16Type(), [&] {
+    values.push_back(zeroUnless(B, Loc, inBounds, Elem, [&] {
       SmallVector<Value> loops(kLoops);
       for (auto [dim, value] :
            llvm::zip(C.MDims, delinearize(B, Loc, m, C.sizes(C.MDims))))
         loops[dim] = value;
       LhsAccess access =
           lhsAccess(B, Loc, C, applyToLoops(B, Loc, mapA, loops));
-      return zeroUnless(B, Loc, access.InBounds, B.getF16Type(), [&] {
+      return zeroUnless(B, Loc, access.InBounds, Elem, [&] {
         return memref::LoadOp::create(B, Loc, C.Lhs, access.Indices);
       });
     }));
@@ -390,12 +393,10 @@ SmallVector<Value> MmaKernelBuilder::sharedB(Value stage, Value row,
 void MmaKernelBuilder::createStages() {
   SmallVector<int64_t> stagingShape = {kMmaM, T.BN + kStagingPad};
   if (!T.Wgmma) {
-    TileA =
-        createSharedBuffer(B, Loc, Func, Symbols, "_mma_a",
-                           {T.Stages, T.BM, T.BK + kMmaRowPad}, B.getF16Type());
-    TileB =
-        createSharedBuffer(B, Loc, Func, Symbols, "_mma_b",
-                           {T.Stages, T.BK, T.BN + kMmaRowPad}, B.getF16Type());
+    TileA = createSharedBuffer(B, Loc, Func, Symbols, "_mma_a",
+                               {T.Stages, T.BM, T.BK + kMmaRowPad}, Elem);
+    TileB = createSharedBuffer(B, Loc, Func, Symbols, "_mma_b",
+                               {T.Stages, T.BK, T.BN + kMmaRowPad}, Elem);
     Staging = createSharedBuffer(B, Loc, Func, Symbols, "_mma_out",
                                  stagingShape, B.getF32Type());
     return;
@@ -426,10 +427,10 @@ void MmaKernelBuilder::createStages() {
         B, Loc, MemRefType::get(shape, element, AffineMap(), shared), bytes,
         offset, ValueRange{});
   };
-  TileA = view(shift, {T.Stages, T.BM, T.BK}, B.getF16Type());
-  TileB = view(add(shift, T.Stages * T.stageBytesA()),
-               {T.Stages, T.BN / kWgmmaRowElements, T.BK, kWgmmaRowElements},
-               B.getF16Type());
+  TileA = view(shift, {T.Stages, T.BM, T.BK}, Elem);
+  TileB =
+      view(add(shift, T.Stages * T.stageBytesA()),
+           {T.Stages, T.BN / kWgmmaRowElements, T.BK, kWgmmaRowElements}, Elem);
   Staging = view(shift, stagingShape, B.getF32Type());
 }
 
@@ -437,8 +438,8 @@ void MmaKernelBuilder::mmaSyncStep(Value stage, SmallVector<Value> &acc) {
   int64_t tilesM = T.tilesM(), tilesN = T.tilesN();
   Value warpRow = mul(div(Warp, T.WarpsN), T.BM / T.WarpsM);
   Value warpCol = mul(rem(Warp, T.WarpsN), T.BN / T.WarpsN);
-  auto aType = VectorType::get({4, 2}, B.getF16Type());
-  auto bType = VectorType::get({2, 2}, B.getF16Type());
+  auto aType = VectorType::get({4, 2}, Elem);
+  auto bType = VectorType::get({2, 2}, Elem);
   for (int64_t kk = 0; kk < T.BK; kk += kMmaK) {
     SmallVector<Value> as, bs;
     // ldmatrix x4 of a 16 x 16 A tile: lane l gives row l % 16 of column
@@ -482,7 +483,7 @@ void MmaKernelBuilder::wgmmaStep(Value stage, SmallVector<Value> &acc) {
     Value descB = wgmmaDescriptor(B, Loc, add(b, kk * kWgmmaRowElements * 2),
                                   /*leadingBytes=*/T.BK * kWgmmaRowElements * 2,
                                   /*strideBytes=*/kWgmmaAtomBytes);
-    acc[0] = wgmmaF16(B, Loc, acc[0], descA, descB, T.BN);
+    acc[0] = wgmmaHalf(B, Loc, acc[0], descA, descB, T.BN, Elem);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(B, Loc);
   // The previous step's group is done (its stage is refilled after the
@@ -710,24 +711,29 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
                                         const GpuTarget &target) {
   // Both kernels are filled by cp.async. wgmma (of any N, a multiple of 8)
   // where the chip has it and the shared memory for its stages; else
-  // mma.sync m16n8k16's fragments.
+  // mma.sync m16n8k16's fragments, for f16 only (upstream's lowering of
+  // nvgpu.mma.sync takes no bf16).
   if (!target.AsyncCopy)
     return failure();
+  FailureOr<Contraction> c = matchContraction(func);
+  if (failed(c))
+    return failure();
+  Type operand = halfMultiplyAccumulateType(c->Op);
+  if (!operand)
+    return failure();
+  StringRef operandName = operand.isBF16() ? "bf16" : "f16";
   const GpuMatrixInstruction *instruction = target.findMatrixInstruction(
-      GpuMatrixInstruction::Kind::Wgmma, "f16", "f32");
+      GpuMatrixInstruction::Kind::Wgmma, operandName, "f32");
   ArrayRef<MmaTile> tiles = kWgmmaTiles;
   if (!instruction || instruction->M != kWgmmaM || instruction->K != kWgmmaK ||
       target.MaxSharedMemoryBytes < kWgmmaTiles[0].dynamicSharedBytes()) {
     instruction = target.findMatrixInstruction(
-        GpuMatrixInstruction::Kind::MmaSync, "f16", "f32");
+        GpuMatrixInstruction::Kind::MmaSync, operandName, "f32");
     tiles = kTiles;
-    if (!instruction || instruction->M != kMmaM || instruction->N != kMmaN ||
-        instruction->K != kMmaK)
+    if (!instruction || !operand.isF16() || instruction->M != kMmaM ||
+        instruction->N != kMmaN || instruction->K != kMmaK)
       return failure();
   }
-  FailureOr<Contraction> c = matchContraction(func);
-  if (failed(c))
-    return failure();
   std::optional<MmaTile> tile = chooseTile(*c, target, tiles);
   if (!tile)
     return failure();

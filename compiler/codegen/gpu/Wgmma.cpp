@@ -85,16 +85,17 @@ Value fenceAccumulator(OpBuilder &b, Location loc, Value acc) {
       .getRes();
 }
 
-Value wgmmaF16(OpBuilder &b, Location loc, Value acc, Value descriptorA,
-               Value descriptorB, int64_t n) {
+Value wgmmaHalf(OpBuilder &b, Location loc, Value acc, Value descriptorA,
+                Value descriptorB, int64_t n, Type operand) {
   MLIRContext *context = b.getContext();
+  NVVM::WGMMATypes type =
+      operand.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
   // B is K x N with N innermost: "row" asks wgmma to transpose it from its
   // native K-innermost (column-major) form.
   return NVVM::WgmmaMmaAsyncOp::create(
       b, loc, acc.getType(), acc, descriptorA, descriptorB,
-      NVVM::MMAShapeAttr::get(context, kWgmmaM, n, kWgmmaK),
-      NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f32,
-      NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+      NVVM::MMAShapeAttr::get(context, kWgmmaM, n, kWgmmaK), type, type,
+      NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
       NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::row,
       /*satfinite=*/nullptr);
 }

@@ -68,11 +68,11 @@ mlir::Value splatAccumulator(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value fenceAccumulator(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::Value acc);
 
-/// acc += A * B for one m64nNk16 step of f16 operands: A K-innermost, B
-/// N-innermost (wgmma's transposed B).
-mlir::Value wgmmaF16(mlir::OpBuilder &b, mlir::Location loc, mlir::Value acc,
-                     mlir::Value descriptorA, mlir::Value descriptorB,
-                     int64_t n);
+/// acc += A * B for one m64nNk16 step of `operand` (f16 or bf16)
+/// operands: A K-innermost, B N-innermost (wgmma's transposed B).
+mlir::Value wgmmaHalf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value acc,
+                      mlir::Value descriptorA, mlir::Value descriptorB,
+                      int64_t n, mlir::Type operand);
 
 /// Row `r` (0 or 1) of this thread's part of the warp's 16 x 8 accumulator
 /// tile `j`: the same fragment layout as mma.sync m16n8's (rows lane / 4 +

@@ -190,3 +190,33 @@ func.func @matmul_split_reduction(%a: tensor<2x2048xf32>, %b: tensor<2048x48xf32
   %0 = linalg.matmul ins(%a, %b : tensor<2x2048xf32>, tensor<2048x48xf32>) outs(%c : tensor<2x48xf32>) -> tensor<2x48xf32>
   return %0 : tensor<2x48xf32>
 }
+
+// bf16 operands accumulating in f32 (what --precision=bf16 makes of an f32
+// matmul): f32 arguments rounded to bf16 first; on sm_90a the product runs
+// on wgmma's bf16 form.
+func.func @matmul_bf16_acc_f32(%a32: tensor<128x96xf32>, %b32: tensor<96x64xf32>) -> tensor<128x64xf32> {
+  %ea = tensor.empty() : tensor<128x96xbf16>
+  %a = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a32 : tensor<128x96xf32>) outs(%ea : tensor<128x96xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %t = arith.truncf %x : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<128x96xbf16>
+  %eb = tensor.empty() : tensor<96x64xbf16>
+  %b = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%b32 : tensor<96x64xf32>) outs(%eb : tensor<96x64xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %t = arith.truncf %x : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<96x64xbf16>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<128x64xf32>) -> tensor<128x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<128x96xbf16>, tensor<96x64xbf16>) outs(%c : tensor<128x64xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %o: f32):
+    %xe = arith.extf %x : bf16 to f32
+    %ye = arith.extf %y : bf16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<128x64xf32>
+  return %r : tensor<128x64xf32>
+}

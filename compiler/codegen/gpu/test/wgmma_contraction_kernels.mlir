@@ -153,3 +153,32 @@ func.func private @padded_conv(%x: memref<1x14x14x16xf16>, %w: memref<3x3x16x32x
   bufferization.materialize_in_destination %c in restrict writable %out : (tensor<1x14x14x32xf32>, memref<1x14x14x32xf32>) -> ()
   return
 }
+
+// -----
+
+// bf16 operands (what --precision=bf16 makes of an f32 matmul) take the
+// same kernel with bf16 stages and wgmma's bf16 form; the 64 x 64 result
+// is one tile of one warpgroup.
+
+// CHECK-LABEL: func.func private @mm_bf16(
+// CHECK-SAME:    instruction = "wgmma.m64n0k16.bf16.f32"
+// CHECK:         memref.view %{{.*}} : memref<?xi8, 3> to memref<3x64x64xbf16, 3>
+// CHECK:         nvgpu.device_async_copy %arg0{{.*}} : memref<64x64xbf16> to memref<3x64x64xbf16, 3>
+// CHECK:         nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+func.func private @mm_bf16(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %out: memref<64x64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<64x64xbf16> to tensor<64x64xbf16>
+  %1 = bufferization.to_tensor %b restrict : memref<64x64xbf16> to tensor<64x64xbf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%0, %1 : tensor<64x64xbf16>, tensor<64x64xbf16>) outs(%f : tensor<64x64xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %o: f32):
+    %xe = arith.extf %x : bf16 to f32
+    %ye = arith.extf %y : bf16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x64xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<64x64xf32>, memref<64x64xf32>) -> ()
+  return
+}

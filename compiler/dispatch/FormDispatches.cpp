@@ -322,6 +322,24 @@ SmallVector<Operation *> inProgramOrder(ArrayRef<Operation *> ops) {
   return sorted;
 }
 
+// Whether `op` is an elementwise linalg op whose only input is `value`, read
+// as it is, and whose payload only converts it (a truncf or an extf).
+bool isRoundingOf(Operation *op, Value value) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || !isElementwise(generic) || generic.getNumDpsInputs() != 1 ||
+      generic.getDpsInputOperand(0)->get() != value ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return false;
+  Block &body = *generic.getBody();
+  if (body.getOperations().size() != 2)
+    return false;
+  Operation &cast = body.front();
+  return isa<arith::TruncFOp, arith::ExtFOp>(cast) &&
+         cast.getOperand(0) == body.getArgument(0) &&
+         body.getTerminator()->getOperand(0) == cast.getResult(0);
+}
+
 // The ops of the row program whose sink is `sinkOp`, in program order: its
 // producers (none of them in `taken`) that only the program reads. Empty
 // when there is no such program with a reduction.
@@ -339,7 +357,17 @@ SmallVector<Operation *> rowGroupOf(Operation *sinkOp,
   if (failed(program) || program->Reductions.empty() ||
       !isSelfContained(*program))
     return {};
-  return inProgramOrder(program->Ops.getArrayRef());
+  SmallVector<Operation *> ops(program->Ops.begin(), program->Ops.end());
+  // A rounding of the sink read elsewhere (a LayerNorm's output that a
+  // residual add reads in f32 and a matmul in f16, --precision=f16) is
+  // stored by the same kernel, a second result.
+  for (Operation *user : sinkOp->getUsers())
+    if (!taken.contains(user) && user->getBlock() == sinkOp->getBlock() &&
+        isRoundingOf(user, sinkOp->getResult(0))) {
+      ops.push_back(user);
+      break;
+    }
+  return inProgramOrder(ops);
 }
 
 // The ops of the attention (Attention.h) whose output contraction is `op`:

@@ -770,6 +770,8 @@ case(NO, "rmsnorm_long", [I("3x3000xf32", -2, 2), I("1x3000xf32")],
                                    + 1e-6) * g)
 case(NO, "softmax_scaled_f16", [I("2x3x19x19xf16", -8, 8)], _softmaxScaledF16,
      tol="f16")
+case(NO, "layernorm_and_rounded", [I("8x200xf32", -3, 3)],
+     lambda x: (layerNorm(x), f16(layerNorm(x))), tol=("f32", "f16"))
 case(NO, "row_rank1", [I("1000xf32", 0.5, 2.0)], lambda x: f64(x) / f64(x).sum())
 case(NO, "row_sum_i64", [I("7x5xi64", -50, 50)],
      lambda x: i64(x) - i64(x).sum(axis=1, keepdims=True), tol="exact")

@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Passes.h"
+#include "compiler/codegen/gpu/ElementEvaluator.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
 #include "compiler/codegen/gpu/KernelDispatch.h"
 #include "compiler/codegen/gpu/LoweringConfig.h"
@@ -55,10 +56,52 @@ struct RowDispatch {
   RowProgram Program;
   Value Out;        // the output binding
   Operation *Store; // the store of the sink's result to Out
+  /// A second result: an elementwise conversion of the sink (a rounding to
+  /// f16 stored beside it), and its output binding; else null.
+  linalg::LinalgOp Side;
+  Value SideOut;
 };
 
+// The dispatch's stores of results into output bindings.
+SmallVector<bufferization::MaterializeInDestinationOp>
+bindingStores(func::FuncOp func) {
+  SmallVector<bufferization::MaterializeInDestinationOp> stores;
+  func.walk([&](bufferization::MaterializeInDestinationOp op) {
+    if (isa<BlockArgument>(op.getDest()))
+      stores.push_back(op);
+  });
+  return stores;
+}
+
+// Whether `op` is an elementwise linalg op in loop order whose one input is
+// `value`, read as it is, converted by its payload's one op.
+bool isConversionOf(Operation *op, Value value) {
+  auto generic = dyn_cast_if_present<linalg::GenericOp>(op);
+  if (!generic || generic.getNumReductionLoops() != 0 ||
+      generic.getNumDpsInputs() != 1 ||
+      generic.getDpsInputOperand(0)->get() != value ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return false;
+  Block &body = *generic.getBody();
+  return body.getOperations().size() == 2 &&
+         isa<arith::TruncFOp, arith::ExtFOp>(body.front());
+}
+
 FailureOr<RowDispatch> matchRowDispatch(func::FuncOp func) {
-  bufferization::MaterializeInDestinationOp store = singleBindingStore(func);
+  SmallVector<bufferization::MaterializeInDestinationOp> stores =
+      bindingStores(func);
+  bufferization::MaterializeInDestinationOp store, sideStore;
+  if (stores.size() == 1) {
+    store = stores.front();
+  } else if (stores.size() == 2) {
+    for (int i = 0; i < 2 && !store; ++i)
+      if (isConversionOf(stores[1 - i].getSource().getDefiningOp(),
+                         stores[i].getSource())) {
+        store = stores[i];
+        sideStore = stores[1 - i];
+      }
+  }
   if (!store)
     return failure();
   auto sink = store.getSource().getDefiningOp<linalg::LinalgOp>();
@@ -75,7 +118,12 @@ FailureOr<RowDispatch> matchRowDispatch(func::FuncOp func) {
                                  type.getIntOrFloatBitWidth() != 64))
       return failure();
   }
-  return RowDispatch{std::move(*program), store.getDest(), store};
+  RowDispatch d{std::move(*program), store.getDest(), store, nullptr, nullptr};
+  if (sideStore) {
+    d.Side = sideStore.getSource().getDefiningOp<linalg::LinalgOp>();
+    d.SideOut = sideStore.getDest();
+  }
+  return d;
 }
 
 // How the threads of a workgroup share the rows.
@@ -286,8 +334,12 @@ void RowKernelBuilder::build() {
   for (unsigned d = 0; d < n; ++d)
     loops.push_back(B.getAffineDimExpr(d));
   Value value = E.payload(P.Sink, loops, nullptr);
-  memref::StoreOp::create(B, Loc, value, D.Out,
-                          ArrayRef<Value>(E.Dims).take_front(n));
+  ArrayRef<Value> indices = ArrayRef<Value>(E.Dims).take_front(n);
+  memref::StoreOp::create(B, Loc, value, D.Out, indices);
+  if (D.Side)
+    memref::StoreOp::create(B, Loc,
+                            clonePayload(B, D.Side, {value, nullptr}, {}),
+                            D.SideOut, indices);
 }
 
 } // namespace

@@ -179,3 +179,62 @@ func.func @column_normalize(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
   } -> tensor<8x100xf32>
   return %y : tensor<8x100xf32>
 }
+
+// -----
+
+// A LayerNorm read twice, in f32 and rounded to f16 (--precision=f16 before
+// a matmul): the rounding joins the row program's dispatch as a second
+// result.
+
+// CHECK-LABEL: func.func @layernorm_and_rounded(
+// CHECK:         %[[R:.+]]:2 = call @layernorm_and_rounded_dispatch_0(
+// CHECK-NEXT:    return %[[R]]#0, %[[R]]#1
+// DEFAULT-LABEL: func.func @layernorm_and_rounded(
+// DEFAULT-COUNT-5: call @layernorm_and_rounded_dispatch_
+#ln2map = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#ln2map1 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#ln2map2 = affine_map<(d0, d1) -> (d0, d1)>
+#ln2map3 = affine_map<(d0, d1) -> (d0, 0)>
+  func.func @layernorm_and_rounded(%arg0: tensor<8x200xf32>) -> (tensor<8x200xf32>, tensor<8x200xf16>) {
+    %cst = arith.constant 9.99999974E-6 : f32
+    %cst_0 = arith.constant 5.000000e-03 : f32
+    %cst_1 = arith.constant 0.000000e+00 : f32
+    %0 = tensor.empty() : tensor<8xf32>
+    %expanded = tensor.expand_shape %0 [[0, 1]] output_shape [8, 1] : tensor<8xf32> into tensor<8x1xf32>
+    %1 = linalg.fill ins(%cst_1 : f32) outs(%expanded : tensor<8x1xf32>) -> tensor<8x1xf32>
+    %expanded_2 = tensor.expand_shape %arg0 [[0, 1], [2]] output_shape [8, 1, 200] : tensor<8x200xf32> into tensor<8x1x200xf32>
+    %2 = linalg.generic {indexing_maps = [#ln2map, #ln2map1], iterator_types = ["parallel", "parallel", "reduction"]} ins(%expanded_2 : tensor<8x1x200xf32>) outs(%1 : tensor<8x1xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %9 = arith.addf %in, %out : f32
+      linalg.yield %9 : f32
+    } -> tensor<8x1xf32>
+    %3 = tensor.empty() : tensor<8x200xf32>
+    %4 = linalg.generic {indexing_maps = [#ln2map2, #ln2map3, #ln2map2], iterator_types = ["parallel", "parallel"]} ins(%arg0, %2 : tensor<8x200xf32>, tensor<8x1xf32>) outs(%3 : tensor<8x200xf32>) {
+    ^bb0(%in: f32, %in_4: f32, %out: f32):
+      %9 = arith.mulf %in_4, %cst_0 : f32
+      %10 = arith.subf %in, %9 : f32
+      linalg.yield %10 : f32
+    } -> tensor<8x200xf32>
+    %expanded_3 = tensor.expand_shape %4 [[0, 1], [2]] output_shape [8, 1, 200] : tensor<8x200xf32> into tensor<8x1x200xf32>
+    %5 = linalg.generic {indexing_maps = [#ln2map, #ln2map1], iterator_types = ["parallel", "parallel", "reduction"]} ins(%expanded_3 : tensor<8x1x200xf32>) outs(%1 : tensor<8x1xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %9 = arith.mulf %in, %in : f32
+      %10 = arith.addf %9, %out : f32
+      linalg.yield %10 : f32
+    } -> tensor<8x1xf32>
+    %6 = linalg.generic {indexing_maps = [#ln2map2, #ln2map3, #ln2map2], iterator_types = ["parallel", "parallel"]} ins(%4, %5 : tensor<8x200xf32>, tensor<8x1xf32>) outs(%3 : tensor<8x200xf32>) {
+    ^bb0(%in: f32, %in_4: f32, %out: f32):
+      %9 = arith.mulf %in_4, %cst_0 : f32
+      %10 = arith.addf %9, %cst : f32
+      %11 = math.rsqrt %10 : f32
+      %12 = arith.mulf %in, %11 : f32
+      linalg.yield %12 : f32
+    } -> tensor<8x200xf32>
+    %7 = tensor.empty() : tensor<8x200xf16>
+    %8 = linalg.generic {indexing_maps = [#ln2map2, #ln2map2], iterator_types = ["parallel", "parallel"]} ins(%6 : tensor<8x200xf32>) outs(%7 : tensor<8x200xf16>) {
+    ^bb0(%in: f32, %out: f16):
+      %9 = arith.truncf %in : f32 to f16
+      linalg.yield %9 : f16
+    } -> tensor<8x200xf16>
+    return %6, %8 : tensor<8x200xf32>, tensor<8x200xf16>
+  }

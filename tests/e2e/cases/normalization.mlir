@@ -164,3 +164,23 @@ func.func @row_of_one(%x: tensor<9x1xf32>) -> tensor<9x1xf32> {
   } -> tensor<9x1xf32>
   return %y : tensor<9x1xf32>
 }
+
+// A LayerNorm read twice, in f32 (a residual add) and rounded to f16 (a
+// matmul's operand under --precision=f16): on GPUs one row kernel stores
+// both results.
+func.func @layernorm_and_rounded(%x: tensor<8x200xf32>) -> (tensor<8x200xf32>, tensor<8x200xf16>) {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %inv = "tosa.const"() <{values = dense<0.005> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %eps = "tosa.const"() <{values = dense<1.0e-5> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %s = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<8x200xf32>) -> tensor<8x1xf32>
+  %mean = tosa.mul %s, %inv, %shift : (tensor<8x1xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<8x1xf32>
+  %d = tosa.sub %x, %mean : (tensor<8x200xf32>, tensor<8x1xf32>) -> tensor<8x200xf32>
+  %sq = tosa.mul %d, %d, %shift : (tensor<8x200xf32>, tensor<8x200xf32>, tensor<1xi8>) -> tensor<8x200xf32>
+  %v = tosa.reduce_sum %sq {axis = 1 : i32} : (tensor<8x200xf32>) -> tensor<8x1xf32>
+  %var = tosa.mul %v, %inv, %shift : (tensor<8x1xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<8x1xf32>
+  %ve = tosa.add %var, %eps : (tensor<8x1xf32>, tensor<1x1xf32>) -> tensor<8x1xf32>
+  %r = tosa.rsqrt %ve : (tensor<8x1xf32>) -> tensor<8x1xf32>
+  %n = tosa.mul %d, %r, %shift : (tensor<8x200xf32>, tensor<8x1xf32>, tensor<1xi8>) -> tensor<8x200xf32>
+  %h = tosa.cast %n : (tensor<8x200xf32>) -> tensor<8x200xf16>
+  return %n, %h : tensor<8x200xf32>, tensor<8x200xf16>
+}

@@ -232,7 +232,9 @@ def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
     in one kernel (GPUs, kiln-gpu-row-kernels). Its ops are taken first,
     from the last sink in the block up; an elementwise op that would join
     the dispatch of the contraction or other root it reads as that root's
-    consumer stays there.
+    consumer stays there. A conversion of the sink that another op reads
+    too (a LayerNorm rounded to f16 for a matmul and read in f32 by a
+    residual add) joins the dispatch as a second result.
 
     With `fuse-attention`, an attention (Attention.h: S = Q . K^T, a
     softmax of an elementwise program of S along the keys, O = P . V, in
@@ -539,7 +541,9 @@ def GpuRowKernels : Pass<"kiln-gpu-row-kernels", "mlir::ModuleOp"> {
     workgroup runs 256 / T rows, halved while that leaves fewer workgroups
     than the target has processors. The function records `kiln.lowering_config
     = {kernel = "row", threads_per_row, rows_per_workgroup, reductions}`
-    and its workgroup size; other dispatches are left alone.
+    and its workgroup size; other dispatches are left alone. A second
+    result that converts the sink (kiln-form-dispatches' fuse-rows adds
+    one) is stored beside it from the same value.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::scf::SCFDialect",

@@ -72,6 +72,9 @@ ROWS = (
     ("bert_f16", "BERT-style encoder f16, 64 tokens"),
     # f32 models compiled with --precision=f16 (matmuls and convolutions in
     # f16, the rest in f32); PyTorch runs the model in f16, as the f16 rows.
+    ("mobilenetv2_p16", "MobileNetV2 f32 batch 1, --precision=f16"),
+    ("mobilenetv2_b32_p16", "MobileNetV2 f32 batch 32, --precision=f16"),
+    ("resnet50_p16", "ResNet50 f32 batch 1, --precision=f16"),
     ("vit_p16", "ViT f32, --precision=f16"),
     ("gpt_p16", "GPT-style decoder f32, --precision=f16"),
     ("bert_p16", "BERT-style encoder f32, --precision=f16"),

@@ -48,6 +48,11 @@ bool isAliasOp(mlir::Operation *op);
 /// expand_shape and collapse_shape: aliases that keep every element.
 bool isReshapeOp(mlir::Operation *op);
 
+/// Whether `op` is an all-parallel linalg.generic whose one input is
+/// `value`, read through identity maps, and whose payload only converts it
+/// (one truncf or extf): a rounding a kernel can store beside `value`.
+bool isConversionOf(mlir::Operation *op, mlir::Value value);
+
 /// Ops cheap enough to be recomputed inside every dispatch that uses them
 /// (empty tensors, scalar constants, fills of such scalars).
 bool isClonableProducer(mlir::Operation *op);

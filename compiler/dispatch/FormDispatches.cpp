@@ -18,6 +18,23 @@ using namespace mlir;
 
 namespace kiln {
 
+bool isConversionOf(Operation *op, Value value) {
+  auto generic = dyn_cast_if_present<linalg::GenericOp>(op);
+  if (!generic || generic.getNumLoops() != generic.getNumParallelLoops() ||
+      generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+      generic.getDpsInputOperand(0)->get() != value ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return false;
+  Block &body = *generic.getBody();
+  if (body.getOperations().size() != 2)
+    return false;
+  Operation &cast = body.front();
+  return isa<arith::TruncFOp, arith::ExtFOp>(cast) &&
+         cast.getOperand(0) == body.getArgument(0) &&
+         body.getTerminator()->getOperand(0) == cast.getResult(0);
+}
+
 bool isReshapeOp(Operation *op) {
   return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op);
 }
@@ -322,24 +339,6 @@ SmallVector<Operation *> inProgramOrder(ArrayRef<Operation *> ops) {
   return sorted;
 }
 
-// Whether `op` is an elementwise linalg op whose only input is `value`, read
-// as it is, and whose payload only converts it (a truncf or an extf).
-bool isRoundingOf(Operation *op, Value value) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || !isElementwise(generic) || generic.getNumDpsInputs() != 1 ||
-      generic.getDpsInputOperand(0)->get() != value ||
-      !llvm::all_of(generic.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isIdentity(); }))
-    return false;
-  Block &body = *generic.getBody();
-  if (body.getOperations().size() != 2)
-    return false;
-  Operation &cast = body.front();
-  return isa<arith::TruncFOp, arith::ExtFOp>(cast) &&
-         cast.getOperand(0) == body.getArgument(0) &&
-         body.getTerminator()->getOperand(0) == cast.getResult(0);
-}
-
 // The ops of the row program whose sink is `sinkOp`, in program order: its
 // producers (none of them in `taken`) that only the program reads. Empty
 // when there is no such program with a reduction.
@@ -363,7 +362,7 @@ SmallVector<Operation *> rowGroupOf(Operation *sinkOp,
   // stored by the same kernel, a second result.
   for (Operation *user : sinkOp->getUsers())
     if (!taken.contains(user) && user->getBlock() == sinkOp->getBlock() &&
-        isRoundingOf(user, sinkOp->getResult(0))) {
+        isConversionOf(user, sinkOp->getResult(0))) {
       ops.push_back(user);
       break;
     }

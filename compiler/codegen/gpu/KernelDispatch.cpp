@@ -105,6 +105,25 @@ singleBindingStore(func::FuncOp func) {
   return stores.front();
 }
 
+std::optional<ResultStores> resultStores(func::FuncOp func) {
+  SmallVector<bufferization::MaterializeInDestinationOp> stores;
+  func.walk([&](bufferization::MaterializeInDestinationOp op) {
+    stores.push_back(op);
+  });
+  if (!llvm::all_of(stores, [](bufferization::MaterializeInDestinationOp op) {
+        return isa<BlockArgument>(op.getDest());
+      }))
+    return std::nullopt;
+  if (stores.size() == 1)
+    return ResultStores{stores.front(), nullptr};
+  if (stores.size() == 2)
+    for (int i = 0; i < 2; ++i)
+      if (isConversionOf(stores[1 - i].getSource().getDefiningOp(),
+                         stores[i].getSource()))
+        return ResultStores{stores[i], stores[1 - i]};
+  return std::nullopt;
+}
+
 FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func) {
   bufferization::MaterializeInDestinationOp store = singleBindingStore(func);
   if (!store)

@@ -43,6 +43,15 @@ struct KernelDispatch {
 mlir::bufferization::MaterializeInDestinationOp
 singleBindingStore(mlir::func::FuncOp func);
 
+/// `func`'s result stores when they are one store into an output binding,
+/// or two of which the second stores a conversion of the first's value
+/// (isConversionOf: a rounding to f16 another dispatch reads), which a
+/// kernel stores beside it; Side is null for one.
+struct ResultStores {
+  mlir::bufferization::MaterializeInDestinationOp Main, Side;
+};
+std::optional<ResultStores> resultStores(mlir::func::FuncOp func);
+
 /// Matches `func`'s single result store against the shape above; fails
 /// (changing nothing) otherwise, or when a loop of the root is dynamic or
 /// empty.

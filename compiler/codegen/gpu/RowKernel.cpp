@@ -62,46 +62,12 @@ struct RowDispatch {
   Value SideOut;
 };
 
-// The dispatch's stores of results into output bindings.
-SmallVector<bufferization::MaterializeInDestinationOp>
-bindingStores(func::FuncOp func) {
-  SmallVector<bufferization::MaterializeInDestinationOp> stores;
-  func.walk([&](bufferization::MaterializeInDestinationOp op) {
-    if (isa<BlockArgument>(op.getDest()))
-      stores.push_back(op);
-  });
-  return stores;
-}
-
-// Whether `op` is an elementwise linalg op in loop order whose one input is
-// `value`, read as it is, converted by its payload's one op.
-bool isConversionOf(Operation *op, Value value) {
-  auto generic = dyn_cast_if_present<linalg::GenericOp>(op);
-  if (!generic || generic.getNumReductionLoops() != 0 ||
-      generic.getNumDpsInputs() != 1 ||
-      generic.getDpsInputOperand(0)->get() != value ||
-      !llvm::all_of(generic.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isIdentity(); }))
-    return false;
-  Block &body = *generic.getBody();
-  return body.getOperations().size() == 2 &&
-         isa<arith::TruncFOp, arith::ExtFOp>(body.front());
-}
-
 FailureOr<RowDispatch> matchRowDispatch(func::FuncOp func) {
-  SmallVector<bufferization::MaterializeInDestinationOp> stores =
-      bindingStores(func);
-  bufferization::MaterializeInDestinationOp store, sideStore;
-  if (stores.size() == 1) {
-    store = stores.front();
-  } else if (stores.size() == 2) {
-    for (int i = 0; i < 2 && !store; ++i)
-      if (isConversionOf(stores[1 - i].getSource().getDefiningOp(),
-                         stores[i].getSource())) {
-        store = stores[i];
-        sideStore = stores[1 - i];
-      }
-  }
+  std::optional<ResultStores> stores = resultStores(func);
+  if (!stores)
+    return failure();
+  bufferization::MaterializeInDestinationOp store = stores->Main,
+                                            sideStore = stores->Side;
   if (!store)
     return failure();
   auto sink = store.getSource().getDefiningOp<linalg::LinalgOp>();

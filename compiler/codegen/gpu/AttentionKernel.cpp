@@ -35,6 +35,7 @@
 
 #include "compiler/Passes.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/codegen/gpu/IndexArithmetic.h"
 #include "compiler/codegen/gpu/KernelDispatch.h"
 #include "compiler/codegen/gpu/LoweringConfig.h"
 #include "compiler/codegen/gpu/MmaSync.h"
@@ -139,33 +140,19 @@ std::optional<AttentionConfig> chooseConfig(const Attention &a,
   return std::nullopt;
 }
 
-class AttentionKernelBuilder {
+class AttentionKernelBuilder : IndexArithmetic {
 public:
   AttentionKernelBuilder(func::FuncOp func, AttentionDispatch &d,
                          AttentionConfig c,
                          const GpuMatrixInstruction &instruction,
                          SymbolTable &symbols)
-      : Func(func), D(d), A(d.A), C(c), Instruction(instruction),
-        Symbols(symbols), B(func.getContext()), Loc(A.Output.getLoc()),
+      : IndexArithmetic(func.getContext(), d.A.Output.getLoc()), Func(func),
+        D(d), A(d.A), C(c), Instruction(instruction), Symbols(symbols),
         E(B, Loc, A.Softmax) {}
 
   void build();
 
 private:
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(B, Loc, v); }
-  Value add(Value a, int64_t b) {
-    return arith::AddIOp::create(B, Loc, a, idx(b));
-  }
-  Value add(Value a, Value b) { return arith::AddIOp::create(B, Loc, a, b); }
-  Value mul(Value a, int64_t b) {
-    return arith::MulIOp::create(B, Loc, a, idx(b));
-  }
-  Value div(Value a, int64_t b) {
-    return arith::DivUIOp::create(B, Loc, a, idx(b));
-  }
-  Value rem(Value a, int64_t b) {
-    return arith::RemUIOp::create(B, Loc, a, idx(b));
-  }
   Value below(Value a, int64_t b) {
     return arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult, a, idx(b));
   }
@@ -219,8 +206,6 @@ private:
   AttentionConfig C;
   const GpuMatrixInstruction &Instruction;
   SymbolTable &Symbols;
-  OpBuilder B;
-  Location Loc;
   RowEvaluator E;
   Value TileQ, TileK, TileV, Q0;
   SmallVector<Value> BatchPosition; // per batch loop, in their order
@@ -293,26 +278,21 @@ Value AttentionKernelBuilder::copyStep(Value stage, Value key0, Value valid,
     return both(valid,
                 A.Keys % C.BN == 0 ? Value() : below(add(key0, row), A.Keys));
   };
-  AffineMap mapK =
-      A.Scores.getMatchingIndexingMap(A.Scores.getDpsInputOperand(1));
-  copyTile(
-      tokens, TileK, stage, D.K, C.BN, A.HeadDim,
-      [&](Value row, Value col) {
-        return applyToLoops(
-            B, Loc, mapK,
-            scoreLoops(nullptr, clamp(add(key0, row), A.Keys), col));
-      },
-      keyInBounds);
-  AffineMap mapV =
-      A.Output.getMatchingIndexingMap(A.Output.getDpsInputOperand(1));
-  copyTile(
-      tokens, TileV, stage, D.V, C.BN, A.ValueDim,
-      [&](Value row, Value col) {
-        return applyToLoops(
-            B, Loc, mapV,
-            outputLoops(nullptr, clamp(add(key0, row), A.Keys), col));
-      },
-      keyInBounds);
+  // K's and V's BN rows of keys, each read through its contraction's map.
+  auto copyKeys = [&](Value tile, Value source, int64_t cols,
+                      linalg::LinalgOp op, const AttentionLoops &roles) {
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
+    copyTile(
+        tokens, tile, stage, source, C.BN, cols,
+        [&](Value row, Value col) {
+          return applyToLoops(
+              B, Loc, map,
+              loops(op, roles, nullptr, clamp(add(key0, row), A.Keys), col));
+        },
+        keyInBounds);
+  };
+  copyKeys(TileK, D.K, A.HeadDim, A.Scores, A.ScoreLoops);
+  copyKeys(TileV, D.V, A.ValueDim, A.Output, A.OutputLoops);
   return nvgpu::DeviceAsyncCreateGroupOp::create(
       B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tokens);
 }

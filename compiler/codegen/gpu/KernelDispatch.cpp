@@ -94,17 +94,6 @@ Value bindingOf(Value tensor) {
   return read.getBuffer();
 }
 
-bufferization::MaterializeInDestinationOp
-singleBindingStore(func::FuncOp func) {
-  SmallVector<bufferization::MaterializeInDestinationOp> stores;
-  func.walk([&](bufferization::MaterializeInDestinationOp op) {
-    stores.push_back(op);
-  });
-  if (stores.size() != 1 || !isa<BlockArgument>(stores.front().getDest()))
-    return nullptr;
-  return stores.front();
-}
-
 std::optional<ResultStores> resultStores(func::FuncOp func) {
   SmallVector<bufferization::MaterializeInDestinationOp> stores;
   func.walk([&](bufferization::MaterializeInDestinationOp op) {
@@ -122,6 +111,12 @@ std::optional<ResultStores> resultStores(func::FuncOp func) {
                          stores[i].getSource()))
         return ResultStores{stores[i], stores[1 - i]};
   return std::nullopt;
+}
+
+bufferization::MaterializeInDestinationOp
+singleBindingStore(func::FuncOp func) {
+  std::optional<ResultStores> stores = resultStores(func);
+  return stores && !stores->Side ? stores->Main : nullptr;
 }
 
 FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func) {

@@ -50,6 +50,7 @@
 
 #include "compiler/codegen/gpu/ContractionMatch.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/codegen/gpu/IndexArithmetic.h"
 #include "compiler/codegen/gpu/LoweringConfig.h"
 #include "compiler/codegen/gpu/MmaSync.h"
 #include "compiler/codegen/gpu/Wgmma.h"
@@ -176,31 +177,19 @@ std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
   return best;
 }
 
-class MmaKernelBuilder {
+class MmaKernelBuilder : IndexArithmetic {
 public:
   MmaKernelBuilder(func::FuncOp func, Contraction c, MmaTile tile,
                    const GpuMatrixInstruction &instruction,
                    SymbolTable &symbols)
-      : Func(func), C(c), T(tile), Instruction(instruction), Symbols(symbols),
-        B(func.getContext()), Loc(c.Op.getLoc()),
+      : IndexArithmetic(func.getContext(), c.Op.getLoc()), Func(func), C(c),
+        T(tile), Instruction(instruction), Symbols(symbols),
         GatherA(!isCopyable(c, 0, c.KDims)), VectorStores(hasColumnRuns(c)),
         Elem(halfMultiplyAccumulateType(c.Op)) {}
 
   void build();
 
 private:
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(B, Loc, v); }
-  Value add(Value a, Value b) { return arith::AddIOp::create(B, Loc, a, b); }
-  Value add(Value a, int64_t b) { return add(a, idx(b)); }
-  Value mul(Value a, int64_t b) {
-    return arith::MulIOp::create(B, Loc, a, idx(b));
-  }
-  Value div(Value a, int64_t b) {
-    return arith::DivUIOp::create(B, Loc, a, idx(b));
-  }
-  Value rem(Value a, int64_t b) {
-    return arith::RemUIOp::create(B, Loc, a, idx(b));
-  }
   // Whether row `m` of A (and C) exists; null when BM divides M.
   Value rowInBounds(Value m) { return below(m, C.M, T.BM); }
   // Whether column `n` of B (and C) exists; null when BN divides N.
@@ -263,8 +252,6 @@ private:
   MmaTile T;
   const GpuMatrixInstruction &Instruction;
   SymbolTable &Symbols;
-  OpBuilder B;
-  Location Loc;
   Value TileA, TileB, StagesBase, Staging, Batch, Row0, Col0, Tid, Warp, Lane;
   // A is not 16-byte runs along k: gathered element by element.
   const bool GatherA;

@@ -36,6 +36,7 @@
 #include "compiler/codegen/gpu/ContractionMatch.h"
 #include "compiler/codegen/gpu/ElementEvaluator.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/codegen/gpu/IndexArithmetic.h"
 #include "compiler/codegen/gpu/LoweringConfig.h"
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/dispatch/RowPrograms.h"
@@ -201,26 +202,15 @@ std::optional<Config> chooseConfig(const Reduction &r,
   return c;
 }
 
-class KernelBuilder {
+class KernelBuilder : IndexArithmetic {
 public:
   KernelBuilder(func::FuncOp func, Reduction r, Config c, SymbolTable &symbols)
-      : Func(func), R(r), C(c), Symbols(symbols), B(func.getContext()),
-        Loc(r.Op.getLoc()) {}
+      : IndexArithmetic(func.getContext(), r.Op.getLoc()), Func(func), R(r),
+        C(c), Symbols(symbols) {}
 
   void build();
 
 private:
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(B, Loc, v); }
-  Value add(Value a, Value b) { return arith::AddIOp::create(B, Loc, a, b); }
-  Value mul(Value a, int64_t b) {
-    return arith::MulIOp::create(B, Loc, a, idx(b));
-  }
-  Value div(Value a, int64_t b) {
-    return arith::DivUIOp::create(B, Loc, a, idx(b));
-  }
-  Value rem(Value a, int64_t b) {
-    return arith::RemUIOp::create(B, Loc, a, idx(b));
-  }
   Value compare(arith::CmpIPredicate predicate, Value a, int64_t b) {
     return arith::CmpIOp::create(B, Loc, predicate, a, idx(b));
   }
@@ -237,8 +227,6 @@ private:
   Reduction R;
   Config C;
   SymbolTable &Symbols;
-  OpBuilder B;
-  Location Loc;
 };
 
 SmallVector<Value> KernelBuilder::delinearize(Value linear,

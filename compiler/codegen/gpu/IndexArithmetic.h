@@ -1,0 +1,45 @@
+//===- IndexArithmetic.h - Index math for kernels written whole -----------===//
+//
+// The kernel builders compute thread, lane, tile and element positions with
+// the same few index operations on constants; a builder derives from this
+// for them, and for the OpBuilder and location it emits at.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_COMPILER_CODEGEN_GPU_INDEXARITHMETIC_H
+#define KILN_COMPILER_CODEGEN_GPU_INDEXARITHMETIC_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+
+namespace kiln {
+
+class IndexArithmetic {
+protected:
+  IndexArithmetic(mlir::MLIRContext *context, mlir::Location loc)
+      : B(context), Loc(loc) {}
+
+  mlir::Value idx(int64_t v) {
+    return mlir::arith::ConstantIndexOp::create(B, Loc, v);
+  }
+  mlir::Value add(mlir::Value a, mlir::Value b) {
+    return mlir::arith::AddIOp::create(B, Loc, a, b);
+  }
+  mlir::Value add(mlir::Value a, int64_t b) { return add(a, idx(b)); }
+  mlir::Value mul(mlir::Value a, int64_t b) {
+    return mlir::arith::MulIOp::create(B, Loc, a, idx(b));
+  }
+  // Unsigned: positions are never negative.
+  mlir::Value div(mlir::Value a, int64_t b) {
+    return mlir::arith::DivUIOp::create(B, Loc, a, idx(b));
+  }
+  mlir::Value rem(mlir::Value a, int64_t b) {
+    return mlir::arith::RemUIOp::create(B, Loc, a, idx(b));
+  }
+
+  mlir::OpBuilder B;
+  mlir::Location Loc;
+};
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_CODEGEN_GPU_INDEXARITHMETIC_H

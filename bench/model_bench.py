@@ -78,10 +78,18 @@ ROWS = (
     ("vit_p16", "ViT f32, --precision=f16"),
     ("gpt_p16", "GPT-style decoder f32, --precision=f16"),
     ("bert_p16", "BERT-style encoder f32, --precision=f16"),
+    # f32 models compiled with --precision=tf32; PyTorch runs them with TF32
+    # on for matmuls and convolutions.
+    ("mobilenetv2_tf32", "MobileNetV2 f32 batch 1, --precision=tf32"),
+    ("mobilenetv2_b32_tf32", "MobileNetV2 f32 batch 32, --precision=tf32"),
+    ("resnet50_tf32", "ResNet50 f32 batch 1, --precision=tf32"),
+    ("vit_tf32", "ViT f32, --precision=tf32"),
+    ("gpt_tf32", "GPT-style decoder f32, --precision=tf32"),
+    ("bert_tf32", "BERT-style encoder f32, --precision=tf32"),
 )
 # A row's --precision, by the suffix of its name, and the exported model
 # it compiles.
-PRECISIONS = {"_p16": "f16"}
+PRECISIONS = {"_p16": "f16", "_tf32": "tf32"}
 
 
 def precision_of(model):
@@ -359,13 +367,13 @@ def ensure_input(entry):
 
 def check(label, got, expected, precision=None):
     """Checks an output against the float64 reference with its type's
-    tolerance, or f16's for a row compiled with --precision=f16."""
+    tolerance, or its --precision's (f16, bf16, tf32)."""
     ok, err, detail = harness.checkOutput(np.asarray(got), expected,
                                           scaleByMax=True,
                                           floatTolerance=precision)
-    bound = ("fp16: 2.5e-3 max|ref| + 1e-3 |ref|"
-             if expected.dtype == np.float16 or precision == "f16" else
-             "fp32: 1e-5 max|ref| + 1e-4 |ref|")
+    name = precision or ("f16" if expected.dtype == np.float16 else "f32")
+    atol, rtol = harness.cases.TOLERANCES[name]
+    bound = f"{name}: {atol:g} max|ref| + {rtol:g} |ref|"
     return ok, (f"{label}: {'pass' if ok else 'FAIL'} (max |out - float64 "
                 f"ref| = {err:.1e}, max |ref| {np.abs(expected).max():.3g}; "
                 f"{bound}" + (f"; {detail}" if detail else "") + ")")
@@ -389,7 +397,7 @@ def torch_model(torch, entry, kit, notes):
         "that differ from the kit's (timing only: its outputs are not "
         "checked)"))
     checker = None
-    if precision_of(entry.name)[1]:
+    if precision_of(entry.name)[1] in ("f16", "bf16"):
         # The f32 graph's reference does not hold an f16 PyTorch model to
         # f16's tolerance: timed, not checked.
         notes.append(f"{entry.name}: PyTorch runs the model in f16 (timing "
@@ -410,9 +418,27 @@ def torch_times(torch, args, entry, kit, notes, results, compile_torch):
     """PyTorch's device times for the row: eager, eager in a CUDA graph,
     torch.compile in a CUDA graph (each a gpu.stats dict or an error
     string), with its outputs checked once."""
+    precision = precision_of(entry.name)[1]
+    if precision == "tf32":
+        # Read when torch.compile traces, so set before it and reset after.
+        notes.append(f"{entry.name}: PyTorch runs with "
+                     f"{gpu.set_matmul_tf32(torch, True)}, "
+                     f"{gpu.set_conv_tf32(torch, True)}")
+        try:
+            return torch_times_of(torch, args, entry, kit, notes, results,
+                                  compile_torch)
+        finally:
+            gpu.set_matmul_tf32(torch, False)
+            gpu.set_conv_tf32(torch, False)
+    return torch_times_of(torch, args, entry, kit, notes, results,
+                          compile_torch)
+
+
+def torch_times_of(torch, args, entry, kit, notes, results, compile_torch):
     model, same, checker = torch_model(torch, entry, kit, notes)
+    precision = precision_of(entry.name)[1]
     x = torch.from_numpy(np.load(entry.sets[0].inputs[0])).cuda()
-    if precision_of(entry.name)[1] and x.is_floating_point():
+    if precision in ("f16", "bf16") and x.is_floating_point():
         x = x.half()
     expected = np.load(entry.sets[0].outputs[0])
     out = {}
@@ -423,7 +449,7 @@ def torch_times(torch, args, entry, kit, notes, results, compile_torch):
             results["torch_check"] = check(
                 "PyTorch eager" + (" (the f16 graph's weights)" if checker
                                    else ""),
-                reference(x).cpu().numpy(), expected)[1]
+                reference(x).cpu().numpy(), expected, precision)[1]
         out["eager"] = gpu.torch_device_times(torch, eager, args.warmup,
                                               args.reps)
         graph = gpu.capture_cuda_graph(torch, eager)
@@ -443,7 +469,8 @@ def torch_times(torch, args, entry, kit, notes, results, compile_torch):
                 results["compile_seconds"] = round(time.monotonic() - start, 1)
                 if same and not checker:
                     results["compile_check"] = check(
-                        "torch.compile", y.cpu().numpy(), expected)[1]
+                        "torch.compile", y.cpu().numpy(), expected,
+                        precision)[1]
                 cgraph = gpu.capture_cuda_graph(torch, lambda: compiled(x))
                 out["compile"] = gpu.torch_device_times(
                     torch, cgraph.replay, args.warmup, args.reps)

@@ -238,7 +238,8 @@ def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
 
     With `fuse-attention`, an attention (Attention.h: S = Q . K^T, a
     softmax of an elementwise program of S along the keys, O = P . V, in
-    f16 with f32 accumulation) is one dispatch with the consumers of O, for
+    f16 with f32 accumulation or in f32) is one dispatch with the consumers
+    of O, for
     targets that run it as one kernel streaming over the keys
     (kiln-gpu-attention-kernels); its ops are taken before row programs.
 
@@ -448,12 +449,26 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
     (kiln-form-dispatches' fuse-input-pads) is read from the unpadded
     binding by both kernels, zero where a window falls outside it.
 
+    With `allow-tf32` (--precision=tf32), f32 x f32 -> f32 multiply-adds
+    run on the tensor cores too, where the target has
+    `mma_sync.m16n8k8.tf32.f32`: the mma.sync kernel's tiles with K steps
+    of 16, A's fragments by `nvgpu.ldmatrix`, B's two elements a thread
+    by shared loads (ldmatrix transposes only 16-bit elements, and wgmma
+    reads tf32 B only K-innermost), each operand rounded to tf32 (to
+    nearest) by `nvvm.convert.float.to.tf32` before `nvgpu.mma.sync`
+    m16n8k8 `tf32Enabled`.
+
     The lowering configuration, `kiln.lowering_config`: `kernel =
     "mma_contraction"` with `workgroup_tile = [BM, BN, BK]`, `warp_tile`,
     `stages` and the `instruction`; or `kernel = "simt_contraction"`
     with `workgroup_tile = [BM, BN, BK]`, `thread_tile = [TM, TN]` and
     `stages = 1`; a convolution adds `implicit_gemm = [M, N, K]`.
   }];
+  let options = [
+    Option<"allowTf32", "allow-tf32", "bool", "false",
+           "f32 multiply-adds may round their operands to tf32 on the "
+           "tensor cores">,
+  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::nvgpu::NVGPUDialect",
                            "mlir::NVVM::NVVMDialect",
@@ -508,12 +523,28 @@ def GpuAttentionKernels : Pass<"kiln-gpu-attention-kernels", "mlir::ModuleOp"> {
     rescales its partial O as the max grows (an online softmax), and
     multiplies the rounded probabilities, still in registers, by V; split
     warps then merge their maxes, sums and scaled outputs through shared
-    memory. S and P are never stored. The function records
-    `kiln.lowering_config = {kernel = "attention", workgroup_rows,
-    keys_per_step, key_splits, instruction}` and its workgroup size; other
-    dispatches are left alone.
+    memory. S and P are never stored.
+
+    An f32 attention runs the same kernel on mma.sync m16n8k8 tf32 (f32
+    tiles, so 32 keys a step for a head of 64): each fragment split into
+    a tf32 part and a tf32 remainder, three instructions per product
+    (3xTF32: f32's accuracy), or with `allow-tf32` (--precision=tf32) one
+    on the rounded fragments. P stays f32 in registers; as an m16n8k8
+    operand its keys 2t and 2t + 1 are the instruction's k = t and t + 4,
+    and V's two elements a thread are loaded at those keys.
+
+    The function records `kiln.lowering_config = {kernel = "attention",
+    workgroup_rows, keys_per_step, key_splits, instruction}` (f32 adds
+    `tf32_passes`, 3 or 1) and its workgroup size; other dispatches are
+    left alone.
   }];
+  let options = [
+    Option<"allowTf32", "allow-tf32", "bool", "false",
+           "f32 attention multiplies its operands rounded to tf32 once "
+           "(else as 3xTF32)">,
+  ];
   let dependentDialects = ["mlir::gpu::GPUDialect",
+                           "mlir::NVVM::NVVMDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::math::MathDialect",

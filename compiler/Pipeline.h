@@ -27,9 +27,11 @@ struct CompileOptions {
   /// Auto is channels-last when every target is a GPU, as written otherwise.
   enum class ConvLayout { Auto, AsWritten, ChannelsLast };
   ConvLayout Convolutions = ConvLayout::Auto;
-  /// The type f32 contractions and convolutions multiply in
-  /// (kiln-demote-contractions): F32 leaves them as written.
-  enum class PrecisionMode { F32, F16, BF16 };
+  /// The type f32 contractions and convolutions multiply in: F32 leaves them
+  /// as written; TF32 lets GPU backends round their operands to tf32 in
+  /// the tensor-core kernels (their IR stays f32); F16 and BF16 round them
+  /// in the IR (kiln-demote-contractions), for every target.
+  enum class PrecisionMode { F32, TF32, F16, BF16 };
   PrecisionMode Precision = PrecisionMode::F32;
   /// Called at the start of each phase with a short description.
   std::function<void(llvm::StringRef)> Progress;

@@ -11,8 +11,9 @@
 # CUDA driver but no LLVM), MODULES_DIR holds cases compiled elsewhere with
 # `tests/e2e/run_e2e.py --target-device cuda --save-modules MODULES_DIR`.
 #
-# KILN_GPU_SANITIZE=1 also runs the e2e cases under compute-sanitizer's
-# memcheck and racecheck (slow).
+# The e2e cases (and models, where kits are given) also run compiled with
+# each --precision mode (tf32, f16, bf16). KILN_GPU_SANITIZE=1 also runs
+# the e2e cases under compute-sanitizer's memcheck and racecheck (slow).
 #
 # Without an NVIDIA GPU and driver it prints `skipped: no CUDA device` and
 # succeeds, so CI (no GPU) can call it.
@@ -82,11 +83,39 @@ if [ -f "$modules/onnx-models/manifest.json" ]; then
   run "ONNX models on cuda" "$python" "$here/tests/models/run_models.py" \
     --bin-dir "$bin" --device cuda --prebuilt-modules "$modules/onnx-models"
 fi
+# Each --precision mode: the e2e cases compiled so (MODULES_DIR/precision-P,
+# compiled here when kiln-compile is), held to the mode's tolerance; the
+# models from MODULES_DIR/onnx-models-P, compiled with run_models.py
+# --compile-arg=--precision=P --float-tolerance P.
+precisions=(tf32 f16 bf16)
+for p in "${precisions[@]}"; do
+  if [ -x "$bin/kiln-compile" ] && [ "$modules" = "$build/e2e-cuda" ]; then
+    run "compile e2e cases for $target, --precision=$p" "$python" \
+      "$here/tests/e2e/run_e2e.py" --bin-dir "$bin" --target-device cuda \
+      --cuda-target "$target" --precision "$p" \
+      --save-modules "$modules/precision-$p" --jobs "${JOBS:-2}"
+  fi
+  if [ -d "$modules/precision-$p" ]; then
+    run "e2e on cuda, --precision=$p" "${e2e[@]}" --precision "$p" \
+      --prebuilt-modules "$modules/precision-$p"
+  fi
+  if [ -f "$modules/onnx-models-$p/manifest.json" ]; then
+    run "ONNX models on cuda, --precision=$p" "$python" \
+      "$here/tests/models/run_models.py" --bin-dir "$bin" --device cuda \
+      --prebuilt-modules "$modules/onnx-models-$p"
+  fi
+done
 if [ "${KILN_GPU_SANITIZE:-0}" = 1 ]; then
   for tool in memcheck racecheck; do
     run "e2e on cuda under compute-sanitizer $tool" "${e2e[@]}" \
       --prebuilt-modules "$modules" \
       --wrapper "compute-sanitizer --tool $tool --error-exitcode 99"
+    for p in "${precisions[@]}"; do
+      [ -d "$modules/precision-$p" ] || continue
+      run "e2e on cuda, --precision=$p, under compute-sanitizer $tool" \
+        "${e2e[@]}" --precision "$p" --prebuilt-modules "$modules/precision-$p" \
+        --wrapper "compute-sanitizer --tool $tool --error-exitcode 99"
+    done
   done
 fi
 

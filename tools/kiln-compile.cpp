@@ -89,9 +89,13 @@ cl::opt<kiln::CompileOptions::PrecisionMode> precision(
     "precision",
     cl::desc("The type f32 matmuls and convolutions multiply in; softmax, "
              "normalizations, reductions, the inputs and the results keep "
-             "the model's types (TF32 is not implemented yet)"),
+             "the model's types"),
     cl::values(clEnumValN(kiln::CompileOptions::PrecisionMode::F32, "f32",
                           "IEEE f32, as written (default)"),
+               clEnumValN(kiln::CompileOptions::PrecisionMode::TF32, "tf32",
+                          "GPU tensor cores may round f32 operands to tf32 "
+                          "(10 fraction bits), f32 accumulation; CPU "
+                          "targets compute in f32"),
                clEnumValN(kiln::CompileOptions::PrecisionMode::F16, "f16",
                           "operands rounded to f16, f32 accumulation"),
                clEnumValN(kiln::CompileOptions::PrecisionMode::BF16, "bf16",

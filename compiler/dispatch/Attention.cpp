@@ -11,7 +11,7 @@ using namespace mlir;
 
 namespace kiln {
 
-Type halfMultiplyAccumulateType(linalg::LinalgOp op) {
+Type multiplyAccumulateType(linalg::LinalgOp op) {
   if (op->getNumRegions() != 1 || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1)
     return nullptr;
@@ -19,7 +19,7 @@ Type halfMultiplyAccumulateType(linalg::LinalgOp op) {
   if (body.getNumArguments() != 3)
     return nullptr;
   Type operand = body.getArgument(0).getType();
-  if (!(operand.isF16() || operand.isBF16()) ||
+  if (!(operand.isF16() || operand.isBF16() || operand.isF32()) ||
       body.getArgument(1).getType() != operand ||
       !body.getArgument(2).getType().isF32())
     return nullptr;
@@ -32,7 +32,10 @@ Type halfMultiplyAccumulateType(linalg::LinalgOp op) {
   auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
   if (!mul)
     return nullptr;
-  auto extended = [](Value v, BlockArgument arg) {
+  // f32 operands are multiplied as they are; half ones extended first.
+  auto extended = [&](Value v, BlockArgument arg) {
+    if (operand.isF32())
+      return v == arg;
     auto ext = v.getDefiningOp<arith::ExtFOp>();
     return ext && ext.getIn() == arg;
   };
@@ -43,9 +46,14 @@ Type halfMultiplyAccumulateType(linalg::LinalgOp op) {
   return nullptr;
 }
 
-bool isF16MultiplyAccumulate(linalg::LinalgOp op) {
-  Type operand = halfMultiplyAccumulateType(op);
-  return operand && operand.isF16();
+Type halfMultiplyAccumulateType(linalg::LinalgOp op) {
+  Type operand = multiplyAccumulateType(op);
+  return operand && !operand.isF32() ? operand : nullptr;
+}
+
+Type attentionOperandType(linalg::LinalgOp op) {
+  Type operand = multiplyAccumulateType(op);
+  return operand && (operand.isF16() || operand.isF32()) ? operand : nullptr;
 }
 
 namespace {
@@ -61,7 +69,7 @@ std::optional<Roles> contractionRoles(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       op->getNumResults() != 1 || !op.hasPureTensorSemantics() ||
       op.hasDynamicShape() || op.hasIndexSemantics() ||
-      !isF16MultiplyAccumulate(op) ||
+      !attentionOperandType(op) ||
       !op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>())
     return std::nullopt;
   AffineMap a = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
@@ -427,6 +435,9 @@ FailureOr<Attention> analyzeAttention(linalg::LinalgOp output,
   a.Keys = outRanges[out.Key];
   a.ValueDim = outRanges[out.Inner];
   a.HeadDim = scoreRanges[score.Inner];
+  a.Operand = attentionOperandType(a.Scores);
+  if (attentionOperandType(output) != a.Operand)
+    return failure();
   for (unsigned d : out.Batch)
     a.Batch *= outRanges[d];
   if (a.HeadDim % 16 != 0 || a.HeadDim > 128 || a.ValueDim % 8 != 0 ||

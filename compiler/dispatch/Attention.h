@@ -16,12 +16,13 @@
 // write x again in each reduction's payload and in the sink, so the parts
 // are compared op by op, through the tensors they read, at the row's key.
 //
-// Only what the GPU attention kernel computes is matched: f16 Q, K, P and
-// V multiplied in f32 (each contraction's payload `acc + f32(a) * f32(b)`,
-// its accumulator a fill), one query, key and value loop, any batch loops
-// in the same order in S and O, Q and K read along the head dimension
-// innermost and V and O along the value dimension, a head dimension that is
-// a multiple of 16 and a value dimension a multiple of 8, both at most 128.
+// Only what the GPU attention kernel computes is matched: Q, K, P and V
+// all f16 multiplied in f32 (each contraction's payload `acc + f32(a) *
+// f32(b)`, its accumulator a fill) or all f32 (`acc + a * b`), one query, key
+// and value loop, any batch loops in the same order in S and O, Q and K read
+// along the head dimension innermost and V and O along the value dimension, a
+// head dimension that is a multiple of 16 and a value dimension a multiple of
+// 8, both at most 128.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_COMPILER_DISPATCH_ATTENTION_H
@@ -32,12 +33,18 @@
 namespace kiln {
 
 /// The operands' type if the payload is `acc + f32(a) * f32(b)` for inputs
-/// a and b both f16 or both bf16 and an f32 accumulator, in any operand
-/// order (what tensor cores compute); else null.
+/// a and b both f16, both bf16 or both f32 (then without extensions) and an
+/// f32 accumulator, in any operand order (what tensor cores compute, f32
+/// operands rounded to tf32 where the user allows it); else null.
+mlir::Type multiplyAccumulateType(mlir::linalg::LinalgOp op);
+
+/// multiplyAccumulateType if it is f16 or bf16, else null.
 mlir::Type halfMultiplyAccumulateType(mlir::linalg::LinalgOp op);
 
-/// halfMultiplyAccumulateType is f16.
-bool isF16MultiplyAccumulate(mlir::linalg::LinalgOp op);
+/// multiplyAccumulateType if attention's contractions may multiply in it:
+/// f16, or f32 (the kernel's tensor cores multiply it as 3xTF32, or as
+/// tf32 where the user allows; Tf32Fragment in codegen/gpu/MmaSync.h).
+mlir::Type attentionOperandType(mlir::linalg::LinalgOp op);
 
 /// A contraction's loops by their role in attention: the batch loops (in
 /// its result's order), the query, the key, and the inner loop (the scores'
@@ -57,6 +64,8 @@ struct Attention {
   /// n-1, the last the key), the Output loop it is.
   llvm::SmallVector<unsigned> SinkLoops;
   int64_t Batch = 1, Queries = 0, Keys = 0, HeadDim = 0, ValueDim = 0;
+  /// Both contractions' operand type: f16 or f32.
+  mlir::Type Operand;
 };
 
 /// Matches attention ending in `output` (O = P . V) as above, following the

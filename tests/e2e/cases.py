@@ -43,8 +43,26 @@ TOLERANCES = {
     # bf16 keeps 8 significant bits to f16's 11: eight times f16's bounds
     # (models compiled with --precision=bf16).
     "bf16": (2e-2, 8e-3),
+    # tf32 keeps f16's 11 significant bits in f32's range: f16's bounds
+    # (--precision=tf32).
+    "tf32": (2.5e-3, 1e-3),
     "exact": (0.0, 0.0),
 }
+
+# The tolerance each --precision mode holds float results to (f32: their
+# own).
+PRECISION_TOLERANCES = {"f32": None, "tf32": "tf32", "f16": "f16",
+                        "bf16": "bf16"}
+
+
+def underPrecision(tol: str, precision: str) -> str:
+    """The tolerance of a result whose own is `tol` in a module compiled
+    with --precision=`precision`: the looser of the two for floats; exact
+    results (data movement) stay exact."""
+    mode = PRECISION_TOLERANCES[precision]
+    if mode is None or tol == "exact":
+        return tol
+    return max(tol, mode, key=lambda t: TOLERANCES[t][::-1])
 
 NUMPY_DTYPES = {
     "f32": np.float32,
@@ -812,6 +830,23 @@ case(AT, "attention_hidden_f32_softmax",
       I("2x3x70x40xf16")],
      lambda q, k, v: attention(q, k, v, 0.17677669, _hiddenMask(),
                                roundScores=False), tol="f16")
+
+
+def _attentionScale(q, k, v, scale, mask=0.0):
+    """softmax(s) . |v|: the magnitude each output element sums."""
+    s = f64(q) @ np.swapaxes(f64(k), -1, -2) * scale + mask
+    return softmax(s, -1) @ np.abs(f64(v))
+
+
+case(AT, "attention_vit_f32",
+     [I("6x197x64xf32", -2, 2), I("6x197x64xf32", -2, 2), I("6x197x64xf32")],
+     lambda q, k, v: attention(q, k, v, 0.125, roundScores=False),
+     scale=lambda q, k, v: _attentionScale(q, k, v, 0.125))
+case(AT, "attention_mask_f32",
+     [I("4x128x64xf32", -2, 2), I("4x128x64xf32", -2, 2), I("4x128x64xf32"),
+      I("1x128x128xf32", -4, 0)],
+     lambda q, k, v, m: attention(q, k, v, 0.125, f64(m), roundScores=False),
+     scale=lambda q, k, v, m: _attentionScale(q, k, v, 0.125, f64(m)))
 
 # --- softmax.mlir -----------------------------------------------------------
 S = "softmax.mlir"

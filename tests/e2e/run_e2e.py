@@ -48,6 +48,11 @@ def parseArgs():
     p.add_argument("--target-device", default="cpu")
     p.add_argument("--cuda-target", default="",
                    help="passed to kiln-compile as --cuda-target")
+    p.add_argument("--precision", default="f32",
+                   choices=sorted(manifest.PRECISION_TOLERANCES),
+                   help="passed to kiln-compile as --precision (also with "
+                   "--prebuilt-modules compiled so); float results are held "
+                   "to the looser of their own tolerance and the mode's")
     p.add_argument("--save-modules", metavar="DIR",
                    help="only compile, writing DIR/<case file>.kiln")
     p.add_argument("--prebuilt-modules", metavar="DIR",
@@ -103,6 +108,8 @@ def compileFile(file, workDir, args):
     ]
     if args.cuda_target:
         argv.append(f"--cuda-target={args.cuda_target}")
+    if args.precision != "f32":
+        argv.append(f"--precision={args.precision}")
     r = e2elib.runTool(argv, args.timeout)
     if r.problem or r.rc != 0:
         return None, f"compile failed ({r.describe()})", r.seconds
@@ -114,7 +121,7 @@ def compileFile(file, workDir, args):
 class Prepared:
     """A case's inputs on disk and its references, shared by all drivers."""
 
-    def __init__(self, case, outs, caseDir):
+    def __init__(self, case, outs, caseDir, precision):
         self.case = case
         self.outs = outs
         self.caseDir = caseDir
@@ -126,7 +133,8 @@ class Prepared:
             self.inputPaths.append(path)
         self.refs = manifest.reference(case, inputs)
         self.scales = manifest.scales(case, inputs, self.refs)
-        self.tols = case.tolerances(len(outs))
+        self.tols = tuple(manifest.underPrecision(t, precision)
+                          for t in case.tolerances(len(outs)))
 
 
 def checkOutputs(prep, outPaths):
@@ -227,7 +235,7 @@ def main():
             caseDir = os.path.join(workDir, c.name.replace("/", "__"))
             os.makedirs(caseDir)
             try:
-                prep = Prepared(c, outs, caseDir)
+                prep = Prepared(c, outs, caseDir, args.precision)
             except Exception as e:  # A broken reference is a failed case.
                 for d in args.driver:
                     report.result(False, label(d), f"reference failed: {e!r}")

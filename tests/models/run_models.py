@@ -57,7 +57,7 @@ def parseArgs():
     p.add_argument("--compile-arg", action="append", default=[],
                    help="an extra kiln-compile argument, e.g. "
                    "--compile-arg=--conv-layout=nhwc (repeatable)")
-    p.add_argument("--float-tolerance", choices=["f32", "f16", "bf16"],
+    p.add_argument("--float-tolerance", choices=["f32", "tf32", "f16", "bf16"],
                    help="hold float outputs to this tolerance instead of "
                    "their type's (a model compiled with --precision=f16 or "
                    "bf16; recorded in a --save-modules kit)")

@@ -31,6 +31,12 @@
 // closer. A row whose every score is -inf divides 0 by 0, as the model's
 // exp(-inf - -inf) does.
 //
+// An f32 attention is the same kernel on mma.sync m16n8k8 tf32, its tiles
+// f32: fragments split into tf32 and a tf32 remainder, three instructions
+// a product (3xTF32, Tf32Fragment in MmaSync.h: f32's accuracy on the
+// tensor cores), or one with --precision=tf32. P stays f32; V's fragments
+// are two loads a thread at the keys P's accumulator layout gives it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Passes.h"
@@ -95,17 +101,23 @@ Value fillValue(linalg::LinalgOp op) {
 }
 
 struct AttentionConfig {
-  int64_t Warps;  // along the queries, 16 rows each
-  int64_t Splits; // warps sharing each 16 rows, each a part of a step's keys
-  int64_t BN;     // keys per step
+  int64_t Warps;     // along the queries, 16 rows each
+  int64_t Splits;    // warps sharing each 16 rows, each a part of a step's keys
+  int64_t BN;        // keys per step
+  int64_t ElemBytes; // of Q, K and V: 2 (f16) or 4 (f32)
   int64_t rows() const { return Warps * kMmaM; }
   int64_t threads() const { return Warps * Splits * kMmaWarpThreads; }
   // The keys of a step each warp takes.
   int64_t splitKeys() const { return BN / Splits; }
+  // Elements of a 16-byte cp.async, and of a row's 16 bytes of padding.
+  int64_t copyElements() const { return 16 / ElemBytes; }
+  // The reduction depth of one mma.sync: m16n8k16 f16, m16n8k8 tf32.
+  int64_t instructionK() const { return ElemBytes == 2 ? kMmaK : kMmaTf32K; }
   int64_t sharedBytes(const Attention &a) const {
     int64_t merge = Splits > 1 ? rows() * a.ValueDim * 4 : 0;
-    return 2 * (rows() * (a.HeadDim + kMmaRowPad) +
-                2 * BN * (a.HeadDim + kMmaRowPad + a.ValueDim + kMmaRowPad)) +
+    int64_t pad = copyElements();
+    return ElemBytes * (rows() * (a.HeadDim + pad) +
+                        2 * BN * (a.HeadDim + pad + a.ValueDim + pad)) +
            merge;
   }
 };
@@ -117,10 +129,12 @@ struct AttentionConfig {
 // runs its steps' math on four warps instead of one (unsplit where the
 // tiles would not divide). 64 keys a step, 32 when the stages would not
 // fit the static shared memory; every thread copies whole 16-byte pieces
-// of each tile.
+// of each tile. f32 tiles take twice the bytes: 32 keys a step for a head
+// of 64.
 std::optional<AttentionConfig> chooseConfig(const Attention &a,
                                             const GpuTarget &target) {
   constexpr int64_t kWarps = 4;
+  int64_t elemBytes = a.Operand.isF32() ? 4 : 2;
   for (int64_t bn : {64, 32})
     for (int64_t warps = kWarps; warps >= 1; warps /= 2) {
       int64_t workgroups = a.Batch * llvm::divideCeil(a.Queries, warps * kMmaM);
@@ -128,11 +142,13 @@ std::optional<AttentionConfig> chooseConfig(const Attention &a,
         continue;
       // Split keys first; unsplit where the tiles do not divide so.
       for (int64_t splits : {kWarps / warps, int64_t(1)}) {
-        AttentionConfig c{warps, splits, bn};
-        bool whole = (c.BN * a.HeadDim / kCopyElements) % c.threads() == 0 &&
-                     (c.BN * a.ValueDim / kCopyElements) % c.threads() == 0 &&
-                     (c.rows() * a.HeadDim / kCopyElements) % c.threads() == 0;
-        if (whole && c.splitKeys() % kMmaK == 0 &&
+        AttentionConfig c{warps, splits, bn, elemBytes};
+        int64_t piece = c.copyElements();
+        bool whole = (c.BN * a.HeadDim / piece) % c.threads() == 0 &&
+                     (c.BN * a.ValueDim / piece) % c.threads() == 0 &&
+                     (c.rows() * a.HeadDim / piece) % c.threads() == 0;
+        // Each warp's keys a whole number of P . V instructions.
+        if (whole && c.splitKeys() % c.instructionK() == 0 &&
             c.sharedBytes(a) <= target.SharedMemoryBytes)
           return c;
       }
@@ -145,10 +161,11 @@ public:
   AttentionKernelBuilder(func::FuncOp func, AttentionDispatch &d,
                          AttentionConfig c,
                          const GpuMatrixInstruction &instruction,
-                         SymbolTable &symbols)
+                         bool allowTf32, SymbolTable &symbols)
       : IndexArithmetic(func.getContext(), d.A.Output.getLoc()), Func(func),
         D(d), A(d.A), C(c), Instruction(instruction), Symbols(symbols),
-        E(B, Loc, A.Softmax) {}
+        E(B, Loc, A.Softmax), F32(A.Operand.isF32()),
+        SplitTf32(F32 && !allowTf32) {}
 
   void build();
 
@@ -207,6 +224,9 @@ private:
   const GpuMatrixInstruction &Instruction;
   SymbolTable &Symbols;
   RowEvaluator E;
+  // f32 operands, on tf32 instructions: split for 3xTF32 (f32's accuracy)
+  // unless the user allows tf32's.
+  const bool F32, SplitTf32;
   Value TileQ, TileK, TileV, Q0;
   SmallVector<Value> BatchPosition; // per batch loop, in their order
 };
@@ -231,22 +251,22 @@ void AttentionKernelBuilder::copyTile(
     function_ref<SmallVector<Value>(Value, Value)> indices,
     function_ref<Value(Value)> inBounds) {
   Value tid = gpu::ThreadIdOp::create(B, Loc, gpu::Dimension::x);
-  int64_t pieces = rows * cols / kCopyElements;
+  int64_t perCopy = C.copyElements();
+  int64_t pieces = rows * cols / perCopy;
   for (int64_t first = 0; first < pieces; first += C.threads()) {
     Value piece = add(tid, first);
-    Value row = div(piece, cols / kCopyElements);
-    Value col = mul(rem(piece, cols / kCopyElements), kCopyElements);
+    Value row = div(piece, cols / perCopy);
+    Value col = mul(rem(piece, cols / perCopy), perCopy);
     Value in = inBounds(row);
     Value srcElements;
     if (in)
-      srcElements =
-          arith::SelectOp::create(B, Loc, in, idx(kCopyElements), idx(0));
+      srcElements = arith::SelectOp::create(B, Loc, in, idx(perCopy), idx(0));
     SmallVector<Value> dst = {row, col};
     if (stage)
       dst.insert(dst.begin(), stage);
     tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
         B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tile, dst,
-        source, indices(row, col), B.getIndexAttr(kCopyElements), srcElements,
+        source, indices(row, col), B.getIndexAttr(perCopy), srcElements,
         /*bypassL1=*/B.getUnitAttr()));
   }
 }
@@ -322,19 +342,25 @@ Value AttentionKernelBuilder::scoreX(Value s, Value q, Value key) {
 
 void AttentionKernelBuilder::build() {
   B.setInsertionPoint(D.D.Store);
-  setLoweringConfig(
-      Func, "attention",
-      {B.getNamedAttr("workgroup_rows", B.getI64IntegerAttr(C.rows())),
-       B.getNamedAttr("keys_per_step", B.getI64IntegerAttr(C.BN)),
-       B.getNamedAttr("key_splits", B.getI64IntegerAttr(C.Splits)),
-       B.getNamedAttr("instruction", B.getStringAttr(Instruction.str()))});
-  Type f16 = B.getF16Type();
+  SmallVector<NamedAttribute> config = {
+      B.getNamedAttr("workgroup_rows", B.getI64IntegerAttr(C.rows())),
+      B.getNamedAttr("keys_per_step", B.getI64IntegerAttr(C.BN)),
+      B.getNamedAttr("key_splits", B.getI64IntegerAttr(C.Splits)),
+      B.getNamedAttr("instruction", B.getStringAttr(Instruction.str()))};
+  if (F32)
+    config.push_back(
+        B.getNamedAttr("tf32_passes", B.getI64IntegerAttr(SplitTf32 ? 3 : 1)));
+  setLoweringConfig(Func, "attention", config);
+  // Rows padded by 16 bytes: ldmatrix's 8 row addresses (Q, K; V in f16)
+  // fall in different banks, and so do an f32 V's loads at keys 2t.
+  Type elem = A.Operand;
+  int64_t pad = C.copyElements();
   TileQ = createSharedBuffer(B, Loc, Func, Symbols, "_attn_q",
-                             {C.rows(), A.HeadDim + kMmaRowPad}, f16);
+                             {C.rows(), A.HeadDim + pad}, elem);
   TileK = createSharedBuffer(B, Loc, Func, Symbols, "_attn_k",
-                             {2, C.BN, A.HeadDim + kMmaRowPad}, f16);
+                             {2, C.BN, A.HeadDim + pad}, elem);
   TileV = createSharedBuffer(B, Loc, Func, Symbols, "_attn_v",
-                             {2, C.BN, A.ValueDim + kMmaRowPad}, f16);
+                             {2, C.BN, A.ValueDim + pad}, elem);
   // The splits' partial outputs, summed in turn; each split's row max and
   // sum, and each row's total.
   Value merged, splitMax, splitSum, rowSum;
@@ -381,8 +407,11 @@ void AttentionKernelBuilder::build() {
   int64_t steps = llvm::divideCeil(A.Keys, C.BN);
   int64_t sTiles = C.splitKeys() / kMmaN, oTiles = A.ValueDim / kMmaN;
   auto accType = VectorType::get({2, 2}, B.getF32Type());
-  auto aType = VectorType::get({4, 2}, f16);
-  auto bType = VectorType::get({2, 2}, f16);
+  // f16 fragments are 16-bit pairs, f32 ones single elements.
+  int64_t pairs = F32 ? 1 : 2, instructionK = C.instructionK();
+  auto aType = VectorType::get({4, pairs}, elem);
+  auto bType = VectorType::get({2, pairs}, elem);
+  Value t = rem(lane, 4);
   Value first = copyStep(idx(0), idx(0), nullptr, /*q=*/true);
 
   // The running max starts at the max reduction's init (its fill: the
@@ -424,21 +453,31 @@ void AttentionKernelBuilder::build() {
     Value sInit = vector::BroadcastOp::create(B, Loc, accType,
                                               toF32(fillValue(A.Scores)));
     SmallVector<Value> s(sTiles, sInit);
-    for (int64_t kk = 0; kk < A.HeadDim; kk += kMmaK) {
-      Value a =
-          nvgpu::LdMatrixOp::create(B, Loc, aType, TileQ,
-                                    ValueRange{add(warpRow, rem(lane, 16)),
-                                               add(mul(div(lane, 16), 8), kk)},
-                                    /*transpose=*/false, /*numTiles=*/4);
+    // ldmatrix gives both instructions' fragments: 8 x 8 matrices of
+    // 16-bit pairs are f16's 8 x 8 and tf32's 8 x 4, each lane's element
+    // (row lane / 4, column lane % 4) where the instruction wants it.
+    for (int64_t kk = 0; kk < A.HeadDim; kk += instructionK) {
+      Value a = nvgpu::LdMatrixOp::create(
+          B, Loc, aType, TileQ,
+          ValueRange{add(warpRow, rem(lane, 16)),
+                     add(mul(div(lane, 16), instructionK / 2), kk)},
+          /*transpose=*/false, /*numTiles=*/4);
+      Tf32Fragment a32;
+      if (F32)
+        a32 = tf32Fragment(B, Loc, a, SplitTf32);
       for (int64_t ni = 0; ni < sTiles; ++ni) {
-        // Lanes 0-7 address keys ni*8.. at head kk, lanes 8-15 at kk + 8.
+        // Lanes 0-7 address keys ni*8.. at the first half of the head's
+        // step, lanes 8-15 at the second.
         Value b = nvgpu::LdMatrixOp::create(
             B, Loc, bType, TileK,
             ValueRange{stage, add(splitKey, add(rem(lane, 8), ni * kMmaN)),
-                       add(mul(rem(div(lane, 8), 2), 8), kk)},
+                       add(mul(rem(div(lane, 8), 2), instructionK / 2), kk)},
             /*transpose=*/false, /*numTiles=*/2);
-        s[ni] = nvgpu::MmaSyncOp::create(
-            B, Loc, a, b, s[ni], ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
+        s[ni] = F32 ? mmaTf32(B, Loc, a32, tf32Fragment(B, Loc, b, SplitTf32),
+                              s[ni])
+                    : nvgpu::MmaSyncOp::create(
+                          B, Loc, a, b, s[ni],
+                          ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
       }
     }
 
@@ -473,7 +512,7 @@ void AttentionKernelBuilder::build() {
       shift.push_back(arith::SelectOp::create(B, Loc, none, f32(0), newM[r]));
       alpha.push_back(exp(arith::SubFOp::create(B, Loc, m[r], shift[r])));
     }
-    // p = exp(x - m), rounded into the A fragments of P . V.
+    // p = exp(x - m), rounded (f16) into the A fragments of P . V.
     SmallVector<Value> rowSum = {f32(0), f32(0)};
     SmallVector<SmallVector<Value>> p(sTiles);
     for (int64_t ni = 0; ni < sTiles; ++ni)
@@ -482,7 +521,8 @@ void AttentionKernelBuilder::build() {
           Value pv =
               exp(arith::SubFOp::create(B, Loc, x[ni][r * 2 + c], shift[r]));
           rowSum[r] = arith::AddFOp::create(B, Loc, rowSum[r], pv);
-          p[ni].push_back(arith::TruncFOp::create(B, Loc, f16, pv));
+          p[ni].push_back(
+              F32 ? pv : arith::TruncFOp::create(B, Loc, elem, pv).getResult());
         }
     SmallVector<Value> results;
     for (int64_t r = 0; r < 2; ++r) {
@@ -495,7 +535,31 @@ void AttentionKernelBuilder::build() {
         B, Loc, accType, ValueRange{alpha[0], alpha[0], alpha[1], alpha[1]});
     for (Value &acc : o)
       acc = arith::MulFOp::create(B, Loc, acc, scale);
-    for (int64_t kj = 0; kj < C.splitKeys() / kMmaK; ++kj) {
+    for (int64_t kj = 0; F32 && kj < C.splitKeys() / kMmaTf32K; ++kj) {
+      // An m16n8k8 A fragment holds (g, t), (g + 8, t), (g, t + 4) and
+      // (g + 8, t + 4); the scores' accumulator gave this thread keys 2t
+      // and 2t + 1 of rows g and g + 8. The instruction's k order is free:
+      // its k = t is key 2t and k = t + 4 key 2t + 1, for P and V alike.
+      const SmallVector<Value> &keys = p[kj];
+      Tf32Fragment a = tf32Fragment(
+          B, Loc,
+          vector::FromElementsOp::create(
+              B, Loc, aType, ValueRange{keys[0], keys[2], keys[1], keys[3]}),
+          SplitTf32);
+      Value key = add(splitKey, add(mul(t, 2), kj * kMmaTf32K));
+      for (int64_t vi = 0; vi < oTiles; ++vi) {
+        Value column = add(g, vi * kMmaN);
+        Value b = vector::FromElementsOp::create(
+            B, Loc, bType,
+            ValueRange{
+                memref::LoadOp::create(B, Loc, TileV,
+                                       ValueRange{stage, key, column}),
+                memref::LoadOp::create(
+                    B, Loc, TileV, ValueRange{stage, add(key, 1), column})});
+        o[vi] = mmaTf32(B, Loc, a, tf32Fragment(B, Loc, b, SplitTf32), o[vi]);
+      }
+    }
+    for (int64_t kj = 0; !F32 && kj < C.splitKeys() / kMmaK; ++kj) {
       const SmallVector<Value> &lo = p[2 * kj], &hi = p[2 * kj + 1];
       Value a = vector::FromElementsOp::create(
           B, Loc, aType,
@@ -679,18 +743,24 @@ bool hasAttentionKernel(const GpuTarget &target) {
 }
 
 LogicalResult buildAttentionKernel(func::FuncOp func, SymbolTable &symbols,
-                                   const GpuTarget &target) {
+                                   const GpuTarget &target, bool allowTf32) {
   if (!hasAttentionKernel(target))
     return failure();
   FailureOr<AttentionDispatch> d = matchAttentionDispatch(func);
   if (failed(d))
     return failure();
+  // f32 attention multiplies on tf32 instructions.
+  bool f32 = d->A.Operand.isF32();
+  const GpuMatrixInstruction *instruction = target.findMatrixInstruction(
+      GpuMatrixInstruction::Kind::MmaSync, f32 ? "tf32" : "f16", "f32");
+  if (!instruction || instruction->M != kMmaM || instruction->N != kMmaN ||
+      instruction->K != (f32 ? kMmaTf32K : kMmaK))
+    return failure();
   std::optional<AttentionConfig> config = chooseConfig(d->A, target);
   if (!config)
     return failure();
-  const GpuMatrixInstruction *instruction = target.findMatrixInstruction(
-      GpuMatrixInstruction::Kind::MmaSync, "f16", "f32");
-  AttentionKernelBuilder(func, *d, *config, *instruction, symbols).build();
+  AttentionKernelBuilder(func, *d, *config, *instruction, allowTf32, symbols)
+      .build();
   eraseTensorProgram(func);
   func->setAttr(kWorkgroupSizeAttr, OpBuilder(func).getDenseI64ArrayAttr(
                                         {config->threads(), 1, 1}));
@@ -701,13 +771,14 @@ namespace {
 
 struct GpuAttentionKernelsPass
     : impl::GpuAttentionKernelsBase<GpuAttentionKernelsPass> {
+  using Base::Base;
   void runOnOperation() override {
     FailureOr<GpuTarget> target = getGpuTarget(getOperation());
     if (failed(target))
       return signalPassFailure();
     buildKernelsOfDispatches(
         getOperation(), [&](func::FuncOp func, SymbolTable &symbols) {
-          return buildAttentionKernel(func, symbols, *target);
+          return buildAttentionKernel(func, symbols, *target, allowTf32);
         });
   }
 };

@@ -407,7 +407,8 @@ struct GpuContractionKernelsPass
       return signalPassFailure();
     buildKernelsOfDispatches(
         getOperation(), [&](func::FuncOp func, SymbolTable &symbols) {
-          if (succeeded(buildMmaContractionKernel(func, symbols, *target)))
+          if (succeeded(
+                  buildMmaContractionKernel(func, symbols, *target, allowTf32)))
             return success();
           return buildContractionKernel(func, symbols, *target);
         });

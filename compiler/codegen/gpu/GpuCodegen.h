@@ -72,14 +72,16 @@ mlir::LogicalResult buildContractionKernel(mlir::func::FuncOp func,
                                            const GpuTarget &target);
 
 /// Writes `func` as a tensor-core kernel (wgmma from swizzled dynamic
-/// shared memory where `target` has it, else mma.sync m16n8k16; both filled
-/// by cp.async, which `target` must have) if it is such a contraction or
-/// convolution of f16 operands accumulating in f32, with B N-innermost and
-/// N a multiple of 8; fails, changing nothing, otherwise. A wgmma kernel
-/// gets the dynamic shared memory it takes as `kiln.shared_memory_bytes`.
+/// shared memory where `target` has it, else mma.sync; both filled by
+/// cp.async, which `target` must have) if it is such a contraction or
+/// convolution of f16 or bf16 operands (or, with `allowTf32`, f32 ones
+/// rounded to tf32) accumulating in f32, with B N-innermost in 16-byte
+/// runs; fails, changing nothing, otherwise. A wgmma kernel gets the
+/// dynamic shared memory it takes as `kiln.shared_memory_bytes`.
 mlir::LogicalResult buildMmaContractionKernel(mlir::func::FuncOp func,
                                               mlir::SymbolTable &symbols,
-                                              const GpuTarget &target);
+                                              const GpuTarget &target,
+                                              bool allowTf32);
 
 /// Writes `func` as a window kernel (shared input box, several outputs per
 /// thread) if its root is a depthwise convolution or a pooling (see
@@ -96,10 +98,12 @@ bool hasAttentionKernel(const GpuTarget &target);
 /// Writes `func` as one kernel streaming over the keys with an online
 /// softmax if it holds an attention (Attention.h; see
 /// kiln-gpu-attention-kernels); its shared tiles are added to `symbols`.
-/// Fails, changing nothing, otherwise.
+/// An f32 one multiplies as 3xTF32, or as tf32 with `allowTf32`. Fails,
+/// changing nothing, otherwise.
 mlir::LogicalResult buildAttentionKernel(mlir::func::FuncOp func,
                                          mlir::SymbolTable &symbols,
-                                         const GpuTarget &target);
+                                         const GpuTarget &target,
+                                         bool allowTf32);
 
 /// Writes `func` as a kernel in which a group of threads runs each row if its
 /// result is the sink of a row program with reductions (see

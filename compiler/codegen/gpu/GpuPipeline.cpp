@@ -11,16 +11,17 @@ using namespace mlir;
 
 namespace kiln {
 
-void buildGpuCodegenPipeline(OpPassManager &pm, const GpuTarget &target) {
+void buildGpuCodegenPipeline(OpPassManager &pm, const GpuTarget &target,
+                             const GpuCodegenOptions &options) {
   pm.addPass(createGpuSetTarget(target));
   // Binding form and fresh destinations are shared with the CPU: buffers
   // are dense row-major arrays of the same element types everywhere.
   pm.addPass(createBindDispatch());
   pm.addPass(createMaterializeInits());
   // Kernels written whole, most specific first; what none takes is tiled.
-  pm.addPass(createGpuContractionKernels());
+  pm.addPass(createGpuContractionKernels({options.AllowTf32}));
   pm.addPass(createGpuWindowKernels());
-  pm.addPass(createGpuAttentionKernels());
+  pm.addPass(createGpuAttentionKernels({options.AllowTf32}));
   pm.addPass(createGpuRowKernels());
   pm.addPass(createGpuReductionKernels());
   pm.addNestedPass<func::FuncOp>(createGpuTile());

@@ -22,9 +22,17 @@ namespace kiln {
 /// kiln-gpu-set-target recording `target`.
 std::unique_ptr<mlir::Pass> createGpuSetTarget(const GpuTarget &target);
 
+/// What a GPU backend's user chose beyond the chip.
+struct GpuCodegenOptions {
+  /// f32 contractions may round their operands to tf32 on the tensor cores
+  /// (--precision=tf32).
+  bool AllowTf32 = false;
+};
+
 /// Records `target` on the module, then lowers its dispatches to GPU
 /// kernels for it.
-void buildGpuCodegenPipeline(mlir::OpPassManager &pm, const GpuTarget &target);
+void buildGpuCodegenPipeline(mlir::OpPassManager &pm, const GpuTarget &target,
+                             const GpuCodegenOptions &options);
 
 } // namespace kiln
 

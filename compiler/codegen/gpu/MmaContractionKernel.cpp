@@ -2,7 +2,11 @@
 //
 // f16 x f16 -> f32 contractions and convolutions (implicit GEMMs: see
 // ContractionMatch.h), and bf16 x bf16 -> f32 ones where wgmma is, run on
-// the tensor cores, with one of two instructions:
+// the tensor cores, with one of two instructions; so do f32 x f32 -> f32
+// ones when the user allows tf32 (--precision=tf32), on mma.sync m16n8k8
+// with K steps of 16 (the same bytes as f16's 32), A's fragments by
+// ldmatrix, B's by two shared loads a thread, each element rounded to
+// tf32:
 //
 // mma.sync m16n8k16 (sm_80 and later), a warp at a time:
 //   workgroup: a BM x BN output tile, 128 x 128 with 8 warps as 2 x 4 (each
@@ -84,6 +88,9 @@ constexpr int64_t kStagingPad = 4;
 struct MmaTile {
   int64_t BM, BN, WarpsM, WarpsN, Stages, BK;
   bool Wgmma;
+  // Bytes of an operand element: 2 (f16, bf16) or 4 (f32 rounded to tf32,
+  // whose K steps are half as many elements, the same bytes).
+  int64_t ElemBytes = 2;
   int64_t threads() const { return WarpsM * WarpsN * kMmaWarpThreads; }
   int64_t tilesM() const { return BM / WarpsM / kMmaM; }
   int64_t tilesN() const { return BN / WarpsN / kMmaN; }
@@ -94,8 +101,10 @@ struct MmaTile {
   int64_t lookahead() const { return Wgmma ? Stages - 2 : Stages - 1; }
   // The dynamic shared memory of a wgmma tile: its stages, plus the slack
   // that aligns them to a swizzle atom.
-  int64_t stageBytesA() const { return BM * BK * 2; }
-  int64_t stageBytesB() const { return BK * BN * 2; }
+  int64_t stageBytesA() const { return BM * BK * ElemBytes; }
+  int64_t stageBytesB() const { return BK * BN * ElemBytes; }
+  // Elements one 16-byte cp.async moves.
+  int64_t copyElements() const { return 16 / ElemBytes; }
   int64_t dynamicSharedBytes() const {
     return Wgmma ? Stages * (stageBytesA() + stageBytesB()) + kWgmmaAtomBytes
                  : 0;
@@ -118,14 +127,15 @@ constexpr MmaTile kWgmmaTiles[] = {{128, 128, 8, 1, 5, kWgmmaRowElements, true},
                                    {128, 64, 8, 1, 4, kWgmmaRowElements, true},
                                    {64, 64, 4, 1, 4, kWgmmaRowElements, true}};
 
-// A cp.async moves kCopyElements consecutive elements: of A along k, of B
-// along n. They are consecutive in memory if the operand's innermost index
-// is the group's innermost loop and a copy never crosses a run of it (which
-// also keeps every copy 16-byte aligned).
-bool isCopyable(const Contraction &c, unsigned input, ArrayRef<int64_t> dims) {
+// A cp.async moves 16 bytes, `elements` consecutive elements: of A along k,
+// of B along n. They are consecutive in memory if the operand's innermost
+// index is the group's innermost loop and a copy never crosses a run of it
+// (which also keeps every copy 16-byte aligned).
+bool isCopyable(const Contraction &c, unsigned input, ArrayRef<int64_t> dims,
+                int64_t elements) {
   linalg::LinalgOp op = c.Op;
   return isInnermostIn(c, op.getDpsInputOperand(input), dims) &&
-         c.Ranges[dims.back()] % kCopyElements == 0;
+         c.Ranges[dims.back()] % elements == 0;
 }
 
 // Whether C's innermost index is the innermost n loop, in runs of
@@ -148,7 +158,7 @@ bool hasColumnRuns(const Contraction &c) {
 // (which also makes N a multiple of 8: tails of whole copies).
 std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
                                   ArrayRef<MmaTile> tiles) {
-  if (!halfMultiplyAccumulateType(c.Op) || !isCopyable(c, 1, c.NDims))
+  if (!isCopyable(c, 1, c.NDims, tiles.front().copyElements()))
     return std::nullopt;
   Value init = uniformInit(c);
   if (init && !init.getType().isF32())
@@ -184,8 +194,9 @@ public:
                    SymbolTable &symbols)
       : IndexArithmetic(func.getContext(), c.Op.getLoc()), Func(func), C(c),
         T(tile), Instruction(instruction), Symbols(symbols),
-        GatherA(!isCopyable(c, 0, c.KDims)), VectorStores(hasColumnRuns(c)),
-        Elem(halfMultiplyAccumulateType(c.Op)) {}
+        GatherA(!isCopyable(c, 0, c.KDims, tile.copyElements())),
+        VectorStores(hasColumnRuns(c)), Elem(multiplyAccumulateType(c.Op)),
+        CopyElements(tile.copyElements()) {}
 
   void build();
 
@@ -257,8 +268,11 @@ private:
   const bool GatherA;
   // C's rows are runs of kCopyElements columns: stored a run at a time.
   const bool VectorStores;
-  // The operands' element type: f16, or bf16 (wgmma only).
+  // The operands' element type: f16, bf16 (wgmma only), or f32 rounded to
+  // tf32 (mma.sync only).
   const Type Elem;
+  // Elements of a 16-byte cp.async.
+  const int64_t CopyElements;
 };
 
 Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
@@ -270,11 +284,11 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
   // over the threads with consecutive threads on consecutive pieces.
   auto copy = [&](Value tile, Value source, AffineMap map, int64_t rows,
                   int64_t cols, bool isA) {
-    int64_t pieces = rows * cols / kCopyElements;
+    int64_t pieces = rows * cols / CopyElements;
     for (int64_t first = 0; first < pieces; first += T.threads()) {
       Value piece = add(Tid, first);
-      Value row = div(piece, cols / kCopyElements);
-      Value col = mul(rem(piece, cols / kCopyElements), kCopyElements);
+      Value row = div(piece, cols / CopyElements);
+      Value col = mul(rem(piece, cols / CopyElements), CopyElements);
       // A copy past M, N or K copies no bytes (its piece of the tile is
       // zero-filled, adding nothing) from an address clamped inside the
       // operand.
@@ -288,7 +302,7 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
         if (C.M % T.BM != 0)
           m = min(m, C.M - 1);
         if (C.K % T.BK != 0)
-          k = min(k, C.K - kCopyElements);
+          k = min(k, C.K - CopyElements);
         // A padded input: the window's part outside the binding is
         // zero-filled as the parts past M and K are.
         LhsAccess access = lhsAccess(B, Loc, C, at(map, m, nullptr, k));
@@ -301,17 +315,17 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
         if (C.K % T.BK != 0)
           k = min(k, C.K - 1);
         if (C.N % T.BN != 0)
-          n = min(n, C.N - kCopyElements);
+          n = min(n, C.N - CopyElements);
         indices = at(map, nullptr, n, k);
       }
       Value srcElements;
       if (inBounds)
         srcElements = arith::SelectOp::create(B, Loc, inBounds,
-                                              idx(kCopyElements), idx(0));
+                                              idx(CopyElements), idx(0));
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
           B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tile,
           isA ? sharedA(stage, row, col) : sharedB(stage, row, col), source,
-          indices, B.getIndexAttr(kCopyElements), srcElements,
+          indices, B.getIndexAttr(CopyElements), srcElements,
           /*bypassL1=*/B.getUnitAttr()));
     }
   };
@@ -380,8 +394,11 @@ SmallVector<Value> MmaKernelBuilder::sharedB(Value stage, Value row,
 void MmaKernelBuilder::createStages() {
   SmallVector<int64_t> stagingShape = {kMmaM, T.BN + kStagingPad};
   if (!T.Wgmma) {
+    // A's rows padded by 16 bytes (ldmatrix, see kMmaRowPad). B's by 16
+    // bytes of f16 (ldmatrix) or 8 f32 (tf32): the four k rows t of a
+    // tf32 fragment load are then 8 banks apart, each holding 8 columns.
     TileA = createSharedBuffer(B, Loc, Func, Symbols, "_mma_a",
-                               {T.Stages, T.BM, T.BK + kMmaRowPad}, Elem);
+                               {T.Stages, T.BM, T.BK + CopyElements}, Elem);
     TileB = createSharedBuffer(B, Loc, Func, Symbols, "_mma_b",
                                {T.Stages, T.BK, T.BN + kMmaRowPad}, Elem);
     Staging = createSharedBuffer(B, Loc, Func, Symbols, "_mma_out",
@@ -425,31 +442,64 @@ void MmaKernelBuilder::mmaSyncStep(Value stage, SmallVector<Value> &acc) {
   int64_t tilesM = T.tilesM(), tilesN = T.tilesN();
   Value warpRow = mul(div(Warp, T.WarpsN), T.BM / T.WarpsM);
   Value warpCol = mul(rem(Warp, T.WarpsN), T.BN / T.WarpsN);
-  auto aType = VectorType::get({4, 2}, Elem);
-  auto bType = VectorType::get({2, 2}, Elem);
-  for (int64_t kk = 0; kk < T.BK; kk += kMmaK) {
+  bool tf32 = Elem.isF32();
+  // A fragment is four 8 x 8 matrices of 16-bit pairs (f16: 16 x 16, as
+  // (rows, k) blocks (0, 0), (8, 0), (0, 8), (8, 8); tf32: 16 x 8, the
+  // same blocks of 4 k); B's two 8 x 8 of pairs (f16: 16 x 8) or two
+  // elements (tf32: 8 x 8, k = t and t + 4 of column g).
+  int64_t pairs = tf32 ? 1 : 2;
+  auto aType = VectorType::get({4, pairs}, Elem);
+  auto bType = VectorType::get({2, pairs}, Elem);
+  int64_t instructionK = Instruction.K;
+  Value g = div(Lane, 4), t = rem(Lane, 4);
+  for (int64_t kk = 0; kk < T.BK; kk += instructionK) {
     SmallVector<Value> as, bs;
-    // ldmatrix x4 of a 16 x 16 A tile: lane l gives row l % 16 of column
-    // half l / 16.
+    // tf32 operands rounded (to nearest) rather than truncated by the
+    // instruction.
+    SmallVector<Tf32Fragment> as32, bs32;
+    // ldmatrix x4 of the A tile: lane l gives row l % 16 of the k half
+    // l / 16.
     Value aRow = add(warpRow, rem(Lane, 16));
-    Value aCol = add(mul(div(Lane, 16), 8), kk);
-    for (int64_t mi = 0; mi < tilesM; ++mi)
-      as.push_back(nvgpu::LdMatrixOp::create(
+    Value aCol = add(mul(div(Lane, 16), instructionK / 2), kk);
+    for (int64_t mi = 0; mi < tilesM; ++mi) {
+      Value fragment = nvgpu::LdMatrixOp::create(
           B, Loc, aType, TileA, ValueRange{stage, add(aRow, mi * kMmaM), aCol},
-          /*transpose=*/false, /*numTiles=*/4));
-    // ldmatrix x2 transposed of a 16 x 8 B tile (K x N): lanes 0-15 give
-    // rows k.
-    Value bRow = add(rem(Lane, 16), kk);
-    for (int64_t ni = 0; ni < tilesN; ++ni)
-      bs.push_back(nvgpu::LdMatrixOp::create(
-          B, Loc, bType, TileB,
-          ValueRange{stage, bRow, add(warpCol, ni * kMmaN)},
-          /*transpose=*/true, /*numTiles=*/2));
+          /*transpose=*/false, /*numTiles=*/4);
+      if (tf32)
+        as32.push_back(tf32Fragment(B, Loc, fragment, /*split=*/false));
+      else
+        as.push_back(fragment);
+    }
+    for (int64_t ni = 0; ni < tilesN; ++ni) {
+      Value col = add(warpCol, ni * kMmaN);
+      if (!tf32) {
+        // ldmatrix x2 transposed of a 16 x 8 B tile (K x N): lanes 0-15
+        // give rows k.
+        bs.push_back(nvgpu::LdMatrixOp::create(
+            B, Loc, bType, TileB,
+            ValueRange{stage, add(rem(Lane, 16), kk), col},
+            /*transpose=*/true, /*numTiles=*/2));
+        continue;
+      }
+      // ldmatrix transposes 16-bit elements only: tf32's two elements are
+      // loaded one by one.
+      SmallVector<Value> elements;
+      for (int64_t half = 0; half < 2; ++half)
+        elements.push_back(memref::LoadOp::create(
+            B, Loc, TileB,
+            ValueRange{stage, add(t, kk + half * instructionK / 2),
+                       add(col, g)}));
+      bs32.push_back(tf32Fragment(
+          B, Loc, vector::FromElementsOp::create(B, Loc, bType, elements),
+          /*split=*/false));
+    }
     for (int64_t mi = 0; mi < tilesM; ++mi)
       for (int64_t ni = 0; ni < tilesN; ++ni) {
         Value &frag = acc[mi * tilesN + ni];
-        frag = nvgpu::MmaSyncOp::create(B, Loc, as[mi], bs[ni], frag,
-                                        ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
+        frag = tf32 ? mmaTf32(B, Loc, as32[mi], bs32[ni], frag)
+                    : nvgpu::MmaSyncOp::create(
+                          B, Loc, as[mi], bs[ni], frag,
+                          ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
       }
   }
 }
@@ -695,31 +745,45 @@ void MmaKernelBuilder::build() {
 } // namespace
 
 LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
-                                        const GpuTarget &target) {
-  // Both kernels are filled by cp.async. wgmma (of any N, a multiple of 8)
-  // where the chip has it and the shared memory for its stages; else
-  // mma.sync m16n8k16's fragments, for f16 only (upstream's lowering of
-  // nvgpu.mma.sync takes no bf16).
+                                        const GpuTarget &target,
+                                        bool allowTf32) {
+  // Both kernels are filled by cp.async. Half operands on wgmma (of any N,
+  // a multiple of 8) where the chip has it and the shared memory for its
+  // stages; else on mma.sync m16n8k16's fragments, for f16 only
+  // (upstream's lowering of nvgpu.mma.sync takes no bf16). f32 operands,
+  // where the user allows rounding them to tf32, on mma.sync m16n8k8: wgmma
+  // would need B K-innermost in shared memory (it transposes 16-bit
+  // operands only), and cp.async copies B as it is stored, N-innermost.
   if (!target.AsyncCopy)
     return failure();
   FailureOr<Contraction> c = matchContraction(func);
   if (failed(c))
     return failure();
-  Type operand = halfMultiplyAccumulateType(c->Op);
-  if (!operand)
+  Type operand = multiplyAccumulateType(c->Op);
+  if (!operand || (operand.isF32() && !allowTf32))
     return failure();
-  StringRef operandName = operand.isBF16() ? "bf16" : "f16";
+  StringRef operandName = operand.isF32()    ? "tf32"
+                          : operand.isBF16() ? "bf16"
+                                             : "f16";
   const GpuMatrixInstruction *instruction = target.findMatrixInstruction(
       GpuMatrixInstruction::Kind::Wgmma, operandName, "f32");
-  ArrayRef<MmaTile> tiles = kWgmmaTiles;
-  if (!instruction || instruction->M != kWgmmaM || instruction->K != kWgmmaK ||
+  SmallVector<MmaTile> tiles(std::begin(kWgmmaTiles), std::end(kWgmmaTiles));
+  if (operand.isF32() || !instruction || instruction->M != kWgmmaM ||
+      instruction->K != kWgmmaK ||
       target.MaxSharedMemoryBytes < kWgmmaTiles[0].dynamicSharedBytes()) {
     instruction = target.findMatrixInstruction(
         GpuMatrixInstruction::Kind::MmaSync, operandName, "f32");
-    tiles = kTiles;
-    if (!instruction || !operand.isF16() || instruction->M != kMmaM ||
-        instruction->N != kMmaN || instruction->K != kMmaK)
+    tiles.assign(std::begin(kTiles), std::end(kTiles));
+    int64_t instructionK = operand.isF32() ? kMmaTf32K : kMmaK;
+    if (!instruction || operand.isBF16() || instruction->M != kMmaM ||
+        instruction->N != kMmaN || instruction->K != instructionK)
       return failure();
+    // tf32 tiles take the same bytes: K steps of half as many elements.
+    if (operand.isF32())
+      for (MmaTile &tile : tiles) {
+        tile.ElemBytes = 4;
+        tile.BK /= 2;
+      }
   }
   std::optional<MmaTile> tile = chooseTile(*c, target, tiles);
   if (!tile)

@@ -18,13 +18,13 @@ namespace {
 
 class CudaBackend final : public TargetBackend {
 public:
-  CudaBackend(CudaTarget target, bool requirePtxas)
-      : Target(target), RequirePtxas(requirePtxas) {}
+  CudaBackend(CudaTarget target, bool requirePtxas, GpuCodegenOptions codegen)
+      : Target(target), RequirePtxas(requirePtxas), Codegen(codegen) {}
 
   StringRef name() const override { return "cuda"; }
 
   void buildCodegenPipeline(OpPassManager &pm) const override {
-    buildGpuCodegenPipeline(pm, Target.gpuTarget());
+    buildGpuCodegenPipeline(pm, Target.gpuTarget(), Codegen);
   }
 
   bool fusesAttention() const override {
@@ -113,6 +113,7 @@ private:
 
   CudaTarget Target;
   bool RequirePtxas;
+  GpuCodegenOptions Codegen;
 };
 
 } // namespace
@@ -124,8 +125,10 @@ createCudaBackend(Location loc, const CompileOptions &options) {
     return emitError(loc) << "unknown --cuda-target '" << options.CudaTarget
                           << "'; known: "
                           << llvm::join(knownCudaTargetNames(), ", ");
-  return std::unique_ptr<TargetBackend>(
-      std::make_unique<CudaBackend>(*target, options.RequirePtxas));
+  return std::unique_ptr<TargetBackend>(std::make_unique<CudaBackend>(
+      *target, options.RequirePtxas,
+      GpuCodegenOptions{/*AllowTf32=*/options.Precision ==
+                        CompileOptions::PrecisionMode::TF32}));
 }
 
 } // namespace kiln

@@ -118,3 +118,42 @@ func.func @attention_hidden_f32_softmax(%q: tensor<2x3x5x32xf16>, %k: tensor<2x3
   } -> tensor<2x3x5x40xf32>
   return %o : tensor<2x3x5x40xf32>
 }
+
+// f32 attention (a ViT's, and a decoder's with a binding mask): on CUDA the
+// same kernel, its products on tf32 tensor cores as 3xTF32 (each operand a
+// tf32 part plus a tf32 remainder), as accurate as f32; one tf32 product
+// with --precision=tf32.
+func.func @attention_vit_f32(%q: tensor<6x197x64xf32>, %k: tensor<6x197x64xf32>, %v: tensor<6x197x64xf32>) -> tensor<6x197x64xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.125> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<6x197x64xf32>) -> tensor<6x64x197xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<6x197x64xf32>, tensor<6x64x197xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<6x197x197xf32>
+  %y = tosa.mul %s, %scale, %shift : (tensor<6x197x197xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<6x197x197xf32>
+  %m = tosa.reduce_max %y {axis = 2 : i32} : (tensor<6x197x197xf32>) -> tensor<6x197x1xf32>
+  %d = tosa.sub %y, %m : (tensor<6x197x197xf32>, tensor<6x197x1xf32>) -> tensor<6x197x197xf32>
+  %e = tosa.exp %d : (tensor<6x197x197xf32>) -> tensor<6x197x197xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<6x197x197xf32>) -> tensor<6x197x1xf32>
+  %p = tosa.reciprocal %sum : (tensor<6x197x1xf32>) -> tensor<6x197x1xf32>
+  %pn = tosa.mul %e, %p, %shift : (tensor<6x197x197xf32>, tensor<6x197x1xf32>, tensor<1xi8>) -> tensor<6x197x197xf32>
+  %o = tosa.matmul %pn, %v, %zp, %zp : (tensor<6x197x197xf32>, tensor<6x197x64xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<6x197x64xf32>
+  return %o : tensor<6x197x64xf32>
+}
+
+func.func @attention_mask_f32(%q: tensor<4x128x64xf32>, %k: tensor<4x128x64xf32>, %v: tensor<4x128x64xf32>, %mask: tensor<1x128x128xf32>) -> tensor<4x128x64xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %scale = "tosa.const"() <{values = dense<0.125> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<4x128x64xf32>) -> tensor<4x64x128xf32>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<4x128x64xf32>, tensor<4x64x128xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x128x128xf32>
+  %y0 = tosa.mul %s, %scale, %shift : (tensor<4x128x128xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<4x128x128xf32>
+  %y = tosa.add %y0, %mask : (tensor<4x128x128xf32>, tensor<1x128x128xf32>) -> tensor<4x128x128xf32>
+  %m = tosa.reduce_max %y {axis = 2 : i32} : (tensor<4x128x128xf32>) -> tensor<4x128x1xf32>
+  %d = tosa.sub %y, %m : (tensor<4x128x128xf32>, tensor<4x128x1xf32>) -> tensor<4x128x128xf32>
+  %e = tosa.exp %d : (tensor<4x128x128xf32>) -> tensor<4x128x128xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<4x128x128xf32>) -> tensor<4x128x1xf32>
+  %p = tosa.reciprocal %sum : (tensor<4x128x1xf32>) -> tensor<4x128x1xf32>
+  %pn = tosa.mul %e, %p, %shift : (tensor<4x128x128xf32>, tensor<4x128x1xf32>, tensor<1xi8>) -> tensor<4x128x128xf32>
+  %o = tosa.matmul %pn, %v, %zp, %zp : (tensor<4x128x128xf32>, tensor<4x128x64xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x128x64xf32>
+  return %o : tensor<4x128x64xf32>
+}

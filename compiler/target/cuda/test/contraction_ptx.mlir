@@ -2,10 +2,12 @@
 // RUN: strings %t.kiln | FileCheck %s
 // RUN: kiln-compile %s --target-device=cuda --cuda-target=sm_80 -o %t.sm80.kiln
 // RUN: strings %t.sm80.kiln | FileCheck %s --check-prefix=SM80
+// RUN: kiln-compile %s --target-device=cuda --cuda-target=sm_90a --precision=tf32 -o %t.tf32.kiln
+// RUN: strings %t.tf32.kiln | FileCheck %s --check-prefix=TF32
 
 // The PTX of the two contraction kernels: the f16 one on the tensor cores,
 // the f32 one on the CUDA cores (128 x 128 tiles: 16-byte shared loads,
-// FMA). Both are in the module as PTX whether or not ptxas is installed.
+// FMA; tf32 mma.sync with --precision=tf32). Both are in the module as PTX whether or not ptxas is installed.
 // On sm_90a the f16 kernel copies with cp.async into swizzled dynamic
 // shared memory, fences the async proxy and issues wgmma (64 x 64 tiles: an
 // m64n64k16 per 16 of K, a step's waited for in the next); on sm_80 it reads
@@ -34,6 +36,18 @@
 // SM80-DAG:   mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // SM80-NOT:   wgmma
 // SM80-LABEL: .entry f32_dispatch_0
+
+// With --precision=tf32 the f32 kernel is on the tensor cores too: its A
+// fragments by ldmatrix (32-bit elements), each operand rounded to tf32,
+// mma.sync m16n8k8; the f16 kernel is as before.
+// TF32-LABEL: .entry f16_dispatch_0
+// TF32:       wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// TF32-LABEL: .entry f32_dispatch_0
+// TF32-DAG:   cp.async.cg.shared.global
+// TF32-DAG:   ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// TF32-DAG:   cvt.rna.tf32.f32
+// TF32-DAG:   mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// TF32-NOT:   fma.rn.f32
 
 func.func @f16(%a: tensor<128x64xf16>, %b: tensor<64x256xf16>) -> tensor<128x256xf32> {
   %z = arith.constant 0.0 : f32

@@ -36,9 +36,10 @@
 // of the tiles past M, N or K (the last tiles of a problem they do not
 // divide) are zero-filled (copies of 0 source bytes) and their outputs not
 // stored. Accumulators start at zero
-// (or a fill's value); the epilogue stages them through shared memory 16
-// rows at a time so that consecutive threads add the init, apply the
-// epilogues and store consecutive output columns. A warp's part of a
+// (or a fill's value); the epilogue stages them through shared memory (16
+// rows at a time for mma.sync, the whole tile in wgmma's stages) so that
+// consecutive threads add the init, apply the epilogues and store
+// consecutive output columns. A warp's part of a
 // wgmma accumulator has mma.sync's fragment layout, so the epilogue is one.
 //
 // A convolution's A rows are gathered from its input: each 16-byte copy is
@@ -72,6 +73,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+
 using namespace mlir;
 
 namespace kiln {
@@ -91,21 +94,30 @@ struct MmaTile {
   // Bytes of an operand element: 2 (f16, bf16) or 4 (f32 rounded to tf32,
   // whose K steps are half as many elements, the same bytes).
   int64_t ElemBytes = 2;
-  int64_t threads() const { return WarpsM * WarpsN * kMmaWarpThreads; }
-  int64_t tilesM() const { return BM / WarpsM / kMmaM; }
-  int64_t tilesN() const { return BN / WarpsN / kMmaN; }
+  constexpr int64_t threads() const {
+    return WarpsM * WarpsN * kMmaWarpThreads;
+  }
+  constexpr int64_t tilesM() const { return BM / WarpsM / kMmaM; }
+  constexpr int64_t tilesN() const { return BN / WarpsN / kMmaN; }
   // Steps whose tiles are copied ahead of the one being read: all stages
   // but that one for mma.sync (each step's math done before the next
   // step's barrier); one fewer for wgmma, whose last step's group may
   // still be reading its stage through the next step.
-  int64_t lookahead() const { return Wgmma ? Stages - 2 : Stages - 1; }
+  constexpr int64_t lookahead() const {
+    return Wgmma ? Stages - 2 : Stages - 1;
+  }
   // The dynamic shared memory of a wgmma tile: its stages, plus the slack
   // that aligns them to a swizzle atom.
-  int64_t stageBytesA() const { return BM * BK * ElemBytes; }
-  int64_t stageBytesB() const { return BK * BN * ElemBytes; }
+  constexpr int64_t stageBytesA() const { return BM * BK * ElemBytes; }
+  constexpr int64_t stageBytesB() const { return BK * BN * ElemBytes; }
   // Elements one 16-byte cp.async moves.
-  int64_t copyElements() const { return 16 / ElemBytes; }
-  int64_t dynamicSharedBytes() const {
+  constexpr int64_t copyElements() const { return 16 / ElemBytes; }
+  // Rows of the epilogue's f32 staging: 16 at a time in mma.sync's static
+  // shared memory; the whole tile in wgmma's stages (3 of them hold it), so
+  // each thread issues the loads of all its runs together, waiting for
+  // global memory once rather than once per 16 rows.
+  constexpr int64_t stagingRows() const { return Wgmma ? BM : kMmaM; }
+  constexpr int64_t dynamicSharedBytes() const {
     return Wgmma ? Stages * (stageBytesA() + stageBytesB()) + kWgmmaAtomBytes
                  : 0;
   }
@@ -126,6 +138,13 @@ constexpr MmaTile kTiles[] = {{128, 128, 2, 4, 2, kBK, false},
 constexpr MmaTile kWgmmaTiles[] = {{128, 128, 8, 1, 5, kWgmmaRowElements, true},
                                    {128, 64, 8, 1, 4, kWgmmaRowElements, true},
                                    {64, 64, 4, 1, 4, kWgmmaRowElements, true}};
+// The epilogue stages a whole wgmma tile in f32 in the stages it no longer
+// needs, of which it keeps at least three.
+static_assert(std::all_of(std::begin(kWgmmaTiles), std::end(kWgmmaTiles),
+                          [](const MmaTile &t) {
+                            return t.stagingRows() * (t.BN + kStagingPad) * 4 <=
+                                   3 * (t.stageBytesA() + t.stageBytesB());
+                          }));
 
 // A cp.async moves 16 bytes, `elements` consecutive elements: of A along k,
 // of B along n. They are consecutive in memory if the operand's innermost
@@ -392,7 +411,7 @@ SmallVector<Value> MmaKernelBuilder::sharedB(Value stage, Value row,
 }
 
 void MmaKernelBuilder::createStages() {
-  SmallVector<int64_t> stagingShape = {kMmaM, T.BN + kStagingPad};
+  SmallVector<int64_t> stagingShape = {T.stagingRows(), T.BN + kStagingPad};
   if (!T.Wgmma) {
     // A's rows padded by 16 bytes (ldmatrix, see kMmaRowPad). B's by 16
     // bytes of f16 (ldmatrix) or 8 f32 (tf32): the four k rows t of a
@@ -652,16 +671,19 @@ void MmaKernelBuilder::build() {
     gpu::BarrierOp::create(B, Loc);
   }
 
-  // The epilogue goes through shared memory kMmaM rows at a time: the
-  // warps holding those rows write their fragments, then every thread
-  // takes consecutive columns of a row, so the init, the epilogues' other
-  // operands and the output are read and written in coalesced runs (a
-  // fragment's elements are 8 rows apart).
-  for (int64_t chunk = 0; chunk < T.BM / kMmaM; ++chunk) {
-    int64_t warpRowIndex = chunk / tilesM, mi = chunk % tilesM;
-    Value owner = arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::eq,
-                                        div(Warp, T.WarpsN), idx(warpRowIndex));
-    {
+  // The epilogue goes through shared memory stagingRows() at a time (16
+  // rows, or the whole tile): the warps holding those rows write their
+  // fragments, then every thread takes consecutive columns of a row, so
+  // the init, the epilogues' other operands and the output are read and
+  // written in coalesced runs (a fragment's elements are 8 rows apart).
+  int64_t chunkRows = T.stagingRows();
+  for (int64_t chunk = 0; chunk < T.BM / chunkRows; ++chunk) {
+    for (int64_t tile = 0; tile < chunkRows / kMmaM; ++tile) {
+      int64_t rowTile = chunk * (chunkRows / kMmaM) + tile;
+      int64_t warpRowIndex = rowTile / tilesM, mi = rowTile % tilesM;
+      Value owner =
+          arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::eq,
+                                div(Warp, T.WarpsN), idx(warpRowIndex));
       OpBuilder::InsertionGuard guard(B);
       auto branch = scf::IfOp::create(B, Loc, owner);
       B.setInsertionPoint(branch.thenYield());
@@ -669,7 +691,8 @@ void MmaKernelBuilder::build() {
         for (int64_t r = 0; r < 2; ++r)
           vector::StoreOp::create(
               B, Loc, fragmentRow(results, mi, ni, r), Staging,
-              ValueRange{add(g, 8 * r), add(warpCol, add(t2, ni * kMmaN))});
+              ValueRange{add(g, tile * kMmaM + 8 * r),
+                         add(warpCol, add(t2, ni * kMmaN))});
     }
     gpu::BarrierOp::create(B, Loc);
     // A thread's elements are computed first and stored after, unrolled:
@@ -684,12 +707,12 @@ void MmaKernelBuilder::build() {
     SmallVector<Pending> pending;
     Type outType = cast<MemRefType>(C.Out.getType()).getElementType();
     int64_t run = VectorStores ? kCopyElements : 1;
-    int64_t runs = kMmaM * T.BN / run;
+    int64_t runs = chunkRows * T.BN / run;
     for (int64_t first = 0; first < runs; first += T.threads()) {
       Value runIndex = add(Tid, first);
       Value element = mul(runIndex, run);
       Value row = div(element, T.BN), col = rem(element, T.BN);
-      Value m = add(Row0, add(row, chunk * kMmaM)), n = add(Col0, col);
+      Value m = add(Row0, add(row, chunk * chunkRows)), n = add(Col0, col);
       // A run is in or past N whole, as kCopyElements divides N. Where the
       // chunk has fewer runs than the workgroup threads (a wgmma tile of 64
       // columns), the threads past them have none.

@@ -535,44 +535,47 @@ void AttentionKernelBuilder::build() {
         B, Loc, accType, ValueRange{alpha[0], alpha[0], alpha[1], alpha[1]});
     for (Value &acc : o)
       acc = arith::MulFOp::create(B, Loc, acc, scale);
-    for (int64_t kj = 0; F32 && kj < C.splitKeys() / kMmaTf32K; ++kj) {
-      // An m16n8k8 A fragment holds (g, t), (g + 8, t), (g, t + 4) and
-      // (g + 8, t + 4); the scores' accumulator gave this thread keys 2t
-      // and 2t + 1 of rows g and g + 8. The instruction's k order is free:
-      // its k = t is key 2t and k = t + 4 key 2t + 1, for P and V alike.
-      const SmallVector<Value> &keys = p[kj];
-      Tf32Fragment a = tf32Fragment(
-          B, Loc,
-          vector::FromElementsOp::create(
-              B, Loc, aType, ValueRange{keys[0], keys[2], keys[1], keys[3]}),
-          SplitTf32);
-      Value key = add(splitKey, add(mul(t, 2), kj * kMmaTf32K));
-      for (int64_t vi = 0; vi < oTiles; ++vi) {
-        Value column = add(g, vi * kMmaN);
-        Value b = vector::FromElementsOp::create(
-            B, Loc, bType,
-            ValueRange{
-                memref::LoadOp::create(B, Loc, TileV,
-                                       ValueRange{stage, key, column}),
-                memref::LoadOp::create(
-                    B, Loc, TileV, ValueRange{stage, add(key, 1), column})});
-        o[vi] = mmaTf32(B, Loc, a, tf32Fragment(B, Loc, b, SplitTf32), o[vi]);
+    if (F32) {
+      for (int64_t kj = 0; kj < C.splitKeys() / kMmaTf32K; ++kj) {
+        // An m16n8k8 A fragment holds (g, t), (g + 8, t), (g, t + 4) and
+        // (g + 8, t + 4); the scores' accumulator gave this thread keys 2t
+        // and 2t + 1 of rows g and g + 8. The instruction's k order is free:
+        // its k = t is key 2t and k = t + 4 key 2t + 1, for P and V alike.
+        const SmallVector<Value> &keys = p[kj];
+        Tf32Fragment a = tf32Fragment(
+            B, Loc,
+            vector::FromElementsOp::create(
+                B, Loc, aType, ValueRange{keys[0], keys[2], keys[1], keys[3]}),
+            SplitTf32);
+        Value key = add(splitKey, add(mul(t, 2), kj * kMmaTf32K));
+        for (int64_t vi = 0; vi < oTiles; ++vi) {
+          Value column = add(g, vi * kMmaN);
+          Value b = vector::FromElementsOp::create(
+              B, Loc, bType,
+              ValueRange{
+                  memref::LoadOp::create(B, Loc, TileV,
+                                         ValueRange{stage, key, column}),
+                  memref::LoadOp::create(
+                      B, Loc, TileV, ValueRange{stage, add(key, 1), column})});
+          o[vi] = mmaTf32(B, Loc, a, tf32Fragment(B, Loc, b, SplitTf32), o[vi]);
+        }
       }
-    }
-    for (int64_t kj = 0; !F32 && kj < C.splitKeys() / kMmaK; ++kj) {
-      const SmallVector<Value> &lo = p[2 * kj], &hi = p[2 * kj + 1];
-      Value a = vector::FromElementsOp::create(
-          B, Loc, aType,
-          ValueRange{lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]});
-      for (int64_t vi = 0; vi < oTiles; ++vi) {
-        // Lanes 0-15 address keys kj*16.. of V's columns vi*8..
-        Value b = nvgpu::LdMatrixOp::create(
-            B, Loc, bType, TileV,
-            ValueRange{stage, add(splitKey, add(rem(lane, 16), kj * kMmaK)),
-                       idx(vi * kMmaN)},
-            /*transpose=*/true, /*numTiles=*/2);
-        o[vi] = nvgpu::MmaSyncOp::create(
-            B, Loc, a, b, o[vi], ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
+    } else {
+      for (int64_t kj = 0; kj < C.splitKeys() / kMmaK; ++kj) {
+        const SmallVector<Value> &lo = p[2 * kj], &hi = p[2 * kj + 1];
+        Value a = vector::FromElementsOp::create(
+            B, Loc, aType,
+            ValueRange{lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]});
+        for (int64_t vi = 0; vi < oTiles; ++vi) {
+          // Lanes 0-15 address keys kj*16.. of V's columns vi*8..
+          Value b = nvgpu::LdMatrixOp::create(
+              B, Loc, bType, TileV,
+              ValueRange{stage, add(splitKey, add(rem(lane, 16), kj * kMmaK)),
+                         idx(vi * kMmaN)},
+              /*transpose=*/true, /*numTiles=*/2);
+          o[vi] = nvgpu::MmaSyncOp::create(
+              B, Loc, a, b, o[vi], ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
+        }
       }
     }
     llvm::append_range(results, o);

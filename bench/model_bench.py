@@ -59,6 +59,7 @@ OPSET = 17
 ROWS = (
     ("mobilenetv2", "MobileNetV2 f32 batch 1"),
     ("mobilenetv2_b32", "MobileNetV2 f32 batch 32"),
+    ("mobilenetv2_f16", "MobileNetV2 f16 batch 1"),
     ("mobilenetv2_b32_f16", "MobileNetV2 f16 batch 32"),
     ("resnet50_f16", "ResNet50 f16 batch 1"),
     ("resnet50_b32_f16", "ResNet50 f16 batch 32"),

@@ -49,20 +49,18 @@ TOLERANCES = {
     "exact": (0.0, 0.0),
 }
 
-# The tolerance each --precision mode holds float results to (f32: their
-# own).
-PRECISION_TOLERANCES = {"f32": None, "tf32": "tf32", "f16": "f16",
-                        "bf16": "bf16"}
+# kiln-compile's --precision modes; each but f32 holds float results to
+# the tolerance of its name.
+PRECISIONS = ("f32", "tf32", "f16", "bf16")
 
 
 def underPrecision(tol: str, precision: str) -> str:
     """The tolerance of a result whose own is `tol` in a module compiled
     with --precision=`precision`: the looser of the two for floats; exact
     results (data movement) stay exact."""
-    mode = PRECISION_TOLERANCES[precision]
-    if mode is None or tol == "exact":
+    if precision == "f32" or tol == "exact":
         return tol
-    return max(tol, mode, key=lambda t: TOLERANCES[t][::-1])
+    return max(tol, precision, key=lambda t: TOLERANCES[t][::-1])
 
 NUMPY_DTYPES = {
     "f32": np.float32,

@@ -49,7 +49,7 @@ def parseArgs():
     p.add_argument("--cuda-target", default="",
                    help="passed to kiln-compile as --cuda-target")
     p.add_argument("--precision", default="f32",
-                   choices=sorted(manifest.PRECISION_TOLERANCES),
+                   choices=manifest.PRECISIONS,
                    help="passed to kiln-compile as --precision (also with "
                    "--prebuilt-modules compiled so); float results are held "
                    "to the looser of their own tolerance and the mode's")

@@ -105,14 +105,13 @@ struct AttentionConfig {
   int64_t Splits;    // warps sharing each 16 rows, each a part of a step's keys
   int64_t BN;        // keys per step
   int64_t ElemBytes; // of Q, K and V: 2 (f16) or 4 (f32)
+  int64_t K;         // the reduction depth of one mma.sync (mmaSyncK)
   int64_t rows() const { return Warps * kMmaM; }
   int64_t threads() const { return Warps * Splits * kMmaWarpThreads; }
   // The keys of a step each warp takes.
   int64_t splitKeys() const { return BN / Splits; }
   // Elements of a 16-byte cp.async, and of a row's 16 bytes of padding.
   int64_t copyElements() const { return 16 / ElemBytes; }
-  // The reduction depth of one mma.sync: m16n8k16 f16, m16n8k8 tf32.
-  int64_t instructionK() const { return ElemBytes == 2 ? kMmaK : kMmaTf32K; }
   int64_t sharedBytes(const Attention &a) const {
     int64_t merge = Splits > 1 ? rows() * a.ValueDim * 4 : 0;
     int64_t pad = copyElements();
@@ -134,7 +133,7 @@ struct AttentionConfig {
 std::optional<AttentionConfig> chooseConfig(const Attention &a,
                                             const GpuTarget &target) {
   constexpr int64_t kWarps = 4;
-  int64_t elemBytes = a.Operand.isF32() ? 4 : 2;
+  int64_t elemBytes = a.Operand.getIntOrFloatBitWidth() / 8;
   for (int64_t bn : {64, 32})
     for (int64_t warps = kWarps; warps >= 1; warps /= 2) {
       int64_t workgroups = a.Batch * llvm::divideCeil(a.Queries, warps * kMmaM);
@@ -142,13 +141,13 @@ std::optional<AttentionConfig> chooseConfig(const Attention &a,
         continue;
       // Split keys first; unsplit where the tiles do not divide so.
       for (int64_t splits : {kWarps / warps, int64_t(1)}) {
-        AttentionConfig c{warps, splits, bn, elemBytes};
+        AttentionConfig c{warps, splits, bn, elemBytes, mmaSyncK(a.Operand)};
         int64_t piece = c.copyElements();
         bool whole = (c.BN * a.HeadDim / piece) % c.threads() == 0 &&
                      (c.BN * a.ValueDim / piece) % c.threads() == 0 &&
                      (c.rows() * a.HeadDim / piece) % c.threads() == 0;
         // Each warp's keys a whole number of P . V instructions.
-        if (whole && c.splitKeys() % c.instructionK() == 0 &&
+        if (whole && c.splitKeys() % c.K == 0 &&
             c.sharedBytes(a) <= target.SharedMemoryBytes)
           return c;
       }
@@ -407,10 +406,8 @@ void AttentionKernelBuilder::build() {
   int64_t steps = llvm::divideCeil(A.Keys, C.BN);
   int64_t sTiles = C.splitKeys() / kMmaN, oTiles = A.ValueDim / kMmaN;
   auto accType = VectorType::get({2, 2}, B.getF32Type());
-  // f16 fragments are 16-bit pairs, f32 ones single elements.
-  int64_t pairs = F32 ? 1 : 2, instructionK = C.instructionK();
-  auto aType = VectorType::get({4, pairs}, elem);
-  auto bType = VectorType::get({2, pairs}, elem);
+  int64_t instructionK = C.K;
+  VectorType aType = mmaFragmentType(4, elem), bType = mmaFragmentType(2, elem);
   Value t = rem(lane, 4);
   Value first = copyStep(idx(0), idx(0), nullptr, /*q=*/true);
 
@@ -753,11 +750,12 @@ LogicalResult buildAttentionKernel(func::FuncOp func, SymbolTable &symbols,
   if (failed(d))
     return failure();
   // f32 attention multiplies on tf32 instructions.
-  bool f32 = d->A.Operand.isF32();
-  const GpuMatrixInstruction *instruction = target.findMatrixInstruction(
-      GpuMatrixInstruction::Kind::MmaSync, f32 ? "tf32" : "f16", "f32");
+  Type operand = d->A.Operand;
+  const GpuMatrixInstruction *instruction =
+      target.findMatrixInstruction(GpuMatrixInstruction::Kind::MmaSync,
+                                   operand.isF32() ? "tf32" : "f16", "f32");
   if (!instruction || instruction->M != kMmaM || instruction->N != kMmaN ||
-      instruction->K != (f32 ? kMmaTf32K : kMmaK))
+      instruction->K != mmaSyncK(operand))
     return failure();
   std::optional<AttentionConfig> config = chooseConfig(d->A, target);
   if (!config)

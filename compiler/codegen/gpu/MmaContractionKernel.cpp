@@ -466,9 +466,7 @@ void MmaKernelBuilder::mmaSyncStep(Value stage, SmallVector<Value> &acc) {
   // (rows, k) blocks (0, 0), (8, 0), (0, 8), (8, 8); tf32: 16 x 8, the
   // same blocks of 4 k); B's two 8 x 8 of pairs (f16: 16 x 8) or two
   // elements (tf32: 8 x 8, k = t and t + 4 of column g).
-  int64_t pairs = tf32 ? 1 : 2;
-  auto aType = VectorType::get({4, pairs}, Elem);
-  auto bType = VectorType::get({2, pairs}, Elem);
+  VectorType aType = mmaFragmentType(4, Elem), bType = mmaFragmentType(2, Elem);
   int64_t instructionK = Instruction.K;
   Value g = div(Lane, 4), t = rem(Lane, 4);
   for (int64_t kk = 0; kk < T.BK; kk += instructionK) {
@@ -797,9 +795,8 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
     instruction = target.findMatrixInstruction(
         GpuMatrixInstruction::Kind::MmaSync, operandName, "f32");
     tiles.assign(std::begin(kTiles), std::end(kTiles));
-    int64_t instructionK = operand.isF32() ? kMmaTf32K : kMmaK;
     if (!instruction || operand.isBF16() || instruction->M != kMmaM ||
-        instruction->N != kMmaN || instruction->K != instructionK)
+        instruction->N != kMmaN || instruction->K != mmaSyncK(operand))
       return failure();
     // tf32 tiles take the same bytes: K steps of half as many elements.
     if (operand.isF32())

@@ -35,6 +35,13 @@ Value roundToTf32(OpBuilder &b, Location loc, Value value) {
 
 } // namespace
 
+int64_t mmaSyncK(Type operand) { return operand.isF32() ? kMmaTf32K : kMmaK; }
+
+VectorType mmaFragmentType(int64_t registers, Type operand) {
+  return VectorType::get({registers, 32 / operand.getIntOrFloatBitWidth()},
+                         operand);
+}
+
 Tf32Fragment tf32Fragment(OpBuilder &b, Location loc, Value fragment,
                           bool split) {
   Tf32Fragment result;

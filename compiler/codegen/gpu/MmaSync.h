@@ -29,6 +29,15 @@ inline constexpr int64_t kMmaRowPad = 8;
 /// f16 elements one cp.async moves (16 bytes).
 inline constexpr int64_t kCopyElements = 8;
 
+/// The reduction depth of mma.sync on `operand` (f16: m16n8k16; f32, as
+/// tf32: m16n8k8): 32-byte rows of its operands either way.
+int64_t mmaSyncK(mlir::Type operand);
+
+/// The type of an operand fragment of `registers` 32-bit registers of
+/// `operand` elements, as ldmatrix and nvgpu.mma.sync take it: registers x
+/// 2 f16 pairs, or registers x 1 f32.
+mlir::VectorType mmaFragmentType(int64_t registers, mlir::Type operand);
+
 /// An f32 operand fragment of mma.sync m16n8k8 tf32 (vector<N x 1 x f32>):
 /// its elements rounded to tf32 (Big) and, for 3xTF32, what rounding left
 /// (Small, itself rounded; null for one pass). Big + Small carries 21

@@ -1,4 +1,4 @@
-//===- MmaContractionKernel.cpp - Tensor-core GEMM kernels ----------------===//
+//===- MmaContractionKernel.cpp - Pipelined GEMM kernels ------------------===//
 //
 // f16 x f16 -> f32 contractions and convolutions (implicit GEMMs: see
 // ContractionMatch.h), and bf16 x bf16 -> f32 ones where wgmma is, run on
@@ -6,7 +6,11 @@
 // ones when the user allows tf32 (--precision=tf32), on mma.sync m16n8k8
 // with K steps of 16 (the same bytes as f16's 32), A's fragments by
 // ldmatrix, B's by two shared loads a thread, each element rounded to
-// tf32:
+// tf32. IEEE f32 ones (of 32 rows and columns at least) run the same
+// pipeline into the CUDA cores' FMAs (kFmaTiles: each thread 4 x 4 to 8 x 8
+// outputs from 16-byte shared loads), in place of the SIMT kernel's
+// register-staged single stage, whose loads a small matmul waited for at
+// every K step:
 //
 // mma.sync m16n8k16 (sm_80 and later), a warp at a time:
 //   workgroup: a BM x BN output tile, 128 x 128 with 8 warps as 2 x 4 (each
@@ -89,14 +93,20 @@ constexpr int64_t kStagingPad = 4;
 // wgmma from swizzled stages in dynamic shared memory instead of warps
 // issuing mma.sync from padded static ones.
 struct MmaTile {
-  int64_t BM, BN, WarpsM, WarpsN, Stages, BK;
-  bool Wgmma;
+  int64_t BM = 0, BN = 0, WarpsM = 0, WarpsN = 0, Stages = 0, BK = 0;
+  bool Wgmma = false;
   // Bytes of an operand element: 2 (f16, bf16) or 4 (f32 rounded to tf32,
   // whose K steps are half as many elements, the same bytes).
   int64_t ElemBytes = 2;
+  // The CUDA cores' FMAs instead of a matrix instruction (IEEE f32): each
+  // thread computes TM x TN outputs (no warps: WarpsM, WarpsN unused).
+  bool Fma = false;
+  int64_t TM = 0, TN = 0;
   constexpr int64_t threads() const {
-    return WarpsM * WarpsN * kMmaWarpThreads;
+    return Fma ? BM * BN / (TM * TN) : WarpsM * WarpsN * kMmaWarpThreads;
   }
+  // An FMA tile's threads as rows x columns of threads.
+  constexpr int64_t threadCols() const { return BN / TN; }
   constexpr int64_t tilesM() const { return BM / WarpsM / kMmaM; }
   constexpr int64_t tilesN() const { return BN / WarpsN / kMmaN; }
   // Steps whose tiles are copied ahead of the one being read: all stages
@@ -138,6 +148,53 @@ constexpr MmaTile kTiles[] = {{128, 128, 2, 4, 2, kBK, false},
 constexpr MmaTile kWgmmaTiles[] = {{128, 128, 8, 1, 5, kWgmmaRowElements, true},
                                    {128, 64, 8, 1, 4, kWgmmaRowElements, true},
                                    {64, 64, 4, 1, 4, kWgmmaRowElements, true}};
+// f32 tiles on the CUDA cores' FMAs, K steps of 16 (64-byte rows, as
+// tf32's), as many stages as fit 48 KiB with the epilogue's 16 staged rows
+// (128 x 64 and 64 x 64 take the bytes of the mma.sync tiles of their
+// size). A thread's outputs are TM rows by TN columns, the columns in runs
+// of kFmaVector: 8 x 8 (two runs half the tile apart) for 128 x 128, 8 x 4
+// for 128 x 64, 4 x 4 for the smaller tiles, whose threads are fewer (256,
+// 128, 64) so that each still reads 4 values of A and of B from shared
+// memory for every 16 of its FMAs, not 2 for 4: a small matmul (a
+// transformer's projections over 64 to 200 tokens) is spread over more
+// workgroups without each thread's work shrinking.
+constexpr int64_t kFmaVector = 4;
+constexpr MmaTile fmaTile(int64_t bm, int64_t bn, int64_t tm, int64_t tn,
+                          int64_t stages) {
+  MmaTile tile;
+  tile.BM = bm;
+  tile.BN = bn;
+  tile.Stages = stages;
+  tile.BK = 16;
+  tile.ElemBytes = 4;
+  tile.Fma = true;
+  tile.TM = tm;
+  tile.TN = tn;
+  return tile;
+}
+constexpr MmaTile kFmaTiles[] = {
+    fmaTile(128, 128, 8, 8, 2), fmaTile(128, 64, 8, 4, 3),
+    fmaTile(64, 64, 4, 4, 4), fmaTile(64, 32, 4, 4, 4),
+    fmaTile(32, 32, 4, 4, 4)};
+static_assert(std::all_of(
+    std::begin(kFmaTiles), std::end(kFmaTiles), [](const MmaTile &t) {
+      int64_t sharedBytes =
+          t.Stages *
+              (t.BM * (t.BK + t.copyElements()) + t.BK * (t.BN + kMmaRowPad)) *
+              t.ElemBytes +
+          kMmaM * (t.BN + kStagingPad) * 4;
+      int64_t piecesA = t.BM * t.BK / t.copyElements();
+      int64_t piecesB = t.BK * t.BN / t.copyElements();
+      // Within 48 KiB; whole copies per thread; whole K steps per thread
+      // for a gathered A (loadA); a thread's rows inside one staged chunk;
+      // quarter warps (8 threads) on one row of threads, so their A loads
+      // are one address and their B loads consecutive.
+      return sharedBytes <= 48 * 1024 && piecesA % t.threads() == 0 &&
+             piecesB % t.threads() == 0 && t.threads() % t.BK == 0 &&
+             kMmaM % t.TM == 0 && t.TN % kFmaVector == 0 &&
+             t.threadCols() % 8 == 0;
+    }));
+
 // The epilogue stages a whole wgmma tile in f32 in the stages it no longer
 // needs, of which it keeps at least three.
 static_assert(std::all_of(std::begin(kWgmmaTiles), std::end(kWgmmaTiles),
@@ -209,7 +266,7 @@ std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
 class MmaKernelBuilder : IndexArithmetic {
 public:
   MmaKernelBuilder(func::FuncOp func, Contraction c, MmaTile tile,
-                   const GpuMatrixInstruction &instruction,
+                   const GpuMatrixInstruction *instruction,
                    SymbolTable &symbols)
       : IndexArithmetic(func.getContext(), c.Op.getLoc()), Func(func), C(c),
         T(tile), Instruction(instruction), Symbols(symbols),
@@ -274,13 +331,29 @@ private:
   // its one accumulator, left in flight until the end of the next step.
   void mmaSyncStep(Value stage, SmallVector<Value> &acc);
   void wgmmaStep(Value stage, SmallVector<Value> &acc);
+  // ...or an FMA tile's: each thread's TM x TN outputs in `acc` (row-major)
+  // updated from TM rows of A and TN columns of B, 4 k at a time.
+  void fmaStep(Value stage, SmallVector<Value> &acc);
+  // The shared column of run `run` of an FMA thread's columns: the runs
+  // are BN / (TN / kFmaVector) apart, so consecutive threads' runs are
+  // consecutive.
+  Value fmaColumn(int64_t run) {
+    return add(mul(rem(Tid, T.threadCols()), kFmaVector),
+               run * T.BN / (T.TN / kFmaVector));
+  }
+  // The first of an FMA thread's TM consecutive rows.
+  Value fmaRow() { return mul(div(Tid, T.threadCols()), T.TM); }
+  // Stores the accumulators' rows of staged chunk `chunk` (chunkRows rows)
+  // into Staging: each warp's fragments, or each FMA thread's outputs.
+  void stageChunk(ValueRange results, int64_t chunk, int64_t chunkRows);
   // Row r of this thread's fragment of warp tile (mi, ni) in `results`.
   Value fragmentRow(ValueRange results, int64_t mi, int64_t ni, int64_t r);
 
   func::FuncOp Func;
   Contraction C;
   MmaTile T;
-  const GpuMatrixInstruction &Instruction;
+  // The matrix instruction; null for FMA tiles.
+  const GpuMatrixInstruction *Instruction;
   SymbolTable &Symbols;
   Value TileA, TileB, StagesBase, Staging, Batch, Row0, Col0, Tid, Warp, Lane;
   // A is not 16-byte runs along k: gathered element by element.
@@ -467,7 +540,7 @@ void MmaKernelBuilder::mmaSyncStep(Value stage, SmallVector<Value> &acc) {
   // same blocks of 4 k); B's two 8 x 8 of pairs (f16: 16 x 8) or two
   // elements (tf32: 8 x 8, k = t and t + 4 of column g).
   VectorType aType = mmaFragmentType(4, Elem), bType = mmaFragmentType(2, Elem);
-  int64_t instructionK = Instruction.K;
+  int64_t instructionK = Instruction->K;
   Value g = div(Lane, 4), t = rem(Lane, 4);
   for (int64_t kk = 0; kk < T.BK; kk += instructionK) {
     SmallVector<Value> as, bs;
@@ -547,6 +620,93 @@ void MmaKernelBuilder::wgmmaStep(Value stage, SmallVector<Value> &acc) {
   acc[0] = fenceAccumulator(B, Loc, acc[0]);
 }
 
+void MmaKernelBuilder::stageChunk(ValueRange results, int64_t chunk,
+                                  int64_t chunkRows) {
+  if (T.Fma) {
+    // The threads whose TM rows are in the chunk store them, a run of
+    // kFmaVector columns at a time.
+    Value owner = arith::CmpIOp::create(
+        B, Loc, arith::CmpIPredicate::eq,
+        div(Tid, T.threadCols() * (chunkRows / T.TM)), idx(chunk));
+    OpBuilder::InsertionGuard guard(B);
+    auto branch = scf::IfOp::create(B, Loc, owner);
+    B.setInsertionPoint(branch.thenYield());
+    VectorType run = VectorType::get({kFmaVector}, B.getF32Type());
+    Value row0 =
+        arith::SubIOp::create(B, Loc, fmaRow(), idx(chunk * chunkRows));
+    for (int64_t i = 0; i < T.TM; ++i)
+      for (int64_t r = 0; r < T.TN / kFmaVector; ++r)
+        vector::StoreOp::create(
+            B, Loc,
+            vector::FromElementsOp::create(
+                B, Loc, run,
+                results.slice(i * T.TN + r * kFmaVector, kFmaVector)),
+            Staging, ValueRange{add(row0, i), fmaColumn(r)},
+            /*nontemporal=*/false, llvm::MaybeAlign(16));
+    return;
+  }
+  // Accumulator fragment element (r, c) is row g + 8r, column 2t + c of its
+  // 16 x 8 tile (g = lane / 4, t = lane % 4), for mma.sync and wgmma alike.
+  int64_t tilesM = T.tilesM(), tilesN = T.tilesN();
+  Value warpCol = mul(rem(Warp, T.WarpsN), T.BN / T.WarpsN);
+  Value g = div(Lane, 4), t2 = mul(rem(Lane, 4), 2);
+  for (int64_t tile = 0; tile < chunkRows / kMmaM; ++tile) {
+    int64_t rowTile = chunk * (chunkRows / kMmaM) + tile;
+    int64_t warpRowIndex = rowTile / tilesM, mi = rowTile % tilesM;
+    Value owner = arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::eq,
+                                        div(Warp, T.WarpsN), idx(warpRowIndex));
+    OpBuilder::InsertionGuard guard(B);
+    auto branch = scf::IfOp::create(B, Loc, owner);
+    B.setInsertionPoint(branch.thenYield());
+    for (int64_t ni = 0; ni < tilesN; ++ni)
+      for (int64_t r = 0; r < 2; ++r)
+        vector::StoreOp::create(B, Loc, fragmentRow(results, mi, ni, r),
+                                Staging,
+                                ValueRange{add(g, tile * kMmaM + 8 * r),
+                                           add(warpCol, add(t2, ni * kMmaN))});
+  }
+}
+
+void MmaKernelBuilder::fmaStep(Value stage, SmallVector<Value> &acc) {
+  // Shared reads of 16 bytes: 4 k of each of A's TM rows, then for each of
+  // those k a run of 4 columns of B per kFmaVector of TN. A quarter warp
+  // shares a row of threads: its A reads are one address (a broadcast),
+  // its B reads 8 consecutive runs; rows of A padded by 16 bytes put the
+  // rows of a warp's other quarters in other banks.
+  VectorType run = VectorType::get({kFmaVector}, Elem);
+  auto load = [&](Value tile, Value row, Value col) {
+    return vector::LoadOp::create(B, Loc, run, tile,
+                                  ValueRange{stage, row, col},
+                                  /*nontemporal=*/false, llvm::MaybeAlign(16))
+        .getResult();
+  };
+  int64_t runs = T.TN / kFmaVector;
+  Value row0 = fmaRow();
+  SmallVector<Value> cols;
+  for (int64_t r = 0; r < runs; ++r)
+    cols.push_back(fmaColumn(r));
+  for (int64_t kk = 0; kk < T.BK; kk += kFmaVector) {
+    SmallVector<Value> as;
+    for (int64_t i = 0; i < T.TM; ++i)
+      as.push_back(load(TileA, add(row0, i), idx(kk)));
+    for (int64_t k = 0; k < kFmaVector; ++k) {
+      SmallVector<Value> bs;
+      for (int64_t r = 0; r < runs; ++r)
+        bs.push_back(load(TileB, idx(kk + k), cols[r]));
+      for (int64_t i = 0; i < T.TM; ++i) {
+        Value a =
+            vector::ExtractOp::create(B, Loc, as[i], ArrayRef<int64_t>{k});
+        for (int64_t j = 0; j < T.TN; ++j) {
+          Value b = vector::ExtractOp::create(
+              B, Loc, bs[j / kFmaVector], ArrayRef<int64_t>{j % kFmaVector});
+          Value &out = acc[i * T.TN + j];
+          out = applyRootPayload(B, C, {a, b, out});
+        }
+      }
+    }
+  }
+}
+
 Value MmaKernelBuilder::fragmentRow(ValueRange results, int64_t mi, int64_t ni,
                                     int64_t r) {
   if (T.Wgmma)
@@ -560,16 +720,24 @@ void MmaKernelBuilder::build() {
   SmallVector<NamedAttribute> config = {
       B.getNamedAttr("workgroup_tile",
                      B.getDenseI64ArrayAttr({T.BM, T.BN, T.BK})),
-      B.getNamedAttr("warp_tile", B.getDenseI64ArrayAttr(
-                                      {T.BM / T.WarpsM, T.BN / T.WarpsN})),
-      B.getNamedAttr("stages", B.getI64IntegerAttr(T.Stages)),
-      B.getNamedAttr("instruction", B.getStringAttr(Instruction.str()))};
+      B.getNamedAttr("stages", B.getI64IntegerAttr(T.Stages))};
+  if (T.Fma) {
+    config.push_back(
+        B.getNamedAttr("thread_tile", B.getDenseI64ArrayAttr({T.TM, T.TN})));
+  } else {
+    config.push_back(B.getNamedAttr(
+        "warp_tile",
+        B.getDenseI64ArrayAttr({T.BM / T.WarpsM, T.BN / T.WarpsN})));
+    config.push_back(
+        B.getNamedAttr("instruction", B.getStringAttr(Instruction->str())));
+  }
   if (GatherA)
     config.push_back(B.getNamedAttr("gather_a", B.getUnitAttr()));
   if (C.ImplicitGemm)
     config.push_back(B.getNamedAttr("implicit_gemm",
                                     B.getDenseI64ArrayAttr({C.M, C.N, C.K})));
-  setLoweringConfig(Func, "mma_contraction", config);
+  setLoweringConfig(Func, T.Fma ? "fma_contraction" : "mma_contraction",
+                    config);
   createStages();
 
   scf::ForallOp forall = createWorkgroupLoop(B, Loc, C, T.BM, T.BN);
@@ -580,12 +748,6 @@ void MmaKernelBuilder::build() {
   Tid = gpu::ThreadIdOp::create(B, Loc, gpu::Dimension::x);
   Warp = div(Tid, kMmaWarpThreads);
   Lane = rem(Tid, kMmaWarpThreads);
-  int64_t tilesM = T.tilesM(), tilesN = T.tilesN();
-  Value warpCol = mul(rem(Warp, T.WarpsN), T.BN / T.WarpsN);
-  // Accumulator fragment element (r, c) is row g + 8r, column 2t + c of its
-  // 16 x 8 tile (g = lane / 4, t = lane % 4), for mma.sync and wgmma alike.
-  Value g = div(Lane, 4), t2 = mul(rem(Lane, 4), 2);
-
   // Accumulators start from a fill's value, else from zero with the init
   // added in the epilogue, where consecutive threads read consecutive
   // elements of it.
@@ -594,11 +756,13 @@ void MmaKernelBuilder::build() {
   if (!init)
     init = arith::ConstantOp::create(B, Loc, B.getF32FloatAttr(0.0));
   SmallVector<Value> acc;
-  if (T.Wgmma)
+  if (T.Fma)
+    acc.assign(T.TM * T.TN, init);
+  else if (T.Wgmma)
     acc.push_back(splatAccumulator(
         B, Loc, wgmmaAccumulatorType(B.getContext(), T.BN), init));
   else
-    acc.assign(tilesM * tilesN,
+    acc.assign(T.tilesM() * T.tilesN(),
                vector::BroadcastOp::create(
                    B, Loc, VectorType::get({2, 2}, B.getF32Type()), init));
 
@@ -650,7 +814,9 @@ void MmaKernelBuilder::build() {
     if (GatherA)
       aheadA = loadA(mul(ahead, T.BK), valid);
     SmallVector<Value> values(kLoop.getRegionIterArgs());
-    if (T.Wgmma)
+    if (T.Fma)
+      fmaStep(stage, values);
+    else if (T.Wgmma)
       wgmmaStep(stage, values);
     else
       mmaSyncStep(stage, values);
@@ -676,22 +842,7 @@ void MmaKernelBuilder::build() {
   // written in coalesced runs (a fragment's elements are 8 rows apart).
   int64_t chunkRows = T.stagingRows();
   for (int64_t chunk = 0; chunk < T.BM / chunkRows; ++chunk) {
-    for (int64_t tile = 0; tile < chunkRows / kMmaM; ++tile) {
-      int64_t rowTile = chunk * (chunkRows / kMmaM) + tile;
-      int64_t warpRowIndex = rowTile / tilesM, mi = rowTile % tilesM;
-      Value owner =
-          arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::eq,
-                                div(Warp, T.WarpsN), idx(warpRowIndex));
-      OpBuilder::InsertionGuard guard(B);
-      auto branch = scf::IfOp::create(B, Loc, owner);
-      B.setInsertionPoint(branch.thenYield());
-      for (int64_t ni = 0; ni < tilesN; ++ni)
-        for (int64_t r = 0; r < 2; ++r)
-          vector::StoreOp::create(
-              B, Loc, fragmentRow(results, mi, ni, r), Staging,
-              ValueRange{add(g, tile * kMmaM + 8 * r),
-                         add(warpCol, add(t2, ni * kMmaN))});
-    }
+    stageChunk(results, chunk, chunkRows);
     gpu::BarrierOp::create(B, Loc);
     // A thread's elements are computed first and stored after, unrolled:
     // the loads of all of them (the init, the epilogues' operands) are in
@@ -763,6 +914,21 @@ void MmaKernelBuilder::build() {
   }
 }
 
+LogicalResult buildKernel(func::FuncOp func, const Contraction &c,
+                          const MmaTile &tile,
+                          const GpuMatrixInstruction *instruction,
+                          SymbolTable &symbols) {
+  MmaKernelBuilder(func, c, tile, instruction, symbols).build();
+  eraseTensorProgram(func);
+  OpBuilder builder(func);
+  func->setAttr(kWorkgroupSizeAttr,
+                builder.getDenseI64ArrayAttr({tile.threads(), 1, 1}));
+  if (tile.Wgmma)
+    func->setAttr(kSharedMemoryBytesAttr,
+                  builder.getI64IntegerAttr(tile.dynamicSharedBytes()));
+  return success();
+}
+
 } // namespace
 
 LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
@@ -781,8 +947,19 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
   if (failed(c))
     return failure();
   Type operand = multiplyAccumulateType(c->Op);
-  if (!operand || (operand.isF32() && !allowTf32))
+  if (!operand)
     return failure();
+  // IEEE f32 on the CUDA cores through the same pipeline, where its tiles
+  // (32 rows and columns at least) are not mostly empty; a matrix-vector
+  // product stays on the SIMT kernel.
+  if (operand.isF32() && !allowTf32) {
+    if (c->M < 32 || c->N < 32)
+      return failure();
+    std::optional<MmaTile> tile = chooseTile(*c, target, kFmaTiles);
+    if (!tile)
+      return failure();
+    return buildKernel(func, *c, *tile, /*instruction=*/nullptr, symbols);
+  }
   StringRef operandName = operand.isF32()    ? "tf32"
                           : operand.isBF16() ? "bf16"
                                              : "f16";
@@ -814,15 +991,7 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
   if (tile->Wgmma)
     tile->Stages = std::clamp<int64_t>(
         llvm::divideCeilSigned(c->K, tile->BK) + 2, 3, tile->Stages);
-  MmaKernelBuilder(func, *c, *tile, *instruction, symbols).build();
-  eraseTensorProgram(func);
-  OpBuilder builder(func);
-  func->setAttr(kWorkgroupSizeAttr,
-                builder.getDenseI64ArrayAttr({tile->threads(), 1, 1}));
-  if (tile->Wgmma)
-    func->setAttr(kSharedMemoryBytesAttr,
-                  builder.getI64IntegerAttr(tile->dynamicSharedBytes()));
-  return success();
+  return buildKernel(func, *c, *tile, instruction, symbols);
 }
 
 } // namespace kiln

@@ -214,3 +214,46 @@ func.func private @tall(%a: memref<6272x64xf16>, %b: memref<64x256xf16>, %out: m
   bufferization.materialize_in_destination %m in restrict writable %out : (tensor<6272x256xf32>, memref<6272x256xf32>) -> ()
   return
 }
+
+// -----
+
+// An f16 matmul accumulating in f32 with a chain of epilogues: the rounding
+// to f16, then a residual add of another binding and a ReLU, applied in
+// turn to each output (here on the tensor cores) before its f16 store (8
+// consecutive outputs as one 16-byte vector).
+
+// CHECK-LABEL: func.func private @rounded_residual(
+// CHECK-SAME:    kernel = "mma_contraction"
+// CHECK:           scf.for
+// CHECK:             nvgpu.mma.sync
+// CHECK:           arith.truncf {{.*}} : f32 to f16
+// CHECK:           memref.load %arg2
+// CHECK:           arith.addf {{.*}} : f16
+// CHECK:           arith.maximumf {{.*}} : f16
+// CHECK:           vector.store {{.*}}, %arg3[{{.*}}] {alignment = 16 : i64} : memref<256x128xf16>, vector<8xf16>
+// CHECK-NOT:     linalg.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func private @rounded_residual(%a: memref<256x64xf16>, %b: memref<64x128xf16>, %res: memref<256x128xf16>, %out: memref<256x128xf16>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<256x64xf16> to tensor<256x64xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<64x128xf16> to tensor<64x128xf16>
+  %2 = bufferization.to_tensor %res restrict : memref<256x128xf16> to tensor<256x128xf16>
+  %z = arith.constant 0.0 : f32
+  %zh = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<256x128xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<256x64xf16>, tensor<64x128xf16>) outs(%f : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %eh = tensor.empty() : tensor<256x128xf16>
+  %t = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%m : tensor<256x128xf32>) outs(%eh : tensor<256x128xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %h = arith.truncf %v : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<256x128xf16>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%t, %2 : tensor<256x128xf16>, tensor<256x128xf16>) outs(%eh : tensor<256x128xf16>) {
+  ^bb0(%v: f16, %w: f16, %o: f16):
+    %s = arith.addf %v, %w : f16
+    %x = arith.maximumf %s, %zh : f16
+    linalg.yield %x : f16
+  } -> tensor<256x128xf16>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<256x128xf16>, memref<256x128xf16>) -> ()
+  return
+}

@@ -8,7 +8,8 @@
 // bytes, for ldmatrix), B's by 8 (the four k rows of a fragment load 8
 // banks apart). Each step: 2 x (2 ldmatrix x4 of A as 32-bit elements, 4 x
 // 2 shared loads of B, every element rounded to tf32, 8 mma.sync
-// m16n8k8). Without allow-tf32 (IEEE f32) the SIMT kernel.
+// m16n8k8). Without allow-tf32 (IEEE f32) the same pipeline feeds the CUDA
+// cores' FMAs (fma_contraction_kernels.mlir).
 
 // CHECK-DAG:   memref.global "private" @mm_mma_a : memref<4x64x20xf32, 3> {alignment = 16 : i64}
 // CHECK-DAG:   memref.global "private" @mm_mma_b : memref<4x16x72xf32, 3> {alignment = 16 : i64}
@@ -27,7 +28,7 @@
 // CHECK-NOT:       wgmma
 // CHECK:           scf.yield
 // IEEE-LABEL:  func.func private @mm(
-// IEEE-SAME:     kernel = "simt_contraction"
+// IEEE-SAME:     kernel = "fma_contraction"
 // IEEE-NOT:      nvgpu.mma.sync
 func.func private @mm(%a: memref<1024x96xf32>, %b: memref<96x1024xf32>, %out: memref<1024x1024xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<1024x96xf32> to tensor<1024x96xf32>
@@ -50,7 +51,7 @@ func.func private @mm(%a: memref<1024x96xf32>, %b: memref<96x1024xf32>, %out: me
 // CHECK-SAME:    gather_a, implicit_gemm = array<i64: 12544, 64, 147>, instruction = "mma_sync.m16n8k8.tf32.f32", kernel = "mma_contraction"
 // CHECK:         nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
 // IEEE-LABEL:  func.func private @stem(
-// IEEE-SAME:     kernel = "simt_contraction"
+// IEEE-SAME:     gather_a, implicit_gemm = array<i64: 12544, 64, 147>, kernel = "fma_contraction"
 func.func private @stem(%x: memref<1x230x230x3xf32>, %w: memref<7x7x3x64xf32>, %out: memref<1x112x112x64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<1x230x230x3xf32> to tensor<1x230x230x3xf32>
   %1 = bufferization.to_tensor %w restrict : memref<7x7x3x64xf32> to tensor<7x7x3x64xf32>

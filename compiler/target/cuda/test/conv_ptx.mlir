@@ -4,7 +4,8 @@
 // RUN: strings %t.sm80.kiln | FileCheck %s --check-prefix=SM80
 
 // The PTX of the convolution kernels. An f32 convolution (implicit GEMM on
-// the CUDA cores): input gathered into shared memory, FMAs on shared loads.
+// the CUDA cores): its input rows copied into shared memory by cp.async, 4
+// channels at a time, FMAs on 16-byte shared loads.
 // An f16 one on the tensor cores: its input rows gathered by cp.async, rows
 // past M (3 * 3 = 9 of a 64-row tile) copied with a run-time source size
 // of 0 bytes, then wgmma on sm_90a and ldmatrix into mma.sync on sm_80. A depthwise convolution and a max pooling (window kernels):
@@ -19,8 +20,8 @@
 // SM80-LABEL: .entry depthwise_dispatch_0
 
 // CHECK-LABEL: .entry conv_f32_dispatch_0
-// CHECK-DAG:   st.shared.b32
-// CHECK-DAG:   ld.shared.v2.b32
+// CHECK-DAG:   cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+// CHECK-DAG:   ld.shared.v4.b32
 // CHECK-DAG:   fma.rn.f32
 // CHECK-LABEL: .entry conv_f16_dispatch_0
 // CHECK-DAG:   cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};

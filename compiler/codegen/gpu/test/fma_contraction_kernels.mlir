@@ -1,0 +1,116 @@
+// RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=h100 --kiln-gpu-contraction-kernels %s | FileCheck %s
+
+// IEEE f32 on an H100: the CUDA cores' FMAs, fed by the tensor-core
+// kernels' pipeline (cp.async into 4 shared stages, K steps of 16 f32,
+// tails past M zero-filled). A transformer's MLP up-projection over 197
+// tokens: 64 x 32 tiles (192 workgroups for 132 processors) of 128 threads,
+// each 4 x 4 outputs; every 4 k it reads a 16-byte run of A for each of its
+// 4 rows and one of B for each k, for 64 multiply-adds. The accumulators
+// are staged 16 rows at a time, 4 columns a store, for the bias epilogue.
+
+// CHECK-DAG:   memref.global "private" @mlp_mma_a : memref<4x64x20xf32, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @mlp_mma_b : memref<4x16x40xf32, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @mlp_mma_out : memref<16x36xf32, 3> {alignment = 16 : i64}
+// CHECK-LABEL: func.func private @mlp(
+// CHECK-SAME:    kiln.lowering_config = {kernel = "fma_contraction", stages = 4 : i64, thread_tile = array<i64: 4, 4>, workgroup_tile = array<i64: 64, 32, 16>}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 197, 1536) step (1, 64, 32)
+// CHECK-COUNT-2:   nvgpu.device_async_copy %arg0{{.*}} : memref<197x384xf32> to memref<4x64x20xf32, 3>
+// CHECK:           nvgpu.device_async_copy %arg1{{.*}} : memref<384x1536xf32> to memref<4x16x40xf32, 3>
+// CHECK:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK:             nvgpu.device_async_wait
+// CHECK:             gpu.barrier
+// CHECK:             nvgpu.device_async_copy
+// CHECK-COUNT-4:     vector.load {{.*}} {alignment = 16 : i64} : memref<4x64x20xf32, 3>, vector<4xf32>
+// CHECK:             vector.load {{.*}} {alignment = 16 : i64} : memref<4x16x40xf32, 3>, vector<4xf32>
+// CHECK-COUNT-16:    arith.mulf
+// CHECK-NOT:         nvgpu.mma.sync
+// CHECK:             scf.yield
+// CHECK:           scf.if
+// CHECK-COUNT-4:     vector.store {{.*}} {alignment = 16 : i64} : memref<16x36xf32, 3>, vector<4xf32>
+// CHECK:           gpu.barrier
+// CHECK:           memref.load %arg2
+// CHECK:           arith.addf
+// CHECK:           vector.store {{.*}}, %arg3{{.*}} : memref<197x1536xf32>, vector<8xf32>
+// CHECK-NOT:     linalg.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func private @mlp(%a: memref<197x384xf32>, %b: memref<384x1536xf32>, %bias: memref<1536xf32>, %out: memref<197x1536xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<197x384xf32> to tensor<197x384xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<384x1536xf32> to tensor<384x1536xf32>
+  %2 = bufferization.to_tensor %bias restrict : memref<1536xf32> to tensor<1536xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<197x1536xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<197x1536xf32>) -> tensor<197x1536xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<197x384xf32>, tensor<384x1536xf32>) outs(%f : tensor<197x1536xf32>) -> tensor<197x1536xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %2 : tensor<197x1536xf32>, tensor<1536xf32>) outs(%e : tensor<197x1536xf32>) {
+  ^bb0(%v: f32, %bv: f32, %o: f32):
+    %s = arith.addf %v, %bv : f32
+    linalg.yield %s : f32
+  } -> tensor<197x1536xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<197x1536xf32>, memref<197x1536xf32>) -> ()
+  return
+}
+
+// -----
+
+// A large output: 128 x 128 tiles of 256 threads, 8 x 8 outputs each in
+// two runs of 4 columns half the tile apart (so a quarter warp's B reads
+// are 8 consecutive runs), 2 stages.
+
+// CHECK-LABEL: func.func private @large(
+// CHECK-SAME:    kiln.lowering_config = {kernel = "fma_contraction", stages = 2 : i64, thread_tile = array<i64: 8, 8>, workgroup_tile = array<i64: 128, 128, 16>}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
+// CHECK:         scf.for
+// CHECK-COUNT-8:     vector.load {{.*}} : memref<2x128x20xf32, 3>, vector<4xf32>
+// CHECK-COUNT-2:     vector.load {{.*}} : memref<2x16x136xf32, 3>, vector<4xf32>
+// CHECK-COUNT-64:    arith.mulf
+func.func private @large(%a: memref<2048x256xf32>, %b: memref<256x2048xf32>, %out: memref<2048x2048xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<2048x256xf32> to tensor<2048x256xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<256x2048xf32> to tensor<256x2048xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2048x2048xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<2048x256xf32>, tensor<256x2048xf32>) outs(%f : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<2048x2048xf32>, memref<2048x2048xf32>) -> ()
+  return
+}
+
+// -----
+
+// 64 tokens of a small encoder's QKV projection: no tile gives 132
+// workgroups, so the one giving the most, 32 x 32 (48 workgroups of 64
+// threads, each still 4 x 4 outputs).
+
+// CHECK-LABEL: func.func private @tokens(
+// CHECK-SAME:    kiln.lowering_config = {kernel = "fma_contraction", stages = 4 : i64, thread_tile = array<i64: 4, 4>, workgroup_tile = array<i64: 32, 32, 16>}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 64, 1, 1>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 64, 768) step (1, 32, 32)
+func.func private @tokens(%a: memref<64x256xf32>, %b: memref<256x768xf32>, %out: memref<64x768xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<64x256xf32> to tensor<64x256xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<256x768xf32> to tensor<256x768xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x768xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x768xf32>) -> tensor<64x768xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<64x256xf32>, tensor<256x768xf32>) outs(%f : tensor<64x768xf32>) -> tensor<64x768xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<64x768xf32>, memref<64x768xf32>) -> ()
+  return
+}
+
+// -----
+
+// A matrix-vector product (one row): FMA tiles would be mostly empty, so
+// the SIMT kernel, one row of outputs per thread.
+
+// CHECK-LABEL: func.func private @matvec(
+// CHECK-SAME:    kernel = "simt_contraction"
+func.func private @matvec(%a: memref<1x256xf32>, %b: memref<256x1000xf32>, %out: memref<1x1000xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<1x256xf32> to tensor<1x256xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<256x1000xf32> to tensor<256x1000xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x1000xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<1x256xf32>, tensor<256x1000xf32>) outs(%f : tensor<1x1000xf32>) -> tensor<1x1000xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<1x1000xf32>, memref<1x1000xf32>) -> ()
+  return
+}

@@ -160,8 +160,8 @@ CudaDriver::createDevice(const DeviceUri &uri) {
     return KILN_ERROR(InvalidArgument,
                       "the cuda driver cannot open device URI ",
                       quoteForMessage(uri.text()));
-  KILN_ASSIGN_OR_RETURN(CudaDeviceOptions options,
-                        CudaDeviceOptions::fromUri(uri));
+  KILN_ASSIGN_OR_RETURN(gpu::GpuDeviceOptions options,
+                        gpu::GpuDeviceOptions::fromUri(uri));
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const CudaSymbols> loaded, symbols());
   KILN_ASSIGN_OR_RETURN(int count, deviceCount(*loaded));
   auto absent = [&](std::string_view why) {

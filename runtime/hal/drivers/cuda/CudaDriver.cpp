@@ -30,6 +30,11 @@ public:
   std::string_view name() const override { return "cuda"; }
   StatusOr<std::vector<DeviceInfo>> enumerateDevices() override;
   StatusOr<std::shared_ptr<Device>> createDevice(const DeviceUri &uri) override;
+  // Graph command buffers are the default; stream ones run every command
+  // through other CUDA calls.
+  std::vector<std::string> conformanceVariants() const override {
+    return {"command_buffers=stream"};
+  }
 
 private:
   struct Described {

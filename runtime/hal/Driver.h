@@ -8,6 +8,7 @@
 #include "runtime/hal/DeviceUri.h"
 
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +29,11 @@ public:
   /// errors that say what exists.
   virtual StatusOr<std::shared_ptr<Device>>
   createDevice(const DeviceUri &uri) = 0;
+
+  /// Device URI parameter lists ("k=v&k2=v2") that change how the driver
+  /// works enough that the conformance suite runs once more with each
+  /// (cuda: command_buffers=stream); none by default.
+  virtual std::vector<std::string> conformanceVariants() const { return {}; }
 };
 
 } // namespace kiln::hal

@@ -45,7 +45,8 @@ void registerCommonFlags(FlagParser &parser, CommonFlags &flags,
   parser.addBool("cuda_use_streams", &flags.CudaUseStreams,
                  "On cuda devices, issue each command into a stream at "
                  "every call instead of replaying a CUDA graph (the "
-                 "default). Overrides KILN_CUDA_COMMAND_BUFFERS=graph|stream.");
+                 "default). The same as the device URI parameter "
+                 "command_buffers=stream|graph, which wins when given.");
   parser.addBool("print_statistics", &flags.PrintStatistics,
                  "Prints the device allocator's statistics to stderr at "
                  "exit: per memory type the bytes held now and at most, "

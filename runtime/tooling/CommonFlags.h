@@ -36,7 +36,7 @@ struct CommonFlags {
   bool CudaUseStreams = false;
   bool PrintStatistics = false;
   // Set by parseCommonFlags: "stream" or "graph" when --cuda_use_streams
-  // was given, else empty (the environment decides).
+  // was given, else empty (the device URI decides; see deviceUriWithFlags).
   std::string CudaCommandBuffers;
   // Whether outputs without an --output are printed (kiln-run-module) or
   // not shown (kiln-benchmark-module); set by registerCommonFlags.

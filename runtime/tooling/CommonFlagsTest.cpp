@@ -1,6 +1,7 @@
 //===- CommonFlagsTest.cpp - The run and benchmark tools' flags -----------===//
 
 #include "runtime/tooling/CommonFlags.h"
+#include "runtime/tooling/ToolSession.h"
 
 #include <gtest/gtest.h>
 
@@ -69,6 +70,27 @@ TEST_F(CommonFlagsParseTest, CudaUseStreamsChoosesTheCommandBufferKind) {
   EXPECT_EQ(Flags.CudaCommandBuffers, "stream");
   ASSERT_TRUE(parse({"--cuda_use_streams=false"}).ok());
   EXPECT_EQ(Flags.CudaCommandBuffers, "graph");
+}
+
+TEST_F(CommonFlagsParseTest, CudaUseStreamsBecomesTheUriParameter) {
+  auto device = [&](std::vector<const char *> args) -> std::string {
+    EXPECT_TRUE(parse(args).ok());
+    StatusOr<std::string> uri = deviceUriWithFlags(Flags);
+    return uri.ok() ? *uri : uri.status().toString();
+  };
+  EXPECT_EQ(device({"--device=cuda"}), "cuda");
+  EXPECT_EQ(device({"--device=cuda", "--cuda_use_streams"}),
+            "cuda?command_buffers=stream");
+  EXPECT_EQ(device({"--device=cuda:1", "--cuda_use_streams=false"}),
+            "cuda:1?command_buffers=graph");
+  EXPECT_EQ(device({"--device=cuda://?queues=1", "--cuda_use_streams"}),
+            "cuda://?queues=1&command_buffers=stream");
+  // The URI's own choice stays; other drivers have no such parameter.
+  EXPECT_EQ(
+      device({"--device=cuda://?command_buffers=graph", "--cuda_use_streams"}),
+      "cuda://?command_buffers=graph");
+  EXPECT_EQ(device({"--device=local-task", "--cuda_use_streams"}),
+            "local-task");
 }
 
 TEST_F(CommonFlagsParseTest, HelpNamesEveryAlias) {

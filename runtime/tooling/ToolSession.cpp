@@ -2,10 +2,10 @@
 
 #include "runtime/tooling/ToolSession.h"
 
+#include "runtime/hal/DeviceUri.h"
 #include "runtime/hal/DriverRegistry.h"
 #include "runtime/module/ModuleFile.h"
 
-#include <cstdlib>
 #include <iostream>
 
 namespace kiln::tooling {
@@ -61,6 +61,18 @@ Status handleDeviceQueries(const CommonFlags &flags, std::ostream &out,
   return Status();
 }
 
+StatusOr<std::string> deviceUriWithFlags(const CommonFlags &flags) {
+  if (flags.CudaCommandBuffers.empty())
+    return flags.Device;
+  KILN_ASSIGN_OR_RETURN(hal::DeviceUri uri,
+                        hal::DeviceUri::parse(flags.Device));
+  // A URI that says which kind it wants keeps it.
+  if (uri.driver() != "cuda" || uri.param("command_buffers"))
+    return flags.Device;
+  return strCat(flags.Device, uri.params().empty() ? "?" : "&",
+                "command_buffers=", flags.CudaCommandBuffers);
+}
+
 StatusOr<LoadedFunction> loadFunction(const CommonFlags &flags) {
   if (flags.Module.empty())
     return KILN_ERROR(InvalidArgument,
@@ -75,21 +87,12 @@ StatusOr<LoadedFunction> loadFunction(const CommonFlags &flags) {
   // The module is checked before a device is created, so a bad file is
   // reported the same way on every device.
   KILN_ASSIGN_OR_RETURN(auto file, module::ModuleFile::open(flags.Module));
-  // --cuda_use_streams reaches the cuda driver through the variable it reads
-  // when it creates a device (KILN_CUDA_COMMAND_BUFFERS, see
-  // runtime/hal/drivers/cuda/CudaCommandBuffer.h): the tools know no driver.
-  // Set here, the flag wins over the caller's environment.
-  if (!flags.CudaCommandBuffers.empty() &&
-      setenv("KILN_CUDA_COMMAND_BUFFERS", flags.CudaCommandBuffers.c_str(),
-             /*overwrite=*/1) != 0)
-    return KILN_ERROR(Internal, "cannot set KILN_CUDA_COMMAND_BUFFERS for "
-                                "--cuda_use_streams");
-  KILN_ASSIGN_OR_RETURN(
-      std::shared_ptr<hal::Device> device,
-      hal::DriverRegistry::global().createDevice(flags.Device));
+  KILN_ASSIGN_OR_RETURN(std::string device, deviceUriWithFlags(flags));
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Device> created,
+                        hal::DriverRegistry::global().createDevice(device));
   LoadedFunction loaded;
   KILN_ASSIGN_OR_RETURN(loaded.Instance,
-                        module::ModuleInstance::create(device, file));
+                        module::ModuleInstance::create(created, file));
   std::string function = flags.Function;
   if (!flags.FunctionGiven) {
     std::vector<std::string> names = loaded.Instance->functionNames();

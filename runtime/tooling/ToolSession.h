@@ -30,6 +30,11 @@ struct LoadedFunction {
   const module::FunctionSignature *Signature = nullptr;
 };
 
+/// --device with --cuda_use_streams applied: on the cuda driver, the
+/// `command_buffers` URI parameter (runtime/hal/drivers/gpu/GpuDevice.h)
+/// unless the URI sets it itself; InvalidArgument for a malformed URI.
+StatusOr<std::string> deviceUriWithFlags(const CommonFlags &flags);
+
 /// Opens --module, creates --device, instantiates the module on it and
 /// resolves --function (or the module's only function).
 StatusOr<LoadedFunction> loadFunction(const CommonFlags &flags);

@@ -11,14 +11,27 @@
 namespace kiln::hal::cts {
 
 std::vector<std::string> ctsDrivers() {
-  return DriverRegistry::global().driverNames();
+  std::vector<std::string> drivers = DriverRegistry::global().driverNames();
+  for (size_t i = 0, count = drivers.size(); i < count; ++i) {
+    auto driver = DriverRegistry::global().getDriver(drivers[i]);
+    if (!driver.ok())
+      continue;
+    for (const std::string &params : (*driver)->conformanceVariants())
+      drivers.push_back(strCat(drivers[i], "?", params));
+  }
+  return drivers;
+}
+
+std::string CtsTest::driverName() const {
+  const std::string &param = GetParam();
+  return param.substr(0, param.find('?'));
 }
 
 void CtsTest::SetUp() {
   const auto *test = ::testing::UnitTest::GetInstance()->current_test_info();
   Rng.seed(static_cast<uint32_t>(std::hash<std::string>()(
       std::string(test->test_suite_name()) + "." + test->name())));
-  auto driver = DriverRegistry::global().getDriver(GetParam());
+  auto driver = DriverRegistry::global().getDriver(driverName());
   ASSERT_TRUE(driver.ok()) << driver.status().toString();
   auto devices = (*driver)->enumerateDevices();
   if (!devices.ok())
@@ -26,7 +39,12 @@ void CtsTest::SetUp() {
                  << " is unavailable: " << devices.status().toString();
   if (devices->empty())
     GTEST_SKIP() << "no " << GetParam() << " device";
-  auto uri = DeviceUri::parse(devices->front().Uri);
+  // A variant's parameters go onto the first device's URI.
+  std::string text = devices->front().Uri;
+  if (size_t params = GetParam().find('?'); params != std::string::npos)
+    text += (text.find('?') == std::string::npos ? "?" : "&") +
+            GetParam().substr(params + 1);
+  auto uri = DeviceUri::parse(text);
   ASSERT_TRUE(uri.ok()) << uri.status().toString();
   auto created = (*driver)->createDevice(*uri);
   ASSERT_TRUE(created.ok()) << created.status().toString();

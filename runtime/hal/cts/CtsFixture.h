@@ -48,6 +48,8 @@ protected:
   void TearDown() override;
 
   const std::shared_ptr<Device> &device() const { return TestDevice; }
+  /// The driver under test: the parameter up to any '?'.
+  std::string driverName() const;
 
   /// A buffer the host can fill and read (HostVisible, all usages).
   StatusOr<std::shared_ptr<Buffer>> hostBuffer(uint64_t size);
@@ -135,7 +137,8 @@ std::vector<float> toFloats(const std::vector<uint8_t> &bytes);
 /// cuda-ptx where nvcc was found at build time; NotFound otherwise.
 StatusOr<std::vector<uint8_t>> readCtsKernelImage(std::string_view format);
 
-/// Every registered driver (named for gtest by deviceParamName).
+/// Every registered driver, then each of its conformance variants as
+/// "driver?params" (named for gtest by deviceParamName).
 std::vector<std::string> ctsDrivers();
 
 #define KILN_CTS_INSTANTIATE(fixture)                                          \

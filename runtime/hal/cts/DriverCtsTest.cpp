@@ -9,9 +9,9 @@ class DriverCts : public CtsTest {};
 KILN_CTS_INSTANTIATE(DriverCts);
 
 TEST_P(DriverCts, EnumeratedDevicesOpenByTheirUri) {
-  auto driver = DriverRegistry::global().getDriver(GetParam());
+  auto driver = DriverRegistry::global().getDriver(driverName());
   ASSERT_TRUE(driver.ok());
-  EXPECT_EQ((*driver)->name(), GetParam());
+  EXPECT_EQ((*driver)->name(), driverName());
   auto devices = (*driver)->enumerateDevices();
   ASSERT_TRUE(devices.ok());
   for (const DeviceInfo &info : *devices) {
@@ -23,17 +23,18 @@ TEST_P(DriverCts, EnumeratedDevicesOpenByTheirUri) {
 }
 
 TEST_P(DriverCts, BareNameOpensTheDefaultDevice) {
+  // With a variant's parameters, if any.
   auto device = DriverRegistry::global().createDevice(GetParam());
   ASSERT_TRUE(device.ok()) << device.status().toString();
 }
 
 TEST_P(DriverCts, BadUrisAreClearErrors) {
   auto absent =
-      DriverRegistry::global().createDevice(GetParam() + ":4000000000");
+      DriverRegistry::global().createDevice(driverName() + ":4000000000");
   ASSERT_FALSE(absent.ok());
   EXPECT_EQ(absent.status().code(), StatusCode::NotFound);
   auto unknownParam = DriverRegistry::global().createDevice(
-      GetParam() + "?no_such_parameter=1");
+      driverName() + "?no_such_parameter=1");
   ASSERT_FALSE(unknownParam.ok());
   EXPECT_EQ(unknownParam.status().code(), StatusCode::InvalidArgument);
   EXPECT_NE(unknownParam.status().message().find("no_such_parameter"),

@@ -5,8 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/hal/drivers/cuda/CudaAllocator.h"
+#include "runtime/hal/drivers/cuda/CudaApi.h"
 #include "runtime/hal/drivers/cuda/CudaDeviceTest.h"
+#include "runtime/hal/drivers/gpu/GpuAllocator.h"
 
 #include <gtest/gtest.h>
 
@@ -48,25 +49,22 @@ protected:
                               CudaSymbols::load());
     CUdevice handle = 0;
     KILN_ASSERT_OK(KILN_CUDA_CALL(*symbols, cuDeviceGet, &handle, ordinal));
-    KILN_ASSERT_OK_AND_ASSIGN(Context, CudaContext::retain(symbols, handle));
+    KILN_ASSERT_OK_AND_ASSIGN(std::shared_ptr<CudaContext> context,
+                              CudaContext::retain(symbols, handle));
     KILN_ASSERT_OK(KILN_CUDA_CALL(
-        Context->symbols(), cuDeviceGetAttribute, &PoolsSupported,
+        context->symbols(), cuDeviceGetAttribute, &PoolsSupported,
         CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, handle));
-    CudaContext::Scope scope(*Context);
-    CUstream raw = nullptr;
-    KILN_ASSERT_OK(KILN_CUDA_CALL(Context->symbols(), cuStreamCreate, &raw,
-                                  CU_STREAM_NON_BLOCKING));
-    Stream.reset(raw, [context = Context](CUstream doomed) {
-      CudaContext::Scope scope(*context);
-      context->symbols().cuStreamDestroy_v2(doomed);
-    });
+    Api = std::make_shared<CudaApi>(std::move(context));
+    gpu::GpuApi::Scope scope(*Api);
+    KILN_ASSERT_OK_AND_ASSIGN(std::shared_ptr<gpu::GpuStreamObject> stream,
+                              Api->createStream());
     // What a GPU without memory pools gets.
-    Plain = std::make_unique<CudaAllocator>(Context, Stream, DeviceBytes,
-                                            CudaDeviceMemory::MemAlloc);
+    Plain = std::make_unique<gpu::GpuAllocator>(
+        Api, std::move(stream), DeviceBytes, gpu::GpuDeviceMemory::Synchronous);
   }
 
-  CudaAllocator &deviceAllocator() {
-    return static_cast<CudaAllocator &>(Cuda->allocator());
+  gpu::GpuAllocator &deviceAllocator() {
+    return static_cast<gpu::GpuAllocator &>(Cuda->allocator());
   }
 
   // Runs `record` in a one-shot command buffer on the device and waits;
@@ -109,23 +107,24 @@ protected:
     });
   }
 
-  StatusOr<uint64_t> poolAttribute(CUmemoryPool pool,
+  // GpuAllocator's pool handle is the CUmemoryPool.
+  StatusOr<uint64_t> poolAttribute(gpu::GpuPoolHandle pool,
                                    CUmemPool_attribute attribute) {
     cuuint64_t value = 0;
     KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(
-        Context->symbols(), cuMemPoolGetAttribute, pool, attribute, &value));
+        Api->context().symbols(), cuMemPoolGetAttribute,
+        reinterpret_cast<CUmemoryPool>(pool), attribute, &value));
     return uint64_t(value);
   }
 
   uint64_t DeviceBytes = 0;
   int PoolsSupported = 0;
-  std::shared_ptr<CudaContext> Context;
-  std::shared_ptr<CUstream_st> Stream;
-  std::unique_ptr<CudaAllocator> Plain;
+  std::shared_ptr<CudaApi> Api;
+  std::unique_ptr<gpu::GpuAllocator> Plain;
 };
 
 TEST_F(CudaAllocatorTest, FreedMemoryStaysInThePoolForTheNextAllocation) {
-  CUmemoryPool pool = deviceAllocator().memoryPool();
+  gpu::GpuPoolHandle pool = deviceAllocator().memoryPool();
   if (!PoolsSupported) {
     EXPECT_EQ(pool, nullptr);
     GTEST_SKIP() << "this GPU has no memory pools";

@@ -30,6 +30,11 @@ public:
   std::string_view name() const override { return "cuda"; }
   StatusOr<std::vector<DeviceInfo>> enumerateDevices() override;
   StatusOr<std::shared_ptr<Device>> createDevice(const DeviceUri &uri) override;
+  // Graph command buffers are the default; stream ones run every command
+  // through other CUDA calls.
+  std::vector<std::string> conformanceVariants() const override {
+    return {"command_buffers=stream"};
+  }
 
 private:
   struct Described {
@@ -160,8 +165,8 @@ CudaDriver::createDevice(const DeviceUri &uri) {
     return KILN_ERROR(InvalidArgument,
                       "the cuda driver cannot open device URI ",
                       quoteForMessage(uri.text()));
-  KILN_ASSIGN_OR_RETURN(CudaDeviceOptions options,
-                        CudaDeviceOptions::fromUri(uri));
+  KILN_ASSIGN_OR_RETURN(gpu::GpuDeviceOptions options,
+                        gpu::GpuDeviceOptions::fromUri(uri));
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const CudaSymbols> loaded, symbols());
   KILN_ASSIGN_OR_RETURN(int count, deviceCount(*loaded));
   auto absent = [&](std::string_view why) {

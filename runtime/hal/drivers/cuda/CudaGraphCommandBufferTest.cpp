@@ -2,13 +2,13 @@
 //
 // Needs a CUDA device; without one every case skips, saying why. The graph
 // is read back from CUDA (cuGraphGetNodes / cuGraphGetEdges) through
-// CudaGraphCommandBuffer::graphShape, so these check what CUDA will run,
+// GpuGraphCommandBuffer::graphShape, so these check what CUDA will run,
 // not the driver's own bookkeeping.
 //
 //===----------------------------------------------------------------------===//
 
-#include "runtime/hal/drivers/cuda/CudaGraphCommandBuffer.h"
 #include "runtime/hal/drivers/cuda/CudaDeviceTest.h"
+#include "runtime/hal/drivers/gpu/GpuGraphCommandBuffer.h"
 
 #include <gtest/gtest.h>
 
@@ -65,13 +65,15 @@ protected:
                                           BufferUsage::Dispatch);
   }
 
-  StatusOr<std::shared_ptr<CudaGraphCommandBuffer>>
+  StatusOr<std::shared_ptr<gpu::GpuGraphCommandBuffer>>
   beginGraph(CommandBufferMode mode = CommandBufferMode::OneShot,
              uint32_t capacity = 0) {
-    KILN_ASSIGN_OR_RETURN(std::shared_ptr<CudaCommandBuffer> commands,
-                          Cuda->createCudaCommandBuffer(
-                              mode, capacity, CudaCommandBufferKind::Graph));
-    auto graph = std::dynamic_pointer_cast<CudaGraphCommandBuffer>(commands);
+    KILN_ASSIGN_OR_RETURN(
+        std::shared_ptr<gpu::GpuCommandBuffer> commands,
+        Cuda->createGpuCommandBuffer(mode, capacity,
+                                     gpu::GpuCommandBufferKind::Graph));
+    auto graph =
+        std::dynamic_pointer_cast<gpu::GpuGraphCommandBuffer>(commands);
     if (!graph)
       return KILN_ERROR(Internal, "not a graph command buffer");
     KILN_RETURN_IF_ERROR(graph->begin());
@@ -423,16 +425,21 @@ TEST_F(CudaGraphCommandBufferTest, EmptyCommandBufferLaunchesNothing) {
   EXPECT_EQ(commands->statistics().Launches, 0u);
 }
 
-TEST_F(CudaGraphCommandBufferTest, DeviceDefaultFollowsTheEnvironment) {
-  // The suite may run under either KILN_CUDA_COMMAND_BUFFERS value; the
-  // device must make what it says.
-  KILN_ASSERT_OK_AND_ASSIGN(
-      auto commands, Cuda->createCommandBuffer(CommandBufferMode::OneShot, 0));
-  auto *cuda = dynamic_cast<CudaCommandBuffer *>(commands.get());
-  ASSERT_TRUE(cuda);
-  EXPECT_EQ(cuda->kind(), Cuda->commandBufferKind());
-  std::printf("[ info ] this device records %s command buffers\n",
-              std::string(cudaCommandBufferKindName(cuda->kind())).c_str());
+TEST_F(CudaGraphCommandBufferTest, DeviceDefaultFollowsTheUri) {
+  // Graph unless the URI says command_buffers=stream; the device must make
+  // what it says.
+  EXPECT_EQ(Cuda->commandBufferKind(), gpu::GpuCommandBufferKind::Graph);
+  KILN_ASSERT_OK_AND_ASSIGN(auto streams,
+                            open("cuda://?command_buffers=stream"));
+  EXPECT_EQ(streams->commandBufferKind(), gpu::GpuCommandBufferKind::Stream);
+  for (const auto &device : {Cuda, streams}) {
+    KILN_ASSERT_OK_AND_ASSIGN(
+        auto commands,
+        device->createCommandBuffer(CommandBufferMode::OneShot, 0));
+    auto *gpu = dynamic_cast<gpu::GpuCommandBuffer *>(commands.get());
+    ASSERT_TRUE(gpu);
+    EXPECT_EQ(gpu->kind(), device->commandBufferKind());
+  }
 }
 
 } // namespace

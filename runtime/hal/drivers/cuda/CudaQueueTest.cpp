@@ -10,7 +10,7 @@
 
 #include "runtime/hal/Feature.h"
 #include "runtime/hal/drivers/cuda/CudaDeviceTest.h"
-#include "runtime/hal/drivers/cuda/CudaSemaphore.h"
+#include "runtime/hal/drivers/gpu/GpuSemaphore.h"
 #include "runtime/hal/drivers/local/LocalDriver.h"
 
 #include <gtest/gtest.h>
@@ -24,28 +24,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-StatusOr<DeviceUri> uri(std::string_view text) {
-  return DeviceUri::parse(text);
-}
-
-TEST(CudaDeviceOptionsTest, QueuesAndDeviceSemaphoresComeFromTheUri) {
-  auto plain = CudaDeviceOptions::fromUri(*uri("cuda"));
-  ASSERT_TRUE(plain.ok()) << plain.status().toString();
-  EXPECT_EQ(plain->Queues, CudaDeviceOptions::kDefaultQueues);
-  EXPECT_FALSE(plain->DeviceSemaphores);
-  auto chosen =
-      CudaDeviceOptions::fromUri(*uri("cuda://?queues=4&device_semaphores=0"));
-  ASSERT_TRUE(chosen.ok()) << chosen.status().toString();
-  EXPECT_EQ(chosen->Queues, 4u);
-  EXPECT_EQ(chosen->DeviceSemaphores, false);
-  for (const char *bad :
-       {"cuda://?queues=0", "cuda://?queues=9",
-        "cuda://?device_semaphores=maybe", "cuda://?streams=2"}) {
-    auto options = CudaDeviceOptions::fromUri(*uri(bad));
-    EXPECT_EQ(options.status().code(), StatusCode::InvalidArgument) << bad;
-  }
-}
-
 class CudaQueueTest : public CudaDeviceTest {
 protected:
   void SetUp() override {
@@ -53,7 +31,7 @@ protected:
     if (setUpStopped())
       return;
     KILN_ASSERT_OK_AND_ASSIGN(DeviceUri localUri,
-                              uri("local-task://?workers=2"));
+                              DeviceUri::parse("local-task://?workers=2"));
     KILN_ASSERT_OK_AND_ASSIGN(
         Local, local::createLocalTaskDriver()->createDevice(localUri));
   }
@@ -137,14 +115,14 @@ WAIT:
 TEST_F(CudaQueueTest, SemaphoresAreTheGpusWhereItCan) {
   KILN_ASSERT_OK_AND_ASSIGN(auto semaphore, Cuda->createSemaphore(7));
   EXPECT_EQ(Cuda->deviceSemaphores(),
-            dynamic_cast<CudaSemaphore *>(semaphore.get()) != nullptr);
+            dynamic_cast<gpu::GpuSemaphore *>(semaphore.get()) != nullptr);
   if (!Cuda->deviceSemaphores())
     GTEST_SKIP() << "this GPU cannot do 64-bit stream memory operations";
   KILN_ASSERT_OK_AND_ASSIGN(uint64_t value, semaphore->query());
   EXPECT_EQ(value, 7u);
   KILN_ASSERT_OK_AND_ASSIGN(auto hostOnly, open("cuda://?device_semaphores=0"));
   KILN_ASSERT_OK_AND_ASSIGN(auto host, hostOnly->createSemaphore(0));
-  EXPECT_EQ(dynamic_cast<CudaSemaphore *>(host.get()), nullptr);
+  EXPECT_EQ(dynamic_cast<gpu::GpuSemaphore *>(host.get()), nullptr);
   // Such a device still orders work through them, from its threads.
   KILN_ASSERT_OK_AND_ASSIGN(auto buffer, pinned(*hostOnly));
   KILN_ASSERT_OK(fillAfter(*hostOnly, buffer, 0x21, {{host, 1}}, {host, 2}));
@@ -162,7 +140,7 @@ TEST_F(CudaQueueTest, QueuesAreNeverClaimedConcurrent) {
   KILN_ASSERT_OK_AND_ASSIGN(auto single, open("cuda://?queues=1"));
   EXPECT_EQ(single->queueCount(), 1u);
   EXPECT_TRUE(single->unsupportedReason(feature::kConcurrentQueues));
-  EXPECT_EQ(Cuda->queueCount(), CudaDeviceOptions::kDefaultQueues);
+  EXPECT_EQ(Cuda->queueCount(), gpu::GpuDeviceOptions::kDefaultQueues);
   EXPECT_TRUE(Cuda->unsupportedReason(feature::kConcurrentQueues));
 }
 

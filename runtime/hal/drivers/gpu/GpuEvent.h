@@ -1,4 +1,4 @@
-//===- CudaEvent.h - Event of the CUDA driver -----------------------------===//
+//===- GpuEvent.h - Event of the GPU drivers ------------------------------===//
 //
 // The event carries no state. A submission runs a whole command buffer on
 // its queue's one stream (a device's several queues are several streams,
@@ -6,22 +6,22 @@
 // within that stream: a stream-mode command buffer issues its commands
 // into it in order, so waitEvent needs nothing; a graph-mode one turns
 // signal/wait pairs into graph edges when it records them
-// (CudaGraphDependencies). Work on different queues is ordered by
-// semaphores (CudaSemaphore), not events.
+// (GpuGraphDependencies). Work on different queues is ordered by
+// semaphores (GpuSemaphore), not events.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDAEVENT_H
-#define KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDAEVENT_H
+#ifndef KILN_RUNTIME_HAL_DRIVERS_GPU_GPUEVENT_H
+#define KILN_RUNTIME_HAL_DRIVERS_GPU_GPUEVENT_H
 
 #include "runtime/hal/Event.h"
 
-namespace kiln::hal::cuda {
+namespace kiln::hal::gpu {
 
-class CudaEvent final : public Event {
+class GpuEvent final : public Event {
 public:
-  CudaEvent() = default;
+  GpuEvent() = default;
 };
 
-} // namespace kiln::hal::cuda
+} // namespace kiln::hal::gpu
 
-#endif // KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDAEVENT_H
+#endif // KILN_RUNTIME_HAL_DRIVERS_GPU_GPUEVENT_H

@@ -1,19 +1,19 @@
-//===- CudaSemaphore.h - A timeline the GPU waits on and signals itself --===//
+//===- GpuSemaphore.h - A timeline the GPU waits on and signals itself ---===//
 //
 // The value is a 64-bit word of pinned host memory mapped into the GPU's
 // address space. A submission's stream writes its signal values there after
 // its work and waits there for its wait values (greater-or-equal), with
-// stream memory operations (cuStreamBatchMemOp), so work on one GPU orders
-// itself with no host thread in between, across streams too. The host reads the
-// same word: a waiter spins on it and sees the GPU's write directly, then
-// sleeps; the device wakes sleepers and wakers (other drivers' queues) once
-// it retires the submission that wrote it. A host signal() writes the word,
-// which releases GPU waiters.
+// stream word operations (GpuApi::enqueueWordOperations), so work on one GPU
+// orders itself with no host thread in between, across streams too. The host
+// reads the same word: a waiter spins on it and sees the GPU's write directly,
+// then sleeps; the device wakes sleepers and wakers (other drivers' queues)
+// once it retires the submission that wrote it. A host signal() writes the
+// word, which releases GPU waiters.
 //
 // A stream waits only for a value that is reached or that another stream
 // was already told to write (noteQueued); until then its submission waits
-// on the host (CudaQueue). So a stream never waits for something only the
-// host can still do: CUDA calls that quietly wait for the whole context
+// on the host (GpuQueue). So a stream never waits for something only the
+// host can still do: vendor calls that quietly wait for the whole context
 // (loading a kernel on first launch, instantiating a graph, some
 // allocations) cannot deadlock with a host thread that would signal later.
 //
@@ -29,11 +29,11 @@
 // submission retires (the word is rewritten).
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDASEMAPHORE_H
-#define KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDASEMAPHORE_H
+#ifndef KILN_RUNTIME_HAL_DRIVERS_GPU_GPUSEMAPHORE_H
+#define KILN_RUNTIME_HAL_DRIVERS_GPU_GPUSEMAPHORE_H
 
 #include "runtime/hal/HostSemaphore.h"
-#include "runtime/hal/drivers/cuda/CudaContext.h"
+#include "runtime/hal/drivers/gpu/GpuApi.h"
 
 #include <atomic>
 #include <memory>
@@ -42,17 +42,17 @@
 #include <utility>
 #include <vector>
 
-namespace kiln::hal::cuda {
+namespace kiln::hal::gpu {
 
 /// The signal list of a submission that waits for device semaphores on the
 /// GPU, failed as a whole when one of those waits fails.
-class CudaPendingSignals {
+class GpuPendingSignals {
 public:
-  explicit CudaPendingSignals(std::vector<SemaphoreValue> signals)
+  explicit GpuPendingSignals(std::vector<SemaphoreValue> signals)
       : Signals(std::move(signals)) {}
 
   /// Fails every signal with the first status given (every call fails them
-  /// again, which rewrites a CUDA semaphore's word after a late GPU write).
+  /// again, which rewrites a GPU semaphore's word after a late GPU write).
   void fail(Status status);
   /// The first failure, once fail() was called.
   std::optional<Status> failure() const;
@@ -63,22 +63,23 @@ private:
   const std::vector<SemaphoreValue> Signals;
 };
 
-class CudaSemaphore final : public HostSemaphore {
+class GpuSemaphore final : public HostSemaphore {
 public:
   /// The word's value once failed: above every valid value, so it releases
   /// every GPU waiter.
   static constexpr uint64_t kFailedValue = kMaxSemaphoreValue + 1;
 
-  static StatusOr<std::shared_ptr<CudaSemaphore>>
-  create(std::shared_ptr<CudaContext> context, uint64_t initialValue);
-  ~CudaSemaphore() override;
+  static StatusOr<std::shared_ptr<GpuSemaphore>>
+  create(std::shared_ptr<GpuApi> api, uint64_t initialValue);
+  ~GpuSemaphore() override;
 
   Status fail(Status status) override;
 
-  /// The context whose streams may wait on and write the word.
-  CUcontext context() const { return Context->context(); }
-  /// The word's address for stream memory operations.
-  CUdeviceptr deviceAddress() const { return DeviceAddress; }
+  /// The context whose streams may wait on and write the word
+  /// (GpuApi::contextId).
+  const void *contextId() const { return Api->contextId(); }
+  /// The word's address for stream word operations.
+  uint64_t deviceAddress() const { return DeviceAddress; }
 
   /// Before a stream waits for `value` on the GPU: true when the value is
   /// already reached (no GPU wait needed), the failure when failed, else
@@ -86,7 +87,7 @@ public:
   /// fail first.
   StatusOr<bool>
   addDeviceWaiter(uint64_t value,
-                  const std::shared_ptr<CudaPendingSignals> &waiter);
+                  const std::shared_ptr<GpuPendingSignals> &waiter);
   /// Before a stream writes `value`: InvalidArgument unless it advances the
   /// value (only the value now: a write issued earlier may rightly carry a
   /// larger value, when its stream waits for this one's), the failure when
@@ -103,22 +104,22 @@ public:
   void notifyDeviceSignal();
 
 private:
-  CudaSemaphore(std::shared_ptr<CudaContext> context, uint64_t *word,
-                CUdeviceptr deviceAddress, uint64_t initialValue)
-      : HostSemaphore(word, initialValue), Context(std::move(context)),
-        Word(word), DeviceAddress(deviceAddress) {}
+  GpuSemaphore(std::shared_ptr<GpuApi> api, GpuMappedHostMemory word,
+               uint64_t initialValue)
+      : HostSemaphore(reinterpret_cast<uint64_t *>(word.Host), initialValue),
+        Api(std::move(api)), Word(word.Host), DeviceAddress(word.Device) {}
 
-  std::shared_ptr<CudaContext> Context;
-  uint64_t *Word; // pinned, freed with the semaphore
-  CUdeviceptr DeviceAddress;
+  std::shared_ptr<GpuApi> Api;
+  uint8_t *Word; // pinned, freed with the semaphore
+  uint64_t DeviceAddress;
   // The largest value a stream was told to write.
   std::atomic<uint64_t> Queued{0};
   std::mutex WaitersMutex;
   // (value, submission) pairs waiting on the GPU; expired ones are pruned.
-  std::vector<std::pair<uint64_t, std::weak_ptr<CudaPendingSignals>>>
+  std::vector<std::pair<uint64_t, std::weak_ptr<GpuPendingSignals>>>
       DeviceWaiters;
 };
 
-} // namespace kiln::hal::cuda
+} // namespace kiln::hal::gpu
 
-#endif // KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDASEMAPHORE_H
+#endif // KILN_RUNTIME_HAL_DRIVERS_GPU_GPUSEMAPHORE_H

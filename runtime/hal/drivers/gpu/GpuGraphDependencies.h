@@ -1,4 +1,4 @@
-//===- CudaGraphDependencies.h - HAL ordering as graph edges --------------===//
+//===- GpuGraphDependencies.h - HAL ordering as graph edges --------------===//
 //
 // A command buffer orders its commands through barriers, events and
 // dependOn. Barriers and events order a prefix of the recording before a
@@ -20,28 +20,28 @@
 // them.
 //
 // Commands and nodes are numbered apart: a command that does no work is no
-// node (CUDA refuses empty nodes), but later commands may still name it.
+// node (CUDA and HIP refuse empty nodes), but later commands may still name it.
 // Such a command passes its own named dependencies through: naming it
 // means naming the nodes it would have waited for, resolved when it is
 // recorded (so a chain of empty commands collapses to the nodes at its
 // start). What barriers and events required of it needs no passing on: a
 // later command's required prefix is at least as long.
 //
-// Nothing here calls CUDA: this is the part of graph recording that can be
+// Nothing here calls a GPU: this is the part of graph recording that can be
 // tested without a GPU.
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDAGRAPHDEPENDENCIES_H
-#define KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDAGRAPHDEPENDENCIES_H
+#ifndef KILN_RUNTIME_HAL_DRIVERS_GPU_GPUGRAPHDEPENDENCIES_H
+#define KILN_RUNTIME_HAL_DRIVERS_GPU_GPUGRAPHDEPENDENCIES_H
 
 #include <cstdint>
 #include <span>
 #include <utility>
 #include <vector>
 
-namespace kiln::hal::cuda {
+namespace kiln::hal::gpu {
 
-class CudaGraphDependencies {
+class GpuGraphDependencies {
 public:
   /// Adds the next command as the next node (both numbered from 0 in the
   /// order added) that also waits for the earlier commands `commands`
@@ -95,6 +95,6 @@ private:
   std::vector<std::pair<const void *, Prefix>> Signalled;
 };
 
-} // namespace kiln::hal::cuda
+} // namespace kiln::hal::gpu
 
-#endif // KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDAGRAPHDEPENDENCIES_H
+#endif // KILN_RUNTIME_HAL_DRIVERS_GPU_GPUGRAPHDEPENDENCIES_H

@@ -1,14 +1,14 @@
-//===- CudaGraphDependencies.cpp ------------------------------------------===//
+//===- GpuGraphDependencies.cpp ------------------------------------------===//
 
-#include "runtime/hal/drivers/cuda/CudaGraphDependencies.h"
+#include "runtime/hal/drivers/gpu/GpuGraphDependencies.h"
 
 #include <algorithm>
 #include <iterator>
 
-namespace kiln::hal::cuda {
+namespace kiln::hal::gpu {
 
 std::vector<uint32_t>
-CudaGraphDependencies::namedNodes(std::span<const uint32_t> commands) const {
+GpuGraphDependencies::namedNodes(std::span<const uint32_t> commands) const {
   std::vector<uint32_t> nodes;
   for (uint32_t command : commands)
     for (uint32_t node : CommandNodes[command])
@@ -20,7 +20,7 @@ CudaGraphDependencies::namedNodes(std::span<const uint32_t> commands) const {
   return nodes;
 }
 
-void CudaGraphDependencies::dropReached(
+void GpuGraphDependencies::dropReached(
     std::vector<uint32_t> &candidates) const {
   if (candidates.size() < 2)
     return;
@@ -56,7 +56,7 @@ void CudaGraphDependencies::dropReached(
 }
 
 std::vector<uint32_t>
-CudaGraphDependencies::addNode(std::span<const uint32_t> commands) {
+GpuGraphDependencies::addNode(std::span<const uint32_t> commands) {
   std::vector<uint32_t> named = namedNodes(commands);
   std::vector<uint32_t> dependencies;
   if (named.empty()) {
@@ -90,21 +90,20 @@ CudaGraphDependencies::addNode(std::span<const uint32_t> commands) {
   return dependencies;
 }
 
-void CudaGraphDependencies::addEmptyCommand(
-    std::span<const uint32_t> commands) {
+void GpuGraphDependencies::addEmptyCommand(std::span<const uint32_t> commands) {
   // Nodes inside today's required prefix can be left out: every later
   // command's required prefix contains them too.
   CommandNodes.push_back(namedNodes(commands));
 }
 
-void CudaGraphDependencies::barrier() {
+void GpuGraphDependencies::barrier() {
   // With no node since the last cut, the required prefix is already all.
   if (Required.End == NodeCount)
     return;
   Required = Prefix{NodeCount, Sinks};
 }
 
-void CudaGraphDependencies::signal(const void *event) {
+void GpuGraphDependencies::signal(const void *event) {
   Prefix prefix{NodeCount, Sinks};
   for (auto &[signalled, recorded] : Signalled)
     if (signalled == event) {
@@ -114,7 +113,7 @@ void CudaGraphDependencies::signal(const void *event) {
   Signalled.emplace_back(event, std::move(prefix));
 }
 
-void CudaGraphDependencies::wait(const void *event) {
+void GpuGraphDependencies::wait(const void *event) {
   for (const auto &[signalled, recorded] : Signalled)
     // Prefixes nest: a shorter one than the one already required (a signal
     // before the last barrier, say) adds nothing.
@@ -122,4 +121,4 @@ void CudaGraphDependencies::wait(const void *event) {
       Required = recorded;
 }
 
-} // namespace kiln::hal::cuda
+} // namespace kiln::hal::gpu

@@ -1,12 +1,12 @@
-//===- CudaSemaphore.cpp --------------------------------------------------===//
+//===- GpuSemaphore.cpp --------------------------------------------------===//
 
-#include "runtime/hal/drivers/cuda/CudaSemaphore.h"
+#include "runtime/hal/drivers/gpu/GpuSemaphore.h"
 
 #include <algorithm>
 
-namespace kiln::hal::cuda {
+namespace kiln::hal::gpu {
 
-void CudaPendingSignals::fail(Status status) {
+void GpuPendingSignals::fail(Status status) {
   Status first;
   {
     std::lock_guard<std::mutex> lock(Mutex);
@@ -18,44 +18,34 @@ void CudaPendingSignals::fail(Status status) {
     signal.Timeline->fail(first).ignoreError();
 }
 
-std::optional<Status> CudaPendingSignals::failure() const {
+std::optional<Status> GpuPendingSignals::failure() const {
   std::lock_guard<std::mutex> lock(Mutex);
   if (Failure.ok())
     return std::nullopt;
   return Failure;
 }
 
-StatusOr<std::shared_ptr<CudaSemaphore>>
-CudaSemaphore::create(std::shared_ptr<CudaContext> context,
-                      uint64_t initialValue) {
-  const CudaSymbols &cu = context->symbols();
-  CudaContext::Scope scope(*context);
+StatusOr<std::shared_ptr<GpuSemaphore>>
+GpuSemaphore::create(std::shared_ptr<GpuApi> api, uint64_t initialValue) {
+  GpuApi::Scope scope(*api);
   // A cache line of its own: the GPU's writes and the host's spinning
   // reads of one semaphore do not disturb another's.
-  constexpr size_t kBytes = 64;
-  void *host = nullptr;
-  KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(cu, cuMemHostAlloc, &host, kBytes,
-                                      CU_MEMHOSTALLOC_DEVICEMAP));
-  CUdeviceptr device = 0;
-  if (Status status =
-          KILN_CUDA_CALL(cu, cuMemHostGetDevicePointer_v2, &device, host, 0);
-      !status.ok()) {
-    cu.cuMemFreeHost(host);
-    return status;
-  }
-  return std::shared_ptr<CudaSemaphore>(new CudaSemaphore(
-      std::move(context), static_cast<uint64_t *>(host), device, initialValue));
+  constexpr uint64_t kBytes = 64;
+  KILN_ASSIGN_OR_RETURN(GpuMappedHostMemory word,
+                        api->allocateMappedHost(kBytes));
+  return std::shared_ptr<GpuSemaphore>(
+      new GpuSemaphore(std::move(api), word, initialValue));
 }
 
-CudaSemaphore::~CudaSemaphore() {
+GpuSemaphore::~GpuSemaphore() {
   // Submissions hold the semaphores they wait on and signal until they
   // retire, so no stream uses the word any more.
-  CudaContext::Scope scope(*Context);
-  Context->symbols().cuMemFreeHost(Word);
+  GpuApi::Scope scope(*Api);
+  Api->freeMappedHost(Word);
 }
 
-StatusOr<bool> CudaSemaphore::addDeviceWaiter(
-    uint64_t value, const std::shared_ptr<CudaPendingSignals> &waiter) {
+StatusOr<bool> GpuSemaphore::addDeviceWaiter(
+    uint64_t value, const std::shared_ptr<GpuPendingSignals> &waiter) {
   std::lock_guard<std::mutex> lock(WaitersMutex);
   // fail() records the failure before it takes this lock, so a waiter
   // registered here is either refused now or failed by fail().
@@ -73,7 +63,7 @@ StatusOr<bool> CudaSemaphore::addDeviceWaiter(
   return false;
 }
 
-Status CudaSemaphore::checkDeviceSignal(uint64_t value) {
+Status GpuSemaphore::checkDeviceSignal(uint64_t value) {
   if (failed())
     return query().status();
   uint64_t current = currentValue();
@@ -83,7 +73,7 @@ Status CudaSemaphore::checkDeviceSignal(uint64_t value) {
   return Status();
 }
 
-void CudaSemaphore::noteQueued(uint64_t value) {
+void GpuSemaphore::noteQueued(uint64_t value) {
   uint64_t queued = Queued.load(std::memory_order_relaxed);
   while (queued < value &&
          !Queued.compare_exchange_weak(queued, value, std::memory_order_release,
@@ -92,14 +82,14 @@ void CudaSemaphore::noteQueued(uint64_t value) {
   notifyChanged();
 }
 
-std::optional<Status> CudaSemaphore::pollQueued(uint64_t value) {
+std::optional<Status> GpuSemaphore::pollQueued(uint64_t value) {
   std::optional<Status> reached = poll(value);
   if (reached || Queued.load(std::memory_order_acquire) < value)
     return reached;
   return Status();
 }
 
-void CudaSemaphore::notifyDeviceSignal() {
+void GpuSemaphore::notifyDeviceSignal() {
   // Failed after its write was issued: the write replaced the failure
   // value, which must stay for GPU waiters of later values.
   if (failed())
@@ -107,7 +97,7 @@ void CudaSemaphore::notifyDeviceSignal() {
   notifyChanged();
 }
 
-Status CudaSemaphore::fail(Status status) {
+Status GpuSemaphore::fail(Status status) {
   if (status.ok())
     return KILN_ERROR(InvalidArgument,
                       "a semaphore cannot be failed with an OK status");
@@ -116,7 +106,7 @@ Status CudaSemaphore::fail(Status status) {
     storeValue(kFailedValue);
     return Status();
   }
-  std::vector<std::shared_ptr<CudaPendingSignals>> doomed;
+  std::vector<std::shared_ptr<GpuPendingSignals>> doomed;
   {
     std::lock_guard<std::mutex> lock(WaitersMutex);
     uint64_t reached = currentValue();
@@ -134,4 +124,4 @@ Status CudaSemaphore::fail(Status status) {
   return Status();
 }
 
-} // namespace kiln::hal::cuda
+} // namespace kiln::hal::gpu

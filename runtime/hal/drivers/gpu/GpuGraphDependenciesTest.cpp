@@ -1,24 +1,24 @@
-//===- CudaGraphDependenciesTest.cpp --------------------------------------===//
+//===- GpuGraphDependenciesTest.cpp --------------------------------------===//
 
-#include "runtime/hal/drivers/cuda/CudaGraphDependencies.h"
+#include "runtime/hal/drivers/gpu/GpuGraphDependencies.h"
 
 #include <gtest/gtest.h>
 
-namespace kiln::hal::cuda {
+namespace kiln::hal::gpu {
 namespace {
 
 using Deps = std::vector<uint32_t>;
 
-TEST(CudaGraphDependenciesTest, NodesWithoutOrderingAreIndependent) {
-  CudaGraphDependencies graph;
+TEST(GpuGraphDependenciesTest, NodesWithoutOrderingAreIndependent) {
+  GpuGraphDependencies graph;
   EXPECT_EQ(graph.addNode(), Deps{});
   EXPECT_EQ(graph.addNode(), Deps{});
   EXPECT_EQ(graph.addNode(), Deps{});
   EXPECT_EQ(graph.nodeCount(), 3u);
 }
 
-TEST(CudaGraphDependenciesTest, BarrierJoinsEverythingBeforeIt) {
-  CudaGraphDependencies graph;
+TEST(GpuGraphDependenciesTest, BarrierJoinsEverythingBeforeIt) {
+  GpuGraphDependencies graph;
   graph.addNode(); // 0
   graph.addNode(); // 1
   graph.barrier();
@@ -29,8 +29,8 @@ TEST(CudaGraphDependenciesTest, BarrierJoinsEverythingBeforeIt) {
   EXPECT_EQ(graph.addNode(), (Deps{2, 3}));
 }
 
-TEST(CudaGraphDependenciesTest, ChainOfBarriersIsAChain) {
-  CudaGraphDependencies graph;
+TEST(GpuGraphDependenciesTest, ChainOfBarriersIsAChain) {
+  GpuGraphDependencies graph;
   graph.barrier(); // before any node: nothing to wait for
   EXPECT_EQ(graph.addNode(), Deps{});
   for (uint32_t i = 1; i < 5; ++i) {
@@ -40,11 +40,11 @@ TEST(CudaGraphDependenciesTest, ChainOfBarriersIsAChain) {
   }
 }
 
-TEST(CudaGraphDependenciesTest, EventsOrderOnlyTheirTwoGroups) {
+TEST(GpuGraphDependenciesTest, EventsOrderOnlyTheirTwoGroups) {
   // Two chains, fill then copy, ordered by one event each. The HAL's event
   // orders everything before the signal, so B's copy must also follow A's
   // fill; nothing else crosses.
-  CudaGraphDependencies graph;
+  GpuGraphDependencies graph;
   int eventA = 0, eventB = 0;
   EXPECT_EQ(graph.addNode(), Deps{}); // 0: fill a1
   graph.signal(&eventA);
@@ -56,8 +56,8 @@ TEST(CudaGraphDependenciesTest, EventsOrderOnlyTheirTwoGroups) {
   EXPECT_EQ(graph.addNode(), (Deps{0, 1})); // 3: copy b1 -> b2
 }
 
-TEST(CudaGraphDependenciesTest, NodesBetweenSignalAndWaitAreFree) {
-  CudaGraphDependencies graph;
+TEST(GpuGraphDependenciesTest, NodesBetweenSignalAndWaitAreFree) {
+  GpuGraphDependencies graph;
   int event = 0;
   graph.addNode(); // 0
   graph.signal(&event);
@@ -70,8 +70,8 @@ TEST(CudaGraphDependenciesTest, NodesBetweenSignalAndWaitAreFree) {
   EXPECT_EQ(graph.addNode(), (Deps{1, 2, 3}));
 }
 
-TEST(CudaGraphDependenciesTest, WaitCoveredByABarrierAddsNothing) {
-  CudaGraphDependencies graph;
+TEST(GpuGraphDependenciesTest, WaitCoveredByABarrierAddsNothing) {
+  GpuGraphDependencies graph;
   int event = 0;
   graph.addNode(); // 0
   graph.signal(&event);
@@ -81,8 +81,8 @@ TEST(CudaGraphDependenciesTest, WaitCoveredByABarrierAddsNothing) {
   EXPECT_EQ(graph.addNode(), (Deps{0, 1}));
 }
 
-TEST(CudaGraphDependenciesTest, LaterSignalSubsumesEarlierOne) {
-  CudaGraphDependencies graph;
+TEST(GpuGraphDependenciesTest, LaterSignalSubsumesEarlierOne) {
+  GpuGraphDependencies graph;
   int early = 0, late = 0;
   graph.addNode(); // 0
   graph.signal(&early);
@@ -93,8 +93,8 @@ TEST(CudaGraphDependenciesTest, LaterSignalSubsumesEarlierOne) {
   EXPECT_EQ(graph.addNode(), (Deps{0, 1}));
 }
 
-TEST(CudaGraphDependenciesTest, SignalRepresentsItsPrefixBySinks) {
-  CudaGraphDependencies graph;
+TEST(GpuGraphDependenciesTest, SignalRepresentsItsPrefixBySinks) {
+  GpuGraphDependencies graph;
   int event = 0;
   graph.addNode(); // 0
   graph.barrier();
@@ -108,8 +108,8 @@ TEST(CudaGraphDependenciesTest, SignalRepresentsItsPrefixBySinks) {
   EXPECT_EQ(graph.addNode(), (Deps{1, 2}));
 }
 
-TEST(CudaGraphDependenciesTest, UnsignalledEventOrdersNothing) {
-  CudaGraphDependencies graph;
+TEST(GpuGraphDependenciesTest, UnsignalledEventOrdersNothing) {
+  GpuGraphDependencies graph;
   int event = 0;
   graph.addNode();
   graph.wait(&event);
@@ -119,10 +119,10 @@ TEST(CudaGraphDependenciesTest, UnsignalledEventOrdersNothing) {
 // With dependOn, commands and nodes are numbered apart; in these cases
 // every command is a node unless it says otherwise.
 
-TEST(CudaGraphDependenciesTest, InterleavedChainsGetOnlyTheirOwnEdges) {
+TEST(GpuGraphDependenciesTest, InterleavedChainsGetOnlyTheirOwnEdges) {
   // Two chains recorded alternately, as a module with two independent
   // branches is: no barrier or event, each link naming the one before it.
-  CudaGraphDependencies graph;
+  GpuGraphDependencies graph;
   EXPECT_EQ(graph.addNode(), Deps{}); // 0: A1
   EXPECT_EQ(graph.addNode(), Deps{}); // 1: B1
   for (uint32_t link = 1; link < 4; ++link) {
@@ -142,8 +142,8 @@ TEST(CudaGraphDependenciesTest, InterleavedChainsGetOnlyTheirOwnEdges) {
   EXPECT_EQ(graph.commandCount(), 10u);
 }
 
-TEST(CudaGraphDependenciesTest, NamedNodeInsideTheRequiredPrefixAddsNoEdge) {
-  CudaGraphDependencies graph;
+TEST(GpuGraphDependenciesTest, NamedNodeInsideTheRequiredPrefixAddsNoEdge) {
+  GpuGraphDependencies graph;
   graph.addNode(); // 0
   graph.addNode(); // 1
   graph.barrier();
@@ -162,8 +162,8 @@ TEST(CudaGraphDependenciesTest, NamedNodeInsideTheRequiredPrefixAddsNoEdge) {
   EXPECT_EQ(graph.addNode(inside), (Deps{3, 4})); // 5
 }
 
-TEST(CudaGraphDependenciesTest, EmptyCommandPassesItsDependenciesThrough) {
-  CudaGraphDependencies graph;
+TEST(GpuGraphDependenciesTest, EmptyCommandPassesItsDependenciesThrough) {
+  GpuGraphDependencies graph;
   EXPECT_EQ(graph.addNode(), Deps{}); // command 0, node 0
   EXPECT_EQ(graph.addNode(), Deps{}); // command 1, node 1
   uint32_t zero[] = {0};
@@ -186,8 +186,8 @@ TEST(CudaGraphDependenciesTest, EmptyCommandPassesItsDependenciesThrough) {
   EXPECT_EQ(graph.addNode(threeAndSeven), (Deps{1, 2})); // command 8, node 4
 }
 
-TEST(CudaGraphDependenciesTest, NamedDependenciesMixWithEvents) {
-  CudaGraphDependencies graph;
+TEST(GpuGraphDependenciesTest, NamedDependenciesMixWithEvents) {
+  GpuGraphDependencies graph;
   int event = 0;
   EXPECT_EQ(graph.addNode(), Deps{}); // 0: A1
   EXPECT_EQ(graph.addNode(), Deps{}); // 1: B1
@@ -207,4 +207,4 @@ TEST(CudaGraphDependenciesTest, NamedDependenciesMixWithEvents) {
 }
 
 } // namespace
-} // namespace kiln::hal::cuda
+} // namespace kiln::hal::gpu

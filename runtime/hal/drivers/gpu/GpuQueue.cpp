@@ -1,6 +1,6 @@
-//===- CudaQueue.cpp ------------------------------------------------------===//
+//===- GpuQueue.cpp ------------------------------------------------------===//
 
-#include "runtime/hal/drivers/cuda/CudaQueue.h"
+#include "runtime/hal/drivers/gpu/GpuQueue.h"
 
 #include <algorithm>
 #include <thread>
@@ -9,70 +9,61 @@
 #include <sys/prctl.h>
 #endif
 
-namespace kiln::hal::cuda {
+namespace kiln::hal::gpu {
 
-StatusOr<std::unique_ptr<CudaQueue>>
-CudaQueue::create(std::shared_ptr<CudaContext> context, std::string deviceName,
-                  bool deviceSemaphores) {
-  std::shared_ptr<CudaSemaphore> retired;
+StatusOr<std::unique_ptr<GpuQueue>>
+GpuQueue::create(std::shared_ptr<GpuApi> api, std::string deviceName,
+                 bool deviceSemaphores) {
+  std::shared_ptr<GpuSemaphore> retired;
   if (deviceSemaphores) {
-    KILN_ASSIGN_OR_RETURN(retired, CudaSemaphore::create(context, 0));
+    KILN_ASSIGN_OR_RETURN(retired, GpuSemaphore::create(api, 0));
   }
-  CudaContext::Scope scope(*context);
-  CUstream raw = nullptr;
-  // Non-blocking: the legacy default stream, which other libraries in the
-  // process may use, does not serialize with Kiln's work.
-  KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(context->symbols(), cuStreamCreate, &raw,
-                                      CU_STREAM_NON_BLOCKING));
-  std::shared_ptr<CUstream_st> stream(raw, [context](CUstream doomed) {
-    CudaContext::Scope scope(*context);
-    context->symbols().cuStreamDestroy_v2(doomed);
-  });
-  return std::unique_ptr<CudaQueue>(
-      new CudaQueue(std::move(context), std::move(stream),
-                    std::move(deviceName), std::move(retired)));
+  GpuApi::Scope scope(*api);
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<GpuStreamObject> stream,
+                        api->createStream());
+  return std::unique_ptr<GpuQueue>(
+      new GpuQueue(std::move(api), std::move(stream), std::move(deviceName),
+                   std::move(retired)));
 }
 
-CudaQueue::CudaQueue(std::shared_ptr<CudaContext> context,
-                     std::shared_ptr<CUstream_st> stream,
-                     std::string deviceName,
-                     std::shared_ptr<CudaSemaphore> retired)
-    : Context(std::move(context)), Stream(std::move(stream)),
+GpuQueue::GpuQueue(std::shared_ptr<GpuApi> api,
+                   std::shared_ptr<GpuStreamObject> stream,
+                   std::string deviceName,
+                   std::shared_ptr<GpuSemaphore> retired)
+    : Api(std::move(api)), Stream(std::move(stream)),
       Retired(std::move(retired)) {
-  // Both threads make CUDA calls; their context never changes.
-  auto makeCurrent = [context = Context] {
-    context->symbols().cuCtxSetCurrent(context->context());
-  };
+  // Both threads make vendor calls; their context never changes.
+  auto makeCurrent = [api = Api] { api->bindThread(); };
   Issuer = std::make_unique<HostQueue>(deviceName, HostQueue::Mode::Threaded,
                                        makeCurrent);
   Retirer = std::make_unique<HostQueue>(deviceName, HostQueue::Mode::Threaded,
                                         makeCurrent);
 }
 
-CudaQueue::~CudaQueue() {
+GpuQueue::~GpuQueue() {
   // Submissions still waiting run with Cancelled and go to the retire
   // thread like any other; it stops once every one retired.
   Issuer.reset();
   Retirer.reset();
 }
 
-std::shared_ptr<CudaSemaphore>
-CudaQueue::onDevice(const SemaphoreValue &value) const {
+std::shared_ptr<GpuSemaphore>
+GpuQueue::onDevice(const SemaphoreValue &value) const {
   if (!Retired)
     return nullptr;
-  auto semaphore = std::dynamic_pointer_cast<CudaSemaphore>(value.Timeline);
-  if (semaphore && semaphore->context() == Context->context())
+  auto semaphore = std::dynamic_pointer_cast<GpuSemaphore>(value.Timeline);
+  if (semaphore && semaphore->contextId() == Api->contextId())
     return semaphore;
   return nullptr;
 }
 
-std::optional<Status> CudaQueue::waitOver(const SemaphoreValue &wait) const {
+std::optional<Status> GpuQueue::waitOver(const SemaphoreValue &wait) const {
   if (auto semaphore = onDevice(wait))
     return semaphore->pollQueued(wait.Value);
   return wait.Timeline->poll(wait.Value);
 }
 
-void CudaQueue::submit(Submission submission) {
+void GpuQueue::submit(Submission submission) {
   auto flight = std::make_shared<Flight>();
   for (const SemaphoreValue &wait : submission.Waits)
     if (auto semaphore = onDevice(wait))
@@ -84,7 +75,7 @@ void CudaQueue::submit(Submission submission) {
       flight->HostSignals.push_back(signal);
   }
   flight->Signals =
-      std::make_shared<CudaPendingSignals>(std::move(submission.Signals));
+      std::make_shared<GpuPendingSignals>(std::move(submission.Signals));
   submission.Signals.clear();
 
   std::lock_guard<std::mutex> lock(IssueMutex);
@@ -101,7 +92,7 @@ void CudaQueue::submit(Submission submission) {
     }
     if (waited) {
       flight->Work = std::move(submission);
-      CudaContext::Scope scope(*Context);
+      GpuApi::Scope scope(*Api);
       issue(flight, std::move(*waited));
       return;
     }
@@ -119,7 +110,7 @@ void CudaQueue::submit(Submission submission) {
   Issuer->submit(std::move(waiting));
 }
 
-void CudaQueue::issue(const std::shared_ptr<Flight> &flight, Status waited) {
+void GpuQueue::issue(const std::shared_ptr<Flight> &flight, Status waited) {
   flight->IssueStatus =
       waited.ok() ? issueCommands(*flight) : std::move(waited);
   // At once, not when it retires: GPU waiters on other streams are
@@ -133,44 +124,19 @@ void CudaQueue::issue(const std::shared_ptr<Flight> &flight, Status waited) {
 
 namespace {
 
-CUstreamBatchMemOpParams waitOperation(CUdeviceptr address, uint64_t value) {
-  CUstreamBatchMemOpParams operation = {};
-  operation.waitValue.operation = CU_STREAM_MEM_OP_WAIT_VALUE_64;
-  operation.waitValue.address = address;
-  operation.waitValue.value64 = value;
-  operation.waitValue.flags = CU_STREAM_WAIT_VALUE_GEQ;
-  return operation;
+GpuWordOperation waitOperation(uint64_t address, uint64_t value) {
+  return {GpuWordOperation::Kind::WaitAtLeast, address, value};
 }
 
-// The default flags put a memory barrier before the write: whoever sees the
-// value sees the results of the work before it.
-CUstreamBatchMemOpParams writeOperation(CUdeviceptr address, uint64_t value) {
-  CUstreamBatchMemOpParams operation = {};
-  operation.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_64;
-  operation.writeValue.address = address;
-  operation.writeValue.value64 = value;
-  return operation;
-}
-
-// Enqueues `operations` in order, in as few calls as CUDA allows.
-Status enqueue(const CudaSymbols &cu, CUstream stream,
-               std::vector<CUstreamBatchMemOpParams> &operations) {
-  constexpr size_t kMostPerCall = 255;
-  for (size_t begin = 0; begin < operations.size(); begin += kMostPerCall) {
-    auto count = static_cast<unsigned>(
-        std::min(kMostPerCall, operations.size() - begin));
-    KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(cu, cuStreamBatchMemOp_v2, stream,
-                                        count, operations.data() + begin, 0));
-  }
-  return Status();
+GpuWordOperation writeOperation(uint64_t address, uint64_t value) {
+  return {GpuWordOperation::Kind::Write, address, value};
 }
 
 } // namespace
 
-Status CudaQueue::issueCommands(Flight &flight) {
-  const CudaSymbols &cu = Context->symbols();
-  CUstream stream = Stream.get();
-  std::vector<CUstreamBatchMemOpParams> waits;
+Status GpuQueue::issueCommands(Flight &flight) {
+  GpuStreamHandle stream = Stream.get();
+  std::vector<GpuWordOperation> waits;
   for (const auto &[semaphore, value] : flight.DeviceWaits) {
     KILN_ASSIGN_OR_RETURN(bool reached,
                           semaphore->addDeviceWaiter(value, flight.Signals));
@@ -179,7 +145,7 @@ Status CudaQueue::issueCommands(Flight &flight) {
   }
   if (!waits.empty()) {
     flight.Issued = true;
-    KILN_RETURN_IF_ERROR(enqueue(cu, stream, waits));
+    KILN_RETURN_IF_ERROR(Api->enqueueWordOperations(stream, waits));
   }
   if (Submission &work = flight.Work; work.Commands) {
     flight.Issued = true;
@@ -189,7 +155,7 @@ Status CudaQueue::issueCommands(Flight &flight) {
     if (work.Timer)
       KILN_RETURN_IF_ERROR(work.Timer->recordEnd(stream));
   }
-  std::vector<CUstreamBatchMemOpParams> writes;
+  std::vector<GpuWordOperation> writes;
   for (auto signal = flight.DeviceSignals.begin();
        signal != flight.DeviceSignals.end();) {
     auto &[semaphore, value] = *signal;
@@ -215,7 +181,7 @@ Status CudaQueue::issueCommands(Flight &flight) {
   flight.Issued = true;
   uint64_t sequence = LastSequence + 1;
   writes.push_back(writeOperation(Retired->deviceAddress(), sequence));
-  KILN_RETURN_IF_ERROR(enqueue(cu, stream, writes));
+  KILN_RETURN_IF_ERROR(Api->enqueueWordOperations(stream, writes));
   LastSequence = sequence;
   flight.Sequence = sequence;
   // Now other streams may wait for these values on the GPU.
@@ -224,15 +190,13 @@ Status CudaQueue::issueCommands(Flight &flight) {
   return Status();
 }
 
-void CudaQueue::retire(Flight &flight) {
+void GpuQueue::retire(Flight &flight) {
   Status status = flight.IssueStatus;
   if (flight.Issued) {
     // Even after a failed issue, what was issued must finish before the
     // table's buffers (held until now) are released.
-    Status finished = flight.Sequence
-                          ? waitForRetireWord(flight.Sequence)
-                          : KILN_CUDA_CALL(Context->symbols(),
-                                           cuStreamSynchronize, Stream.get());
+    Status finished = flight.Sequence ? waitForRetireWord(flight.Sequence)
+                                      : Api->synchronize(Stream.get());
     if (status.ok())
       status = std::move(finished);
   }
@@ -254,7 +218,7 @@ void CudaQueue::retire(Flight &flight) {
   signalOrFail(flight.HostSignals, Status());
 }
 
-Status CudaQueue::waitForRetireWord(uint64_t sequence) {
+Status GpuQueue::waitForRetireWord(uint64_t sequence) {
   using namespace std::chrono;
   using namespace std::chrono_literals;
   // A synchronous caller spins on its own semaphore for a while
@@ -278,12 +242,9 @@ Status CudaQueue::waitForRetireWord(uint64_t sequence) {
     const auto now = steady_clock::now();
     if (now - lastQuery >= kQueryEvery) {
       lastQuery = now;
-      CUresult result = Context->symbols().cuStreamQuery(Stream.get());
-      if (result == CUDA_SUCCESS)
+      KILN_ASSIGN_OR_RETURN(bool idle, Api->isIdle(Stream.get()));
+      if (idle)
         return Status(); // the stream ran dry: the write is done
-      if (result != CUDA_ERROR_NOT_READY)
-        return cudaResultToStatus(Context->symbols(), result, "cuStreamQuery",
-                                  __FILE__, __LINE__);
     }
     std::this_thread::sleep_for(
         std::clamp<microseconds>(duration_cast<microseconds>(now - start) / 16,
@@ -292,9 +253,9 @@ Status CudaQueue::waitForRetireWord(uint64_t sequence) {
   return Status();
 }
 
-Status CudaQueue::waitIdle(std::chrono::steady_clock::time_point deadline) {
+Status GpuQueue::waitIdle(std::chrono::steady_clock::time_point deadline) {
   KILN_RETURN_IF_ERROR(Issuer->waitIdle(timeLeft(deadline)));
   return Retirer->waitIdle(timeLeft(deadline));
 }
 
-} // namespace kiln::hal::cuda
+} // namespace kiln::hal::gpu

@@ -1,70 +1,64 @@
-//===- CudaCommandBuffer.h - What both kinds of CUDA command buffer record ===//
+//===- GpuCommandBuffer.h - What both kinds of GPU command buffer record --===//
 //
-// A CUDA command buffer keeps its commands as recorded (ranges are direct
+// A GPU command buffer keeps its commands as recorded (ranges are direct
 // device addresses or binding-table slots, resolved at submission) and runs
 // them in one of two ways:
-//   graph  (CudaGraphCommandBuffer, the default): a CUDA graph whose edges
+//   graph  (GpuGraphCommandBuffer, the default): a GPU graph whose edges
 //          are exactly the ordering barriers, events and dependOn ask for,
 //          built and instantiated at the first submission and relaunched
 //          after;
-//   stream (CudaStreamCommandBuffer): every command issued into the queue's
+//   stream (GpuStreamCommandBuffer): every command issued into the queue's
 //          stream at each submission, one after another.
-// The kind is chosen per device: KILN_CUDA_COMMAND_BUFFERS=graph|stream,
-// read when the device is created.
+// The kind is chosen per device, by its URI: `command_buffers=graph|stream`
+// (GpuDeviceOptions).
 //
 //===----------------------------------------------------------------------===//
-#ifndef KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDACOMMANDBUFFER_H
-#define KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDACOMMANDBUFFER_H
+#ifndef KILN_RUNTIME_HAL_DRIVERS_GPU_GPUCOMMANDBUFFER_H
+#define KILN_RUNTIME_HAL_DRIVERS_GPU_GPUCOMMANDBUFFER_H
 
 #include "runtime/hal/CommandBuffer.h"
-#include "runtime/hal/drivers/cuda/CudaExecutable.h"
+#include "runtime/hal/drivers/gpu/GpuExecutable.h"
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <variant>
 #include <vector>
 
-namespace kiln::hal::cuda {
+namespace kiln::hal::gpu {
 
-enum class CudaCommandBufferKind { Graph, Stream };
-
-/// The environment variable that selects the kind for new devices.
-inline constexpr const char *kCudaCommandBuffersEnv =
-    "KILN_CUDA_COMMAND_BUFFERS";
+enum class GpuCommandBufferKind { Graph, Stream };
 
 /// "graph" or "stream"; anything else is InvalidArgument naming `origin`
 /// (where the text came from) and the valid values.
-StatusOr<CudaCommandBufferKind>
-parseCudaCommandBufferKind(std::string_view text, std::string_view origin);
-/// The kind KILN_CUDA_COMMAND_BUFFERS names; graph when it is unset or
-/// empty.
-StatusOr<CudaCommandBufferKind> cudaCommandBufferKindFromEnvironment();
-std::string_view cudaCommandBufferKindName(CudaCommandBufferKind kind);
+StatusOr<GpuCommandBufferKind>
+parseGpuCommandBufferKind(std::string_view text, std::string_view origin);
+std::string_view gpuCommandBufferKindName(GpuCommandBufferKind kind);
 
-class CudaCommandBuffer : public CommandBuffer {
+class GpuCommandBuffer : public CommandBuffer {
 public:
-  CudaCommandBufferKind kind() const { return Kind; }
+  GpuCommandBufferKind kind() const { return Kind; }
 
   /// Runs the recorded commands on `stream`, the stream of the queue it was
   /// submitted to, with the context current (submissions to one queue reach
   /// this one at a time, in order; two queues may call it at once).
   /// `slotAddresses[i]` is binding-table slot i's device address. Returns
   /// once the work is queued on the stream.
-  virtual Status execute(CUstream stream,
-                         std::span<const CUdeviceptr> slotAddresses) = 0;
+  virtual Status execute(GpuStreamHandle stream,
+                         std::span<const uint64_t> slotAddresses) = 0;
 
 protected:
   // A validated range: Base is set for direct refs, else Slot names the
   // binding-table entry.
   struct Range {
-    CUdeviceptr Base;
+    uint64_t Base;
     uint32_t Slot;
     uint64_t Offset;
     uint64_t Length;
     bool isIndirect() const { return Base == 0; }
-    CUdeviceptr resolve(std::span<const CUdeviceptr> slotAddresses) const {
+    uint64_t resolve(std::span<const uint64_t> slotAddresses) const {
       return (Base ? Base : slotAddresses[Slot]) + Offset;
     }
   };
@@ -78,7 +72,7 @@ protected:
     Range Target;
   };
   struct DispatchCommand {
-    CUfunction Function;
+    GpuFunctionHandle Function;
     std::array<uint32_t, 3> Grid;
     std::array<uint32_t, 3> Block;
     uint32_t SharedMemoryBytes;
@@ -87,19 +81,18 @@ protected:
   };
   using Command = std::variant<FillCommand, CopyCommand, DispatchCommand>;
 
-  CudaCommandBuffer(CudaCommandBufferKind kind, CommandBufferMode mode,
-                    uint32_t bindingCapacity,
-                    std::shared_ptr<CudaContext> context,
-                    const CudaDeviceLimits &limits)
-      : CommandBuffer(mode, bindingCapacity), Kind(kind),
-        Context(std::move(context)), Limits(limits) {}
+  GpuCommandBuffer(GpuCommandBufferKind kind, CommandBufferMode mode,
+                   uint32_t bindingCapacity, std::shared_ptr<GpuApi> api,
+                   const GpuDeviceLimits &limits)
+      : CommandBuffer(mode, bindingCapacity), Kind(kind), Api(std::move(api)),
+        Limits(limits) {}
 
   /// Called once `Commands.back()` is recorded: graph mode places it in
   /// the graph.
   virtual void commandRecorded() {}
 
-  /// Whether running `command` does nothing (no bytes, no workgroups): CUDA
-  /// refuses such memcpy, memset and kernel nodes, and a stream needs no
+  /// Whether running `command` does nothing (no bytes, no workgroups): GPU
+  /// graphs refuse such copy, fill and kernel nodes, and a stream needs no
   /// call for them.
   static bool doesNothing(const Command &command);
 
@@ -109,18 +102,24 @@ protected:
   class KernelArguments {
   public:
     KernelArguments(const DispatchCommand &dispatch,
-                    std::span<const CUdeviceptr> slotAddresses);
+                    std::span<const uint64_t> slotAddresses);
     void **pointers() { return Pointers.data(); }
 
   private:
-    std::vector<CUdeviceptr> Addresses;
+    std::vector<uint64_t> Addresses;
     std::vector<uint32_t> PushConstants;
     std::vector<void *> Pointers;
   };
 
-  const CudaContext &context() const { return *Context; }
-  const CudaSymbols &symbols() const { return Context->symbols(); }
-  /// Checks that `event` is a CUDA event and keeps it alive with the
+  /// `command` with `slotAddresses` resolved, for a stream or a graph node;
+  /// a dispatch's parameters point into `arguments`, which must outlive
+  /// its use.
+  static GpuOperation operation(const Command &command,
+                                std::span<const uint64_t> slotAddresses,
+                                std::optional<KernelArguments> &arguments);
+
+  GpuApi &api() const { return *Api; }
+  /// Checks that `event` is a GPU event and keeps it alive with the
   /// recording.
   Status keepEvent(const std::shared_ptr<Event> &event);
 
@@ -138,17 +137,17 @@ private:
 
   StatusOr<Range> toRange(const BufferRef &ref);
 
-  CudaCommandBufferKind Kind;
+  GpuCommandBufferKind Kind;
   // Outlives whatever a subclass creates in it (graphs are destroyed with
   // the context current).
-  std::shared_ptr<CudaContext> Context;
-  CudaDeviceLimits Limits;
+  std::shared_ptr<GpuApi> Api;
+  GpuDeviceLimits Limits;
   // What the commands point into or run, kept alive with the recording.
   std::vector<std::shared_ptr<Buffer>> Buffers;
   std::vector<std::shared_ptr<Event>> Events;
   std::vector<std::shared_ptr<Executable>> Executables;
 };
 
-} // namespace kiln::hal::cuda
+} // namespace kiln::hal::gpu
 
-#endif // KILN_RUNTIME_HAL_DRIVERS_CUDA_CUDACOMMANDBUFFER_H
+#endif // KILN_RUNTIME_HAL_DRIVERS_GPU_GPUCOMMANDBUFFER_H

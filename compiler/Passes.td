@@ -100,6 +100,23 @@ def ConvertToChannelsLast
                            "mlir::arith::ArithDialect"];
 }
 
+def PadConvChannels : Pass<"kiln-pad-conv-channels", "mlir::func::FuncOp"> {
+  let summary = "Pads a channels-last convolution's 1 to 3 input channels to 4";
+  let description = [{
+    For back ends that copy a convolution's input along its channels in
+    4-, 8- or 16-byte pieces (the GPU's): a conv_2d_nhwc_hwcf over fewer
+    than 4 channels (a network's RGB stem) reads its input padded with zero
+    channels to 4 and its filter padded with zero weights (folded into a
+    constant filter), which computes the same sums. A spatial zero pad of
+    the input, also one before a transpose (the channels-last layout
+    change), is applied around the channel pad, so that the convolution can
+    still read it in place.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def DemoteContractions : Pass<"kiln-demote-contractions"> {
   let summary = "Multiplies f32 contractions' operands in f16 or bf16";
   let description = [{

@@ -94,6 +94,10 @@ void buildGlobalOptPipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createConvertToChannelsLast());
     pm.addPass(createCanonicalizerPass());
   }
+  if (options.PadConvChannels) {
+    pm.addNestedPass<func::FuncOp>(createPadConvChannels());
+    pm.addPass(createCanonicalizerPass());
+  }
   // Before fusion, so each operand's rounding merges into what computes it.
   if (!options.DemoteTo.empty())
     pm.addNestedPass<func::FuncOp>(
@@ -236,7 +240,8 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
                         buildGlobalOptPipeline(pm,
                                                {/*ChannelsLast=*/channelsLast,
                                                 /*SplitReductions=*/gpus,
-                                                /*DemoteTo=*/demoteTo});
+                                                /*DemoteTo=*/demoteTo,
+                                                /*PadConvChannels=*/gpus});
                       })) ||
       failed(runPhase(module, options, "dispatch", [&](OpPassManager &pm) {
         bool gpus = onlyGpuTargets(options.TargetDevices);

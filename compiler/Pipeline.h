@@ -52,6 +52,8 @@ struct GlobalOptOptions {
   bool SplitReductions = false;
   /// kiln-demote-contractions' type ("f16", "bf16"); empty: not run.
   std::string DemoteTo;
+  /// kiln-pad-conv-channels (GPU targets).
+  bool PadConvChannels = false;
 };
 
 /// globalopt: layouts, elementwise fusion, reductions split.

@@ -47,11 +47,13 @@
 // wgmma accumulator has mma.sync's fragment layout, so the epilogue is one.
 //
 // A convolution's A rows are gathered from its input: each 16-byte copy is
-// 8 consecutive input channels of one window position, when the input
-// channels come in multiples of 8. Otherwise (a network's first
-// convolution over 3 channels, an A stored k-outermost) A is gathered an
-// element at a time into registers, zero past M and K, and stored into the
-// next stage after the current step's math is issued. B must be
+// 8 consecutive input channels (f16) of one window position, when the
+// input channels come in multiples of 8; 8- or 4-byte copies of 4 or 2
+// (kiln-pad-conv-channels pads a network's first convolution from 3
+// channels to 4). Otherwise (an odd channel count, an A stored
+// k-outermost) A is gathered an element at a time into registers, zero
+// past M and K, and stored into the next stage after the current step's
+// math is issued. B must be
 // N-innermost with N a multiple of 8; anything else (other types, a
 // payload that is not a multiply-add) is left to the SIMT kernel.
 //
@@ -214,6 +216,16 @@ bool isCopyable(const Contraction &c, unsigned input, ArrayRef<int64_t> dims,
          c.Ranges[dims.back()] % elements == 0;
 }
 
+// The elements of each cp.async of A (16, 8 or 4 bytes of them: the
+// longest that isCopyable), or 0 where A must be gathered.
+int64_t copyElementsOfA(const Contraction &c, const MmaTile &tile) {
+  for (int64_t elements = tile.copyElements(); elements * tile.ElemBytes >= 4;
+       elements /= 2)
+    if (isCopyable(c, 0, c.KDims, elements))
+      return elements;
+  return 0;
+}
+
 // Whether C's innermost index is the innermost n loop, in runs of
 // kCopyElements, and its layout the identity: kCopyElements consecutive
 // columns are consecutive in memory, 16-byte aligned for 2-byte elements.
@@ -225,6 +237,12 @@ bool hasColumnRuns(const Contraction &c) {
          isInnermostIn(c, linalg::LinalgOp(c.Op).getDpsInitOperand(0),
                        c.NDims) &&
          type.getShape().back() % kCopyElements == 0;
+}
+
+// The workgroups of `c` in tiles of `tile`.
+int64_t workgroupCount(const Contraction &c, const MmaTile &tile) {
+  return c.Batch * llvm::divideCeilSigned(c.M, tile.BM) *
+         llvm::divideCeilSigned(c.N, tile.BN);
 }
 
 // The tile for `c`: the largest with a workgroup for each of the target's
@@ -251,8 +269,7 @@ std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
     if (padded(tile) * 3 > static_cast<uint64_t>(c.N) * 4 &&
         padded(tile) > leastPadded)
       continue;
-    int64_t count = c.Batch * llvm::divideCeilSigned(c.M, tile.BM) *
-                    llvm::divideCeilSigned(c.N, tile.BN);
+    int64_t count = workgroupCount(c, tile);
     if (count >= target.ProcessorCount)
       return tile;
     if (count >= bestCount) {
@@ -270,7 +287,7 @@ public:
                    SymbolTable &symbols)
       : IndexArithmetic(func.getContext(), c.Op.getLoc()), Func(func), C(c),
         T(tile), Instruction(instruction), Symbols(symbols),
-        GatherA(!isCopyable(c, 0, c.KDims, tile.copyElements())),
+        CopyElementsA(copyElementsOfA(c, tile)), GatherA(CopyElementsA == 0),
         VectorStores(hasColumnRuns(c)), Elem(multiplyAccumulateType(c.Op)),
         CopyElements(tile.copyElements()) {}
 
@@ -356,7 +373,11 @@ private:
   const GpuMatrixInstruction *Instruction;
   SymbolTable &Symbols;
   Value TileA, TileB, StagesBase, Staging, Batch, Row0, Col0, Tid, Warp, Lane;
-  // A is not 16-byte runs along k: gathered element by element.
+  // Elements of A's copies along k: 16 bytes, or 8 or 4 where its runs are
+  // shorter (a convolution over 4 f16 channels); 0 when not even 4 bytes
+  // are (3 f16 channels)...
+  const int64_t CopyElementsA;
+  // ...and A is gathered element by element.
   const bool GatherA;
   // C's rows are runs of kCopyElements columns: stored a run at a time.
   const bool VectorStores;
@@ -376,11 +397,12 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
   // over the threads with consecutive threads on consecutive pieces.
   auto copy = [&](Value tile, Value source, AffineMap map, int64_t rows,
                   int64_t cols, bool isA) {
-    int64_t pieces = rows * cols / CopyElements;
+    int64_t width = isA ? CopyElementsA : CopyElements;
+    int64_t pieces = rows * cols / width;
     for (int64_t first = 0; first < pieces; first += T.threads()) {
       Value piece = add(Tid, first);
-      Value row = div(piece, cols / CopyElements);
-      Value col = mul(rem(piece, cols / CopyElements), CopyElements);
+      Value row = div(piece, cols / width);
+      Value col = mul(rem(piece, cols / width), width);
       // A copy past M, N or K copies no bytes (its piece of the tile is
       // zero-filled, adding nothing) from an address clamped inside the
       // operand.
@@ -394,7 +416,7 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
         if (C.M % T.BM != 0)
           m = min(m, C.M - 1);
         if (C.K % T.BK != 0)
-          k = min(k, C.K - CopyElements);
+          k = min(k, C.K - width);
         // A padded input: the window's part outside the binding is
         // zero-filled as the parts past M and K are.
         LhsAccess access = lhsAccess(B, Loc, C, at(map, m, nullptr, k));
@@ -412,13 +434,17 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
       }
       Value srcElements;
       if (inBounds)
-        srcElements = arith::SelectOp::create(B, Loc, inBounds,
-                                              idx(CopyElements), idx(0));
+        srcElements =
+            arith::SelectOp::create(B, Loc, inBounds, idx(width), idx(0));
+      // Only 16-byte copies may bypass L1 (cp.async.cg); the shorter ones
+      // of a convolution's few channels are the window's overlapping reads,
+      // which L1 serves.
+      bool whole = width == CopyElements;
       tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
           B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tile,
           isA ? sharedA(stage, row, col) : sharedB(stage, row, col), source,
-          indices, B.getIndexAttr(CopyElements), srcElements,
-          /*bypassL1=*/B.getUnitAttr()));
+          indices, B.getIndexAttr(width), srcElements,
+          /*bypassL1=*/whole ? B.getUnitAttr() : UnitAttr()));
     }
   };
   if (!GatherA)

@@ -129,12 +129,14 @@ func.func private @conv_f16(%arg0: memref<1x9x9x32xf16>, %arg1: memref<3x3x32x64
 // -----
 
 // Two input channels: a 16-byte copy of A would span window positions, so
-// the tensor-core kernel gathers A element by element (B still by
-// cp.async).
+// A is copied 4 bytes (one window position) at a time, through L1 (only
+// 16-byte copies bypass it); B 16 bytes at a time.
 
 // CHECK-LABEL: func.func private @conv_f16_narrow(
-// CHECK-SAME:    gather_a
+// CHECK-NOT:     gather_a
 // CHECK-SAME:    kernel = "mma_contraction"
+// CHECK:         nvgpu.device_async_copy %arg0{{.*}}, 2 : memref<1x11x11x2xf16> to memref<4x64x40xf16, 3>
+// CHECK:         nvgpu.device_async_copy %arg1{{.*}}, 8 {bypassL1} : memref<4x4x2x64xf16> to memref<4x32x72xf16, 3>
 // CHECK:         nvgpu.mma.sync
 func.func private @conv_f16_narrow(%arg0: memref<1x11x11x2xf16>, %arg1: memref<4x4x2x64xf16>, %arg2: memref<1x8x8x64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %arg0 restrict : memref<1x11x11x2xf16> to tensor<1x11x11x2xf16>
@@ -143,6 +145,28 @@ func.func private @conv_f16_narrow(%arg0: memref<1x11x11x2xf16>, %arg1: memref<4
   %e = tensor.empty() : tensor<1x8x8x64xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x11x11x2xf16>, tensor<4x4x2x64xf16>) outs(%f : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
+  bufferization.materialize_in_destination %c in restrict writable %arg2 : (tensor<1x8x8x64xf32>, memref<1x8x8x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// Three input channels (kiln-pad-conv-channels pads a network's to 4): not
+// even 4 bytes a copy, so the tensor-core kernel gathers A element by
+// element (B still by cp.async).
+
+// CHECK-LABEL: func.func private @conv_f16_three(
+// CHECK-SAME:    gather_a
+// CHECK-SAME:    kernel = "mma_contraction"
+// CHECK-NOT:     nvgpu.device_async_copy %arg0
+// CHECK:         nvgpu.mma.sync
+func.func private @conv_f16_three(%arg0: memref<1x11x11x3xf16>, %arg1: memref<4x4x3x64xf16>, %arg2: memref<1x8x8x64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x11x11x3xf16> to tensor<1x11x11x3xf16>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<4x4x3x64xf16> to tensor<4x4x3x64xf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x11x11x3xf16>, tensor<4x4x3x64xf16>) outs(%f : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
   bufferization.materialize_in_destination %c in restrict writable %arg2 : (tensor<1x8x8x64xf32>, memref<1x8x8x64xf32>) -> ()
   return
 }

@@ -43,15 +43,17 @@ func.func private @mm(%a: memref<1024x96xf32>, %b: memref<96x1024xf32>, %out: me
 
 // -----
 
-// A convolution over 3 channels (a network's first, channels-last): A is
-// gathered an element at a time (its k runs are not 16 bytes), B copied
-// 4 f32 at a time; tf32 as above.
+// A convolution over 3 channels (a network's first, channels-last, as
+// kiln-pad-conv-channels leaves none): A is copied an element (4 bytes) at
+// a time, as its k runs are not 8 or 16 bytes, B 4 f32 at a time; tf32 as
+// above.
 
 // CHECK-LABEL: func.func private @stem(
-// CHECK-SAME:    gather_a, implicit_gemm = array<i64: 12544, 64, 147>, instruction = "mma_sync.m16n8k8.tf32.f32", kernel = "mma_contraction"
+// CHECK-SAME:    implicit_gemm = array<i64: 12544, 64, 147>, instruction = "mma_sync.m16n8k8.tf32.f32", kernel = "mma_contraction"
+// CHECK:         nvgpu.device_async_copy %arg0{{.*}}, 1, %{{.*}} : memref<1x230x230x3xf32> to memref<4x64x20xf32, 3>
 // CHECK:         nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
 // IEEE-LABEL:  func.func private @stem(
-// IEEE-SAME:     gather_a, implicit_gemm = array<i64: 12544, 64, 147>, kernel = "fma_contraction"
+// IEEE-SAME:     implicit_gemm = array<i64: 12544, 64, 147>, kernel = "fma_contraction"
 func.func private @stem(%x: memref<1x230x230x3xf32>, %w: memref<7x7x3x64xf32>, %out: memref<1x112x112x64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<1x230x230x3xf32> to tensor<1x230x230x3xf32>
   %1 = bufferization.to_tensor %w restrict : memref<7x7x3x64xf32> to tensor<7x7x3x64xf32>

@@ -143,6 +143,19 @@ struct MmaTile {
 constexpr MmaTile kTiles[] = {{128, 128, 2, 4, 2, kBK, false},
                               {128, 64, 2, 2, 3, kBK, false},
                               {64, 64, 2, 2, 4, kBK, false}};
+// mma.sync's 32 x 32 tile (4 warps of 16 x 16, 22,784 bytes of shared
+// memory), for a matmul over a few dozen tokens that the tiles above (or
+// wgmma's) would spread over fewer workgroups than half the processors:
+// such a kernel waits on memory more than on its math, and four times the
+// workgroups wait in parallel.
+constexpr MmaTile kSmallTile = {32, 32, 2, 2, 4, kBK, false};
+// An mma.sync tile for tf32: the same bytes, K steps of half as many
+// elements.
+constexpr MmaTile tf32Tile(MmaTile tile) {
+  tile.ElemBytes = 4;
+  tile.BK /= 2;
+  return tile;
+}
 // wgmma tiles: a warpgroup per 64 rows, each warp 16 rows of the whole
 // width (an m64nBN instruction per k16); K steps of one 128-byte swizzled
 // row. Dynamic shared memory: 128 x 128 with 5 stages 161 KiB, 128 x 64
@@ -1001,16 +1014,28 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
     if (!instruction || operand.isBF16() || instruction->M != kMmaM ||
         instruction->N != kMmaN || instruction->K != mmaSyncK(operand))
       return failure();
-    // tf32 tiles take the same bytes: K steps of half as many elements.
     if (operand.isF32())
-      for (MmaTile &tile : tiles) {
-        tile.ElemBytes = 4;
-        tile.BK /= 2;
-      }
+      for (MmaTile &tile : tiles)
+        tile = tf32Tile(tile);
   }
   std::optional<MmaTile> tile = chooseTile(*c, target, tiles);
   if (!tile)
     return failure();
+  // A grid at most half the chip: mma.sync's 32 x 32 tiles, where they
+  // give twice the workgroups (f16 and tf32: no bf16 mma.sync upstream).
+  if (!operand.isBF16() &&
+      workgroupCount(*c, *tile) * 2 <= target.ProcessorCount)
+    if (const GpuMatrixInstruction *mmaSync = target.findMatrixInstruction(
+            GpuMatrixInstruction::Kind::MmaSync, operandName, "f32");
+        mmaSync && mmaSync->M == kMmaM && mmaSync->N == kMmaN &&
+        mmaSync->K == mmaSyncK(operand)) {
+      MmaTile small = operand.isF32() ? tf32Tile(kSmallTile) : kSmallTile;
+      if (chooseTile(*c, target, {small}) &&
+          workgroupCount(*c, small) >= 2 * workgroupCount(*c, *tile)) {
+        tile = small;
+        instruction = mmaSync;
+      }
+    }
   // A wgmma kernel keeps no more stages than it has steps to look ahead
   // to (at least the three its pipeline needs): a short K (a network's 1x1
   // convolutions) takes less shared memory, more workgroups a processor.

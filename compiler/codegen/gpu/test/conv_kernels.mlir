@@ -107,11 +107,12 @@ func.func private @grouped(%arg0: memref<1x8x8x2x4xf32>, %arg1: memref<2x3x3x3x4
 
 // f16 inputs accumulating in f32, 32 input channels (a 16-byte copy is 8
 // channels of one window position): the tensor-core kernel with the A tile
-// gathered by cp.async. M = 7 * 7 = 49 rows fill one 64-row tile, the rest
-// zero-filled; N = 64 takes 64 x 64 tiles.
+// gathered by cp.async. M = 7 * 7 = 49 rows, N = 64: one 64 x 64 tile
+// would be one workgroup, so 32 x 32 tiles of 4 warps (each 16 x 16), the
+// second row of tiles' 15 rows past M zero-filled.
 
 // CHECK-LABEL: func.func private @conv_f16(
-// CHECK-SAME:    kiln.lowering_config = {implicit_gemm = array<i64: 49, 64, 288>, instruction = "mma_sync.m16n8k16.f16.f32", kernel = "mma_contraction", stages = 4 : i64, warp_tile = array<i64: 32, 32>, workgroup_tile = array<i64: 64, 64, 32>}
+// CHECK-SAME:    kiln.lowering_config = {implicit_gemm = array<i64: 49, 64, 288>, instruction = "mma_sync.m16n8k16.f16.f32", kernel = "mma_contraction", stages = 4 : i64, warp_tile = array<i64: 16, 16>, workgroup_tile = array<i64: 32, 32, 32>}
 // CHECK:         arith.select
 // CHECK:         nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %{{.*}} {bypassL1} : memref<1x9x9x32xf16>
 // CHECK:         nvgpu.mma.sync
@@ -135,8 +136,8 @@ func.func private @conv_f16(%arg0: memref<1x9x9x32xf16>, %arg1: memref<3x3x32x64
 // CHECK-LABEL: func.func private @conv_f16_narrow(
 // CHECK-NOT:     gather_a
 // CHECK-SAME:    kernel = "mma_contraction"
-// CHECK:         nvgpu.device_async_copy %arg0{{.*}}, 2 : memref<1x11x11x2xf16> to memref<4x64x40xf16, 3>
-// CHECK:         nvgpu.device_async_copy %arg1{{.*}}, 8 {bypassL1} : memref<4x4x2x64xf16> to memref<4x32x72xf16, 3>
+// CHECK:         nvgpu.device_async_copy %arg0{{.*}}, 2 : memref<1x11x11x2xf16> to memref<4x32x40xf16, 3>
+// CHECK:         nvgpu.device_async_copy %arg1{{.*}}, 8 {bypassL1} : memref<4x4x2x64xf16> to memref<4x32x40xf16, 3>
 // CHECK:         nvgpu.mma.sync
 func.func private @conv_f16_narrow(%arg0: memref<1x11x11x2xf16>, %arg1: memref<4x4x2x64xf16>, %arg2: memref<1x8x8x64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %arg0 restrict : memref<1x11x11x2xf16> to tensor<1x11x11x2xf16>

@@ -70,19 +70,20 @@ func.func private @mm(%a: memref<2048x96xf16>, %b: memref<96x1024xf16>, %bias: m
 
 // -----
 
-// 100 rows, 128 columns: 128 x 128 tiles would give one workgroup, so
-// 64 x 64 tiles with 4 warps as 2 x 2 (each 32 x 32: 2 x 4 mma tiles) and
-// 4 stages, three of them filled before the loop, each step waiting for
-// all but the newest 2 groups. 64
-// does not divide 100: an A row past M is copied with 0 source bytes
-// (zero-filled) from a row clamped into A, and its outputs are not stored.
+// 1000 rows, 512 columns: 128 x 128 tiles would give 32 workgroups (of 108
+// processors), 128 x 64 ones 64, so 64 x 64 tiles (128 workgroups) with 4
+// warps as 2 x 2 (each 32 x 32: 2 x 4 mma tiles) and 4 stages, three of
+// them filled before the loop, each step waiting for all but the newest 2
+// groups. 64 does not divide 1000: an A row past M is copied with 0 source
+// bytes (zero-filled) from a row clamped into A, and its outputs are not
+// stored.
 
 // CHECK-LABEL: func.func private @edge(
 // CHECK-SAME:    kiln.lowering_config = {instruction = "mma_sync.m16n8k16.f16.f32", kernel = "mma_contraction", stages = 4 : i64, warp_tile = array<i64: 32, 32>, workgroup_tile = array<i64: 64, 64, 32>}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
-// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 100, 128) step (1, 64, 64)
-// CHECK:           %[[IN:.+]] = arith.cmpi ult, %{{.*}}, %c100
-// CHECK:           arith.minui %{{.*}}, %c99
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 1000, 512) step (1, 64, 64)
+// CHECK:           %[[IN:.+]] = arith.cmpi ult, %{{.*}}, %c1000
+// CHECK:           arith.minui %{{.*}}, %c999
 // CHECK:           %[[N:.+]] = arith.select %[[IN]], %c8{{.*}}, %c0
 // CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %[[N]] {bypassL1}
 // CHECK-COUNT-2:   nvgpu.device_async_create_group
@@ -91,18 +92,18 @@ func.func private @mm(%a: memref<2048x96xf16>, %b: memref<96x1024xf16>, %bias: m
 // CHECK-COUNT-2:     nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<4x64x40xf16, 3> -> vector<4x2xf16>
 // CHECK-COUNT-4:     nvgpu.ldmatrix {{.*}} {numTiles = 2 : i32, transpose = true} : memref<4x32x72xf16, 3> -> vector<2x2xf16>
 // CHECK-COUNT-8:     nvgpu.mma.sync
-// CHECK:           %[[ROW:.+]] = arith.cmpi ult, %{{.*}}, %c100
+// CHECK:           %[[ROW:.+]] = arith.cmpi ult, %{{.*}}, %c1000
 // CHECK:           scf.if %[[ROW]] -> (vector<8xf32>)
 // CHECK:           scf.if %[[ROW]] {
 // CHECK-NEXT:        vector.store {{.*}}, %arg2
-func.func private @edge(%a: memref<100x64xf16>, %b: memref<64x128xf16>, %out: memref<100x128xf32>) attributes {kiln.dispatch} {
-  %0 = bufferization.to_tensor %a restrict : memref<100x64xf16> to tensor<100x64xf16>
-  %1 = bufferization.to_tensor %b restrict : memref<64x128xf16> to tensor<64x128xf16>
+func.func private @edge(%a: memref<1000x64xf16>, %b: memref<64x512xf16>, %out: memref<1000x512xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<1000x64xf16> to tensor<1000x64xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<64x512xf16> to tensor<64x512xf16>
   %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<100x128xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<100x128xf32>) -> tensor<100x128xf32>
-  %m = linalg.matmul ins(%0, %1 : tensor<100x64xf16>, tensor<64x128xf16>) outs(%f : tensor<100x128xf32>) -> tensor<100x128xf32>
-  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<100x128xf32>, memref<100x128xf32>) -> ()
+  %e = tensor.empty() : tensor<1000x512xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1000x512xf32>) -> tensor<1000x512xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<1000x64xf16>, tensor<64x512xf16>) outs(%f : tensor<1000x512xf32>) -> tensor<1000x512xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<1000x512xf32>, memref<1000x512xf32>) -> ()
   return
 }
 
@@ -127,15 +128,15 @@ func.func private @columns(%a: memref<128x64xf16>, %b: memref<64x100xf16>, %out:
 
 // -----
 
-// N = 72 and K = 40: 64 x 64 tiles (128-wide ones would compute 128 of
-// every 72 columns), two K steps. Copies past N or K copy 0 source bytes
+// N = 72 and K = 40 (M = 4096): 64 x 64 tiles (128-wide ones would
+// compute 128 of every 72 columns), two K steps. Copies past N or K copy 0 source bytes
 // from addresses clamped into the operand (A's k to K - 8 = 32, B's k to
 // K - 1 = 39 and n to N - 8 = 64); stores past N are skipped, a run of 8
 // columns at a time.
 
 // CHECK-LABEL: func.func private @tails(
 // CHECK-SAME:    workgroup_tile = array<i64: 64, 64, 32>
-// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 128, 72) step (1, 64, 64)
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 4096, 72) step (1, 64, 64)
 // CHECK:           %[[KA:.+]] = arith.cmpi ult, %{{.*}}, %c40
 // CHECK:           arith.minui %{{.*}}, %c32
 // CHECK:           %[[NA:.+]] = arith.select %[[KA]], %c8{{.*}}, %c0
@@ -153,14 +154,14 @@ func.func private @columns(%a: memref<128x64xf16>, %b: memref<64x100xf16>, %out:
 // CHECK:           scf.if %[[COL]] -> (vector<8xf32>)
 // CHECK:           scf.if %[[COL]] {
 // CHECK-NEXT:        vector.store {{.*}}, %arg2
-func.func private @tails(%a: memref<128x40xf16>, %b: memref<40x72xf16>, %out: memref<128x72xf32>) attributes {kiln.dispatch} {
-  %0 = bufferization.to_tensor %a restrict : memref<128x40xf16> to tensor<128x40xf16>
+func.func private @tails(%a: memref<4096x40xf16>, %b: memref<40x72xf16>, %out: memref<4096x72xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<4096x40xf16> to tensor<4096x40xf16>
   %1 = bufferization.to_tensor %b restrict : memref<40x72xf16> to tensor<40x72xf16>
   %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<128x72xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x72xf32>) -> tensor<128x72xf32>
-  %m = linalg.matmul ins(%0, %1 : tensor<128x40xf16>, tensor<40x72xf16>) outs(%f : tensor<128x72xf32>) -> tensor<128x72xf32>
-  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<128x72xf32>, memref<128x72xf32>) -> ()
+  %e = tensor.empty() : tensor<4096x72xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4096x72xf32>) -> tensor<4096x72xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<4096x40xf16>, tensor<40x72xf16>) outs(%f : tensor<4096x72xf32>) -> tensor<4096x72xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<4096x72xf32>, memref<4096x72xf32>) -> ()
   return
 }
 
@@ -169,7 +170,8 @@ func.func private @tails(%a: memref<128x40xf16>, %b: memref<40x72xf16>, %out: me
 // A convolution over 3 input channels (a network's first): A's rows are
 // not 16-byte runs, so A is gathered an element at a time (zero past K =
 // 27) into registers, stored into the next stage after the step's
-// mma.syncs; B still comes by cp.async.
+// mma.syncs; B still comes by cp.async. 256 rows of 64 channels: 32 x 32
+// tiles (16 workgroups; 64 x 64 ones would be 4).
 
 // CHECK-LABEL: func.func private @three_channels(
 // CHECK-SAME:    gather_a
@@ -182,7 +184,7 @@ func.func private @tails(%a: memref<128x40xf16>, %b: memref<40x72xf16>, %out: me
 // CHECK:           scf.if %{{.*}} -> (f16)
 // CHECK:             memref.load %arg0
 // CHECK:           nvgpu.mma.sync
-// CHECK:           memref.store %{{.*}}, %{{.*}} : memref<4x64x40xf16, 3>
+// CHECK:           memref.store %{{.*}}, %{{.*}} : memref<4x32x40xf16, 3>
 // CHECK:           scf.yield
 func.func private @three_channels(%x: memref<1x18x18x3xf16>, %w: memref<3x3x3x64xf16>, %out: memref<1x16x16x64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<1x18x18x3xf16> to tensor<1x18x18x3xf16>

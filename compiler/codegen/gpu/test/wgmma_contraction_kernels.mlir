@@ -86,12 +86,13 @@ func.func private @mm(%a: memref<2048x96xf16>, %b: memref<96x1024xf16>, %bias: m
 // A convolution over 3 input channels: A is gathered an element at a time
 // into registers (each thread keeps one k of the 64 of a step) and stored
 // into the next stage's swizzled columns after the step's wgmmas; B still
-// comes by cp.async. 256 outputs of 64 channels: one 64 x 64 tile, one
-// warpgroup. One step of K: three stages, the fewest the pipeline takes.
+// comes by cp.async. 4356 outputs of 64 channels: 69 tiles of 64 x 64 (a
+// warpgroup each; enough to keep wgmma rather than mma.sync's 32 x 32).
+// One step of K: three stages, the fewest the pipeline takes.
 
 // CHECK-LABEL: func.func private @three_channels(
 // CHECK-SAME:    gather_a
-// CHECK-SAME:    implicit_gemm = array<i64: 256, 64, 27>
+// CHECK-SAME:    implicit_gemm = array<i64: 4356, 64, 27>
 // CHECK-SAME:    instruction = "wgmma.m64n0k16.f16.f32"
 // CHECK-SAME:    stages = 3
 // CHECK-SAME:    workgroup_tile = array<i64: 64, 64, 64>
@@ -108,14 +109,14 @@ func.func private @mm(%a: memref<2048x96xf16>, %b: memref<96x1024xf16>, %bias: m
 // CHECK:           arith.xori
 // CHECK:           memref.store %{{.*}}, %{{.*}} : memref<3x64x64xf16, 3>
 // CHECK:           scf.yield
-func.func private @three_channels(%x: memref<1x18x18x3xf16>, %w: memref<3x3x3x64xf16>, %out: memref<1x16x16x64xf32>) attributes {kiln.dispatch} {
-  %0 = bufferization.to_tensor %x restrict : memref<1x18x18x3xf16> to tensor<1x18x18x3xf16>
+func.func private @three_channels(%x: memref<1x68x68x3xf16>, %w: memref<3x3x3x64xf16>, %out: memref<1x66x66x64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<1x68x68x3xf16> to tensor<1x68x68x3xf16>
   %1 = bufferization.to_tensor %w restrict : memref<3x3x3x64xf16> to tensor<3x3x3x64xf16>
   %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x16x16x64xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
-  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x18x18x3xf16>, tensor<3x3x3x64xf16>) outs(%f : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
-  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<1x16x16x64xf32>, memref<1x16x16x64xf32>) -> ()
+  %e = tensor.empty() : tensor<1x66x66x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x66x66x64xf32>) -> tensor<1x66x66x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x68x68x3xf16>, tensor<3x3x3x64xf16>) outs(%f : tensor<1x66x66x64xf32>) -> tensor<1x66x66x64xf32>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<1x66x66x64xf32>, memref<1x66x66x64xf32>) -> ()
   return
 }
 
@@ -181,5 +182,28 @@ func.func private @mm_bf16(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %out:
     linalg.yield %s : f32
   } -> tensor<64x64xf32>
   bufferization.materialize_in_destination %m in restrict writable %out : (tensor<64x64xf32>, memref<64x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// 64 tokens of a small encoder's projection (64 x 256 by 256 x 768): wgmma's
+// smallest tile, 64 x 64, gives 12 workgroups for 132 processors, so
+// mma.sync's 32 x 32 tiles of 4 warps (48 workgroups) instead.
+
+// CHECK-LABEL: func.func private @tokens(
+// CHECK-SAME:    kiln.lowering_config = {instruction = "mma_sync.m16n8k16.f16.f32", kernel = "mma_contraction", stages = 4 : i64, warp_tile = array<i64: 16, 16>, workgroup_tile = array<i64: 32, 32, 32>}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 64, 768) step (1, 32, 32)
+// CHECK:           nvgpu.mma.sync
+// CHECK-NOT:       nvvm.wgmma
+func.func private @tokens(%a: memref<64x256xf16>, %b: memref<256x768xf16>, %out: memref<64x768xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<64x256xf16> to tensor<64x256xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<256x768xf16> to tensor<256x768xf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x768xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x768xf32>) -> tensor<64x768xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<64x256xf16>, tensor<256x768xf16>) outs(%f : tensor<64x768xf32>) -> tensor<64x768xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<64x768xf32>, memref<64x768xf32>) -> ()
   return
 }

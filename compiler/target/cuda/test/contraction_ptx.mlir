@@ -49,12 +49,12 @@
 // TF32-DAG:   mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // TF32-NOT:   fma.rn.f32
 
-func.func @f16(%a: tensor<128x64xf16>, %b: tensor<64x256xf16>) -> tensor<128x256xf32> {
+func.func @f16(%a: tensor<2048x64xf16>, %b: tensor<64x256xf16>) -> tensor<2048x256xf32> {
   %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<128x256xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128x256xf32>) -> tensor<128x256xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<128x64xf16>, tensor<64x256xf16>) outs(%f : tensor<128x256xf32>) -> tensor<128x256xf32>
-  return %m : tensor<128x256xf32>
+  %e = tensor.empty() : tensor<2048x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2048x256xf32>) -> tensor<2048x256xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<2048x64xf16>, tensor<64x256xf16>) outs(%f : tensor<2048x256xf32>) -> tensor<2048x256xf32>
+  return %m : tensor<2048x256xf32>
 }
 
 func.func @f32(%a: tensor<2048x64xf32>, %b: tensor<64x1024xf32>) -> tensor<2048x1024xf32> {

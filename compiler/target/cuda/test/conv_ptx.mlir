@@ -7,8 +7,9 @@
 // the CUDA cores): its input rows copied into shared memory by cp.async, 4
 // channels at a time, FMAs on 16-byte shared loads.
 // An f16 one on the tensor cores: its input rows gathered by cp.async, rows
-// past M (3 * 3 = 9 of a 64-row tile) copied with a run-time source size
-// of 0 bytes, then wgmma on sm_90a and ldmatrix into mma.sync on sm_80. A depthwise convolution and a max pooling (window kernels):
+// past M (66 * 66 = 4356, 4 past the last whole 64-row tile) copied with a
+// run-time source size of 0 bytes, then wgmma on sm_90a and ldmatrix into
+// mma.sync on sm_80. A depthwise convolution and a max pooling (window kernels):
 // the input box stored to shared memory, then shared loads into FMAs and
 // maxima.
 
@@ -46,13 +47,13 @@ func.func @conv_f32(%x: tensor<1x18x18x32xf32>, %w: tensor<3x3x32x64xf32>) -> te
   return %c : tensor<1x16x16x64xf32>
 }
 
-func.func @conv_f16(%x: tensor<1x5x5x32xf16>, %w: tensor<3x3x32x64xf16>) -> tensor<1x3x3x64xf32> {
+func.func @conv_f16(%x: tensor<1x68x68x32xf16>, %w: tensor<3x3x32x64xf16>) -> tensor<1x66x66x64xf32> {
   %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1x3x3x64xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x3x3x64xf32>) -> tensor<1x3x3x64xf32>
+  %e = tensor.empty() : tensor<1x66x66x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x66x66x64xf32>) -> tensor<1x66x66x64xf32>
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%x, %w : tensor<1x5x5x32xf16>, tensor<3x3x32x64xf16>) outs(%f : tensor<1x3x3x64xf32>) -> tensor<1x3x3x64xf32>
-  return %c : tensor<1x3x3x64xf32>
+      ins(%x, %w : tensor<1x68x68x32xf16>, tensor<3x3x32x64xf16>) outs(%f : tensor<1x66x66x64xf32>) -> tensor<1x66x66x64xf32>
+  return %c : tensor<1x66x66x64xf32>
 }
 
 func.func @depthwise(%x: tensor<1x34x34x32xf32>, %w: tensor<3x3x32xf32>) -> tensor<1x32x32x32xf32> {

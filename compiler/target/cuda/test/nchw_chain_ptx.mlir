@@ -10,11 +10,13 @@
 // cores; as written (--conv-layout=nchw) neither does: the input is not
 // K-innermost.
 
-// Two kernels (an .entry between them) with wgmma (sm_90a):
+// Two kernels (an .entry between them) on the tensor cores (mma.sync's
+// 32 x 32 tiles on sm_90a too: 128 outputs a channel are too few for
+// wgmma's to fill the chip):
 // CHECK:     .entry chain_dispatch_{{[0-9]+}}
-// CHECK:     wgmma.mma_async.sync.aligned
+// CHECK:     mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // CHECK:     .entry chain_dispatch_{{[0-9]+}}
-// CHECK:     wgmma.mma_async.sync.aligned
+// CHECK:     mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // NCHW-NOT:  mma
 
 #bias = affine_map<(d0, d1, d2, d3) -> (d1)>

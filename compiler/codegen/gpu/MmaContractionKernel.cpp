@@ -258,11 +258,15 @@ int64_t workgroupCount(const Contraction &c, const MmaTile &tile) {
          llvm::divideCeilSigned(c.N, tile.BN);
 }
 
-// The tile for `c`: the largest with a workgroup for each of the target's
-// processors, else the one giving the most (the smallest of equals),
-// skipping a tile that would compute a third more columns than N has when
-// a smaller one wastes less; none if B cannot be copied 16 bytes at a time
-// (which also makes N a multiple of 8: tails of whole copies).
+// The tile for `c`, skipping a tile that would compute a third more
+// columns than N has when a smaller one wastes less; none if B cannot be
+// copied 16 bytes at a time (which also makes N a multiple of 8: tails of
+// whole copies). wgmma tiles: the one leaving the least work on the
+// busiest processor, ceil(workgroups / processors) x BM x BN, the larger
+// of equals (ResNet50's 14x14x256 3x3 convolution: 392 tiles of 64 x 64,
+// three a processor, rather than 196 of 128 x 64, two on half of them:
+// 37 -> 30 us). Others: the largest with a workgroup for each processor,
+// else the one giving the most (the smallest of equals).
 std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
                                   ArrayRef<MmaTile> tiles) {
   if (!isCopyable(c, 1, c.NDims, tiles.front().copyElements()))
@@ -278,6 +282,24 @@ std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
     leastPadded = std::min(leastPadded, padded(tile));
   std::optional<MmaTile> best;
   int64_t bestCount = 0;
+  if (tiles.front().Wgmma) {
+    // (Measured on wgmma's tiles only; mma.sync's keep the rule below.)
+    std::optional<MmaTile> least;
+    int64_t leastLoad = 0;
+    for (const MmaTile &tile : tiles) {
+      if (padded(tile) * 3 > static_cast<uint64_t>(c.N) * 4 &&
+          padded(tile) > leastPadded)
+        continue;
+      int64_t load = llvm::divideCeilSigned(workgroupCount(c, tile),
+                                            target.ProcessorCount) *
+                     tile.BM * tile.BN;
+      if (!least || load < leastLoad) {
+        least = tile;
+        leastLoad = load;
+      }
+    }
+    return least;
+  }
   for (const MmaTile &tile : tiles) {
     if (padded(tile) * 3 > static_cast<uint64_t>(c.N) * 4 &&
         padded(tile) > leastPadded)

@@ -110,10 +110,13 @@ std::optional<SpatialPad> spatialPadOf(OpBuilder &b, Value input) {
   if (perm) {
     result.Low = applyPermutation(result.Low, *perm);
     result.High = applyPermutation(result.High, *perm);
-    result.Source = createTranspose(b, pad.getLoc(), result.Source, *perm);
   }
   if (result.Low.size() != 4 || result.Low[3] != 0 || result.High[3] != 0)
     return std::nullopt;
+  // Only now that the pad is moved is the transpose made (none left
+  // unused).
+  if (perm)
+    result.Source = createTranspose(b, pad.getLoc(), result.Source, *perm);
   return result;
 }
 

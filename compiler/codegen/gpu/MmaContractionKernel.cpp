@@ -280,6 +280,10 @@ std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
   uint64_t leastPadded = padded(tiles.front());
   for (const MmaTile &tile : tiles)
     leastPadded = std::min(leastPadded, padded(tile));
+  auto wasteful = [&](const MmaTile &tile) {
+    return padded(tile) * 3 > static_cast<uint64_t>(c.N) * 4 &&
+           padded(tile) > leastPadded;
+  };
   std::optional<MmaTile> best;
   int64_t bestCount = 0;
   if (tiles.front().Wgmma) {
@@ -287,8 +291,7 @@ std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
     std::optional<MmaTile> least;
     int64_t leastLoad = 0;
     for (const MmaTile &tile : tiles) {
-      if (padded(tile) * 3 > static_cast<uint64_t>(c.N) * 4 &&
-          padded(tile) > leastPadded)
+      if (wasteful(tile))
         continue;
       int64_t load = llvm::divideCeilSigned(workgroupCount(c, tile),
                                             target.ProcessorCount) *
@@ -301,8 +304,7 @@ std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
     return least;
   }
   for (const MmaTile &tile : tiles) {
-    if (padded(tile) * 3 > static_cast<uint64_t>(c.N) * 4 &&
-        padded(tile) > leastPadded)
+    if (wasteful(tile))
       continue;
     int64_t count = workgroupCount(c, tile);
     if (count >= target.ProcessorCount)
@@ -1051,9 +1053,10 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
             GpuMatrixInstruction::Kind::MmaSync, operandName, "f32");
         mmaSync && mmaSync->M == kMmaM && mmaSync->N == kMmaN &&
         mmaSync->K == mmaSyncK(operand)) {
+      // Copied as the chosen tile is (the same bytes a copy): no other
+      // check.
       MmaTile small = operand.isF32() ? tf32Tile(kSmallTile) : kSmallTile;
-      if (chooseTile(*c, target, {small}) &&
-          workgroupCount(*c, small) >= 2 * workgroupCount(*c, *tile)) {
+      if (workgroupCount(*c, small) >= 2 * workgroupCount(*c, *tile)) {
         tile = small;
         instruction = mmaSync;
       }

@@ -411,7 +411,9 @@ def GpuSetTarget : Pass<"kiln-gpu-set-target", "mlir::ModuleOp"> {
     `kiln-gpu-*` pass reads: `vendor`, `arch`, `subgroup_size`,
     `processors`, `max_workgroup_threads`, `max_threads_per_processor`,
     `shared_memory_bytes` (static, per workgroup), `max_shared_memory_bytes`
-    (with the kernel's opt-in), `async_copy`, `tma` and `matrix` (the matrix
+    (with the kernel's opt-in), `processor_shared_memory_bytes` (what a
+    processor's resident workgroups share), `reserved_shared_memory_bytes`
+    (what each of them takes beyond its own use), `async_copy`, `tma` and `matrix` (the matrix
     instructions, e.g. `"mma_sync.m16n8k16.f16.f32"`). A backend passes the
     description of its chip; from the command line, `target` is the
     dictionary's text, or `chip` a name a registered chip table knows

@@ -23,6 +23,11 @@ inline constexpr llvm::StringLiteral kWorkgroupSizeAttr = "kiln.workgroup_size";
 /// (i64); static shared memory is part of the kernel image.
 inline constexpr llvm::StringLiteral kSharedMemoryBytesAttr =
     "kiln.shared_memory_bytes";
+/// The workgroups of a GPU entry point one processor must hold at once
+/// (i64): its back end limits each thread's registers to that share
+/// (NVVM: `.minnctapersm`).
+inline constexpr llvm::StringLiteral kWorkgroupsPerProcessorAttr =
+    "kiln.workgroups_per_processor";
 
 /// Every buffer a dispatch binds starts at a multiple of this many bytes
 /// (the host plan places values so; kernels' vector accesses rely on it).

@@ -96,6 +96,10 @@ DictionaryAttr GpuTarget::toAttr(MLIRContext *context) const {
                      b.getI64IntegerAttr(SharedMemoryBytes)),
       b.getNamedAttr("max_shared_memory_bytes",
                      b.getI64IntegerAttr(MaxSharedMemoryBytes)),
+      b.getNamedAttr("processor_shared_memory_bytes",
+                     b.getI64IntegerAttr(ProcessorSharedMemoryBytes)),
+      b.getNamedAttr("reserved_shared_memory_bytes",
+                     b.getI64IntegerAttr(ReservedSharedMemoryBytes)),
       b.getNamedAttr("async_copy", b.getBoolAttr(AsyncCopy)),
       b.getNamedAttr("tma", b.getBoolAttr(Tma)),
       b.getNamedAttr("matrix", b.getArrayAttr(matrix)),
@@ -144,9 +148,16 @@ FailureOr<GpuTarget> GpuTarget::fromAttr(DictionaryAttr attr,
       failed(readCount("shared_memory_bytes", target.SharedMemoryBytes, 0)) ||
       failed(readCount("max_shared_memory_bytes", target.MaxSharedMemoryBytes,
                        0)) ||
+      failed(readCount("processor_shared_memory_bytes",
+                       target.ProcessorSharedMemoryBytes, 0)) ||
+      failed(readCount("reserved_shared_memory_bytes",
+                       target.ReservedSharedMemoryBytes, 0)) ||
       failed(readFlag("async_copy", target.AsyncCopy)) ||
       failed(readFlag("tma", target.Tma)))
     return failure();
+  if (target.ProcessorSharedMemoryBytes < target.MaxSharedMemoryBytes)
+    return bad("processor_shared_memory_bytes",
+               "at least max_shared_memory_bytes");
   // Shuffles and the kernels' lane arithmetic take a power-of-two width.
   if (!llvm::isPowerOf2_64(target.SubgroupSize) ||
       target.MaxWorkgroupThreads % target.SubgroupSize != 0)

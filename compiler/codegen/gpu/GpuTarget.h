@@ -67,6 +67,10 @@ struct GpuTarget {
   int64_t SharedMemoryBytes = 48 * 1024;
   /// Shared memory a workgroup may use when the kernel opts in (dynamic).
   int64_t MaxSharedMemoryBytes = 48 * 1024;
+  /// Shared memory of one processor, which its resident workgroups share...
+  int64_t ProcessorSharedMemoryBytes = 48 * 1024;
+  /// ...each taking this much more than it uses (the system's share).
+  int64_t ReservedSharedMemoryBytes = 0;
   /// Asynchronous global-to-shared copies (cp.async).
   bool AsyncCopy = false;
   /// Tensor memory accelerator copies (cp.async.bulk.tensor).
@@ -76,6 +80,12 @@ struct GpuTarget {
   /// Threads that keep every processor fully occupied.
   int64_t residentThreads() const {
     return ProcessorCount * MaxThreadsPerProcessor;
+  }
+  /// Workgroups using `sharedBytes` each that fit one processor's shared
+  /// memory.
+  int64_t workgroupsBySharedMemory(int64_t sharedBytes) const {
+    return ProcessorSharedMemoryBytes /
+           std::max<int64_t>(1, sharedBytes + ReservedSharedMemoryBytes);
   }
   /// The first instruction of `kind` multiplying `operand` into
   /// `accumulator`, if the chip has one.

@@ -104,6 +104,9 @@ struct MmaTile {
   // thread computes TM x TN outputs (no warps: WarpsM, WarpsN unused).
   bool Fma = false;
   int64_t TM = 0, TN = 0;
+  // The workgroups a processor must hold at once (0: no requirement); the
+  // back end keeps the registers a thread uses within that share.
+  int64_t WorkgroupsPerProcessor = 0;
   constexpr int64_t threads() const {
     return Fma ? BM * BN / (TM * TN) : WarpsM * WarpsN * kMmaWarpThreads;
   }
@@ -796,6 +799,10 @@ void MmaKernelBuilder::build() {
   }
   if (GatherA)
     config.push_back(B.getNamedAttr("gather_a", B.getUnitAttr()));
+  if (T.WorkgroupsPerProcessor)
+    config.push_back(
+        B.getNamedAttr("workgroups_per_processor",
+                       B.getI64IntegerAttr(T.WorkgroupsPerProcessor)));
   if (C.ImplicitGemm)
     config.push_back(B.getNamedAttr("implicit_gemm",
                                     B.getDenseI64ArrayAttr({C.M, C.N, C.K})));
@@ -989,6 +996,9 @@ LogicalResult buildKernel(func::FuncOp func, const Contraction &c,
   if (tile.Wgmma)
     func->setAttr(kSharedMemoryBytesAttr,
                   builder.getI64IntegerAttr(tile.dynamicSharedBytes()));
+  if (tile.WorkgroupsPerProcessor)
+    func->setAttr(kWorkgroupsPerProcessorAttr,
+                  builder.getI64IntegerAttr(tile.WorkgroupsPerProcessor));
   return success();
 }
 
@@ -1061,12 +1071,28 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
         instruction = mmaSync;
       }
     }
-  // A wgmma kernel keeps no more stages than it has steps to look ahead
-  // to (at least the three its pipeline needs): a short K (a network's 1x1
-  // convolutions) takes less shared memory, more workgroups a processor.
-  if (tile->Wgmma)
-    tile->Stages = std::clamp<int64_t>(
-        llvm::divideCeilSigned(c->K, tile->BK) + 2, 3, tile->Stages);
+  if (tile->Wgmma) {
+    // A wgmma kernel keeps no more stages than it has steps to look ahead
+    // to, and one of at most four K steps (a network's 1x1 convolutions, K
+    // up to 256) the three its pipeline needs: its workgroups are short,
+    // and more of them a processor overlap one's copies with another's
+    // epilogue. ResNet50 f16 batch 32's 28x28 convolution of K 128, 128 x
+    // 128 tiles: 4 stages, one workgroup a processor, 44.6 us; 3 stages,
+    // two, 36.6 (ncu).
+    int64_t steps = llvm::divideCeilSigned(c->K, tile->BK);
+    tile->Stages =
+        steps <= 4 ? 3 : std::clamp<int64_t>(steps + 2, 3, tile->Stages);
+    // A tile of two warpgroups (256 threads) runs two workgroups a
+    // processor where their stages leave room for both: the back end then
+    // keeps a thread's registers to half the file, which such a tile
+    // otherwise overruns (ResNet50's 56x56 3x3 convolution, 128 x 64
+    // tiles: 155 registers, one workgroup a processor, 41.7 us; 128
+    // registers, two, 36.8). More than two would spill; a one-warpgroup
+    // tile's registers fit two anyway.
+    if (tile->BM > kWgmmaM &&
+        target.workgroupsBySharedMemory(tile->dynamicSharedBytes()) >= 2)
+      tile->WorkgroupsPerProcessor = 2;
+  }
   return buildKernel(func, *c, *tile, instruction, symbols);
 }
 

@@ -67,6 +67,9 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(func::FuncOp func,
   // The launch provides what the kernel takes of gpu.dynamic_shared_memory.
   if (Attribute shared = func->getAttr(kSharedMemoryBytesAttr))
     kernel->setAttr(kSharedMemoryBytesAttr, shared);
+  // The back end translates it into its own attribute.
+  if (Attribute occupancy = func->getAttr(kWorkgroupsPerProcessorAttr))
+    kernel->setAttr(kWorkgroupsPerProcessorAttr, occupancy);
   // How it was lowered, for whoever reads the kernel.
   if (DictionaryAttr config = getLoweringConfig(func))
     kernel->setAttr(kLoweringConfigAttr, config);

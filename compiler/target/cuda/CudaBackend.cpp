@@ -6,8 +6,11 @@
 #include "compiler/target/cuda/CudaTarget.h"
 #include "compiler/target/cuda/LibdeviceCalls.h"
 
+#include "compiler/dispatch/DispatchRegions.h"
+
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -89,6 +92,17 @@ private:
     populateLibdeviceCallPatterns(patterns);
     if (failed(applyPatternsGreedily(lowered, std::move(patterns))))
       return failure();
+    // A kernel that must share a multiprocessor with others of its kind
+    // gets `.minnctapersm`, which keeps ptxas's register allocation to its
+    // share of the file.
+    lowered.walk([](gpu::GPUFuncOp kernel) {
+      if (auto count =
+              kernel->getAttrOfType<IntegerAttr>(kWorkgroupsPerProcessorAttr))
+        kernel->setAttr(
+            NVVM::NVVMDialect::getMinctasmAttrName(),
+            IntegerAttr::get(IntegerType::get(kernel.getContext(), 32),
+                             count.getInt()));
+    });
     gpu::GPUToNVVMPipelineOptions options;
     options.cubinChip = Target.Chip.str();
     options.cubinFeatures = "+ptx" + std::to_string(Target.PtxVersion);

@@ -34,28 +34,33 @@ constexpr int64_t KiB = 1024;
 
 // The one table of --cuda-target names and chip facts. PTX versions are the
 // first PTX ISA release supporting each chip (PTX ISA manual, "Release
-// notes"); threads per multiprocessor and shared memory per block from the
-// CUDA C++ Programming Guide's "Technical Specifications per Compute
-// Capability"; multiprocessor counts from each product's data sheet.
+// notes"); threads per multiprocessor, shared memory per block and per
+// multiprocessor from the CUDA C++ Programming Guide's "Technical
+// Specifications per Compute Capability"; multiprocessor counts from each
+// product's data sheet.
 const CudaTargetRow kCudaTargets[] = {
-    {{"sm_60", 50, 2048, 48 * KiB, 56}, {{"pascal", 0}, {"p100", 56}}},
-    {{"sm_61", 50, 2048, 48 * KiB, 30}, {}},
-    {{"sm_62", 50, 2048, 48 * KiB, 2}, {}},
-    {{"sm_70", 60, 2048, 96 * KiB, 80}, {{"volta", 0}, {"v100", 80}}},
-    {{"sm_72", 61, 2048, 96 * KiB, 8}, {}},
-    {{"sm_75", 63, 1024, 64 * KiB, 40}, {{"turing", 0}, {"t4", 40}}},
-    {{"sm_80", 70, 2048, 163 * KiB, 108}, {{"ampere", 0}, {"a100", 108}}},
-    {{"sm_86", 71, 1536, 99 * KiB, 84}, {{"a10", 72}, {"rtx3090", 82}}},
-    {{"sm_87", 74, 1536, 163 * KiB, 16}, {}},
-    {{"sm_89", 78, 1536, 99 * KiB, 142},
+    {{"sm_60", 50, 2048, 48 * KiB, 64 * KiB, 56},
+     {{"pascal", 0}, {"p100", 56}}},
+    {{"sm_61", 50, 2048, 48 * KiB, 96 * KiB, 30}, {}},
+    {{"sm_62", 50, 2048, 48 * KiB, 64 * KiB, 2}, {}},
+    {{"sm_70", 60, 2048, 96 * KiB, 96 * KiB, 80}, {{"volta", 0}, {"v100", 80}}},
+    {{"sm_72", 61, 2048, 96 * KiB, 96 * KiB, 8}, {}},
+    {{"sm_75", 63, 1024, 64 * KiB, 64 * KiB, 40}, {{"turing", 0}, {"t4", 40}}},
+    {{"sm_80", 70, 2048, 163 * KiB, 164 * KiB, 108},
+     {{"ampere", 0}, {"a100", 108}}},
+    {{"sm_86", 71, 1536, 99 * KiB, 100 * KiB, 84},
+     {{"a10", 72}, {"rtx3090", 82}}},
+    {{"sm_87", 74, 1536, 163 * KiB, 164 * KiB, 16}, {}},
+    {{"sm_89", 78, 1536, 99 * KiB, 100 * KiB, 142},
      {{"ada", 0}, {"l4", 58}, {"l40s", 142}, {"rtx4090", 128}}},
-    {{"sm_90", 78, 2048, 227 * KiB, 132}, {}},
-    {{"sm_90a", 80, 2048, 227 * KiB, 132},
+    {{"sm_90", 78, 2048, 227 * KiB, 228 * KiB, 132}, {}},
+    {{"sm_90a", 80, 2048, 227 * KiB, 228 * KiB, 132},
      {{"hopper", 0}, {"h100", 132}, {"h200", 132}}},
-    {{"sm_100", 86, 2048, 227 * KiB, 148}, {}},
-    {{"sm_100a", 86, 2048, 227 * KiB, 148}, {{"blackwell", 0}, {"b200", 148}}},
-    {{"sm_120", 87, 1536, 99 * KiB, 170}, {}},
-    {{"sm_120a", 87, 1536, 99 * KiB, 170}, {}},
+    {{"sm_100", 86, 2048, 227 * KiB, 228 * KiB, 148}, {}},
+    {{"sm_100a", 86, 2048, 227 * KiB, 228 * KiB, 148},
+     {{"blackwell", 0}, {"b200", 148}}},
+    {{"sm_120", 87, 1536, 99 * KiB, 100 * KiB, 170}, {}},
+    {{"sm_120a", 87, 1536, 99 * KiB, 100 * KiB, 170}, {}},
 };
 
 // Matrix instructions by the compute capability that brought them (PTX ISA
@@ -103,7 +108,12 @@ GpuTarget CudaTarget::gpuTarget() const {
   // Beyond 48 KiB a kernel must use dynamic shared memory and opt in.
   target.SharedMemoryBytes = 48 * KiB;
   target.MaxSharedMemoryBytes = MaxSharedMemoryBytes;
+  target.ProcessorSharedMemoryBytes = MultiprocessorSharedMemoryBytes;
   unsigned cc = computeCapability();
+  // Since CUDA 11, 1 KiB of a multiprocessor's shared memory per resident
+  // block on sm_80 and later (the Programming Guide's "Shared Memory" for
+  // compute capability 8.x and 9.0).
+  target.ReservedSharedMemoryBytes = cc >= 80 ? KiB : 0;
   target.AsyncCopy = cc >= 80;
   target.Tma = cc >= 90;
   for (const CudaMatrixRow &row : kCudaMatrixInstructions) {

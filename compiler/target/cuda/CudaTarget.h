@@ -22,8 +22,10 @@ struct CudaTarget {
   unsigned PtxVersion;
   /// Resident threads per multiprocessor.
   int64_t MaxThreadsPerMultiprocessor;
-  /// Shared memory a block may use once its kernel opts in.
+  /// Shared memory a block may use once its kernel opts in...
   int64_t MaxSharedMemoryBytes;
+  /// ...and a multiprocessor has for all its blocks.
+  int64_t MultiprocessorSharedMemoryBytes;
   /// Multiprocessors: the named product's, or for a chip or code name the
   /// usual data-center part's (sm_90a: an H100 SXM's 132).
   int64_t Multiprocessors;

@@ -3,14 +3,15 @@
 // The tensor-core kernel on an H100 (sm_90a: wgmma, 132 multiprocessors,
 // 227 KiB of shared memory a workgroup when the kernel opts in).
 
-// f16 x f16 -> f32 plus a bias and a ReLU, M = 2048, N = 512, K = 96:
+// f16 x f16 -> f32 plus a bias and a ReLU, M = 2048, N = 512, K = 352:
 // 128 x 128 tiles would give 64 workgroups, half the processors idle, so
 // 128 x 64 tiles (128, one a processor; the tile with the least work on
 // the busiest processor), two warpgroups (256 threads) of an m64n64
-// instruction each. Four stages of K = 64 (two steps, the second half past K: as many
-// stages as steps plus two) live in
-// dynamic shared memory (97 KiB plus 1 KiB to align them to a swizzle
-// atom), viewed in NVVM's shared space: A as 128 rows of 64 k, B as one
+// instruction each. Four stages of K = 64 (six steps, the last half past
+// K) live in dynamic shared memory (97 KiB plus 1 KiB to align them to a
+// swizzle atom: two such workgroups fit a multiprocessor, which the
+// kernel asks for, so ptxas keeps its registers to half the file),
+// viewed in NVVM's shared space: A as 128 rows of 64 k, B as one
 // block of 64 columns, 64 rows of k; the epilogue's staging reuses the
 // start. Copies go to swizzled columns (the 16-byte chunk exchanged by the
 // row modulo 8); two steps' copies are in flight before the loop. Each
@@ -24,9 +25,10 @@
 // issued together, and stores them.
 
 // CHECK-LABEL: func.func private @mm(
-// CHECK-SAME:    kiln.lowering_config = {instruction = "wgmma.m64n0k16.f16.f32", kernel = "mma_contraction", stages = 4 : i64, warp_tile = array<i64: 16, 64>, workgroup_tile = array<i64: 128, 64, 64>}
+// CHECK-SAME:    kiln.lowering_config = {instruction = "wgmma.m64n0k16.f16.f32", kernel = "mma_contraction", stages = 4 : i64, warp_tile = array<i64: 16, 64>, workgroup_tile = array<i64: 128, 64, 64>, workgroups_per_processor = 2 : i64}
 // CHECK-SAME:    kiln.shared_memory_bytes = 99328 : i64
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
+// CHECK-SAME:    kiln.workgroups_per_processor = 2 : i64
 // CHECK:         %[[DYN:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
 // CHECK:         %[[SHARED:.*]] = memref.memory_space_cast %[[DYN]] : memref<?xi8, #gpu.address_space<workgroup>> to memref<?xi8, 3>
 // CHECK:         %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %[[SHARED]]
@@ -36,7 +38,7 @@
 // CHECK:         memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8, 3> to memref<128x68xf32, 3>
 // CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 2048, 512) step (1, 128, 64)
 // CHECK:           arith.xori
-// CHECK:           nvgpu.device_async_copy %arg0{{.*}} : memref<2048x96xf16> to memref<4x128x64xf16, 3>
+// CHECK:           nvgpu.device_async_copy %arg0{{.*}} : memref<2048x352xf16> to memref<4x128x64xf16, 3>
 // CHECK:         scf.for {{.*}} -> (!llvm.struct<(f32, f32,
 // CHECK:           nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
 // CHECK-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
@@ -64,14 +66,14 @@
 // CHECK-NOT:     memref.global
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
-func.func private @mm(%a: memref<2048x96xf16>, %b: memref<96x512xf16>, %bias: memref<512xf32>, %out: memref<2048x512xf32>) attributes {kiln.dispatch} {
-  %0 = bufferization.to_tensor %a restrict : memref<2048x96xf16> to tensor<2048x96xf16>
-  %1 = bufferization.to_tensor %b restrict : memref<96x512xf16> to tensor<96x512xf16>
+func.func private @mm(%a: memref<2048x352xf16>, %b: memref<352x512xf16>, %bias: memref<512xf32>, %out: memref<2048x512xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<2048x352xf16> to tensor<2048x352xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<352x512xf16> to tensor<352x512xf16>
   %2 = bufferization.to_tensor %bias restrict : memref<512xf32> to tensor<512xf32>
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2048x512xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<2048x512xf32>) -> tensor<2048x512xf32>
-  %m = linalg.matmul ins(%0, %1 : tensor<2048x96xf16>, tensor<96x512xf16>) outs(%f : tensor<2048x512xf32>) -> tensor<2048x512xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<2048x352xf16>, tensor<352x512xf16>) outs(%f : tensor<2048x512xf32>) -> tensor<2048x512xf32>
   %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %2 : tensor<2048x512xf32>, tensor<512xf32>) outs(%e : tensor<2048x512xf32>) {
   ^bb0(%v: f32, %bv: f32, %o: f32):
     %s = arith.addf %v, %bv : f32
@@ -139,7 +141,7 @@ func.func private @three_channels(%x: memref<1x68x68x3xf16>, %w: memref<3x3x3x64
 // CHECK:         %[[WIN:.+]] = arith.cmpi ult, %[[W]], %c14{{.*}} : index
 // CHECK:         %[[WC:.+]] = arith.select %[[WIN]], %[[W]], %c0{{.*}} : index
 // CHECK:         %[[BYTES:.+]] = arith.select %{{.*}}, %c8{{.*}}, %c0{{.*}} : index
-// CHECK:         nvgpu.device_async_copy %arg0[%{{.*}}, %[[HC]], %[[WC]], %{{.*}}], %{{.*}}, 8, %[[BYTES]] {bypassL1} : memref<1x14x14x16xf16> to memref<4x64x64xf16, 3>
+// CHECK:         nvgpu.device_async_copy %arg0[%{{.*}}, %[[HC]], %[[WC]], %{{.*}}], %{{.*}}, 8, %[[BYTES]] {bypassL1} : memref<1x14x14x16xf16> to memref<3x64x64xf16, 3>
 // CHECK-NOT:     tensor.pad
 func.func private @padded_conv(%x: memref<1x14x14x16xf16>, %w: memref<3x3x16x32xf16>, %out: memref<1x14x14x32xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<1x14x14x16xf16> to tensor<1x14x14x16xf16>
@@ -206,5 +208,29 @@ func.func private @tokens(%a: memref<64x256xf16>, %b: memref<256x768xf16>, %out:
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<64x768xf32>) -> tensor<64x768xf32>
   %m = linalg.matmul ins(%0, %1 : tensor<64x256xf16>, tensor<256x768xf16>) outs(%f : tensor<64x768xf32>) -> tensor<64x768xf32>
   bufferization.materialize_in_destination %m in restrict writable %out : (tensor<64x768xf32>, memref<64x768xf32>) -> ()
+  return
+}
+
+// -----
+
+// A 1x1 convolution's GEMM, K = 256 (four steps of 64), M = 32768, N =
+// 256: 128 x 128 tiles, three stages (the fewest the pipeline takes, not
+// one per step plus two: a short K's workgroups overlap each other's
+// copies and epilogues, two a multiprocessor in 97 KiB each, which the
+// kernel asks for).
+
+// CHECK-LABEL: func.func private @short_k(
+// CHECK-SAME:    kiln.lowering_config = {instruction = "wgmma.m64n0k16.f16.f32", kernel = "mma_contraction", stages = 3 : i64, warp_tile = array<i64: 16, 128>, workgroup_tile = array<i64: 128, 128, 64>, workgroups_per_processor = 2 : i64}
+// CHECK-SAME:    kiln.shared_memory_bytes = 99328 : i64
+// CHECK-SAME:    kiln.workgroups_per_processor = 2 : i64
+// CHECK:         memref.view %{{.*}} : memref<?xi8, 3> to memref<3x128x64xf16, 3>
+func.func private @short_k(%a: memref<32768x256xf16>, %b: memref<256x256xf16>, %out: memref<32768x256xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<32768x256xf16> to tensor<32768x256xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<256x256xf16> to tensor<256x256xf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32768x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<32768x256xf32>) -> tensor<32768x256xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<32768x256xf16>, tensor<256x256xf16>) outs(%f : tensor<32768x256xf32>) -> tensor<32768x256xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<32768x256xf32>, memref<32768x256xf32>) -> ()
   return
 }

@@ -13,8 +13,9 @@
 // m64n64k16 per 16 of K, a step's waited for in the next); on sm_80 it reads
 // fragments with ldmatrix into mma.sync, and has no wgmma.
 
+// CHECK:       .shared .align 16 .b8 __dynamic_shmem__0
 // CHECK-LABEL: .entry f16_dispatch_0
-// CHECK-DAG:   .shared .align 16 .b8 __dynamic_shmem__0
+// CHECK-DAG:   mov.b64 {{.*}}, __dynamic_shmem__0
 // CHECK-DAG:   cp.async.cg.shared.global
 // CHECK-DAG:   cp.async.wait_group 0
 // CHECK-DAG:   fence.proxy.async.shared::cta
@@ -24,6 +25,15 @@
 // CHECK-DAG:   wgmma.wait_group.sync.aligned 1
 // CHECK-DAG:   wgmma.wait_group.sync.aligned 0
 // CHECK-NOT:   mma.sync
+// CHECK-NOT:   .minnctapersm
+// CHECK-LABEL: .entry f16_wide_dispatch_0
+
+// A 128 x 128 tile, two warpgroups of 128 threads: two workgroups a
+// multiprocessor fit their stages, and the kernel says so, so that ptxas
+// keeps to 128 registers a thread.
+// CHECK:       .maxntid 256, 1, 1
+// CHECK-NEXT:  .minnctapersm 2
+// CHECK:       wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // CHECK-LABEL: .entry f32_dispatch_0
 // CHECK-DAG:   ld.shared.v4.b32
 // CHECK-DAG:   fma.rn.f32
@@ -35,6 +45,7 @@
 // SM80-DAG:   ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 // SM80-DAG:   mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // SM80-NOT:   wgmma
+// SM80-LABEL: .entry f16_wide_dispatch_0
 // SM80-LABEL: .entry f32_dispatch_0
 
 // With --precision=tf32 the f32 kernel is on the tensor cores too: its A
@@ -42,6 +53,7 @@
 // mma.sync m16n8k8; the f16 kernel is as before.
 // TF32-LABEL: .entry f16_dispatch_0
 // TF32:       wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+// TF32-LABEL: .entry f16_wide_dispatch_0
 // TF32-LABEL: .entry f32_dispatch_0
 // TF32-DAG:   cp.async.cg.shared.global
 // TF32-DAG:   ldmatrix.sync.aligned.m8n8.x4.shared.b16
@@ -55,6 +67,14 @@ func.func @f16(%a: tensor<2048x64xf16>, %b: tensor<64x256xf16>) -> tensor<2048x2
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<2048x256xf32>) -> tensor<2048x256xf32>
   %m = linalg.matmul ins(%a, %b : tensor<2048x64xf16>, tensor<64x256xf16>) outs(%f : tensor<2048x256xf32>) -> tensor<2048x256xf32>
   return %m : tensor<2048x256xf32>
+}
+
+func.func @f16_wide(%a: tensor<16384x64xf16>, %b: tensor<64x256xf16>) -> tensor<16384x256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16384x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<16384x256xf32>) -> tensor<16384x256xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<16384x64xf16>, tensor<64x256xf16>) outs(%f : tensor<16384x256xf32>) -> tensor<16384x256xf32>
+  return %m : tensor<16384x256xf32>
 }
 
 func.func @f32(%a: tensor<2048x64xf32>, %b: tensor<64x1024xf32>) -> tensor<2048x1024xf32> {

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -35,12 +36,16 @@ bool readsBinding(linalg::GenericOp generic, OpOperand *input) {
              /*allowZeroInResults=*/true);
 }
 
+// Reads the element of `binding` that `map` gives for the output at the
+// loops it is called with.
+using BindingLoad = function_ref<Value(Value binding, AffineMap map)>;
+
 // Clones elementwise `generic`'s payload for the output at `outIndices`:
-// binding inputs are loaded there, input `root` (if set) is `rootValue`,
-// and linalg.index is the output index.
+// binding inputs are read there by `load`, input `root` (if set) is
+// `rootValue`, and linalg.index is the output index.
 Value applyElementwise(OpBuilder &builder, Location loc,
                        linalg::GenericOp generic, ArrayRef<Value> outIndices,
-                       OpOperand *root, Value rootValue) {
+                       OpOperand *root, Value rootValue, BindingLoad load) {
   Block &body = generic.getRegion().front();
   IRMapping map;
   for (OpOperand *input : generic.getDpsInputOperands()) {
@@ -49,11 +54,8 @@ Value applyElementwise(OpBuilder &builder, Location loc,
       map.map(arg, rootValue);
       continue;
     }
-    map.map(arg, memref::LoadOp::create(
-                     builder, loc, bindingOf(input->get()),
-                     applyToLoops(builder, loc,
-                                  generic.getMatchingIndexingMap(input),
-                                  outIndices)));
+    map.map(arg, load(bindingOf(input->get()),
+                      generic.getMatchingIndexingMap(input)));
   }
   for (Operation &op : body.without_terminator()) {
     if (auto index = dyn_cast<linalg::IndexOp>(op)) {
@@ -292,15 +294,141 @@ Value uniformInit(const KernelDispatch &d) {
   return fill ? fill.getInputs()[0] : Value();
 }
 
-Value initialValue(OpBuilder &builder, Location loc, const KernelDispatch &d,
-                   ArrayRef<Value> outIndices) {
+// initialValue, its bindings read by `load`.
+static Value initialValueBy(OpBuilder &builder, Location loc,
+                            const KernelDispatch &d, ArrayRef<Value> outIndices,
+                            BindingLoad load) {
   if (Value value = uniformInit(d))
     return value;
   if (auto copy = dyn_cast<linalg::CopyOp>(d.Init))
-    return memref::LoadOp::create(builder, loc, bindingOf(copy.getInputs()[0]),
-                                  outIndices);
+    return load(bindingOf(copy.getInputs()[0]),
+                builder.getMultiDimIdentityMap(outIndices.size()));
   return applyElementwise(builder, loc, cast<linalg::GenericOp>(d.Init),
-                          outIndices, /*root=*/nullptr, Value());
+                          outIndices, /*root=*/nullptr, Value(), load);
+}
+
+// applyEpilogue, its bindings read by `load`.
+static Value applyEpilogueBy(OpBuilder &builder, Location loc,
+                             const KernelDispatch &d, Value result,
+                             ArrayRef<Value> outIndices, BindingLoad load) {
+  Value inner = d.Op->getResult(0);
+  for (linalg::GenericOp epilogue : d.Epilogues) {
+    OpOperand *root = nullptr;
+    for (OpOperand *input : epilogue.getDpsInputOperands())
+      if (input->get() == inner)
+        root = input;
+    result = applyElementwise(builder, loc, epilogue, outIndices, root, result,
+                              load);
+    inner = epilogue->getResult(0);
+  }
+  return result;
+}
+
+// A binding's element loaded where `map` puts the output at `outIndices`.
+static Value loadAt(OpBuilder &builder, Location loc, Value binding,
+                    AffineMap map, ArrayRef<Value> outIndices) {
+  return memref::LoadOp::create(builder, loc, binding,
+                                applyToLoops(builder, loc, map, outIndices));
+}
+
+Value initialValue(OpBuilder &builder, Location loc, const KernelDispatch &d,
+                   ArrayRef<Value> outIndices) {
+  return initialValueBy(builder, loc, d, outIndices,
+                        [&](Value binding, AffineMap map) {
+                          return loadAt(builder, loc, binding, map, outIndices);
+                        });
+}
+
+OutputRun::OutputRun(OpBuilder &builder, Location loc, const KernelDispatch &d,
+                     ArrayRef<Value> first, int64_t length)
+    : Builder(builder), Loc(loc), D(d), First(first), Length(length) {}
+
+SmallVector<Value> OutputRun::indicesOf(int64_t lane) {
+  SmallVector<Value> indices(First);
+  if (lane)
+    indices.back() = arith::AddIOp::create(
+        Builder, Loc, indices.back(),
+        arith::ConstantIndexOp::create(Builder, Loc, lane));
+  return indices;
+}
+
+// The result of `map` that reads the innermost loop, when the binding's
+// elements along it are consecutive: the last result, or the last before
+// results of constant 0 into dimensions of size 1 (a bias of shape Cx1x1).
+static std::optional<unsigned> innermostResult(MemRefType type, AffineMap map) {
+  unsigned position = map.getNumResults();
+  while (position > 0) {
+    auto constant = dyn_cast<AffineConstantExpr>(map.getResult(position - 1));
+    if (!constant || constant.getValue() != 0 ||
+        type.getDimSize(position - 1) != 1)
+      break;
+    --position;
+  }
+  unsigned last = map.getNumDims() - 1;
+  if (position == 0 ||
+      map.getResult(position - 1) != getAffineDimExpr(last, map.getContext()))
+    return std::nullopt;
+  // The run's other indices are fixed.
+  if (llvm::any_of(map.getResults().take_front(position - 1),
+                   [&](AffineExpr e) { return e.isFunctionOfDim(last); }))
+    return std::nullopt;
+  return position - 1;
+}
+
+bool OutputRun::readsAlongRun(Value binding, AffineMap map) const {
+  auto type = dyn_cast<MemRefType>(binding.getType());
+  if (Length < 2 || !type || !type.getLayout().isIdentity() ||
+      !type.hasStaticShape() || type.getRank() == 0 ||
+      !type.getElementType().isIntOrFloat() ||
+      type.getElementTypeBitWidth() % 8 != 0)
+    return false;
+  std::optional<unsigned> inner = innermostResult(type, map);
+  return inner && type.getDimSize(*inner) % Length == 0;
+}
+
+Value OutputRun::load(Value binding, AffineMap map, int64_t lane) {
+  if (!readsAlongRun(binding, map))
+    return loadAt(Builder, Loc, binding, map, indicesOf(lane));
+  Value &vector = Vectors[{binding, map}];
+  if (!vector) {
+    auto type = cast<MemRefType>(binding.getType());
+    unsigned inner = *innermostResult(type, map);
+    SmallVector<Value> indices = applyToLoops(Builder, Loc, map, First);
+    // Trailing unit dimensions folded into the innermost read one, so the
+    // vector runs along the memref's innermost dimension.
+    if (inner + 1 < type.getRank()) {
+      SmallVector<ReassociationIndices> groups;
+      for (unsigned i = 0; i < inner; ++i)
+        groups.push_back({static_cast<int64_t>(i)});
+      groups.emplace_back();
+      for (int64_t i = inner; i < type.getRank(); ++i)
+        groups.back().push_back(i);
+      binding = memref::CollapseShapeOp::create(Builder, Loc, binding, groups);
+      indices.resize(inner + 1);
+    }
+    // Its first element is a multiple of Length elements into a binding
+    // aligned to kBindingAlignment bytes.
+    int64_t bytes = Length * type.getElementTypeBitWidth() / 8;
+    vector = vector::LoadOp::create(
+        Builder, Loc, VectorType::get({Length}, type.getElementType()), binding,
+        indices, /*nontemporal=*/false,
+        llvm::MaybeAlign(std::min<int64_t>(
+            bytes & -bytes, static_cast<int64_t>(kBindingAlignment))));
+  }
+  return vector::ExtractOp::create(Builder, Loc, vector,
+                                   ArrayRef<int64_t>{lane});
+}
+
+Value OutputRun::initialValue(int64_t lane) {
+  return initialValueBy(
+      Builder, Loc, D, indicesOf(lane),
+      [&](Value binding, AffineMap map) { return load(binding, map, lane); });
+}
+
+Value OutputRun::applyEpilogue(Value result, int64_t lane) {
+  return applyEpilogueBy(
+      Builder, Loc, D, result, indicesOf(lane),
+      [&](Value binding, AffineMap map) { return load(binding, map, lane); });
 }
 
 Value applyRootPayload(OpBuilder &builder, const KernelDispatch &d,
@@ -329,16 +457,10 @@ Value applyRootPayload(OpBuilder &builder, const KernelDispatch &d,
 
 Value applyEpilogue(OpBuilder &builder, Location loc, const KernelDispatch &d,
                     Value result, ArrayRef<Value> outIndices) {
-  Value inner = d.Op->getResult(0);
-  for (linalg::GenericOp epilogue : d.Epilogues) {
-    OpOperand *root = nullptr;
-    for (OpOperand *input : epilogue.getDpsInputOperands())
-      if (input->get() == inner)
-        root = input;
-    result = applyElementwise(builder, loc, epilogue, outIndices, root, result);
-    inner = epilogue->getResult(0);
-  }
-  return result;
+  return applyEpilogueBy(
+      builder, loc, d, result, outIndices, [&](Value binding, AffineMap map) {
+        return loadAt(builder, loc, binding, map, outIndices);
+      });
 }
 
 void eraseTensorProgram(func::FuncOp func) {

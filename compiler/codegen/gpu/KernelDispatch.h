@@ -122,6 +122,37 @@ mlir::Value applyEpilogue(mlir::OpBuilder &builder, mlir::Location loc,
                           const KernelDispatch &d, mlir::Value result,
                           llvm::ArrayRef<mlir::Value> outIndices);
 
+/// initialValue and applyEpilogue for a run of `length` outputs consecutive
+/// along the output's innermost index, the first at `first` (whose
+/// innermost index is a multiple of `length`), each lane in turn from lane
+/// 0. An operand read along that index too (its map's last result is the
+/// innermost loop, which no other result reads; an identity-layout binding
+/// whose innermost extent `length` divides) is loaded once, as a vector
+/// of the run's elements, by lane 0: one wide load instead of `length`
+/// narrow ones (a residual beside a GEMM's output: 16 bytes, not 2, a
+/// load). Other operands are loaded an element at a time.
+class OutputRun {
+public:
+  OutputRun(mlir::OpBuilder &builder, mlir::Location loc,
+            const KernelDispatch &d, llvm::ArrayRef<mlir::Value> first,
+            int64_t length);
+  mlir::Value initialValue(int64_t lane);
+  mlir::Value applyEpilogue(mlir::Value result, int64_t lane);
+  /// The output's indices at `lane`.
+  llvm::SmallVector<mlir::Value> indicesOf(int64_t lane);
+
+private:
+  bool readsAlongRun(mlir::Value binding, mlir::AffineMap map) const;
+  mlir::Value load(mlir::Value binding, mlir::AffineMap map, int64_t lane);
+
+  mlir::OpBuilder &Builder;
+  mlir::Location Loc;
+  const KernelDispatch &D;
+  llvm::SmallVector<mlir::Value> First;
+  int64_t Length;
+  llvm::DenseMap<std::pair<mlir::Value, mlir::AffineMap>, mlir::Value> Vectors;
+};
+
 /// `compute()` where `inBounds` holds and `otherwise` elsewhere, built as an
 /// scf.if so nothing outside the bounds is loaded; `compute()` alone when
 /// `inBounds` is null (known in bounds).

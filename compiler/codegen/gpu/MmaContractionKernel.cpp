@@ -87,8 +87,12 @@ namespace kiln {
 namespace {
 
 constexpr int64_t kBK = 32;
-// 16 bytes of f32 padding per row of the epilogue's staging buffer.
+// f32 padding per row of the epilogue's staging buffer: 16 bytes; 32 for
+// wgmma's, whose rows are then 8 banks apart, so that the half warp
+// storing a fragment's 8-byte pairs (4 rows of 8 columns) hits each bank
+// once (16 bytes apart, two rows shared banks: 2 wavefronts a store).
 constexpr int64_t kStagingPad = 4;
+constexpr int64_t kWgmmaStagingPad = 8;
 
 // A workgroup tile, the warps splitting it, its shared-memory stages and
 // the K step of one stage; with Wgmma, warpgroups of four warps issue
@@ -132,6 +136,9 @@ struct MmaTile {
   // each thread issues the loads of all its runs together, waiting for
   // global memory once rather than once per 16 rows.
   constexpr int64_t stagingRows() const { return Wgmma ? BM : kMmaM; }
+  constexpr int64_t stagingColumns() const {
+    return BN + (Wgmma ? kWgmmaStagingPad : kStagingPad);
+  }
   constexpr int64_t dynamicSharedBytes() const {
     return Wgmma ? Stages * (stageBytesA() + stageBytesB()) + kWgmmaAtomBytes
                  : 0;
@@ -217,7 +224,7 @@ static_assert(std::all_of(
 // needs, of which it keeps at least three.
 static_assert(std::all_of(std::begin(kWgmmaTiles), std::end(kWgmmaTiles),
                           [](const MmaTile &t) {
-                            return t.stagingRows() * (t.BN + kStagingPad) * 4 <=
+                            return t.stagingRows() * t.stagingColumns() * 4 <=
                                    3 * (t.stageBytesA() + t.stageBytesB());
                           }));
 
@@ -550,7 +557,7 @@ SmallVector<Value> MmaKernelBuilder::sharedB(Value stage, Value row,
 }
 
 void MmaKernelBuilder::createStages() {
-  SmallVector<int64_t> stagingShape = {T.stagingRows(), T.BN + kStagingPad};
+  SmallVector<int64_t> stagingShape = {T.stagingRows(), T.stagingColumns()};
   if (!T.Wgmma) {
     // A's rows padded by 16 bytes (ldmatrix, see kMmaRowPad). B's by 16
     // bytes of f16 (ldmatrix) or 8 f32 (tf32): the four k rows t of a
@@ -724,12 +731,15 @@ void MmaKernelBuilder::stageChunk(ValueRange results, int64_t chunk,
     OpBuilder::InsertionGuard guard(B);
     auto branch = scf::IfOp::create(B, Loc, owner);
     B.setInsertionPoint(branch.thenYield());
+    // A pair starts at an even column of rows of an even length: one
+    // 8-byte store.
     for (int64_t ni = 0; ni < tilesN; ++ni)
       for (int64_t r = 0; r < 2; ++r)
         vector::StoreOp::create(B, Loc, fragmentRow(results, mi, ni, r),
                                 Staging,
                                 ValueRange{add(g, tile * kMmaM + 8 * r),
-                                           add(warpCol, add(t2, ni * kMmaN))});
+                                           add(warpCol, add(t2, ni * kMmaN))},
+                                /*nontemporal=*/false, llvm::MaybeAlign(8));
   }
 }
 
@@ -945,15 +955,15 @@ void MmaKernelBuilder::build() {
       Type resultType =
           VectorStores ? Type(VectorType::get({run}, outType)) : outType;
       Value result = zeroUnless(B, Loc, inBounds, resultType, [&]() -> Value {
+        // The run's operands read along it are loaded a run at a time.
+        OutputRun operands(B, Loc, C, at(outMap, m, n, nullptr), run);
         SmallVector<Value> values;
         for (int64_t j = 0; j < run; ++j) {
-          SmallVector<Value> outIndices = at(outMap, m, add(n, j), nullptr);
           Value v = memref::LoadOp::create(B, Loc, Staging,
                                            ValueRange{row, add(col, j)});
           if (!uniformInit(C))
-            v = arith::AddFOp::create(B, Loc,
-                                      initialValue(B, Loc, C, outIndices), v);
-          values.push_back(applyEpilogue(B, Loc, C, v, outIndices));
+            v = arith::AddFOp::create(B, Loc, operands.initialValue(j), v);
+          values.push_back(operands.applyEpilogue(v, j));
         }
         if (!VectorStores)
           return values.front();

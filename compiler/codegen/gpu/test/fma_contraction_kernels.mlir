@@ -29,7 +29,7 @@
 // CHECK:           scf.if
 // CHECK-COUNT-4:     vector.store {{.*}} {alignment = 16 : i64} : memref<16x36xf32, 3>, vector<4xf32>
 // CHECK:           gpu.barrier
-// CHECK:           memref.load %arg2
+// CHECK:           vector.load %arg2[%{{.*}}] {alignment = 32 : i64} : memref<1536xf32>, vector<8xf32>
 // CHECK:           arith.addf
 // CHECK:           vector.store {{.*}}, %arg3{{.*}} : memref<197x1536xf32>, vector<8xf32>
 // CHECK-NOT:     linalg.

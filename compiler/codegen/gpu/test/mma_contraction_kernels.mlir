@@ -34,12 +34,14 @@
 // CHECK:         nvgpu.device_async_wait {{.*}} {numGroups = 0 : i32}
 // The epilogue, staged 16 rows at a time: the owning warps store their
 // fragments' row pairs, then each thread computes a run of 8 consecutive
-// columns of the 16 x 128 rows (consecutive threads on consecutive runs)
-// and stores it as one aligned vector after its loads.
+// columns of the 16 x 128 rows (consecutive threads on consecutive runs),
+// its 8 biases loaded as one vector, and stores it as one aligned vector
+// after its loads.
 // CHECK:         scf.if
 // CHECK-COUNT-8:   vector.store {{.*}} : memref<16x132xf32, 3>, vector<2xf32>
 // CHECK:         gpu.barrier
-// CHECK-COUNT-8: memref.load %arg2
+// CHECK:         vector.load %arg2[%{{.*}}] {alignment = 32 : i64} : memref<1024xf32>, vector<8xf32>
+// CHECK-COUNT-8: vector.extract %{{.*}}[{{[0-7]}}] : f32 from vector<8xf32>
 // CHECK-NOT:     memref.store
 // CHECK:         arith.maximumf
 // CHECK:         vector.from_elements {{.*}} : vector<8xf32>
@@ -229,7 +231,7 @@ func.func private @tall(%a: memref<6272x64xf16>, %b: memref<64x256xf16>, %out: m
 // CHECK:           scf.for
 // CHECK:             nvgpu.mma.sync
 // CHECK:           arith.truncf {{.*}} : f32 to f16
-// CHECK:           memref.load %arg2
+// CHECK:           vector.load %arg2[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<256x128xf16>, vector<8xf16>
 // CHECK:           arith.addf {{.*}} : f16
 // CHECK:           arith.maximumf {{.*}} : f16
 // CHECK:           vector.store {{.*}}, %arg3[{{.*}}] {alignment = 16 : i64} : memref<256x128xf16>, vector<8xf16>

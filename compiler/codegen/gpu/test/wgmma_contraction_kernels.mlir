@@ -21,8 +21,9 @@
 // per 16 of K) and waits for the previous step's. After the loop the last
 // group is waited for and a barrier lets the staging overwrite the stages;
 // the epilogue stages the whole 128 x 64 tile in f32 (each warp its 16
-// rows), then each thread takes 4 runs of 8 columns, their bias loads
-// issued together, and stores them.
+// rows, 8-byte pairs into rows padded by 32 bytes), then each thread takes
+// 4 runs of 8 columns, their bias loads (a vector of 8 for each) issued
+// together, and stores them.
 
 // CHECK-LABEL: func.func private @mm(
 // CHECK-SAME:    kiln.lowering_config = {instruction = "wgmma.m64n0k16.f16.f32", kernel = "mma_contraction", stages = 4 : i64, warp_tile = array<i64: 16, 64>, workgroup_tile = array<i64: 128, 64, 64>, workgroups_per_processor = 2 : i64}
@@ -35,7 +36,7 @@
 // CHECK:         arith.remui %[[BASE]], %c1024
 // CHECK:         memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8, 3> to memref<4x128x64xf16, 3>
 // CHECK:         memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8, 3> to memref<4x1x64x64xf16, 3>
-// CHECK:         memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8, 3> to memref<128x68xf32, 3>
+// CHECK:         memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8, 3> to memref<128x72xf32, 3>
 // CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 2048, 512) step (1, 128, 64)
 // CHECK:           arith.xori
 // CHECK:           nvgpu.device_async_copy %arg0{{.*}} : memref<2048x352xf16> to memref<4x128x64xf16, 3>
@@ -59,7 +60,7 @@
 // CHECK-NEXT:    llvm.inline_asm has_side_effects
 // CHECK-NEXT:    gpu.barrier
 // CHECK:         scf.if
-// CHECK-COUNT-128: vector.store {{.*}} : memref<128x68xf32, 3>, vector<2xf32>
+// CHECK-COUNT-128: vector.store {{.*}} {alignment = 8 : i64} : memref<128x72xf32, 3>, vector<2xf32>
 // CHECK:         gpu.barrier
 // CHECK-COUNT-4: vector.store {{.*}}, %arg3[{{.*}}] {alignment = 16 : i64} : memref<2048x512xf32>, vector<8xf32>
 // CHECK:         gpu.barrier

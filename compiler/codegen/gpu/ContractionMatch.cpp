@@ -121,19 +121,27 @@ SmallVector<Value> contractionLoops(OpBuilder &builder, Location loc,
   return loops;
 }
 
+bool isLhsDimPadded(const Contraction &c, unsigned dim) {
+  if (c.LhsPadLow.empty())
+    return false;
+  auto padded = cast<ShapedType>(
+      linalg::LinalgOp(c.Op).getDpsInputOperand(0)->get().getType());
+  return c.LhsPadLow[dim] != 0 ||
+         padded.getDimSize(dim) !=
+             cast<MemRefType>(c.Lhs.getType()).getDimSize(dim);
+}
+
 LhsAccess lhsAccess(OpBuilder &builder, Location loc, const Contraction &c,
                     ArrayRef<Value> indices) {
   LhsAccess access{llvm::to_vector(indices), nullptr};
   if (c.LhsPadLow.empty())
     return access;
   auto type = cast<MemRefType>(c.Lhs.getType());
-  auto padded = cast<ShapedType>(
-      linalg::LinalgOp(c.Op).getDpsInputOperand(0)->get().getType());
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   for (size_t i = 0; i < access.Indices.size(); ++i) {
     Value &index = access.Indices[i];
     int64_t size = type.getDimSize(i);
-    if (c.LhsPadLow[i] == 0 && padded.getDimSize(i) == size)
+    if (!isLhsDimPadded(c, i))
       continue;
     // Unsigned: an index left of the padding wraps past the size.
     Value shifted = arith::SubIOp::create(

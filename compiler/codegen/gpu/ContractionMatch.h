@@ -67,6 +67,9 @@ struct LhsAccess {
 };
 LhsAccess lhsAccess(mlir::OpBuilder &builder, mlir::Location loc,
                     const Contraction &c, llvm::ArrayRef<mlir::Value> indices);
+/// Whether the root reads dimension `dim` of Lhs through a pad (indices
+/// there are shifted by LhsPadLow[dim] and checked against Lhs's size).
+bool isLhsDimPadded(const Contraction &c, unsigned dim);
 
 /// True when `operand`'s innermost index is the innermost loop of `dims`
 /// itself, so consecutive positions of that group are consecutive in

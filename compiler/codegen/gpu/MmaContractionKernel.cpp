@@ -74,6 +74,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -327,6 +328,17 @@ std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
   return best;
 }
 
+// Whether A's copies split their addresses (MmaKernelBuilder::SplitA): a
+// convolution's A copied (not gathered) from an identity-layout binding,
+// its innermost K loop (channels, innermost in A) a multiple of BK, so a
+// K step stays at one window position.
+bool splitsA(const Contraction &c, const MmaTile &tile) {
+  auto type = cast<MemRefType>(c.Lhs.getType());
+  return c.ImplicitGemm && copyElementsOfA(c, tile) != 0 &&
+         type.getLayout().isIdentity() && type.hasStaticShape() &&
+         c.Ranges[c.KDims.back()] % tile.BK == 0;
+}
+
 class MmaKernelBuilder : IndexArithmetic {
 public:
   MmaKernelBuilder(func::FuncOp func, Contraction c, MmaTile tile,
@@ -335,8 +347,8 @@ public:
       : IndexArithmetic(func.getContext(), c.Op.getLoc()), Func(func), C(c),
         T(tile), Instruction(instruction), Symbols(symbols),
         CopyElementsA(copyElementsOfA(c, tile)), GatherA(CopyElementsA == 0),
-        VectorStores(hasColumnRuns(c)), Elem(multiplyAccumulateType(c.Op)),
-        CopyElements(tile.copyElements()) {}
+        VectorStores(hasColumnRuns(c)), SplitA(splitsA(c, tile)),
+        Elem(multiplyAccumulateType(c.Op)), CopyElements(tile.copyElements()) {}
 
   void build();
 
@@ -374,6 +386,12 @@ private:
   // returns; with `valid` (null: true) false they read nothing from global
   // memory (a step past the last).
   Value copyStage(Value stage, Value k0, Value valid);
+  // With SplitA: the row parts of this thread's copies of A (before the K
+  // loop)...
+  void prepareSplitA();
+  // ...and the copies of A at k0 from them.
+  void copySplitA(Value stage, Value k0, Value valid,
+                  SmallVectorImpl<Value> &tokens);
   // A gathered element by element (its rows are not 16-byte runs along k:
   // a convolution over 3 input channels): this thread's elements of the A
   // tile at k0, zero past M and K, loaded into registers...
@@ -428,6 +446,25 @@ private:
   const bool GatherA;
   // C's rows are runs of kCopyElements columns: stored a run at a time.
   const bool VectorStores;
+  // A convolution's A copied whole K steps at a window position each (its
+  // channels a multiple of BK): a copy's address is split into a part of
+  // its row, computed once before the K loop (PiecesA), and a part of the
+  // step, the same for every copy (splitA, in copyStage).
+  const bool SplitA;
+  struct PieceA {
+    // Lhs's elements before the row's window origin (of the unpadded
+    // binding: negative where the window starts in the padding)...
+    Value Offset;
+    // ...whether the row exists (null: always)...
+    Value InM;
+    // ...its window origin along each padded dimension (else null), and
+    // its column of the tile.
+    SmallVector<Value> Origin;
+    Value Column;
+  };
+  SmallVector<PieceA> PiecesA;
+  // Lhs as one dimension, which split copies index.
+  Value FlatLhs;
   // The operands' element type: f16, bf16 (wgmma only), or f32 rounded to
   // tf32 (mma.sync only).
   const Type Elem;
@@ -494,11 +531,91 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
           /*bypassL1=*/whole ? B.getUnitAttr() : UnitAttr()));
     }
   };
-  if (!GatherA)
+  if (SplitA)
+    copySplitA(stage, k0, valid, tokens);
+  else if (!GatherA)
     copy(TileA, C.Lhs, mapA, T.BM, T.BK, /*isA=*/true);
   copy(TileB, C.Rhs, mapB, T.BK, T.BN, /*isA=*/false);
   return nvgpu::DeviceAsyncCreateGroupOp::create(
       B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tokens);
+}
+
+void MmaKernelBuilder::prepareSplitA() {
+  linalg::LinalgOp op = C.Op;
+  AffineMap mapA = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  auto type = cast<MemRefType>(C.Lhs.getType());
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    all.front().push_back(i);
+  FlatLhs = memref::CollapseShapeOp::create(B, Loc, C.Lhs, all);
+  SmallVector<int64_t> strides = computeSuffixProduct(type.getShape());
+  int64_t width = CopyElementsA, perRow = T.BK / width;
+  for (int64_t first = 0; first < T.BM * perRow; first += T.threads()) {
+    Value piece = add(Tid, first);
+    PieceA p;
+    Value m = add(Row0, div(piece, perRow));
+    p.InM = rowInBounds(m);
+    if (C.M % T.BM != 0)
+      m = min(m, C.M - 1);
+    p.Column = mul(rem(piece, perRow), width);
+    // A's indices at the row with every k loop at 0: the row's part of
+    // each (its results are sums of loops times constants).
+    SmallVector<Value> origin = applyToLoops(
+        B, Loc, mapA, contractionLoops(B, Loc, C, Batch, m, nullptr, nullptr));
+    Value offset = idx(0);
+    for (auto [i, index] : llvm::enumerate(origin)) {
+      if (isLhsDimPadded(C, i)) {
+        index = arith::SubIOp::create(B, Loc, index, idx(C.LhsPadLow[i]));
+        p.Origin.push_back(index);
+      } else {
+        p.Origin.push_back(nullptr);
+      }
+      offset = add(offset, mul(index, strides[i]));
+    }
+    p.Offset = offset;
+    PiecesA.push_back(std::move(p));
+  }
+}
+
+void MmaKernelBuilder::copySplitA(Value stage, Value k0, Value valid,
+                                  SmallVectorImpl<Value> &tokens) {
+  linalg::LinalgOp op = C.Op;
+  AffineMap mapA = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  auto type = cast<MemRefType>(C.Lhs.getType());
+  SmallVector<int64_t> strides = computeSuffixProduct(type.getShape());
+  // The step's part of A's indices (its window position and first
+  // channel), the same for every copy of the step.
+  SmallVector<Value> step = applyToLoops(
+      B, Loc, mapA, contractionLoops(B, Loc, C, nullptr, nullptr, nullptr, k0));
+  Value stepOffset = idx(0);
+  for (auto [i, index] : llvm::enumerate(step))
+    stepOffset = add(stepOffset, mul(index, strides[i]));
+  int64_t width = CopyElementsA, perRow = T.BK / width;
+  Value zero = idx(0);
+  for (auto [i, p] : llvm::enumerate(PiecesA)) {
+    Value inBounds = both(valid, p.InM);
+    for (auto [dim, origin] : llvm::enumerate(p.Origin))
+      if (origin)
+        inBounds = both(inBounds,
+                        arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult,
+                                              add(origin, step[dim]),
+                                              idx(type.getDimSize(dim))));
+    Value index = add(add(p.Offset, stepOffset), p.Column);
+    Value srcElements;
+    if (inBounds) {
+      // Outside, a copy of nothing from the binding's start.
+      index = arith::SelectOp::create(B, Loc, inBounds, index, zero);
+      srcElements =
+          arith::SelectOp::create(B, Loc, inBounds, idx(width), idx(0));
+    }
+    Value piece = add(Tid, static_cast<int64_t>(i) * T.threads());
+    bool whole = width == CopyElements;
+    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), TileA,
+        sharedA(stage, div(piece, perRow), p.Column), FlatLhs, index,
+        B.getIndexAttr(width), srcElements,
+        /*bypassL1=*/whole ? B.getUnitAttr() : UnitAttr()));
+  }
 }
 
 SmallVector<Value> MmaKernelBuilder::loadA(Value k0, Value valid) {
@@ -828,6 +945,8 @@ void MmaKernelBuilder::build() {
   Tid = gpu::ThreadIdOp::create(B, Loc, gpu::Dimension::x);
   Warp = div(Tid, kMmaWarpThreads);
   Lane = rem(Tid, kMmaWarpThreads);
+  if (SplitA)
+    prepareSplitA();
   // Accumulators start from a fill's value, else from zero with the init
   // added in the epilogue, where consecutive threads read consecutive
   // elements of it.

@@ -109,13 +109,19 @@ func.func private @grouped(%arg0: memref<1x8x8x2x4xf32>, %arg1: memref<2x3x3x3x4
 // channels of one window position): the tensor-core kernel with the A tile
 // gathered by cp.async. M = 7 * 7 = 49 rows, N = 64: one 64 x 64 tile
 // would be one workgroup, so 32 x 32 tiles of 4 warps (each 16 x 16), the
-// second row of tiles' 15 rows past M zero-filled.
+// second row of tiles' 15 rows past M zero-filled. A K step of 32 is one
+// window position's 32 channels, so A's copies read the input as one
+// dimension, at the row's offset (computed before the K loop) plus the
+// step's (the same for every copy of the step).
 
 // CHECK-LABEL: func.func private @conv_f16(
 // CHECK-SAME:    kiln.lowering_config = {implicit_gemm = array<i64: 49, 64, 288>, instruction = "mma_sync.m16n8k16.f16.f32", kernel = "mma_contraction", stages = 4 : i64, warp_tile = array<i64: 16, 16>, workgroup_tile = array<i64: 32, 32, 32>}
+// CHECK:         %[[FLAT:.+]] = memref.collapse_shape %arg0 {{\[}}[0, 1, 2, 3]] : memref<1x9x9x32xf16> into memref<2592xf16>
 // CHECK:         arith.select
-// CHECK:         nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %{{.*}} {bypassL1} : memref<1x9x9x32xf16>
-// CHECK:         nvgpu.mma.sync
+// CHECK:         nvgpu.device_async_copy %[[FLAT]][%{{.*}}], %{{.*}}[{{.*}}], 8, %{{.*}} {bypassL1} : memref<2592xf16>
+// CHECK:         scf.for
+// CHECK:           nvgpu.device_async_copy %[[FLAT]][%{{.*}}], %{{.*}}[{{.*}}], 8, %{{.*}} {bypassL1} : memref<2592xf16>
+// CHECK:           nvgpu.mma.sync
 func.func private @conv_f16(%arg0: memref<1x9x9x32xf16>, %arg1: memref<3x3x32x64xf16>, %arg2: memref<1x7x7x64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %arg0 restrict : memref<1x9x9x32xf16> to tensor<1x9x9x32xf16>
   %1 = bufferization.to_tensor %arg1 restrict : memref<3x3x32x64xf16> to tensor<3x3x32x64xf16>
@@ -123,6 +129,40 @@ func.func private @conv_f16(%arg0: memref<1x9x9x32xf16>, %arg1: memref<3x3x32x64
   %e = tensor.empty() : tensor<1x7x7x64xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x7x7x64xf32>) -> tensor<1x7x7x64xf32>
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x9x9x32xf16>, tensor<3x3x32x64xf16>) outs(%f : tensor<1x7x7x64xf32>) -> tensor<1x7x7x64xf32>
+  bufferization.materialize_in_destination %c in restrict writable %arg2 : (tensor<1x7x7x64xf32>, memref<1x7x7x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// The same through a pad of 1 (kiln-form-dispatches' fuse-input-pads): each
+// copy's window origin along the padded rows and columns is kept from
+// before the loop (shifted by the padding), the step's window position
+// added to it and checked against the unpadded size (unsigned: left of the
+// padding wraps past it); outside, a copy of nothing from index 0.
+
+// CHECK-LABEL: func.func private @conv_f16_padded(
+// CHECK:         %[[FLAT:.+]] = memref.collapse_shape %arg0 {{\[}}[0, 1, 2, 3]] : memref<1x7x7x32xf16> into memref<1568xf16>
+// CHECK:         scf.for
+// CHECK:           arith.cmpi ult, %{{.*}}, %c7 : index
+// CHECK:           arith.cmpi ult, %{{.*}}, %c7 : index
+// CHECK-NEXT:      %[[IN:.+]] = arith.andi
+// CHECK:           %[[INDEX:.+]] = arith.select %[[IN]], %{{.*}}, %c0
+// CHECK:           %[[BYTES:.+]] = arith.select %[[IN]], %c8, %c0
+// CHECK:           nvgpu.device_async_copy %[[FLAT]][%[[INDEX]]], %{{.*}}[{{.*}}], 8, %[[BYTES]] {bypassL1} : memref<1568xf16>
+// CHECK-NOT:     tensor.pad
+func.func private @conv_f16_padded(%arg0: memref<1x7x7x32xf16>, %arg1: memref<3x3x32x64xf16>, %arg2: memref<1x7x7x64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x7x7x32xf16> to tensor<1x7x7x32xf16>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<3x3x32x64xf16> to tensor<3x3x32x64xf16>
+  %z = arith.constant 0.0 : f32
+  %hz = arith.constant 0.0 : f16
+  %p = tensor.pad %0 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %hz : f16
+  } : tensor<1x7x7x32xf16> to tensor<1x9x9x32xf16>
+  %e = tensor.empty() : tensor<1x7x7x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x7x7x64xf32>) -> tensor<1x7x7x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %1 : tensor<1x9x9x32xf16>, tensor<3x3x32x64xf16>) outs(%f : tensor<1x7x7x64xf32>) -> tensor<1x7x7x64xf32>
   bufferization.materialize_in_destination %c in restrict writable %arg2 : (tensor<1x7x7x64xf32>, memref<1x7x7x64xf32>) -> ()
   return
 }

@@ -513,16 +513,22 @@ def GpuWindowKernels : Pass<"kiln-gpu-window-kernels", "mlir::ModuleOp"> {
     in the dispatch, see kiln-form-dispatches' fuse-input-pads, read from
     the unpadded binding, the padding value outside it), then each thread computes
     R (up to 4) consecutive outputs of a row, with one filter load per
-    window position for its R outputs. The function records its workgroup
-    size and `kiln.lowering_config = {kernel = "window", workgroup_tile
-    (the output tile, per output dimension), thread_tile = [R], stages =
-    1}`; a window whose box would exceed half the target's static shared
-    memory (`kiln.gpu_target`), and every other dispatch, is left alone.
+    window position for its R outputs. Where the channels are the innermost
+    index of the input, filter and output, whole 16-byte vectors of them,
+    and the payload is elementwise, each thread takes a vector of channels
+    (V: 8 f16, 4 f32): the box is copied and the window read a vector at a
+    time, the payload applied to vectors. The function records its
+    workgroup size and `kiln.lowering_config = {kernel = "window",
+    workgroup_tile (the output tile, per output dimension), thread_tile =
+    [R], stages = 1, vector_width = V (when more than 1)}`; a window whose
+    box would exceed half the target's static shared memory
+    (`kiln.gpu_target`), and every other dispatch, is left alone.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect",
+                           "mlir::vector::VectorDialect"];
 }
 
 def GpuAttentionKernels : Pass<"kiln-gpu-attention-kernels", "mlir::ModuleOp"> {

@@ -431,6 +431,19 @@ Value OutputRun::applyEpilogue(Value result, int64_t lane) {
       [&](Value binding, AffineMap map) { return load(binding, map, lane); });
 }
 
+// Multiply and add may fuse into one FMA (one rounding instead of two), as
+// cuBLAS, cuDNN and every other GPU matmul or convolution do.
+static void allowContraction(OpBuilder &builder, Operation *op) {
+  if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(op)) {
+    arith::FastMathFlagsAttr flags = fastMath.getFastMathFlagsAttr();
+    op->setAttr(fastMath.getFastMathAttrName(),
+                arith::FastMathFlagsAttr::get(
+                    builder.getContext(),
+                    (flags ? flags.getValue() : arith::FastMathFlags::none) |
+                        arith::FastMathFlags::contract));
+  }
+}
+
 Value applyRootPayload(OpBuilder &builder, const KernelDispatch &d,
                        ArrayRef<Value> args) {
   Block &payload = d.Op->getRegion(0).front();
@@ -438,19 +451,51 @@ Value applyRootPayload(OpBuilder &builder, const KernelDispatch &d,
   for (auto [arg, value] : llvm::zip(payload.getArguments(), args))
     if (value)
       map.map(arg, value);
+  for (Operation &op : payload.without_terminator())
+    allowContraction(builder, builder.clone(op, map));
+  return map.lookupOrDefault(payload.getTerminator()->getOperand(0));
+}
+
+bool isVectorizablePayload(const KernelDispatch &d) {
+  Block &payload = d.Op->getRegion(0).front();
+  auto scalar = [](Type t) { return t.isIntOrFloat(); };
+  return llvm::all_of(payload.without_terminator(), [&](Operation &op) {
+    return (isa<arith::ConstantOp>(op) ||
+            op.hasTrait<OpTrait::Elementwise>()) &&
+           op.getNumRegions() == 0 &&
+           llvm::all_of(op.getOperandTypes(), scalar) &&
+           llvm::all_of(op.getResultTypes(), scalar);
+  });
+}
+
+Value applyRootPayloadToVectors(OpBuilder &builder, Location loc,
+                                const KernelDispatch &d, ArrayRef<Value> args,
+                                int64_t lanes) {
+  Block &payload = d.Op->getRegion(0).front();
+  auto vectorOf = [&](Type t) { return VectorType::get({lanes}, t); };
+  IRMapping map;
+  for (auto [arg, value] : llvm::zip(payload.getArguments(), args))
+    if (value)
+      map.map(arg, value);
   for (Operation &op : payload.without_terminator()) {
-    Operation *clone = builder.clone(op, map);
-    // Multiply and add may fuse into one FMA (one rounding instead of two),
-    // as cuBLAS, cuDNN and every other GPU matmul or convolution do.
-    if (auto fastMath = dyn_cast<arith::ArithFastMathInterface>(clone)) {
-      arith::FastMathFlagsAttr flags = fastMath.getFastMathFlagsAttr();
-      clone->setAttr(
-          fastMath.getFastMathAttrName(),
-          arith::FastMathFlagsAttr::get(
-              builder.getContext(),
-              (flags ? flags.getValue() : arith::FastMathFlags::none) |
-                  arith::FastMathFlags::contract));
+    if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+      map.map(constant.getResult(),
+              arith::ConstantOp::create(
+                  builder, loc,
+                  DenseElementsAttr::get(vectorOf(constant.getType()),
+                                         constant.getValue())));
+      continue;
     }
+    // A value from outside the payload is the same in every lane.
+    for (Value operand : op.getOperands())
+      if (!map.contains(operand))
+        map.map(operand,
+                vector::BroadcastOp::create(
+                    builder, loc, vectorOf(operand.getType()), operand));
+    Operation *clone = builder.clone(op, map);
+    for (OpResult result : clone->getResults())
+      result.setType(vectorOf(result.getType()));
+    allowContraction(builder, clone);
   }
   return map.lookupOrDefault(payload.getTerminator()->getOperand(0));
 }

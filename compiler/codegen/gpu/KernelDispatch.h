@@ -115,6 +115,19 @@ mlir::Value initialValue(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::Value applyRootPayload(mlir::OpBuilder &builder, const KernelDispatch &d,
                              llvm::ArrayRef<mlir::Value> args);
 
+/// Whether the root's payload is elementwise ops (and constants) on
+/// scalars, which applyRootPayloadToVectors can apply lane by lane.
+bool isVectorizablePayload(const KernelDispatch &d);
+
+/// applyRootPayload on vectors of `lanes` elements (`args` such vectors):
+/// each op on vectors, its constants and values from outside the payload
+/// the same in every lane.
+mlir::Value applyRootPayloadToVectors(mlir::OpBuilder &builder,
+                                      mlir::Location loc,
+                                      const KernelDispatch &d,
+                                      llvm::ArrayRef<mlir::Value> args,
+                                      int64_t lanes);
+
 /// The value stored for output `outIndices` whose root result is `result`:
 /// `result` with d's epilogues applied in turn (other inputs loaded from
 /// their bindings).

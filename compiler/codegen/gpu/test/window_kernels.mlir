@@ -2,34 +2,39 @@
 
 // The target: an H100 (32-lane subgroups, 48 KiB of static shared memory).
 
-// A depthwise 3x3 convolution with a bias + relu epilogue. A workgroup
-// computes 2 rows x 16 columns x 32 channels: 32 consecutive threads on the
-// channels, 2 x 4 groups of them on the rows and columns, each thread 4
-// consecutive outputs of a row. The workgroup first copies the input box
-// its windows read, (2 + 2) x (16 + 2) x 32, to shared memory (consecutive
-// threads on consecutive channels; 2304 elements, 9 per thread, all 9
-// loads before the 9 stores), then each thread loads one filter
-// element per window position and 4 input elements from shared memory.
-// 32 divides every tile: no predication.
+// A depthwise 3x3 convolution with a bias + relu epilogue, f32 channels
+// innermost everywhere: each thread takes 4 channels as one vector. A
+// workgroup computes 2 rows x 32 columns x 32 channels: 8 consecutive
+// threads on the channels (a subgroup's worth, 4 a thread), 2 x 8 groups of
+// them on the rows and columns, each thread 4 consecutive outputs of a row.
+// The workgroup first copies the input box its windows read, (2 + 2) x
+// (32 + 2) x 32, to shared memory a vector at a time (1088 of them over 128
+// threads: 9 rounds, the last one's threads past the box copying nothing),
+// then each thread loads one filter vector per window position and 4 input
+// vectors from shared memory and multiplies and adds vectors. The
+// epilogue's bias is loaded as one vector, and each output's 4 channels
+// stored as one.
 
-// CHECK:       memref.global "private" @depthwise_bias_relu_window : memref<1x4x18x32xf32, 3> {alignment = 16 : i64}
+// CHECK:       memref.global "private" @depthwise_bias_relu_window : memref<1x4x34x32xf32, 3> {alignment = 16 : i64}
 // CHECK-LABEL: func.func private @depthwise_bias_relu(
-// CHECK-SAME:    kiln.lowering_config = {kernel = "window", stages = 1 : i64, thread_tile = array<i64: 4>, workgroup_tile = array<i64: 1, 2, 16, 32>}
-// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
-// CHECK:         scf.forall ({{.*}}) = (0, 0, 0, 0, 0, 0) to (1, 32, 32, 32, 1, 1) step (1, 2, 16, 32, 1, 1)
-// CHECK:           %[[TID:.+]] = gpu.thread_id x
-// CHECK-NOT:       scf.if
-// CHECK-COUNT-9:   memref.load %arg0
-// CHECK-NOT:       memref.load
-// CHECK-COUNT-9:   memref.store {{.*}} : memref<1x4x18x32xf32, 3>
-// CHECK-NEXT:      gpu.barrier
-// CHECK:           scf.for {{.*}} -> (f32, f32, f32, f32)
-// CHECK:             scf.for {{.*}} -> (f32, f32, f32, f32)
-// CHECK:               memref.load %arg1
-// CHECK-COUNT-4:       memref.load {{.*}} : memref<1x4x18x32xf32, 3>
-// CHECK-NOT:           memref.load
+// CHECK-SAME:    kiln.lowering_config = {kernel = "window", stages = 1 : i64, thread_tile = array<i64: 4>, vector_width = 4 : i64, workgroup_tile = array<i64: 1, 2, 32, 32>}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0, 0, 0, 0) to (1, 32, 32, 32, 1, 1) step (1, 2, 32, 32, 1, 1)
+// CHECK-COUNT-8:   vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<1x34x34x32xf32>, vector<4xf32>
+// CHECK:           scf.if %{{.*}} -> (vector<4xf32>)
+// CHECK-NEXT:        vector.load %arg0
+// CHECK-COUNT-8:   vector.store {{.*}} : memref<1x4x34x32xf32, 3>, vector<4xf32>
+// CHECK:           gpu.barrier
+// CHECK:           scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK:             scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK:               vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<3x3x32xf32>, vector<4xf32>
+// CHECK:               vector.load {{.*}} : memref<1x4x34x32xf32, 3>, vector<4xf32>
+// CHECK-NEXT:          arith.mulf {{.*}} : vector<4xf32>
+// CHECK-NEXT:          arith.addf {{.*}} : vector<4xf32>
 // CHECK:               scf.yield
-// CHECK-COUNT-4:   arith.maximumf
+// CHECK:           vector.load %arg2[{{.*}}] {alignment = 16 : i64} : memref<32xf32>, vector<4xf32>
+// CHECK:           arith.maximumf {{.*}} : f32
+// CHECK:           vector.store {{.*}}, %arg3[{{.*}}] {alignment = 16 : i64} : memref<1x32x32x32xf32>, vector<4xf32>
 // CHECK-NOT:       linalg.
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #chan = affine_map<(d0, d1, d2, d3) -> (d3)>
@@ -53,44 +58,44 @@ func.func private @depthwise_bias_relu(%arg0: memref<1x34x34x32xf32>, %arg1: mem
 
 // -----
 
-// A 3x3 stride-2 max pooling of 8 channels (the window operand is only a
-// shape: nothing is loaded for it). 7 x 7 outputs: a 7 x 8 tile, 14
-// groups of 8 channel threads; its box, (7 - 1) * 2 + 3 rows by
-// (8 - 1) * 2 + 3 columns, reaches past the 15 input columns (read as 0,
-// used by no stored output), and the eighth column's outputs are not
-// stored.
+// A 3x3 stride-2 max pooling of 6 channels (the window operand is only a
+// shape: nothing is loaded for it; channels in no whole 16-byte vectors, so
+// a thread takes one). 7 x 7 outputs: a 7 x 8 tile, 14 groups of 6 channel
+// threads; its box, (7 - 1) * 2 + 3 rows by (8 - 1) * 2 + 3 columns,
+// reaches past the 15 input columns (read as 0, used by no stored output),
+// and the eighth column's outputs are not stored.
 
-// CHECK:       memref.global "private" @maxpool_window : memref<1x15x17x8xf32, 3>
+// CHECK:       memref.global "private" @maxpool_window : memref<1x15x17x6xf32, 3>
 // CHECK-LABEL: func.func private @maxpool(
-// CHECK-SAME:    workgroup_tile = array<i64: 1, 7, 8, 8>}
-// CHECK-SAME:    kiln.workgroup_size = array<i64: 112, 1, 1>
-// 2040 box elements over 112 threads: 19 rounds, the last one's threads
-// past the box (2040 - 18 * 112 = 24 of them) copying nothing.
+// CHECK-SAME:    workgroup_tile = array<i64: 1, 7, 8, 6>}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 84, 1, 1>
+// 1530 box elements over 84 threads: 19 rounds, the last one's threads
+// past the box (1530 - 18 * 84 = 18 of them) copying nothing.
 // CHECK:           %[[COL:.+]] = arith.remui %{{.*}}, %c17
 // CHECK:           %[[IN:.+]] = arith.cmpi ult, %[[COL]], %c15
 // CHECK:           scf.if %[[IN]]
 // CHECK-NEXT:        memref.load %arg0
-// CHECK:           %[[LAST:.+]] = arith.cmpi ult, %{{.*}}, %c2040
+// CHECK:           %[[LAST:.+]] = arith.cmpi ult, %{{.*}}, %c1530
 // CHECK:           scf.if %[[LAST]]
-// CHECK-NEXT:        memref.store {{.*}} : memref<1x15x17x8xf32, 3>
+// CHECK-NEXT:        memref.store {{.*}} : memref<1x15x17x6xf32, 3>
 // CHECK:           gpu.barrier
 // CHECK:           scf.for
 // CHECK:             scf.for
 // CHECK-NOT:           memref.load %arg
 // CHECK:               arith.muli %{{.*}}, %c2
-// CHECK:               memref.load {{.*}} : memref<1x15x17x8xf32, 3>
+// CHECK:               memref.load {{.*}} : memref<1x15x17x6xf32, 3>
 // CHECK-NEXT:          arith.maximumf
 // CHECK:           arith.cmpi ult, %{{.*}}, %c7
 // CHECK-NEXT:      scf.if
 // CHECK-NEXT:        memref.store {{.*}}, %arg1
-func.func private @maxpool(%arg0: memref<1x15x15x8xf32>, %arg1: memref<1x7x7x8xf32>) attributes {kiln.dispatch} {
-  %0 = bufferization.to_tensor %arg0 restrict : memref<1x15x15x8xf32> to tensor<1x15x15x8xf32>
+func.func private @maxpool(%arg0: memref<1x15x15x6xf32>, %arg1: memref<1x7x7x6xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x15x15x6xf32> to tensor<1x15x15x6xf32>
   %ninf = arith.constant 0xFF800000 : f32
   %win = tensor.empty() : tensor<3x3xf32>
-  %e = tensor.empty() : tensor<1x7x7x8xf32>
-  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x7x7x8xf32>) -> tensor<1x7x7x8xf32>
-  %p = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%0, %win : tensor<1x15x15x8xf32>, tensor<3x3xf32>) outs(%f : tensor<1x7x7x8xf32>) -> tensor<1x7x7x8xf32>
-  bufferization.materialize_in_destination %p in restrict writable %arg1 : (tensor<1x7x7x8xf32>, memref<1x7x7x8xf32>) -> ()
+  %e = tensor.empty() : tensor<1x7x7x6xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x7x7x6xf32>) -> tensor<1x7x7x6xf32>
+  %p = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%0, %win : tensor<1x15x15x6xf32>, tensor<3x3xf32>) outs(%f : tensor<1x7x7x6xf32>) -> tensor<1x7x7x6xf32>
+  bufferization.materialize_in_destination %p in restrict writable %arg1 : (tensor<1x7x7x6xf32>, memref<1x7x7x6xf32>) -> ()
   return
 }
 
@@ -172,24 +177,24 @@ func.func private @global_pool(%arg0: memref<1x64x64x64xf32>, %arg1: memref<1x1x
 // -----
 
 // A pad by -inf in the dispatch (kiln-form-dispatches fuse-input-pads)
-// feeding a 3x3 stride-2 max pooling: the box is copied from the unpadded
-// binding, each index shifted by the low padding and checked against the
+// feeding a 3x3 stride-2 max pooling of 16 f32 channels (4 vectors): the
+// box is copied from the unpadded binding a vector at a time, each index shifted by the low padding and checked against the
 // binding (unsigned: left of the padding wraps past it), -inf outside; no
 // padded tensor is stored.
 
 // CHECK:       memref.global "private" @padded_maxpool_window : memref<1x9x9x16xf32, 3>
 // CHECK-LABEL: func.func private @padded_maxpool(
 // CHECK-SAME:    kernel = "window"
-// CHECK:         %[[NINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK:         %[[NINF:.+]] = arith.constant dense<0xFF800000> : vector<4xf32>
 // CHECK:         %[[H:.+]] = arith.subi %{{.*}}, %c1 : index
 // CHECK:         %[[HIN:.+]] = arith.cmpi ult, %[[H]], %c8 : index
 // CHECK:         %[[W:.+]] = arith.subi %{{.*}}, %c1 : index
 // CHECK:         %[[WIN:.+]] = arith.cmpi ult, %[[W]], %c8 : index
 // CHECK:         %[[IN:.+]] = arith.andi %[[HIN]], %[[WIN]] : i1
-// CHECK:         scf.if %[[IN]] -> (f32) {
-// CHECK-NEXT:      memref.load %arg0[%{{.*}}, %[[H]], %[[W]], %{{.*}}] : memref<1x8x8x16xf32>
+// CHECK:         scf.if %[[IN]] -> (vector<4xf32>) {
+// CHECK-NEXT:      vector.load %arg0[%{{.*}}, %[[H]], %[[W]], %{{.*}}] {alignment = 16 : i64} : memref<1x8x8x16xf32>, vector<4xf32>
 // CHECK:         } else {
-// CHECK-NEXT:      scf.yield %[[NINF]] : f32
+// CHECK-NEXT:      scf.yield %[[NINF]] : vector<4xf32>
 // CHECK-NOT:     tensor.pad
 func.func private @padded_maxpool(%x: memref<1x8x8x16xf32>, %out: memref<1x4x4x16xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<1x8x8x16xf32> to tensor<1x8x8x16xf32>

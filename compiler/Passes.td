@@ -515,7 +515,8 @@ def GpuWindowKernels : Pass<"kiln-gpu-window-kernels", "mlir::ModuleOp"> {
     R (up to 4) consecutive outputs of a row, with one filter load per
     window position for its R outputs. Where the channels are the innermost
     index of the input, filter and output, whole 16-byte vectors of them,
-    and the payload is elementwise, each thread takes a vector of channels
+    the payload is elementwise and the vector kernel keeps a sixteenth of
+    the target's resident threads, each thread takes a vector of channels
     (V: 8 f16, 4 f32): the box is copied and the window read a vector at a
     time, the payload applied to vectors. The function records its
     workgroup size and `kiln.lowering_config = {kernel = "window",

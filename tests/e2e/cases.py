@@ -685,6 +685,10 @@ case(P, "tosa_maxpool2x2_stride2", [I("1x16x16x8xf32")],
      lambda x: maxPool(x, (2, 2), (2, 2)))
 case(P, "tosa_maxpool3x3_stride2_pad1", [I("2x17x17x4xf32")],
      lambda x: maxPool(x, (3, 3), (2, 2), (1, 1, 1, 1)))
+case(P, "tosa_maxpool3x3_stride2_pad1_wide", [I("1x112x112x64xf32")],
+     lambda x: maxPool(x, (3, 3), (2, 2), (1, 0, 1, 0)))
+case(P, "tosa_maxpool3x3_stride2_pad1_wide_f16", [I("4x56x56x64xf16")],
+     lambda x: maxPool(x, (3, 3), (2, 2), (1, 0, 1, 0)))
 case(P, "tosa_avgpool3x3_pad1", [I("1x8x8x3xf32")],
      lambda x: avgPoolExcludePad(x, (3, 3), (1, 1), (1, 1, 1, 1)),
      scale=lambda x: avgPoolExcludePad(np.abs(x), (3, 3), (1, 1),

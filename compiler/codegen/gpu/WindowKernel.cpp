@@ -124,9 +124,15 @@ void tile(Window &w) {
 // filter and the output, each an identity-layout binding whose channels
 // (unpadded) are whole vectors, and the payload is elementwise. Then the
 // box is copied, and the window read, 16 bytes at a time instead of an
-// element (ResNet50's max pooling, f16: 8 channels a load).
+// element (ResNet50's max pooling, f16: 8 channels a load). Only where the
+// vector kernel has a sixteenth of the threads the chip holds (16,896 on
+// an H100): with fewer, the scalar kernel's several times more threads
+// hide more latency (MobileNetV2 f32 at batch 1, 14x14x384 depthwise:
+// 4,704 vector threads, 12.4 -> 16.6 us with vectors), while at batch 32
+// every depthwise layer gained (f16 7x7x576: 28,224 vector threads,
+// 14.8 -> 8.6 us).
 int64_t vectorWidth(const Window &w, AffineMap mapIn, AffineMap mapFilter,
-                    AffineMap mapOut) {
+                    AffineMap mapOut, const GpuTarget &target) {
   int64_t channel = w.LaneDims.back();
   auto type = cast<MemRefType>(w.Input.getType());
   int64_t width = 16 / (type.getElementTypeBitWidth() / 8);
@@ -146,6 +152,16 @@ int64_t vectorWidth(const Window &w, AffineMap mapIn, AffineMap mapFilter,
       (!w.PadLow.empty() &&
        (w.PadLow[inputChannels] != 0 ||
         w.InputShape[inputChannels] != type.getShape().back())))
+    return 1;
+  // Its threads: one per vector of R outputs (R as matchWindow sets it).
+  int64_t outputs = 1;
+  for (auto [range, iterator] :
+       llvm::zip(w.Ranges, linalg::LinalgOp(w.Op).getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel)
+      outputs *= range;
+  int64_t r =
+      w.Filter ? std::min(kOutputsPerThread, w.Ranges[w.ImageDims.back()]) : 1;
+  if (outputs / (r * width) < target.residentThreads() / 16)
     return 1;
   return width;
 }
@@ -231,7 +247,7 @@ FailureOr<Window> matchWindow(func::FuncOp func, const GpuTarget &target) {
   // Lanes from the innermost channel loop outwards, then threads along the
   // image loops, doubling the innermost and the others in turn so the tile
   // (and its box) stays square-ish.
-  w.V = vectorWidth(w, mapIn, mapFilter, mapOut);
+  w.V = vectorWidth(w, mapIn, mapFilter, mapOut, target);
   // Channels (consecutive threads) per workgroup: a subgroup's worth (in
   // vectors of V), whose shared-memory reads then spread over the banks,
   // whose global reads are one line, and whose box holds as many bytes a

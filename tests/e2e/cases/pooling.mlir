@@ -11,6 +11,18 @@ func.func @tosa_maxpool3x3_stride2_pad1(%x: tensor<2x17x17x4xf32>) -> tensor<2x9
   return %0 : tensor<2x9x9x4xf32>
 }
 
+// Wide enough that the GPU's window kernel takes a 16-byte vector of
+// channels a thread (4 f32, 8 f16): ResNet50's stem pooling, smaller.
+func.func @tosa_maxpool3x3_stride2_pad1_wide(%x: tensor<1x112x112x64xf32>) -> tensor<1x56x56x64xf32> {
+  %0 = tosa.max_pool2d %x {kernel = array<i64: 3, 3>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<1x112x112x64xf32>) -> tensor<1x56x56x64xf32>
+  return %0 : tensor<1x56x56x64xf32>
+}
+
+func.func @tosa_maxpool3x3_stride2_pad1_wide_f16(%x: tensor<4x56x56x64xf16>) -> tensor<4x28x28x64xf16> {
+  %0 = tosa.max_pool2d %x {kernel = array<i64: 3, 3>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<4x56x56x64xf16>) -> tensor<4x28x28x64xf16>
+  return %0 : tensor<4x28x28x64xf16>
+}
+
 func.func @tosa_avgpool3x3_pad1(%x: tensor<1x8x8x3xf32>) -> tensor<1x8x8x3xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %0 = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x8x8x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x3xf32>

@@ -2,39 +2,34 @@
 
 // The target: an H100 (32-lane subgroups, 48 KiB of static shared memory).
 
-// A depthwise 3x3 convolution with a bias + relu epilogue, f32 channels
-// innermost everywhere: each thread takes 4 channels as one vector. A
-// workgroup computes 2 rows x 32 columns x 32 channels: 8 consecutive
-// threads on the channels (a subgroup's worth, 4 a thread), 2 x 8 groups of
-// them on the rows and columns, each thread 4 consecutive outputs of a row.
-// The workgroup first copies the input box its windows read, (2 + 2) x
-// (32 + 2) x 32, to shared memory a vector at a time (1088 of them over 128
-// threads: 9 rounds, the last one's threads past the box copying nothing),
-// then each thread loads one filter vector per window position and 4 input
-// vectors from shared memory and multiplies and adds vectors. The
-// epilogue's bias is loaded as one vector, and each output's 4 channels
-// stored as one.
+// A depthwise 3x3 convolution with a bias + relu epilogue. A workgroup
+// computes 2 rows x 16 columns x 32 channels: 32 consecutive threads on the
+// channels, 2 x 4 groups of them on the rows and columns, each thread 4
+// consecutive outputs of a row. The workgroup first copies the input box
+// its windows read, (2 + 2) x (16 + 2) x 32, to shared memory (consecutive
+// threads on consecutive channels; 2304 elements, 9 per thread, all 9
+// loads before the 9 stores), then each thread loads one filter
+// element per window position and 4 input elements from shared memory.
+// 32 divides every tile: no predication.
 
-// CHECK:       memref.global "private" @depthwise_bias_relu_window : memref<1x4x34x32xf32, 3> {alignment = 16 : i64}
+// CHECK:       memref.global "private" @depthwise_bias_relu_window : memref<1x4x18x32xf32, 3> {alignment = 16 : i64}
 // CHECK-LABEL: func.func private @depthwise_bias_relu(
-// CHECK-SAME:    kiln.lowering_config = {kernel = "window", stages = 1 : i64, thread_tile = array<i64: 4>, vector_width = 4 : i64, workgroup_tile = array<i64: 1, 2, 32, 32>}
-// CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
-// CHECK:         scf.forall ({{.*}}) = (0, 0, 0, 0, 0, 0) to (1, 32, 32, 32, 1, 1) step (1, 2, 32, 32, 1, 1)
-// CHECK-COUNT-8:   vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<1x34x34x32xf32>, vector<4xf32>
-// CHECK:           scf.if %{{.*}} -> (vector<4xf32>)
-// CHECK-NEXT:        vector.load %arg0
-// CHECK-COUNT-8:   vector.store {{.*}} : memref<1x4x34x32xf32, 3>, vector<4xf32>
-// CHECK:           gpu.barrier
-// CHECK:           scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
-// CHECK:             scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
-// CHECK:               vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<3x3x32xf32>, vector<4xf32>
-// CHECK:               vector.load {{.*}} : memref<1x4x34x32xf32, 3>, vector<4xf32>
-// CHECK-NEXT:          arith.mulf {{.*}} : vector<4xf32>
-// CHECK-NEXT:          arith.addf {{.*}} : vector<4xf32>
+// CHECK-SAME:    kiln.lowering_config = {kernel = "window", stages = 1 : i64, thread_tile = array<i64: 4>, workgroup_tile = array<i64: 1, 2, 16, 32>}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0, 0, 0, 0) to (1, 32, 32, 32, 1, 1) step (1, 2, 16, 32, 1, 1)
+// CHECK:           %[[TID:.+]] = gpu.thread_id x
+// CHECK-NOT:       scf.if
+// CHECK-COUNT-9:   memref.load %arg0
+// CHECK-NOT:       memref.load
+// CHECK-COUNT-9:   memref.store {{.*}} : memref<1x4x18x32xf32, 3>
+// CHECK-NEXT:      gpu.barrier
+// CHECK:           scf.for {{.*}} -> (f32, f32, f32, f32)
+// CHECK:             scf.for {{.*}} -> (f32, f32, f32, f32)
+// CHECK:               memref.load %arg1
+// CHECK-COUNT-4:       memref.load {{.*}} : memref<1x4x18x32xf32, 3>
+// CHECK-NOT:           memref.load
 // CHECK:               scf.yield
-// CHECK:           vector.load %arg2[{{.*}}] {alignment = 16 : i64} : memref<32xf32>, vector<4xf32>
-// CHECK:           arith.maximumf {{.*}} : f32
-// CHECK:           vector.store {{.*}}, %arg3[{{.*}}] {alignment = 16 : i64} : memref<1x32x32x32xf32>, vector<4xf32>
+// CHECK-COUNT-4:   arith.maximumf
 // CHECK-NOT:       linalg.
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #chan = affine_map<(d0, d1, d2, d3) -> (d3)>
@@ -58,44 +53,44 @@ func.func private @depthwise_bias_relu(%arg0: memref<1x34x34x32xf32>, %arg1: mem
 
 // -----
 
-// A 3x3 stride-2 max pooling of 6 channels (the window operand is only a
-// shape: nothing is loaded for it; channels in no whole 16-byte vectors, so
-// a thread takes one). 7 x 7 outputs: a 7 x 8 tile, 14 groups of 6 channel
-// threads; its box, (7 - 1) * 2 + 3 rows by (8 - 1) * 2 + 3 columns,
-// reaches past the 15 input columns (read as 0, used by no stored output),
-// and the eighth column's outputs are not stored.
+// A 3x3 stride-2 max pooling of 8 channels (the window operand is only a
+// shape: nothing is loaded for it). 7 x 7 outputs: a 7 x 8 tile, 14
+// groups of 8 channel threads; its box, (7 - 1) * 2 + 3 rows by
+// (8 - 1) * 2 + 3 columns, reaches past the 15 input columns (read as 0,
+// used by no stored output), and the eighth column's outputs are not
+// stored.
 
-// CHECK:       memref.global "private" @maxpool_window : memref<1x15x17x6xf32, 3>
+// CHECK:       memref.global "private" @maxpool_window : memref<1x15x17x8xf32, 3>
 // CHECK-LABEL: func.func private @maxpool(
-// CHECK-SAME:    workgroup_tile = array<i64: 1, 7, 8, 6>}
-// CHECK-SAME:    kiln.workgroup_size = array<i64: 84, 1, 1>
-// 1530 box elements over 84 threads: 19 rounds, the last one's threads
-// past the box (1530 - 18 * 84 = 18 of them) copying nothing.
+// CHECK-SAME:    workgroup_tile = array<i64: 1, 7, 8, 8>}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 112, 1, 1>
+// 2040 box elements over 112 threads: 19 rounds, the last one's threads
+// past the box (2040 - 18 * 112 = 24 of them) copying nothing.
 // CHECK:           %[[COL:.+]] = arith.remui %{{.*}}, %c17
 // CHECK:           %[[IN:.+]] = arith.cmpi ult, %[[COL]], %c15
 // CHECK:           scf.if %[[IN]]
 // CHECK-NEXT:        memref.load %arg0
-// CHECK:           %[[LAST:.+]] = arith.cmpi ult, %{{.*}}, %c1530
+// CHECK:           %[[LAST:.+]] = arith.cmpi ult, %{{.*}}, %c2040
 // CHECK:           scf.if %[[LAST]]
-// CHECK-NEXT:        memref.store {{.*}} : memref<1x15x17x6xf32, 3>
+// CHECK-NEXT:        memref.store {{.*}} : memref<1x15x17x8xf32, 3>
 // CHECK:           gpu.barrier
 // CHECK:           scf.for
 // CHECK:             scf.for
 // CHECK-NOT:           memref.load %arg
 // CHECK:               arith.muli %{{.*}}, %c2
-// CHECK:               memref.load {{.*}} : memref<1x15x17x6xf32, 3>
+// CHECK:               memref.load {{.*}} : memref<1x15x17x8xf32, 3>
 // CHECK-NEXT:          arith.maximumf
 // CHECK:           arith.cmpi ult, %{{.*}}, %c7
 // CHECK-NEXT:      scf.if
 // CHECK-NEXT:        memref.store {{.*}}, %arg1
-func.func private @maxpool(%arg0: memref<1x15x15x6xf32>, %arg1: memref<1x7x7x6xf32>) attributes {kiln.dispatch} {
-  %0 = bufferization.to_tensor %arg0 restrict : memref<1x15x15x6xf32> to tensor<1x15x15x6xf32>
+func.func private @maxpool(%arg0: memref<1x15x15x8xf32>, %arg1: memref<1x7x7x8xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x15x15x8xf32> to tensor<1x15x15x8xf32>
   %ninf = arith.constant 0xFF800000 : f32
   %win = tensor.empty() : tensor<3x3xf32>
-  %e = tensor.empty() : tensor<1x7x7x6xf32>
-  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x7x7x6xf32>) -> tensor<1x7x7x6xf32>
-  %p = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%0, %win : tensor<1x15x15x6xf32>, tensor<3x3xf32>) outs(%f : tensor<1x7x7x6xf32>) -> tensor<1x7x7x6xf32>
-  bufferization.materialize_in_destination %p in restrict writable %arg1 : (tensor<1x7x7x6xf32>, memref<1x7x7x6xf32>) -> ()
+  %e = tensor.empty() : tensor<1x7x7x8xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x7x7x8xf32>) -> tensor<1x7x7x8xf32>
+  %p = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%0, %win : tensor<1x15x15x8xf32>, tensor<3x3xf32>) outs(%f : tensor<1x7x7x8xf32>) -> tensor<1x7x7x8xf32>
+  bufferization.materialize_in_destination %p in restrict writable %arg1 : (tensor<1x7x7x8xf32>, memref<1x7x7x8xf32>) -> ()
   return
 }
 
@@ -177,24 +172,24 @@ func.func private @global_pool(%arg0: memref<1x64x64x64xf32>, %arg1: memref<1x1x
 // -----
 
 // A pad by -inf in the dispatch (kiln-form-dispatches fuse-input-pads)
-// feeding a 3x3 stride-2 max pooling of 16 f32 channels (4 vectors): the
-// box is copied from the unpadded binding a vector at a time, each index shifted by the low padding and checked against the
+// feeding a 3x3 stride-2 max pooling: the box is copied from the unpadded
+// binding, each index shifted by the low padding and checked against the
 // binding (unsigned: left of the padding wraps past it), -inf outside; no
 // padded tensor is stored.
 
 // CHECK:       memref.global "private" @padded_maxpool_window : memref<1x9x9x16xf32, 3>
 // CHECK-LABEL: func.func private @padded_maxpool(
 // CHECK-SAME:    kernel = "window"
-// CHECK:         %[[NINF:.+]] = arith.constant dense<0xFF800000> : vector<4xf32>
+// CHECK:         %[[NINF:.+]] = arith.constant 0xFF800000 : f32
 // CHECK:         %[[H:.+]] = arith.subi %{{.*}}, %c1 : index
 // CHECK:         %[[HIN:.+]] = arith.cmpi ult, %[[H]], %c8 : index
 // CHECK:         %[[W:.+]] = arith.subi %{{.*}}, %c1 : index
 // CHECK:         %[[WIN:.+]] = arith.cmpi ult, %[[W]], %c8 : index
 // CHECK:         %[[IN:.+]] = arith.andi %[[HIN]], %[[WIN]] : i1
-// CHECK:         scf.if %[[IN]] -> (vector<4xf32>) {
-// CHECK-NEXT:      vector.load %arg0[%{{.*}}, %[[H]], %[[W]], %{{.*}}] {alignment = 16 : i64} : memref<1x8x8x16xf32>, vector<4xf32>
+// CHECK:         scf.if %[[IN]] -> (f32) {
+// CHECK-NEXT:      memref.load %arg0[%{{.*}}, %[[H]], %[[W]], %{{.*}}] : memref<1x8x8x16xf32>
 // CHECK:         } else {
-// CHECK-NEXT:      scf.yield %[[NINF]] : vector<4xf32>
+// CHECK-NEXT:      scf.yield %[[NINF]] : f32
 // CHECK-NOT:     tensor.pad
 func.func private @padded_maxpool(%x: memref<1x8x8x16xf32>, %out: memref<1x4x4x16xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<1x8x8x16xf32> to tensor<1x8x8x16xf32>
@@ -208,5 +203,89 @@ func.func private @padded_maxpool(%x: memref<1x8x8x16xf32>, %out: memref<1x4x4x1
   %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
   %m = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %win : tensor<1x10x10x16xf32>, tensor<3x3xf32>) outs(%f : tensor<1x4x4x16xf32>) -> tensor<1x4x4x16xf32>
   bufferization.materialize_in_destination %m in restrict writable %out : (tensor<1x4x4x16xf32>, memref<1x4x4x16xf32>) -> ()
+  return
+}
+
+// -----
+
+// ResNet50's max pooling at batch 32 in f16 (3x3, stride 2, a pad of -inf
+// fused): 64 channels innermost, 6.4 M outputs, so each thread takes 8
+// channels as one 16-byte vector (802,816 threads, more than a quarter of
+// the H100's resident 270,336; the small poolings above stay scalar). A
+// subgroup's worth of vectors spans 32 channels (4 threads), the rest of
+// the 256 threads the rows and columns; one output a thread (R = 1: no
+// filter load to share). Box copies, window reads and maxima are on
+// vectors of 8, -inf outside the input a splat.
+
+// CHECK:       memref.global "private" @maxpool_f16_window : memref<1x17x17x32xf16, 3>
+// CHECK-LABEL: func.func private @maxpool_f16(
+// CHECK-SAME:    kiln.lowering_config = {kernel = "window", stages = 1 : i64, thread_tile = array<i64: 1>, vector_width = 8 : i64, workgroup_tile = array<i64: 1, 8, 8, 32>}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
+// CHECK:         %[[NINF:.+]] = arith.constant dense<0xFC00> : vector<8xf16>
+// CHECK:         scf.if %{{.*}} -> (vector<8xf16>) {
+// CHECK-NEXT:      vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<32x112x112x64xf16>, vector<8xf16>
+// CHECK:         } else {
+// CHECK-NEXT:      scf.yield %[[NINF]] : vector<8xf16>
+// CHECK:         vector.store {{.*}} {alignment = 16 : i64} : memref<1x17x17x32xf16, 3>, vector<8xf16>
+// CHECK:         gpu.barrier
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             vector.load {{.*}} : memref<1x17x17x32xf16, 3>, vector<8xf16>
+// CHECK-NEXT:        arith.maximumf {{.*}} : vector<8xf16>
+// CHECK:         vector.store {{.*}}, %arg1[{{.*}}] {alignment = 16 : i64} : memref<32x56x56x64xf16>, vector<8xf16>
+func.func private @maxpool_f16(%x: memref<32x112x112x64xf16>, %out: memref<32x56x56x64xf16>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<32x112x112x64xf16> to tensor<32x112x112x64xf16>
+  %ninf = arith.constant 0xFC00 : f16
+  %p = tensor.pad %0 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %ninf : f16
+  } : tensor<32x112x112x64xf16> to tensor<32x114x114x64xf16>
+  %win = tensor.empty() : tensor<3x3xf16>
+  %e = tensor.empty() : tensor<32x56x56x64xf16>
+  %f = linalg.fill ins(%ninf : f16) outs(%e : tensor<32x56x56x64xf16>) -> tensor<32x56x56x64xf16>
+  %c = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %win : tensor<32x114x114x64xf16>, tensor<3x3xf16>) outs(%f : tensor<32x56x56x64xf16>) -> tensor<32x56x56x64xf16>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<32x56x56x64xf16>, memref<32x56x56x64xf16>) -> ()
+  return
+}
+
+// -----
+
+// A wide depthwise convolution with a bias + relu epilogue (112 x 112 x
+// 256 outputs in f32): 4 channels a thread as one vector, 4 outputs of a
+// row each (sharing each filter vector). Multiplies and adds on vectors;
+// the epilogue lane by lane, its bias loaded as one vector; each output's
+// 4 channels stored as one.
+
+// CHECK-LABEL: func.func private @depthwise_wide(
+// CHECK-SAME:    kiln.lowering_config = {kernel = "window", stages = 1 : i64, thread_tile = array<i64: 4>, vector_width = 4 : i64, workgroup_tile = array<i64: 1, 2, 32, 32>}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
+// CHECK:         vector.store {{.*}} : memref<1x4x34x32xf32, 3>, vector<4xf32>
+// CHECK:         gpu.barrier
+// CHECK:         scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK:           scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK:             vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<3x3x256xf32>, vector<4xf32>
+// CHECK:             vector.load {{.*}} : memref<1x4x34x32xf32, 3>, vector<4xf32>
+// CHECK-NEXT:        arith.mulf {{.*}} : vector<4xf32>
+// CHECK-NEXT:        arith.addf {{.*}} : vector<4xf32>
+// CHECK:         vector.load %arg2[{{.*}}] {alignment = 16 : i64} : memref<256xf32>, vector<4xf32>
+// CHECK:         arith.maximumf {{.*}} : f32
+// CHECK:         vector.store {{.*}}, %arg3[{{.*}}] {alignment = 16 : i64} : memref<1x112x112x256xf32>, vector<4xf32>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#chan = affine_map<(d0, d1, d2, d3) -> (d3)>
+func.func private @depthwise_wide(%arg0: memref<1x114x114x256xf32>, %arg1: memref<3x3x256xf32>, %arg2: memref<256xf32>, %arg3: memref<1x112x112x256xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x114x114x256xf32> to tensor<1x114x114x256xf32>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<3x3x256xf32> to tensor<3x3x256xf32>
+  %2 = bufferization.to_tensor %arg2 restrict : memref<256xf32> to tensor<256xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x112x112x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x112x112x256xf32>) -> tensor<1x112x112x256xf32>
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x114x114x256xf32>, tensor<3x3x256xf32>) outs(%f : tensor<1x112x112x256xf32>) -> tensor<1x112x112x256xf32>
+  %r = linalg.generic {indexing_maps = [#id, #chan, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c, %2 : tensor<1x112x112x256xf32>, tensor<256xf32>) outs(%e : tensor<1x112x112x256xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    %m = arith.maximumf %s, %z : f32
+    linalg.yield %m : f32
+  } -> tensor<1x112x112x256xf32>
+  bufferization.materialize_in_destination %r in restrict writable %arg3 : (tensor<1x112x112x256xf32>, memref<1x112x112x256xf32>) -> ()
   return
 }

@@ -9,10 +9,9 @@
 // An f16 one on the tensor cores: its input rows gathered by cp.async, rows
 // past M (66 * 66 = 4356, 4 past the last whole 64-row tile) copied with a
 // run-time source size of 0 bytes, then wgmma on sm_90a and ldmatrix into
-// mma.sync on sm_80. A depthwise convolution and a max pooling (window kernels,
-// 32 channels innermost: 4 a thread): the input box copied to shared
-// memory 16 bytes at a time, then 16-byte shared loads into FMAs and
-// maxima, 16-byte stores.
+// mma.sync on sm_80. A depthwise convolution and a max pooling (window kernels):
+// the input box stored to shared memory, then shared loads into FMAs and
+// maxima.
 
 // SM80-LABEL: .entry conv_f16_dispatch_0
 // SM80-DAG:   cp.async.cg.shared.global [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
@@ -31,15 +30,12 @@
 // CHECK-DAG:   wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CHECK-NOT:   mma.sync
 // CHECK-LABEL: .entry depthwise_dispatch_0
-// CHECK-DAG:   ld.global.v4.b32
-// CHECK-DAG:   st.shared.v4.b32
-// CHECK-DAG:   ld.shared.v4.b32
+// CHECK-DAG:   st.shared.b32
+// CHECK-DAG:   ld.shared.b32
 // CHECK-DAG:   fma.rn.f32
-// CHECK-DAG:   st.global.v4.b32
 // CHECK-LABEL: .entry maxpool_dispatch_0
-// CHECK-DAG:   ld.global.v4.b32
-// CHECK-DAG:   st.shared.v4.b32
-// CHECK-DAG:   ld.shared.v4.b32
+// CHECK-DAG:   st.shared.b32
+// CHECK-DAG:   ld.shared.b32
 // CHECK-DAG:   max.NaN.f32
 
 func.func @conv_f32(%x: tensor<1x18x18x32xf32>, %w: tensor<3x3x32x64xf32>) -> tensor<1x16x16x64xf32> {

@@ -386,6 +386,11 @@ private:
   // returns; with `valid` (null: true) false they read nothing from global
   // memory (a step past the last).
   Value copyStage(Value stage, Value k0, Value valid);
+  // One cp.async of `width` elements from `source` at `indices` into `tile`
+  // at `shared`, copying nothing where `inBounds` (null: true) is false;
+  // returns its token.
+  Value asyncCopy(Value tile, ValueRange shared, Value source,
+                  ValueRange indices, int64_t width, Value inBounds);
   // With SplitA: the row parts of this thread's copies of A (before the K
   // loop)...
   void prepareSplitA();
@@ -463,8 +468,10 @@ private:
     Value Column;
   };
   SmallVector<PieceA> PiecesA;
-  // Lhs as one dimension, which split copies index.
+  // Lhs as one dimension, which split copies index, and the elements
+  // between consecutive indices of each of Lhs's dimensions.
   Value FlatLhs;
+  SmallVector<int64_t> StridesA;
   // The operands' element type: f16, bf16 (wgmma only), or f32 rounded to
   // tf32 (mma.sync only).
   const Type Elem;
@@ -516,19 +523,9 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
           n = min(n, C.N - CopyElements);
         indices = at(map, nullptr, n, k);
       }
-      Value srcElements;
-      if (inBounds)
-        srcElements =
-            arith::SelectOp::create(B, Loc, inBounds, idx(width), idx(0));
-      // Only 16-byte copies may bypass L1 (cp.async.cg); the shorter ones
-      // of a convolution's few channels are the window's overlapping reads,
-      // which L1 serves.
-      bool whole = width == CopyElements;
-      tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-          B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tile,
-          isA ? sharedA(stage, row, col) : sharedB(stage, row, col), source,
-          indices, B.getIndexAttr(width), srcElements,
-          /*bypassL1=*/whole ? B.getUnitAttr() : UnitAttr()));
+      tokens.push_back(asyncCopy(
+          tile, isA ? sharedA(stage, row, col) : sharedB(stage, row, col),
+          source, indices, width, inBounds));
     }
   };
   if (SplitA)
@@ -540,6 +537,22 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
       B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tokens);
 }
 
+Value MmaKernelBuilder::asyncCopy(Value tile, ValueRange shared, Value source,
+                                  ValueRange indices, int64_t width,
+                                  Value inBounds) {
+  Value srcElements;
+  if (inBounds)
+    srcElements = arith::SelectOp::create(B, Loc, inBounds, idx(width), idx(0));
+  // Only 16-byte copies may bypass L1 (cp.async.cg); the shorter ones of a
+  // convolution's few channels are the window's overlapping reads, which
+  // L1 serves.
+  bool whole = width == CopyElements;
+  return nvgpu::DeviceAsyncCopyOp::create(
+      B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), tile, shared,
+      source, indices, B.getIndexAttr(width), srcElements,
+      /*bypassL1=*/whole ? B.getUnitAttr() : UnitAttr());
+}
+
 void MmaKernelBuilder::prepareSplitA() {
   linalg::LinalgOp op = C.Op;
   AffineMap mapA = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
@@ -548,7 +561,7 @@ void MmaKernelBuilder::prepareSplitA() {
   for (int64_t i = 0; i < type.getRank(); ++i)
     all.front().push_back(i);
   FlatLhs = memref::CollapseShapeOp::create(B, Loc, C.Lhs, all);
-  SmallVector<int64_t> strides = computeSuffixProduct(type.getShape());
+  StridesA = computeSuffixProduct(type.getShape());
   int64_t width = CopyElementsA, perRow = T.BK / width;
   for (int64_t first = 0; first < T.BM * perRow; first += T.threads()) {
     Value piece = add(Tid, first);
@@ -570,7 +583,7 @@ void MmaKernelBuilder::prepareSplitA() {
       } else {
         p.Origin.push_back(nullptr);
       }
-      offset = add(offset, mul(index, strides[i]));
+      offset = add(offset, mul(index, StridesA[i]));
     }
     p.Offset = offset;
     PiecesA.push_back(std::move(p));
@@ -582,14 +595,13 @@ void MmaKernelBuilder::copySplitA(Value stage, Value k0, Value valid,
   linalg::LinalgOp op = C.Op;
   AffineMap mapA = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   auto type = cast<MemRefType>(C.Lhs.getType());
-  SmallVector<int64_t> strides = computeSuffixProduct(type.getShape());
   // The step's part of A's indices (its window position and first
   // channel), the same for every copy of the step.
   SmallVector<Value> step = applyToLoops(
       B, Loc, mapA, contractionLoops(B, Loc, C, nullptr, nullptr, nullptr, k0));
   Value stepOffset = idx(0);
   for (auto [i, index] : llvm::enumerate(step))
-    stepOffset = add(stepOffset, mul(index, strides[i]));
+    stepOffset = add(stepOffset, mul(index, StridesA[i]));
   int64_t width = CopyElementsA, perRow = T.BK / width;
   Value zero = idx(0);
   for (auto [i, p] : llvm::enumerate(PiecesA)) {
@@ -601,20 +613,13 @@ void MmaKernelBuilder::copySplitA(Value stage, Value k0, Value valid,
                                               add(origin, step[dim]),
                                               idx(type.getDimSize(dim))));
     Value index = add(add(p.Offset, stepOffset), p.Column);
-    Value srcElements;
-    if (inBounds) {
-      // Outside, a copy of nothing from the binding's start.
+    // Outside, a copy of nothing from the binding's start.
+    if (inBounds)
       index = arith::SelectOp::create(B, Loc, inBounds, index, zero);
-      srcElements =
-          arith::SelectOp::create(B, Loc, inBounds, idx(width), idx(0));
-    }
     Value piece = add(Tid, static_cast<int64_t>(i) * T.threads());
-    bool whole = width == CopyElements;
-    tokens.push_back(nvgpu::DeviceAsyncCopyOp::create(
-        B, Loc, nvgpu::DeviceAsyncTokenType::get(B.getContext()), TileA,
-        sharedA(stage, div(piece, perRow), p.Column), FlatLhs, index,
-        B.getIndexAttr(width), srcElements,
-        /*bypassL1=*/whole ? B.getUnitAttr() : UnitAttr()));
+    tokens.push_back(asyncCopy(TileA,
+                               sharedA(stage, div(piece, perRow), p.Column),
+                               FlatLhs, index, width, inBounds));
   }
 }
 

@@ -119,6 +119,15 @@ void tile(Window &w) {
   w.Box = boxOf(map, w.Tile);
 }
 
+// R, the outputs along a row a thread computes, for vectors of `v`
+// channels: 4 where they share a filter load, or for scalars; a pooling's
+// vectors (no filter) gain nothing from more, and more threads fill the
+// chip.
+int64_t outputsPerThread(const Window &w, int64_t v) {
+  return std::min(w.Filter || v == 1 ? kOutputsPerThread : 1,
+                  w.Ranges[w.ImageDims.back()]);
+}
+
 // The channels a thread takes as one vector of 16 bytes: where the
 // innermost lane loop (channels) is the innermost index of the input, the
 // filter and the output, each an identity-layout binding whose channels
@@ -153,15 +162,14 @@ int64_t vectorWidth(const Window &w, AffineMap mapIn, AffineMap mapFilter,
        (w.PadLow[inputChannels] != 0 ||
         w.InputShape[inputChannels] != type.getShape().back())))
     return 1;
-  // Its threads: one per vector of R outputs (R as matchWindow sets it).
+  // Its threads: one per vector of R outputs.
   int64_t outputs = 1;
   for (auto [range, iterator] :
        llvm::zip(w.Ranges, linalg::LinalgOp(w.Op).getIteratorTypesArray()))
     if (iterator == utils::IteratorType::parallel)
       outputs *= range;
-  int64_t r =
-      w.Filter ? std::min(kOutputsPerThread, w.Ranges[w.ImageDims.back()]) : 1;
-  if (outputs / (r * width) < target.residentThreads() / 16)
+  if (outputs / (outputsPerThread(w, width) * width) <
+      target.residentThreads() / 16)
     return 1;
   return width;
 }
@@ -262,9 +270,7 @@ FailureOr<Window> matchWindow(func::FuncOp func, const GpuTarget &target) {
     w.Groups[dim] = std::min(range, lanesPerWorkgroup / lanes);
     lanes *= w.Groups[dim];
   }
-  // R outputs share a filter load; a pooling's vectors (no filter) gain
-  // nothing from R, and more threads fill the chip.
-  w.R = std::min(w.Filter || w.V == 1 ? kOutputsPerThread : 1, w.Ranges[inner]);
+  w.R = outputsPerThread(w, w.V);
   for (int64_t dim : w.ImageDims)
     w.Groups[dim] = 1;
   auto limit = [&](int64_t dim) {

@@ -328,15 +328,25 @@ std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
   return best;
 }
 
+// Whether a K step of A stays at one window position: its innermost K loop
+// (channels, innermost in A) is a multiple of BK.
+bool isStepAtOneWindowPosition(const Contraction &c, const MmaTile &tile) {
+  return c.Ranges[c.KDims.back()] % tile.BK == 0;
+}
+
 // Whether A's copies split their addresses (MmaKernelBuilder::SplitA): a
 // convolution's A copied (not gathered) from an identity-layout binding,
-// its innermost K loop (channels, innermost in A) a multiple of BK, so a
-// K step stays at one window position.
+// and either a K step at one window position or each thread's copies of A
+// at one column of the tile (the threads a multiple of a row's copies), so
+// that a copy's k part is the same for all of a thread's copies. A copy is
+// at one window position either way (its elements divide the channels).
 bool splitsA(const Contraction &c, const MmaTile &tile) {
   auto type = cast<MemRefType>(c.Lhs.getType());
-  return c.ImplicitGemm && copyElementsOfA(c, tile) != 0 &&
-         type.getLayout().isIdentity() && type.hasStaticShape() &&
-         c.Ranges[c.KDims.back()] % tile.BK == 0;
+  int64_t width = copyElementsOfA(c, tile);
+  return c.ImplicitGemm && width != 0 && type.getLayout().isIdentity() &&
+         type.hasStaticShape() &&
+         (isStepAtOneWindowPosition(c, tile) ||
+          tile.threads() % (tile.BK / width) == 0);
 }
 
 class MmaKernelBuilder : IndexArithmetic {
@@ -348,6 +358,7 @@ public:
         T(tile), Instruction(instruction), Symbols(symbols),
         CopyElementsA(copyElementsOfA(c, tile)), GatherA(CopyElementsA == 0),
         VectorStores(hasColumnRuns(c)), SplitA(splitsA(c, tile)),
+        UniformStepA(SplitA && isStepAtOneWindowPosition(c, tile)),
         Elem(multiplyAccumulateType(c.Op)), CopyElements(tile.copyElements()) {}
 
   void build();
@@ -451,11 +462,16 @@ private:
   const bool GatherA;
   // C's rows are runs of kCopyElements columns: stored a run at a time.
   const bool VectorStores;
-  // A convolution's A copied whole K steps at a window position each (its
-  // channels a multiple of BK): a copy's address is split into a part of
-  // its row, computed once before the K loop (PiecesA), and a part of the
-  // step, the same for every copy (splitA, in copyStage).
+  // A convolution's A copied with each copy's address split into a part
+  // of its row, computed once before the K loop (PiecesA), and a part of
+  // the step, computed once a step (copySplitA, in copyStage): see
+  // splitsA.
   const bool SplitA;
+  // With SplitA, whether a step's part is the same for every thread (a K
+  // step at one window position), or only for each thread's copies (a
+  // network's first convolution over 4 channels: a step spans 16 window
+  // positions, each thread's copies one of them).
+  const bool UniformStepA;
   struct PieceA {
     // Lhs's elements before the row's window origin (of the unpadded
     // binding: negative where the window starts in the padding)...
@@ -596,23 +612,29 @@ void MmaKernelBuilder::copySplitA(Value stage, Value k0, Value valid,
   AffineMap mapA = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   auto type = cast<MemRefType>(C.Lhs.getType());
   // The step's part of A's indices (its window position and first
-  // channel), the same for every copy of the step.
+  // channel): at k0, the same for every copy of the step, to which a
+  // copy's column adds channels; or at the k of this thread's column
+  // (every piece of a thread has the same), which may be past K.
+  Value k = UniformStepA ? k0 : add(k0, PiecesA.front().Column);
+  Value inK = UniformStepA ? nullptr : stepInBounds(k);
   SmallVector<Value> step = applyToLoops(
-      B, Loc, mapA, contractionLoops(B, Loc, C, nullptr, nullptr, nullptr, k0));
+      B, Loc, mapA, contractionLoops(B, Loc, C, nullptr, nullptr, nullptr, k));
   Value stepOffset = idx(0);
   for (auto [i, index] : llvm::enumerate(step))
     stepOffset = add(stepOffset, mul(index, StridesA[i]));
   int64_t width = CopyElementsA, perRow = T.BK / width;
   Value zero = idx(0);
   for (auto [i, p] : llvm::enumerate(PiecesA)) {
-    Value inBounds = both(valid, p.InM);
+    Value inBounds = both(valid, both(p.InM, inK));
     for (auto [dim, origin] : llvm::enumerate(p.Origin))
       if (origin)
         inBounds = both(inBounds,
                         arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult,
                                               add(origin, step[dim]),
                                               idx(type.getDimSize(dim))));
-    Value index = add(add(p.Offset, stepOffset), p.Column);
+    Value index = add(p.Offset, stepOffset);
+    if (UniformStepA)
+      index = add(index, p.Column);
     // Outside, a copy of nothing from the binding's start.
     if (inBounds)
       index = arith::SelectOp::create(B, Loc, inBounds, index, zero);

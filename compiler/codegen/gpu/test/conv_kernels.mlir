@@ -171,12 +171,17 @@ func.func private @conv_f16_padded(%arg0: memref<1x7x7x32xf16>, %arg1: memref<3x
 
 // Two input channels: a 16-byte copy of A would span window positions, so
 // A is copied 4 bytes (one window position) at a time, through L1 (only
-// 16-byte copies bypass it); B 16 bytes at a time.
+// 16-byte copies bypass it); B 16 bytes at a time. A K step of 32 spans 16
+// window positions, but each of the 128 threads copies A at one column of
+// the tile (a row is 16 copies), so its copies' addresses still split:
+// the row's part before the K loop, the part of the thread's k once a
+// step.
 
 // CHECK-LABEL: func.func private @conv_f16_narrow(
 // CHECK-NOT:     gather_a
 // CHECK-SAME:    kernel = "mma_contraction"
-// CHECK:         nvgpu.device_async_copy %arg0{{.*}}, 2 : memref<1x11x11x2xf16> to memref<4x32x40xf16, 3>
+// CHECK:         %[[FLAT:.+]] = memref.collapse_shape %arg0 {{\[}}[0, 1, 2, 3]] : memref<1x11x11x2xf16> into memref<242xf16>
+// CHECK:         nvgpu.device_async_copy %[[FLAT]][%{{.*}}], %{{.*}}[{{.*}}], 2 : memref<242xf16> to memref<4x32x40xf16, 3>
 // CHECK:         nvgpu.device_async_copy %arg1{{.*}}, 8 {bypassL1} : memref<4x4x2x64xf16> to memref<4x32x40xf16, 3>
 // CHECK:         nvgpu.mma.sync
 func.func private @conv_f16_narrow(%arg0: memref<1x11x11x2xf16>, %arg1: memref<4x4x2x64xf16>, %arg2: memref<1x8x8x64xf32>) attributes {kiln.dispatch} {
@@ -186,6 +191,43 @@ func.func private @conv_f16_narrow(%arg0: memref<1x11x11x2xf16>, %arg1: memref<4
   %e = tensor.empty() : tensor<1x8x8x64xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x11x11x2xf16>, tensor<4x4x2x64xf16>) outs(%f : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
+  bufferization.materialize_in_destination %c in restrict writable %arg2 : (tensor<1x8x8x64xf32>, memref<1x8x8x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// A network's first convolution after kiln-pad-conv-channels: 7x7, stride
+// 2, padded by 3, over 4 channels, so K = 196 is not a multiple of the K
+// step of 32 (8 window positions). Each thread's copies of A share a
+// column: once a step, its k is checked against K and its window position
+// added to each copy's origin along the padded rows and columns, checked
+// against the unpadded size; outside, a copy of nothing from index 0.
+
+// CHECK-LABEL: func.func private @conv_f16_stem(
+// CHECK-SAME:    implicit_gemm = array<i64: 64, 64, 196>
+// CHECK:         %[[FLAT:.+]] = memref.collapse_shape %arg0 {{\[}}[0, 1, 2, 3]] : memref<1x16x16x4xf16> into memref<1024xf16>
+// CHECK:         scf.for
+// CHECK:           arith.cmpi ult, %{{.*}}, %c196 : index
+// CHECK:           arith.cmpi ult, %{{.*}}, %c16 : index
+// CHECK:           arith.cmpi ult, %{{.*}}, %c16 : index
+// CHECK:           %[[IN:.+]] = arith.andi
+// CHECK:           %[[INDEX:.+]] = arith.select %[[IN]], %{{.*}}, %c0
+// CHECK:           %[[COUNT:.+]] = arith.select %[[IN]], %c4, %c0
+// CHECK:           nvgpu.device_async_copy %[[FLAT]][%[[INDEX]]], %{{.*}}[{{.*}}], 4, %[[COUNT]] : memref<1024xf16>
+// CHECK-NOT:     tensor.pad
+func.func private @conv_f16_stem(%arg0: memref<1x16x16x4xf16>, %arg1: memref<7x7x4x64xf16>, %arg2: memref<1x8x8x64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<1x16x16x4xf16> to tensor<1x16x16x4xf16>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<7x7x4x64xf16> to tensor<7x7x4x64xf16>
+  %z = arith.constant 0.0 : f32
+  %hz = arith.constant 0.0 : f16
+  %p = tensor.pad %0 low[0, 3, 3, 0] high[0, 3, 3, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %hz : f16
+  } : tensor<1x16x16x4xf16> to tensor<1x22x22x4xf16>
+  %e = tensor.empty() : tensor<1x8x8x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%p, %1 : tensor<1x22x22x4xf16>, tensor<7x7x4x64xf16>) outs(%f : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
   bufferization.materialize_in_destination %c in restrict writable %arg2 : (tensor<1x8x8x64xf32>, memref<1x8x8x64xf32>) -> ()
   return
 }

@@ -45,12 +45,14 @@ func.func private @mm(%a: memref<1024x96xf32>, %b: memref<96x1024xf32>, %out: me
 
 // A convolution over 3 channels (a network's first, channels-last, as
 // kiln-pad-conv-channels leaves none): A is copied an element (4 bytes) at
-// a time, as its k runs are not 8 or 16 bytes, B 4 f32 at a time; tf32 as
-// above.
+// a time, as its k runs are not 8 or 16 bytes, from the input read as one
+// dimension (each thread's copies at one k a step), B 4 f32 at a time;
+// tf32 as above.
 
 // CHECK-LABEL: func.func private @stem(
 // CHECK-SAME:    implicit_gemm = array<i64: 12544, 64, 147>, instruction = "mma_sync.m16n8k8.tf32.f32", kernel = "mma_contraction"
-// CHECK:         nvgpu.device_async_copy %arg0{{.*}}, 1, %{{.*}} : memref<1x230x230x3xf32> to memref<4x64x20xf32, 3>
+// CHECK:         %[[FLAT:.+]] = memref.collapse_shape %arg0 {{\[}}[0, 1, 2, 3]] : memref<1x230x230x3xf32> into memref<158700xf32>
+// CHECK:         nvgpu.device_async_copy %[[FLAT]][%{{.*}}], %{{.*}}, 1, %{{.*}} : memref<158700xf32> to memref<4x64x20xf32, 3>
 // CHECK:         nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
 // IEEE-LABEL:  func.func private @stem(
 // IEEE-SAME:     implicit_gemm = array<i64: 12544, 64, 147>, kernel = "fma_contraction"

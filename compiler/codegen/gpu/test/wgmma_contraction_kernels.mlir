@@ -127,22 +127,24 @@ func.func private @three_channels(%x: memref<1x68x68x3xf16>, %w: memref<3x3x3x64
 // -----
 
 // A convolution whose input is padded by zero in the dispatch (kiln-form-
-// dispatches' fuse-input-pads): A's copies read the unpadded binding, each
-// window index shifted by the low padding and checked against it
-// (unsigned: left of the padding wraps past it), clamped to 0 outside so
-// the address stays inside; a copy outside reads 0 source bytes, as one
-// past M or K does.
+// dispatches' fuse-input-pads): A's copies read the unpadded binding as one
+// dimension. A K step of 64 spans 4 window positions of 16 channels, but
+// each of the 128 threads copies A at one column of the tile (a row is 8
+// copies): its k, once a step, is checked against K, and its window
+// position added to each copy's origin along the padded rows and columns
+// (kept from before the loop, shifted by the low padding) and checked
+// against the unpadded size (unsigned: left of the padding wraps past it);
+// outside, a copy of 0 source bytes from index 0, as one past M or K.
 
 // CHECK-LABEL: func.func private @padded_conv(
 // CHECK-SAME:    implicit_gemm = array<i64: 196, 32, 144>
-// CHECK:         %[[H:.+]] = arith.subi %{{.*}}, %c1{{.*}} : index
-// CHECK:         %[[HIN:.+]] = arith.cmpi ult, %[[H]], %c14{{.*}} : index
-// CHECK:         %[[HC:.+]] = arith.select %[[HIN]], %[[H]], %c0{{.*}} : index
-// CHECK:         %[[W:.+]] = arith.subi %{{.*}}, %c1{{.*}} : index
-// CHECK:         %[[WIN:.+]] = arith.cmpi ult, %[[W]], %c14{{.*}} : index
-// CHECK:         %[[WC:.+]] = arith.select %[[WIN]], %[[W]], %c0{{.*}} : index
-// CHECK:         %[[BYTES:.+]] = arith.select %{{.*}}, %c8{{.*}}, %c0{{.*}} : index
-// CHECK:         nvgpu.device_async_copy %arg0[%{{.*}}, %[[HC]], %[[WC]], %{{.*}}], %{{.*}}, 8, %[[BYTES]] {bypassL1} : memref<1x14x14x16xf16> to memref<3x64x64xf16, 3>
+// CHECK:         %[[FLAT:.+]] = memref.collapse_shape %arg0 {{\[}}[0, 1, 2, 3]] : memref<1x14x14x16xf16> into memref<3136xf16>
+// CHECK:         arith.cmpi ult, %{{.*}}, %c144{{.*}} : index
+// CHECK:         arith.cmpi ult, %{{.*}}, %c14{{.*}} : index
+// CHECK:         arith.cmpi ult, %{{.*}}, %c14{{.*}} : index
+// CHECK:         %[[INDEX:.+]] = arith.select %[[IN:.+]], %{{.*}}, %c0{{.*}} : index
+// CHECK:         %[[BYTES:.+]] = arith.select %[[IN]], %c8{{.*}}, %c0{{.*}} : index
+// CHECK:         nvgpu.device_async_copy %[[FLAT]][%[[INDEX]]], %{{.*}}, 8, %[[BYTES]] {bypassL1} : memref<3136xf16> to memref<3x64x64xf16, 3>
 // CHECK-NOT:     tensor.pad
 func.func private @padded_conv(%x: memref<1x14x14x16xf16>, %w: memref<3x3x16x32xf16>, %out: memref<1x14x14x32xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<1x14x14x16xf16> to tensor<1x14x14x16xf16>

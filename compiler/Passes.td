@@ -462,7 +462,8 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
     `nvgpu.device_async_copy`, the parts past M, N and K zero-filled and
     not stored. When the target also has `wgmma.m64n0k16.f16.f32` and
     the shared memory, a warpgroup per 64 rows issues
-    `nvvm.wgmma.mma_async` m64nBNk16 instead, from 3 to 5 stages of K tiles
+    `nvvm.wgmma.mma_async` m64nBNk16 instead (64 x 128, 128 x 128, 64 x 64
+    or 128 x 64 tiles), from 3 to 8 stages of K tiles
     of 64 in 128-byte swizzled `gpu.dynamic_shared_memory` (the function gets
     `kiln.shared_memory_bytes`). An input padded by zero in the dispatch
     (kiln-form-dispatches' fuse-input-pads) is read from the unpadded

@@ -169,11 +169,28 @@ constexpr MmaTile tf32Tile(MmaTile tile) {
 }
 // wgmma tiles: a warpgroup per 64 rows, each warp 16 rows of the whole
 // width (an m64nBN instruction per k16); K steps of one 128-byte swizzled
-// row. Dynamic shared memory: 128 x 128 with 5 stages 161 KiB, 128 x 64
-// with 4 97 KiB (two workgroups a multiprocessor), 64 x 64 65 KiB.
-constexpr MmaTile kWgmmaTiles[] = {{128, 128, 8, 1, 5, kWgmmaRowElements, true},
-                                   {128, 64, 8, 1, 4, kWgmmaRowElements, true},
-                                   {64, 64, 4, 1, 4, kWgmmaRowElements, true}};
+// row. Dynamic shared memory: 64 x 128 and 128 x 64 with 4 stages 97 KiB
+// (two workgroups a multiprocessor), 128 x 128 with 5 161 KiB, 64 x 64
+// 65 KiB. chooseTile takes the first of equals, in this order (one
+// warpgroup before two of the same width, wide before narrow) unless
+// wgmmaTileOrder puts the two-warpgroup tiles first. On ResNet50 f16
+// batch 32 (ncu, each layer forced to each tile), 64 x 128 beat 128 x 128
+// and 128 x 64 on most layers where N allows it (14x14 1x1 to 1024
+// channels: 21.4 -> 19.1 us, 7x7 3x3: 38.7 -> 35.3), and 64 x 64 beat
+// 128 x 64 on 64 columns (56x56 3x3: 33.9 -> 32.7): workgroups of one
+// warpgroup wait at their own barriers, not at another's, an m64n128
+// reads fewer shared-memory bytes per multiply than an m64n64, and the
+// smaller steps of the grid leave the processors evener.
+constexpr MmaTile kWgmmaTiles[] = {{64, 128, 4, 1, 4, kWgmmaRowElements, true},
+                                   {128, 128, 8, 1, 5, kWgmmaRowElements, true},
+                                   {64, 64, 4, 1, 4, kWgmmaRowElements, true},
+                                   {128, 64, 8, 1, 4, kWgmmaRowElements, true}};
+// The most stages a wgmma kernel takes where shared memory allows them
+// (a grid of at most one workgroup a processor: see where stages are
+// chosen).
+constexpr int64_t kMaxWgmmaStages = 8;
+// The K steps from which such a grid takes them.
+constexpr int64_t kDeepSteps = 32;
 // f32 tiles on the CUDA cores' FMAs, K steps of 16 (64-byte rows, as
 // tf32's), as many stages as fit 48 KiB with the epilogue's 16 staged rows
 // (128 x 64 and 64 x 64 take the bytes of the mma.sync tiles of their
@@ -273,11 +290,11 @@ int64_t workgroupCount(const Contraction &c, const MmaTile &tile) {
 // columns than N has when a smaller one wastes less; none if B cannot be
 // copied 16 bytes at a time (which also makes N a multiple of 8: tails of
 // whole copies). wgmma tiles: the one leaving the least work on the
-// busiest processor, ceil(workgroups / processors) x BM x BN, the larger
-// of equals (ResNet50's 14x14x256 3x3 convolution: 392 tiles of 64 x 64,
-// three a processor, rather than 196 of 128 x 64, two on half of them:
-// 37 -> 30 us). Others: the largest with a workgroup for each processor,
-// else the one giving the most (the smallest of equals).
+// busiest processor, ceil(workgroups / processors) x BM x BN, the first
+// of equals in kWgmmaTiles (ResNet50's 14x14x256 3x3 convolution: 392
+// tiles of 64 x 64, three a processor, rather than 196 of 128 x 64, two
+// on half of them: 37 -> 30 us). Others: the largest with a workgroup for each
+// processor, else the one giving the most (the smallest of equals).
 std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
                                   ArrayRef<MmaTile> tiles) {
   if (!isCopyable(c, 1, c.NDims, tiles.front().copyElements()))
@@ -326,6 +343,41 @@ std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
     }
   }
   return best;
+}
+
+// kWgmmaTiles in the order chooseTile prefers them for `c`: as listed
+// (but 128 x 64 before 64 x 64 where 64 does not divide N), or the
+// two-warpgroup tiles first for a long, large GEMM (K of at least
+// kLongK, at least kManyWaves workgroups a processor in 128-row tiles),
+// which keeps the tensor cores busy whatever the tile and there gains
+// from two warpgroups sharing each B tile in shared memory (fewer bytes
+// read per multiply: the f16 4096^3 matmul's 128 x 128).
+constexpr int64_t kLongK = 1024, kManyWaves = 4;
+SmallVector<MmaTile> wgmmaTileOrder(const Contraction &c,
+                                    const GpuTarget &target) {
+  SmallVector<MmaTile> tiles(std::begin(kWgmmaTiles), std::end(kWgmmaTiles));
+  // The grid in 128-row tiles, 128 columns wide where N has more than 64.
+  int64_t columns = c.N > 64 ? 128 : 64;
+  int64_t workgroups = c.Batch * llvm::divideCeilSigned(c.M, 2 * kWgmmaM) *
+                       llvm::divideCeilSigned(c.N, columns);
+  if (c.K >= kLongK && workgroups >= kManyWaves * target.ProcessorCount) {
+    std::stable_partition(tiles.begin(), tiles.end(),
+                          [](const MmaTile &t) { return t.BM > kWgmmaM; });
+    return tiles;
+  }
+  // Where 64 does not divide N, a 64-column tile is partly padding (most of
+  // it for MobileNetV2's 16 to 32 channels), and 128 rows share
+  // each workgroup's B copies and barriers over twice the outputs:
+  // MobileNetV2 f16 batch 32's 112x112 1x1 convolution to 16 channels,
+  // 32.8 us with 128 x 64 tiles, 43.7 with 64 x 64 (ncu).
+  if (c.N % 64 != 0) {
+    auto narrow = [](const MmaTile &t) { return t.BN == 64; };
+    auto first = llvm::find_if(tiles, narrow);
+    std::stable_partition(first, tiles.end(), [&](const MmaTile &t) {
+      return narrow(t) && t.BM > kWgmmaM;
+    });
+  }
+  return tiles;
 }
 
 // Whether a K step of A stays at one window position: its innermost K loop
@@ -1194,10 +1246,12 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
                                              : "f16";
   const GpuMatrixInstruction *instruction = target.findMatrixInstruction(
       GpuMatrixInstruction::Kind::Wgmma, operandName, "f32");
-  SmallVector<MmaTile> tiles(std::begin(kWgmmaTiles), std::end(kWgmmaTiles));
+  SmallVector<MmaTile> tiles = wgmmaTileOrder(*c, target);
   if (operand.isF32() || !instruction || instruction->M != kWgmmaM ||
       instruction->K != kWgmmaK ||
-      target.MaxSharedMemoryBytes < kWgmmaTiles[0].dynamicSharedBytes()) {
+      llvm::any_of(kWgmmaTiles, [&](const MmaTile &t) {
+        return target.MaxSharedMemoryBytes < t.dynamicSharedBytes();
+      })) {
     instruction = target.findMatrixInstruction(
         GpuMatrixInstruction::Kind::MmaSync, operandName, "f32");
     tiles.assign(std::begin(kTiles), std::end(kTiles));
@@ -1238,6 +1292,22 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
     int64_t steps = llvm::divideCeilSigned(c->K, tile->BK);
     tile->Stages =
         steps <= 4 ? 3 : std::clamp<int64_t>(steps + 2, 3, tile->Stages);
+    // A long K loop in a grid of at most one workgroup a processor has no
+    // other workgroup to overlap its copies' latency with, so it looks
+    // further ahead: as many stages as its steps use and shared memory
+    // holds (ResNet50 f16 batch 32's 7x7 layers, 104 workgroups of 128 x
+    // 64 and 32 to 72 steps: 1.357 -> 1.324 ms for the model). Not a
+    // short one: the ViT's projections (6 to 24 steps, 72 to 96
+    // workgroups) ran no faster under ncu and the model 2% slower.
+    if (steps >= kDeepSteps &&
+        workgroupCount(*c, *tile) <= target.ProcessorCount)
+      while (tile->Stages < std::min(steps + 2, kMaxWgmmaStages)) {
+        MmaTile deeper = *tile;
+        ++deeper.Stages;
+        if (deeper.dynamicSharedBytes() > target.MaxSharedMemoryBytes)
+          break;
+        *tile = deeper;
+      }
     // A tile of two warpgroups (256 threads) runs two workgroups a
     // processor where their stages leave room for both: the back end then
     // keeps a thread's registers to half the file, which such a tile

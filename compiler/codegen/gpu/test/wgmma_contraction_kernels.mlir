@@ -3,27 +3,28 @@
 // The tensor-core kernel on an H100 (sm_90a: wgmma, 132 multiprocessors,
 // 227 KiB of shared memory a workgroup when the kernel opts in).
 
-// f16 x f16 -> f32 plus a bias and a ReLU, M = 2048, N = 512, K = 352:
-// 128 x 128 tiles would give 64 workgroups, half the processors idle, so
-// 128 x 64 tiles (128, one a processor; the tile with the least work on
-// the busiest processor), two warpgroups (256 threads) of an m64n64
-// instruction each. Four stages of K = 64 (six steps, the last half past
-// K) live in dynamic shared memory (97 KiB plus 1 KiB to align them to a
-// swizzle atom: two such workgroups fit a multiprocessor, which the
-// kernel asks for, so ptxas keeps its registers to half the file),
-// viewed in NVVM's shared space: A as 128 rows of 64 k, B as one
-// block of 64 columns, 64 rows of k; the epilogue's staging reuses the
-// start. Copies go to swizzled columns (the 16-byte chunk exchanged by the
-// row modulo 8); two steps' copies are in flight before the loop. Each
-// step waits for its copies (one newer group may be pending), fences them
-// for the async proxy, barriers, issues the copies two steps ahead (the
-// stage read two steps before), pins the accumulator, issues 4 wgmmas (one
-// per 16 of K) and waits for the previous step's. After the loop the last
-// group is waited for and a barrier lets the staging overwrite the stages;
-// the epilogue stages the whole 128 x 64 tile in f32 (each warp its 16
-// rows, 8-byte pairs into rows padded by 32 bytes), then each thread takes
-// 4 runs of 8 columns, their bias loads (a vector of 8 for each) issued
-// together, and stores them.
+// f16 x f16 -> f32 plus a bias and a ReLU, M = 67584, N = 64, K = 1056:
+// a long, large GEMM (K of at least 1024, 528 workgroups of 128 x 64,
+// four a processor), so the two-warpgroup tiles come first, and 128 x 64
+// leaves as much work on the busiest processor as 64 x 64: two
+// warpgroups (256 threads) of an m64n64 instruction each. Four stages of
+// K = 64 (17 steps, the last half past K) live in dynamic shared memory
+// (97 KiB plus 1 KiB to align them to a swizzle atom: two such
+// workgroups fit a multiprocessor, which the kernel asks for, so ptxas
+// keeps its registers to half the file), viewed in NVVM's shared space:
+// A as 128 rows of 64 k, B as one block of 64 columns, 64 rows of k; the
+// epilogue's staging reuses the start. Copies go to swizzled columns (the
+// 16-byte chunk exchanged by the row modulo 8); two steps' copies are in
+// flight before the loop. Each step waits for its copies (one newer group
+// may be pending), fences them for the async proxy, barriers, issues the
+// copies two steps ahead (the stage read two steps before), pins the
+// accumulator, issues 4 wgmmas (one per 16 of K) and waits for the
+// previous step's. After the loop the last group is waited for and a
+// barrier lets the staging overwrite the stages; the epilogue stages the
+// whole 128 x 64 tile in f32 (each warp its 16 rows, 8-byte pairs into
+// rows padded by 32 bytes), then each thread takes 4 runs of 8 columns,
+// their bias loads (a vector of 8 for each) issued together, and stores
+// them.
 
 // CHECK-LABEL: func.func private @mm(
 // CHECK-SAME:    kiln.lowering_config = {instruction = "wgmma.m64n0k16.f16.f32", kernel = "mma_contraction", stages = 4 : i64, warp_tile = array<i64: 16, 64>, workgroup_tile = array<i64: 128, 64, 64>, workgroups_per_processor = 2 : i64}
@@ -37,9 +38,9 @@
 // CHECK:         memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8, 3> to memref<4x128x64xf16, 3>
 // CHECK:         memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8, 3> to memref<4x1x64x64xf16, 3>
 // CHECK:         memref.view %[[SHARED]][%{{.*}}][] : memref<?xi8, 3> to memref<128x72xf32, 3>
-// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 2048, 512) step (1, 128, 64)
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 67584, 64) step (1, 128, 64)
 // CHECK:           arith.xori
-// CHECK:           nvgpu.device_async_copy %arg0{{.*}} : memref<2048x352xf16> to memref<4x128x64xf16, 3>
+// CHECK:           nvgpu.device_async_copy %arg0{{.*}} : memref<67584x1056xf16> to memref<4x128x64xf16, 3>
 // CHECK:         scf.for {{.*}} -> (!llvm.struct<(f32, f32,
 // CHECK:           nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
 // CHECK-NEXT:      nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
@@ -62,26 +63,26 @@
 // CHECK:         scf.if
 // CHECK-COUNT-128: vector.store {{.*}} {alignment = 8 : i64} : memref<128x72xf32, 3>, vector<2xf32>
 // CHECK:         gpu.barrier
-// CHECK-COUNT-4: vector.store {{.*}}, %arg3[{{.*}}] {alignment = 16 : i64} : memref<2048x512xf32>, vector<8xf32>
+// CHECK-COUNT-4: vector.store {{.*}}, %arg3[{{.*}}] {alignment = 16 : i64} : memref<67584x64xf32>, vector<8xf32>
 // CHECK:         gpu.barrier
 // CHECK-NOT:     memref.global
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
-func.func private @mm(%a: memref<2048x352xf16>, %b: memref<352x512xf16>, %bias: memref<512xf32>, %out: memref<2048x512xf32>) attributes {kiln.dispatch} {
-  %0 = bufferization.to_tensor %a restrict : memref<2048x352xf16> to tensor<2048x352xf16>
-  %1 = bufferization.to_tensor %b restrict : memref<352x512xf16> to tensor<352x512xf16>
-  %2 = bufferization.to_tensor %bias restrict : memref<512xf32> to tensor<512xf32>
+func.func private @mm(%a: memref<67584x1056xf16>, %b: memref<1056x64xf16>, %bias: memref<64xf32>, %out: memref<67584x64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<67584x1056xf16> to tensor<67584x1056xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<1056x64xf16> to tensor<1056x64xf16>
+  %2 = bufferization.to_tensor %bias restrict : memref<64xf32> to tensor<64xf32>
   %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<2048x512xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2048x512xf32>) -> tensor<2048x512xf32>
-  %m = linalg.matmul ins(%0, %1 : tensor<2048x352xf16>, tensor<352x512xf16>) outs(%f : tensor<2048x512xf32>) -> tensor<2048x512xf32>
-  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %2 : tensor<2048x512xf32>, tensor<512xf32>) outs(%e : tensor<2048x512xf32>) {
+  %e = tensor.empty() : tensor<67584x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<67584x64xf32>) -> tensor<67584x64xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<67584x1056xf16>, tensor<1056x64xf16>) outs(%f : tensor<67584x64xf32>) -> tensor<67584x64xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%m, %2 : tensor<67584x64xf32>, tensor<64xf32>) outs(%e : tensor<67584x64xf32>) {
   ^bb0(%v: f32, %bv: f32, %o: f32):
     %s = arith.addf %v, %bv : f32
     %x = arith.maximumf %s, %z : f32
     linalg.yield %x : f32
-  } -> tensor<2048x512xf32>
-  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<2048x512xf32>, memref<2048x512xf32>) -> ()
+  } -> tensor<67584x64xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<67584x64xf32>, memref<67584x64xf32>) -> ()
   return
 }
 
@@ -217,16 +218,18 @@ func.func private @tokens(%a: memref<64x256xf16>, %b: memref<256x768xf16>, %out:
 // -----
 
 // A 1x1 convolution's GEMM, K = 256 (four steps of 64), M = 32768, N =
-// 256: 128 x 128 tiles, three stages (the fewest the pipeline takes, not
+// 256: 64 x 128 tiles (as much work on the busiest processor as 128 x 128,
+// one warpgroup first), three stages (the fewest the pipeline takes, not
 // one per step plus two: a short K's workgroups overlap each other's
-// copies and epilogues, two a multiprocessor in 97 KiB each, which the
-// kernel asks for).
+// copies and epilogues, three a multiprocessor in 73 KiB each). A
+// one-warpgroup tile's registers fit them without asking.
 
 // CHECK-LABEL: func.func private @short_k(
-// CHECK-SAME:    kiln.lowering_config = {instruction = "wgmma.m64n0k16.f16.f32", kernel = "mma_contraction", stages = 3 : i64, warp_tile = array<i64: 16, 128>, workgroup_tile = array<i64: 128, 128, 64>, workgroups_per_processor = 2 : i64}
-// CHECK-SAME:    kiln.shared_memory_bytes = 99328 : i64
-// CHECK-SAME:    kiln.workgroups_per_processor = 2 : i64
-// CHECK:         memref.view %{{.*}} : memref<?xi8, 3> to memref<3x128x64xf16, 3>
+// CHECK-SAME:    kiln.lowering_config = {instruction = "wgmma.m64n0k16.f16.f32", kernel = "mma_contraction", stages = 3 : i64, warp_tile = array<i64: 16, 128>, workgroup_tile = array<i64: 64, 128, 64>}
+// CHECK-SAME:    kiln.shared_memory_bytes = 74752 : i64
+// CHECK-NOT:     workgroups_per_processor
+// CHECK:         memref.view %{{.*}} : memref<?xi8, 3> to memref<3x64x64xf16, 3>
+// CHECK:         memref.view %{{.*}} : memref<?xi8, 3> to memref<3x2x64x64xf16, 3>
 func.func private @short_k(%a: memref<32768x256xf16>, %b: memref<256x256xf16>, %out: memref<32768x256xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<32768x256xf16> to tensor<32768x256xf16>
   %1 = bufferization.to_tensor %b restrict : memref<256x256xf16> to tensor<256x256xf16>
@@ -235,5 +238,32 @@ func.func private @short_k(%a: memref<32768x256xf16>, %b: memref<256x256xf16>, %
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<32768x256xf32>) -> tensor<32768x256xf32>
   %m = linalg.matmul ins(%0, %1 : tensor<32768x256xf16>, tensor<256x256xf16>) outs(%f : tensor<32768x256xf32>) -> tensor<32768x256xf32>
   bufferization.materialize_in_destination %m in restrict writable %out : (tensor<32768x256xf32>, memref<32768x256xf32>) -> ()
+  return
+}
+
+// -----
+
+// M = 2048, N = 512, K = 2048: 64 x 128 tiles, 128 workgroups of one
+// warpgroup issuing an m64n128 per 16 of K, at most one a processor. Such
+// a grid has no other workgroup to overlap a copy's latency with, so its
+// long K loop (32 steps) takes as many stages as shared memory holds, up
+// to eight (193 KiB), its copies six steps ahead.
+
+// CHECK-LABEL: func.func private @one_a_processor(
+// CHECK-SAME:    kiln.lowering_config = {instruction = "wgmma.m64n0k16.f16.f32", kernel = "mma_contraction", stages = 8 : i64, warp_tile = array<i64: 16, 128>, workgroup_tile = array<i64: 64, 128, 64>}
+// CHECK-SAME:    kiln.shared_memory_bytes = 197632 : i64
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
+// CHECK:         memref.view %{{.*}} : memref<?xi8, 3> to memref<8x64x64xf16, 3>
+// CHECK:         scf.for
+// CHECK:           nvgpu.device_async_wait %{{.*}} {numGroups = 5 : i32}
+// CHECK:           nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>
+func.func private @one_a_processor(%a: memref<2048x2048xf16>, %b: memref<2048x512xf16>, %out: memref<2048x512xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<2048x2048xf16> to tensor<2048x2048xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<2048x512xf16> to tensor<2048x512xf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2048x512xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2048x512xf32>) -> tensor<2048x512xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<2048x2048xf16>, tensor<2048x512xf16>) outs(%f : tensor<2048x512xf32>) -> tensor<2048x512xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<2048x512xf32>, memref<2048x512xf32>) -> ()
   return
 }

@@ -28,12 +28,13 @@
 // CHECK-NOT:   .minnctapersm
 // CHECK-LABEL: .entry f16_wide_dispatch_0
 
-// A 128 x 128 tile, two warpgroups of 128 threads: two workgroups a
-// multiprocessor fit their stages, and the kernel says so, so that ptxas
-// keeps to 128 registers a thread.
+// A long, large GEMM (K = 1024, 528 workgroups of 128 x 64) takes the
+// two-warpgroup tiles first: 128 x 64, two warpgroups of 128 threads; two
+// workgroups a multiprocessor fit their four stages, and the kernel says
+// so, so that ptxas keeps to 128 registers a thread.
 // CHECK:       .maxntid 256, 1, 1
 // CHECK-NEXT:  .minnctapersm 2
-// CHECK:       wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// CHECK:       wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CHECK-LABEL: .entry f32_dispatch_0
 // CHECK-DAG:   ld.shared.v4.b32
 // CHECK-DAG:   fma.rn.f32
@@ -69,12 +70,12 @@ func.func @f16(%a: tensor<2048x64xf16>, %b: tensor<64x256xf16>) -> tensor<2048x2
   return %m : tensor<2048x256xf32>
 }
 
-func.func @f16_wide(%a: tensor<16384x64xf16>, %b: tensor<64x256xf16>) -> tensor<16384x256xf32> {
+func.func @f16_wide(%a: tensor<67584x1024xf16>, %b: tensor<1024x64xf16>) -> tensor<67584x64xf32> {
   %z = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<16384x256xf32>
-  %f = linalg.fill ins(%z : f32) outs(%e : tensor<16384x256xf32>) -> tensor<16384x256xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<16384x64xf16>, tensor<64x256xf16>) outs(%f : tensor<16384x256xf32>) -> tensor<16384x256xf32>
-  return %m : tensor<16384x256xf32>
+  %e = tensor.empty() : tensor<67584x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<67584x64xf32>) -> tensor<67584x64xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<67584x1024xf16>, tensor<1024x64xf16>) outs(%f : tensor<67584x64xf32>) -> tensor<67584x64xf32>
+  return %m : tensor<67584x64xf32>
 }
 
 func.func @f32(%a: tensor<2048x64xf32>, %b: tensor<64x1024xf32>) -> tensor<2048x1024xf32> {

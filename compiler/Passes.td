@@ -86,7 +86,8 @@ def ConvertToChannelsLast
   let description = [{
     For back ends whose convolution kernels want the channels innermost (the
     GPU's implicit GEMMs reduce over (KH, KW, C) and copy operands 16 bytes
-    at a time). In a function with at least two 2-D convolutions, every
+    at a time). In a function with at least two 2-D convolutions, or one
+    whose filter is a constant (its layout changed at compile time), every
     conv_2d_nchw_fchw, depthwise_conv_2d_nchw_chw and NCHW max/sum pooling
     becomes its NHWC form between transposes; the transposes then sink
     through elementwise generics and pads, compose with each other, fold

@@ -69,15 +69,23 @@ struct ToChannelsLast : OpRewritePattern<NchwOp> {
   SmallVector<int64_t> FilterPerm;
 };
 
-// A lone convolution gains nothing from its layout changing and pays two
-// transposes for it.
+// A chain of convolutions changes layout once at its ends. A lone one
+// pays two transposes of its activations, which it gains back only where
+// its filter is a constant (changed at compile time, so the convolution
+// runs as an implicit GEMM: a ViT's patch embedding, which NCHW leaves to
+// the GPU's SIMT kernel for want of a filter with its output channels
+// innermost).
 bool hasConvolutionChain(func::FuncOp func) {
-  int64_t convolutions = 0;
+  int64_t convolutions = 0, constantFilters = 0;
   func.walk([&](Operation *op) {
-    if (isa<linalg::Conv2DNchwFchwOp, linalg::DepthwiseConv2DNchwChwOp>(op))
+    if (isa<linalg::Conv2DNchwFchwOp, linalg::DepthwiseConv2DNchwChwOp>(op)) {
       ++convolutions;
+      if (matchPattern(cast<linalg::LinalgOp>(op).getDpsInputs()[1],
+                       m_Constant()))
+        ++constantFilters;
+    }
   });
-  return convolutions >= 2;
+  return convolutions >= 2 || constantFilters == 1;
 }
 
 struct ConvertToChannelsLastPass

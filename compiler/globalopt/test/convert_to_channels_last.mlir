@@ -114,8 +114,8 @@ func.func @blobs(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x2x2xf32> {
 
 // -----
 
-// One convolution alone keeps its layout: two transposes would cost more
-// than its layout saves.
+// One convolution alone, its filter an argument, keeps its layout: two
+// transposes would cost more than its layout saves.
 
 // CHECK-LABEL: func.func @single(
 // CHECK:       linalg.conv_2d_nchw_fchw
@@ -123,4 +123,27 @@ func.func @blobs(%x: tensor<1x4x6x6xf32>) -> tensor<1x4x2x2xf32> {
 func.func @single(%x: tensor<1x8x6x6xf32>, %w: tensor<4x8x1x1xf32>, %acc: tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32> {
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x8x6x6xf32>, tensor<4x8x1x1xf32>) outs(%acc : tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
   return %c : tensor<1x4x6x6xf32>
+}
+
+// -----
+
+// One convolution alone whose filter is a constant (a ViT's patch
+// embedding): the filter changes layout at compile time, so the
+// convolution runs channels-last between two transposes of its
+// activations.
+
+// CHECK-LABEL: func.func @single_constant(
+// CHECK:       %[[W:.+]] = arith.constant dense<{{\[\[\[\[}}1.000000e+00, 1.500000e+00, -1.000000e+00, 5.000000e-01], {{.*}}> : tensor<2x2x3x4xf32>
+// CHECK:       %[[X:.+]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x3x8x8xf32>) outs(%{{.*}} : tensor<1x8x8x3xf32>)
+// CHECK:       %[[C:.+]] = linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[X]], %[[W]] : tensor<1x8x8x3xf32>, tensor<2x2x3x4xf32>)
+// CHECK:       %[[Y:.+]] = linalg.generic {{.*}} ins(%[[C]] : tensor<1x4x4x4xf32>)
+// CHECK:       return %[[Y]]
+// CHECK-NOT:   linalg.conv_2d_nchw_fchw
+func.func @single_constant(%x: tensor<1x3x8x8xf32>) -> tensor<1x4x4x4xf32> {
+  %w = arith.constant dense<[[[[1.0, 2.0], [3.0, 4.0]], [[5.0, 6.0], [7.0, 8.0]], [[9.0, 10.0], [11.0, 12.0]]], [[[1.5, 2.5], [3.5, 4.5]], [[5.5, 6.5], [7.5, 8.5]], [[9.5, 10.5], [11.5, 12.5]]], [[[-1.0, -2.0], [-3.0, -4.0]], [[-5.0, -6.0], [-7.0, -8.0]], [[-9.0, -10.0], [-11.0, -12.0]]], [[[0.5, 0.25], [0.125, 1.0]], [[2.0, 4.0], [8.0, 16.0]], [[0.0, 1.0], [0.0, 1.0]]]]> : tensor<4x3x2x2xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %acc = linalg.fill ins(%z : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x3x8x8xf32>, tensor<4x3x2x2xf32>) outs(%acc : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %c : tensor<1x4x4x4xf32>
 }

@@ -2,8 +2,11 @@
 //
 // Binary ops broadcast numpy-style into one linalg.generic; variadic ones
 // (Sum, Mean, Max, Min) combine every input in one generic. Signedness comes
-// from the ONNX element type. Add/Sub/Mul/Div, comparisons, logic and Cast
-// also fold at import time when their inputs are known (shape arithmetic).
+// from the ONNX element type. Arithmetic (Add .. Mod, Max, Min, Sum, Neg,
+// Abs, Sign, Floor, Ceil, Round, Sqrt, Reciprocal), comparisons, logic and
+// Cast also fold at import time when their inputs are known: exporters
+// compute shapes, pads and scales with them (swin_t's Pad takes its pads
+// from Mod over Shape).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,8 +14,15 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
+#include <optional>
+#include <string>
+#include <type_traits>
 
 using namespace mlir;
 
@@ -21,16 +31,117 @@ namespace {
 
 using BuildFn = Value (*)(OpBuilder &, Location, Value, Value, int32_t);
 
+/// Import-time evaluation of an elementwise op on constants: on doubles for
+/// float inputs, on integers (see onInts) otherwise. A null member: inputs
+/// of that kind are not folded. An integer result of nullopt is a division
+/// by zero or an overflow, which the folder reports as an import error (at
+/// run time it would be undefined behavior or a silently wrapped shape).
+struct HostUnary {
+  double (*Float)(double);
+  std::optional<int64_t> (*Int)(bool isUnsigned, int64_t);
+};
+struct HostBinary {
+  double (*Float)(double, double);
+  std::optional<int64_t> (*Int)(bool isUnsigned, int64_t, int64_t);
+};
+
+template <typename T> std::optional<int64_t> toInt64(std::optional<T> r) {
+  if (!r)
+    return std::nullopt;
+  return static_cast<int64_t>(*r);
+}
+template <typename T> std::optional<int64_t> toInt64(T r) {
+  return static_cast<int64_t>(r);
+}
+
+/// `Fn` (generic over its integer type; returning T or optional<T>) on
+/// int64_t, or on uint64_t for unsigned element types, whose int64 values
+/// are uint64 bit patterns. Narrower types widen exactly into either, and
+/// the folder checks that results fit them.
+template <auto Fn, typename... Args>
+std::optional<int64_t> onInts(bool isUnsigned, Args... args) {
+  if (isUnsigned)
+    return toInt64(Fn(static_cast<uint64_t>(args)...));
+  return toInt64(Fn(args...));
+}
+
+/// The overflow-checked forms of x + y, x - y, x * y.
+constexpr auto kAdd = [](auto x, auto y) -> std::optional<decltype(x)> {
+  decltype(x) r;
+  if (__builtin_add_overflow(x, y, &r))
+    return std::nullopt;
+  return r;
+};
+constexpr auto kSub = [](auto x, auto y) -> std::optional<decltype(x)> {
+  decltype(x) r;
+  if (__builtin_sub_overflow(x, y, &r))
+    return std::nullopt;
+  return r;
+};
+constexpr auto kMul = [](auto x, auto y) -> std::optional<decltype(x)> {
+  decltype(x) r;
+  if (__builtin_mul_overflow(x, y, &r))
+    return std::nullopt;
+  return r;
+};
+
+/// Integer division and remainder: nullopt for a zero divisor and for
+/// INT64_MIN / -1; a remainder by -1 is 0 (INT64_MIN % -1 is undefined in
+/// C++).
+template <typename T> std::optional<T> divide(T x, T y) {
+  if (y == 0)
+    return std::nullopt;
+  if constexpr (std::is_signed_v<T>)
+    if (y == -1)
+      return kSub(T(0), x);
+  return x / y;
+}
+template <typename T> std::optional<T> truncatedRem(T x, T y) {
+  if (y == 0)
+    return std::nullopt;
+  if constexpr (std::is_signed_v<T>)
+    if (y == -1)
+      return T(0);
+  return x % y;
+}
+/// ONNX Mod with fmod = 0: Python's %, whose result takes the divisor's
+/// sign (the same adjustment convertMod emits).
+template <typename T> std::optional<T> flooredRem(T x, T y) {
+  std::optional<T> r = truncatedRem(x, y);
+  if constexpr (std::is_signed_v<T>)
+    if (r && *r != 0 && (*r < 0) != (y < 0))
+      return *r + y;
+  return r;
+}
+
+/// numpy's maximum and minimum: NaN wins, and +0 is larger than -0 (as
+/// arith.maximumf and arith.minimumf).
+double floatMax(double x, double y) {
+  if (std::isnan(x) || std::isnan(y))
+    return NAN;
+  if (x == y)
+    return std::signbit(x) ? y : x;
+  return x > y ? x : y;
+}
+double floatMin(double x, double y) { return -floatMax(-x, -y); }
+
+const HostBinary kHostMod = {
+    nullptr, onInts<[](auto x, auto y) { return flooredRem(x, y); }>};
+const HostBinary kHostFmod = {
+    [](double x, double y) { return std::fmod(x, y); },
+    onInts<[](auto x, auto y) { return truncatedRem(x, y); }>};
+
 struct BinaryOp {
   const char *Name;
   /// Which operand types it takes.
   enum Operands { Numbers, Integers, Bools } Takes;
   bool ReturnsBool;
   BuildFn Build;
-  /// Import-time evaluation on values as doubles (float inputs) or int64s
-  /// (integer and bool inputs); null: not folded.
+  /// Import-time evaluation (HostBinary's members).
   double (*HostFloat)(double, double);
-  int64_t (*HostInt)(int64_t, int64_t, bool isUnsigned);
+  std::optional<int64_t> (*HostInt)(bool isUnsigned, int64_t, int64_t);
+
+  HostBinary host() const { return {HostFloat, HostInt}; }
 };
 
 bool isF(Value v) { return isa<FloatType>(v.getType()); }
@@ -49,31 +160,19 @@ const BinaryOp kBinaryOps[] = {
        return isF(x) ? Value(arith::AddFOp::create(b, l, x, y))
                      : Value(arith::AddIOp::create(b, l, x, y));
      },
-     [](double x, double y) { return x + y; },
-     [](int64_t x, int64_t y, bool) {
-       return static_cast<int64_t>(static_cast<uint64_t>(x) +
-                                   static_cast<uint64_t>(y));
-     }},
+     [](double x, double y) { return x + y; }, onInts<kAdd>},
     {"Sub", BinaryOp::Numbers, false,
      [](OpBuilder &b, Location l, Value x, Value y, int32_t) -> Value {
        return isF(x) ? Value(arith::SubFOp::create(b, l, x, y))
                      : Value(arith::SubIOp::create(b, l, x, y));
      },
-     [](double x, double y) { return x - y; },
-     [](int64_t x, int64_t y, bool) {
-       return static_cast<int64_t>(static_cast<uint64_t>(x) -
-                                   static_cast<uint64_t>(y));
-     }},
+     [](double x, double y) { return x - y; }, onInts<kSub>},
     {"Mul", BinaryOp::Numbers, false,
      [](OpBuilder &b, Location l, Value x, Value y, int32_t) -> Value {
        return isF(x) ? Value(arith::MulFOp::create(b, l, x, y))
                      : Value(arith::MulIOp::create(b, l, x, y));
      },
-     [](double x, double y) { return x * y; },
-     [](int64_t x, int64_t y, bool) {
-       return static_cast<int64_t>(static_cast<uint64_t>(x) *
-                                   static_cast<uint64_t>(y));
-     }},
+     [](double x, double y) { return x * y; }, onInts<kMul>},
     {"Div", BinaryOp::Numbers, false,
      [](OpBuilder &b, Location l, Value x, Value y, int32_t dtype) -> Value {
        if (isF(x))
@@ -83,16 +182,7 @@ const BinaryOp kBinaryOps[] = {
        return arith::DivSIOp::create(b, l, x, y);
      },
      [](double x, double y) { return x / y; },
-     [](int64_t x, int64_t y, bool isUnsigned) -> int64_t {
-       if (y == 0)
-         return 0;
-       if (isUnsigned)
-         return static_cast<int64_t>(static_cast<uint64_t>(x) /
-                                     static_cast<uint64_t>(y));
-       if (x == INT64_MIN && y == -1)
-         return x;
-       return x / y;
-     }},
+     onInts<[](auto x, auto y) { return divide(x, y); }>},
     {"Max", BinaryOp::Numbers, false,
      [](OpBuilder &b, Location l, Value x, Value y, int32_t dtype) -> Value {
        if (isF(x))
@@ -101,7 +191,7 @@ const BinaryOp kBinaryOps[] = {
          return arith::MaxUIOp::create(b, l, x, y);
        return arith::MaxSIOp::create(b, l, x, y);
      },
-     nullptr, nullptr},
+     floatMax, onInts<[](auto x, auto y) { return std::max(x, y); }>},
     {"Min", BinaryOp::Numbers, false,
      [](OpBuilder &b, Location l, Value x, Value y, int32_t dtype) -> Value {
        if (isF(x))
@@ -110,66 +200,69 @@ const BinaryOp kBinaryOps[] = {
          return arith::MinUIOp::create(b, l, x, y);
        return arith::MinSIOp::create(b, l, x, y);
      },
-     nullptr, nullptr},
+     floatMin, onInts<[](auto x, auto y) { return std::min(x, y); }>},
     {"Equal", BinaryOp::Numbers, true,
      [](OpBuilder &b, Location l, Value x, Value y, int32_t dtype) {
        return cmp(b, l, x, y, dtype, arith::CmpFPredicate::OEQ,
                   arith::CmpIPredicate::eq, arith::CmpIPredicate::eq);
      },
      [](double x, double y) -> double { return x == y; },
-     [](int64_t x, int64_t y, bool) -> int64_t { return x == y; }},
+     onInts<std::equal_to<>{}>},
     {"Less", BinaryOp::Numbers, true,
      [](OpBuilder &b, Location l, Value x, Value y, int32_t dtype) {
        return cmp(b, l, x, y, dtype, arith::CmpFPredicate::OLT,
                   arith::CmpIPredicate::slt, arith::CmpIPredicate::ult);
      },
-     [](double x, double y) -> double { return x < y; },
-     [](int64_t x, int64_t y, bool u) -> int64_t {
-       return u ? static_cast<uint64_t>(x) < static_cast<uint64_t>(y) : x < y;
-     }},
+     [](double x, double y) -> double { return x < y; }, onInts<std::less<>{}>},
     {"LessOrEqual", BinaryOp::Numbers, true,
      [](OpBuilder &b, Location l, Value x, Value y, int32_t dtype) {
        return cmp(b, l, x, y, dtype, arith::CmpFPredicate::OLE,
                   arith::CmpIPredicate::sle, arith::CmpIPredicate::ule);
      },
      [](double x, double y) -> double { return x <= y; },
-     [](int64_t x, int64_t y, bool u) -> int64_t {
-       return u ? static_cast<uint64_t>(x) <= static_cast<uint64_t>(y) : x <= y;
-     }},
+     onInts<std::less_equal<>{}>},
     {"Greater", BinaryOp::Numbers, true,
      [](OpBuilder &b, Location l, Value x, Value y, int32_t dtype) {
        return cmp(b, l, x, y, dtype, arith::CmpFPredicate::OGT,
                   arith::CmpIPredicate::sgt, arith::CmpIPredicate::ugt);
      },
      [](double x, double y) -> double { return x > y; },
-     [](int64_t x, int64_t y, bool u) -> int64_t {
-       return u ? static_cast<uint64_t>(x) > static_cast<uint64_t>(y) : x > y;
-     }},
+     onInts<std::greater<>{}>},
     {"GreaterOrEqual", BinaryOp::Numbers, true,
      [](OpBuilder &b, Location l, Value x, Value y, int32_t dtype) {
        return cmp(b, l, x, y, dtype, arith::CmpFPredicate::OGE,
                   arith::CmpIPredicate::sge, arith::CmpIPredicate::uge);
      },
      [](double x, double y) -> double { return x >= y; },
-     [](int64_t x, int64_t y, bool u) -> int64_t {
-       return u ? static_cast<uint64_t>(x) >= static_cast<uint64_t>(y) : x >= y;
-     }},
+     onInts<std::greater_equal<>{}>},
     {"And", BinaryOp::Bools, true,
      [](OpBuilder &b, Location l, Value x, Value y, int32_t) -> Value {
        return arith::AndIOp::create(b, l, x, y);
      },
-     nullptr, [](int64_t x, int64_t y, bool) -> int64_t { return x && y; }},
+     nullptr, onInts<std::logical_and<>{}>},
     {"Or", BinaryOp::Bools, true,
      [](OpBuilder &b, Location l, Value x, Value y, int32_t) -> Value {
        return arith::OrIOp::create(b, l, x, y);
      },
-     nullptr, [](int64_t x, int64_t y, bool) -> int64_t { return x || y; }},
+     nullptr, onInts<std::logical_or<>{}>},
     {"Xor", BinaryOp::Bools, true,
      [](OpBuilder &b, Location l, Value x, Value y, int32_t) -> Value {
        return arith::XOrIOp::create(b, l, x, y);
      },
-     nullptr, [](int64_t x, int64_t y, bool) -> int64_t { return !x != !y; }},
+     nullptr, onInts<[](auto x, auto y) { return !x != !y; }>},
 };
+
+bool takes(BinaryOp::Operands takes, int32_t dtype) {
+  switch (takes) {
+  case BinaryOp::Bools:
+    return dtype == Bool;
+  case BinaryOp::Integers:
+    return isIntegerDType(dtype);
+  case BinaryOp::Numbers:
+    return isFloatDType(dtype) || isIntegerDType(dtype);
+  }
+  llvm_unreachable("unknown operand kind");
+}
 
 LogicalResult checkOperands(NodeContext &ctx, const BinaryOp &op) {
   // Before opset 7 broadcasting was opt-in with an axis; ONNX 7 made it
@@ -181,45 +274,118 @@ LogicalResult checkOperands(NodeContext &ctx, const BinaryOp &op) {
     if (failed(requireSameDType(ctx, i)))
       return failure();
   int32_t dtype = ctx.inputDType(0);
-  bool ok = op.Takes == BinaryOp::Bools ? dtype == Bool
-            : op.Takes == BinaryOp::Integers
-                ? isIntegerDType(dtype)
-                : isFloatDType(dtype) || isIntegerDType(dtype);
-  if (!ok)
+  if (!takes(op.Takes, dtype))
     return ctx.unsupported("element type " + dtypeName(dtype));
   return success();
 }
 
-FailureOr<bool> foldBinary(NodeContext &ctx, const BinaryOp &op) {
-  if (ctx.numInputs() != 2 || !ctx.hasInput(0) || !ctx.hasInput(1))
+/// Whether `v` (a uint64 bit pattern for unsigned types) is a value of the
+/// integer or bool element type `dtype`.
+bool fitsDType(int64_t v, int32_t dtype) {
+  auto u = static_cast<uint64_t>(v);
+  switch (dtype) {
+  case Bool:
+    return u <= 1;
+  case Int8:
+    return v == static_cast<int8_t>(v);
+  case Int16:
+    return v == static_cast<int16_t>(v);
+  case Int32:
+    return v == static_cast<int32_t>(v);
+  case UInt8:
+    return u <= UINT8_MAX;
+  case UInt16:
+    return u <= UINT16_MAX;
+  case UInt32:
+    return u <= UINT32_MAX;
+  }
+  return true;
+}
+
+/// Output 0 = the op on every input, all constants of an element type
+/// `kind` takes, broadcast numpy-style and combined left to right (the variadic
+/// Sum, Max and Min take any number); false (the converter runs) when an
+/// input is not a constant or the op has no host form for its type.
+template <typename Host>
+FailureOr<bool> foldElementwise(NodeContext &ctx, const Host &host,
+                                BinaryOp::Operands kind, bool returnsBool) {
+  if (ctx.numInputs() < 1 || (ctx.opset() < 7 && ctx.attrInt("broadcast", 0)))
     return false;
-  const HostTensor *a = ctx.constantInput(0);
-  const HostTensor *b = ctx.constantInput(1);
-  if (!a || !b || a->dtype() != b->dtype())
+  llvm::SmallVector<const HostTensor *> args;
+  llvm::SmallVector<llvm::ArrayRef<int64_t>> shapes;
+  for (size_t i = 0; i < ctx.numInputs(); ++i) {
+    const HostTensor *t = ctx.hasInput(i) ? ctx.constantInput(i) : nullptr;
+    if (!t || t->dtype() != ctx.inputDType(0))
+      return false;
+    args.push_back(t);
+    shapes.push_back(t->shape());
+  }
+  int32_t dtype = args[0]->dtype();
+  bool isFloat = isFloatDType(dtype);
+  if (!takes(kind, dtype) || (isFloat ? !host.Float : !host.Int))
     return false;
-  bool isFloat = isFloatDType(a->dtype());
-  if ((isFloat && !op.HostFloat) || (!isFloat && !op.HostInt) ||
-      dtypeByteSize(a->dtype()) == 0 || a->dtype() == String)
-    return false;
-  std::optional<llvm::SmallVector<int64_t>> shape =
-      broadcastShapes({a->shape(), b->shape()});
+  std::optional<llvm::SmallVector<int64_t>> shape = broadcastShapes(shapes);
   if (!shape || numElementsOf(*shape) > kMaxFoldElements)
     return false;
-  HostTensor x = broadcastHost(*a, *shape), y = broadcastHost(*b, *shape);
-  int32_t dtype = op.ReturnsBool ? Bool : a->dtype();
   int64_t n = numElementsOf(*shape);
+  llvm::SmallVector<HostTensor> xs;
+  for (const HostTensor *t : args)
+    xs.push_back(broadcastHost(*t, *shape));
+  int32_t resultDType = returnsBool ? Bool : dtype;
+  constexpr bool unary = std::is_same_v<Host, HostUnary>;
   if (isFloat) {
     std::vector<double> out(n);
-    for (int64_t i = 0; i < n; ++i)
-      out[i] = op.HostFloat(x.doubleAt(i), y.doubleAt(i));
-    ctx.setOutput(0, HostTensor::fromDoubles(dtype, *shape, out));
-  } else {
-    llvm::SmallVector<int64_t> out(n);
-    bool isUnsigned = isUnsignedDType(a->dtype());
-    for (int64_t i = 0; i < n; ++i)
-      out[i] = op.HostInt(x.intAt(i), y.intAt(i), isUnsigned);
-    ctx.setOutput(0, HostTensor::fromInt64s(dtype, *shape, out));
+    for (int64_t i = 0; i < n; ++i) {
+      out[i] = xs[0].doubleAt(i);
+      if constexpr (unary)
+        out[i] = host.Float(out[i]);
+      else
+        for (const HostTensor &x : llvm::drop_begin(xs))
+          out[i] = host.Float(out[i], x.doubleAt(i));
+    }
+    ctx.setOutput(0, HostTensor::fromDoubles(resultDType, *shape, out));
+    return true;
   }
+  bool isUnsigned = isUnsignedDType(dtype);
+  llvm::SmallVector<int64_t> out(n);
+  for (int64_t i = 0; i < n; ++i) {
+    out[i] = xs[0].intAt(i);
+    // The operands of the step that failed, for the message.
+    llvm::SmallVector<int64_t, 2> operands = {out[i]};
+    std::optional<int64_t> r = out[i];
+    if constexpr (unary) {
+      r = host.Int(isUnsigned, out[i]);
+    } else {
+      for (const HostTensor &x : llvm::drop_begin(xs)) {
+        operands = {*r, x.intAt(i)};
+        r = host.Int(isUnsigned, *r, operands[1]);
+        if (!r || !fitsDType(*r, resultDType))
+          break;
+      }
+    }
+    if (r && fitsDType(*r, resultDType)) {
+      out[i] = *r;
+      continue;
+    }
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    os << ctx.opType() << "(";
+    llvm::interleaveComma(operands, os, [&](int64_t v) {
+      if (isUnsigned)
+        os << static_cast<uint64_t>(v);
+      else
+        os << v;
+    });
+    // Only Div and Mod fail with a second operand of 0: x + 0, x - 0 and
+    // x * 0 always fit.
+    if (operands.size() == 2 && operands[1] == 0)
+      os << ") divides by zero";
+    else
+      os << ") overflows " << dtypeName(resultDType);
+    ctx.emitError() << message;
+    return failure();
+  }
+  ctx.setOutput(0, HostTensor::fromInt64s(resultDType, *shape, out));
   return true;
 }
 
@@ -321,6 +487,13 @@ LogicalResult convertMod(NodeContext &ctx) {
         Value adjusted = arith::AddIOp::create(b, l, r, y);
         return Value(arith::SelectOp::create(b, l, fix, adjusted, r));
       });
+}
+
+FailureOr<bool> foldMod(NodeContext &ctx) {
+  // Float Mod with fmod = 0 is an error the converter reports.
+  bool fmod = ctx.attrInt("fmod", 0) != 0;
+  return foldElementwise(ctx, fmod ? kHostFmod : kHostMod, BinaryOp::Numbers,
+                         /*returnsBool=*/false);
 }
 
 LogicalResult convertBitShift(NodeContext &ctx) {
@@ -487,6 +660,37 @@ FailureOr<bool> foldCast(NodeContext &ctx) {
   return true;
 }
 
+/// Unary ops folded at import on numbers (their converters are registered
+/// below): HostUnary's members.
+struct UnaryFold {
+  const char *Name;
+  double (*HostFloat)(double);
+  std::optional<int64_t> (*HostInt)(bool isUnsigned, int64_t);
+};
+
+// 0 and NaN keep their sign, as in convertSign.
+double floatSign(double x) {
+  if (x > 0)
+    return 1;
+  return x < 0 ? -1 : x;
+}
+
+const UnaryFold kUnaryFolds[] = {
+    {"Neg", [](double x) { return -x; },
+     onInts<[](auto x) { return kSub(decltype(x)(0), x); }>},
+    {"Abs", [](double x) { return std::fabs(x); }, onInts<[](auto x) {
+       return x < 0 ? kSub(decltype(x)(0), x) : std::optional(x);
+     }>},
+    {"Sign", floatSign,
+     onInts<[](auto x) { return decltype(x)((x > 0) - (x < 0)); }>},
+    {"Floor", [](double x) { return std::floor(x); }, nullptr},
+    {"Ceil", [](double x) { return std::ceil(x); }, nullptr},
+    // Halves to even: nearbyint in the default rounding mode.
+    {"Round", [](double x) { return std::nearbyint(x); }, nullptr},
+    {"Sqrt", [](double x) { return std::sqrt(x); }, nullptr},
+    {"Reciprocal", [](double x) { return 1 / x; }, nullptr},
+};
+
 FailureOr<bool> foldNot(NodeContext &ctx) {
   const HostTensor *x = ctx.constantInput(0);
   if (!x || x->dtype() != Bool || x->numElements() > kMaxFoldElements)
@@ -505,17 +709,28 @@ void registerElementwiseOps(OpRegistry &registry) {
     registry.add(op.Name,
                  [&op](NodeContext &ctx) { return convertBinary(ctx, op); });
     if (op.HostFloat || op.HostInt)
-      registry.addFolder(
-          op.Name, [&op](NodeContext &ctx) { return foldBinary(ctx, op); });
+      registry.addFolder(op.Name, [&op](NodeContext &ctx) {
+        return foldElementwise(ctx, op.host(), op.Takes, op.ReturnsBool);
+      });
   }
+  for (const UnaryFold &fold : kUnaryFolds)
+    registry.addFolder(fold.Name, [&fold](NodeContext &ctx) {
+      return foldElementwise(ctx, HostUnary{fold.HostFloat, fold.HostInt},
+                             BinaryOp::Numbers, /*returnsBool=*/false);
+    });
   registry.add("Sum", [](NodeContext &ctx) {
     return convertBinary(ctx, binaryOp("Add"));
+  });
+  registry.addFolder("Sum", [](NodeContext &ctx) {
+    const BinaryOp &add = binaryOp("Add");
+    return foldElementwise(ctx, add.host(), add.Takes, /*returnsBool=*/false);
   });
   registry.add("Mean", [](NodeContext &ctx) {
     return convertBinary(ctx, binaryOp("Add"), /*mean=*/true);
   });
   registry.add("Pow", convertPow);
   registry.add("Mod", convertMod);
+  registry.addFolder("Mod", foldMod);
   registry.add("BitShift", convertBitShift);
 
   registry.add("Abs", convertAbs);

@@ -23,6 +23,31 @@
 // RUN: not kiln-import-onnx %t.sym.onnx --input-shape=y:5x3 2>&1 | FileCheck %s --check-prefix=NOINPUT
 // NOINPUT: error: --input-shape names 'y', which is not an input of the graph (inputs: x)
 
+// Shape arithmetic evaluated at import refuses division by zero and
+// integer overflow, naming the operands.
+// RUN: /usr/bin/python3 %S/make_model.py mod_by_zero %t.mod0.onnx
+// RUN: not kiln-import-onnx %t.mod0.onnx 2>&1 | FileCheck %s --check-prefix=MOD0
+// MOD0: error: node 'folded' (Mod): Mod(5, 0) divides by zero
+// MOD0-NOT: error
+// RUN: /usr/bin/python3 %S/make_model.py fmod_by_zero %t.fmod0.onnx
+// RUN: not kiln-import-onnx %t.fmod0.onnx 2>&1 | FileCheck %s --check-prefix=FMOD0
+// FMOD0: error: node 'folded' (Mod): Mod(-7, 0) divides by zero
+// RUN: /usr/bin/python3 %S/make_model.py div_overflow %t.div.onnx
+// RUN: not kiln-import-onnx %t.div.onnx 2>&1 | FileCheck %s --check-prefix=DIV
+// DIV: error: node 'folded' (Div): Div(-9223372036854775808, -1) overflows int64
+// RUN: /usr/bin/python3 %S/make_model.py mul_overflow_int32 %t.mul.onnx
+// RUN: not kiln-import-onnx %t.mul.onnx 2>&1 | FileCheck %s --check-prefix=MUL
+// MUL: error: node 'folded' (Mul): Mul(65536, 32768) overflows int32
+// RUN: /usr/bin/python3 %S/make_model.py sub_overflow_uint8 %t.sub.onnx
+// RUN: not kiln-import-onnx %t.sub.onnx 2>&1 | FileCheck %s --check-prefix=SUB
+// SUB: error: node 'folded' (Sub): Sub(3, 5) overflows uint8
+// RUN: /usr/bin/python3 %S/make_model.py neg_overflow %t.neg.onnx
+// RUN: not kiln-import-onnx %t.neg.onnx 2>&1 | FileCheck %s --check-prefix=NEG
+// NEG: error: node 'folded' (Neg): Neg(-128) overflows int8
+// RUN: /usr/bin/python3 %S/make_model.py sum_overflow %t.sum.onnx
+// RUN: not kiln-import-onnx %t.sum.onnx 2>&1 | FileCheck %s --check-prefix=SUM
+// SUM: error: node 'folded' (Sum): Sum(4611686018427387904, 4611686018427387904) overflows int64
+
 // RUN: head -c 60 %t.op.onnx > %t.trunc.onnx
 // RUN: not kiln-import-onnx %t.trunc.onnx 2>&1 | FileCheck %s --check-prefix=TRUNC
 // TRUNC: error: '{{.*}}.trunc.onnx' is not an ONNX model, or is truncated (protobuf parsing failed)

@@ -10,3 +10,34 @@
 // CHECK: %[[C:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0, 1, 2]]
 // CHECK: %[[E:.*]] = tensor.expand_shape %[[C]] {{\[\[}}0, 1]] output_shape [2, 12]
 // CHECK-NEXT: return %[[E]] : tensor<2x12xf32>
+
+// swin_t's pads come from Mod over Shape: Mod, Sub and Concat fold, and
+// Pad gets its pads as numbers.
+// RUN: /usr/bin/python3 %S/make_model.py pad_mod %t.pad.onnx
+// RUN: kiln-import-onnx %t.pad.onnx | FileCheck %s --check-prefix=PAD
+// PAD-LABEL: func.func @main_graph(
+// PAD-NOT: linalg
+// PAD: tensor.pad %arg0 low[0, 0, 2, 3] high[0, 0, 1, 0]
+// PAD: } : tensor<1x3x5x6xf32> to tensor<1x3x8x9xf32>
+
+// Every elementwise op on constants folds to a constant, with ONNX's
+// integer semantics.
+// RUN: /usr/bin/python3 %S/make_model.py fold_values %t.values.onnx
+// RUN: kiln-import-onnx %t.values.onnx | FileCheck %s --check-prefix=VALUES
+// VALUES-NOT: linalg
+// VALUES: arith.constant dense<[1, -1, -3, 3]> : tensor<4xi64>
+// VALUES-NEXT: arith.constant dense<[-3, 3, -3, 3]> : tensor<4xi32>
+// VALUES-NEXT: arith.constant dense<5> : tensor<1xi8>
+// VALUES-NEXT: arith.constant dense<[-1.500000e+00, 1.500000e+00]> : tensor<2xf32>
+// VALUES-NEXT: arith.constant dense<[-3, 3, -9223372036854775808]> : tensor<3xi64>
+// VALUES-NEXT: arith.constant dense<[3, -5]> : tensor<2xi16>
+// VALUES-NEXT: arith.constant dense<[-0.000000e+00, 0x{{7|F}}FC00000]> : tensor<2xf32>
+// VALUES-NEXT: arith.constant dense<-9223372036854775803> : tensor<1xi64>
+// VALUES-NEXT: arith.constant dense<[3, 4]> : tensor<2xi64>
+// VALUES-NEXT: arith.constant dense<[3, -4]> : tensor<2xi32>
+// VALUES-NEXT: arith.constant dense<[-1.000000e+00, 0.000000e+00, 1.000000e+00]> : tensor<3xf32>
+// VALUES-NEXT: arith.constant dense<[-2.000000e+00, 2.000000e+00]> : tensor<2xf32>
+// VALUES-NEXT: arith.constant dense<[-1.000000e+00, 3.000000e+00]> : tensor<2xf32>
+// VALUES-NEXT: arith.constant dense<[-2.000000e+00, 2.000000e+00, 0.000000e+00]> : tensor<3xf32>
+// VALUES-NEXT: arith.constant dense<4.000000e+00> : tensor<1xf32>
+// VALUES-NOT: linalg

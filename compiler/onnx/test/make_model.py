@@ -70,6 +70,110 @@ def shape_subgraph():
         [tensor("y", TensorProto.FLOAT, [2, 12])])
 
 
+def i64(name, values):
+    return helper.make_node("Constant", [], [name],
+                            value=numpy_helper.from_array(
+                                np.array(values, np.int64)))
+
+
+def pad_mod():
+    """Pads computed as swin_t's exporter writes them, from Mod over Shape
+    (W = 6: (4 - 6 % 4) % 4 = 2), and Mod's two sign rules: fmod = 0 takes
+    the divisor's sign (-7 mod 4 = 1), fmod = 1 the dividend's (7 fmod -4
+    = 3). Pads [0, 0, 2, 3, 0, 0, 1, 0]; all of it folds at import."""
+    return model(
+        [helper.make_node("Shape", ["x"], ["shape"]),
+         i64("three", [3]), i64("four", [4]), i64("minus4", [-4]),
+         i64("seven", [7]), i64("minus7", [-7]), i64("zeros", [0, 0]),
+         i64("zero", [0]),
+         helper.make_node("Gather", ["shape", "three"], ["w"], axis=0),
+         helper.make_node("Mod", ["w", "four"], ["w_mod"]),
+         helper.make_node("Sub", ["four", "w_mod"], ["short"]),
+         helper.make_node("Mod", ["short", "four"], ["h_begin"]),
+         helper.make_node("Mod", ["seven", "minus4"], ["w_begin"], fmod=1),
+         helper.make_node("Mod", ["minus7", "four"], ["h_end"]),
+         helper.make_node("Concat", ["zeros", "h_begin", "w_begin", "zeros",
+                                     "h_end", "zero"], ["pads"], axis=0),
+         helper.make_node("Pad", ["x", "pads"], ["y"])],
+        [tensor("x", TensorProto.FLOAT, [1, 3, 5, 6])],
+        [tensor("y", TensorProto.FLOAT, [1, 3, 8, 9])])
+
+
+def _folded(op, dtype, *operands, **attrs):
+    """One op on constants of `dtype`, its result the graph's output."""
+    names = [f"c{i}" for i in range(len(operands))]
+    nodes = [helper.make_node("Constant", [], [n],
+                              value=numpy_helper.from_array(
+                                  np.array(v, dtype)))
+             for n, v in zip(names, operands)]
+    nodes.append(helper.make_node(op, names, ["y"], name="folded", **attrs))
+    elem = onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[np.dtype(dtype)]
+    return model(nodes, [], [tensor("y", elem, None)])
+
+
+def fold_values():
+    """Elementwise ops on constants, each folded to a constant output:
+    Mod's sign rules on int64, int32, uint8 and floats, truncating Div,
+    variadic Max, NaN and signed zeros in Min, unsigned values past
+    INT64_MAX, and the unary ops."""
+    cases = [
+        ("Mod", np.int64, ([-7, 7, -7, 7], [4, -4, -4, 4]), {}),
+        ("Mod", np.int32, ([-7, 7, -7, 7], [4, -4, -4, 4]), {"fmod": 1}),
+        ("Mod", np.uint8, ([250], [7]), {}),
+        ("Mod", np.float32, ([-7.5, 7.5], [2, -2]), {"fmod": 1}),
+        ("Div", np.int64, ([-7, 7, -2**63], [2, 2, 1]), {}),
+        ("Max", np.int16, ([1, -5], [3, -9], [2, -7]), {}),
+        ("Min", np.float32, ([0.0, np.nan], [-0.0, 1.0]), {}),
+        ("Add", np.uint64, ([2**63], [5]), {}),
+        ("Abs", np.int64, ([-3, 4],), {}),
+        ("Neg", np.int32, ([-3, 4],), {}),
+        ("Sign", np.float32, ([-2.5, 0.0, 3.0],), {}),
+        ("Floor", np.float32, ([-1.5, 2.5],), {}),
+        ("Ceil", np.float32, ([-1.5, 2.5],), {}),
+        ("Round", np.float32, ([-1.5, 2.5, 0.5],), {}),
+        ("Sqrt", np.float32, ([16.0],), {}),
+    ]
+    nodes, outputs = [], []
+    for k, (op, dtype, operands, attrs) in enumerate(cases):
+        names = [f"c{k}_{i}" for i in range(len(operands))]
+        nodes += [helper.make_node("Constant", [], [n],
+                                   value=numpy_helper.from_array(
+                                       np.array(v, dtype)))
+                  for n, v in zip(names, operands)]
+        nodes.append(helper.make_node(op, names, [f"y{k}"], **attrs))
+        outputs.append(tensor(f"y{k}", onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[
+            np.dtype(dtype)], None))
+    return model(nodes, [], outputs)
+
+
+def mod_by_zero():
+    return _folded("Mod", np.int64, [7, 5], [3, 0])
+
+
+def fmod_by_zero():
+    return _folded("Mod", np.int32, [-7], [0], fmod=1)
+
+
+def div_overflow():
+    return _folded("Div", np.int64, [-2**63], [-1])
+
+
+def mul_overflow_int32():
+    return _folded("Mul", np.int32, [65536], [32768])
+
+
+def sub_overflow_uint8():
+    return _folded("Sub", np.uint8, [3], [5])
+
+
+def neg_overflow():
+    return _folded("Neg", np.int8, [-128])
+
+
+def sum_overflow():
+    return _folded("Sum", np.int64, [2**62], [2**62], [-5])
+
+
 def symbolic():
     return model([helper.make_node("Relu", ["x"], ["y"])],
                  [tensor("x", TensorProto.FLOAT, ["batch", 3])],
@@ -226,7 +330,8 @@ def main():
     name, out = sys.argv[1], sys.argv[2]
     builders = {k: v for k, v in globals().items()
                 if callable(v) and v.__module__ == __name__ and
-                k not in ("main", "tensor", "model", "weights")}
+                k not in ("main", "tensor", "model", "weights", "i64") and
+                not k.startswith("_")}
     build = builders[name]
     m = build(out) if build.__code__.co_argcount == 1 else build()
     with open(out, "wb") as f:

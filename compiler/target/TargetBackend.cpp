@@ -2,6 +2,7 @@
 
 #include "compiler/target/TargetBackend.h"
 #include "compiler/target/cuda/CudaTarget.h"
+#include "compiler/target/rocm/HipTarget.h"
 
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/dispatch/PushConstants.h"
@@ -37,12 +38,23 @@ ArrayRef<TargetBackendInfo> targetBackendRegistry() {
   return kBackends;
 }
 
+// A vendor table's lookup as the vendor-neutral resolver signature.
+template <auto Resolve>
+static std::optional<GpuTarget> describeChip(StringRef name) {
+  if (auto target = Resolve(name))
+    return target->gpuTarget();
+  return std::nullopt;
+}
+
 void registerGpuTargetTables() {
-  registerGpuTargetResolver([](StringRef name) -> std::optional<GpuTarget> {
-    if (std::optional<CudaTarget> target = resolveCudaTarget(name))
-      return target->gpuTarget();
-    return std::nullopt;
-  });
+  // The tables' names are disjoint (sm_* and NVIDIA products; gfx*, AMD code
+  // names and products), so the order they are asked in does not matter.
+  registerGpuTargetResolver(describeChip<resolveCudaTarget>,
+                            knownCudaTargetNames);
+  // AMD chips have no code generation yet: kiln-opt can describe them for
+  // the GPU passes' lit tests, and no --target-device selects them.
+  registerGpuTargetResolver(describeChip<resolveHipTarget>,
+                            knownHipTargetNames);
 }
 
 const TargetBackendInfo *findTargetBackend(StringRef name) {

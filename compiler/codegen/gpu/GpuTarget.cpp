@@ -178,21 +178,30 @@ FailureOr<GpuTarget> GpuTarget::fromAttr(DictionaryAttr attr,
   return target;
 }
 
-static std::vector<GpuTargetResolver> &gpuTargetResolvers() {
-  static std::vector<GpuTargetResolver> resolvers;
-  return resolvers;
+static std::vector<std::pair<GpuTargetResolver, GpuTargetNames>> &
+gpuTargetTables() {
+  static std::vector<std::pair<GpuTargetResolver, GpuTargetNames>> tables;
+  return tables;
 }
 
-void registerGpuTargetResolver(GpuTargetResolver resolver) {
-  if (!llvm::is_contained(gpuTargetResolvers(), resolver))
-    gpuTargetResolvers().push_back(resolver);
+void registerGpuTargetResolver(GpuTargetResolver resolver,
+                               GpuTargetNames names) {
+  if (!llvm::is_contained(gpuTargetTables(), std::pair(resolver, names)))
+    gpuTargetTables().emplace_back(resolver, names);
 }
 
 std::optional<GpuTarget> resolveGpuTarget(StringRef name) {
-  for (GpuTargetResolver resolver : gpuTargetResolvers())
+  for (const auto &[resolver, names] : gpuTargetTables())
     if (std::optional<GpuTarget> target = resolver(name))
       return target;
   return std::nullopt;
+}
+
+std::vector<std::string> knownGpuTargetNames() {
+  std::vector<std::string> all;
+  for (const auto &[resolver, names] : gpuTargetTables())
+    llvm::append_range(all, names());
+  return all;
 }
 
 FailureOr<GpuTarget> getGpuTarget(Operation *op) {

@@ -19,6 +19,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kiln {
 
@@ -103,11 +104,17 @@ struct GpuTarget {
 
 /// Looks a chip or product name up in one vendor's table.
 using GpuTargetResolver = std::optional<GpuTarget> (*)(llvm::StringRef name);
+/// Every name one vendor's table knows.
+using GpuTargetNames = std::vector<std::string> (*)();
 /// Adds a vendor's table to those resolveGpuTarget() asks (a backend does
-/// this once, so tools such as kiln-opt can name chips).
-void registerGpuTargetResolver(GpuTargetResolver resolver);
+/// this once, so tools such as kiln-opt can name chips); `names` lists what
+/// it knows for the error on an unknown name.
+void registerGpuTargetResolver(GpuTargetResolver resolver,
+                               GpuTargetNames names);
 /// The target a registered table knows by `name`, if any.
 std::optional<GpuTarget> resolveGpuTarget(llvm::StringRef name);
+/// The names of every registered table, in registration order.
+std::vector<std::string> knownGpuTargetNames();
 
 /// The target recorded on `op`'s module (or `op` itself, when a module);
 /// an error on `op` naming the attribute when there is none.

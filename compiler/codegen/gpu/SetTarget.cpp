@@ -4,6 +4,7 @@
 #include "compiler/codegen/gpu/GpuPipeline.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_GPUSETTARGET
@@ -28,7 +29,7 @@ struct GpuSetTargetPass : impl::GpuSetTargetBase<GpuSetTargetPass> {
       std::optional<GpuTarget> target = resolveGpuTarget(Chip);
       if (!target) {
         module.emitError("kiln-gpu-set-target: no GPU target table knows '")
-            << Chip << "'";
+            << Chip << "'; known: " << llvm::join(knownGpuTargetNames(), ", ");
         return signalPassFailure();
       }
       attr = target->toAttr(&getContext());

@@ -1,6 +1,7 @@
 //===- CudaTarget.cpp -----------------------------------------------------===//
 
 #include "compiler/target/cuda/CudaTarget.h"
+#include "compiler/target/ChipTable.h"
 #include "llvm/Support/Path.h"
 #include <cstdlib>
 
@@ -18,17 +19,7 @@ using llvm::StringRef;
 namespace kiln {
 namespace {
 
-// A code name (0 multiprocessors: the chip's default) or a product.
-struct CudaAlias {
-  llvm::StringLiteral Name;
-  int64_t Multiprocessors;
-};
-
-struct CudaTargetRow {
-  CudaTarget Target;
-  /// Code and product names that mean this chip.
-  std::initializer_list<CudaAlias> Aliases;
-};
+using CudaTargetRow = ChipRow<CudaTarget>;
 
 constexpr int64_t KiB = 1024;
 
@@ -127,29 +118,12 @@ GpuTarget CudaTarget::gpuTarget() const {
 }
 
 std::optional<CudaTarget> resolveCudaTarget(StringRef name) {
-  for (const CudaTargetRow &row : kCudaTargets) {
-    if (row.Target.Chip == name)
-      return row.Target;
-    for (const CudaAlias &alias : row.Aliases) {
-      if (alias.Name != name)
-        continue;
-      CudaTarget target = row.Target;
-      if (alias.Multiprocessors)
-        target.Multiprocessors = alias.Multiprocessors;
-      return target;
-    }
-  }
-  return std::nullopt;
+  return resolveChip<CudaTarget>(kCudaTargets, name,
+                                 &CudaTarget::Multiprocessors);
 }
 
 std::vector<std::string> knownCudaTargetNames() {
-  std::vector<std::string> names;
-  for (const CudaTargetRow &row : kCudaTargets)
-    names.push_back(row.Target.Chip.str());
-  for (const CudaTargetRow &row : kCudaTargets)
-    for (const CudaAlias &alias : row.Aliases)
-      names.push_back(alias.Name.str());
-  return names;
+  return chipNames<CudaTarget>(kCudaTargets);
 }
 
 std::string describeCudaTargetAliases() {
@@ -160,7 +134,7 @@ std::string describeCudaTargetAliases() {
     if (!text.empty())
       text += "; ";
     text += llvm::join(llvm::map_range(row.Aliases,
-                                       [](const CudaAlias &alias) {
+                                       [](const ChipAlias &alias) {
                                          return alias.Name.str();
                                        }),
                        ", ") +

@@ -1,23 +1,14 @@
 //===- HipTarget.cpp ------------------------------------------------------===//
 
 #include "compiler/target/rocm/HipTarget.h"
+#include "compiler/target/ChipTable.h"
 
 using llvm::StringRef;
 
 namespace kiln {
 namespace {
 
-// A code name (0 compute units: the architecture's default) or a product.
-struct HipAlias {
-  llvm::StringLiteral Name;
-  int64_t ComputeUnits;
-};
-
-struct HipTargetRow {
-  HipTarget Target;
-  /// Code and product names that mean this architecture.
-  std::initializer_list<HipAlias> Aliases;
-};
+using HipTargetRow = ChipRow<HipTarget>;
 
 constexpr int64_t KiB = 1024;
 
@@ -141,29 +132,11 @@ GpuTarget HipTarget::gpuTarget() const {
 }
 
 std::optional<HipTarget> resolveHipTarget(StringRef name) {
-  for (const HipTargetRow &row : kHipTargets) {
-    if (row.Target.Chip == name)
-      return row.Target;
-    for (const HipAlias &alias : row.Aliases) {
-      if (alias.Name != name)
-        continue;
-      HipTarget target = row.Target;
-      if (alias.ComputeUnits)
-        target.ComputeUnits = alias.ComputeUnits;
-      return target;
-    }
-  }
-  return std::nullopt;
+  return resolveChip<HipTarget>(kHipTargets, name, &HipTarget::ComputeUnits);
 }
 
 std::vector<std::string> knownHipTargetNames() {
-  std::vector<std::string> names;
-  for (const HipTargetRow &row : kHipTargets)
-    names.push_back(row.Target.Chip.str());
-  for (const HipTargetRow &row : kHipTargets)
-    for (const HipAlias &alias : row.Aliases)
-      names.push_back(alias.Name.str());
-  return names;
+  return chipNames<HipTarget>(kHipTargets);
 }
 
 } // namespace kiln

@@ -75,7 +75,7 @@ struct ToChannelsLast : OpRewritePattern<NchwOp> {
 // runs as an implicit GEMM: a ViT's patch embedding, which NCHW leaves to
 // the GPU's SIMT kernel for want of a filter with its output channels
 // innermost).
-bool hasConvolutionChain(func::FuncOp func) {
+bool gainsFromChannelsLast(func::FuncOp func) {
   int64_t convolutions = 0, constantFilters = 0;
   func.walk([&](Operation *op) {
     if (isa<linalg::Conv2DNchwFchwOp, linalg::DepthwiseConv2DNchwChwOp>(op)) {
@@ -85,13 +85,13 @@ bool hasConvolutionChain(func::FuncOp func) {
         ++constantFilters;
     }
   });
-  return convolutions >= 2 || constantFilters == 1;
+  return convolutions >= 2 || constantFilters > 0;
 }
 
 struct ConvertToChannelsLastPass
     : impl::ConvertToChannelsLastBase<ConvertToChannelsLastPass> {
   void runOnOperation() override {
-    if (!hasConvolutionChain(getOperation()))
+    if (!gainsFromChannelsLast(getOperation()))
       return;
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);

@@ -353,11 +353,13 @@ std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
 // from two warpgroups sharing each B tile in shared memory (fewer bytes
 // read per multiply: the f16 4096^3 matmul's 128 x 128).
 constexpr int64_t kLongK = 1024, kManyWaves = 4;
+// The columns of the narrow wgmma tiles (64 x 64, 128 x 64).
+constexpr int64_t kNarrowColumns = 64;
 SmallVector<MmaTile> wgmmaTileOrder(const Contraction &c,
                                     const GpuTarget &target) {
   SmallVector<MmaTile> tiles(std::begin(kWgmmaTiles), std::end(kWgmmaTiles));
-  // The grid in 128-row tiles, 128 columns wide where N has more than 64.
-  int64_t columns = c.N > 64 ? 128 : 64;
+  // The grid in 128-row tiles, as wide as N uses.
+  int64_t columns = c.N > kNarrowColumns ? 2 * kNarrowColumns : kNarrowColumns;
   int64_t workgroups = c.Batch * llvm::divideCeilSigned(c.M, 2 * kWgmmaM) *
                        llvm::divideCeilSigned(c.N, columns);
   if (c.K >= kLongK && workgroups >= kManyWaves * target.ProcessorCount) {
@@ -370,8 +372,8 @@ SmallVector<MmaTile> wgmmaTileOrder(const Contraction &c,
   // each workgroup's B copies and barriers over twice the outputs:
   // MobileNetV2 f16 batch 32's 112x112 1x1 convolution to 16 channels,
   // 32.8 us with 128 x 64 tiles, 43.7 with 64 x 64 (ncu).
-  if (c.N % 64 != 0) {
-    auto narrow = [](const MmaTile &t) { return t.BN == 64; };
+  if (c.N % kNarrowColumns != 0) {
+    auto narrow = [](const MmaTile &t) { return t.BN == kNarrowColumns; };
     auto first = llvm::find_if(tiles, narrow);
     std::stable_partition(first, tiles.end(), [&](const MmaTile &t) {
       return narrow(t) && t.BM > kWgmmaM;
@@ -1300,14 +1302,12 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
     // short one: the ViT's projections (6 to 24 steps, 72 to 96
     // workgroups) ran no faster under ncu and the model 2% slower.
     if (steps >= kDeepSteps &&
-        workgroupCount(*c, *tile) <= target.ProcessorCount)
-      while (tile->Stages < std::min(steps + 2, kMaxWgmmaStages)) {
-        MmaTile deeper = *tile;
-        ++deeper.Stages;
-        if (deeper.dynamicSharedBytes() > target.MaxSharedMemoryBytes)
-          break;
-        *tile = deeper;
-      }
+        workgroupCount(*c, *tile) <= target.ProcessorCount) {
+      int64_t fitting = (target.MaxSharedMemoryBytes - kWgmmaAtomBytes) /
+                        (tile->stageBytesA() + tile->stageBytesB());
+      tile->Stages = std::max(tile->Stages,
+                              std::min({steps + 2, kMaxWgmmaStages, fitting}));
+    }
     // A tile of two warpgroups (256 threads) runs two workgroups a
     // processor where their stages leave room for both: the back end then
     // keeps a thread's registers to half the file, which such a tile

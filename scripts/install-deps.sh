@@ -15,6 +15,10 @@ packages=(
   python3 python3-numpy
   strace
   libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx python3-torch python3-torchvision
+  # AMD (issue 18): HIP and HSA headers for the hip and amdgpu drivers'
+  # declarations, and the device bitcode (ocml, ockl) AMD kernels link.
+  # The runtime opens the libraries at run time and links none of them.
+  libamdhip64-dev libhsa-runtime-dev rocm-device-libs
 )
 # libFuzzer's runtime is in libclang-rt-22-dev, which the build needs
 # anyway (compiler-rt's builtins for CPU modules).

@@ -45,6 +45,14 @@ A model is an architecture with optional suffixes, `<architecture>[_b<N>]
 Without --models only mobilenetv2, resnet50 and encoder are exported (the
 ctest suite onnx_models_local).
 
+Each model also gets emulated references (tests/models/emulate.py), the
+budget of a half-precision run whose own roundings miss the tolerance:
+emulated-storage-f16.npy for an _f16 model (every node's output rounded
+to f16), and emulated-f16.npy, -bf16.npy and -tf32.npy for a float32 one
+(--precision=P: matmul and convolution operands rounded to P). A model
+fx cannot trace faithfully (the encoder's nn.MultiheadAttention) gets
+none and is held to the tolerance alone.
+
 Each model's float32 PyTorch output is checked against the float64 one with
 the suite's fp32 tolerance (|a - b| <= 1e-5 max|ref| + 1e-4 |ref|) as a
 sanity check of the reference; a model whose float32 run misses it is an
@@ -65,6 +73,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "onnx"))
 import onnxharness as harness  # noqa: E402
+import emulate  # noqa: E402
 import transformer_models  # noqa: E402
 
 SEED = 20261123
@@ -189,6 +198,18 @@ def references(model, x):
     return wide.numpy(), narrow.numpy()
 
 
+def emulatedReferences(name, model, x, dtype):
+    """{mode: float64 output} of the emulated references the model's
+    variant is judged by (module docstring); none where it cannot be
+    emulated faithfully."""
+    modes = ("storage-f16",) if dtype == "f16" else ("f16", "bf16", "tf32")
+    try:
+        return {mode: emulate.reference(model, x, mode) for mode in modes}
+    except emulate.Unsupported as e:
+        log(f"{name}: no emulated references: {e}")
+        return {}
+
+
 def export(model, x, path, opset, dtype):
     """Exports the model on x; for dtype f16 through a float32 copy of a
     float16 input, the graph then converted by onnx_f16."""
@@ -265,12 +286,15 @@ def main():
             with torch.no_grad():
                 torch.jit.trace(model, torch.from_numpy(x)).save(
                     os.path.join(traced, "traced.pt"))
+        emulated = emulatedReferences(name, model, x, dtype)
         for opset in opsets:
             out = os.path.join(args.out, f"{name}_opset{opset}")
             os.makedirs(out, exist_ok=True)
             export(model, x, os.path.join(out, "model.onnx"), opset, dtype)
             np.save(os.path.join(out, "input.npy"), x)
             np.save(os.path.join(out, "expected.npy"), expected)
+            for mode, reference in emulated.items():
+                np.save(os.path.join(out, f"emulated-{mode}.npy"), reference)
         log(f"{name}: exported opsets {','.join(map(str, opsets))} to "
             f"{args.out} in {time.monotonic() - start:.1f}s")
     if failed:

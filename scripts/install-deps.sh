@@ -19,6 +19,9 @@ packages=(
   # declarations, and the device bitcode (ocml, ockl) AMD kernels link.
   # The runtime opens the libraries at run time and links none of them.
   libamdhip64-dev libhsa-runtime-dev rocm-device-libs
+  # The AMD drivers decode code-object metadata (a msgpack note) with
+  # msgpack-c's header-only C++ library, used without Boost.
+  libmsgpack-cxx-dev
 )
 # libFuzzer's runtime is in libclang-rt-22-dev, which the build needs
 # anyway (compiler-rt's builtins for CPU modules).

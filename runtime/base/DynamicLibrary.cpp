@@ -159,6 +159,14 @@ DynamicLibrary::~DynamicLibrary() {
     ::close(ImageFd);
 }
 
+std::string DynamicLibrary::loadedPath() const {
+  struct link_map *map = nullptr;
+  if (::dlinfo(Handle, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_name ||
+      !*map->l_name)
+    return Name;
+  return map->l_name;
+}
+
 StatusOr<void *> DynamicLibrary::symbol(std::string_view name) const {
   std::string symbolName(name);
   dlerror(); // A null symbol value is legal; only dlerror tells failure.

@@ -40,6 +40,10 @@ public:
 
   const std::string &name() const { return Name; }
 
+  /// The file the loader opened (a soname resolved to its path), for
+  /// reports such as --dump_devices; name() when the loader cannot say.
+  std::string loadedPath() const;
+
 private:
   DynamicLibrary(void *handle, std::string name, std::string loadPath,
                  int imageFd)

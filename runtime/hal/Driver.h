@@ -21,6 +21,17 @@ public:
   /// The URI scheme that selects this driver: "local-sync", "cuda".
   virtual std::string_view name() const = 0;
 
+  /// OK when the driver can work on this machine, whether or not it finds
+  /// a device; otherwise why not (its vendor library is missing or cannot
+  /// start), which `--list_drivers` prints.
+  virtual Status availability() { return Status(); }
+
+  /// Sets a driver option a tool flag carries (`--amdgpu_libhsa_search_path`
+  /// is option `libhsa_search_path` of `amdgpu`), before the driver is
+  /// first used; InvalidArgument for an option the driver does not have,
+  /// FailedPrecondition once it is too late to change.
+  virtual Status setOption(std::string_view key, std::string_view value);
+
   /// The devices present; an empty list when the driver works but finds
   /// none, an error when it cannot work at all (library missing).
   virtual StatusOr<std::vector<DeviceInfo>> enumerateDevices() = 0;

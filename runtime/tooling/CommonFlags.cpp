@@ -47,6 +47,16 @@ void registerCommonFlags(FlagParser &parser, CommonFlags &flags,
                  "every call instead of replaying a CUDA graph (the "
                  "default). The same as the device URI parameter "
                  "command_buffers=stream|graph, which wins when given.");
+  parser.addString("amdgpu_libhsa_search_path", &flags.AmdgpuLibhsaSearchPath,
+                   "The amdgpu driver's libhsa-runtime64.so: the file or the "
+                   "folder holding it. Unset: $KILN_AMDGPU_LIBHSA_PATH, "
+                   "then the dynamic loader's search.",
+                   "/opt/rocm/lib");
+  parser.addString("hip_dylib_path", &flags.HipDylibPath,
+                   "The hip driver's libamdhip64.so: the file or the folder "
+                   "holding it. Unset: $KILN_HIP_DYLIB_PATH, then the "
+                   "dynamic loader's search.",
+                   "/opt/rocm/lib");
   parser.addBool("print_statistics", &flags.PrintStatistics,
                  "Prints the device allocator's statistics to stderr at "
                  "exit: per memory type the bytes held now and at most, "
@@ -67,6 +77,12 @@ Status parseCommonFlags(FlagParser &parser, CommonFlags &flags, int argc,
   KILN_RETURN_IF_ERROR(parser.parse(argc, argv));
   flags.FunctionGiven = parser.isSet("function");
   flags.CudaCommandBuffers.clear();
+  flags.DriverOptions.clear();
+  if (parser.isSet("amdgpu_libhsa_search_path"))
+    flags.DriverOptions.emplace_back("amdgpu", "libhsa_search_path",
+                                     flags.AmdgpuLibhsaSearchPath);
+  if (parser.isSet("hip_dylib_path"))
+    flags.DriverOptions.emplace_back("hip", "dylib_path", flags.HipDylibPath);
   if (parser.isSet("cuda_use_streams"))
     flags.CudaCommandBuffers = flags.CudaUseStreams ? "stream" : "graph";
   return Status();

@@ -2,7 +2,9 @@
 //
 // The spellings users know from IREE's tools: --device, --module,
 // --function, --input, --output, --list_drivers, --list_devices,
-// --dump_devices, --help, --cuda_use_streams, --print_statistics, and as
+// --dump_devices, --help, --cuda_use_streams, --print_statistics, the AMD
+// drivers' library locations (--hip_dylib_path, --amdgpu_libhsa_search_path,
+// carried to the drivers as driver options), and as
 // aliases the older ones IREE's CUDA documentation still shows: -driver=
 // (--device), -module_file= (--module), -entry_function= (--function) and
 // --function_inputs= (several --input values in one flag).
@@ -15,6 +17,7 @@
 
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace kiln::tooling {
@@ -38,6 +41,13 @@ struct CommonFlags {
   // Set by parseCommonFlags: "stream" or "graph" when --cuda_use_streams
   // was given, else empty (the device URI decides; see deviceUriWithFlags).
   std::string CudaCommandBuffers;
+  // Where the AMD drivers' libraries are (--amdgpu_libhsa_search_path,
+  // --hip_dylib_path); empty: the environment and the loader's search.
+  std::string AmdgpuLibhsaSearchPath;
+  std::string HipDylibPath;
+  // Set by parseCommonFlags: (driver, option, value) for each driver option
+  // flag given (see Driver::setOption).
+  std::vector<std::tuple<std::string, std::string, std::string>> DriverOptions;
   // Whether outputs without an --output are printed (kiln-run-module) or
   // not shown (kiln-benchmark-module); set by registerCommonFlags.
   bool PrintUnmatchedOutputs = true;

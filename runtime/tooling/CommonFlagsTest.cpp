@@ -55,6 +55,19 @@ TEST_F(CommonFlagsParseTest, EmptyFunctionInputsIsAnErrorNamingTheFlag) {
       << status.toString();
 }
 
+TEST_F(CommonFlagsParseTest, LibraryPathFlagsBecomeDriverOptions) {
+  ASSERT_TRUE(parse({}).ok());
+  EXPECT_TRUE(Flags.DriverOptions.empty());
+  ASSERT_TRUE(parse({"--amdgpu_libhsa_search_path=/opt/rocm/lib",
+                     "--hip_dylib_path=/opt/rocm/lib/libamdhip64.so"})
+                  .ok());
+  using Option = std::tuple<std::string, std::string, std::string>;
+  EXPECT_EQ(Flags.DriverOptions,
+            (std::vector<Option>{
+                {"amdgpu", "libhsa_search_path", "/opt/rocm/lib"},
+                {"hip", "dylib_path", "/opt/rocm/lib/libamdhip64.so"}}));
+}
+
 TEST_F(CommonFlagsParseTest, PrintStatisticsIsOffUnlessAsked) {
   ASSERT_TRUE(parse({}).ok());
   EXPECT_FALSE(Flags.PrintStatistics);

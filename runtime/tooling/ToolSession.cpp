@@ -43,12 +43,33 @@ template <typename Visit> void forEachDevice(std::ostream &out, Visit visit) {
 
 } // namespace
 
+Status applyDriverOptions(const CommonFlags &flags) {
+  for (const auto &[driverName, key, value] : flags.DriverOptions) {
+    auto driver = hal::DriverRegistry::global().getDriver(driverName);
+    // A driver not built here has nothing to configure.
+    if (!driver.ok())
+      continue;
+    KILN_RETURN_IF_ERROR((*driver)->setOption(key, value));
+  }
+  return Status();
+}
+
 Status handleDeviceQueries(const CommonFlags &flags, std::ostream &out,
                            bool &handled) {
   handled = flags.ListDrivers || flags.ListDevices || flags.DumpDevices;
+  // A driver that cannot work here says why on its line, after its name,
+  // so scripts that take the first word still read the names.
   if (flags.ListDrivers)
-    for (const std::string &name : hal::DriverRegistry::global().driverNames())
-      out << name << "\n";
+    for (const std::string &name :
+         hal::DriverRegistry::global().driverNames()) {
+      auto driver = hal::DriverRegistry::global().getDriver(name);
+      Status available =
+          driver.ok() ? (*driver)->availability() : driver.status();
+      out << name;
+      if (!available.ok())
+        out << " (unavailable: " << available.message() << ")";
+      out << "\n";
+    }
   if (flags.ListDevices)
     forEachDevice(
         out, [&](const hal::DeviceInfo &info) { out << info.Uri << "\n"; });
@@ -114,6 +135,7 @@ StatusOr<std::optional<PreparedCall>> prepareCall(FlagParser &parser,
     std::cout << parser.helpText();
     return std::optional<PreparedCall>();
   }
+  KILN_RETURN_IF_ERROR(applyDriverOptions(flags));
   bool handled = false;
   KILN_RETURN_IF_ERROR(handleDeviceQueries(flags, std::cout, handled));
   if (handled)

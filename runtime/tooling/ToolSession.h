@@ -20,6 +20,10 @@
 
 namespace kiln::tooling {
 
+/// Hands the driver options the flags carry (CommonFlags::DriverOptions) to
+/// their drivers; prepareCall does so before anything opens a device.
+Status applyDriverOptions(const CommonFlags &flags);
+
 /// Answers --list_drivers, --list_devices and --dump_devices (in that
 /// order); `handled` says whether any was asked for.
 Status handleDeviceQueries(const CommonFlags &flags, std::ostream &out,

@@ -465,24 +465,47 @@ def checkPrintStatistics(s: Suite, module):
 
 
 def checkNoGpuLibraries(s: Suite, module):
-    """The runtime tools link neither libcuda/libcudart nor LLVM/MLIR (the
-    cuda driver opens libcuda at run time); without a CUDA device,
-    --device=cuda is a one-line error."""
+    """The runtime tools link no vendor library (libcuda, libcudart,
+    libamdhip64, libhsa-runtime64) nor LLVM/MLIR: the GPU drivers open
+    theirs at run time. Without a device, --device=cuda|hip|amdgpu is a
+    one-line error; the AMD ones name their library and the flag that
+    points at it, and --list_drivers says why each is unavailable."""
     rep = s.report
     for tool in ["kiln-run-module", "kiln-benchmark-module"]:
         r = s.run(["ldd", s.tool(tool)])
         banned = [l.split()[0] for l in r.stdout.splitlines()
-                  if re.search(r"libcuda|libcudart|libLLVM|libMLIR", l)]
+                  if re.search(r"libcuda|libcudart|libamdhip64|libhsa|"
+                               r"libLLVM|libMLIR", l)]
         ok = not r.problem and r.rc == 0 and not banned
-        rep.result(ok, f"ldd {tool}: no libcuda, libcudart, LLVM or MLIR",
+        rep.result(ok, f"ldd {tool}: no CUDA, HIP, HSA, LLVM or MLIR library",
                    "" if ok else f"{r.describe()}; links {banned}")
-    r = s.run([s.tool("kiln-run-module"), "--list_devices"])
-    if "cuda://" in r.stdout:
-        rep.result(True, "run-module/cuda_without_device",
-                   "skipped: this machine has a CUDA device")
-        return
-    s.expectError("run-module/cuda_without_device",
-                  s.runAdd(module, GOOD_A, GOOD_B, driver="cuda"))
+    devices = s.run([s.tool("kiln-run-module"), "--list_devices"]).stdout
+    drivers = s.run([s.tool("kiln-run-module"), "--list_drivers"]).stdout
+    checks = [("cuda", None, None),
+              ("hip", "libamdhip64", "--hip_dylib_path="),
+              ("amdgpu", "libhsa-runtime64", "--amdgpu_libhsa_search_path=")]
+    for driver, library, flag in checks:
+        name = f"run-module/{driver}_without_device"
+        if f"{driver}://" in devices:
+            rep.result(True, name, f"skipped: this machine has a {driver} "
+                       "device")
+            continue
+        if not re.search(rf"^{driver}\b", drivers, re.M):
+            rep.result(True, name, f"skipped: no {driver} driver built")
+            continue
+        s.expectError(name, s.runAdd(module, GOOD_A, GOOD_B, driver=driver))
+        line = next((l for l in drivers.splitlines()
+                     if l.split(" ")[0] == driver), "")
+        # A driver that works but finds no GPU says so instead.
+        if library is None or "(unavailable: " not in line:
+            continue
+        r = s.run(s.runAdd(module, GOOD_A, GOOD_B, driver=driver))
+        ok = library in r.stderr and flag in r.stderr
+        rep.result(ok, f"{name}: names {library} and {flag}",
+                   "" if ok else r.stderr.strip()[:300])
+        ok = library in line
+        rep.result(ok, f"--list_drivers: {driver} unavailable, saying why",
+                   line[:300])
 
 
 def checkIreeSpellings(s: Suite, module):

@@ -6,6 +6,9 @@
 #ifdef KILN_HAVE_CUDA_DRIVER
 #include "runtime/hal/drivers/cuda/CudaDriver.h"
 #endif
+#ifdef KILN_HAVE_HIP_DRIVER
+#include "runtime/hal/drivers/hip/HipDriver.h"
+#endif
 
 namespace kiln::hal {
 
@@ -15,6 +18,9 @@ void registerBuiltinDrivers(DriverRegistry &registry) {
   registry.registerDriver(local::createLocalTaskDriver()).ignoreError();
 #ifdef KILN_HAVE_CUDA_DRIVER
   registry.registerDriver(cuda::createCudaDriver()).ignoreError();
+#endif
+#ifdef KILN_HAVE_HIP_DRIVER
+  registry.registerDriver(hip::createHipDriver()).ignoreError();
 #endif
 }
 

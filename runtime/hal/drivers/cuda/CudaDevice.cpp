@@ -32,20 +32,10 @@ CudaDevice::create(std::shared_ptr<const CudaSymbols> symbols, CUdevice device,
 }
 
 std::vector<UnsupportedFeature> CudaDevice::unsupportedFeatures() const {
-  std::vector<UnsupportedFeature> features = {
-      {std::string(feature::kHostVisibleDeviceLocal),
-       "a discrete GPU: device memory is not mapped on the host, and "
-       "host-visible memory is pinned host memory"}};
-  // Follows the kind createCommandBuffer makes. Graph mode gives commands
-  // no ordering links no edge, so CUDA may run them at once.
-  if (commandBufferKind() == gpu::GpuCommandBufferKind::Stream)
-    features.push_back({std::string(feature::kConcurrentCommands),
-                        "stream command buffers issue commands one after "
-                        "another on one stream"});
+  std::vector<UnsupportedFeature> features = sharedUnsupportedFeatures();
   if (queueCount() < 2)
-    features.push_back({std::string(feature::kConcurrentQueues),
-                        "this device was created with queues=1"});
-  else if (commandBufferKind() == gpu::GpuCommandBufferKind::Graph)
+    return features;
+  if (commandBufferKind() == gpu::GpuCommandBufferKind::Graph)
     // Measured, not documented by CUDA: on an H100 with driver 580 a graph
     // launched into one stream did not start while a graph launched into
     // another stream ran. Queues still order only through semaphores.
@@ -71,15 +61,8 @@ bool CudaDevice::supportsExecutable(std::string_view format,
   return cudaSupportsExecutable(format, target, ComputeMajor, ComputeMinor);
 }
 
-StatusOr<std::shared_ptr<Executable>>
-CudaDevice::createExecutable(const ExecutableSpec &spec) {
-  KILN_RETURN_IF_ERROR(validateExecutableSpec(spec));
-  if (!supportsExecutable(spec.Format, spec.Target))
-    return KILN_ERROR(FailedPrecondition, "executable '", spec.Name, "' (",
-                      spec.Format, "/", spec.Target, ") cannot run on ",
-                      info().Uri, ", compute capability ", ComputeMajor, ".",
-                      ComputeMinor);
-  return loadExecutable(spec);
+std::string CudaDevice::chipDescription() const {
+  return strCat("compute capability ", ComputeMajor, ".", ComputeMinor);
 }
 
 } // namespace kiln::hal::cuda

@@ -30,10 +30,9 @@ public:
   std::vector<UnsupportedFeature> unsupportedFeatures() const override;
   bool supportsExecutable(std::string_view format,
                           std::string_view target) const override;
-  StatusOr<std::shared_ptr<Executable>>
-  createExecutable(const ExecutableSpec &spec) override;
 
 private:
+  std::string chipDescription() const override;
   CudaDevice(std::shared_ptr<CudaApi> api, DeviceInfo info,
              CudaDeviceLimits limits, uint64_t deviceBytes,
              gpu::GpuCommandBufferKind commandBufferKind, bool deviceSemaphores,

@@ -3,38 +3,19 @@
 #include "runtime/hal/drivers/cuda/CudaDriver.h"
 
 #include "runtime/hal/drivers/cuda/CudaDevice.h"
+#include "runtime/hal/drivers/gpu/GpuDriver.h"
+#include "runtime/hal/drivers/gpu/GpuUuid.h"
 
-#include <cstdio>
 #include <mutex>
 
 namespace kiln::hal::cuda {
 
 namespace {
 
-// "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi prints it.
-std::string uuidString(const CUuuid &uuid) {
-  std::string text = "GPU-";
-  for (int i = 0; i < 16; ++i) {
-    char hex[3];
-    std::snprintf(hex, sizeof(hex), "%02x",
-                  static_cast<unsigned>(static_cast<uint8_t>(uuid.bytes[i])));
-    text += hex;
-    if (i == 3 || i == 5 || i == 7 || i == 9)
-      text += '-';
-  }
-  return text;
-}
-
-class CudaDriver final : public Driver {
+class CudaDriver final : public gpu::GpuDriver {
 public:
   std::string_view name() const override { return "cuda"; }
-  StatusOr<std::vector<DeviceInfo>> enumerateDevices() override;
-  StatusOr<std::shared_ptr<Device>> createDevice(const DeviceUri &uri) override;
-  // Graph command buffers are the default; stream ones run every command
-  // through other CUDA calls.
-  std::vector<std::string> conformanceVariants() const override {
-    return {"command_buffers=stream"};
-  }
+  Status availability() override { return symbols().status(); }
 
 private:
   struct Described {
@@ -43,10 +24,15 @@ private:
     uint64_t MemoryBytes;
   };
 
+  std::string_view vendor() const override { return "CUDA"; }
+  StatusOr<int> deviceCount() override;
+  StatusOr<DeviceInfo> describeDevice(int ordinal) override;
+  StatusOr<std::shared_ptr<Device>>
+  openDevice(int ordinal, const gpu::GpuDeviceOptions &options) override;
+
   // Loads libcuda and initializes it once; the outcome is kept, so a
   // missing driver costs one dlopen per process.
   StatusOr<std::shared_ptr<const CudaSymbols>> symbols();
-  StatusOr<int> deviceCount(const CudaSymbols &symbols);
   StatusOr<Described> describe(const CudaSymbols &symbols, int ordinal);
 
   std::once_flag Loaded;
@@ -76,11 +62,12 @@ StatusOr<std::shared_ptr<const CudaSymbols>> CudaDriver::symbols() {
   return Symbols;
 }
 
-StatusOr<int> CudaDriver::deviceCount(const CudaSymbols &symbols) {
+StatusOr<int> CudaDriver::deviceCount() {
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<const CudaSymbols> loaded, symbols());
   if (NoDevice)
     return 0;
   int count = 0;
-  KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(symbols, cuDeviceGetCount, &count));
+  KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(*loaded, cuDeviceGetCount, &count));
   return count;
 }
 
@@ -124,7 +111,9 @@ StatusOr<CudaDriver::Described> CudaDriver::describe(const CudaSymbols &symbols,
                         attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK));
 
   DeviceInfo &info = described.Info;
-  info.Uri = strCat("cuda://", uuidString(uuid));
+  info.Uri = strCat("cuda://",
+                    gpu::gpuUuidString(std::span<const uint8_t, 16>(
+                        reinterpret_cast<const uint8_t *>(uuid.bytes), 16)));
   info.Name = name;
   auto add = [&](const char *key, auto value) {
     info.Properties.emplace_back(key, strCat(value));
@@ -148,54 +137,20 @@ StatusOr<CudaDriver::Described> CudaDriver::describe(const CudaSymbols &symbols,
   return described;
 }
 
-StatusOr<std::vector<DeviceInfo>> CudaDriver::enumerateDevices() {
+StatusOr<DeviceInfo> CudaDriver::describeDevice(int ordinal) {
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const CudaSymbols> loaded, symbols());
-  KILN_ASSIGN_OR_RETURN(int count, deviceCount(*loaded));
-  std::vector<DeviceInfo> devices;
-  for (int ordinal = 0; ordinal < count; ++ordinal) {
-    KILN_ASSIGN_OR_RETURN(Described described, describe(*loaded, ordinal));
-    devices.push_back(std::move(described.Info));
-  }
-  return devices;
+  KILN_ASSIGN_OR_RETURN(Described described, describe(*loaded, ordinal));
+  return std::move(described.Info);
 }
 
 StatusOr<std::shared_ptr<Device>>
-CudaDriver::createDevice(const DeviceUri &uri) {
-  if (uri.driver() != name())
-    return KILN_ERROR(InvalidArgument,
-                      "the cuda driver cannot open device URI ",
-                      quoteForMessage(uri.text()));
-  KILN_ASSIGN_OR_RETURN(gpu::GpuDeviceOptions options,
-                        gpu::GpuDeviceOptions::fromUri(uri));
+CudaDriver::openDevice(int ordinal, const gpu::GpuDeviceOptions &options) {
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<const CudaSymbols> loaded, symbols());
-  KILN_ASSIGN_OR_RETURN(int count, deviceCount(*loaded));
-  auto absent = [&](std::string_view why) {
-    return KILN_ERROR(NotFound, "no device ", quoteForMessage(uri.text()), ": ",
-                      why, " (see --list_devices)");
-  };
-  if (count == 0)
-    return absent("no CUDA device is present");
-  std::optional<Described> chosen;
-  if (uri.form() == DeviceUri::Form::Ordinal) {
-    if (*uri.ordinal() >= static_cast<uint32_t>(count))
-      return absent(strCat("there are ", count, " CUDA device(s)"));
-    KILN_ASSIGN_OR_RETURN(chosen,
-                          describe(*loaded, static_cast<int>(*uri.ordinal())));
-  } else if (uri.form() == DeviceUri::Form::Bare || uri.path().empty()) {
-    KILN_ASSIGN_OR_RETURN(chosen, describe(*loaded, 0));
-  } else {
-    for (int ordinal = 0; ordinal < count && !chosen; ++ordinal) {
-      KILN_ASSIGN_OR_RETURN(Described described, describe(*loaded, ordinal));
-      if (described.Info.Uri == strCat("cuda://", uri.path()))
-        chosen = std::move(described);
-    }
-    if (!chosen)
-      return absent("no CUDA device has that UUID");
-  }
+  KILN_ASSIGN_OR_RETURN(Described chosen, describe(*loaded, ordinal));
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<CudaDevice> device,
-                        CudaDevice::create(loaded, chosen->Handle,
-                                           std::move(chosen->Info),
-                                           chosen->MemoryBytes, options));
+                        CudaDevice::create(loaded, chosen.Handle,
+                                           std::move(chosen.Info),
+                                           chosen.MemoryBytes, options));
   return std::shared_ptr<Device>(std::move(device));
 }
 

@@ -2,6 +2,8 @@
 
 #include "runtime/hal/drivers/cuda/CudaStatus.h"
 
+#include "runtime/hal/drivers/gpu/VendorError.h"
+
 namespace kiln::hal::cuda {
 
 StatusCode cudaResultCode(CUresult result) {
@@ -53,11 +55,10 @@ Status cudaResultToStatus(const CudaSymbols &symbols, CUresult result,
   if (result == CUDA_SUCCESS)
     return Status();
   const char *name = nullptr;
-  if (symbols.cuGetErrorName(result, &name) != CUDA_SUCCESS || !name)
-    name = "unknown CUresult";
-  return Status(cudaResultCode(result),
-                strCat(call, ": ", name, " (", static_cast<int>(result), ")"),
-                file, line);
+  if (symbols.cuGetErrorName(result, &name) != CUDA_SUCCESS)
+    name = nullptr;
+  return gpu::vendorCallStatus(cudaResultCode(result), call, name,
+                               static_cast<int>(result), file, line);
 }
 
 } // namespace kiln::hal::cuda

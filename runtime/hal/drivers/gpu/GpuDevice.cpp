@@ -2,6 +2,7 @@
 
 #include "runtime/hal/drivers/gpu/GpuDevice.h"
 
+#include "runtime/hal/Feature.h"
 #include "runtime/hal/HostSemaphore.h"
 #include "runtime/hal/drivers/gpu/GpuBuffer.h"
 #include "runtime/hal/drivers/gpu/GpuEvent.h"
@@ -70,10 +71,32 @@ GpuDevice::GpuDevice(std::shared_ptr<GpuApi> api, DeviceInfo info,
       Queues(std::move(queues)) {}
 
 StatusOr<std::shared_ptr<Executable>>
-GpuDevice::loadExecutable(const ExecutableSpec &spec) {
+GpuDevice::createExecutable(const ExecutableSpec &spec) {
+  KILN_RETURN_IF_ERROR(validateExecutableSpec(spec));
+  if (!supportsExecutable(spec.Format, spec.Target))
+    return KILN_ERROR(FailedPrecondition, "executable '", spec.Name, "' (",
+                      spec.Format, "/", spec.Target, ") cannot run on ",
+                      info().Uri, ", ", chipDescription());
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<GpuExecutable> executable,
                         GpuExecutable::load(Api, Limits, spec));
   return std::shared_ptr<Executable>(std::move(executable));
+}
+
+std::vector<UnsupportedFeature> GpuDevice::sharedUnsupportedFeatures() const {
+  std::vector<UnsupportedFeature> features = {
+      {std::string(feature::kHostVisibleDeviceLocal),
+       "a discrete GPU: device memory is not mapped on the host, and "
+       "host-visible memory is pinned host memory"}};
+  // Follows the kind createCommandBuffer makes. Graph mode gives commands
+  // no ordering links no edge, so the GPU may run them at once.
+  if (commandBufferKind() == GpuCommandBufferKind::Stream)
+    features.push_back({std::string(feature::kConcurrentCommands),
+                        "stream command buffers issue commands one after "
+                        "another on one stream"});
+  if (queueCount() < 2)
+    features.push_back({std::string(feature::kConcurrentQueues),
+                        "this device was created with queues=1"});
+  return features;
 }
 
 StatusOr<std::shared_ptr<CommandBuffer>>

@@ -70,6 +70,9 @@ public:
   GpuCommandBufferKind commandBufferKind() const { return CommandBufferKind; }
   /// Whether createSemaphore makes semaphores the GPU waits on and signals.
   bool deviceSemaphores() const { return DeviceSemaphores; }
+  /// Loads `spec` where supportsExecutable says the device runs it.
+  StatusOr<std::shared_ptr<Executable>>
+  createExecutable(const ExecutableSpec &spec) override;
   StatusOr<std::shared_ptr<Event>> createEvent() override;
   /// Times submissions with GPU events in the submission's stream.
   StatusOr<std::shared_ptr<SubmissionTimer>> createSubmissionTimer() override;
@@ -97,9 +100,13 @@ protected:
 
   const std::shared_ptr<GpuApi> &api() const { return Api; }
   const GpuDeviceLimits &limits() const { return Limits; }
-  /// Loads a spec the driver checked it can run.
-  StatusOr<std::shared_ptr<Executable>>
-  loadExecutable(const ExecutableSpec &spec);
+  /// The chip, for the error naming an executable the device cannot run:
+  /// "compute capability 9.0", "gfx942".
+  virtual std::string chipDescription() const = 0;
+  /// What every GPU device lacks: mapped device memory, and concurrency
+  /// its settings rule out (stream command buffers, one queue). A driver
+  /// adds what its vendor does not promise.
+  std::vector<UnsupportedFeature> sharedUnsupportedFeatures() const;
 
   StatusOr<std::shared_ptr<CommandBuffer>>
   createCommandBufferImpl(CommandBufferMode mode,

@@ -10,6 +10,8 @@
 #define KILN_COMPILER_TARGET_CHIPTABLE_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -65,6 +67,36 @@ std::vector<std::string> chipNames(llvm::ArrayRef<ChipRow<Facts>> rows) {
     for (const ChipAlias &alias : row.Aliases)
       names.push_back(alias.Name.str());
   return names;
+}
+
+/// "hopper, h100, h200 -> sm_90a; ..." for a chip flag's --help: each
+/// chip's code and product names.
+template <typename Facts>
+std::string describeChipAliases(llvm::ArrayRef<ChipRow<Facts>> rows) {
+  std::string text;
+  for (const ChipRow<Facts> &row : rows) {
+    if (row.Aliases.size() == 0)
+      continue;
+    if (!text.empty())
+      text += "; ";
+    text += llvm::join(llvm::map_range(row.Aliases,
+                                       [](const ChipAlias &alias) {
+                                         return alias.Name.str();
+                                       }),
+                       ", ") +
+            " -> " + row.Target.Chip.str();
+  }
+  return text;
+}
+
+/// The one error for a chip flag naming no chip: "unknown --cuda-target
+/// 'x'; known: sm_60, ...".
+inline std::string unknownChipMessage(llvm::StringRef flag,
+                                      llvm::StringRef value,
+                                      llvm::ArrayRef<std::string> known) {
+  return ("unknown --" + flag + " '" + value +
+          "'; known: " + llvm::join(known, ", "))
+      .str();
 }
 
 } // namespace kiln

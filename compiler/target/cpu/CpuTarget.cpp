@@ -1,17 +1,13 @@
 //===- CpuTarget.cpp - x86-64 shared objects ------------------------------===//
 
 #include "compiler/target/cpu/CpuTarget.h"
+#include "compiler/target/LlvmObject.h"
 
-#include "lld/Common/Driver.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Object/ELFObjectFile.h"
-#include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -19,8 +15,6 @@
 #include "llvm/TargetParser/X86TargetParser.h"
 
 #include <dlfcn.h>
-
-LLD_HAS_DRIVER(elf)
 
 using namespace mlir;
 
@@ -49,54 +43,12 @@ std::string resolveCpuTarget(llvm::StringRef target) {
 
 namespace {
 
-// Removes a temporary file when it goes out of scope.
-struct TempFile {
-  llvm::SmallString<128> Path;
-  ~TempFile() {
-    if (!Path.empty())
-      llvm::sys::fs::remove(Path);
-  }
-};
-
 FailureOr<std::unique_ptr<llvm::TargetMachine>>
-createTargetMachine(Location loc, llvm::StringRef cpu) {
-  static const bool initialized = [] {
-    LLVMInitializeX86TargetInfo();
-    LLVMInitializeX86Target();
-    LLVMInitializeX86TargetMC();
-    LLVMInitializeX86AsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-  llvm::Triple triple("x86_64-unknown-linux-gnu");
-  std::string error;
-  const llvm::Target *target =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return emitError(loc) << "x86-64 code generation is unavailable: " << error;
-  llvm::TargetOptions options;
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, "", options, llvm::Reloc::PIC_, std::nullopt,
-      llvm::CodeGenOptLevel::Aggressive));
-  if (!machine)
-    return emitError(loc) << "cannot create a target machine for " << cpu;
-  return machine;
-}
-
-void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder builder(&machine);
-  builder.registerModuleAnalyses(mam);
-  builder.registerCGSCCAnalyses(cgam);
-  builder.registerFunctionAnalyses(fam);
-  builder.registerLoopAnalyses(lam);
-  builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager passes =
-      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-  passes.run(module, mam);
+createX86TargetMachine(Location loc, llvm::StringRef cpu) {
+  initializeLlvmTarget<LLVMInitializeX86TargetInfo, LLVMInitializeX86Target,
+                       LLVMInitializeX86TargetMC,
+                       LLVMInitializeX86AsmPrinter>();
+  return createTargetMachine(loc, "x86_64-unknown-linux-gnu", cpu, "");
 }
 
 // The runtime dlopens the shared object with every symbol bound at once: a
@@ -105,10 +57,9 @@ void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
 // make a module that compiles and never loads. This process has those same
 // libraries, so each undefined symbol must resolve here too.
 LogicalResult checkSymbolsResolve(Location loc,
-                                  const llvm::MemoryBuffer &sharedObject) {
+                                  llvm::MemoryBufferRef sharedObject) {
   llvm::Expected<std::unique_ptr<llvm::object::ObjectFile>> object =
-      llvm::object::ObjectFile::createObjectFile(
-          sharedObject.getMemBufferRef());
+      llvm::object::ObjectFile::createObjectFile(sharedObject);
   if (!object)
     return emitError(loc) << "cannot read the linked shared object: "
                           << llvm::toString(object.takeError());
@@ -156,57 +107,21 @@ FailureOr<std::vector<uint8_t>> buildCpuSharedObject(ModuleOp module,
 
   std::string cpuName = resolveCpuTarget(cpu);
   FailureOr<std::unique_ptr<llvm::TargetMachine>> machine =
-      createTargetMachine(loc, cpuName);
+      createX86TargetMachine(loc, cpuName);
   if (failed(machine))
     return failure();
-  llvmModule->setTargetTriple((*machine)->getTargetTriple());
-  llvmModule->setDataLayout((*machine)->createDataLayout());
-  optimize(*llvmModule, **machine);
-
-  llvm::SmallVector<char, 0> object;
-  {
-    llvm::raw_svector_ostream os(object);
-    llvm::legacy::PassManager codegen;
-    if ((*machine)->addPassesToEmitFile(codegen, os, nullptr,
-                                        llvm::CodeGenFileType::ObjectFile))
-      return emitError(loc) << "x86-64 object emission is unavailable";
-    codegen.run(*llvmModule);
-  }
-
-  TempFile objectFile, sharedFile;
-  int fd;
-  if (llvm::sys::fs::createTemporaryFile("kiln", "o", fd, objectFile.Path))
-    return emitError(loc) << "cannot create a temporary object file";
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os.write(object.data(), object.size());
-  }
-  if (llvm::sys::fs::createTemporaryFile("kiln", "so", sharedFile.Path))
-    return emitError(loc) << "cannot create a temporary shared object";
-
-  std::string linkLog;
-  llvm::raw_string_ostream logStream(linkLog);
-  const char *args[] = {"ld.lld",
-                        "-shared",
-                        "--build-id=none",
-                        "-z",
-                        "noexecstack",
-                        "--strip-all",
-                        "-o",
-                        sharedFile.Path.c_str(),
-                        objectFile.Path.c_str(),
-                        KILN_COMPILER_RT_BUILTINS};
-  lld::Result linked =
-      lld::lldMain(args, logStream, logStream, {{lld::Gnu, &lld::elf::link}});
-  if (linked.retCode != 0)
-    return emitError(loc) << "linking the CPU shared object failed: "
-                          << linkLog;
-
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
-      llvm::MemoryBuffer::getFile(sharedFile.Path, /*IsText=*/false);
-  if (!buffer)
-    return emitError(loc) << "cannot read the linked shared object";
-  if (failed(checkSymbolsResolve(loc, **buffer)))
+  setTargetOf(*llvmModule, **machine);
+  optimizeModule(*llvmModule, **machine);
+  FailureOr<llvm::SmallVector<char, 0>> object =
+      emitObject(loc, *llvmModule, **machine);
+  if (failed(object))
+    return failure();
+  FailureOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      linkSharedObject(loc, "CPU shared object", *object,
+                       {"--build-id=none", "-z", "noexecstack", "--strip-all"},
+                       {KILN_COMPILER_RT_BUILTINS});
+  if (failed(buffer) ||
+      failed(checkSymbolsResolve(loc, (*buffer)->getMemBufferRef())))
     return failure();
   llvm::StringRef bytes = (*buffer)->getBuffer();
   return std::vector<uint8_t>(bytes.begin(), bytes.end());

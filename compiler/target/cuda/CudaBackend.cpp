@@ -1,48 +1,28 @@
 //===- CudaBackend.cpp - --target-device=cuda -----------------------------===//
 
-#include "compiler/codegen/gpu/GpuCodegen.h"
-#include "compiler/codegen/gpu/GpuPipeline.h"
-#include "compiler/target/TargetBackend.h"
+#include "compiler/target/ChipTable.h"
 #include "compiler/target/cuda/CudaTarget.h"
-#include "compiler/target/cuda/LibdeviceCalls.h"
+#include "compiler/target/gpu/DeviceLibraryCalls.h"
+#include "compiler/target/gpu/GpuBackend.h"
 
 #include "compiler/dispatch/DispatchRegions.h"
 
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 
 namespace kiln {
 namespace {
 
-class CudaBackend final : public TargetBackend {
+class CudaBackend final : public GpuBackend {
 public:
   CudaBackend(CudaTarget target, bool requirePtxas, GpuCodegenOptions codegen)
-      : Target(target), RequirePtxas(requirePtxas), Codegen(codegen) {}
+      : GpuBackend(target.gpuTarget(), codegen), Target(target),
+        RequirePtxas(requirePtxas) {}
 
   StringRef name() const override { return "cuda"; }
-
-  void buildCodegenPipeline(OpPassManager &pm) const override {
-    buildGpuCodegenPipeline(pm, Target.gpuTarget(), Codegen);
-  }
-
-  bool fusesAttention() const override {
-    return hasAttentionKernel(Target.gpuTarget());
-  }
-
-  FailureOr<EntryPointInfo> entryPoint(ModuleOp lowered,
-                                       StringRef name) const override {
-    auto kernels = lowered.lookupSymbol<gpu::GPUModuleOp>(kGpuKernelModule);
-    auto kernel =
-        kernels ? kernels.lookupSymbol<gpu::GPUFuncOp>(name) : nullptr;
-    if (!kernel)
-      return lowered.emitError("dispatch ") << name << " has no kernel";
-    return readEntryPointInfo(kernel, name);
-  }
 
   FailureOr<std::vector<ExecutableVariantInfo>>
   serialize(ModuleOp lowered) const override {
@@ -85,12 +65,7 @@ private:
     // environment named no toolkit ("Unresolved extern function
     // '__nv_fmaf'": the polynomials below use fma and floor).
     nameCudaToolkitForLibdevice();
-    // exp, tanh, log and friends as polynomials, which need no libdevice;
-    // fmod, which has no exact polynomial, as libdevice's.
-    RewritePatternSet patterns(ctx);
-    populateMathPolynomialApproximationPatterns(patterns);
-    populateLibdeviceCallPatterns(patterns);
-    if (failed(applyPatternsGreedily(lowered, std::move(patterns))))
+    if (failed(lowerKernelMath(lowered, kLibdeviceNames)))
       return failure();
     // A kernel that must share a multiprocessor with others of its kind
     // gets `.minnctapersm`, which keeps ptxas's register allocation to its
@@ -127,7 +102,6 @@ private:
 
   CudaTarget Target;
   bool RequirePtxas;
-  GpuCodegenOptions Codegen;
 };
 
 } // namespace
@@ -136,13 +110,10 @@ FailureOr<std::unique_ptr<TargetBackend>>
 createCudaBackend(Location loc, const CompileOptions &options) {
   std::optional<CudaTarget> target = resolveCudaTarget(options.CudaTarget);
   if (!target)
-    return emitError(loc) << "unknown --cuda-target '" << options.CudaTarget
-                          << "'; known: "
-                          << llvm::join(knownCudaTargetNames(), ", ");
+    return emitError(loc) << unknownChipMessage(
+               "cuda-target", options.CudaTarget, knownCudaTargetNames());
   return std::unique_ptr<TargetBackend>(std::make_unique<CudaBackend>(
-      *target, options.RequirePtxas,
-      GpuCodegenOptions{/*AllowTf32=*/options.Precision ==
-                        CompileOptions::PrecisionMode::TF32}));
+      *target, options.RequirePtxas, gpuCodegenOptions(options)));
 }
 
 } // namespace kiln

@@ -127,20 +127,7 @@ std::vector<std::string> knownCudaTargetNames() {
 }
 
 std::string describeCudaTargetAliases() {
-  std::string text;
-  for (const CudaTargetRow &row : kCudaTargets) {
-    if (row.Aliases.size() == 0)
-      continue;
-    if (!text.empty())
-      text += "; ";
-    text += llvm::join(llvm::map_range(row.Aliases,
-                                       [](const ChipAlias &alias) {
-                                         return alias.Name.str();
-                                       }),
-                       ", ") +
-            " -> " + row.Target.Chip.str();
-  }
-  return text;
+  return describeChipAliases<CudaTarget>(kCudaTargets);
 }
 
 void nameCudaToolkitForLibdevice() {

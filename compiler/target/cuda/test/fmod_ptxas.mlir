@@ -4,7 +4,7 @@
 // RUN: strings %t.kiln | FileCheck %s
 
 // arith.remf (ONNX Mod with fmod=1) becomes a call of libdevice's fmod
-// (LibdeviceCalls.h): upstream's pipeline would have made it llvm.frem,
+// (DeviceLibraryCalls.h): upstream's pipeline would have made it llvm.frem,
 // which NVVM refuses ("failed to legalize operation 'llvm.frem'"). The
 // vectorized f32 loop calls it once per element, f16 goes through f32, f64
 // calls __nv_fmod. Linked from the libdevice next to ptxas (CUDA_HOME unset,

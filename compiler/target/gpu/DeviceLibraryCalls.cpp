@@ -1,11 +1,13 @@
-//===- LibdeviceCalls.cpp - Ops the NVVM path computes through libdevice --===//
+//===- DeviceLibraryCalls.cpp ---------------------------------------------===//
 
-#include "compiler/target/cuda/LibdeviceCalls.h"
+#include "compiler/target/gpu/DeviceLibraryCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 
@@ -30,13 +32,14 @@ func::FuncOp declareBinary(PatternRewriter &rewriter, Operation *from,
 }
 
 struct RemFToFmod : OpRewritePattern<arith::RemFOp> {
-  using OpRewritePattern::OpRewritePattern;
+  RemFToFmod(MLIRContext *context, const DeviceLibraryNames &names)
+      : OpRewritePattern(context), Names(names) {}
   LogicalResult matchAndRewrite(arith::RemFOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type type = op.getType();
     if (auto vector = dyn_cast<VectorType>(type)) {
-      // One element at a time: libdevice has no vector fmod.
+      // One element at a time: neither library has a vector fmod.
       if (vector.getRank() != 1 || vector.isScalable())
         return failure();
       SmallVector<Value> elements;
@@ -61,7 +64,7 @@ struct RemFToFmod : OpRewritePattern<arith::RemFOp> {
       rhs = arith::ExtFOp::create(rewriter, loc, computeType, rhs);
     }
     func::FuncOp callee = declareBinary(
-        rewriter, op, isDouble ? "__nv_fmod" : "__nv_fmodf", computeType);
+        rewriter, op, isDouble ? Names.FmodF64 : Names.FmodF32, computeType);
     Value result =
         func::CallOp::create(rewriter, loc, callee, ValueRange{lhs, rhs})
             .getResult(0);
@@ -70,12 +73,23 @@ struct RemFToFmod : OpRewritePattern<arith::RemFOp> {
     rewriter.replaceOp(op, result);
     return success();
   }
+
+  DeviceLibraryNames Names;
 };
 
 } // namespace
 
-void populateLibdeviceCallPatterns(RewritePatternSet &patterns) {
-  patterns.add<RemFToFmod>(patterns.getContext());
+void populateDeviceLibraryCallPatterns(RewritePatternSet &patterns,
+                                       const DeviceLibraryNames &names) {
+  patterns.add<RemFToFmod>(patterns.getContext(), names);
+}
+
+LogicalResult lowerKernelMath(ModuleOp lowered,
+                              const DeviceLibraryNames &names) {
+  RewritePatternSet patterns(lowered.getContext());
+  populateMathPolynomialApproximationPatterns(patterns);
+  populateDeviceLibraryCallPatterns(patterns, names);
+  return applyPatternsGreedily(lowered, std::move(patterns));
 }
 
 } // namespace kiln

@@ -10,7 +10,9 @@
 // pipeline into the CUDA cores' FMAs (kFmaTiles: each thread 4 x 4 to 8 x 8
 // outputs from 16-byte shared loads), in place of the SIMT kernel's
 // register-staged single stage, whose loads a small matmul waited for at
-// every K step:
+// every K step; where the grid leaves a processor fewer than 256 threads,
+// the small tiles are sliced along K (kSlicedFmaTiles: 2 or 4 groups of
+// threads over parts of each K step, their sums added in the epilogue):
 //
 // mma.sync m16n8k16 (sm_80 and later), a warp at a time:
 //   workgroup: a BM x BN output tile, 128 x 128 with 8 warps as 2 x 4 (each
@@ -109,12 +111,18 @@ struct MmaTile {
   // thread computes TM x TN outputs (no warps: WarpsM, WarpsN unused).
   bool Fma = false;
   int64_t TM = 0, TN = 0;
+  // An FMA tile's K slices: as many groups of its threads, each computing
+  // the whole tile over its own part of every K step, their partial sums
+  // added in the epilogue (in slice order).
+  int64_t Slices = 1;
   // The workgroups a processor must hold at once (0: no requirement); the
   // back end keeps the registers a thread uses within that share.
   int64_t WorkgroupsPerProcessor = 0;
   constexpr int64_t threads() const {
-    return Fma ? BM * BN / (TM * TN) : WarpsM * WarpsN * kMmaWarpThreads;
+    return Fma ? Slices * sliceThreads() : WarpsM * WarpsN * kMmaWarpThreads;
   }
+  // The threads of one K slice of an FMA tile.
+  constexpr int64_t sliceThreads() const { return BM * BN / (TM * TN); }
   // An FMA tile's threads as rows x columns of threads.
   constexpr int64_t threadCols() const { return BN / TN; }
   constexpr int64_t tilesM() const { return BM / WarpsM / kMmaM; }
@@ -137,6 +145,8 @@ struct MmaTile {
   // each thread issues the loads of all its runs together, waiting for
   // global memory once rather than once per 16 rows.
   constexpr int64_t stagingRows() const { return Wgmma ? BM : kMmaM; }
+  // The staging buffer's rows: a chunk's rows for each K slice.
+  constexpr int64_t stagingBufferRows() const { return Slices * stagingRows(); }
   constexpr int64_t stagingColumns() const {
     return BN + (Wgmma ? kWgmmaStagingPad : kStagingPad);
   }
@@ -219,24 +229,43 @@ constexpr MmaTile kFmaTiles[] = {
     fmaTile(128, 128, 8, 8, 2), fmaTile(128, 64, 8, 4, 3),
     fmaTile(64, 64, 4, 4, 4), fmaTile(64, 32, 4, 4, 4),
     fmaTile(32, 32, 4, 4, 4)};
-static_assert(std::all_of(
-    std::begin(kFmaTiles), std::end(kFmaTiles), [](const MmaTile &t) {
-      int64_t sharedBytes =
-          t.Stages *
-              (t.BM * (t.BK + t.copyElements()) + t.BK * (t.BN + kMmaRowPad)) *
-              t.ElemBytes +
-          kMmaM * (t.BN + kStagingPad) * 4;
-      int64_t piecesA = t.BM * t.BK / t.copyElements();
-      int64_t piecesB = t.BK * t.BN / t.copyElements();
-      // Within 48 KiB; whole copies per thread; whole K steps per thread
-      // for a gathered A (loadA); a thread's rows inside one staged chunk;
-      // quarter warps (8 threads) on one row of threads, so their A loads
-      // are one address and their B loads consecutive.
-      return sharedBytes <= 48 * 1024 && piecesA % t.threads() == 0 &&
-             piecesB % t.threads() == 0 && t.threads() % t.BK == 0 &&
-             kMmaM % t.TM == 0 && t.TN % kFmaVector == 0 &&
-             t.threadCols() % 8 == 0;
-    }));
+// The small FMA tiles sliced along K into 256 threads: a grid of fewer
+// workgroups than processors times 256 threads (a transformer's projections
+// over 64 to 200 tokens, 84 workgroups of 64 threads for the ViT's) leaves
+// each processor a few warps, too few to hide the latency of shared and
+// global loads; slices give a tile 2 or 4 times the warps over the same
+// outputs. K steps of 32, 16 or 8 a slice.
+constexpr MmaTile slicedFmaTile(MmaTile tile, int64_t slices, int64_t stages) {
+  tile.Slices = slices;
+  tile.BK = 32;
+  tile.Stages = stages;
+  return tile;
+}
+constexpr int64_t kSlicedThreads = 256;
+constexpr MmaTile kSlicedFmaTiles[] = {
+    slicedFmaTile(fmaTile(64, 32, 4, 4, 0), 2, 3),
+    slicedFmaTile(fmaTile(32, 32, 4, 4, 0), 4, 4)};
+constexpr bool fitsFmaTile(const MmaTile &t) {
+  int64_t sharedBytes =
+      t.Stages *
+          (t.BM * (t.BK + t.copyElements()) + t.BK * (t.BN + kMmaRowPad)) *
+          t.ElemBytes +
+      t.stagingBufferRows() * (t.BN + kStagingPad) * 4;
+  int64_t piecesA = t.BM * t.BK / t.copyElements();
+  int64_t piecesB = t.BK * t.BN / t.copyElements();
+  // Within 48 KiB; whole copies per thread; whole K steps per thread
+  // for a gathered A (loadA); a thread's rows inside one staged chunk;
+  // quarter warps (8 threads) on one row of threads, so their A loads
+  // are one address and their B loads consecutive.
+  return sharedBytes <= 48 * 1024 && piecesA % t.threads() == 0 &&
+         piecesB % t.threads() == 0 && t.threads() % t.BK == 0 &&
+         kMmaM % t.TM == 0 && t.TN % kFmaVector == 0 &&
+         t.threadCols() % 8 == 0 && t.BK % (t.Slices * kFmaVector) == 0;
+}
+static_assert(std::all_of(std::begin(kFmaTiles), std::end(kFmaTiles),
+                          fitsFmaTile));
+static_assert(std::all_of(std::begin(kSlicedFmaTiles),
+                          std::end(kSlicedFmaTiles), fitsFmaTile));
 
 // The epilogue stages a whole wgmma tile in f32 in the stages it no longer
 // needs, of which it keeps at least three.
@@ -490,11 +519,11 @@ private:
   // are BN / (TN / kFmaVector) apart, so consecutive threads' runs are
   // consecutive.
   Value fmaColumn(int64_t run) {
-    return add(mul(rem(Tid, T.threadCols()), kFmaVector),
+    return add(mul(rem(SliceTid, T.threadCols()), kFmaVector),
                run * T.BN / (T.TN / kFmaVector));
   }
   // The first of an FMA thread's TM consecutive rows.
-  Value fmaRow() { return mul(div(Tid, T.threadCols()), T.TM); }
+  Value fmaRow() { return mul(div(SliceTid, T.threadCols()), T.TM); }
   // Stores the accumulators' rows of staged chunk `chunk` (chunkRows rows)
   // into Staging: each warp's fragments, or each FMA thread's outputs.
   void stageChunk(ValueRange results, int64_t chunk, int64_t chunkRows);
@@ -508,6 +537,9 @@ private:
   const GpuMatrixInstruction *Instruction;
   SymbolTable &Symbols;
   Value TileA, TileB, StagesBase, Staging, Batch, Row0, Col0, Tid, Warp, Lane;
+  // An FMA thread's K slice and its index among the slice's threads (Tid
+  // itself without slices).
+  Value Slice, SliceTid;
   // Elements of A's copies along k: 16 bytes, or 8 or 4 where its runs are
   // shorter (a convolution over 4 f16 channels); 0 when not even 4 bytes
   // are (3 f16 channels)...
@@ -755,7 +787,8 @@ SmallVector<Value> MmaKernelBuilder::sharedB(Value stage, Value row,
 }
 
 void MmaKernelBuilder::createStages() {
-  SmallVector<int64_t> stagingShape = {T.stagingRows(), T.stagingColumns()};
+  SmallVector<int64_t> stagingShape = {T.stagingBufferRows(),
+                                       T.stagingColumns()};
   if (!T.Wgmma) {
     // A's rows padded by 16 bytes (ldmatrix, see kMmaRowPad). B's by 16
     // bytes of f16 (ldmatrix) or 8 f32 (tf32): the four k rows t of a
@@ -896,15 +929,18 @@ void MmaKernelBuilder::stageChunk(ValueRange results, int64_t chunk,
   if (T.Fma) {
     // The threads whose TM rows are in the chunk store them, a run of
     // kFmaVector columns at a time.
+    // With K slices, each slice's partial sums go to rows of their own.
     Value owner = arith::CmpIOp::create(
         B, Loc, arith::CmpIPredicate::eq,
-        div(Tid, T.threadCols() * (chunkRows / T.TM)), idx(chunk));
+        div(SliceTid, T.threadCols() * (chunkRows / T.TM)), idx(chunk));
     OpBuilder::InsertionGuard guard(B);
     auto branch = scf::IfOp::create(B, Loc, owner);
     B.setInsertionPoint(branch.thenYield());
     VectorType run = VectorType::get({kFmaVector}, B.getF32Type());
     Value row0 =
         arith::SubIOp::create(B, Loc, fmaRow(), idx(chunk * chunkRows));
+    if (T.Slices > 1)
+      row0 = add(row0, mul(Slice, chunkRows));
     for (int64_t i = 0; i < T.TM; ++i)
       for (int64_t r = 0; r < T.TN / kFmaVector; ++r)
         vector::StoreOp::create(
@@ -959,14 +995,18 @@ void MmaKernelBuilder::fmaStep(Value stage, SmallVector<Value> &acc) {
   SmallVector<Value> cols;
   for (int64_t r = 0; r < runs; ++r)
     cols.push_back(fmaColumn(r));
-  for (int64_t kk = 0; kk < T.BK; kk += kFmaVector) {
+  // A K slice's part of the step: BK / Slices consecutive k.
+  int64_t sliceK = T.BK / T.Slices;
+  Value k0 = T.Slices > 1 ? mul(Slice, sliceK) : Value();
+  auto kAt = [&](int64_t k) { return k0 ? add(k0, k) : idx(k); };
+  for (int64_t kk = 0; kk < sliceK; kk += kFmaVector) {
     SmallVector<Value> as;
     for (int64_t i = 0; i < T.TM; ++i)
-      as.push_back(load(TileA, add(row0, i), idx(kk)));
+      as.push_back(load(TileA, add(row0, i), kAt(kk)));
     for (int64_t k = 0; k < kFmaVector; ++k) {
       SmallVector<Value> bs;
       for (int64_t r = 0; r < runs; ++r)
-        bs.push_back(load(TileB, idx(kk + k), cols[r]));
+        bs.push_back(load(TileB, kAt(kk + k), cols[r]));
       for (int64_t i = 0; i < T.TM; ++i) {
         Value a =
             vector::ExtractOp::create(B, Loc, as[i], ArrayRef<int64_t>{k});
@@ -998,6 +1038,9 @@ void MmaKernelBuilder::build() {
   if (T.Fma) {
     config.push_back(
         B.getNamedAttr("thread_tile", B.getDenseI64ArrayAttr({T.TM, T.TN})));
+    if (T.Slices > 1)
+      config.push_back(
+          B.getNamedAttr("k_slices", B.getI64IntegerAttr(T.Slices)));
   } else {
     config.push_back(B.getNamedAttr(
         "warp_tile",
@@ -1026,6 +1069,11 @@ void MmaKernelBuilder::build() {
   Tid = gpu::ThreadIdOp::create(B, Loc, gpu::Dimension::x);
   Warp = div(Tid, kMmaWarpThreads);
   Lane = rem(Tid, kMmaWarpThreads);
+  SliceTid = Tid;
+  if (T.Slices > 1) {
+    Slice = div(Tid, T.sliceThreads());
+    SliceTid = rem(Tid, T.sliceThreads());
+  }
   if (SplitA)
     prepareSplitA();
   // Accumulators start from a fill's value, else from zero with the init
@@ -1161,6 +1209,13 @@ void MmaKernelBuilder::build() {
         for (int64_t j = 0; j < run; ++j) {
           Value v = memref::LoadOp::create(B, Loc, Staging,
                                            ValueRange{row, add(col, j)});
+          // The K slices' partial sums, added in slice order.
+          for (int64_t slice = 1; slice < T.Slices; ++slice)
+            v = arith::AddFOp::create(
+                B, Loc, v,
+                memref::LoadOp::create(
+                    B, Loc, Staging,
+                    ValueRange{add(row, slice * chunkRows), add(col, j)}));
           if (!uniformInit(C))
             v = arith::AddFOp::create(B, Loc, operands.initialValue(j), v);
           values.push_back(operands.applyEpilogue(v, j));
@@ -1241,6 +1296,14 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
     std::optional<MmaTile> tile = chooseTile(*c, target, kFmaTiles);
     if (!tile)
       return failure();
+    // A grid of fewer threads than kSlicedThreads a processor takes the
+    // tile's K-sliced twin where one exists and K has two of its steps.
+    if (workgroupCount(*c, *tile) * tile->threads() <
+        target.ProcessorCount * kSlicedThreads)
+      for (const MmaTile &sliced : kSlicedFmaTiles)
+        if (sliced.BM == tile->BM && sliced.BN == tile->BN &&
+            c->K >= 2 * sliced.BK)
+          tile = sliced;
     return buildKernel(func, *c, *tile, /*instruction=*/nullptr, symbols);
   }
   StringRef operandName = operand.isF32()    ? "tf32"

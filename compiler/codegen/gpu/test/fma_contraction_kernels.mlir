@@ -1,35 +1,50 @@
 // RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=h100 --kiln-gpu-contraction-kernels %s | FileCheck %s
 
 // IEEE f32 on an H100: the CUDA cores' FMAs, fed by the tensor-core
-// kernels' pipeline (cp.async into 4 shared stages, K steps of 16 f32,
-// tails past M zero-filled). A transformer's MLP up-projection over 197
-// tokens: 64 x 32 tiles (192 workgroups for 132 processors) of 128 threads,
-// each 4 x 4 outputs; every 4 k it reads a 16-byte run of A for each of its
-// 4 rows and one of B for each k, for 64 multiply-adds. The accumulators
-// are staged 16 rows at a time, 4 columns a store, for the bias epilogue.
+// kernels' pipeline (cp.async into shared stages, tails past M
+// zero-filled). A transformer's MLP up-projection over 197 tokens: 64 x 32
+// tiles (192 workgroups for 132 processors) of 128 threads, each 4 x 4
+// outputs, would leave a processor fewer than 256 threads, so the tile is
+// sliced along K in two: 256 threads, K steps of 32 through 3 stages, each
+// slice's threads the first or second 16 k of every step; every 4 k a
+// thread reads a 16-byte run of A for each of its 4 rows and one of B for
+// each k, for 64 multiply-adds. Each slice stages its accumulators in rows
+// of its own, 16 at a time, 4 columns a store, and the epilogue adds the
+// two partial sums (slice order), then the bias.
 
-// CHECK-DAG:   memref.global "private" @mlp_mma_a : memref<4x64x20xf32, 3> {alignment = 16 : i64}
-// CHECK-DAG:   memref.global "private" @mlp_mma_b : memref<4x16x40xf32, 3> {alignment = 16 : i64}
-// CHECK-DAG:   memref.global "private" @mlp_mma_out : memref<16x36xf32, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @mlp_mma_a : memref<3x64x36xf32, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @mlp_mma_b : memref<3x32x40xf32, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @mlp_mma_out : memref<32x36xf32, 3> {alignment = 16 : i64}
 // CHECK-LABEL: func.func private @mlp(
-// CHECK-SAME:    kiln.lowering_config = {kernel = "fma_contraction", stages = 4 : i64, thread_tile = array<i64: 4, 4>, workgroup_tile = array<i64: 64, 32, 16>}
-// CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
+// CHECK-SAME:    kiln.lowering_config = {k_slices = 2 : i64, kernel = "fma_contraction", stages = 3 : i64, thread_tile = array<i64: 4, 4>, workgroup_tile = array<i64: 64, 32, 32>}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
 // CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 197, 1536) step (1, 64, 32)
-// CHECK-COUNT-2:   nvgpu.device_async_copy %arg0{{.*}} : memref<197x384xf32> to memref<4x64x20xf32, 3>
-// CHECK:           nvgpu.device_async_copy %arg1{{.*}} : memref<384x1536xf32> to memref<4x16x40xf32, 3>
-// CHECK:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK:           %[[TID:.*]] = gpu.thread_id x
+// CHECK:           %[[SLICE:.*]] = arith.divui %[[TID]], %c128
+// CHECK:           arith.remui %[[TID]], %c128
+// CHECK-COUNT-2:   nvgpu.device_async_copy %arg0{{.*}} : memref<197x384xf32> to memref<3x64x36xf32, 3>
+// CHECK:           nvgpu.device_async_copy %arg1{{.*}} : memref<384x1536xf32> to memref<3x32x40xf32, 3>
+// CHECK:           scf.for {{.*}} to %c12 {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
 // CHECK:             nvgpu.device_async_wait
 // CHECK:             gpu.barrier
 // CHECK:             nvgpu.device_async_copy
-// CHECK-COUNT-4:     vector.load {{.*}} {alignment = 16 : i64} : memref<4x64x20xf32, 3>, vector<4xf32>
-// CHECK:             vector.load {{.*}} {alignment = 16 : i64} : memref<4x16x40xf32, 3>, vector<4xf32>
+// CHECK:             %[[K0:.*]] = arith.muli %[[SLICE]], %c16
+// CHECK:             %[[K:.*]] = arith.addi %[[K0]], %c0
+// CHECK:             vector.load %{{.*}}[%{{.*}}, %{{.*}}, %[[K]]] {alignment = 16 : i64} : memref<3x64x36xf32, 3>, vector<4xf32>
+// CHECK-COUNT-3:     vector.load {{.*}} {alignment = 16 : i64} : memref<3x64x36xf32, 3>, vector<4xf32>
+// CHECK:             vector.load {{.*}} {alignment = 16 : i64} : memref<3x32x40xf32, 3>, vector<4xf32>
 // CHECK-COUNT-16:    arith.mulf
 // CHECK-NOT:         nvgpu.mma.sync
 // CHECK:             scf.yield
 // CHECK:           scf.if
-// CHECK-COUNT-4:     vector.store {{.*}} {alignment = 16 : i64} : memref<16x36xf32, 3>, vector<4xf32>
+// CHECK:             arith.muli %[[SLICE]], %c16
+// CHECK-COUNT-4:     vector.store {{.*}} {alignment = 16 : i64} : memref<32x36xf32, 3>, vector<4xf32>
 // CHECK:           gpu.barrier
 // CHECK:           vector.load %arg2[%{{.*}}] {alignment = 32 : i64} : memref<1536xf32>, vector<8xf32>
+// CHECK:           %[[OWN:.*]] = memref.load %{{.*}}[%[[ROW:.*]], %{{.*}}] : memref<32x36xf32, 3>
+// CHECK:           %[[ROW1:.*]] = arith.addi %[[ROW]], %c16
+// CHECK:           %[[OTHER:.*]] = memref.load %{{.*}}[%[[ROW1]], %{{.*}}] : memref<32x36xf32, 3>
+// CHECK:           arith.addf %[[OWN]], %[[OTHER]]
 // CHECK:           arith.addf
 // CHECK:           vector.store {{.*}}, %arg3{{.*}} : memref<197x1536xf32>, vector<8xf32>
 // CHECK-NOT:     linalg.
@@ -56,7 +71,8 @@ func.func private @mlp(%a: memref<197x384xf32>, %b: memref<384x1536xf32>, %bias:
 
 // A large output: 128 x 128 tiles of 256 threads, 8 x 8 outputs each in
 // two runs of 4 columns half the tile apart (so a quarter warp's B reads
-// are 8 consecutive runs), 2 stages.
+// are 8 consecutive runs), 2 stages; 256 workgroups fill the chip, so no
+// K slices.
 
 // CHECK-LABEL: func.func private @large(
 // CHECK-SAME:    kiln.lowering_config = {kernel = "fma_contraction", stages = 2 : i64, thread_tile = array<i64: 8, 8>, workgroup_tile = array<i64: 128, 128, 16>}
@@ -80,11 +96,13 @@ func.func private @large(%a: memref<2048x256xf32>, %b: memref<256x2048xf32>, %ou
 
 // 64 tokens of a small encoder's QKV projection: no tile gives 132
 // workgroups, so the one giving the most, 32 x 32 (48 workgroups of 64
-// threads, each still 4 x 4 outputs).
+// threads, each still 4 x 4 outputs), sliced along K in four: 256
+// threads, K steps of 32 (8 a slice) through 4 stages, four partial sums.
 
+// CHECK-DAG:   memref.global "private" @tokens_mma_out : memref<64x36xf32, 3> {alignment = 16 : i64}
 // CHECK-LABEL: func.func private @tokens(
-// CHECK-SAME:    kiln.lowering_config = {kernel = "fma_contraction", stages = 4 : i64, thread_tile = array<i64: 4, 4>, workgroup_tile = array<i64: 32, 32, 16>}
-// CHECK-SAME:    kiln.workgroup_size = array<i64: 64, 1, 1>
+// CHECK-SAME:    kiln.lowering_config = {k_slices = 4 : i64, kernel = "fma_contraction", stages = 4 : i64, thread_tile = array<i64: 4, 4>, workgroup_tile = array<i64: 32, 32, 32>}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
 // CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 64, 768) step (1, 32, 32)
 func.func private @tokens(%a: memref<64x256xf32>, %b: memref<256x768xf32>, %out: memref<64x768xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<64x256xf32> to tensor<64x256xf32>

@@ -31,6 +31,8 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
@@ -154,6 +156,8 @@ ArrayRef<StringRef> supportedTargetDevices() {
     std::vector<StringRef> names;
     for (const TargetBackendInfo &info : targetBackendRegistry())
       names.push_back(info.Name);
+    for (const TargetBackendInfo &info : targetBackendRegistry())
+      llvm::append_range(names, info.Aliases);
     return names;
   }();
   return kDevices;
@@ -180,6 +184,26 @@ createBackends(Location loc, const CompileOptions &options) {
     backends.push_back(std::move(*backend));
   }
   return backends;
+}
+
+// Writes `variant`'s image into `dir` as <backend>_<target>.<format>.
+LogicalResult dumpBinary(Location loc, StringRef dir,
+                         const TargetBackend &backend,
+                         const ExecutableVariantInfo &variant) {
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, backend.name() + "_" + variant.Target + "." +
+                                    variant.Format);
+  std::error_code error;
+  llvm::raw_fd_ostream out(path, error);
+  if (!error) {
+    out.write(reinterpret_cast<const char *>(variant.Image.data()),
+              variant.Image.size());
+    out.close();
+    error = out.error();
+  }
+  if (error)
+    return emitError(loc) << "cannot write " << path << ": " << error.message();
+  return success();
 }
 
 // Lowers the dispatches with `backend`; its variants, with their entry
@@ -209,8 +233,12 @@ compileDispatches(Location loc, ArrayRef<func::FuncOp> dispatches,
       backend.serialize(*codegen);
   if (failed(variants))
     return failure();
-  for (ExecutableVariantInfo &variant : *variants)
+  for (ExecutableVariantInfo &variant : *variants) {
     variant.EntryPoints = entries;
+    if (!options.DumpBinariesDir.empty() &&
+        failed(dumpBinary(loc, options.DumpBinariesDir, backend, variant)))
+      return failure();
+  }
   return variants;
 }
 

@@ -2,6 +2,8 @@
 #ifndef KILN_COMPILER_PIPELINE_H
 #define KILN_COMPILER_PIPELINE_H
 
+#include "compiler/target/rocm/HipTarget.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
@@ -23,6 +25,10 @@ struct CompileOptions {
   /// Fail unless ptxas is found and assembles a cubin (otherwise a cubin is
   /// embedded when ptxas is found and knows the chip).
   bool RequirePtxas = false;
+  /// A knownHipTargetNames() name.
+  std::string HipTarget = kDefaultHipTarget.str();
+  /// Where ROCm's device bitcode (ocml.bc, ockl.bc) is.
+  std::string HipBitcodeDir = kDefaultHipBitcodeDir.str();
   /// The layout 2-D convolution chains run in (kiln-convert-to-channels-last):
   /// Auto is channels-last when every target is a GPU, as written otherwise.
   enum class ConvLayout { Auto, AsWritten, ChannelsLast };
@@ -33,6 +39,10 @@ struct CompileOptions {
   /// in the IR (kiln-demote-contractions), for every target.
   enum class PrecisionMode { F32, TF32, F16, BF16 };
   PrecisionMode Precision = PrecisionMode::F32;
+  /// When set, each executable variant's image is also written into this
+  /// directory as `<backend>_<target>.<format>` (to read a code object
+  /// with llvm-readelf or llvm-objdump).
+  std::string DumpBinariesDir;
   /// Called at the start of each phase with a short description.
   std::function<void(llvm::StringRef)> Progress;
 };
@@ -75,7 +85,8 @@ struct DispatchOptions {
 void buildDispatchPipeline(mlir::OpPassManager &pm,
                            const DispatchOptions &options);
 
-/// The --target-device values this build compiles for.
+/// The --target-device values this build compiles for: each backend's name,
+/// then its aliases.
 llvm::ArrayRef<llvm::StringRef> supportedTargetDevices();
 
 /// Compiles `module` (consumed) into module-file bytes.

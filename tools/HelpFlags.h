@@ -11,12 +11,14 @@
 #define KILN_TOOLS_HELPFLAGS_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace kiln {
 
 /// False, after a one-line error, when an argument before "--" starts with
-/// -h or --h and is no spelling of the help options.
+/// -h or --h and is no spelling of the help options nor a registered option
+/// (--hip-target).
 inline bool checkHelpLikeFlags(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef arg(argv[i]);
@@ -28,7 +30,8 @@ inline bool checkHelpLikeFlags(int argc, char **argv) {
     name = name.split('=').first;
     if (!name.starts_with("h") || name == "h" || name == "help" ||
         name == "help-hidden" || name == "help-list" ||
-        name == "help-list-hidden")
+        name == "help-list-hidden" ||
+        llvm::cl::getRegisteredOptions().count(name))
       continue;
     llvm::errs() << "error: unknown option '" << arg << "' (see --help)\n";
     return false;

@@ -4,8 +4,11 @@
 #include "compiler/Pipeline.h"
 #include "compiler/onnx/Importer.h"
 #include "compiler/onnx/OnnxFile.h"
+#include "compiler/target/TargetBackend.h"
 #include "compiler/target/cpu/CpuTarget.h"
 #include "compiler/target/cuda/CudaTarget.h"
+#include "compiler/target/rocm/HipTarget.h"
+#include "tools/AliasedFlag.h"
 #include "tools/HelpFlags.h"
 #include "tools/OnnxLimitFlags.h"
 
@@ -38,38 +41,49 @@ cl::opt<std::string> inputFile(cl::Positional,
 cl::opt<std::string> outputFile("o", cl::desc("Output module file (.kiln)"),
                                 cl::value_desc("file"), cl::Required,
                                 cl::cat(category));
-cl::opt<std::string> targetDevice(
+cl::list<std::string> targetDevice(
     "target-device",
-    cl::desc("Devices to compile for, comma separated: cpu, cuda (one "
-             "module holding code for each, e.g. cuda,cpu)"),
-    cl::init("cpu"), cl::cat(category));
+    cl::desc("Devices to compile for, comma separated or repeated: cpu "
+             "(default), cuda, hip (also rocm, amdgpu); one module holds code "
+             "for each, e.g. cuda,hip,cpu"),
+    cl::CommaSeparated, cl::cat(category));
 cl::alias ireeTargetDevice("iree-hal-target-device",
                            cl::desc("Alias for --target-device"),
                            cl::aliasopt(targetDevice));
-cl::opt<std::string> ireeTargetBackends(
+cl::list<std::string> ireeTargetBackends(
     "iree-hal-target-backends",
-    cl::desc("Alias for --target-device (llvm-cpu means cpu)"),
-    cl::cat(category));
+    cl::desc("Alias for --target-device (llvm-cpu means cpu, rocm hip)"),
+    cl::CommaSeparated, cl::cat(category));
 cl::opt<std::string> cpuTarget(
     "cpu-target",
     cl::desc("x86-64 level for CPU code: x86-64, x86-64-v2, x86-64-v3, "
              "x86-64-v4 or host"),
     cl::init("x86-64-v3"), cl::cat(category));
-// The description lists the table's aliases; set in main, which has it.
-cl::opt<std::string> cudaTarget("cuda-target", cl::init("sm_60"),
-                                cl::cat(category));
-cl::alias ireeCudaTarget("iree-cuda-target",
-                         cl::desc("Alias for --cuda-target"),
-                         cl::aliasopt(cudaTarget));
-cl::alias ireeCudaArch("iree-hal-cuda-llvm-target-arch",
-                       cl::desc("Alias for --cuda-target"),
-                       cl::aliasopt(cudaTarget));
+// The chips' descriptions list their tables' aliases; set in main.
+kiln::AliasedFlag cudaTarget("cuda-target", "sm_60",
+                             {"iree-cuda-target",
+                              "iree-hal-cuda-llvm-target-arch"},
+                             category);
+kiln::AliasedFlag hipTarget("hip-target", kiln::kDefaultHipTarget,
+                            {"iree-hip-target", "iree-rocm-target-chip"},
+                            category);
+kiln::AliasedFlag
+    hipBitcodeDir("hip-bc-dir", kiln::kDefaultHipBitcodeDir,
+                  {"iree-hip-bc-dir", "iree-rocm-bc-dir"}, category,
+                  "Directory of ROCm's device bitcode (ocml.bc, ockl.bc), "
+                  "linked into AMD code that calls it");
 cl::opt<bool> cudaUsePtxas(
     "cuda-use-ptxas",
     cl::desc("Fail unless ptxas (PATH or /usr/local/cuda/bin) assembles a "
              "cubin; without it a cubin is embedded whenever ptxas is found "
              "and knows the chip. PTX is always embedded"),
     cl::init(false), cl::cat(category));
+kiln::AliasedFlag dumpBinaries(
+    "dump-executable-binaries-to", "", {"iree-hal-dump-executable-binaries-to"},
+    category,
+    "Also write each executable's image (shared object, cubin, PTX, AMDGPU "
+    "code object) into this existing directory as "
+    "<device>_<target>.<format>");
 cl::list<std::string> onnxInputShapes(
     "input-shape",
     cl::desc("For an ONNX input: the shape of a graph input whose "
@@ -117,7 +131,11 @@ int main(int argc, char **argv) {
       "NVIDIA chip for CUDA code: sm_60 ... sm_120a, or a code or product "
       "name (" +
       kiln::describeCudaTargetAliases() + ")";
-  cudaTarget.setDescription(cudaHelp);
+  cudaTarget.setHelp(cudaHelp);
+  hipTarget.setHelp("AMD chip for HIP code: gfx900 ... gfx1201 (default " +
+                    kiln::kDefaultHipTarget.str() +
+                    "), or a code or product name (" +
+                    kiln::describeHipTargetAliases() + ")");
   kiln::onnxMaxTensorBytesFlag(category);
   // Only Kiln's own flags show in --help; the MLIR debugging flags
   // (--mlir-print-ir-after-all, ...) still work.
@@ -133,26 +151,32 @@ int main(int argc, char **argv) {
       "  kiln-compile model.onnx --input-shape=input:1x3x224x224 -o "
       "model.kiln\n"
       "  kiln-compile model.mlir --target-device=cuda --cuda-target=h100 "
+      "-o model.kiln\n"
+      "  kiln-compile model.mlir --target-device=hip --hip-target=mi300x "
       "-o model.kiln\n");
 
   // lld, run in-process, resets every cl::opt: keep the values first.
   const std::string outputPath = outputFile;
   std::vector<std::string> devices;
-  bool ireeBackends = !ireeTargetBackends.empty();
-  llvm::SmallVector<llvm::StringRef> names;
-  llvm::StringRef(ireeBackends ? ireeTargetBackends : targetDevice)
-      .split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  std::vector<std::string> names(targetDevice.begin(), targetDevice.end());
+  for (const std::string &backend : ireeTargetBackends)
+    names.push_back(backend == "llvm-cpu" ? "cpu" : backend);
+  if (names.empty())
+    names.push_back("cpu");
   for (llvm::StringRef name : names) {
     name = name.trim();
-    if (ireeBackends && name == "llvm-cpu")
-      name = "cpu";
-    if (!llvm::is_contained(kiln::supportedTargetDevices(), name)) {
+    if (name.empty())
+      continue;
+    const kiln::TargetBackendInfo *info = kiln::findTargetBackend(name);
+    if (!info) {
       llvm::errs() << "error: unknown --target-device '" << name
                    << "'; supported: "
                    << llvm::join(kiln::supportedTargetDevices(), ", ") << "\n";
       return 1;
     }
-    devices.push_back(name.str());
+    // An alias and its backend's name are one device: its code once.
+    if (!llvm::is_contained(devices, info->Name))
+      devices.push_back(info->Name.str());
   }
   if (devices.empty()) {
     llvm::errs() << "error: --target-device names no device\n";
@@ -164,13 +188,13 @@ int main(int argc, char **argv) {
                  << "\n";
     return 1;
   }
-  if (!kiln::resolveCudaTarget(cudaTarget)) {
-    llvm::errs() << "error: unknown --cuda-target '" << cudaTarget
-                 << "'; known: "
-                 << llvm::join(kiln::knownCudaTargetNames(), ", ") << "\n";
+  if (!kiln::checkChipFlag(
+          cudaTarget, kiln::resolveCudaTarget(cudaTarget.value()).has_value(),
+          kiln::knownCudaTargetNames()) ||
+      !kiln::checkChipFlag(
+          hipTarget, kiln::resolveHipTarget(hipTarget.value()).has_value(),
+          kiln::knownHipTargetNames()))
     return 1;
-  }
-
   mlir::registerAllPasses();
   mlir::DialectRegistry registry;
   kiln::registerCompilerDialects(registry);
@@ -235,8 +259,11 @@ int main(int argc, char **argv) {
   kiln::CompileOptions options;
   options.TargetDevices = devices;
   options.CpuTarget = cpuTarget;
-  options.CudaTarget = cudaTarget;
+  options.CudaTarget = cudaTarget.value();
   options.RequirePtxas = cudaUsePtxas;
+  options.HipTarget = hipTarget.value();
+  options.HipBitcodeDir = hipBitcodeDir.value();
+  options.DumpBinariesDir = dumpBinaries.value();
   options.Convolutions = convLayout;
   options.Precision = precision;
   auto start = std::chrono::steady_clock::now();

@@ -16,8 +16,10 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
@@ -25,15 +27,20 @@
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 
 using namespace mlir;
 
 namespace kiln {
 
 ArrayRef<TargetBackendInfo> targetBackendRegistry() {
+  // ROCm's names for AMD GPUs: the HIP runtime's, the ROCm toolkit's
+  // (IREE's --iree-hal-target-backends=rocm) and LLVM's target's.
+  static const llvm::StringLiteral kHipAliases[] = {"rocm", "amdgpu"};
   static const TargetBackendInfo kBackends[] = {
       {"cpu", /*IsGpu=*/false, createCpuBackend},
       {"cuda", /*IsGpu=*/true, createCudaBackend},
+      {"hip", /*IsGpu=*/true, createRocmBackend, kHipAliases},
   };
   return kBackends;
 }
@@ -51,15 +58,13 @@ void registerGpuTargetTables() {
   // names and products), so the order they are asked in does not matter.
   registerGpuTargetResolver(describeChip<resolveCudaTarget>,
                             knownCudaTargetNames);
-  // AMD chips have no code generation yet: kiln-opt can describe them for
-  // the GPU passes' lit tests, and no --target-device selects them.
   registerGpuTargetResolver(describeChip<resolveHipTarget>,
                             knownHipTargetNames);
 }
 
 const TargetBackendInfo *findTargetBackend(StringRef name) {
   for (const TargetBackendInfo &info : targetBackendRegistry())
-    if (info.Name == name)
+    if (info.Name == name || llvm::is_contained(info.Aliases, name))
       return &info;
   return nullptr;
 }
@@ -67,9 +72,10 @@ const TargetBackendInfo *findTargetBackend(StringRef name) {
 TargetBackend::~TargetBackend() = default;
 
 void registerTargetBackendDialects(DialectRegistry &registry) {
-  registry.insert<gpu::GPUDialect, NVVM::NVVMDialect>();
-  // The NVVM lowering (convert-gpu-to-nvvm and the host-side conversions)
-  // collects its patterns from these interfaces.
+  registry.insert<gpu::GPUDialect, NVVM::NVVMDialect, ROCDL::ROCDLDialect,
+                  amdgpu::AMDGPUDialect>();
+  // The NVVM and ROCDL lowerings (convert-gpu-to-nvvm and the host-side
+  // conversions) collects its patterns from these interfaces.
   arith::registerConvertArithToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);
   registerConvertFuncToLLVMInterface(registry);
@@ -86,6 +92,7 @@ void registerTargetBackendDialects(DialectRegistry &registry) {
   registerGPUDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
+  registerROCDLDialectTranslation(registry);
 }
 
 FailureOr<EntryPointInfo> readEntryPointInfo(Operation *op, StringRef name) {

@@ -25,7 +25,7 @@ class TargetBackend {
 public:
   virtual ~TargetBackend();
 
-  /// The --target-device value ("cpu", "cuda").
+  /// The --target-device value ("cpu", "cuda", "hip").
   virtual llvm::StringRef name() const = 0;
   /// Lowers a module holding only dispatch functions (tensor form) to the
   /// form serialize() takes.
@@ -60,11 +60,13 @@ struct TargetBackendInfo {
   /// The backend `options` ask for, or an error at `loc` (an unknown chip).
   mlir::FailureOr<std::unique_ptr<TargetBackend>> (*Create)(
       mlir::Location loc, const CompileOptions &options);
+  /// Other --target-device values that mean it (IREE's names among them).
+  llvm::ArrayRef<llvm::StringLiteral> Aliases = {};
 };
 
 /// Every backend of this build, in --help order.
 llvm::ArrayRef<TargetBackendInfo> targetBackendRegistry();
-/// The entry named `name`, or null.
+/// The entry named `name` or one of its aliases, or null.
 const TargetBackendInfo *findTargetBackend(llvm::StringRef name);
 
 /// x86-64 shared objects for options.CpuTarget (a knownCpuTargets() name).
@@ -74,6 +76,11 @@ createCpuBackend(mlir::Location loc, const CompileOptions &options);
 /// with options.RequirePtxas).
 mlir::FailureOr<std::unique_ptr<TargetBackend>>
 createCudaBackend(mlir::Location loc, const CompileOptions &options);
+
+/// AMDGPU code objects for options.HipTarget, linking ROCm's device
+/// libraries from options.HipBitcodeDir where the kernels call them.
+mlir::FailureOr<std::unique_ptr<TargetBackend>>
+createRocmBackend(mlir::Location loc, const CompileOptions &options);
 
 /// Registers each GPU backend's chip table with resolveGpuTarget(), so
 /// kiln-gpu-set-target can name chips.

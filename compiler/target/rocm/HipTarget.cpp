@@ -139,4 +139,8 @@ std::vector<std::string> knownHipTargetNames() {
   return chipNames<HipTarget>(kHipTargets);
 }
 
+std::string describeHipTargetAliases() {
+  return describeChipAliases<HipTarget>(kHipTargets);
+}
+
 } // namespace kiln

@@ -2,9 +2,8 @@
 //
 // The AMD chip table: LLVM architectures (gfx942), code names (cdna3) and
 // products (mi300x), each giving the GpuTarget that GPU code generation
-// reads. Data only: nothing here loads HIP or ROCm, and there is no AMD code
-// generation yet (issue 18), so no --target-device uses it; kiln-opt's
-// kiln-gpu-set-target can name these chips.
+// reads: what --hip-target names for --target-device=hip, and what kiln-opt's
+// kiln-gpu-set-target can name. Data only: nothing here loads HIP or ROCm.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_COMPILER_TARGET_ROCM_HIPTARGET_H
@@ -21,9 +20,15 @@
 
 namespace kiln {
 
-/// The architecture a later --hip-target means when it is not given (issue
-/// 18): CDNA1 (MI100), the oldest chip with matrix instructions.
+/// The architecture --hip-target means when it is not given: CDNA1 (MI100),
+/// the oldest chip with matrix instructions.
 inline constexpr llvm::StringLiteral kDefaultHipTarget = "gfx908";
+
+/// Where --hip-bc-dir points when it is not given: Debian's
+/// rocm-device-libs (ocml.bc, ockl.bc), which scripts/install-deps.sh
+/// installs.
+inline constexpr llvm::StringLiteral kDefaultHipBitcodeDir =
+    "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode";
 
 /// One AMD chip, with the facts code generation reads (see gpuTarget()).
 struct HipTarget {
@@ -57,6 +62,9 @@ std::optional<HipTarget> resolveHipTarget(llvm::StringRef name);
 
 /// Every accepted name, architectures first.
 std::vector<std::string> knownHipTargetNames();
+
+/// "cdna1, mi100 -> gfx908; ..." for --help.
+std::string describeHipTargetAliases();
 
 } // namespace kiln
 

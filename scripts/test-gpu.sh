@@ -15,8 +15,14 @@
 # each --precision mode (tf32, f16, bf16). KILN_GPU_SANITIZE=1 also runs
 # the e2e cases under compute-sanitizer's memcheck and racecheck (slow).
 #
-# Without an NVIDIA GPU and driver it prints `skipped: no CUDA device` and
-# succeeds, so CI (no GPU) can call it.
+# With an AMD GPU (a `hip://` device), it first runs the conformance suite
+# over hip and amdgpu and the e2e cases compiled for the GPU's gpu-arch-name
+# (--target-device=hip) on hip. This part has not been run yet: no machine
+# Kiln is tested on has an AMD GPU.
+#
+# Without an NVIDIA GPU and driver it prints `skipped: no CUDA device` (and
+# without an AMD one `skipped: no AMD GPU`) and succeeds, so CI (no GPU) can
+# call it.
 set -u
 build=${1:-build}
 modules=${2:-}
@@ -33,8 +39,49 @@ if [ ! -x "$bin/kiln-run-module" ]; then
   echo "test-gpu: no $bin/kiln-run-module; build first (make build)" >&2
   exit 2
 fi
+failed=()
+run() { # NAME COMMAND...: runs a step, remembering its failure
+  echo "== $1"
+  local name=$1
+  shift
+  "$@" || failed+=("$name")
+}
+
+# AMD: the first hip device's description, if there is one.
+amd=$("$bin/kiln-run-module" --dump_devices 2>/dev/null | sed -n '/^hip:\/\//,$p')
+if [ -n "$amd" ]; then
+  arch=$(sed -n 's/^ *gpu-arch-name: *//p' <<<"$amd" | head -1)
+  echo "test-gpu: $(sed -n 's/^ *name: *//p' <<<"$amd" | head -1) ($arch)"
+  run "cts over hip (graph and stream command buffers) and amdgpu" \
+    "$build/tests/kiln_hal_cts_tests" --gtest_filter='*hip*:*amdgpu*' \
+    --gtest_brief=1
+  amdModules=${modules:+$modules/hip}
+  if [ -x "$bin/kiln-compile" ] && [ -z "$modules" ]; then
+    amdModules=$build/e2e-hip
+    run "compile e2e cases for $arch" "$python" "$here/tests/e2e/run_e2e.py" \
+      --bin-dir "$bin" --target-device hip --hip-target "$arch" \
+      --save-modules "$amdModules" --jobs "${JOBS:-2}"
+  fi
+  if [ -d "$amdModules" ]; then
+    run "e2e on hip" "$python" "$here/tests/e2e/run_e2e.py" --bin-dir "$bin" \
+      --driver hip --jobs "${JOBS:-2}" --prebuilt-modules "$amdModules"
+  fi
+else
+  echo "skipped: no AMD GPU"
+fi
+
+report() { # the summary, and the exit status
+  if [ ${#failed[@]} -ne 0 ]; then
+    printf 'test-gpu: FAILED: %s\n' "${failed[@]}"
+    exit 1
+  fi
+  echo "test-gpu: all passed"
+  exit 0
+}
+
 if ! "$bin/kiln-run-module" --list_devices 2>/dev/null | grep -q '^cuda://'; then
   echo "skipped: no CUDA device"
+  [ -n "$amd" ] && report
   exit 0
 fi
 # The first CUDA device's description.
@@ -44,14 +91,6 @@ dump=$("$bin/kiln-run-module" --dump_devices 2>&1 | sed -n '/cuda:\/\//,$p')
 target=$(sed -n 's/^ *cuda_target_arch_specific: *//p' <<<"$dump" | head -1)
 [ -n "$target" ] || target=$(sed -n 's/^ *cuda_target: *//p' <<<"$dump" | head -1)
 echo "test-gpu: $(sed -n 's/^ *name: *//p' <<<"$dump" | head -1) ($target)"
-
-failed=()
-run() { # NAME COMMAND...: runs a step, remembering its failure
-  echo "== $1"
-  local name=$1
-  shift
-  "$@" || failed+=("$name")
-}
 
 # Both command-buffer modes: the suite runs every case over `cuda` (graph)
 # and over its conformance variant `cuda?command_buffers=stream`.
@@ -119,8 +158,4 @@ if [ "${KILN_GPU_SANITIZE:-0}" = 1 ]; then
   done
 fi
 
-if [ ${#failed[@]} -ne 0 ]; then
-  printf 'test-gpu: FAILED: %s\n' "${failed[@]}"
-  exit 1
-fi
-echo "test-gpu: all passed"
+report

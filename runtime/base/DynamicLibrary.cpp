@@ -121,8 +121,9 @@ Status createImageFile(std::span<const uint8_t> image,
 } // namespace
 
 StatusOr<std::unique_ptr<DynamicLibrary>>
-DynamicLibrary::open(const std::string &path) {
-  void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+DynamicLibrary::open(const std::string &path, bool keepLoaded) {
+  void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL |
+                                            (keepLoaded ? RTLD_NODELETE : 0));
   if (!handle)
     return KILN_ERROR(NotFound, "cannot load library '", path,
                       "': ", takeDlError());

@@ -21,9 +21,12 @@ namespace kiln {
 class DynamicLibrary {
 public:
   /// Opens a shared object by path or soname (searched like dlopen does).
-  /// Symbols stay local to the library and are bound immediately.
+  /// Symbols stay local to the library and are bound immediately. With
+  /// `keepLoaded` the library stays mapped after this object is gone
+  /// (RTLD_NODELETE): vendor runtimes start threads and keep state their
+  /// static data points to, which unloading would cut off.
   static StatusOr<std::unique_ptr<DynamicLibrary>>
-  open(const std::string &path);
+  open(const std::string &path, bool keepLoaded = false);
 
   /// Opens a shared object from an in-memory ELF image. `debugName` names
   /// the image in errors and in /proc/self/maps. The bytes are copied; the

@@ -48,6 +48,9 @@ def parseArgs():
     p.add_argument("--target-device", default="cpu")
     p.add_argument("--cuda-target", default="",
                    help="passed to kiln-compile as --cuda-target")
+    p.add_argument("--hip-target", default="",
+                   help="passed to kiln-compile as --hip-target (an AMD "
+                   "GPU's gpu-arch-name, gfx942)")
     p.add_argument("--precision", default="f32",
                    choices=manifest.PRECISIONS,
                    help="passed to kiln-compile as --precision (also with "
@@ -108,6 +111,8 @@ def compileFile(file, workDir, args):
     ]
     if args.cuda_target:
         argv.append(f"--cuda-target={args.cuda_target}")
+    if args.hip_target:
+        argv.append(f"--hip-target={args.hip_target}")
     if args.precision != "f32":
         argv.append(f"--precision={args.precision}")
     r = e2elib.runTool(argv, args.timeout)

@@ -132,10 +132,12 @@ inline constexpr std::pair<uint32_t, uint32_t> kOnlySecondMet{2, 1};
 
 std::vector<uint8_t> toBytes(const std::vector<float> &values);
 std::vector<float> toFloats(const std::vector<uint8_t> &bytes);
-/// The suite's kernels as an image of `format`: the shared object
-/// (KILN_CTS_KERNELS_PATH) for cpu-elf-x86_64, the PTX (with its NUL) for
-/// cuda-ptx where nvcc was found at build time; NotFound otherwise.
-StatusOr<std::vector<uint8_t>> readCtsKernelImage(std::string_view format);
+/// The suite's kernels as an image of `format` for `target`: the shared
+/// object (KILN_CTS_KERNELS_PATH) for cpu-elf-x86_64, the PTX (with its
+/// NUL) for cuda-ptx where nvcc was found at build time, the target chip's
+/// code object for amdgpu-hsaco where llc was; NotFound otherwise.
+StatusOr<std::vector<uint8_t>> readCtsKernelImage(std::string_view format,
+                                                  std::string_view target);
 
 /// Every registered driver, then each of its conformance variants as
 /// "driver?params" (named for gtest by deviceParamName).

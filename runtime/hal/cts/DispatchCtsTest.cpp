@@ -388,7 +388,8 @@ TEST_P(DispatchCts, DispatchArgumentErrors) {
 }
 
 TEST_P(DispatchCts, ExecutableLoadingErrors) {
-  StatusOr<std::vector<uint8_t>> image = readCtsKernelImage(Kernels->format());
+  StatusOr<std::vector<uint8_t>> image =
+      readCtsKernelImage(Kernels->format(), Kernels->target());
   ASSERT_TRUE(image.ok());
   ExecutableSpec spec;
   spec.Name = "broken";

@@ -9,6 +9,9 @@
 #ifdef KILN_HAVE_HIP_DRIVER
 #include "runtime/hal/drivers/hip/HipDriver.h"
 #endif
+#ifdef KILN_HAVE_AMDGPU_DRIVER
+#include "runtime/hal/drivers/amdgpu/AmdgpuDriver.h"
+#endif
 
 namespace kiln::hal {
 
@@ -21,6 +24,9 @@ void registerBuiltinDrivers(DriverRegistry &registry) {
 #endif
 #ifdef KILN_HAVE_HIP_DRIVER
   registry.registerDriver(hip::createHipDriver()).ignoreError();
+#endif
+#ifdef KILN_HAVE_AMDGPU_DRIVER
+  registry.registerDriver(amdgpu::createAmdgpuDriver()).ignoreError();
 #endif
 }
 

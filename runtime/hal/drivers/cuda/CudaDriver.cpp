@@ -5,8 +5,7 @@
 #include "runtime/hal/drivers/cuda/CudaDevice.h"
 #include "runtime/hal/drivers/gpu/GpuDriver.h"
 #include "runtime/hal/drivers/gpu/GpuUuid.h"
-
-#include <mutex>
+#include "runtime/hal/drivers/gpu/VendorRuntime.h"
 
 namespace kiln::hal::cuda {
 
@@ -35,31 +34,24 @@ private:
   StatusOr<std::shared_ptr<const CudaSymbols>> symbols();
   StatusOr<Described> describe(const CudaSymbols &symbols, int ordinal);
 
-  std::once_flag Loaded;
-  StatusOr<std::shared_ptr<const CudaSymbols>> Symbols =
-      KILN_ERROR(Internal, "libcuda not loaded yet");
+  // No option: libcuda.so.1 is where the NVIDIA driver installed it.
+  gpu::VendorRuntime<CudaSymbols> Runtime{"cuda", ""};
   bool NoDevice = false; // cuInit said CUDA_ERROR_NO_DEVICE
 };
 
 StatusOr<std::shared_ptr<const CudaSymbols>> CudaDriver::symbols() {
-  std::call_once(Loaded, [this] {
-    auto loaded = CudaSymbols::load();
-    if (!loaded.ok()) {
-      Symbols = loaded.status();
-      return;
-    }
-    CUresult result = (*loaded)->cuInit(0);
+  return Runtime.get([this](const std::string &)
+                         -> StatusOr<std::shared_ptr<const CudaSymbols>> {
+    KILN_ASSIGN_OR_RETURN(std::shared_ptr<const CudaSymbols> loaded,
+                          CudaSymbols::load());
+    CUresult result = loaded->cuInit(0);
     // A machine with the driver but no GPU has no devices; not an error.
     NoDevice = result == CUDA_ERROR_NO_DEVICE;
-    if (result != CUDA_SUCCESS && !NoDevice) {
-      Symbols =
-          cudaResultToStatus(**loaded, result, "cuInit", __FILE__, __LINE__)
-              .annotate("the CUDA driver cannot start");
-      return;
-    }
-    Symbols = std::move(loaded);
+    if (result != CUDA_SUCCESS && !NoDevice)
+      return cudaResultToStatus(*loaded, result, "cuInit", __FILE__, __LINE__)
+          .annotate("the CUDA driver cannot start");
+    return loaded;
   });
-  return Symbols;
 }
 
 StatusOr<int> CudaDriver::deviceCount() {

@@ -9,6 +9,10 @@ namespace kiln::hal::gpu {
 
 namespace {
 
+// A vendor runtime is never unloaded, even when its initialization failed:
+// what its static initializers allocated stays reachable from its data.
+constexpr bool kKeepLoaded = true;
+
 bool isDirectory(const std::string &path) {
   struct stat info;
   return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
@@ -19,7 +23,7 @@ StatusOr<std::unique_ptr<DynamicLibrary>>
 openAt(const VendorLibrarySearch &search, const std::string &where,
        std::string_view source) {
   if (!isDirectory(where)) {
-    auto library = DynamicLibrary::open(where);
+    auto library = DynamicLibrary::open(where, kKeepLoaded);
     if (!library.ok())
       return Status(StatusCode::Unavailable,
                     strCat("no ", search.What, " at ", source, ": ",
@@ -29,7 +33,8 @@ openAt(const VendorLibrarySearch &search, const std::string &where,
   }
   std::string last;
   for (const std::string &soname : search.Sonames) {
-    auto library = DynamicLibrary::open(strCat(where, "/", soname));
+    auto library =
+        DynamicLibrary::open(strCat(where, "/", soname), kKeepLoaded);
     if (library.ok())
       return library;
     last = std::string(library.status().message());
@@ -51,7 +56,7 @@ openVendorLibrary(const VendorLibrarySearch &search) {
                     strCat(search.EnvVariable, "='", value, "'"));
   std::string last;
   for (const std::string &soname : search.Sonames) {
-    auto library = DynamicLibrary::open(soname);
+    auto library = DynamicLibrary::open(soname, kKeepLoaded);
     if (library.ok())
       return library;
     last = std::string(library.status().message());

@@ -6,6 +6,7 @@
 #include "runtime/hal/drivers/gpu/GpuDriver.h"
 #include "runtime/hal/drivers/gpu/GpuUuid.h"
 #include "runtime/hal/drivers/gpu/VendorError.h"
+#include "runtime/hal/drivers/gpu/VendorRuntime.h"
 #include "runtime/hal/drivers/hip/HipDevice.h"
 
 #include <algorithm>
@@ -54,54 +55,34 @@ private:
   std::shared_ptr<HipContext>
   context(const std::shared_ptr<const HipSymbols> &symbols, int ordinal);
 
-  std::mutex Mutex; // guards DylibPath, Started and Contexts
-  std::string DylibPath;
-  bool Started = false;
-  std::once_flag Loaded;
-  StatusOr<std::shared_ptr<const HipSymbols>> Symbols =
-      KILN_ERROR(Internal, "libamdhip64 not loaded yet");
+  gpu::VendorRuntime<HipSymbols> Runtime{"hip", "dylib_path"};
   bool NoDevice = false; // hipInit said hipErrorNoDevice
+  std::mutex Mutex;      // guards Contexts
   std::map<int, std::weak_ptr<HipContext>> Contexts;
 };
 
 Status HipDriver::setOption(std::string_view key, std::string_view value) {
   if (key != "dylib_path")
     return Driver::setOption(key, value);
-  std::lock_guard<std::mutex> lock(Mutex);
-  if (Started)
-    return KILN_ERROR(FailedPrecondition,
-                      "the hip driver's dylib_path is set after it started");
-  DylibPath = value;
-  return Status();
+  return Runtime.setPath(value);
 }
 
 StatusOr<std::shared_ptr<const HipSymbols>> HipDriver::symbols() {
-  std::call_once(Loaded, [this] {
-    std::string path;
-    {
-      std::lock_guard<std::mutex> lock(Mutex);
-      Started = true;
-      path = DylibPath;
-    }
-    auto loaded = HipSymbols::load(path);
-    if (!loaded.ok()) {
-      Symbols = loaded.status();
-      return;
-    }
-    hipError_t result = (*loaded)->hipInit(0);
+  return Runtime.get([this](const std::string &path)
+                         -> StatusOr<std::shared_ptr<const HipSymbols>> {
+    KILN_ASSIGN_OR_RETURN(std::shared_ptr<const HipSymbols> loaded,
+                          HipSymbols::load(path));
+    hipError_t result = loaded->hipInit(0);
     // A machine with the runtime but no GPU has no devices; not an error.
     NoDevice = result == hipErrorNoDevice;
-    if (result != hipSuccess && !NoDevice) {
-      Symbols = gpu::vendorStartFailure(
-          hipErrorToStatus(**loaded, result, "hipInit", __FILE__, __LINE__),
-          "HIP runtime", (*loaded)->Library->loadedPath(),
+    if (result != hipSuccess && !NoDevice)
+      return gpu::vendorStartFailure(
+          hipErrorToStatus(*loaded, result, "hipInit", __FILE__, __LINE__),
+          "HIP runtime", loaded->Library->loadedPath(),
           "no usable AMD GPU or /dev/kfd, or --hip_dylib_path= should name "
           "another");
-      return;
-    }
-    Symbols = std::move(loaded);
+    return loaded;
   });
-  return Symbols;
 }
 
 StatusOr<int> HipDriver::deviceCount() {

@@ -1,0 +1,29 @@
+//===- AmdgpuDriver.h - The `amdgpu` driver: AMD GPUs through HSA ---------===//
+//
+// libhsa-runtime64 is found through the driver option `libhsa_search_path`
+// (--amdgpu_libhsa_search_path), then $KILN_AMDGPU_LIBHSA_PATH, then the
+// loader's search; without it, or where hsa_init fails, the driver is
+// listed as unavailable saying why. It lists the GPU agents HSA reports
+// (ROCR_VISIBLE_DEVICES applied) as `amdgpu://GPU-<uuid>`, and reads device
+// URIs naming one GPU or several (DeviceSelection.h).
+//
+// Not written yet: the device itself (HSA queues fed AQL packets from
+// AqlPacket.h, kernargs from KernargLayout.h, HSA signals for semaphores,
+// code objects loaded with hsa_executable_load_agent_code_object, fill and
+// copy kernels). Opening a device says so and points at `hip`.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_HAL_DRIVERS_AMDGPU_AMDGPUDRIVER_H
+#define KILN_RUNTIME_HAL_DRIVERS_AMDGPU_AMDGPUDRIVER_H
+
+#include "runtime/hal/Driver.h"
+
+#include <memory>
+
+namespace kiln::hal::amdgpu {
+
+std::shared_ptr<Driver> createAmdgpuDriver();
+
+} // namespace kiln::hal::amdgpu
+
+#endif // KILN_RUNTIME_HAL_DRIVERS_AMDGPU_AMDGPUDRIVER_H

@@ -2,6 +2,7 @@
 
 #include "runtime/module/ModuleInstance.h"
 
+#include "runtime/module/VariantSpec.h"
 #include "runtime/module/Verifier.h"
 
 #include <cstring>
@@ -147,24 +148,7 @@ Status ModuleInstance::loadExecutables() {
                         executable->name()->string_view(),
                         "' has no variant that device ", Device->info().Uri,
                         " can run; variants: ", variants);
-    hal::ExecutableSpec spec;
-    spec.Name = executable->name()->str();
-    spec.Format = chosen->format()->str();
-    spec.Target = chosen->target()->str();
-    spec.Image = std::span<const uint8_t>(chosen->image()->data(),
-                                          chosen->image()->size());
-    for (const sc::EntryPoint *entry : *chosen->entry_points()) {
-      hal::EntryPointSpec entrySpec;
-      entrySpec.Name = entry->name()->str();
-      for (int i = 0; i < 3; ++i) {
-        entrySpec.WorkgroupSize[i] = entry->workgroup_size()->Get(i);
-        entrySpec.WorkgroupCount[i] = entry->workgroup_count()->Get(i);
-      }
-      entrySpec.BindingCount = entry->binding_count();
-      entrySpec.PushConstantCount = entry->push_constant_count();
-      entrySpec.SharedMemoryBytes = entry->shared_memory_bytes();
-      spec.EntryPoints.push_back(std::move(entrySpec));
-    }
+    hal::ExecutableSpec spec = variantSpec(*executable, *chosen);
     StatusOr<std::shared_ptr<hal::Executable>> handle =
         Device->createExecutable(spec);
     if (!handle.ok())

@@ -1,12 +1,13 @@
-//===- CheckModuleCodeObjects.cpp - Compiled hsaco, read as drivers do -----===//
+//===- CheckModuleCodeObjects.cpp - Compiled hsaco, read as drivers do
+//-----===//
 //
 // check-module-code-objects MODULE.kiln...: every amdgpu-hsaco variant of
 // every module, read as the AMD drivers read it before a vendor loader sees
-// it (amd::readCodeObject against its own target), each entry point's
-// kernel found by name with its `.kd` descriptor, its kernarg segment laid
-// out for the entry point's bindings and push constants as the amdgpu
-// driver would (KernargLayout), and its workgroup within the kernel's
-// limit. Prints one line per problem and a count; exits 1 on any. So the
+// it (amd::readCodeObject against its own target) and planned as the
+// amdgpu driver plans its dispatches (planKernels: each entry point's
+// kernel found with its `.kd` descriptor, its kernargs laid out for the
+// entry point's bindings and push constants, its workgroup and LDS within
+// the limits). Prints one line per problem and a count; exits 1 on any. So the
 // compiler's output and the runtime's reading of it are checked against
 // each other without an AMD GPU.
 //
@@ -14,9 +15,9 @@
 
 #include "runtime/hal/drivers/amd/AmdTarget.h"
 #include "runtime/hal/drivers/amd/CodeObject.h"
-#include "runtime/hal/drivers/amdgpu/KernargLayout.h"
+#include "runtime/hal/drivers/amdgpu/KernelPlan.h"
 #include "runtime/module/ModuleFile.h"
-#include "schema/module_generated.h"
+#include "runtime/module/VariantSpec.h"
 
 #include <cstdio>
 
@@ -40,34 +41,18 @@ int checkModule(const char *path, int &entryPoints) {
     for (const auto *variant : *executable->variants()) {
       if (variant->format()->str() != hal::amd::kHsacoFormat)
         continue;
-      std::string where = executable->name()->str();
-      auto object = hal::amd::readCodeObject(
-          std::span(variant->image()->data(), variant->image()->size()),
-          variant->target()->str());
+      // As the module loader hands it to a device.
+      hal::ExecutableSpec spec = module::variantSpec(*executable, *variant);
+      entryPoints += static_cast<int>(spec.EntryPoints.size());
+      auto object = hal::amd::readCodeObject(spec.Image, spec.Target);
       if (!object.ok()) {
-        report(where, object.status());
+        report(spec.Name, object.status());
         continue;
       }
-      for (const auto *entry : *variant->entry_points()) {
-        ++entryPoints;
-        std::string name = strCat(where, "/", entry->name()->str());
-        auto kernel = hal::amd::findKernel(*object, entry->name()->str());
-        if (!kernel.ok()) {
-          report(name, kernel.status());
-          continue;
-        }
-        auto layout = hal::amdgpu::KernargLayout::create(
-            **kernel, entry->binding_count(), entry->push_constant_count());
-        if (!layout.ok())
-          report(name, layout.status());
-        uint64_t threads = 1;
-        for (uint32_t size : *entry->workgroup_size())
-          threads *= size;
-        if (threads > (*kernel)->MaxFlatWorkgroupSize)
-          report(name, KILN_ERROR(ResourceExhausted, "workgroup of ", threads,
-                                  " work-items, the kernel allows ",
-                                  (*kernel)->MaxFlatWorkgroupSize));
-      }
+      // 64 KiB: the LDS of every AMD GPU the compiler targets.
+      auto plans = hal::amdgpu::planKernels(*object, spec, 65536);
+      if (!plans.ok())
+        report(spec.Name, plans.status());
     }
   return problems;
 }

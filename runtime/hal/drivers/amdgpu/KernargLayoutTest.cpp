@@ -23,21 +23,11 @@ template <typename T> T readAt(const std::vector<uint8_t> &bytes, size_t at) {
   return value;
 }
 
-class KernargLayoutTest : public ::testing::Test {
+class KernargLayoutTest : public amd::TestKernelsTest {
 protected:
-  void SetUp() override {
-    Image = amd::readTestKernels("gfx942");
-    if (Image.empty())
-      GTEST_SKIP() << "the build found no llc/ld.lld to make test kernels";
-    auto object = amd::readCodeObject(Image, "gfx942");
-    ASSERT_TRUE(object.ok()) << object.status().toString();
-    Object = std::move(object).value();
-  }
   const amd::KernelMetadata &kernel(const char *name) {
     return **amd::findKernel(Object, name);
   }
-  std::vector<uint8_t> Image;
-  amd::CodeObject Object;
 };
 
 TEST_F(KernargLayoutTest, ExplicitAndHiddenArgumentsLandWhereMetadataSays) {

@@ -22,7 +22,9 @@ HsaSymbols::load(const std::string &searchPath) {
 #define KILN_HSA_SYMBOL(name, params)                                          \
   KILN_RETURN_IF_ERROR(gpu::loadRequiredSymbol(*symbols->Library, #name,       \
                                                symbols->name, search.What));
+#define KILN_HSA_VALUE_SYMBOL(type, name, params) KILN_HSA_SYMBOL(name, params)
 #include "runtime/hal/drivers/amdgpu/HsaSymbols.def"
+#undef KILN_HSA_VALUE_SYMBOL
 #undef KILN_HSA_SYMBOL
   return std::shared_ptr<const HsaSymbols>(std::move(symbols));
 }

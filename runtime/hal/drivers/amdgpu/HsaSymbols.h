@@ -25,7 +25,9 @@ struct HsaSymbols {
 
   std::unique_ptr<DynamicLibrary> Library;
 #define KILN_HSA_SYMBOL(name, params) hsa_status_t(*name) params = nullptr;
+#define KILN_HSA_VALUE_SYMBOL(type, name, params) type(*name) params = nullptr;
 #include "runtime/hal/drivers/amdgpu/HsaSymbols.def"
+#undef KILN_HSA_VALUE_SYMBOL
 #undef KILN_HSA_SYMBOL
 };
 

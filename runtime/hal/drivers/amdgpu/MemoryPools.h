@@ -1,0 +1,47 @@
+//===- MemoryPools.h - Which HSA memory pools the amdgpu driver uses ------===//
+//
+// HSA lists each agent's memory pools with their segment, granularity and
+// whether the runtime may allocate from them. The driver needs three:
+// device memory (the GPU agent's coarse-grained global pool, the largest
+// where there are several), kernarg memory (a host pool flagged for
+// kernel arguments) and host memory the GPU maps (a host fine-grained
+// pool: staging buffers, semaphore words). Choosing them is pure and
+// tested here; the pools' facts come from hsa_amd_memory_pool_get_info.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_HAL_DRIVERS_AMDGPU_MEMORYPOOLS_H
+#define KILN_RUNTIME_HAL_DRIVERS_AMDGPU_MEMORYPOOLS_H
+
+#include "runtime/base/Status.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace kiln::hal::amdgpu {
+
+/// What the driver reads of one pool.
+struct PoolFacts {
+  /// hsa_amd_segment_t; only HSA_AMD_SEGMENT_GLOBAL pools are used.
+  uint32_t Segment = 0;
+  /// HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_* bits.
+  uint32_t GlobalFlags = 0;
+  bool AllocationAllowed = false;
+  uint64_t Size = 0;
+};
+
+/// Indices into the pools given.
+struct PoolChoice {
+  size_t Device = 0;
+  size_t Kernarg = 0;
+  size_t Host = 0;
+};
+
+/// Chooses from `gpuPools` (the GPU agent's) and `hostPools` (a CPU
+/// agent's); NotFound naming the pool missing.
+StatusOr<PoolChoice> choosePools(std::span<const PoolFacts> gpuPools,
+                                 std::span<const PoolFacts> hostPools);
+
+} // namespace kiln::hal::amdgpu
+
+#endif // KILN_RUNTIME_HAL_DRIVERS_AMDGPU_MEMORYPOOLS_H

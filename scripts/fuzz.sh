@@ -67,6 +67,12 @@ for target in "${targets[@]}"; do
   rm -rf "$work"
   mkdir -p "$work/corpus"
   cp "fuzz/corpus/$target/"* "$work/corpus/"
+  # Seeds the build makes rather than the repository holds.
+  if [ "$target" = amd_code_object ]; then
+    cmake --build "$build" --target kiln_amd_test_hsaco kiln_cts_hsaco >/dev/null
+    cp "$build"/runtime/hal/drivers/amd/*.hsaco \
+      "$build"/runtime/hal/cts/*.hsaco "$work/corpus/"
+  fi
   echo "fuzz: $target for ${seconds}s"
   # shellcheck disable=SC2046 # the options are words
   if "$build/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \

@@ -2,6 +2,7 @@
 
 #include "runtime/hal/drivers/amd/CodeObject.h"
 
+#include "runtime/hal/DeviceUri.h"
 #include "runtime/hal/drivers/amd/AmdTarget.h"
 
 #include <unordered_set>
@@ -36,8 +37,9 @@ StatusOr<const KernelMetadata *> findKernel(const CodeObject &object,
   std::string known;
   for (const KernelMetadata &kernel : object.Metadata.Kernels)
     known += strCat(known.empty() ? "" : ", ", kernel.Name);
-  return KILN_ERROR(NotFound, "the code object has no kernel '", name,
-                    "' (it has: ", known.empty() ? "none" : known, ")");
+  return KILN_ERROR(NotFound, "the code object has no kernel ",
+                    quoteForMessage(name),
+                    " (it has: ", known.empty() ? "none" : known, ")");
 }
 
 } // namespace kiln::hal::amd

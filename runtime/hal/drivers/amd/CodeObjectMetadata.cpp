@@ -21,6 +21,7 @@ constexpr size_t kMostArrayItems = 1 << 16;
 constexpr size_t kMostMapPairs = 1024;
 constexpr size_t kMostStringBytes = 1 << 16;
 constexpr size_t kMostDepth = 16;
+constexpr size_t kMostNameBytes = 1024;
 // Each msgpack value decodes to an object of about 24 bytes, so the note's
 // size bounds the decoded tree (~100 MiB at most); real notes are a few KiB
 // per kernel.
@@ -79,7 +80,16 @@ public:
     }
     if (value->type != msgpack::type::STR)
       return bad(Where, strCat(key, " is not a string"));
-    return std::string(asString(*value));
+    // Names, kinds and targets end up in one-line messages; real ones are
+    // short printable ASCII (identifiers, mangled or not).
+    std::string_view text = asString(*value);
+    if (text.size() > kMostNameBytes)
+      return bad(Where,
+                 strCat(key, " is longer than ", kMostNameBytes, " bytes"));
+    for (char c : text)
+      if (c < 0x20 || c > 0x7e)
+        return bad(Where, strCat(key, " has a byte that is not printable"));
+    return std::string(text);
   }
 
   StatusOr<bool> flag(std::string_view key) const {

@@ -113,6 +113,12 @@ TEST(CodeObjectMetadataTest, MissingAndMistypedFieldsAreNamed) {
   Kernel wrongSymbol = goodKernel("k");
   wrongSymbol[".symbol"] = std::string("other.kd");
   expectError(note({wrongSymbol}), "descriptor symbol is 'other.kd'");
+  // Names reach one-line messages: a newline or an overlong one is refused
+  // where it is read (the amd_code_object fuzz target found the first).
+  expectError(note({goodKernel("k\nnext")}), ".name has a byte that is not "
+                                             "printable");
+  expectError(note({goodKernel(std::string(2000, 'k'))}),
+              ".name is longer than 1024 bytes");
   Kernel huge = goodKernel("k");
   huge[".kernarg_segment_size"] = uint64_t{1} << 40;
   expectError(note({huge}), ".kernarg_segment_size is not an integer in");

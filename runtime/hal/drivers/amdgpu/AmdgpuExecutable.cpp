@@ -2,6 +2,7 @@
 
 #include "runtime/hal/drivers/amdgpu/AmdgpuExecutable.h"
 
+#include "runtime/hal/DeviceUri.h"
 namespace kiln::hal::amdgpu {
 
 StatusOr<std::unique_ptr<AmdgpuExecutable>>
@@ -9,7 +10,7 @@ AmdgpuExecutable::load(std::shared_ptr<const HsaSymbols> hsa, hsa_agent_t agent,
                        std::string_view targetId, uint32_t maxLds,
                        const ExecutableSpec &spec) {
   auto annotated = [&](Status status) {
-    return status.annotate(strCat("executable '", spec.Name, "'"));
+    return status.annotate(strCat("executable ", quoteForMessage(spec.Name)));
   };
   auto object = amd::readCodeObject(spec.Image, targetId);
   if (!object.ok())

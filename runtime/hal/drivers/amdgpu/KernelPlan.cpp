@@ -2,6 +2,8 @@
 
 #include "runtime/hal/drivers/amdgpu/KernelPlan.h"
 
+#include "runtime/hal/DeviceUri.h"
+
 namespace kiln::hal::amdgpu {
 
 StatusOr<std::vector<KernelPlan>> planKernels(const amd::CodeObject &object,
@@ -10,8 +12,9 @@ StatusOr<std::vector<KernelPlan>> planKernels(const amd::CodeObject &object,
   std::vector<KernelPlan> plans;
   for (const EntryPointSpec &entry : spec.EntryPoints) {
     auto bad = [&](auto... why) {
-      return KILN_ERROR(InvalidArgument, "executable '", spec.Name,
-                        "', entry point '", entry.Name, "': ", why...);
+      return KILN_ERROR(InvalidArgument, "executable ",
+                        quoteForMessage(spec.Name), ", entry point ",
+                        quoteForMessage(entry.Name), ": ", why...);
     };
     auto found = amd::findKernel(object, entry.Name);
     if (!found.ok())

@@ -2,6 +2,7 @@
 
 #include "runtime/hal/drivers/hip/HipApi.h"
 
+#include "runtime/hal/DeviceUri.h"
 #include "runtime/hal/drivers/amd/CodeObject.h"
 
 #include <vector>
@@ -252,19 +253,19 @@ StatusOr<GpuModuleHandle> HipApi::loadModule(const ExecutableSpec &spec) {
   auto object = amd::readCodeObject(spec.Image, TargetId);
   if (!object.ok()) {
     Status status = object.status();
-    return status.annotate(strCat("executable '", spec.Name, "'"));
+    return status.annotate(strCat("executable ", quoteForMessage(spec.Name)));
   }
   for (const EntryPointSpec &entry : spec.EntryPoints)
     if (auto kernel = amd::findKernel(*object, entry.Name); !kernel.ok()) {
       Status status = kernel.status();
-      return status.annotate(strCat("executable '", spec.Name, "'"));
+      return status.annotate(strCat("executable ", quoteForMessage(spec.Name)));
     }
   hipModule_t module = nullptr;
   Status loaded =
       KILN_HIP_CALL(symbols(), hipModuleLoadData, &module, spec.Image.data());
   if (!loaded.ok())
     return loaded.annotate(
-        strCat("loading ", spec.Format, " for ", spec.Target));
+        strCat("loading ", spec.Format, " for ", quoteForMessage(spec.Target)));
   return cast<GpuModuleHandle>(module);
 }
 

@@ -479,11 +479,21 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
     nearest) by `nvvm.convert.float.to.tf32` before `nvgpu.mma.sync`
     m16n8k8 `tf32Enabled`.
 
+    Where the target has `mfma.m16n16k16.f16.f32` (or `.bf16.f32`) in
+    64-lane subgroups (AMD CDNA), f16 (bf16) multiply-adds of at least 16
+    rows and columns run the SIMT kernel's threads, tiles and copies with
+    K steps of 16, each of its four wavefronts computing 2 x 2 (64 x 64
+    tiles) or, for grids smaller than the chip, 1 x 1 (32 x 32) blocks of
+    16 x 16 with `amdgpu.mfma` 16x16x16 from fragments read from the
+    shared tiles.
+
     The lowering configuration, `kiln.lowering_config`: `kernel =
     "mma_contraction"` with `workgroup_tile = [BM, BN, BK]`, `warp_tile`,
-    `stages` and the `instruction`; or `kernel = "simt_contraction"`
-    with `workgroup_tile = [BM, BN, BK]`, `thread_tile = [TM, TN]` and
-    `stages = 1`; a convolution adds `implicit_gemm = [M, N, K]`.
+    `stages` and the `instruction`; `kernel = "matrix_contraction"` with
+    `workgroup_tile`, `wave_tile`, `stages = 1` and the `instruction`; or
+    `kernel = "simt_contraction"` with `workgroup_tile = [BM, BN, BK]`,
+    `thread_tile = [TM, TN]` and `stages = 1`; a convolution adds
+    `implicit_gemm = [M, N, K]`.
   }];
   let options = [
     Option<"allowTf32", "allow-tf32", "bool", "false",
@@ -493,6 +503,7 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
   let dependentDialects = ["mlir::gpu::GPUDialect",
                            "mlir::nvgpu::NVGPUDialect",
                            "mlir::NVVM::NVVMDialect",
+                           "mlir::amdgpu::AMDGPUDialect",
                            "mlir::LLVM::LLVMDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::memref::MemRefDialect",

@@ -30,6 +30,16 @@
 // exactly. Edges are handled by predicated loads and stores, emitted only for
 // dimensions the tiles do not divide.
 //
+// Where the target has a wave-wide matrix instruction the kernel can issue
+// from these tiles (MFMA m16n16k16 on f16 or bf16 into f32, in 64-lane
+// wavefronts: AMD CDNA), an f16 or bf16 multiply-add computes on it
+// instead: the same 256 threads, tiles and copies, the four wavefronts as
+// 2 x 2 each computing 2 x 2 blocks of 16 x 16 (1 x 1 for grids smaller
+// than the chip) with one instruction per block and K step of 16, its fragments
+// read from the shared tiles (lane l: A's row l % 16 and B's column l % 16
+// at k = 4 (l / 16) ... + 3; its accumulator rows 4 (l / 16) ... + 3 of
+// column l % 16), the epilogue applied to each accumulator element.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/Passes.h"
@@ -37,8 +47,10 @@
 #include "compiler/codegen/gpu/ContractionMatch.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
 #include "compiler/codegen/gpu/LoweringConfig.h"
+#include "compiler/dispatch/Attention.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -61,6 +73,25 @@ namespace {
 
 constexpr int64_t kThreadRows = 16;
 constexpr int64_t kThreadCols = 16;
+// A wave matrix instruction's block, its K, and its wavefront.
+constexpr int64_t kMatrixBlock = 16;
+constexpr int64_t kMatrixLanes = 64;
+
+// The MFMA m16n16k16 multiplying `operand` into f32 that `target` has, for
+// 64-lane wavefronts; null if none (or `operand` is null).
+const GpuMatrixInstruction *waveMatrixInstruction(const GpuTarget &target,
+                                                  Type operand) {
+  if (!operand || target.SubgroupSize != kMatrixLanes)
+    return nullptr;
+  StringRef name = operand.isBF16() ? "bf16" : "f16";
+  for (const GpuMatrixInstruction &instruction : target.MatrixInstructions)
+    if (instruction.InstructionKind == GpuMatrixInstruction::Kind::Mfma &&
+        instruction.M == kMatrixBlock && instruction.N == kMatrixBlock &&
+        instruction.K == kMatrixBlock && instruction.Operand == name &&
+        instruction.Accumulator == "f32")
+      return &instruction;
+  return nullptr;
+}
 
 // Builds the kernel of one matched contraction in place of its ops.
 class KernelBuilder {
@@ -69,6 +100,24 @@ public:
                 const GpuTarget &target)
       : Func(func), C(c), Symbols(symbols), B(func.getContext()),
         Loc(c.Op.getLoc()) {
+    // Not for a matrix-vector product, whose blocks would be mostly empty.
+    if (c.M >= kMatrixBlock && c.N >= kMatrixBlock)
+      Matrix = waveMatrixInstruction(target, halfMultiplyAccumulateType(c.Op));
+    if (Matrix) {
+      // 2 x 2 blocks a wavefront (64 x 64 tiles), 1 x 1 (32 x 32) where
+      // that leaves processors idle; K in the instruction's steps.
+      WaveBlocks = 2;
+      auto tiles = [&](int64_t size) {
+        return c.Batch * llvm::divideCeilSigned(c.M, size) *
+               llvm::divideCeilSigned(c.N, size);
+      };
+      if (tiles(2 * WaveBlocks * kMatrixBlock) < target.ProcessorCount)
+        WaveBlocks = 1;
+      BM = BN = 2 * WaveBlocks * kMatrixBlock;
+      TM = TN = 1;
+      BK = kMatrixBlock;
+      return;
+    }
     // Outputs per thread: up to 8 x 8, fewer for small outputs so that
     // threads are not left idle on a 4-row matmul, and fewer again (down
     // to 2 x 2) while the grid would leave processors idle (fewer
@@ -103,6 +152,22 @@ public:
   void build();
 
 private:
+  // The accumulators the K loop carries: TM x TN scalars, or WaveBlocks^2
+  // fragments.
+  int64_t accumulators() const {
+    return Matrix ? WaveBlocks * WaveBlocks : TM * TN;
+  }
+  // This lane's position in its wavefront's blocks, for Matrix: the
+  // wavefront's first row and column in the tile, the lane's row (A) or
+  // column (B, C) in a block, and its first k (A, B) or row (C).
+  struct LanePosition {
+    Value WaveRow, WaveCol, InBlock, Quad;
+  };
+  LanePosition lanePosition(Value tid);
+  // One K step on the matrix instruction: every block's fragments from the
+  // shared tiles, multiplied into `acc`.
+  SmallVector<Value> matrixStep(const LanePosition &p, Value tileA, Value tileB,
+                                ValueRange acc);
   Value idx(int64_t v) { return arith::ConstantIndexOp::create(B, Loc, v); }
   Value add(Value a, Value b) { return arith::AddIOp::create(B, Loc, a, b); }
   Value mul(Value a, int64_t b) {
@@ -144,7 +209,50 @@ private:
   OpBuilder B;
   Location Loc;
   int64_t TM, TN, BM, BN, BK;
+  const GpuMatrixInstruction *Matrix = nullptr;
+  int64_t WaveBlocks = 0;
 };
+
+KernelBuilder::LanePosition KernelBuilder::lanePosition(Value tid) {
+  Value wave = arith::DivUIOp::create(B, Loc, tid, idx(kMatrixLanes));
+  Value lane = arith::RemUIOp::create(B, Loc, tid, idx(kMatrixLanes));
+  int64_t waveTile = WaveBlocks * kMatrixBlock;
+  LanePosition p;
+  p.WaveRow = mul(arith::DivUIOp::create(B, Loc, wave, idx(2)), waveTile);
+  p.WaveCol = mul(arith::RemUIOp::create(B, Loc, wave, idx(2)), waveTile);
+  p.InBlock = arith::RemUIOp::create(B, Loc, lane, idx(kMatrixBlock));
+  p.Quad = mul(arith::DivUIOp::create(B, Loc, lane, idx(kMatrixBlock)), 4);
+  return p;
+}
+
+SmallVector<Value> KernelBuilder::matrixStep(const LanePosition &p, Value tileA,
+                                             Value tileB, ValueRange acc) {
+  // Four consecutive k of one row of A (the tile is k-major) or of one
+  // column of B.
+  auto fragment = [&](Value tile, Value at) {
+    SmallVector<Value> values;
+    for (int64_t i = 0; i < 4; ++i)
+      values.push_back(memref::LoadOp::create(
+          B, Loc, tile, ValueRange{add(p.Quad, idx(i)), at}));
+    Type element = values.front().getType();
+    return vector::FromElementsOp::create(B, Loc, VectorType::get({4}, element),
+                                          values);
+  };
+  SmallVector<Value> as, bs;
+  for (int64_t i = 0; i < WaveBlocks; ++i) {
+    as.push_back(
+        fragment(tileA, add(p.WaveRow, add(idx(i * kMatrixBlock), p.InBlock))));
+    bs.push_back(
+        fragment(tileB, add(p.WaveCol, add(idx(i * kMatrixBlock), p.InBlock))));
+  }
+  SmallVector<Value> result;
+  for (int64_t i = 0; i < WaveBlocks; ++i)
+    for (int64_t j = 0; j < WaveBlocks; ++j)
+      result.push_back(amdgpu::MFMAOp::create(
+          B, Loc, acc[i * WaveBlocks + j].getType(), kMatrixBlock, kMatrixBlock,
+          kMatrixBlock, /*blocks=*/1, as[i], bs[j], acc[i * WaveBlocks + j]));
+  return result;
+}
 
 Value KernelBuilder::guarded(Value inBounds, Type type,
                              function_ref<Value()> compute) {
@@ -237,12 +345,22 @@ void KernelBuilder::build() {
   // One shared stage, the next K step prefetched into registers.
   SmallVector<NamedAttribute> config = {
       B.getNamedAttr("workgroup_tile", B.getDenseI64ArrayAttr({BM, BN, BK})),
-      B.getNamedAttr("thread_tile", B.getDenseI64ArrayAttr({TM, TN})),
       B.getNamedAttr("stages", B.getI64IntegerAttr(1))};
+  if (Matrix) {
+    config.push_back(B.getNamedAttr(
+        "wave_tile", B.getDenseI64ArrayAttr({WaveBlocks * kMatrixBlock,
+                                             WaveBlocks * kMatrixBlock})));
+    config.push_back(
+        B.getNamedAttr("instruction", B.getStringAttr(Matrix->str())));
+  } else {
+    config.push_back(
+        B.getNamedAttr("thread_tile", B.getDenseI64ArrayAttr({TM, TN})));
+  }
   if (C.ImplicitGemm)
     config.push_back(B.getNamedAttr("implicit_gemm",
                                     B.getDenseI64ArrayAttr({C.M, C.N, C.K})));
-  setLoweringConfig(Func, "simt_contraction", config);
+  setLoweringConfig(Func, Matrix ? "matrix_contraction" : "simt_contraction",
+                    config);
   Type aType = cast<MemRefType>(C.Lhs.getType()).getElementType();
   Type bType = cast<MemRefType>(C.Rhs.getType()).getElementType();
   // A's tile is stored transposed (k-major) so a thread's TM values are
@@ -278,27 +396,53 @@ void KernelBuilder::build() {
   Value myRow0 = add(row0, mul(threadRow, TM));
   Value myCol0 = add(col0, mul(threadCol, TN));
 
-  // Output (i, j) of this thread: its indices and whether it exists.
+  // The output at row `row` and column `col` of the problem: its indices
+  // and whether it exists.
   AffineMap outMap = C.Op.getIndexingMapsArray().back();
-  auto outputIndices = [&](int64_t i, int64_t j) {
+  auto indicesAt = [&](Value row, Value col) {
     return applyToLoops(B, Loc, outMap,
-                        contractionLoops(B, Loc, C, batch, add(myRow0, idx(i)),
-                                         add(myCol0, idx(j)), nullptr));
+                        contractionLoops(B, Loc, C, batch, row, col, nullptr));
   };
-  auto outputInBounds = [&](int64_t i, int64_t j) {
+  auto inBoundsAt = [&](Value row, Value col) {
     Value inBounds;
     if (C.M % BM != 0)
-      inBounds = lessThan(add(myRow0, idx(i)), C.M);
+      inBounds = lessThan(row, C.M);
     if (C.N % BN != 0)
-      inBounds = both(inBounds, lessThan(add(myCol0, idx(j)), C.N));
+      inBounds = both(inBounds, lessThan(col, C.N));
     return inBounds;
   };
+  // Output (i, j) of this thread, or with Matrix, element i of block j's
+  // fragment of this lane (i: row 4 (l / 16) + i of the block; j: block
+  // row j / WaveBlocks, column j % WaveBlocks of the wavefront's).
+  std::optional<LanePosition> lane;
+  if (Matrix)
+    lane = lanePosition(tid);
+  auto rowOf = [&](int64_t i, int64_t j) {
+    if (!lane)
+      return add(myRow0, idx(i));
+    return add(add(row0, lane->WaveRow),
+               add(idx((j / WaveBlocks) * kMatrixBlock + i), lane->Quad));
+  };
+  auto colOf = [&](int64_t i, int64_t j) {
+    if (!lane)
+      return add(myCol0, idx(j));
+    return add(add(col0, lane->WaveCol),
+               add(idx((j % WaveBlocks) * kMatrixBlock), lane->InBlock));
+  };
+  auto outputIndices = [&](int64_t i, int64_t j) {
+    return indicesAt(rowOf(i, j), colOf(i, j));
+  };
+  auto outputInBounds = [&](int64_t i, int64_t j) {
+    return inBoundsAt(rowOf(i, j), colOf(i, j));
+  };
+  // The outputs this thread holds, as (i, j) above.
+  int64_t rows = Matrix ? 4 : TM, cols = Matrix ? accumulators() : TN;
 
   Type accType = C.Op.getDpsInitOperand(0)->get().getType();
   accType = cast<ShapedType>(accType).getElementType();
   SmallVector<Value> acc;
-  for (int64_t i = 0; i < TM; ++i)
-    for (int64_t j = 0; j < TN; ++j) {
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
       if (Value value = uniformInit(C)) {
         acc.push_back(value);
         continue;
@@ -307,6 +451,18 @@ void KernelBuilder::build() {
         return initialValue(B, Loc, C, outputIndices(i, j));
       }));
     }
+  // A fragment holds its 4 rows of one block: acc[i * cols + j] is
+  // element i of fragment j.
+  if (Matrix) {
+    SmallVector<Value> fragments;
+    auto fragmentType = VectorType::get({4}, accType);
+    for (int64_t j = 0; j < cols; ++j)
+      fragments.push_back(vector::FromElementsOp::create(
+          B, Loc, fragmentType,
+          ValueRange{acc[j], acc[cols + j], acc[2 * cols + j],
+                     acc[3 * cols + j]}));
+    acc = fragments;
+  }
 
   // Software pipelining: each K step first stores the tiles loaded during
   // the previous one, then issues the next step's global loads, whose
@@ -323,9 +479,10 @@ void KernelBuilder::build() {
     OpBuilder::InsertionGuard guard(B);
     B.setInsertionPointToStart(kLoop.getBody());
     Value k0 = kLoop.getInductionVar();
-    ValueRange loadedA = kLoop.getRegionIterArgs().slice(TM * TN, copyA.Share);
+    int64_t numAcc = accumulators();
+    ValueRange loadedA = kLoop.getRegionIterArgs().slice(numAcc, copyA.Share);
     ValueRange loadedB =
-        kLoop.getRegionIterArgs().slice(TM * TN + copyA.Share, copyB.Share);
+        kLoop.getRegionIterArgs().slice(numAcc + copyA.Share, copyB.Share);
     storeTile(copyA, tileA, loadedA, tid);
     storeTile(copyB, tileB, loadedB, tid);
     gpu::BarrierOp::create(B, Loc);
@@ -333,7 +490,7 @@ void KernelBuilder::build() {
         arith::MinUIOp::create(B, Loc, add(k0, idx(BK)), idx(lastK0));
     SmallVector<Value> nextA = loadTile(copyA, batch, nextK0, row0, tid);
     SmallVector<Value> nextB = loadTile(copyB, batch, nextK0, col0, tid);
-    SmallVector<Value> values(kLoop.getRegionIterArgs().take_front(TM * TN));
+    SmallVector<Value> values(kLoop.getRegionIterArgs().take_front(numAcc));
     // Scalar loads of consecutive elements from a 16-byte aligned buffer:
     // LLVM's NVPTX backend merges them into vector loads.
     auto loadRow = [&](Value tile, int64_t k, Value at, int64_t n) {
@@ -344,7 +501,9 @@ void KernelBuilder::build() {
       return values;
     };
     Value aOffset = mul(threadRow, TM), bOffset = mul(threadCol, TN);
-    for (int64_t k = 0; k < BK; ++k) {
+    if (Matrix)
+      values = matrixStep(*lane, tileA, tileB, values);
+    for (int64_t k = 0; !Matrix && k < BK; ++k) {
       SmallVector<Value> as = loadRow(tileA, k, aOffset, TM);
       SmallVector<Value> bs = loadRow(tileB, k, bOffset, TN);
       for (int64_t i = 0; i < TM; ++i)
@@ -360,10 +519,13 @@ void KernelBuilder::build() {
   }
 
   // Epilogue and stores, predicated at the edges.
-  for (int64_t i = 0; i < TM; ++i)
-    for (int64_t j = 0; j < TN; ++j) {
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
       Value inBounds = outputInBounds(i, j);
-      Value result = kLoop.getResult(i * TN + j);
+      Value result =
+          Matrix
+              ? Value(vector::ExtractOp::create(B, Loc, kLoop.getResult(j), i))
+              : kLoop.getResult(i * TN + j);
       auto store = [&]() {
         SmallVector<Value> outIndices = outputIndices(i, j);
         memref::StoreOp::create(B, Loc,

@@ -14,9 +14,10 @@
 // descriptor symbol, the kernarg segment holding one 8-byte pointer per
 // binding, the workgroup size the kernel was generated for, LDS for the
 // contractions' shared tiles and the reduction's partials (one float per
-// wavefront: 4 wavefronts of 64, 8 of 32), and register counts. The
-// contractions run on the SIMT kernel (no cp.async, mma.sync or wgmma on
-// AMD; MFMA and WMMA are not generated yet), f16 through v_fma_mix.
+// wavefront: 4 wavefronts of 64, 8 of 32), and register counts. The f32
+// contraction runs on the SIMT kernel (no cp.async, mma.sync or wgmma on
+// AMD), and so does the f16 one on gfx1100 (WMMA is not generated yet,
+// v_fma_mix); on gfx942 the f16 one runs on MFMA.
 
 // DUMP942: variant 0: format 'amdgpu-hsaco', target 'gfx942'
 // DUMP942: entry point 0 'add_dispatch_0': workgroup size 256x1x1, workgroup count 1x1x1, 3 bindings
@@ -63,7 +64,7 @@
 // ASM942:         v_fmac_f32
 // ASM942-NOT:     v_mfma
 // ASM942-LABEL:   <matmul_f16_dispatch_0>:
-// ASM942:         v_fma_mix_f32
+// ASM942:         v_mfma_f32_16x16x16_f16
 // ASM942-LABEL:   <row_sum_dispatch_0>:
 // ASM942:         ds_swizzle_b32
 // ASM942:         s_barrier
@@ -73,13 +74,15 @@
 // ASM1100-LABEL:  <matmul_dispatch_0>:
 // ASM1100:        ds_load_2addr_b64
 // ASM1100:        v_dual_fmac_f32
+// ASM1100-LABEL:  <matmul_f16_dispatch_0>:
+// ASM1100:        v_fma_mix_f32
 // ASM1100-NOT:    v_wmma
 // ASM1100-LABEL:  <row_sum_dispatch_0>:
 // ASM1100:        ds_bpermute_b32
 
 // CHOICE-DAG: gpu.func @add_dispatch_0{{.*}}kernel = "tiled"
 // CHOICE-DAG: gpu.func @matmul_dispatch_0{{.*}}kernel = "simt_contraction"
-// CHOICE-DAG: gpu.func @matmul_f16_dispatch_0{{.*}}kernel = "simt_contraction"
+// CHOICE-DAG: gpu.func @matmul_f16_dispatch_0{{.*}}instruction = "mfma.m16n16k16.f16.f32", kernel = "matrix_contraction"
 // CHOICE-DAG: gpu.func @row_sum_dispatch_0{{.*}}kernel = "reduction"
 // CHOICE-NOT: nvgpu.
 // CHOICE-NOT: nvvm.

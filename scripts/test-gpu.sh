@@ -13,7 +13,8 @@
 #
 # The e2e cases (and models, where kits are given) also run compiled with
 # each --precision mode (tf32, f16, bf16). KILN_GPU_SANITIZE=1 also runs
-# the e2e cases under compute-sanitizer's memcheck and racecheck (slow).
+# the e2e cases and the model kits under compute-sanitizer's memcheck and
+# racecheck (slow).
 #
 # With an AMD GPU (a `hip://` device), it first runs the conformance suite
 # over hip and amdgpu and the e2e cases compiled for the GPU's gpu-arch-name
@@ -153,6 +154,14 @@ if [ "${KILN_GPU_SANITIZE:-0}" = 1 ]; then
       [ -d "$modules/precision-$p" ] || continue
       run "e2e on cuda, --precision=$p, under compute-sanitizer $tool" \
         "${e2e[@]}" --precision "$p" --prebuilt-modules "$modules/precision-$p" \
+        --wrapper "compute-sanitizer --tool $tool --error-exitcode 99"
+    done
+    # The model kits too, as written and in each mode.
+    for kit in "$modules"/onnx-models "$modules"/onnx-models-{tf32,f16,bf16}; do
+      [ -f "$kit/manifest.json" ] || continue
+      run "ONNX models on cuda ($(basename "$kit")) under compute-sanitizer $tool" \
+        "$python" "$here/tests/models/run_models.py" --bin-dir "$bin" \
+        --device cuda --prebuilt-modules "$kit" \
         --wrapper "compute-sanitizer --tool $tool --error-exitcode 99"
     done
   done

@@ -68,6 +68,9 @@ def parseArgs():
                    "compile is large)")
     p.add_argument("--timeout", type=float, default=1800.0,
                    help="seconds allowed for one tool invocation")
+    p.add_argument("--wrapper", default="",
+                   help="a command kiln-run-module runs under, e.g. "
+                   "'compute-sanitizer --tool memcheck --error-exitcode 99'")
     p.add_argument("--save-modules", metavar="KIT",
                    help="only compile, writing a kit to KIT")
     p.add_argument("--prebuilt-modules", metavar="KIT",
@@ -146,6 +149,7 @@ def check(entry, workDir, args, report):
     outcome = harness.runAndCheck(args.bin_dir, args.device, entry.module,
                                   entry.sets, os.path.join(workDir, entry.name),
                                   args.timeout, scaleByMax=True,
+                                  wrapper=args.wrapper.split(),
                                   floatTolerance=args.float_tolerance)
     ref = np.load(entry.sets[0].outputs[0])
     detail = (f"max |kiln - ref| {outcome.maxError:.2e}, max |ref| "

@@ -2,6 +2,7 @@
 
 #include "runtime/hal/drivers/hip/HipDriver.h"
 
+#include "runtime/hal/DeviceUri.h"
 #include "runtime/hal/drivers/amd/AmdTarget.h"
 #include "runtime/hal/drivers/gpu/GpuDriver.h"
 #include "runtime/hal/drivers/gpu/GpuUuid.h"
@@ -123,6 +124,15 @@ StatusOr<HipDriver::Described> HipDriver::describe(const HipSymbols &symbols,
   const char *arch = properties[0].gcnArchName;
   described.ArchName =
       std::string(arch, strnlen(arch, sizeof(properties[0].gcnArchName)));
+  // A runtime whose properties layout is not the one read here would put
+  // something else where the name is: say so rather than match no
+  // executable for an unexplained reason.
+  if (!described.ArchName.starts_with("gfx"))
+    return KILN_ERROR(Unavailable, "HIP device ", ordinal,
+                      ": the runtime reports no gfx architecture (gcnArchName ",
+                      quoteForMessage(described.ArchName),
+                      "); its hipGetDeviceProperties layout may not be "
+                      "ROCm 5's");
   int driverVersion = 0, runtimeVersion = 0;
   KILN_RETURN_IF_ERROR(
       KILN_HIP_CALL(symbols, hipDriverGetVersion, &driverVersion));

@@ -480,12 +480,13 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
     m16n8k8 `tf32Enabled`.
 
     Where the target has `mfma.m16n16k16.f16.f32` (or `.bf16.f32`) in
-    64-lane subgroups (AMD CDNA), f16 (bf16) multiply-adds of at least 16
+    64-lane subgroups (AMD CDNA), or `wmma`/`wmma_r4` of that shape in
+    32-lane ones (RDNA3, RDNA4), f16 (bf16) multiply-adds of at least 16
     rows and columns run the SIMT kernel's threads, tiles and copies with
-    K steps of 16, each of its four wavefronts computing 2 x 2 (64 x 64
-    tiles) or, for grids smaller than the chip, 1 x 1 (32 x 32) blocks of
-    16 x 16 with `amdgpu.mfma` 16x16x16 from fragments read from the
-    shared tiles.
+    K steps of 16, its wavefronts as 2 rows of 2 (wave64) or 4 (wave32),
+    each computing 2 x 2 blocks of 16 x 16 or, for grids smaller than the
+    chip, one, with `amdgpu.mfma` or `amdgpu.wmma` 16x16x16 from fragments
+    read from the shared tiles in the instruction's lane layout.
 
     The lowering configuration, `kiln.lowering_config`: `kernel =
     "mma_contraction"` with `workgroup_tile = [BM, BN, BK]`, `warp_tile`,

@@ -31,14 +31,14 @@
 // dimensions the tiles do not divide.
 //
 // Where the target has a wave-wide matrix instruction the kernel can issue
-// from these tiles (MFMA m16n16k16 on f16 or bf16 into f32, in 64-lane
-// wavefronts: AMD CDNA), an f16 or bf16 multiply-add computes on it
-// instead: the same 256 threads, tiles and copies, the four wavefronts as
-// 2 x 2 each computing 2 x 2 blocks of 16 x 16 (1 x 1 for grids smaller
-// than the chip) with one instruction per block and K step of 16, its fragments
-// read from the shared tiles (lane l: A's row l % 16 and B's column l % 16
-// at k = 4 (l / 16) ... + 3; its accumulator rows 4 (l / 16) ... + 3 of
-// column l % 16), the epilogue applied to each accumulator element.
+// from these tiles (AMD: MFMA m16n16k16 on CDNA's 64-lane wavefronts, WMMA
+// m16n16k16 on RDNA's 32-lane ones; f16 or bf16 into f32), an f16 or bf16
+// multiply-add computes on it instead: the same 256 threads, tiles and
+// copies, the wavefronts as 2 rows of 2 (wave64) or 4 (wave32), each
+// computing 2 x 2 blocks of 16 x 16 (1 x 1 for grids smaller than the chip)
+// with one instruction per block and K step of 16, its fragments read from
+// the shared tiles in the instruction's lane layout, the epilogue applied to
+// each accumulator element.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,25 +73,58 @@ namespace {
 
 constexpr int64_t kThreadRows = 16;
 constexpr int64_t kThreadCols = 16;
-// A wave matrix instruction's block, its K, and its wavefront.
+// A wave matrix instruction's block and K.
 constexpr int64_t kMatrixBlock = 16;
-constexpr int64_t kMatrixLanes = 64;
+// Rows of wavefronts in a workgroup.
+constexpr int64_t kMatrixWaveRows = 2;
 
-// The MFMA m16n16k16 multiplying `operand` into f32 that `target` has, for
-// 64-lane wavefronts; null if none (or `operand` is null).
+// The m16n16k16 wave matrix instruction multiplying `operand` into f32 that
+// `target` has (MFMA in 64-lane subgroups, WMMA in 32-lane ones); null if
+// none (or `operand` is null).
 const GpuMatrixInstruction *waveMatrixInstruction(const GpuTarget &target,
                                                   Type operand) {
-  if (!operand || target.SubgroupSize != kMatrixLanes)
+  if (!operand)
     return nullptr;
+  using Kind = GpuMatrixInstruction::Kind;
   StringRef name = operand.isBF16() ? "bf16" : "f16";
-  for (const GpuMatrixInstruction &instruction : target.MatrixInstructions)
-    if (instruction.InstructionKind == GpuMatrixInstruction::Kind::Mfma &&
-        instruction.M == kMatrixBlock && instruction.N == kMatrixBlock &&
-        instruction.K == kMatrixBlock && instruction.Operand == name &&
-        instruction.Accumulator == "f32")
+  for (const GpuMatrixInstruction &instruction : target.MatrixInstructions) {
+    Kind kind = instruction.InstructionKind;
+    int64_t lanes = kind == Kind::Mfma                           ? 64
+                    : kind == Kind::Wmma || kind == Kind::WmmaR4 ? 32
+                                                                 : 0;
+    if (lanes == target.SubgroupSize && instruction.M == kMatrixBlock &&
+        instruction.N == kMatrixBlock && instruction.K == kMatrixBlock &&
+        instruction.Operand == name && instruction.Accumulator == "f32")
       return &instruction;
+  }
   return nullptr;
 }
+
+// Where a lane's fragments lie in a 16 x 16 block, by instruction (the
+// ISA manuals' operand layouts). Lane l's A fragment is `OperandElements`
+// consecutive k of row l % 16, its B fragment as many of column l % 16;
+// its accumulator holds `AccElements` rows of column l % 16.
+struct MatrixLayout {
+  int64_t Lanes;
+  int64_t OperandElements, AccElements;
+  // RDNA3 repeats each operand in both half-waves (all of K from k = 0);
+  // MFMA and RDNA4 give each group of 16 lanes its own run of k, from
+  // k = (l / 16) * OperandElements.
+  bool RepeatedOperands;
+  // RDNA3 interleaves its accumulator's rows between the half-waves
+  // (element v at row 2 v + l / 16); the others give each group of 16
+  // lanes consecutive rows ((l / 16) * AccElements + v).
+  bool InterleavedRows;
+
+  static MatrixLayout of(const GpuMatrixInstruction &instruction) {
+    using Kind = GpuMatrixInstruction::Kind;
+    if (instruction.InstructionKind == Kind::Mfma)
+      return {64, 4, 4, false, false};
+    if (instruction.InstructionKind == Kind::Wmma)
+      return {32, 16, 8, true, true};
+    return {32, 8, 8, false, false};
+  }
+};
 
 // Builds the kernel of one matched contraction in place of its ops.
 class KernelBuilder {
@@ -104,16 +137,20 @@ public:
     if (c.M >= kMatrixBlock && c.N >= kMatrixBlock)
       Matrix = waveMatrixInstruction(target, halfMultiplyAccumulateType(c.Op));
     if (Matrix) {
-      // 2 x 2 blocks a wavefront (64 x 64 tiles), 1 x 1 (32 x 32) where
-      // that leaves processors idle; K in the instruction's steps.
-      WaveBlocks = 2;
-      auto tiles = [&](int64_t size) {
-        return c.Batch * llvm::divideCeilSigned(c.M, size) *
-               llvm::divideCeilSigned(c.N, size);
+      // 2 x 2 blocks a wavefront (64 x 64 tiles in wave64, 64 x 128 in
+      // wave32), 1 x 1 where that leaves processors idle; K in the
+      // instruction's steps.
+      Layout = MatrixLayout::of(*Matrix);
+      WaveCols = kThreadRows * kThreadCols / Layout.Lanes / kMatrixWaveRows;
+      auto tiles = [&](int64_t blocks) {
+        return c.Batch *
+               llvm::divideCeilSigned(c.M,
+                                      kMatrixWaveRows * blocks * kMatrixBlock) *
+               llvm::divideCeilSigned(c.N, WaveCols * blocks * kMatrixBlock);
       };
-      if (tiles(2 * WaveBlocks * kMatrixBlock) < target.ProcessorCount)
-        WaveBlocks = 1;
-      BM = BN = 2 * WaveBlocks * kMatrixBlock;
+      WaveBlocks = tiles(2) < target.ProcessorCount ? 1 : 2;
+      BM = kMatrixWaveRows * WaveBlocks * kMatrixBlock;
+      BN = WaveCols * WaveBlocks * kMatrixBlock;
       TM = TN = 1;
       BK = kMatrixBlock;
       return;
@@ -159,10 +196,12 @@ private:
   }
   // This lane's position in its wavefront's blocks, for Matrix: the
   // wavefront's first row and column in the tile, the lane's row (A) or
-  // column (B, C) in a block, and its first k (A, B) or row (C).
+  // column (B, C) in a block, and its group of 16 lanes.
   struct LanePosition {
-    Value WaveRow, WaveCol, InBlock, Quad;
+    Value WaveRow, WaveCol, InBlock, Group;
   };
+  // The row in its block of element `v` of a lane's accumulator.
+  Value accumulatorRow(const LanePosition &p, int64_t v);
   LanePosition lanePosition(Value tid);
   // One K step on the matrix instruction: every block's fragments from the
   // shared tiles, multiplied into `acc`.
@@ -210,33 +249,44 @@ private:
   Location Loc;
   int64_t TM, TN, BM, BN, BK;
   const GpuMatrixInstruction *Matrix = nullptr;
-  int64_t WaveBlocks = 0;
+  MatrixLayout Layout = {};
+  int64_t WaveCols = 0, WaveBlocks = 0;
 };
 
 KernelBuilder::LanePosition KernelBuilder::lanePosition(Value tid) {
-  Value wave = arith::DivUIOp::create(B, Loc, tid, idx(kMatrixLanes));
-  Value lane = arith::RemUIOp::create(B, Loc, tid, idx(kMatrixLanes));
+  Value wave = arith::DivUIOp::create(B, Loc, tid, idx(Layout.Lanes));
+  Value lane = arith::RemUIOp::create(B, Loc, tid, idx(Layout.Lanes));
   int64_t waveTile = WaveBlocks * kMatrixBlock;
   LanePosition p;
-  p.WaveRow = mul(arith::DivUIOp::create(B, Loc, wave, idx(2)), waveTile);
-  p.WaveCol = mul(arith::RemUIOp::create(B, Loc, wave, idx(2)), waveTile);
+  p.WaveRow =
+      mul(arith::DivUIOp::create(B, Loc, wave, idx(WaveCols)), waveTile);
+  p.WaveCol =
+      mul(arith::RemUIOp::create(B, Loc, wave, idx(WaveCols)), waveTile);
   p.InBlock = arith::RemUIOp::create(B, Loc, lane, idx(kMatrixBlock));
-  p.Quad = mul(arith::DivUIOp::create(B, Loc, lane, idx(kMatrixBlock)), 4);
+  p.Group = arith::DivUIOp::create(B, Loc, lane, idx(kMatrixBlock));
   return p;
+}
+
+Value KernelBuilder::accumulatorRow(const LanePosition &p, int64_t v) {
+  if (Layout.InterleavedRows)
+    return add(idx(2 * v), p.Group);
+  return add(mul(p.Group, Layout.AccElements), idx(v));
 }
 
 SmallVector<Value> KernelBuilder::matrixStep(const LanePosition &p, Value tileA,
                                              Value tileB, ValueRange acc) {
-  // Four consecutive k of one row of A (the tile is k-major) or of one
-  // column of B.
+  // Consecutive k of one row of A (the tile is k-major) or of one column
+  // of B.
+  Value k0 =
+      Layout.RepeatedOperands ? idx(0) : mul(p.Group, Layout.OperandElements);
   auto fragment = [&](Value tile, Value at) {
     SmallVector<Value> values;
-    for (int64_t i = 0; i < 4; ++i)
-      values.push_back(memref::LoadOp::create(
-          B, Loc, tile, ValueRange{add(p.Quad, idx(i)), at}));
+    for (int64_t i = 0; i < Layout.OperandElements; ++i)
+      values.push_back(memref::LoadOp::create(B, Loc, tile,
+                                              ValueRange{add(k0, idx(i)), at}));
     Type element = values.front().getType();
-    return vector::FromElementsOp::create(B, Loc, VectorType::get({4}, element),
-                                          values);
+    return vector::FromElementsOp::create(
+        B, Loc, VectorType::get({Layout.OperandElements}, element), values);
   };
   SmallVector<Value> as, bs;
   for (int64_t i = 0; i < WaveBlocks; ++i) {
@@ -246,11 +296,18 @@ SmallVector<Value> KernelBuilder::matrixStep(const LanePosition &p, Value tileA,
         fragment(tileB, add(p.WaveCol, add(idx(i * kMatrixBlock), p.InBlock))));
   }
   SmallVector<Value> result;
+  constexpr uint32_t block = kMatrixBlock;
   for (int64_t i = 0; i < WaveBlocks; ++i)
-    for (int64_t j = 0; j < WaveBlocks; ++j)
-      result.push_back(amdgpu::MFMAOp::create(
-          B, Loc, acc[i * WaveBlocks + j].getType(), kMatrixBlock, kMatrixBlock,
-          kMatrixBlock, /*blocks=*/1, as[i], bs[j], acc[i * WaveBlocks + j]));
+    for (int64_t j = 0; j < WaveBlocks; ++j) {
+      Value c = acc[i * WaveBlocks + j];
+      if (Matrix->InstructionKind == GpuMatrixInstruction::Kind::Mfma)
+        result.push_back(amdgpu::MFMAOp::create(B, Loc, c.getType(), block,
+                                                block, block, /*blocks=*/1u,
+                                                as[i], bs[j], c));
+      else
+        result.push_back(amdgpu::WMMAOp::create(B, Loc, c.getType(), block,
+                                                block, block, as[i], bs[j], c));
+    }
   return result;
 }
 
@@ -412,7 +469,7 @@ void KernelBuilder::build() {
     return inBounds;
   };
   // Output (i, j) of this thread, or with Matrix, element i of block j's
-  // fragment of this lane (i: row 4 (l / 16) + i of the block; j: block
+  // fragment of this lane (i: row accumulatorRow(i) of the block; j: block
   // row j / WaveBlocks, column j % WaveBlocks of the wavefront's).
   std::optional<LanePosition> lane;
   if (Matrix)
@@ -420,8 +477,9 @@ void KernelBuilder::build() {
   auto rowOf = [&](int64_t i, int64_t j) {
     if (!lane)
       return add(myRow0, idx(i));
-    return add(add(row0, lane->WaveRow),
-               add(idx((j / WaveBlocks) * kMatrixBlock + i), lane->Quad));
+    return add(
+        add(row0, lane->WaveRow),
+        add(idx((j / WaveBlocks) * kMatrixBlock), accumulatorRow(*lane, i)));
   };
   auto colOf = [&](int64_t i, int64_t j) {
     if (!lane)
@@ -436,7 +494,8 @@ void KernelBuilder::build() {
     return inBoundsAt(rowOf(i, j), colOf(i, j));
   };
   // The outputs this thread holds, as (i, j) above.
-  int64_t rows = Matrix ? 4 : TM, cols = Matrix ? accumulators() : TN;
+  int64_t rows = Matrix ? Layout.AccElements : TM;
+  int64_t cols = Matrix ? accumulators() : TN;
 
   Type accType = C.Op.getDpsInitOperand(0)->get().getType();
   accType = cast<ShapedType>(accType).getElementType();
@@ -451,16 +510,18 @@ void KernelBuilder::build() {
         return initialValue(B, Loc, C, outputIndices(i, j));
       }));
     }
-  // A fragment holds its 4 rows of one block: acc[i * cols + j] is
-  // element i of fragment j.
+  // A fragment holds its rows of one block: acc[i * cols + j] is element
+  // i of fragment j.
   if (Matrix) {
     SmallVector<Value> fragments;
-    auto fragmentType = VectorType::get({4}, accType);
-    for (int64_t j = 0; j < cols; ++j)
-      fragments.push_back(vector::FromElementsOp::create(
-          B, Loc, fragmentType,
-          ValueRange{acc[j], acc[cols + j], acc[2 * cols + j],
-                     acc[3 * cols + j]}));
+    auto fragmentType = VectorType::get({rows}, accType);
+    for (int64_t j = 0; j < cols; ++j) {
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < rows; ++i)
+        elements.push_back(acc[i * cols + j]);
+      fragments.push_back(
+          vector::FromElementsOp::create(B, Loc, fragmentType, elements));
+    }
     acc = fragments;
   }
 

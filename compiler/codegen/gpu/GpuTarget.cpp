@@ -16,10 +16,9 @@ namespace {
 using Kind = GpuMatrixInstruction::Kind;
 
 constexpr std::pair<Kind, llvm::StringLiteral> kKindNames[] = {
-    {Kind::MmaSync, "mma_sync"},
-    {Kind::Wgmma, "wgmma"},
-    {Kind::Mfma, "mfma"},
-    {Kind::Wmma, "wmma"},
+    {Kind::MmaSync, "mma_sync"}, {Kind::Wgmma, "wgmma"},
+    {Kind::Mfma, "mfma"},        {Kind::Wmma, "wmma"},
+    {Kind::WmmaR4, "wmma_r4"},
 };
 
 bool isElementName(StringRef name) {

@@ -39,8 +39,11 @@ struct GpuMatrixInstruction {
     Wgmma,
     /// AMD CDNA's wave matrix instructions.
     Mfma,
-    /// AMD RDNA3/4's wave matrix instructions.
+    /// AMD RDNA3's wave matrix instructions (wave32; both half-waves hold
+    /// all of K of an operand's row or column).
     Wmma,
+    /// AMD RDNA4's: the same shapes, each half-wave holding half of K.
+    WmmaR4,
   };
   Kind InstructionKind;
   int64_t M, N, K;

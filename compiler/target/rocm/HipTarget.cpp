@@ -41,10 +41,16 @@ const llvm::StringLiteral kCdna4Matrix[] = {
     "mfma.m16n16k16.f16.f32",  "mfma.m32n32k8.f16.f32",
     "mfma.m16n16k16.bf16.f32", "mfma.m32n32k8.bf16.f32",
 };
-// RDNA3 and RDNA4 (gfx11, gfx12): v_wmma_f32_16x16x16_{f16,bf16} in wave32.
-const llvm::StringLiteral kRdnaMatrix[] = {
+// RDNA3 (gfx11): v_wmma_f32_16x16x16_{f16,bf16} in wave32.
+const llvm::StringLiteral kRdna3Matrix[] = {
     "wmma.m16n16k16.f16.f32",
     "wmma.m16n16k16.bf16.f32",
+};
+// RDNA4 (gfx12): the same instructions, whose operands a lane holds half
+// of (8 of K, not RDNA3's 16 repeated in both half-waves).
+const llvm::StringLiteral kRdna4Matrix[] = {
+    "wmma_r4.m16n16k16.f16.f32",
+    "wmma_r4.m16n16k16.bf16.f32",
 };
 
 // Facts shared by the architectures of a family.
@@ -92,18 +98,18 @@ const HipTargetRow kHipTargets[] = {
     {{"gfx950", 64, 160 * KiB, 160 * KiB, kCdna2Threads, 256, kCdna4Matrix},
      {{"cdna4", 0}, {"mi350x", 256}, {"mi355x", 256}}},
     {{"gfx1030", 32, 64 * KiB, 64 * KiB, kRdnaThreads, 60, {}}, {{"rdna2", 0}}},
-    {{"gfx1100", 32, 64 * KiB, 64 * KiB, kRdnaThreads, 96, kRdnaMatrix},
+    {{"gfx1100", 32, 64 * KiB, 64 * KiB, kRdnaThreads, 96, kRdna3Matrix},
      {{"rdna3", 0},
       {"w7800", 70},
       {"w7900", 96},
       {"rx7900xt", 84},
       {"rx7900xtx", 96}}},
-    {{"gfx1101", 32, 64 * KiB, 64 * KiB, kRdnaThreads, 60, kRdnaMatrix},
+    {{"gfx1101", 32, 64 * KiB, 64 * KiB, kRdnaThreads, 60, kRdna3Matrix},
      {{"v710", 54}, {"w7700", 48}, {"rx7700xt", 54}, {"rx7800xt", 60}}},
-    {{"gfx1102", 32, 64 * KiB, 64 * KiB, kRdnaThreads, 32, kRdnaMatrix}, {}},
-    {{"gfx1200", 32, 64 * KiB, 64 * KiB, kRdnaThreads, 32, kRdnaMatrix},
+    {{"gfx1102", 32, 64 * KiB, 64 * KiB, kRdnaThreads, 32, kRdna3Matrix}, {}},
+    {{"gfx1200", 32, 64 * KiB, 64 * KiB, kRdnaThreads, 32, kRdna4Matrix},
      {{"rx9060xt", 32}}},
-    {{"gfx1201", 32, 64 * KiB, 64 * KiB, kRdnaThreads, 64, kRdnaMatrix},
+    {{"gfx1201", 32, 64 * KiB, 64 * KiB, kRdnaThreads, 64, kRdna4Matrix},
      {{"rdna4", 0}, {"r9700", 64}, {"rx9070", 56}, {"rx9070xt", 64}}},
 };
 

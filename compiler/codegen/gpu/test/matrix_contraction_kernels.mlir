@@ -1,6 +1,7 @@
 // RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=mi300x --kiln-gpu-contraction-kernels %s | FileCheck %s
 // RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=mi100 --kiln-gpu-contraction-kernels %s | FileCheck %s --check-prefix=MI100
 // RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=rdna3 --kiln-gpu-contraction-kernels %s | FileCheck %s --check-prefix=RDNA3
+// RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=rdna4 --kiln-gpu-contraction-kernels %s | FileCheck %s --check-prefix=RDNA4
 
 // f16 and bf16 multiply-adds on AMD CDNA's MFMA m16n16k16 (an MI300X,
 // gfx942: 304 compute units, 64-lane wavefronts): the SIMT kernel's 256
@@ -25,15 +26,34 @@
 
 // On an MI100 (gfx908, 120 compute units) f16 takes MFMA too; its bf16
 // MFMA reads two bf16 a lane (m16n16k8), which this kernel does not issue,
-// so bf16 stays on the SIMT kernel. RDNA3 (gfx1100) has WMMA, which it
-// does not issue yet: SIMT.
+// so bf16 stays on the SIMT kernel.
 
 // MI100-LABEL: func.func private @mm(
 // MI100-SAME:    instruction = "mfma.m16n16k16.f16.f32", kernel = "matrix_contraction"
 // MI100-LABEL: func.func private @mm_bf16(
 // MI100-SAME:    kernel = "simt_contraction"
+
+// RDNA's WMMA in 32-lane wavefronts: the 256 threads are 8 wavefronts as
+// 2 x 4, so the tiles are 64 x 128 (2 x 2 blocks a wavefront) or 32 x 64.
+// RDNA3 (gfx1100) repeats each operand in both half-waves, all 16 k a lane
+// (vector<16xf16>), RDNA4 (gfx1201) gives each half-wave 8 of them; both
+// hold 8 rows of the result a lane.
+
+// RDNA3-DAG:   memref.global "private" @mm_tile_b : memref<16x128xf16, 3> {alignment = 16 : i64}
 // RDNA3-LABEL: func.func private @mm(
-// RDNA3-SAME:    kernel = "simt_contraction"
+// RDNA3-SAME:    instruction = "wmma.m16n16k16.f16.f32", kernel = "matrix_contraction", stages = 1 : i64, wave_tile = array<i64: 32, 32>, workgroup_tile = array<i64: 64, 128, 16>
+// RDNA3:         scf.forall ({{.*}}) = (0, 0, 0) to (1, 2048, 1024) step (1, 64, 128)
+// RDNA3-COUNT-4:     amdgpu.wmma 16x16x16 {{.*}} : vector<16xf16>, vector<16xf16>, vector<8xf32>
+// RDNA3-COUNT-32:  vector.extract {{.*}} : f32 from vector<8xf32>
+// RDNA3-LABEL: func.func private @mm_bf16(
+// RDNA3-SAME:    instruction = "wmma.m16n16k16.bf16.f32", kernel = "matrix_contraction", stages = 1 : i64, wave_tile = array<i64: 16, 16>, workgroup_tile = array<i64: 32, 64, 16>
+// RDNA3:             amdgpu.wmma 16x16x16 {{.*}} : vector<16xbf16>, vector<16xbf16>, vector<8xf32>
+
+// RDNA4-LABEL: func.func private @mm(
+// RDNA4-SAME:    instruction = "wmma_r4.m16n16k16.f16.f32", kernel = "matrix_contraction"
+// RDNA4-COUNT-4:     amdgpu.wmma 16x16x16 {{.*}} : vector<8xf16>, vector<8xf16>, vector<8xf32>
+// RDNA4-LABEL: func.func private @mm_bf16(
+// RDNA4:             amdgpu.wmma 16x16x16 {{.*}} : vector<8xbf16>, vector<8xbf16>, vector<8xf32>
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>

@@ -13,11 +13,11 @@
 // will read them: one amdhsa.kernels entry per entry point with its
 // descriptor symbol, the kernarg segment holding one 8-byte pointer per
 // binding, the workgroup size the kernel was generated for, LDS for the
-// contractions' shared tiles and the reduction's partials (one float per
+// contractions' shared tiles (the f16 one's 32 x 32 on gfx942, 32 x 64 in
+// wave32) and the reduction's partials (one float per
 // wavefront: 4 wavefronts of 64, 8 of 32), and register counts. The f32
 // contraction runs on the SIMT kernel (no cp.async, mma.sync or wgmma on
-// AMD), and so does the f16 one on gfx1100 (WMMA is not generated yet,
-// v_fma_mix); on gfx942 the f16 one runs on MFMA.
+// AMD), the f16 one on MFMA (gfx942) and WMMA (gfx1100).
 
 // DUMP942: variant 0: format 'amdgpu-hsaco', target 'gfx942'
 // DUMP942: entry point 0 'add_dispatch_0': workgroup size 256x1x1, workgroup count 1x1x1, 3 bindings
@@ -37,7 +37,8 @@
 // NOTES:          .group_segment_fixed_size: 4352
 // NOTES:          .kernarg_segment_size: 24
 // NOTES:          .name: matmul_dispatch_0
-// NOTES:          .group_segment_fixed_size: 2304
+// NOTES942:       .group_segment_fixed_size: 2304
+// NOTES1100:      .group_segment_fixed_size: 3328
 // NOTES:          .name: matmul_f16_dispatch_0
 // NOTES942:       .group_segment_fixed_size: 16
 // NOTES1100:      .group_segment_fixed_size: 32
@@ -74,9 +75,9 @@
 // ASM1100-LABEL:  <matmul_dispatch_0>:
 // ASM1100:        ds_load_2addr_b64
 // ASM1100:        v_dual_fmac_f32
-// ASM1100-LABEL:  <matmul_f16_dispatch_0>:
-// ASM1100:        v_fma_mix_f32
 // ASM1100-NOT:    v_wmma
+// ASM1100-LABEL:  <matmul_f16_dispatch_0>:
+// ASM1100:        v_wmma_f32_16x16x16_f16
 // ASM1100-LABEL:  <row_sum_dispatch_0>:
 // ASM1100:        ds_bpermute_b32
 

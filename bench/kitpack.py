@@ -14,9 +14,14 @@ and models compiled at several batch sizes hold the same weights in a
   - compresses that with LZMA (about 0.8 of the size for float32 weights).
 
   pack(root, paths, out_dir)    writes out_dir/pack.json and blocks.xz
+  pack(..., part_bytes=N)       blocks.xz cut into blocks.xz.1, .2, ... of
+                                at most N bytes each, for packs larger than
+                                one carry (ResNet50 in f32): each part can
+                                travel on its own to the same place
   unpack(out_dir)               writes the files back under out_dir,
                                 checking each one's SHA-256, with their
-                                permission bits
+                                permission bits (joining the parts, which
+                                must all be there)
 
 Needs numpy and the standard library only.
 """
@@ -42,9 +47,9 @@ def _unshuffle(data):
     return planes.T.tobytes()
 
 
-def pack(root, paths, out_dir):
+def pack(root, paths, out_dir, part_bytes=None):
     """Packs root/<path> for each relative path into out_dir; returns the
-    size of blocks.xz in bytes."""
+    size of blocks.xz in bytes (of all its parts, with part_bytes)."""
     os.makedirs(out_dir, exist_ok=True)
     index, blocks, files = {}, [], {}
     for path in paths:
@@ -63,12 +68,43 @@ def pack(root, paths, out_dir):
                        "sha256": hashlib.sha256(data).hexdigest(),
                        "blocks": ids}
     compressed = lzma.compress(_shuffle(b"".join(blocks)), preset=6)
-    with open(os.path.join(out_dir, "blocks.xz"), "wb") as f:
-        f.write(compressed)
+    doc = {"format": FORMAT, "block": BLOCK, "blocks": len(blocks),
+           "files": files}
+    if part_bytes and len(compressed) > part_bytes:
+        parts = [compressed[i:i + part_bytes]
+                 for i in range(0, len(compressed), part_bytes)]
+        for n, part in enumerate(parts, 1):
+            with open(os.path.join(out_dir, f"blocks.xz.{n}"), "wb") as f:
+                f.write(part)
+        doc["parts"] = [{"size": len(p),
+                         "sha256": hashlib.sha256(p).hexdigest()}
+                        for p in parts]
+    else:
+        with open(os.path.join(out_dir, "blocks.xz"), "wb") as f:
+            f.write(compressed)
     with open(os.path.join(out_dir, "pack.json"), "w", encoding="utf-8") as f:
-        json.dump({"format": FORMAT, "block": BLOCK, "blocks": len(blocks),
-                   "files": files}, f)
+        json.dump(doc, f)
     return len(compressed)
+
+
+def _compressed(out_dir, doc):
+    """blocks.xz, or its parts joined; ValueError naming a missing or
+    damaged part."""
+    if "parts" not in doc:
+        with open(os.path.join(out_dir, "blocks.xz"), "rb") as f:
+            return f.read()
+    joined = []
+    for n, part in enumerate(doc["parts"], 1):
+        path = os.path.join(out_dir, f"blocks.xz.{n}")
+        if not os.path.isfile(path):
+            raise ValueError(f"{path} is missing: every part of the pack "
+                             f"({len(doc['parts'])}) must be carried there")
+        with open(path, "rb") as f:
+            data = f.read()
+        if hashlib.sha256(data).hexdigest() != part["sha256"]:
+            raise ValueError(f"{path} differs from the part packed")
+        joined.append(data)
+    return b"".join(joined)
 
 
 def unpack(out_dir):
@@ -84,8 +120,7 @@ def unpack(out_dir):
                     os.path.getsize(os.path.join(out_dir, p)) == e["size"])}
     if not todo:
         return []
-    with open(os.path.join(out_dir, "blocks.xz"), "rb") as f:
-        data = _unshuffle(lzma.decompress(f.read()))
+    data = _unshuffle(lzma.decompress(_compressed(out_dir, doc)))
     block = doc["block"]
     for path, entry in todo.items():
         content = b"".join(data[i * block:(i + 1) * block]

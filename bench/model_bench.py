@@ -17,7 +17,9 @@ first two where the compiler is, the last where the GPU is:
   # after a compiler change: the kit's modules compiled again
   /usr/bin/python3 bench/model_bench.py --kit KIT --recompile --models vit,gpt
   # optionally, some rows' files packed small enough to carry (modules
-  # deduplicated and compressed, large inputs left to be regenerated)
+  # deduplicated and compressed, large inputs left to be regenerated;
+  # --part-mib 45 cuts a larger pack, ResNet50 f32's, into parts that
+  # travel one at a time to the same CARRY)
   /usr/bin/python3 bench/model_bench.py --kit KIT --pack CARRY --models vit,gpt
   # run (needs kiln-benchmark-module, numpy, torch with CUDA and
   # torchvision; ncu for --profile)
@@ -125,6 +127,11 @@ def parse_args():
     p.add_argument("--pack", metavar="DIR",
                    help="write the files of --models into DIR, packed "
                    "(bench/kitpack.py), then stop")
+    p.add_argument("--part-mib", type=float, default=None,
+                   help="with --pack, cut the packed blocks into parts "
+                   "(blocks.xz.1, .2, ...) of at most this many MiB, each "
+                   "carried on its own into DIR (run unpacks once all are "
+                   "there)")
     p.add_argument("--models", default=",".join(m for m, _ in ROWS),
                    help="comma-separated rows (models of "
                    "tests/models/export_models.py; default: all)")
@@ -341,10 +348,13 @@ def pack_kit(args):
             s.emulated = [p and moved(p) for p in s.emulated]
     os.makedirs(out, exist_ok=True)
     harness.writeKit(out, meta, entries)
-    size = kitpack.pack(args.kit, files, out)
+    part = int(args.part_mib * 2**20) if args.part_mib else None
+    size = kitpack.pack(args.kit, files, out, part_bytes=part)
+    parts = (f" in parts of at most {args.part_mib:g} MiB"
+             if part and size > part else "")
     log(f"model_bench: packed {len(files)} files of "
         f"{', '.join(e.name for e in entries)} into {out}: "
-        f"{size / 2**20:.1f} MiB")
+        f"{size / 2**20:.1f} MiB{parts}")
     return True
 
 

@@ -1,0 +1,32 @@
+//===- CompletionSignal.cpp -----------------------------------------------===//
+
+#include "runtime/hal/drivers/amdgpu/CompletionSignal.h"
+
+namespace kiln::hal::amdgpu {
+
+StatusOr<std::shared_ptr<CompletionSignal>>
+CompletionSignal::create(std::shared_ptr<const HsaSymbols> hsa,
+                         int64_t packets) {
+  if (packets < 1 || packets > int64_t(UINT32_MAX))
+    return KILN_ERROR(InvalidArgument, "a completion signal for ", packets,
+                      " packets (1 to 2^32-1)");
+  hsa_signal_t signal = {};
+  // No consumer list: any agent may wait on it, the host and every GPU of
+  // a logical device.
+  KILN_RETURN_IF_ERROR(
+      KILN_HSA_CALL(*hsa, hsa_signal_create, packets, 0, nullptr, &signal));
+  return std::shared_ptr<CompletionSignal>(
+      new CompletionSignal(std::move(hsa), signal.handle));
+}
+
+CompletionSignal::~CompletionSignal() {
+  // Its holders are done with it, so no packet still names it; a failure
+  // here leaves nothing to do.
+  (void)Hsa->hsa_signal_destroy(hsa_signal_t{Handle});
+}
+
+bool CompletionSignal::done() const {
+  return Hsa->hsa_signal_load_scacquire(hsa_signal_t{Handle}) <= 0;
+}
+
+} // namespace kiln::hal::amdgpu

@@ -35,7 +35,9 @@ StatusOr<std::vector<KernelPlan>> planKernels(const amd::CodeObject &object,
       return bad(kernargs.status().message());
     KernelPlan plan;
     plan.Symbol = kernel.Symbol;
+    plan.WorkgroupSize = entry.WorkgroupSize;
     plan.GroupSegmentBytes = static_cast<uint32_t>(lds);
+    plan.DynamicGroupSegmentBytes = entry.SharedMemoryBytes;
     plan.PrivateSegmentBytes = kernel.PrivateSegmentFixedSize;
     plan.Kernargs = std::move(kernargs).value();
     plans.push_back(std::move(plan));

@@ -15,6 +15,7 @@
 #include "runtime/hal/drivers/amd/CodeObject.h"
 #include "runtime/hal/drivers/amdgpu/KernargLayout.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,12 @@ namespace kiln::hal::amdgpu {
 struct KernelPlan {
   /// "<name>.kd", as hsa_executable_get_symbol_by_name takes it.
   std::string Symbol;
+  /// The entry point's: the kernel is compiled for exactly this one.
+  std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
   /// Static LDS plus the entry point's dynamic shared memory.
   uint32_t GroupSegmentBytes = 0;
+  /// The dynamic part alone, which a hidden argument reports.
+  uint32_t DynamicGroupSegmentBytes = 0;
   uint32_t PrivateSegmentBytes = 0;
   KernargLayout Kernargs;
 };

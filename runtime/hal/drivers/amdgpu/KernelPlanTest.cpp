@@ -44,6 +44,8 @@ TEST_F(KernelPlanTest, EntryPointsInOrderWithTheirLdsAndKernargs) {
   EXPECT_EQ((*plans)[1].Symbol, "add_f32.kd");
   // 256 bytes of static LDS and the entry point's 1 KiB.
   EXPECT_EQ((*plans)[1].GroupSegmentBytes, 1280u);
+  EXPECT_EQ((*plans)[1].DynamicGroupSegmentBytes, 1024u);
+  EXPECT_EQ((*plans)[1].WorkgroupSize, (std::array<uint32_t, 3>{64, 1, 1}));
   EXPECT_EQ((*plans)[1].PrivateSegmentBytes, 0u);
   EXPECT_GE((*plans)[1].Kernargs.size(), 32u);
 }

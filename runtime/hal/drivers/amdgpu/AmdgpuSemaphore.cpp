@@ -60,6 +60,15 @@ StatusOr<DeviceWait> AmdgpuSemaphore::deviceWait(uint64_t value) {
   return wait;
 }
 
+std::optional<Status> AmdgpuSemaphore::pollQueued(uint64_t value) {
+  StatusOr<DeviceWait> wait = deviceWait(value);
+  if (!wait.ok())
+    return wait.status();
+  if (wait->Reached || wait->Signal)
+    return Status();
+  return std::nullopt;
+}
+
 Status AmdgpuSemaphore::signalFromDevice(uint64_t value) {
   std::lock_guard<std::mutex> lock(Mutex);
   if (failed())

@@ -34,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace kiln::hal::amdgpu {
 
@@ -61,6 +62,10 @@ public:
   /// How to wait for `value`: reached, the first queued submission whose
   /// value reaches it, or neither; the failure when failed.
   StatusOr<DeviceWait> deviceWait(uint64_t value);
+
+  /// OK once `value` is reached or queued, the failure when failed, else
+  /// nullopt: when a submission waiting for it may go to the GPU.
+  std::optional<Status> pollQueued(uint64_t value);
 
   /// Once a submission that signals `value` is done (its completion signal
   /// is zero): advances the value to it unless a later signal got there

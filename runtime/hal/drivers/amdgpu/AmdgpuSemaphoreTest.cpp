@@ -65,6 +65,16 @@ TEST_F(AmdgpuSemaphoreTest, AWaitGetsTheFirstQueuedSubmissionReachingIt) {
   EXPECT_FALSE(semaphore.deviceWait(10)->Signal);
 }
 
+TEST_F(AmdgpuSemaphoreTest, PollQueuedLetsThroughWhatTheGpuCanWaitFor) {
+  AmdgpuSemaphore semaphore(2);
+  ASSERT_TRUE(semaphore.noteQueued(4, signal()).ok());
+  EXPECT_TRUE(semaphore.pollQueued(2).value().ok());
+  EXPECT_TRUE(semaphore.pollQueued(4).value().ok());
+  EXPECT_FALSE(semaphore.pollQueued(5).has_value());
+  ASSERT_TRUE(semaphore.fail(KILN_ERROR(Aborted, "lost")).ok());
+  EXPECT_EQ(semaphore.pollQueued(1).value().code(), StatusCode::Aborted);
+}
+
 TEST_F(AmdgpuSemaphoreTest, RetiringAdvancesTheValueAndLetsSignalsGo) {
   AmdgpuSemaphore semaphore(0);
   {

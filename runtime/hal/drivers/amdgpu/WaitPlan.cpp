@@ -8,6 +8,12 @@
 
 namespace kiln::hal::amdgpu {
 
+std::optional<Status> gpuCanWait(const SemaphoreValue &wait) {
+  if (auto *device = dynamic_cast<AmdgpuSemaphore *>(wait.Timeline.get()))
+    return device->pollQueued(wait.Value);
+  return wait.Timeline->poll(wait.Value);
+}
+
 StatusOr<WaitPlan> planWaits(std::span<const SemaphoreValue> waits) {
   WaitPlan plan;
   for (size_t i = 0; i < waits.size(); ++i) {

@@ -19,6 +19,7 @@
 #include "runtime/hal/drivers/amdgpu/CompletionSignal.h"
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -32,6 +33,12 @@ struct WaitPlan {
   /// these are reached or queued.
   std::vector<SemaphoreValue> HostWaits;
 };
+
+/// When the queue thread may plan a submission waiting for `wait`
+/// (HostSubmission::Ready): OK once an AmdgpuSemaphore's value is reached
+/// or queued, or another semaphore's is reached; the failure when failed;
+/// else nullopt. What it lets through, planWaits puts on the GPU.
+std::optional<Status> gpuCanWait(const SemaphoreValue &wait);
 
 /// Plans `waits`: InvalidArgument for an entry without a semaphore or a
 /// value out of range, the failure of a failed semaphore.

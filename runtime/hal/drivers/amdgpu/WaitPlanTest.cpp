@@ -115,6 +115,19 @@ TEST_F(WaitPlanTest, WhatTheGpuCannotWaitForIsLeftToTheHost) {
   EXPECT_EQ(plan->Signals.size(), 1u);
 }
 
+TEST_F(WaitPlanTest, TheQueueThreadHoldsBackWhatPlanningLeavesToTheHost) {
+  auto unqueued = std::make_shared<AmdgpuSemaphore>(0);
+  auto host = std::make_shared<HostSemaphore>(0);
+  SemaphoreValue queued = queuedWait();
+  EXPECT_FALSE(gpuCanWait({unqueued, 1}).has_value());
+  EXPECT_FALSE(gpuCanWait({host, 1}).has_value());
+  EXPECT_TRUE(gpuCanWait(queued).value().ok());
+  ASSERT_TRUE(host->signal(1).ok());
+  EXPECT_TRUE(gpuCanWait({host, 1}).value().ok());
+  ASSERT_TRUE(unqueued->fail(KILN_ERROR(Aborted, "lost")).ok());
+  EXPECT_EQ(gpuCanWait({unqueued, 1}).value().code(), StatusCode::Aborted);
+}
+
 TEST_F(WaitPlanTest, BadEntriesAndFailuresAreErrors) {
   SemaphoreValue noSemaphore[] = {{nullptr, 1}};
   EXPECT_EQ(planWaits(noSemaphore).status().code(),

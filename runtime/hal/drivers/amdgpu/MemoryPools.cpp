@@ -46,4 +46,53 @@ StatusOr<PoolChoice> choosePools(std::span<const PoolFacts> gpuPools,
   return PoolChoice{*device, *kernarg, *host};
 }
 
+StatusOr<AgentPools> listPools(const HsaSymbols &hsa, hsa_agent_t agent) {
+  struct Visit {
+    std::vector<hsa_amd_memory_pool_t> Pools;
+  } visit;
+  auto callback = [](hsa_amd_memory_pool_t pool, void *data) -> hsa_status_t {
+    static_cast<Visit *>(data)->Pools.push_back(pool);
+    return HSA_STATUS_SUCCESS;
+  };
+  KILN_RETURN_IF_ERROR(KILN_HSA_CALL(hsa, hsa_amd_agent_iterate_memory_pools,
+                                     agent, callback, &visit));
+  AgentPools pools;
+  for (hsa_amd_memory_pool_t pool : visit.Pools) {
+    // Each attribute into a value of the size hsa_ext_amd.h gives it.
+    hsa_amd_segment_t segment = {};
+    uint32_t flags = 0;
+    size_t size = 0;
+    bool allowed = false;
+    KILN_RETURN_IF_ERROR(KILN_HSA_CALL(hsa, hsa_amd_memory_pool_get_info, pool,
+                                       HSA_AMD_MEMORY_POOL_INFO_SEGMENT,
+                                       &segment));
+    // Flags only mean something for global pools (HSA leaves them unset
+    // for the others).
+    if (segment == HSA_AMD_SEGMENT_GLOBAL)
+      KILN_RETURN_IF_ERROR(
+          KILN_HSA_CALL(hsa, hsa_amd_memory_pool_get_info, pool,
+                        HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
+    KILN_RETURN_IF_ERROR(KILN_HSA_CALL(hsa, hsa_amd_memory_pool_get_info, pool,
+                                       HSA_AMD_MEMORY_POOL_INFO_SIZE, &size));
+    KILN_RETURN_IF_ERROR(KILN_HSA_CALL(
+        hsa, hsa_amd_memory_pool_get_info, pool,
+        HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &allowed));
+    pools.Pools.push_back(pool);
+    pools.Facts.push_back({static_cast<uint32_t>(segment), flags, allowed,
+                           static_cast<uint64_t>(size)});
+  }
+  return pools;
+}
+
+StatusOr<DevicePools> findPools(const HsaSymbols &hsa, hsa_agent_t gpu,
+                                hsa_agent_t host) {
+  KILN_ASSIGN_OR_RETURN(AgentPools gpuPools, listPools(hsa, gpu));
+  KILN_ASSIGN_OR_RETURN(AgentPools hostPools, listPools(hsa, host));
+  KILN_ASSIGN_OR_RETURN(PoolChoice choice,
+                        choosePools(gpuPools.Facts, hostPools.Facts));
+  return DevicePools{gpuPools.Pools[choice.Device],
+                     hostPools.Pools[choice.Kernarg],
+                     hostPools.Pools[choice.Host]};
+}
+
 } // namespace kiln::hal::amdgpu

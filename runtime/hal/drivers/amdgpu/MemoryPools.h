@@ -6,17 +6,19 @@
 // where there are several), kernarg memory (a host pool flagged for
 // kernel arguments) and host memory the GPU maps (a host fine-grained
 // pool: staging buffers, semaphore words). Choosing them is pure and
-// tested here; the pools' facts come from hsa_amd_memory_pool_get_info.
+// tested here; the pools' facts come from hsa_amd_memory_pool_get_info,
+// which listPools asks for each pool an agent lists.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_DRIVERS_AMDGPU_MEMORYPOOLS_H
 #define KILN_RUNTIME_HAL_DRIVERS_AMDGPU_MEMORYPOOLS_H
 
-#include "runtime/base/Status.h"
+#include "runtime/hal/drivers/amdgpu/HsaSymbols.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace kiln::hal::amdgpu {
 
@@ -41,6 +43,27 @@ struct PoolChoice {
 /// agent's); NotFound naming the pool missing.
 StatusOr<PoolChoice> choosePools(std::span<const PoolFacts> gpuPools,
                                  std::span<const PoolFacts> hostPools);
+
+/// An agent's pools as HSA lists them, with their facts.
+struct AgentPools {
+  std::vector<hsa_amd_memory_pool_t> Pools;
+  std::vector<PoolFacts> Facts;
+};
+
+/// Lists `agent`'s pools through hsa_amd_agent_iterate_memory_pools and
+/// hsa_amd_memory_pool_get_info; HSA's errors as Status.
+StatusOr<AgentPools> listPools(const HsaSymbols &hsa, hsa_agent_t agent);
+
+/// The pools the device allocates from.
+struct DevicePools {
+  hsa_amd_memory_pool_t Device = {};
+  hsa_amd_memory_pool_t Kernarg = {};
+  hsa_amd_memory_pool_t Host = {};
+};
+
+/// Lists both agents' pools and chooses (choosePools).
+StatusOr<DevicePools> findPools(const HsaSymbols &hsa, hsa_agent_t gpu,
+                                hsa_agent_t host);
 
 } // namespace kiln::hal::amdgpu
 

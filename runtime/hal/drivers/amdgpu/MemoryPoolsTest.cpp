@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
+
 namespace kiln::hal::amdgpu {
 namespace {
 
@@ -53,6 +55,112 @@ TEST(MemoryPoolsTest, WhatIsMissingIsNamed) {
   EXPECT_NE(choosePools(gpu, fineOnly).status().message().find("kernarg"),
             std::string::npos);
   EXPECT_EQ(choosePools(gpu, {}).status().code(), StatusCode::NotFound);
+}
+
+// The pools two agents list through the test's HSA functions: agent 1 the
+// GPU, agent 2 the host; a pool's handle is its index in kListed plus one.
+struct ListedPool {
+  uint64_t Agent;
+  PoolFacts Facts;
+};
+const ListedPool kListed[] = {
+    {1, {HSA_AMD_SEGMENT_GROUP, 0, false, 65536}},
+    {1, global(kFine, 64ull << 30)},
+    {1, global(kCoarse, 192ull << 30)},
+    {2, global(kFine | kKernarg, 512ull << 30)},
+    {2, global(kFine, 256ull << 30)},
+};
+// An attribute the test's get_info refuses, or -1 for none.
+int refusedAttribute = -1;
+
+hsa_status_t iteratePools(hsa_agent_t agent,
+                          hsa_status_t (*callback)(hsa_amd_memory_pool_t,
+                                                   void *),
+                          void *data) {
+  for (size_t i = 0; i < std::size(kListed); ++i)
+    if (kListed[i].Agent == agent.handle)
+      if (hsa_status_t status = callback({i + 1}, data);
+          status != HSA_STATUS_SUCCESS)
+        return status;
+  return HSA_STATUS_SUCCESS;
+}
+
+hsa_status_t poolInfo(hsa_amd_memory_pool_t pool,
+                      hsa_amd_memory_pool_info_t attribute, void *value) {
+  if (int(attribute) == refusedAttribute)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  const PoolFacts &facts = kListed[pool.handle - 1].Facts;
+  switch (attribute) {
+  case HSA_AMD_MEMORY_POOL_INFO_SEGMENT:
+    *static_cast<hsa_amd_segment_t *>(value) =
+        static_cast<hsa_amd_segment_t>(facts.Segment);
+    return HSA_STATUS_SUCCESS;
+  case HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS:
+    if (facts.Segment != HSA_AMD_SEGMENT_GLOBAL)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    *static_cast<uint32_t *>(value) = facts.GlobalFlags;
+    return HSA_STATUS_SUCCESS;
+  case HSA_AMD_MEMORY_POOL_INFO_SIZE:
+    *static_cast<size_t *>(value) = facts.Size;
+    return HSA_STATUS_SUCCESS;
+  case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED:
+    *static_cast<bool *>(value) = facts.AllocationAllowed;
+    return HSA_STATUS_SUCCESS;
+  default:
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  }
+}
+
+class ListedPoolsTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    refusedAttribute = -1;
+    Hsa.hsa_amd_agent_iterate_memory_pools = iteratePools;
+    Hsa.hsa_amd_memory_pool_get_info = poolInfo;
+    Hsa.hsa_status_string = [](hsa_status_t, const char **text) {
+      *text = "invalid argument";
+      return HSA_STATUS_SUCCESS;
+    };
+  }
+  HsaSymbols Hsa;
+};
+
+TEST_F(ListedPoolsTest, AnAgentsPoolsWithTheirFacts) {
+  auto gpu = listPools(Hsa, {1});
+  ASSERT_TRUE(gpu.ok()) << gpu.status().toString();
+  ASSERT_EQ(gpu->Pools.size(), 3u);
+  ASSERT_EQ(gpu->Facts.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(gpu->Pools[i].handle, i + 1);
+    EXPECT_EQ(gpu->Facts[i].Segment, kListed[i].Facts.Segment);
+    EXPECT_EQ(gpu->Facts[i].GlobalFlags, kListed[i].Facts.GlobalFlags);
+    EXPECT_EQ(gpu->Facts[i].Size, kListed[i].Facts.Size);
+    EXPECT_EQ(gpu->Facts[i].AllocationAllowed,
+              kListed[i].Facts.AllocationAllowed);
+  }
+  EXPECT_TRUE(listPools(Hsa, {3})->Pools.empty());
+}
+
+TEST_F(ListedPoolsTest, TheDevicesPoolsFromBothAgents) {
+  auto pools = findPools(Hsa, {1}, {2});
+  ASSERT_TRUE(pools.ok()) << pools.status().toString();
+  EXPECT_EQ(pools->Device.handle, 3u);
+  EXPECT_EQ(pools->Kernarg.handle, 4u);
+  // The largest fine-grained host pool, which here is the kernarg one.
+  EXPECT_EQ(pools->Host.handle, 4u);
+  // A host agent without pools: one line naming what is missing.
+  auto none = findPools(Hsa, {1}, {3});
+  EXPECT_EQ(none.status().code(), StatusCode::NotFound);
+  EXPECT_NE(none.status().message().find("kernarg"), std::string::npos);
+}
+
+TEST_F(ListedPoolsTest, HsaErrorsNameTheCall) {
+  refusedAttribute = HSA_AMD_MEMORY_POOL_INFO_SIZE;
+  auto pools = listPools(Hsa, {1});
+  EXPECT_EQ(pools.status().code(), StatusCode::InvalidArgument);
+  EXPECT_NE(pools.status().message().find("hsa_amd_memory_pool_get_info"),
+            std::string::npos)
+      << pools.status().toString();
 }
 
 } // namespace

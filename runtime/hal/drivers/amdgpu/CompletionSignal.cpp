@@ -29,4 +29,13 @@ bool CompletionSignal::done() const {
   return Hsa->hsa_signal_load_scacquire(hsa_signal_t{Handle}) <= 0;
 }
 
+void CompletionSignal::waitDone() const {
+  // HSA may return before the condition holds, so the loop; no timeout,
+  // as a GPU that never finishes is waited for like any stream.
+  while (Hsa->hsa_signal_wait_scacquire(hsa_signal_t{Handle},
+                                        HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX,
+                                        HSA_WAIT_STATE_BLOCKED) >= 1) {
+  }
+}
+
 } // namespace kiln::hal::amdgpu

@@ -37,6 +37,10 @@ public:
   /// below zero would mean more packets named it than it was made for,
   /// which counts as done rather than never).
   bool done() const;
+  /// Blocks until done (HSA puts the thread to sleep, woken by the
+  /// packet processor's decrement): for a retire thread, which has nothing
+  /// else to do until then.
+  void waitDone() const;
 
 private:
   CompletionSignal(std::shared_ptr<const HsaSymbols> hsa, uint64_t handle)

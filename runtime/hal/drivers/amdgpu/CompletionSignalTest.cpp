@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 namespace kiln::hal::amdgpu {
 namespace {
 
@@ -27,6 +30,18 @@ TEST(CompletionSignalTest, DoneOnceEveryPacketNamingItIs) {
   EXPECT_TRUE((*signal)->done());
   signal->reset();
   EXPECT_EQ(liveSignals.load(), 0);
+}
+
+TEST(CompletionSignalTest, WaitDoneReturnsOnceDone) {
+  auto hsa = hostSignalSymbols();
+  auto signal = *CompletionSignal::create(hsa, 1);
+  std::thread processor([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    completePacket(signal->handle());
+  });
+  signal->waitDone();
+  EXPECT_TRUE(signal->done());
+  processor.join();
 }
 
 TEST(CompletionSignalTest, PacketCountsOutOfRangeAreRefused) {

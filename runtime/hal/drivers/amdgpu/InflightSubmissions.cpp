@@ -22,10 +22,11 @@ void finish(InflightSubmission &submission) {
       status = *reached;
       break;
     }
-  // Barriers and waits go first, so a host waiter woken below may drop the
-  // last reference to what they name.
+  // What it held goes first, so a host waiter woken below may drop the
+  // last reference to it.
   submission.Barriers.clear();
   submission.Waits.clear();
+  submission.KeepAlive.reset();
   if (!status.ok()) {
     signalOrFail(submission.Signals, status);
     return;

@@ -35,6 +35,9 @@ struct InflightSubmission {
   /// What its barriers name (WaitPlan::Signals), held until it retires.
   std::vector<std::shared_ptr<CompletionSignal>> Barriers;
   std::vector<SemaphoreValue> Signals;
+  /// What its dispatches read or run (executables, buffers, binding
+  /// tables), let go of before anyone is told it is done.
+  std::shared_ptr<const void> KeepAlive;
 };
 
 class InflightSubmissions {

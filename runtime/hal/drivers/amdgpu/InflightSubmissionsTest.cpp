@@ -71,17 +71,22 @@ TEST_F(InflightSubmissionsTest, AddingQueuesDeviceSignalsForOtherQueues) {
   EXPECT_EQ(*host->query(), 1u);
 }
 
-TEST_F(InflightSubmissionsTest, BarrierSignalsAreHeldUntilRetirement) {
+TEST_F(InflightSubmissionsTest, WhatItHoldsIsHeldUntilRetirement) {
   InflightSubmission next = submission({{Device, 1}});
   next.Barriers.push_back(*CompletionSignal::create(Hsa, 1));
+  auto used = std::make_shared<int>(0);
+  std::weak_ptr<int> watch = used;
+  next.KeepAlive = std::move(used);
   auto done = next.Done;
   ASSERT_TRUE(Inflight.add(std::move(next)).ok());
   done.reset();
   EXPECT_EQ(liveSignals.load(), 2);
   // Done: the queue's own reference and the barrier's go.
   completePacket(Device->deviceWait(1)->Signal->handle());
+  EXPECT_FALSE(watch.expired());
   EXPECT_EQ(Inflight.retireDone(), 1u);
   EXPECT_EQ(liveSignals.load(), 0);
+  EXPECT_TRUE(watch.expired());
 }
 
 TEST_F(InflightSubmissionsTest, AWaitFailedMeanwhileFailsTheSignals) {

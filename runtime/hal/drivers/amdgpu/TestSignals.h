@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <memory>
+#include <thread>
 
 namespace kiln::hal::amdgpu::testing {
 
@@ -41,12 +42,36 @@ inline hsa_signal_value_t loadSignal(hsa_signal_t signal) {
   return signalWord(signal.handle).load(std::memory_order_acquire);
 }
 
+/// Waits by spinning: the test's packet processor is another thread of
+/// the test, or already done.
+inline hsa_signal_value_t waitSignal(hsa_signal_t signal,
+                                     hsa_signal_condition_t condition,
+                                     hsa_signal_value_t compare, uint64_t,
+                                     hsa_wait_state_t) {
+  for (;;) {
+    hsa_signal_value_t value = loadSignal(signal);
+    bool met = condition == HSA_SIGNAL_CONDITION_EQ   ? value == compare
+               : condition == HSA_SIGNAL_CONDITION_NE ? value != compare
+               : condition == HSA_SIGNAL_CONDITION_LT ? value < compare
+                                                      : value >= compare;
+    if (met)
+      return value;
+    std::this_thread::yield();
+  }
+}
+
+inline void storeSignal(hsa_signal_t signal, hsa_signal_value_t value) {
+  signalWord(signal.handle).store(value, std::memory_order_release);
+}
+
 /// HsaSymbols whose signal functions are the ones above.
 inline std::shared_ptr<HsaSymbols> hostSignalSymbols() {
   auto hsa = std::make_shared<HsaSymbols>();
   hsa->hsa_signal_create = createSignal;
   hsa->hsa_signal_destroy = destroySignal;
   hsa->hsa_signal_load_scacquire = loadSignal;
+  hsa->hsa_signal_wait_scacquire = waitSignal;
+  hsa->hsa_signal_store_screlease = storeSignal;
   return hsa;
 }
 

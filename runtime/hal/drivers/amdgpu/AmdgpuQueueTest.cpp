@@ -1,0 +1,212 @@
+//===- AmdgpuQueueTest.cpp - Issue and retire threads over a host ring ----===//
+//
+// The HSA queue is memory the test owns (a ring, indices, a doorbell word)
+// and completion signals are heap words (TestSignals.h). The test reads
+// what the issue thread published and, where a packet processor would,
+// decrements a packet's completion signal and advances the read index;
+// nothing runs the packets. Kernels here have no kernel arguments, so
+// dispatch packets are all there is to read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/hal/drivers/amdgpu/AmdgpuQueue.h"
+
+#include "runtime/hal/HostSemaphore.h"
+#include "runtime/hal/drivers/amdgpu/AmdgpuSemaphore.h"
+#include "runtime/hal/drivers/amdgpu/TestSignals.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <thread>
+
+namespace kiln::hal::amdgpu {
+namespace {
+
+using namespace testing;
+using namespace std::chrono_literals;
+
+// Whether `holds` becomes true within 10 s.
+bool eventually(const std::function<bool()> &holds) {
+  auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (!holds())
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    else
+      std::this_thread::yield();
+  return true;
+}
+
+// An HSA queue in host memory; the test's HSA functions find it from the
+// hsa_queue_t at its start.
+struct TestQueue {
+  hsa_queue_t Queue = {};
+  std::atomic<uint64_t> Read{0};
+  std::atomic<uint64_t> Write{0};
+  std::atomic<int64_t> Doorbell{-1};
+  std::vector<AqlSlot> Ring = std::vector<AqlSlot>(16);
+
+  TestQueue() {
+    Queue.size = Ring.size();
+    Queue.base_address = Ring.data();
+    Queue.doorbell_signal.handle = reinterpret_cast<uint64_t>(&Doorbell);
+  }
+  static TestQueue &of(const hsa_queue_t *queue) {
+    return *reinterpret_cast<TestQueue *>(const_cast<hsa_queue_t *>(queue));
+  }
+
+  // Waits until the doorbell says packet `index` is published.
+  bool published(uint64_t index) {
+    return eventually([&] { return Doorbell.load() >= int64_t(index); });
+  }
+  template <typename Packet> Packet at(uint64_t index) const {
+    Packet packet;
+    std::memcpy(&packet, &Ring[index % Ring.size()], sizeof(packet));
+    return packet;
+  }
+  // What a packet processor does once packet `index` is done.
+  void complete(uint64_t index) {
+    uint64_t signal =
+        at<hsa_barrier_and_packet_t>(index).completion_signal.handle;
+    if (signal)
+      completePacket(signal);
+    Read = index + 1;
+  }
+};
+
+// Declared after the AmdgpuQueue it serves, so it goes first: a test that
+// failed halfway has its published packets finished, and the queue's
+// destructor does not wait forever for them.
+struct FinishOnExit {
+  TestQueue &Ring;
+  ~FinishOnExit() {
+    for (uint64_t i = Ring.Read; i < Ring.Write; ++i)
+      Ring.complete(i);
+  }
+};
+
+class AmdgpuQueueTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Hsa->hsa_queue_load_read_index_scacquire = [](const hsa_queue_t *queue) {
+      return TestQueue::of(queue).Read.load();
+    };
+    Hsa->hsa_queue_load_write_index_relaxed = [](const hsa_queue_t *queue) {
+      return TestQueue::of(queue).Write.load();
+    };
+    Hsa->hsa_queue_add_write_index_scacq_screl = [](const hsa_queue_t *queue,
+                                                    uint64_t count) {
+      return TestQueue::of(queue).Write.fetch_add(count);
+    };
+    Kernel.KernelObject = 0xa000;
+  }
+
+  std::unique_ptr<AmdgpuQueue> queue(TestQueue &ring) {
+    return std::make_unique<AmdgpuQueue>(
+        Hsa, &ring.Queue, KernargBlock{Kernargs, 0x7f0000000000}, "amdgpu");
+  }
+  QueueSubmission dispatch(std::vector<SemaphoreValue> waits,
+                           std::vector<SemaphoreValue> signals) {
+    QueueSubmission submission;
+    submission.Waits = std::move(waits);
+    submission.Dispatches = {{&Kernel, {4, 1, 1}, {}, {}}};
+    submission.Signals = std::move(signals);
+    return submission;
+  }
+
+  std::shared_ptr<HsaSymbols> Hsa = hostSignalSymbols();
+  AmdgpuKernel Kernel;
+  uint8_t Kernargs[1024] = {};
+};
+
+TEST_F(AmdgpuQueueTest, ADispatchIsPublishedAndRetiresIntoItsSignals) {
+  TestQueue ring;
+  auto amdgpu = queue(ring);
+  FinishOnExit finish{ring};
+  auto device = std::make_shared<AmdgpuSemaphore>(0);
+  auto host = std::make_shared<HostSemaphore>(0);
+  QueueSubmission work = dispatch({}, {{device, 1}, {host, 1}});
+  auto used = std::make_shared<int>(0);
+  std::weak_ptr<int> watch = used;
+  work.KeepAlive = std::move(used);
+  amdgpu->submit(std::move(work));
+  ASSERT_TRUE(ring.published(0));
+  auto packet = ring.at<hsa_kernel_dispatch_packet_t>(0);
+  EXPECT_EQ(packet.kernel_object, 0xa000u);
+  EXPECT_EQ(packet.grid_size_x, 4u);
+  EXPECT_NE(packet.completion_signal.handle, 0u);
+  // Queued (just after the doorbell), so other queues may wait on the
+  // GPU; not done yet.
+  EXPECT_TRUE(eventually([&] { return device->pollQueued(1).has_value(); }));
+  EXPECT_TRUE(device->pollQueued(1).value_or(Status()).ok());
+  EXPECT_EQ(host->wait(1, 5ms).code(), StatusCode::DeadlineExceeded);
+  ring.complete(0);
+  EXPECT_TRUE(host->wait(1, 10s).ok());
+  EXPECT_TRUE(device->wait(1, 10s).ok());
+  EXPECT_TRUE(amdgpu->waitIdle(10s).ok());
+  EXPECT_TRUE(watch.expired());
+}
+
+TEST_F(AmdgpuQueueTest, AnotherQueuesWorkIsWaitedForOnTheGpu) {
+  TestQueue first, second;
+  auto producer = queue(first);
+  auto consumer = queue(second);
+  FinishOnExit finishFirst{first}, finishSecond{second};
+  auto between = std::make_shared<AmdgpuSemaphore>(0);
+  auto out = std::make_shared<HostSemaphore>(0);
+  producer->submit(dispatch({}, {{between, 1}}));
+  ASSERT_TRUE(first.published(0));
+  // Issued before the producer is done: a barrier on its signal first.
+  consumer->submit(dispatch({{between, 1}}, {{out, 1}}));
+  ASSERT_TRUE(second.published(1));
+  auto barrier = second.at<hsa_barrier_and_packet_t>(0);
+  EXPECT_EQ(barrier.dep_signal[0].handle,
+            first.at<hsa_kernel_dispatch_packet_t>(0).completion_signal.handle);
+  EXPECT_EQ(second.at<hsa_kernel_dispatch_packet_t>(1).kernel_object, 0xa000u);
+  first.complete(0);
+  second.complete(0);
+  second.complete(1);
+  EXPECT_TRUE(out->wait(1, 10s).ok());
+  // The producer's retire thread is its own: it may get there after.
+  EXPECT_TRUE(between->wait(1, 10s).ok());
+}
+
+TEST_F(AmdgpuQueueTest, AHostWaitHoldsTheSubmissionBack) {
+  TestQueue ring;
+  auto amdgpu = queue(ring);
+  FinishOnExit finish{ring};
+  auto input = std::make_shared<HostSemaphore>(0);
+  auto out = std::make_shared<HostSemaphore>(0);
+  amdgpu->submit(dispatch({{input, 1}}, {{out, 1}}));
+  std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(ring.Doorbell.load(), -1);
+  ASSERT_TRUE(input->signal(1).ok());
+  ASSERT_TRUE(ring.published(0));
+  // Reached before it was planned: no barrier, the dispatch alone.
+  EXPECT_EQ(ring.at<hsa_kernel_dispatch_packet_t>(0).kernel_object, 0xa000u);
+  ring.complete(0);
+  EXPECT_TRUE(out->wait(1, 10s).ok());
+}
+
+TEST_F(AmdgpuQueueTest, FailedWaitsAndShutdownFailTheSignalsAndWriteNothing) {
+  TestQueue ring;
+  auto amdgpu = queue(ring);
+  FinishOnExit finish{ring};
+  auto failed = std::make_shared<HostSemaphore>(0);
+  ASSERT_TRUE(failed->fail(KILN_ERROR(DataLoss, "bad input")).ok());
+  auto never = std::make_shared<HostSemaphore>(0);
+  auto first = std::make_shared<HostSemaphore>(0);
+  auto second = std::make_shared<HostSemaphore>(0);
+  amdgpu->submit(dispatch({{failed, 1}}, {{first, 1}}));
+  EXPECT_EQ(first->wait(1, 10s).code(), StatusCode::DataLoss);
+  amdgpu->submit(dispatch({{never, 1}}, {{second, 1}}));
+  amdgpu.reset();
+  EXPECT_EQ(second->wait(1, 10s).code(), StatusCode::Cancelled);
+  EXPECT_EQ(ring.Doorbell.load(), -1);
+  EXPECT_EQ(ring.Write.load(), 0u);
+}
+
+} // namespace
+} // namespace kiln::hal::amdgpu

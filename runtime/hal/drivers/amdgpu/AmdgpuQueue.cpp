@@ -68,6 +68,8 @@ Status AmdgpuQueue::issue(QueueSubmission &work) {
   return Status();
 }
 
+void AmdgpuQueue::fail(const Status &status) { Inflight.failAll(status); }
+
 Status AmdgpuQueue::waitIdle(Timeout timeout) {
   auto deadline = deadlineAfter(timeout);
   KILN_RETURN_IF_ERROR(Issuer->waitIdle(timeLeft(deadline)));

@@ -49,6 +49,9 @@ public:
 
   /// Returns at once; errors reach the submission's signals.
   void submit(QueueSubmission submission);
+  /// The queue will run nothing more (HSA reported a queue error): what
+  /// is in flight fails with `status` and retires, later submissions fail.
+  void fail(const Status &status);
   /// Until every submission so far is retired (DeadlineExceeded after
   /// `timeout`).
   Status waitIdle(Timeout timeout);

@@ -190,6 +190,23 @@ TEST_F(AmdgpuQueueTest, AHostWaitHoldsTheSubmissionBack) {
   EXPECT_TRUE(out->wait(1, 10s).ok());
 }
 
+TEST_F(AmdgpuQueueTest, AQueueErrorFailsWhatIsInFlightAndWhatComesAfter) {
+  TestQueue ring;
+  auto amdgpu = queue(ring);
+  FinishOnExit finish{ring};
+  auto first = std::make_shared<HostSemaphore>(0);
+  auto later = std::make_shared<HostSemaphore>(0);
+  amdgpu->submit(dispatch({}, {{first, 1}}));
+  ASSERT_TRUE(ring.published(0));
+  // HSA's queue error callback; the packet is never completed.
+  amdgpu->fail(KILN_ERROR(Aborted, "memory fault"));
+  EXPECT_EQ(first->wait(1, 10s).code(), StatusCode::Aborted);
+  amdgpu->submit(dispatch({}, {{later, 1}}));
+  EXPECT_EQ(later->wait(1, 10s).code(), StatusCode::Aborted);
+  // Nothing waits forever for the packets the queue will never run.
+  EXPECT_TRUE(amdgpu->waitIdle(10s).ok());
+}
+
 TEST_F(AmdgpuQueueTest, FailedWaitsAndShutdownFailTheSignalsAndWriteNothing) {
   TestQueue ring;
   auto amdgpu = queue(ring);

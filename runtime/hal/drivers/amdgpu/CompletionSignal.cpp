@@ -38,4 +38,8 @@ void CompletionSignal::waitDone() const {
   }
 }
 
+void CompletionSignal::release() const {
+  Hsa->hsa_signal_store_screlease(hsa_signal_t{Handle}, 0);
+}
+
 } // namespace kiln::hal::amdgpu

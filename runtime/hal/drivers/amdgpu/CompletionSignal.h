@@ -41,6 +41,11 @@ public:
   /// packet processor's decrement): for a retire thread, which has nothing
   /// else to do until then.
   void waitDone() const;
+  /// Sets it to zero from the host, for a queue that will never run the
+  /// packets that would: whoever waits for it (a retire thread, other
+  /// queues' barriers) goes on, and must have been told of the failure
+  /// first.
+  void release() const;
 
 private:
   CompletionSignal(std::shared_ptr<const HsaSymbols> hsa, uint64_t handle)

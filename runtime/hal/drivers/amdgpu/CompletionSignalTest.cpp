@@ -44,6 +44,18 @@ TEST(CompletionSignalTest, WaitDoneReturnsOnceDone) {
   processor.join();
 }
 
+TEST(CompletionSignalTest, ReleasingOneWakesItsWaiter) {
+  auto hsa = hostSignalSymbols();
+  auto signal = *CompletionSignal::create(hsa, 3);
+  std::thread host([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    signal->release();
+  });
+  signal->waitDone();
+  EXPECT_EQ(loadSignal({signal->handle()}), 0);
+  host.join();
+}
+
 TEST(CompletionSignalTest, PacketCountsOutOfRangeAreRefused) {
   auto hsa = hostSignalSymbols();
   for (int64_t packets : {int64_t(0), int64_t(-1), int64_t(1) << 32}) {

@@ -47,12 +47,19 @@ Status InflightSubmissions::add(InflightSubmission submission) {
   if (!submission.Done)
     return KILN_ERROR(InvalidArgument,
                       "an in-flight submission without a completion signal");
+  // Held while its signals are queued, so failAll cannot come between
+  // (and miss it); nothing takes this lock while holding a semaphore's.
+  std::lock_guard<std::mutex> lock(Mutex);
+  if (!Failure.ok()) {
+    signalOrFail(submission.Signals, Failure);
+    submission.Done->release();
+    return Failure;
+  }
   for (const SemaphoreValue &signal : submission.Signals)
     if (AmdgpuSemaphore *device = asDevice(signal))
       if (Status queued = device->noteQueued(signal.Value, submission.Done);
           !queued.ok())
         device->fail(std::move(queued)).ignoreError();
-  std::lock_guard<std::mutex> lock(Mutex);
   Submissions.push_back(std::move(submission));
   return Status();
 }
@@ -74,15 +81,22 @@ size_t InflightSubmissions::retireDone() {
 
 void InflightSubmissions::failAll(const Status &status) {
   std::deque<InflightSubmission> failed;
+  Status failure;
   {
     std::lock_guard<std::mutex> lock(Mutex);
+    // An OK status would signal values whose work never ran.
+    if (Failure.ok())
+      Failure = status.ok() ? KILN_ERROR(Internal, "in-flight work was dropped")
+                            : status;
+    failure = Failure;
     failed.swap(Submissions);
   }
-  // An OK status would signal values whose work never ran.
-  Status failure =
-      status.ok() ? KILN_ERROR(Internal, "in-flight work was dropped") : status;
+  // Failed before released: a barrier that goes on because of the release
+  // belongs to a submission whose wait now reports the failure.
   for (InflightSubmission &submission : failed)
     signalOrFail(submission.Signals, failure);
+  for (InflightSubmission &submission : failed)
+    submission.Done->release();
 }
 
 size_t InflightSubmissions::size() const {

@@ -46,7 +46,9 @@ public:
   /// cannot be queued (a value that does not advance its semaphore, which
   /// its waiters would wait for forever) fails that semaphore, as a host
   /// signal would. InvalidArgument, adding nothing, for one without a
-  /// completion signal.
+  /// completion signal; after failAll, its failure (the queue will never
+  /// run the packets), its signals failed and its completion signal
+  /// released.
   Status add(InflightSubmission submission);
 
   /// Retires the oldest submissions whose completion signals are zero;
@@ -55,7 +57,9 @@ public:
 
   /// The GPU will not finish what is in flight (a queue error, a lost
   /// device): every submission's signals fail with `status` (an OK one is
-  /// taken as Internal).
+  /// taken as Internal), then its completion signal is released, so retire
+  /// threads and other queues' barriers waiting for it go on. Later adds
+  /// fail; the first failure stays.
   void failAll(const Status &status);
 
   size_t size() const;
@@ -63,6 +67,7 @@ public:
 private:
   mutable std::mutex Mutex;
   std::deque<InflightSubmission> Submissions;
+  Status Failure; // set by failAll
 };
 
 } // namespace kiln::hal::amdgpu

@@ -108,19 +108,38 @@ TEST_F(InflightSubmissionsTest, ASignalThatDoesNotAdvanceFailsAtOnce) {
   EXPECT_EQ(behind->query().status().code(), StatusCode::InvalidArgument);
 }
 
-TEST_F(InflightSubmissionsTest, FailAllFailsEverySignalInFlight) {
+TEST_F(InflightSubmissionsTest, FailAllFailsEverySignalThenReleasesIt) {
   auto host = std::make_shared<HostSemaphore>(0);
-  ASSERT_TRUE(Inflight.add(submission({{Device, 1}})).ok());
+  InflightSubmission first = submission({{Device, 1}});
+  // Another queue's barrier names it; it must not wait forever.
+  auto barrier = first.Done;
+  ASSERT_TRUE(Inflight.add(std::move(first)).ok());
   ASSERT_TRUE(Inflight.add(submission({{host, 1}})).ok());
   Inflight.failAll(KILN_ERROR(Aborted, "queue error"));
   EXPECT_EQ(Inflight.size(), 0u);
   EXPECT_EQ(Device->query().status().code(), StatusCode::Aborted);
   EXPECT_EQ(host->query().status().code(), StatusCode::Aborted);
+  EXPECT_TRUE(barrier->done());
+  // The queue is dead: later work is refused, its signals failed and its
+  // completion signal released; the first failure stays.
   auto other = std::make_shared<HostSemaphore>(0);
-  ASSERT_TRUE(Inflight.add(submission({{other, 1}})).ok());
-  Inflight.failAll(Status());
-  EXPECT_EQ(other->query().status().code(), StatusCode::Internal);
+  InflightSubmission late = submission({{other, 1}});
+  auto lateDone = late.Done;
+  EXPECT_EQ(Inflight.add(std::move(late)).code(), StatusCode::Aborted);
+  EXPECT_EQ(other->query().status().code(), StatusCode::Aborted);
+  EXPECT_TRUE(lateDone->done());
+  Inflight.failAll(KILN_ERROR(Internal, "again"));
+  EXPECT_EQ(Inflight.add(submission({})).code(), StatusCode::Aborted);
+  barrier.reset();
+  lateDone.reset();
   EXPECT_EQ(liveSignals.load(), 0);
+}
+
+TEST_F(InflightSubmissionsTest, FailingWithAnOkStatusIsAnInternalError) {
+  auto host = std::make_shared<HostSemaphore>(0);
+  ASSERT_TRUE(Inflight.add(submission({{host, 1}})).ok());
+  Inflight.failAll(Status());
+  EXPECT_EQ(host->query().status().code(), StatusCode::Internal);
 }
 
 TEST_F(InflightSubmissionsTest, ASubmissionWithoutACompletionSignalIsRefused) {

@@ -13,12 +13,17 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <thread>
 
 namespace kiln::hal::amdgpu::testing {
 
 /// Signals created and not yet destroyed.
 inline std::atomic<int> liveSignals{0};
+// Their handles, so a packet naming one destroyed since is not touched.
+inline std::mutex liveHandlesMutex;
+inline std::set<uint64_t> liveHandles;
 
 inline std::atomic<int64_t> &signalWord(uint64_t handle) {
   return *reinterpret_cast<std::atomic<int64_t> *>(handle);
@@ -28,11 +33,15 @@ inline hsa_status_t createSignal(hsa_signal_value_t initial, uint32_t,
                                  const hsa_agent_t *, hsa_signal_t *signal) {
   signal->handle =
       reinterpret_cast<uint64_t>(new std::atomic<int64_t>(initial));
+  std::lock_guard<std::mutex> lock(liveHandlesMutex);
+  liveHandles.insert(signal->handle);
   ++liveSignals;
   return HSA_STATUS_SUCCESS;
 }
 
 inline hsa_status_t destroySignal(hsa_signal_t signal) {
+  std::lock_guard<std::mutex> lock(liveHandlesMutex);
+  liveHandles.erase(signal.handle);
   delete &signalWord(signal.handle);
   --liveSignals;
   return HSA_STATUS_SUCCESS;
@@ -75,8 +84,14 @@ inline std::shared_ptr<HsaSymbols> hostSignalSymbols() {
   return hsa;
 }
 
-/// What the packet processor does when a packet naming `handle` is done.
-inline void completePacket(uint64_t handle) { --signalWord(handle); }
+/// What the packet processor does when a packet naming `handle` is done
+/// (nothing once the signal is destroyed: a test finishing packets of a
+/// queue that failed may name one).
+inline void completePacket(uint64_t handle) {
+  std::lock_guard<std::mutex> lock(liveHandlesMutex);
+  if (liveHandles.count(handle))
+    --signalWord(handle);
+}
 
 } // namespace kiln::hal::amdgpu::testing
 

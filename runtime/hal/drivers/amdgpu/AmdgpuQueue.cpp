@@ -32,6 +32,7 @@ void AmdgpuQueue::submit(QueueSubmission submission) {
 }
 
 Status AmdgpuQueue::issue(QueueSubmission &work) {
+  KILN_RETURN_IF_ERROR(Inflight.failure());
   KILN_ASSIGN_OR_RETURN(WaitPlan plan, planWaits(work.Waits));
   // gpuCanWait let every wait through, and a value reached or queued
   // stays so (or fails, which planWaits returned).
@@ -47,10 +48,16 @@ Status AmdgpuQueue::issue(QueueSubmission &work) {
   input.FirstPacket = Hsa->hsa_queue_load_write_index_relaxed(Queue);
   KILN_ASSIGN_OR_RETURN(std::vector<AqlSlot> packets,
                         buildSubmission(input, Ring, Kernargs, [this] {
+                          // A failed queue reads nothing more: its kernarg
+                          // memory is free.
+                          if (!Inflight.failure().ok())
+                            return UINT64_MAX;
                           return Hsa->hsa_queue_load_read_index_scacquire(
                               Queue);
                         }));
-  KILN_RETURN_IF_ERROR(Aql.submit(packets).status());
+  // Waiting for ring slots ends should the queue fail meanwhile.
+  KILN_RETURN_IF_ERROR(
+      Aql.submit(packets, [this] { return Inflight.failure(); }).status());
   InflightSubmission flight;
   flight.Done = done;
   flight.Waits = std::move(work.Waits);

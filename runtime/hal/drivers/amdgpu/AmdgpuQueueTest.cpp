@@ -207,6 +207,25 @@ TEST_F(AmdgpuQueueTest, AQueueErrorFailsWhatIsInFlightAndWhatComesAfter) {
   EXPECT_TRUE(amdgpu->waitIdle(10s).ok());
 }
 
+TEST_F(AmdgpuQueueTest, AQueueErrorEndsAWaitForRingSlots) {
+  TestQueue ring;
+  auto amdgpu = queue(ring);
+  FinishOnExit finish{ring};
+  auto full = std::make_shared<HostSemaphore>(0);
+  auto blocked = std::make_shared<HostSemaphore>(0);
+  QueueSubmission filling = dispatch({}, {{full, 1}});
+  filling.Dispatches.resize(ring.Ring.size(), filling.Dispatches[0]);
+  amdgpu->submit(std::move(filling));
+  ASSERT_TRUE(ring.published(ring.Ring.size() - 1));
+  // No slot is free until the GPU moves, which it never will.
+  amdgpu->submit(dispatch({}, {{blocked, 1}}));
+  EXPECT_EQ(blocked->wait(1, 20ms).code(), StatusCode::DeadlineExceeded);
+  amdgpu->fail(KILN_ERROR(Aborted, "memory fault"));
+  EXPECT_EQ(blocked->wait(1, 10s).code(), StatusCode::Aborted);
+  EXPECT_EQ(full->wait(1, 10s).code(), StatusCode::Aborted);
+  EXPECT_TRUE(amdgpu->waitIdle(10s).ok());
+}
+
 TEST_F(AmdgpuQueueTest, FailedWaitsAndShutdownFailTheSignalsAndWriteNothing) {
   TestQueue ring;
   auto amdgpu = queue(ring);

@@ -8,7 +8,9 @@
 
 namespace kiln::hal::amdgpu {
 
-StatusOr<uint64_t> AqlQueue::submit(std::span<const AqlSlot> packets) {
+StatusOr<uint64_t>
+AqlQueue::submit(std::span<const AqlSlot> packets,
+                 const std::function<Status()> &stillRunning) {
   uint64_t size = Queue->size;
   if (packets.empty() || packets.size() > size)
     return KILN_ERROR(InvalidArgument, packets.size(),
@@ -19,8 +21,11 @@ StatusOr<uint64_t> AqlQueue::submit(std::span<const AqlSlot> packets) {
   // The slots are ours once the packet processor has read what was there:
   // the read index must be within one ring of the last one. It advances
   // as the GPU works, so this waits only while the GPU is behind.
-  while (last - Hsa.hsa_queue_load_read_index_scacquire(Queue) >= size)
+  while (last - Hsa.hsa_queue_load_read_index_scacquire(Queue) >= size) {
+    if (stillRunning)
+      KILN_RETURN_IF_ERROR(stillRunning());
     std::this_thread::yield();
+  }
   auto *ring = static_cast<AqlSlot *>(Queue->base_address);
   for (uint64_t i = 0; i < packets.size(); ++i)
     publishPacket(&ring[(first + i) & (size - 1)], packets[i].Bytes);

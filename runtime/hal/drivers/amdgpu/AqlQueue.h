@@ -16,6 +16,7 @@
 #include "runtime/hal/drivers/amdgpu/HsaSymbols.h"
 
 #include <cstdint>
+#include <functional>
 #include <span>
 
 namespace kiln::hal::amdgpu {
@@ -36,7 +37,12 @@ public:
   /// full, and rings the doorbell once; returns the last packet's index
   /// (its completion is what a caller that tracks progress waits for).
   /// InvalidArgument for more packets than the ring holds or none.
-  StatusOr<uint64_t> submit(std::span<const AqlSlot> packets);
+  /// While waiting, `stillRunning` (when given) is asked whether the queue
+  /// may still move: its failure ends the wait (a queue HSA reported an
+  /// error on never frees a slot), the slots reserved left unwritten.
+  StatusOr<uint64_t>
+  submit(std::span<const AqlSlot> packets,
+         const std::function<Status()> &stillRunning = nullptr);
 
 private:
   const HsaSymbols &Hsa;

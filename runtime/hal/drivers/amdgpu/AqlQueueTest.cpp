@@ -123,6 +123,18 @@ TEST_F(AqlQueueTest, AFullRingWaitsForTheReader) {
   EXPECT_EQ(tagAt(0), 8u);
 }
 
+TEST_F(AqlQueueTest, AWaitForADeadQueueEnds) {
+  AqlQueue queue(Hsa, &Queue);
+  std::vector<AqlSlot> full(kSlots, packet(7));
+  ASSERT_TRUE(queue.submit(full).ok());
+  AqlSlot one[] = {packet(8)};
+  auto last = queue.submit(
+      one, [] { return KILN_ERROR(Aborted, "the queue reported an error"); });
+  EXPECT_EQ(last.status().code(), StatusCode::Aborted);
+  // Nothing written over the packet the reader has not passed.
+  EXPECT_EQ(tagAt(0), 7u);
+}
+
 TEST_F(AqlQueueTest, BatchesLargerThanTheRingOrEmptyAreRefused) {
   AqlQueue queue(Hsa, &Queue);
   std::vector<AqlSlot> tooMany(kSlots + 1, packet(1));

@@ -104,4 +104,9 @@ size_t InflightSubmissions::size() const {
   return Submissions.size();
 }
 
+Status InflightSubmissions::failure() const {
+  std::lock_guard<std::mutex> lock(Mutex);
+  return Failure;
+}
+
 } // namespace kiln::hal::amdgpu

@@ -63,6 +63,8 @@ public:
   void failAll(const Status &status);
 
   size_t size() const;
+  /// OK until failAll, then its failure.
+  Status failure() const;
 
 private:
   mutable std::mutex Mutex;

@@ -116,24 +116,26 @@ protected:
     return submission;
   }
 
+  void TearDown() override { FinishOnExit finish{Ring}; }
+
   std::shared_ptr<HsaSymbols> Hsa = hostSignalSymbols();
   AmdgpuKernel Kernel;
   uint8_t Kernargs[1024] = {};
+  // The queue most tests use; destroyed before its ring.
+  TestQueue Ring;
+  std::unique_ptr<AmdgpuQueue> Amdgpu = queue(Ring);
 };
 
 TEST_F(AmdgpuQueueTest, ADispatchIsPublishedAndRetiresIntoItsSignals) {
-  TestQueue ring;
-  auto amdgpu = queue(ring);
-  FinishOnExit finish{ring};
   auto device = std::make_shared<AmdgpuSemaphore>(0);
   auto host = std::make_shared<HostSemaphore>(0);
   QueueSubmission work = dispatch({}, {{device, 1}, {host, 1}});
   auto used = std::make_shared<int>(0);
   std::weak_ptr<int> watch = used;
   work.KeepAlive = std::move(used);
-  amdgpu->submit(std::move(work));
-  ASSERT_TRUE(ring.published(0));
-  auto packet = ring.at<hsa_kernel_dispatch_packet_t>(0);
+  Amdgpu->submit(std::move(work));
+  ASSERT_TRUE(Ring.published(0));
+  auto packet = Ring.at<hsa_kernel_dispatch_packet_t>(0);
   EXPECT_EQ(packet.kernel_object, 0xa000u);
   EXPECT_EQ(packet.grid_size_x, 4u);
   EXPECT_NE(packet.completion_signal.handle, 0u);
@@ -142,10 +144,10 @@ TEST_F(AmdgpuQueueTest, ADispatchIsPublishedAndRetiresIntoItsSignals) {
   EXPECT_TRUE(eventually([&] { return device->pollQueued(1).has_value(); }));
   EXPECT_TRUE(device->pollQueued(1).value_or(Status()).ok());
   EXPECT_EQ(host->wait(1, 5ms).code(), StatusCode::DeadlineExceeded);
-  ring.complete(0);
+  Ring.complete(0);
   EXPECT_TRUE(host->wait(1, 10s).ok());
   EXPECT_TRUE(device->wait(1, 10s).ok());
-  EXPECT_TRUE(amdgpu->waitIdle(10s).ok());
+  EXPECT_TRUE(Amdgpu->waitIdle(10s).ok());
   EXPECT_TRUE(watch.expired());
 }
 
@@ -174,74 +176,62 @@ TEST_F(AmdgpuQueueTest, AnotherQueuesWorkIsWaitedForOnTheGpu) {
 }
 
 TEST_F(AmdgpuQueueTest, AHostWaitHoldsTheSubmissionBack) {
-  TestQueue ring;
-  auto amdgpu = queue(ring);
-  FinishOnExit finish{ring};
   auto input = std::make_shared<HostSemaphore>(0);
   auto out = std::make_shared<HostSemaphore>(0);
-  amdgpu->submit(dispatch({{input, 1}}, {{out, 1}}));
+  Amdgpu->submit(dispatch({{input, 1}}, {{out, 1}}));
   std::this_thread::sleep_for(10ms);
-  EXPECT_EQ(ring.Doorbell.load(), -1);
+  EXPECT_EQ(Ring.Doorbell.load(), -1);
   ASSERT_TRUE(input->signal(1).ok());
-  ASSERT_TRUE(ring.published(0));
+  ASSERT_TRUE(Ring.published(0));
   // Reached before it was planned: no barrier, the dispatch alone.
-  EXPECT_EQ(ring.at<hsa_kernel_dispatch_packet_t>(0).kernel_object, 0xa000u);
-  ring.complete(0);
+  EXPECT_EQ(Ring.at<hsa_kernel_dispatch_packet_t>(0).kernel_object, 0xa000u);
+  Ring.complete(0);
   EXPECT_TRUE(out->wait(1, 10s).ok());
 }
 
 TEST_F(AmdgpuQueueTest, AQueueErrorFailsWhatIsInFlightAndWhatComesAfter) {
-  TestQueue ring;
-  auto amdgpu = queue(ring);
-  FinishOnExit finish{ring};
   auto first = std::make_shared<HostSemaphore>(0);
   auto later = std::make_shared<HostSemaphore>(0);
-  amdgpu->submit(dispatch({}, {{first, 1}}));
-  ASSERT_TRUE(ring.published(0));
+  Amdgpu->submit(dispatch({}, {{first, 1}}));
+  ASSERT_TRUE(Ring.published(0));
   // HSA's queue error callback; the packet is never completed.
-  amdgpu->fail(KILN_ERROR(Aborted, "memory fault"));
+  Amdgpu->fail(KILN_ERROR(Aborted, "memory fault"));
   EXPECT_EQ(first->wait(1, 10s).code(), StatusCode::Aborted);
-  amdgpu->submit(dispatch({}, {{later, 1}}));
+  Amdgpu->submit(dispatch({}, {{later, 1}}));
   EXPECT_EQ(later->wait(1, 10s).code(), StatusCode::Aborted);
   // Nothing waits forever for the packets the queue will never run.
-  EXPECT_TRUE(amdgpu->waitIdle(10s).ok());
+  EXPECT_TRUE(Amdgpu->waitIdle(10s).ok());
 }
 
 TEST_F(AmdgpuQueueTest, AQueueErrorEndsAWaitForRingSlots) {
-  TestQueue ring;
-  auto amdgpu = queue(ring);
-  FinishOnExit finish{ring};
   auto full = std::make_shared<HostSemaphore>(0);
   auto blocked = std::make_shared<HostSemaphore>(0);
   QueueSubmission filling = dispatch({}, {{full, 1}});
-  filling.Dispatches.resize(ring.Ring.size(), filling.Dispatches[0]);
-  amdgpu->submit(std::move(filling));
-  ASSERT_TRUE(ring.published(ring.Ring.size() - 1));
+  filling.Dispatches.resize(Ring.Ring.size(), filling.Dispatches[0]);
+  Amdgpu->submit(std::move(filling));
+  ASSERT_TRUE(Ring.published(Ring.Ring.size() - 1));
   // No slot is free until the GPU moves, which it never will.
-  amdgpu->submit(dispatch({}, {{blocked, 1}}));
+  Amdgpu->submit(dispatch({}, {{blocked, 1}}));
   EXPECT_EQ(blocked->wait(1, 20ms).code(), StatusCode::DeadlineExceeded);
-  amdgpu->fail(KILN_ERROR(Aborted, "memory fault"));
+  Amdgpu->fail(KILN_ERROR(Aborted, "memory fault"));
   EXPECT_EQ(blocked->wait(1, 10s).code(), StatusCode::Aborted);
   EXPECT_EQ(full->wait(1, 10s).code(), StatusCode::Aborted);
-  EXPECT_TRUE(amdgpu->waitIdle(10s).ok());
+  EXPECT_TRUE(Amdgpu->waitIdle(10s).ok());
 }
 
 TEST_F(AmdgpuQueueTest, FailedWaitsAndShutdownFailTheSignalsAndWriteNothing) {
-  TestQueue ring;
-  auto amdgpu = queue(ring);
-  FinishOnExit finish{ring};
   auto failed = std::make_shared<HostSemaphore>(0);
   ASSERT_TRUE(failed->fail(KILN_ERROR(DataLoss, "bad input")).ok());
   auto never = std::make_shared<HostSemaphore>(0);
   auto first = std::make_shared<HostSemaphore>(0);
   auto second = std::make_shared<HostSemaphore>(0);
-  amdgpu->submit(dispatch({{failed, 1}}, {{first, 1}}));
+  Amdgpu->submit(dispatch({{failed, 1}}, {{first, 1}}));
   EXPECT_EQ(first->wait(1, 10s).code(), StatusCode::DataLoss);
-  amdgpu->submit(dispatch({{never, 1}}, {{second, 1}}));
-  amdgpu.reset();
+  Amdgpu->submit(dispatch({{never, 1}}, {{second, 1}}));
+  Amdgpu.reset();
   EXPECT_EQ(second->wait(1, 10s).code(), StatusCode::Cancelled);
-  EXPECT_EQ(ring.Doorbell.load(), -1);
-  EXPECT_EQ(ring.Write.load(), 0u);
+  EXPECT_EQ(Ring.Doorbell.load(), -1);
+  EXPECT_EQ(Ring.Write.load(), 0u);
 }
 
 } // namespace

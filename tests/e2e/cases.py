@@ -176,6 +176,24 @@ def scales(case: Case, inputs: list,
         for s in _asTuple(case.scale(*inputs)))
 
 
+def floatDifference(actual: np.ndarray, expected: np.ndarray,
+                    scale: np.ndarray, tol: str, atolScale: float = 1.0):
+    """(actual, expected as float64, where they agree, |actual - expected|
+    (0 where they agree, infinite where NaN), tol's bound atol * atolScale
+    + rtol * scale). NaN in either side is a disagreement unless both are
+    NaN; equal infinities agree. A NaN or infinite reference tolerates no
+    other value (its bound would be NaN or infinite)."""
+    atol, rtol = TOLERANCES[tol]
+    a = actual.astype(np.float64)
+    e = expected.astype(np.float64)
+    agree = (np.isnan(a) & np.isnan(e)) | (a == e)
+    with np.errstate(invalid="ignore"):
+        diff = np.where(agree, 0.0, np.abs(a - e))
+    diff = np.where(np.isnan(diff), np.inf, diff)
+    bound = atol * atolScale + rtol * np.broadcast_to(scale, diff.shape)
+    return a, e, agree, diff, bound
+
+
 def compare(actual: np.ndarray, expected: np.ndarray, scale: np.ndarray,
             tol: str, atolScale: float = 1.0) -> Tuple[bool, float, str]:
     """Returns (ok, max abs error, detail of the worst element). atolScale
@@ -196,17 +214,8 @@ def compare(actual: np.ndarray, expected: np.ndarray, scale: np.ndarray,
         diff = np.where(np.isnan(diff), np.inf, diff)
         bad = diff != 0
     else:
-        atol, rtol = TOLERANCES[tol]
-        a = actual.astype(np.float64)
-        e = expected.astype(np.float64)
-        # NaN in either side is a failure unless both agree on it; equal
-        # infinities agree too. A NaN or infinite reference tolerates no
-        # other value (its bound would be NaN or infinite).
-        agree = (np.isnan(a) & np.isnan(e)) | (a == e)
-        with np.errstate(invalid="ignore"):
-            diff = np.where(agree, 0.0, np.abs(a - e))
-        diff = np.where(np.isnan(diff), np.inf, diff)
-        bound = atol * atolScale + rtol * np.broadcast_to(scale, diff.shape)
+        a, e, agree, diff, bound = floatDifference(actual, expected, scale,
+                                                   tol, atolScale)
         bad = ~agree & (~np.isfinite(e) | ~(diff <= bound))
     maxErr = float(diff.max()) if diff.size else 0.0
     if not bad.any():

@@ -115,20 +115,15 @@ EMULATION_BUDGET = 2.0
 
 def toleranceExcess(got: np.ndarray, ref: np.ndarray, tol: str,
                     atolScale: float) -> float:
-    """max |got - ref| / (atol * atolScale + rtol * |ref|): at most 1
-    within the tolerance; infinite where a value is NaN or infinite and
-    the reference's is not the same."""
-    atol, rtol = cases.TOLERANCES[tol]
-    a = got.astype(np.float64)
-    e = ref.astype(np.float64)
-    with np.errstate(invalid="ignore"):
-        diff = np.where(a == e, 0.0, np.abs(a - e))
-    diff = np.where(np.isnan(diff), np.inf, diff)
-    bound = atol * atolScale + rtol * np.abs(e)
+    """max |got - ref| / (atol * atolScale + rtol * |ref|) over the elements
+    that disagree (cases.floatDifference): at most 1 within the tolerance;
+    infinite where a value disagrees with a NaN or infinite reference."""
+    _, e, agree, diff, bound = cases.floatDifference(got, ref, np.abs(
+        ref.astype(np.float64)), tol, atolScale)
     with np.errstate(divide="ignore", invalid="ignore"):
-        excess = np.where(diff == 0, 0.0, diff / bound)
-    return float(np.nan_to_num(excess, nan=np.inf).max()) if excess.size \
-        else 0.0
+        excess = np.where(agree, 0.0,
+                          np.where(np.isfinite(e), diff / bound, np.inf))
+    return float(excess.max()) if excess.size else 0.0
 
 
 def checkOutput(got: np.ndarray, ref: np.ndarray, scaleByMax: bool,

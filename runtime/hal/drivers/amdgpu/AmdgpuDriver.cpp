@@ -13,17 +13,6 @@ namespace kiln::hal::amdgpu {
 
 namespace {
 
-// A fixed-size string attribute of an agent, cut at its NUL.
-template <size_t N>
-StatusOr<std::string> agentString(const HsaSymbols &hsa, hsa_agent_t agent,
-                                  int attribute) {
-  char text[N + 1] = {};
-  KILN_RETURN_IF_ERROR(KILN_HSA_CALL(hsa, hsa_agent_get_info, agent,
-                                     static_cast<hsa_agent_info_t>(attribute),
-                                     text));
-  return std::string(text, strnlen(text, N));
-}
-
 class AmdgpuDriver final : public Driver {
 public:
   std::string_view name() const override { return "amdgpu"; }
@@ -93,12 +82,13 @@ StatusOr<DeviceInfo> AmdgpuDriver::describe(const HsaSymbols &hsa,
                                             hsa_agent_t agent, size_t ordinal) {
   // Sizes from hsa.h and hsa_ext_amd.h for each string attribute.
   KILN_ASSIGN_OR_RETURN(std::string arch,
-                        agentString<64>(hsa, agent, HSA_AGENT_INFO_NAME));
+                        hsaAgentString(hsa, agent, HSA_AGENT_INFO_NAME, 64));
   KILN_ASSIGN_OR_RETURN(
       std::string product,
-      agentString<64>(hsa, agent, HSA_AMD_AGENT_INFO_PRODUCT_NAME));
-  KILN_ASSIGN_OR_RETURN(std::string uuid,
-                        agentString<21>(hsa, agent, HSA_AMD_AGENT_INFO_UUID));
+      hsaAgentString(hsa, agent, HSA_AMD_AGENT_INFO_PRODUCT_NAME, 64));
+  KILN_ASSIGN_OR_RETURN(
+      std::string uuid,
+      hsaAgentString(hsa, agent, HSA_AMD_AGENT_INFO_UUID, 21));
   uint32_t units = 0, wavefront = 0;
   KILN_RETURN_IF_ERROR(KILN_HSA_CALL(
       hsa, hsa_agent_get_info, agent,

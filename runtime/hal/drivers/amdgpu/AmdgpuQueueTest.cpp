@@ -13,13 +13,11 @@
 
 #include "runtime/hal/HostSemaphore.h"
 #include "runtime/hal/drivers/amdgpu/AmdgpuSemaphore.h"
-#include "runtime/hal/drivers/amdgpu/TestSignals.h"
+#include "runtime/hal/drivers/amdgpu/TestQueue.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstring>
-#include <functional>
 #include <thread>
 
 namespace kiln::hal::amdgpu {
@@ -27,54 +25,6 @@ namespace {
 
 using namespace testing;
 using namespace std::chrono_literals;
-
-// Whether `holds` becomes true within 10 s.
-bool eventually(const std::function<bool()> &holds) {
-  auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (!holds())
-    if (std::chrono::steady_clock::now() > deadline)
-      return false;
-    else
-      std::this_thread::yield();
-  return true;
-}
-
-// An HSA queue in host memory; the test's HSA functions find it from the
-// hsa_queue_t at its start.
-struct TestQueue {
-  hsa_queue_t Queue = {};
-  std::atomic<uint64_t> Read{0};
-  std::atomic<uint64_t> Write{0};
-  std::atomic<int64_t> Doorbell{-1};
-  std::vector<AqlSlot> Ring = std::vector<AqlSlot>(16);
-
-  TestQueue() {
-    Queue.size = Ring.size();
-    Queue.base_address = Ring.data();
-    Queue.doorbell_signal.handle = reinterpret_cast<uint64_t>(&Doorbell);
-  }
-  static TestQueue &of(const hsa_queue_t *queue) {
-    return *reinterpret_cast<TestQueue *>(const_cast<hsa_queue_t *>(queue));
-  }
-
-  // Waits until the doorbell says packet `index` is published.
-  bool published(uint64_t index) {
-    return eventually([&] { return Doorbell.load() >= int64_t(index); });
-  }
-  template <typename Packet> Packet at(uint64_t index) const {
-    Packet packet;
-    std::memcpy(&packet, &Ring[index % Ring.size()], sizeof(packet));
-    return packet;
-  }
-  // What a packet processor does once packet `index` is done.
-  void complete(uint64_t index) {
-    uint64_t signal =
-        at<hsa_barrier_and_packet_t>(index).completion_signal.handle;
-    if (signal)
-      completePacket(signal);
-    Read = index + 1;
-  }
-};
 
 // Declared after the AmdgpuQueue it serves, so it goes first: a test that
 // failed halfway has its published packets finished, and the queue's
@@ -90,16 +40,7 @@ struct FinishOnExit {
 class AmdgpuQueueTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    Hsa->hsa_queue_load_read_index_scacquire = [](const hsa_queue_t *queue) {
-      return TestQueue::of(queue).Read.load();
-    };
-    Hsa->hsa_queue_load_write_index_relaxed = [](const hsa_queue_t *queue) {
-      return TestQueue::of(queue).Write.load();
-    };
-    Hsa->hsa_queue_add_write_index_scacq_screl = [](const hsa_queue_t *queue,
-                                                    uint64_t count) {
-      return TestQueue::of(queue).Write.fetch_add(count);
-    };
+    useTestQueues(*Hsa);
     Kernel.KernelObject = 0xa000;
   }
 

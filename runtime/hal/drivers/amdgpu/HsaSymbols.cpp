@@ -5,6 +5,9 @@
 #include "runtime/hal/drivers/gpu/VendorError.h"
 #include "runtime/hal/drivers/gpu/VendorLibrary.h"
 
+#include <cstring>
+#include <vector>
+
 namespace kiln::hal::amdgpu {
 
 StatusOr<std::shared_ptr<const HsaSymbols>>
@@ -56,6 +59,17 @@ Status hsaStatusToStatus(const HsaSymbols &symbols, hsa_status_t status,
     text = nullptr;
   return gpu::vendorCallStatus(code, call, text, static_cast<int64_t>(status),
                                file, line);
+}
+
+StatusOr<std::string> hsaAgentString(const HsaSymbols &symbols,
+                                     hsa_agent_t agent, int attribute,
+                                     size_t size) {
+  // One byte more than HSA writes, so the text always ends.
+  std::vector<char> text(size + 1, 0);
+  KILN_RETURN_IF_ERROR(KILN_HSA_CALL(symbols, hsa_agent_get_info, agent,
+                                     static_cast<hsa_agent_info_t>(attribute),
+                                     text.data()));
+  return std::string(text.data(), strnlen(text.data(), size));
 }
 
 } // namespace kiln::hal::amdgpu

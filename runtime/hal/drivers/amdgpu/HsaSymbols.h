@@ -38,6 +38,12 @@ struct HsaSymbols {
 Status hsaStatusToStatus(const HsaSymbols &symbols, hsa_status_t status,
                          const char *call, const char *file, int line);
 
+/// A fixed-size string attribute of an agent (`size` bytes, as hsa.h or
+/// hsa_ext_amd.h gives it), cut at its NUL.
+StatusOr<std::string> hsaAgentString(const HsaSymbols &symbols,
+                                     hsa_agent_t agent, int attribute,
+                                     size_t size);
+
 } // namespace kiln::hal::amdgpu
 
 /// Calls symbols.name(args...) and returns its result as a Status.

@@ -46,6 +46,13 @@ StatusOr<PoolChoice> choosePools(std::span<const PoolFacts> gpuPools,
   return PoolChoice{*device, *kernarg, *host};
 }
 
+uint64_t groupSegmentBytes(std::span<const PoolFacts> gpuPools) {
+  for (const PoolFacts &pool : gpuPools)
+    if (pool.Segment == HSA_AMD_SEGMENT_GROUP)
+      return pool.Size;
+  return 0;
+}
+
 StatusOr<AgentPools> listPools(const HsaSymbols &hsa, hsa_agent_t agent) {
   struct Visit {
     std::vector<hsa_amd_memory_pool_t> Pools;
@@ -90,9 +97,10 @@ StatusOr<DevicePools> findPools(const HsaSymbols &hsa, hsa_agent_t gpu,
   KILN_ASSIGN_OR_RETURN(AgentPools hostPools, listPools(hsa, host));
   KILN_ASSIGN_OR_RETURN(PoolChoice choice,
                         choosePools(gpuPools.Facts, hostPools.Facts));
-  return DevicePools{gpuPools.Pools[choice.Device],
-                     hostPools.Pools[choice.Kernarg],
-                     hostPools.Pools[choice.Host]};
+  return DevicePools{
+      gpuPools.Pools[choice.Device], hostPools.Pools[choice.Kernarg],
+      hostPools.Pools[choice.Host], gpuPools.Facts[choice.Device].Size,
+      groupSegmentBytes(gpuPools.Facts)};
 }
 
 } // namespace kiln::hal::amdgpu

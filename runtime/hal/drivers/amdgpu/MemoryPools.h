@@ -59,7 +59,14 @@ struct DevicePools {
   hsa_amd_memory_pool_t Device = {};
   hsa_amd_memory_pool_t Kernarg = {};
   hsa_amd_memory_pool_t Host = {};
+  /// The device pool's size.
+  uint64_t DeviceBytes = 0;
+  /// The GPU's group segment (LDS a workgroup may use; 0 if unlisted).
+  uint64_t GroupSegmentBytes = 0;
 };
+
+/// The size of the group segment pool among `gpuPools`, 0 when none is.
+uint64_t groupSegmentBytes(std::span<const PoolFacts> gpuPools);
 
 /// Lists both agents' pools and chooses (choosePools).
 StatusOr<DevicePools> findPools(const HsaSymbols &hsa, hsa_agent_t gpu,

@@ -2,6 +2,8 @@
 
 #include "runtime/hal/drivers/amdgpu/MemoryPools.h"
 
+#include "runtime/hal/drivers/amdgpu/TestHsa.h"
+
 #include <hsa/hsa_ext_amd.h>
 
 #include <gtest/gtest.h>
@@ -85,30 +87,11 @@ hsa_status_t iteratePools(hsa_agent_t agent,
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t poolInfo(hsa_amd_memory_pool_t pool,
-                      hsa_amd_memory_pool_info_t attribute, void *value) {
+hsa_status_t listedPoolInfo(hsa_amd_memory_pool_t pool,
+                            hsa_amd_memory_pool_info_t attribute, void *value) {
   if (int(attribute) == refusedAttribute)
     return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  const PoolFacts &facts = kListed[pool.handle - 1].Facts;
-  switch (attribute) {
-  case HSA_AMD_MEMORY_POOL_INFO_SEGMENT:
-    *static_cast<hsa_amd_segment_t *>(value) =
-        static_cast<hsa_amd_segment_t>(facts.Segment);
-    return HSA_STATUS_SUCCESS;
-  case HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS:
-    if (facts.Segment != HSA_AMD_SEGMENT_GLOBAL)
-      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-    *static_cast<uint32_t *>(value) = facts.GlobalFlags;
-    return HSA_STATUS_SUCCESS;
-  case HSA_AMD_MEMORY_POOL_INFO_SIZE:
-    *static_cast<size_t *>(value) = facts.Size;
-    return HSA_STATUS_SUCCESS;
-  case HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED:
-    *static_cast<bool *>(value) = facts.AllocationAllowed;
-    return HSA_STATUS_SUCCESS;
-  default:
-    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
-  }
+  return testing::poolInfo(kListed[pool.handle - 1].Facts, attribute, value);
 }
 
 class ListedPoolsTest : public ::testing::Test {
@@ -116,7 +99,7 @@ protected:
   void SetUp() override {
     refusedAttribute = -1;
     Hsa.hsa_amd_agent_iterate_memory_pools = iteratePools;
-    Hsa.hsa_amd_memory_pool_get_info = poolInfo;
+    Hsa.hsa_amd_memory_pool_get_info = listedPoolInfo;
     Hsa.hsa_status_string = [](hsa_status_t, const char **text) {
       *text = "invalid argument";
       return HSA_STATUS_SUCCESS;
@@ -148,6 +131,10 @@ TEST_F(ListedPoolsTest, TheDevicesPoolsFromBothAgents) {
   EXPECT_EQ(pools->Kernarg.handle, 4u);
   // The largest fine-grained host pool, which here is the kernarg one.
   EXPECT_EQ(pools->Host.handle, 4u);
+  // The device pool's size and the LDS a workgroup may use, for the
+  // device's limits.
+  EXPECT_EQ(pools->DeviceBytes, 192ull << 30);
+  EXPECT_EQ(pools->GroupSegmentBytes, 65536u);
   // A host agent without pools: one line naming what is missing.
   auto none = findPools(Hsa, {1}, {3});
   EXPECT_EQ(none.status().code(), StatusCode::NotFound);

@@ -1,0 +1,85 @@
+//===- AmdgpuAgent.cpp ----------------------------------------------------===//
+
+#include "runtime/hal/drivers/amdgpu/AmdgpuAgent.h"
+
+namespace kiln::hal::amdgpu {
+
+StatusOr<AgentLimits> readAgentLimits(const HsaSymbols &hsa, hsa_agent_t gpu,
+                                      const DevicePools &pools) {
+  AgentLimits limits;
+  KILN_ASSIGN_OR_RETURN(limits.Processor,
+                        hsaAgentString(hsa, gpu, HSA_AGENT_INFO_NAME, 64));
+  hsa_dim3_t grid = {};
+  KILN_RETURN_IF_ERROR(KILN_HSA_CALL(hsa, hsa_agent_get_info, gpu,
+                                     HSA_AGENT_INFO_GRID_MAX_DIM, &grid));
+  limits.MaxGrid = {grid.x, grid.y, grid.z};
+  if (pools.GroupSegmentBytes == 0 || pools.GroupSegmentBytes > UINT32_MAX)
+    return KILN_ERROR(FailedPrecondition, "GPU ", limits.Processor,
+                      " lists a group segment of ", pools.GroupSegmentBytes,
+                      " bytes");
+  limits.MaxLds = static_cast<uint32_t>(pools.GroupSegmentBytes);
+  return limits;
+}
+
+StatusOr<std::unique_ptr<AmdgpuAgent>>
+AmdgpuAgent::create(std::shared_ptr<const HsaSymbols> hsa, hsa_agent_t gpu,
+                    hsa_agent_t host, const std::string &deviceName,
+                    const Options &options) {
+  if (options.Queues == 0)
+    return KILN_ERROR(InvalidArgument, "an amdgpu GPU needs a queue");
+  std::unique_ptr<AmdgpuAgent> agent(new AmdgpuAgent(hsa, gpu));
+  KILN_ASSIGN_OR_RETURN(agent->Pools, findPools(*hsa, gpu, host));
+  KILN_ASSIGN_OR_RETURN(agent->Limits,
+                        readAgentLimits(*hsa, gpu, agent->Pools));
+  AmdgpuAgent *self = agent.get();
+  // The destructor releases whatever is made before a failure.
+  agent->Queues.resize(options.Queues);
+  for (uint32_t index = 0; index < options.Queues; ++index) {
+    KILN_ASSIGN_OR_RETURN(std::unique_ptr<HsaQueue> queue,
+                          HsaQueue::create(hsa, gpu, agent->Pools.Kernarg,
+                                           options.Queue,
+                                           [self, index](Status status) {
+                                             self->fail(index, status);
+                                           }));
+    auto fed = std::make_unique<AmdgpuQueue>(hsa, queue->queue(),
+                                             queue->kernargs(), deviceName);
+    agent->HsaQueues.push_back(std::move(queue));
+    std::lock_guard<std::mutex> lock(agent->Mutex);
+    // An error HSA reported before the queue was fed fails it at once.
+    if (!agent->Failure.ok())
+      fed->fail(agent->Failure);
+    agent->Queues[index] = std::move(fed);
+  }
+  return agent;
+}
+
+AmdgpuAgent::~AmdgpuAgent() {
+  // Each AmdgpuQueue waits for what it has on the GPU; an error reported
+  // meanwhile must not reach a queue being destroyed.
+  for (std::unique_ptr<AmdgpuQueue> &queue : Queues) {
+    std::unique_ptr<AmdgpuQueue> gone;
+    {
+      std::lock_guard<std::mutex> lock(Mutex);
+      gone = std::move(queue);
+    }
+  }
+  // Then the HSA queues, after which HSA calls back no more.
+  HsaQueues.clear();
+}
+
+Status AmdgpuAgent::failure() const {
+  std::lock_guard<std::mutex> lock(Mutex);
+  return Failure;
+}
+
+void AmdgpuAgent::fail(uint32_t index, const Status &status) {
+  std::lock_guard<std::mutex> lock(Mutex);
+  if (Failure.ok()) {
+    Failure = status;
+    Failure.annotate(strCat("GPU ", Limits.Processor, " queue ", index));
+  }
+  if (index < Queues.size() && Queues[index])
+    Queues[index]->fail(status);
+}
+
+} // namespace kiln::hal::amdgpu

@@ -3,8 +3,6 @@
 #include "runtime/hal/drivers/gpu/GpuCommandBuffer.h"
 
 #include "runtime/hal/DeviceUri.h"
-#include "runtime/hal/drivers/gpu/GpuBuffer.h"
-#include "runtime/hal/drivers/gpu/GpuEvent.h"
 
 namespace kiln::hal::gpu {
 
@@ -23,82 +21,14 @@ std::string_view gpuCommandBufferKindName(GpuCommandBufferKind kind) {
   return kind == GpuCommandBufferKind::Graph ? "graph" : "stream";
 }
 
-StatusOr<GpuCommandBuffer::Range>
-GpuCommandBuffer::toRange(const BufferRef &ref) {
-  if (ref.isIndirect())
-    return Range{0, ref.Slot, ref.Offset, ref.Length};
-  auto *buffer = dynamic_cast<GpuBuffer *>(ref.Direct.get());
-  if (!buffer)
-    return KILN_ERROR(InvalidArgument, "buffer was not allocated by a ",
-                      Api->name(), " device");
-  Buffers.push_back(ref.Direct);
-  return Range{buffer->deviceAddress(), 0, ref.Offset, ref.Length};
-}
-
-bool GpuCommandBuffer::doesNothing(const Command &command) {
-  if (const auto *fill = std::get_if<FillCommand>(&command))
-    return fill->Target.Length == 0;
-  if (const auto *copy = std::get_if<CopyCommand>(&command))
-    return copy->Target.Length == 0;
-  const auto &grid = std::get<DispatchCommand>(command).Grid;
-  return grid[0] == 0 || grid[1] == 0 || grid[2] == 0;
-}
-
-Status GpuCommandBuffer::recordFill(const BufferRef &target, uint32_t pattern,
-                                    uint8_t patternLength) {
-  KILN_ASSIGN_OR_RETURN(Range range, toRange(target));
-  Commands.push_back(FillCommand{range, pattern, patternLength});
-  commandRecorded();
-  return Status();
-}
-
-Status GpuCommandBuffer::recordCopy(const BufferRef &source,
-                                    const BufferRef &target) {
-  KILN_ASSIGN_OR_RETURN(Range from, toRange(source));
-  KILN_ASSIGN_OR_RETURN(Range to, toRange(target));
-  Commands.push_back(CopyCommand{from, to});
-  commandRecorded();
-  return Status();
-}
-
-Status
-GpuCommandBuffer::recordDispatch(const std::shared_ptr<Executable> &executable,
-                                 uint32_t entryPoint,
-                                 const std::array<uint32_t, 3> &workgroupCount,
-                                 std::span<const BufferRef> bindings,
-                                 std::span<const uint32_t> pushConstants) {
-  auto *gpu = dynamic_cast<GpuExecutable *>(executable.get());
+StatusOr<GpuFunctionHandle>
+GpuCommandBuffer::kernelFunction(const Executable &executable,
+                                 uint32_t entryPoint) {
+  auto *gpu = dynamic_cast<const GpuExecutable *>(&executable);
   if (!gpu)
-    return KILN_ERROR(InvalidArgument, "executable '", executable->name(),
+    return KILN_ERROR(InvalidArgument, "executable '", executable.name(),
                       "' was not created by a ", Api->name(), " device");
-  const EntryPointSpec &entry = executable->entryPoints()[entryPoint];
-  for (int i = 0; i < 3; ++i)
-    if (workgroupCount[i] > Limits.MaxGridDim[i])
-      return KILN_ERROR(ResourceExhausted, "dispatch of '", entry.Name,
-                        "': ", workgroupCount[i], " workgroups in dimension ",
-                        i, " exceed the device's ", Limits.MaxGridDim[i]);
-  DispatchCommand dispatch{gpu->function(entryPoint),
-                           workgroupCount,
-                           entry.WorkgroupSize,
-                           entry.SharedMemoryBytes,
-                           {},
-                           {pushConstants.begin(), pushConstants.end()}};
-  for (const BufferRef &binding : bindings) {
-    KILN_ASSIGN_OR_RETURN(Range range, toRange(binding));
-    dispatch.Bindings.push_back(range);
-  }
-  Executables.push_back(executable);
-  Commands.push_back(std::move(dispatch));
-  commandRecorded();
-  return Status();
-}
-
-Status GpuCommandBuffer::keepEvent(const std::shared_ptr<Event> &event) {
-  if (!dynamic_cast<GpuEvent *>(event.get()))
-    return KILN_ERROR(InvalidArgument, "event was not created by a ",
-                      Api->name(), " device");
-  Events.push_back(event);
-  return Status();
+  return gpu->function(entryPoint);
 }
 
 GpuCommandBuffer::KernelArguments::KernelArguments(

@@ -245,7 +245,10 @@ HostTensor HostTensor::reshaped(llvm::ArrayRef<int64_t> shape) const {
 HostTensor HostTensor::castTo(int32_t dtype) const {
   if (dtype == DType)
     return *this;
-  if (isFloatDType(DType) || DType == UInt64)
+  // Integers to integers keep their bits (as trunci, extsi and extui);
+  // uint64 goes to floats through double, as its int64 form would be
+  // negative past INT64_MAX.
+  if (isFloatDType(DType) || (DType == UInt64 && isFloatDType(dtype)))
     return fromDoubles(dtype, Shape, toDoubles());
   return fromInt64s(dtype, Shape, toInt64s());
 }

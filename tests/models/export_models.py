@@ -4,7 +4,8 @@ output, for tests/models/run_models.py, bench/onnx_bench.py and
 bench/model_bench.py.
 
   /usr/bin/python3 tests/models/export_models.py --out build/onnx-models \\
-      [--models mobilenetv2,resnet50,encoder] [--opsets 13,17]
+      [--models mobilenetv2,resnet50,encoder] [--opsets 13,17] \\
+      [--no-emulated]
 
 Writes OUT/<model>_opset<N>/model.onnx, input.npy and expected.npy (the
 model run in float64 on the same input, then rounded to the output's
@@ -20,6 +21,9 @@ The architectures (Debian's python3-torch 1.13 and python3-torchvision
   resnet50     torchvision.models.resnet50, 1x3x224x224
   encoder      torch.nn.TransformerEncoder: 2 layers, d_model 64, 4 heads,
                feed-forward 128, GELU, batch_first, input 1x16x64
+  swin_t       torchvision.models.swin_t, 1x3x224x224 (shifted windows: Pad
+               with pads from Mod over Shape, Roll as Slice and Concat,
+               relative position biases gathered from a table)
   vit, gpt, bert  the transformers of tests/models/transformer_models.py
                (plain torch.nn): a 6-layer ViT on 1x3x224x224, a 4-layer
                GPT-2-style decoder on 1x128 int64 token ids, a 4-layer
@@ -51,7 +55,8 @@ emulated-storage-f16.npy for an _f16 model (every node's output rounded
 to f16), and emulated-f16.npy, -bf16.npy and -tf32.npy for a float32 one
 (--precision=P: matmul and convolution operands rounded to P). A model
 fx cannot trace faithfully (the encoder's nn.MultiheadAttention) gets
-none and is held to the tolerance alone.
+none and is held to the tolerance alone. --no-emulated skips them (a model
+checked in float32 only).
 
 Each model's float32 PyTorch output is checked against the float64 one with
 the suite's fp32 tolerance (|a - b| <= 1e-5 max|ref| + 1e-4 |ref|) as a
@@ -77,7 +82,7 @@ import emulate  # noqa: E402
 import transformer_models  # noqa: E402
 
 SEED = 20261123
-ARCHITECTURES = ("mobilenetv2", "resnet50", "encoder",
+ARCHITECTURES = ("mobilenetv2", "resnet50", "encoder", "swin_t",
                  *transformer_models.NAMES)
 # What is exported without --models (ctest onnx_models_local).
 MODELS = ("mobilenetv2", "resnet50", "encoder")
@@ -117,7 +122,7 @@ def randomizeBatchNorms(model, inputShape, generator):
 def parseModel(name):
     """(architecture, batch, "f32" or "f16") of `<architecture>[_b<N>]
     [_f16]`; ValueError for anything else."""
-    match = re.fullmatch(r"([a-z0-9]+?)(?:_b([1-9][0-9]*))?(_f16)?", name)
+    match = re.fullmatch(r"([a-z0-9_]+?)(?:_b([1-9][0-9]*))?(_f16)?", name)
     if not match or match.group(1) not in ARCHITECTURES:
         raise ValueError(f"unknown model {name}")
     return (match.group(1), int(match.group(2) or 1),
@@ -136,6 +141,8 @@ def build(name):
         model, shape = torchvision.models.mobilenet_v2(), (1, 3, 224, 224)
     elif name == "resnet50":
         model, shape = torchvision.models.resnet50(), (1, 3, 224, 224)
+    elif name == "swin_t":
+        model, shape = torchvision.models.swin_t(), (1, 3, 224, 224)
     elif name == "encoder":
         layer = torch.nn.TransformerEncoderLayer(
             d_model=64, nhead=4, dim_feedforward=128, dropout=0.0,
@@ -241,6 +248,8 @@ def main():
                    help="also write OUT/<architecture>/state.pt and (not "
                    "with =state) the batch-1 float32 models' "
                    "OUT/<model>/traced.pt")
+    p.add_argument("--no-emulated", dest="emulated", action="store_false",
+                   help="write no emulated references (emulated-*.npy)")
     args = p.parse_args()
     names = [n for n in args.models.split(",") if n]
     unknown = []
@@ -286,7 +295,8 @@ def main():
             with torch.no_grad():
                 torch.jit.trace(model, torch.from_numpy(x)).save(
                     os.path.join(traced, "traced.pt"))
-        emulated = emulatedReferences(name, model, x, dtype)
+        emulated = (emulatedReferences(name, model, x, dtype)
+                    if args.emulated else {})
         for opset in opsets:
             out = os.path.join(args.out, f"{name}_opset{opset}")
             os.makedirs(out, exist_ok=True)

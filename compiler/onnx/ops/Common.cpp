@@ -2,6 +2,8 @@
 
 #include "compiler/onnx/ops/Common.h"
 
+#include "compiler/onnx/BodyEvaluation.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 #include <cstring>
@@ -31,6 +33,19 @@ LogicalResult emitElementwise(NodeContext &ctx, llvm::ArrayRef<size_t> inputs,
     for (llvm::ArrayRef<int64_t> s : shapes)
       diag << " " << shapeString(s);
     return failure();
+  }
+  // Operands known at import time give a result known at import time, when
+  // the body folds (BodyEvaluation.h).
+  llvm::SmallVector<HostTensor> constants;
+  for (size_t i : inputs)
+    if (const HostTensor *c = ctx.constantInput(i))
+      constants.push_back(*c);
+  if (constants.size() == inputs.size()) {
+    if (std::optional<HostTensor> folded = evaluateBody(
+            ctx.context(), ctx.loc(), constants, *shape, resultDType, body)) {
+      ctx.setOutput(0, std::move(*folded));
+      return success();
+    }
   }
   llvm::SmallVector<Value> operands;
   for (size_t i : inputs)

@@ -10,7 +10,8 @@ namespace kiln::onnx_import {
 
 /// Sets output 0 to an elementwise generic of the `inputs` (numpy
 /// broadcasting; an error when they do not broadcast) of element type
-/// `resultDType`.
+/// `resultDType`; to a host tensor instead when every input is known at
+/// import time and `body` folds on them (evaluateBody).
 mlir::LogicalResult emitElementwise(NodeContext &ctx,
                                     llvm::ArrayRef<size_t> inputs,
                                     int32_t resultDType, ScalarBody body);

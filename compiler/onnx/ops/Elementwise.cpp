@@ -2,11 +2,13 @@
 //
 // Binary ops broadcast numpy-style into one linalg.generic; variadic ones
 // (Sum, Mean, Max, Min) combine every input in one generic. Signedness comes
-// from the ONNX element type. Arithmetic (Add .. Mod, Max, Min, Sum, Neg,
-// Abs, Sign, Floor, Ceil, Round, Sqrt, Reciprocal), comparisons, logic and
-// Cast also fold at import time when their inputs are known: exporters
-// compute shapes, pads and scales with them (swin_t's Pad takes its pads
-// from Mod over Shape).
+// from the ONNX element type. Every op here folds at import time when its
+// inputs are known: exporters compute shapes, pads and scales with them
+// (swin_t's Pad takes its pads from Mod over Shape). Integer arithmetic
+// (Add .. Mod, Max, Min, Sum, Neg, Abs, Sign), comparisons, logic and Cast
+// have host tables, which report division by zero and overflow as import
+// errors; the rest (math, Pow, BitShift, Mean, ...) fold through their
+// bodies (emitElementwise, BodyEvaluation.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,7 +136,7 @@ const HostBinary kHostFmod = {
 struct BinaryOp {
   const char *Name;
   /// Which operand types it takes.
-  enum Operands { Numbers, Integers, Bools } Takes;
+  enum Operands { Numbers, Integers, Bools, NumbersOrBools } Takes;
   bool ReturnsBool;
   BuildFn Build;
   /// Import-time evaluation (HostBinary's members).
@@ -152,6 +154,17 @@ Value cmp(OpBuilder &b, Location l, Value x, Value y, int32_t dtype,
   if (isF(x))
     return arith::CmpFOp::create(b, l, f, x, y);
   return arith::CmpIOp::create(b, l, isUnsignedDType(dtype) ? u : s, x, y);
+}
+
+// Bitwise on integers, logical on bools.
+Value buildAnd(OpBuilder &b, Location l, Value x, Value y, int32_t) {
+  return arith::AndIOp::create(b, l, x, y);
+}
+Value buildOr(OpBuilder &b, Location l, Value x, Value y, int32_t) {
+  return arith::OrIOp::create(b, l, x, y);
+}
+Value buildXor(OpBuilder &b, Location l, Value x, Value y, int32_t) {
+  return arith::XOrIOp::create(b, l, x, y);
 }
 
 const BinaryOp kBinaryOps[] = {
@@ -201,7 +214,7 @@ const BinaryOp kBinaryOps[] = {
        return arith::MinSIOp::create(b, l, x, y);
      },
      floatMin, onInts<[](auto x, auto y) { return std::min(x, y); }>},
-    {"Equal", BinaryOp::Numbers, true,
+    {"Equal", BinaryOp::NumbersOrBools, true,
      [](OpBuilder &b, Location l, Value x, Value y, int32_t dtype) {
        return cmp(b, l, x, y, dtype, arith::CmpFPredicate::OEQ,
                   arith::CmpIPredicate::eq, arith::CmpIPredicate::eq);
@@ -235,21 +248,19 @@ const BinaryOp kBinaryOps[] = {
      },
      [](double x, double y) -> double { return x >= y; },
      onInts<std::greater_equal<>{}>},
-    {"And", BinaryOp::Bools, true,
-     [](OpBuilder &b, Location l, Value x, Value y, int32_t) -> Value {
-       return arith::AndIOp::create(b, l, x, y);
-     },
-     nullptr, onInts<std::logical_and<>{}>},
-    {"Or", BinaryOp::Bools, true,
-     [](OpBuilder &b, Location l, Value x, Value y, int32_t) -> Value {
-       return arith::OrIOp::create(b, l, x, y);
-     },
-     nullptr, onInts<std::logical_or<>{}>},
-    {"Xor", BinaryOp::Bools, true,
-     [](OpBuilder &b, Location l, Value x, Value y, int32_t) -> Value {
-       return arith::XOrIOp::create(b, l, x, y);
-     },
-     nullptr, onInts<[](auto x, auto y) { return !x != !y; }>},
+    {"And", BinaryOp::Bools, true, buildAnd, nullptr,
+     onInts<std::logical_and<>{}>},
+    {"Or", BinaryOp::Bools, true, buildOr, nullptr,
+     onInts<std::logical_or<>{}>},
+    {"Xor", BinaryOp::Bools, true, buildXor, nullptr,
+     onInts<[](auto x, auto y) { return !x != !y; }>},
+    // Opset 18.
+    {"BitwiseAnd", BinaryOp::Integers, false, buildAnd, nullptr,
+     onInts<std::bit_and<>{}>},
+    {"BitwiseOr", BinaryOp::Integers, false, buildOr, nullptr,
+     onInts<std::bit_or<>{}>},
+    {"BitwiseXor", BinaryOp::Integers, false, buildXor, nullptr,
+     onInts<std::bit_xor<>{}>},
 };
 
 bool takes(BinaryOp::Operands takes, int32_t dtype) {
@@ -260,6 +271,8 @@ bool takes(BinaryOp::Operands takes, int32_t dtype) {
     return isIntegerDType(dtype);
   case BinaryOp::Numbers:
     return isFloatDType(dtype) || isIntegerDType(dtype);
+  case BinaryOp::NumbersOrBools:
+    return dtype == Bool || isFloatDType(dtype) || isIntegerDType(dtype);
   }
   llvm_unreachable("unknown operand kind");
 }
@@ -589,13 +602,15 @@ LogicalResult convertErf(NodeContext &ctx) {
   return unaryFloat<math::ErfOp>()(ctx);
 }
 
+// Not (bools) and BitwiseNot (integers): x xor all ones.
 LogicalResult convertNot(NodeContext &ctx) {
-  if (ctx.inputDType(0) != Bool)
-    return ctx.unsupported("element type " + dtypeName(ctx.inputDType(0)));
+  int32_t dtype = ctx.inputDType(0);
+  if (ctx.opType() == "Not" ? dtype != Bool : !isIntegerDType(dtype))
+    return ctx.unsupported("element type " + dtypeName(dtype));
   return emitElementwise(
-      ctx, {0}, Bool, [](OpBuilder &b, Location l, ValueRange args) {
-        Value t = scalarConstant(b, l, args[0].getType(), 1);
-        return Value(arith::XOrIOp::create(b, l, args[0], t));
+      ctx, {0}, dtype, [](OpBuilder &b, Location l, ValueRange args) {
+        Value ones = scalarConstant(b, l, args[0].getType(), -1);
+        return Value(arith::XOrIOp::create(b, l, args[0], ones));
       });
 }
 
@@ -691,17 +706,6 @@ const UnaryFold kUnaryFolds[] = {
     {"Reciprocal", [](double x) { return 1 / x; }, nullptr},
 };
 
-FailureOr<bool> foldNot(NodeContext &ctx) {
-  const HostTensor *x = ctx.constantInput(0);
-  if (!x || x->dtype() != Bool || x->numElements() > kMaxFoldElements)
-    return false;
-  llvm::SmallVector<int64_t> values = x->toInt64s();
-  for (int64_t &v : values)
-    v = !v;
-  ctx.setOutput(0, HostTensor::fromInt64s(Bool, x->shape(), values));
-  return true;
-}
-
 } // namespace
 
 void registerElementwiseOps(OpRegistry &registry) {
@@ -739,7 +743,7 @@ void registerElementwiseOps(OpRegistry &registry) {
   registry.add("Reciprocal", convertReciprocal);
   registry.add("Erf", convertErf);
   registry.add("Not", convertNot);
-  registry.addFolder("Not", foldNot);
+  registry.add("BitwiseNot", convertNot);
   registry.add("IsNaN", convertIsNaN);
   registry.add("IsInf", convertIsInf);
   registry.add("Cast", convertCast);

@@ -20,7 +20,7 @@
 // PAD: tensor.pad %arg0 low[0, 0, 2, 3] high[0, 0, 1, 0]
 // PAD: } : tensor<1x3x5x6xf32> to tensor<1x3x8x9xf32>
 
-// Every elementwise op on constants folds to a constant, with ONNX's
+// Elementwise ops with host tables fold to constants, with ONNX's
 // integer semantics.
 // RUN: /usr/bin/python3 %S/make_model.py fold_values %t.values.onnx
 // RUN: kiln-import-onnx %t.values.onnx | FileCheck %s --check-prefix=VALUES
@@ -41,3 +41,49 @@
 // VALUES-NEXT: arith.constant dense<[-2.000000e+00, 2.000000e+00, 0.000000e+00]> : tensor<3xf32>
 // VALUES-NEXT: arith.constant dense<4.000000e+00> : tensor<1xf32>
 // VALUES-NOT: linalg
+
+// Ops without a host table fold through their converters' bodies (MLIR's
+// folders on each element): math, Pow, BitShift, Mean, IsInf, Relu and Clip
+// on integers, LeakyRelu, Trilu (element positions), Cast of uint64 keeping
+// its bits, Equal on bools. Exp on f16 (math does not fold half types) and
+// on more than 2^16 elements stay generics, run at run time.
+// RUN: /usr/bin/python3 %S/make_model.py fold_bodies %t.bodies.onnx
+// RUN: kiln-import-onnx %t.bodies.onnx | FileCheck %s --check-prefix=BODIES
+// BODIES: %[[H:.*]] = arith.constant dense<1.000000e+00> : tensor<1xf16>
+// BODIES: linalg.generic {{.*}} ins(%[[H]] : tensor<1xf16>)
+// BODIES: math.exp %{{.*}} : f16
+// BODIES: %[[BIG:.*]] = arith.constant dense<0.000000e+00> : tensor<65537xf32>
+// BODIES: linalg.generic {{.*}} ins(%[[BIG]] : tensor<65537xf32>)
+// BODIES: math.exp %{{.*}} : f32
+// BODIES: } -> tensor<65537xf32>
+// BODIES-NEXT: arith.constant dense<[1.000000e+00, 2.71828175]> : tensor<2xf32>
+// BODIES-NEXT: arith.constant dense<[1024, -27]> : tensor<2xi64>
+// BODIES-NEXT: arith.constant dense<[2.000000e+00, 5.000000e-01]> : tensor<2xf32>
+// BODIES-NEXT: arith.constant dense<[0, 15]> : tensor<2xi8>
+// BODIES-NEXT: arith.constant dense<[-2147483648, 48]> : tensor<2xi32>
+// BODIES-NEXT: arith.constant dense<[2, -2]> : tensor<2xi32>
+// BODIES-NEXT: arith.constant dense<[true, true, false]> : tensor<3xi1>
+// BODIES-NEXT: arith.constant dense<[0, 4]> : tensor<2xi64>
+// BODIES-NEXT: arith.constant dense<[0, 5, 10]> : tensor<3xi64>
+// BODIES-NEXT: arith.constant dense<[-1.000000e+00, 3.000000e+00]> : tensor<2xf32>
+// BODIES-NEXT: arith.constant dense<{{\[\[}}1, 2], [0, 4]]> : tensor<2x2xi32>
+// BODIES-NEXT: arith.constant dense<[-1, -9223372036854775803]> : tensor<2xi64>
+// BODIES-NEXT: arith.constant dense<[true, false]> : tensor<2xi1>
+// BODIES-NEXT: return
+
+// Opset 18's bitwise ops: folded on constants, generics on run-time values.
+// RUN: /usr/bin/python3 %S/make_model.py fold_bitwise %t.bitwise.onnx
+// RUN: kiln-import-onnx %t.bitwise.onnx | FileCheck %s --check-prefix=BITWISE
+// BITWISE-NOT: linalg
+// BITWISE: arith.constant dense<[8, 7]> : tensor<2xi32>
+// BITWISE-NEXT: arith.constant dense<[15, -127]> : tensor<2xi8>
+// BITWISE-NEXT: arith.constant dense<[6, -1]> : tensor<2xi64>
+// BITWISE-NEXT: arith.constant dense<[-1, 0]> : tensor<2xi16>
+// BITWISE-NEXT: return
+// RUN: /usr/bin/python3 %S/make_model.py bitwise_runtime %t.bitwise_rt.onnx
+// RUN: kiln-import-onnx %t.bitwise_rt.onnx | FileCheck %s --check-prefix=BITWISE-RT
+// BITWISE-RT: linalg.generic
+// BITWISE-RT: arith.andi %{{.*}}, %{{.*}} : i32
+// BITWISE-RT: linalg.generic
+// BITWISE-RT: %[[ONES:.*]] = arith.constant -1 : i32
+// BITWISE-RT: arith.xori %{{.*}}, %[[ONES]] : i32

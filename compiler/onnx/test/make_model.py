@@ -133,17 +133,74 @@ def fold_values():
         ("Round", np.float32, ([-1.5, 2.5, 0.5],), {}),
         ("Sqrt", np.float32, ([16.0],), {}),
     ]
+    return _foldedCases(cases)
+
+
+def _foldedCases(cases, opset=17):
+    """A graph output per (op, dtype, operands, attributes) case: the op on
+    Constant operands of dtype (an operand given as (values, dtype) has its
+    own)."""
     nodes, outputs = [], []
     for k, (op, dtype, operands, attrs) in enumerate(cases):
         names = [f"c{k}_{i}" for i in range(len(operands))]
         nodes += [helper.make_node("Constant", [], [n],
                                    value=numpy_helper.from_array(
-                                       np.array(v, dtype)))
+                                       np.array(*v) if isinstance(v, tuple)
+                                       else np.array(v, dtype)))
                   for n, v in zip(names, operands)]
         nodes.append(helper.make_node(op, names, [f"y{k}"], **attrs))
-        outputs.append(tensor(f"y{k}", onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[
-            np.dtype(dtype)], None))
-    return model(nodes, [], outputs)
+        elem = attrs.get("to", TensorProto.BOOL if op in ("IsInf", "IsNaN")
+                         else onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[
+                             np.dtype(dtype)])
+        outputs.append(tensor(f"y{k}", elem, None))
+    return model(nodes, [], outputs, opset=opset)
+
+
+def fold_bitwise():
+    """Opset 18's bitwise ops on constants."""
+    return _foldedCases([
+        ("BitwiseAnd", np.int32, ([12, -1], [10, 7]), {}),
+        ("BitwiseOr", np.uint8, ([12, 128], [3, 1]), {}),
+        ("BitwiseXor", np.int64, ([12, -1], [10, 0]), {}),
+        ("BitwiseNot", np.uint16, ([0, 65535],), {}),
+    ], opset=18)
+
+
+def bitwise_runtime():
+    """BitwiseAnd and BitwiseNot on graph inputs (no folding)."""
+    return model(
+        [helper.make_node("BitwiseAnd", ["x", "y"], ["a"]),
+         helper.make_node("BitwiseNot", ["a"], ["z"])],
+        [tensor("x", TensorProto.INT32, [4]),
+         tensor("y", TensorProto.INT32, [1])],
+        [tensor("z", TensorProto.INT32, [4])], opset=18)
+
+
+def fold_bodies():
+    """Elementwise ops without a host table, evaluated at import through
+    their converters' bodies: math, Pow, BitShift, Mean, IsInf, activations
+    (Relu and Clip on integers), Trilu (reads positions); and Cast of
+    uint64 past INT64_MAX to int64 (its bits). Exp on float16 (math does not fold half types) and on
+    more elements than the importer evaluates stay generics."""
+    cases = [
+        ("Exp", np.float32, ([0.0, 1.0],), {}),
+        ("Pow", np.int64, ([2, -3], [10, 3]), {}),
+        ("Pow", np.float32, ([4.0, 2.0], ([0.5, -1.0], np.float32)), {}),
+        ("BitShift", np.uint8, ([1, 255], [7, 4]), {"direction": "RIGHT"}),
+        ("BitShift", np.uint32, ([1, 3], [31, 4]), {"direction": "LEFT"}),
+        ("Mean", np.int32, ([1, -7], [4, 2]), {}),
+        ("IsInf", np.float64, ([np.inf, -np.inf, 1.0],), {}),
+        ("Relu", np.int64, ([-3, 4],), {}),
+        ("Clip", np.int64, ([-9, 5, 20], [0], [10]), {}),
+        ("LeakyRelu", np.float32, ([-2.0, 3.0],), {"alpha": 0.5}),
+        ("Trilu", np.int32, ([[1, 2], [3, 4]],), {}),
+        ("Cast", np.uint64, ([2**64 - 1, 2**63 + 5],),
+         {"to": TensorProto.INT64}),
+        ("Equal", np.bool_, ([True, False], [True, True]), {}),
+        ("Exp", np.float16, ([1.0],), {}),
+        ("Exp", np.float32, (np.zeros(65537),), {}),
+    ]
+    return _foldedCases(cases)
 
 
 def mod_by_zero():

@@ -6,6 +6,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
 
 namespace kiln::hal::gpu {
 
@@ -32,6 +36,13 @@ private:
   uint8_t *HostAddress; // null unless HostVisible
   std::function<void()> Release;
 };
+
+/// Each binding-table slot's device address (0 for an empty slot), as a
+/// submission resolves them; InvalidArgument naming `vendor` ("CUDA") for
+/// a buffer another driver allocated.
+StatusOr<std::vector<uint64_t>>
+gpuSlotAddresses(std::span<const std::shared_ptr<Buffer>> bindingTable,
+                 std::string_view vendor);
 
 } // namespace kiln::hal::gpu
 

@@ -182,18 +182,8 @@ Status GpuDevice::submit(uint32_t queueIndex,
                         "not created by a ",
                         Api->name(), " device");
   }
-  for (size_t slot = 0; slot < bindingTable.size(); ++slot) {
-    uint64_t address = 0;
-    if (bindingTable[slot]) {
-      auto *buffer = dynamic_cast<GpuBuffer *>(bindingTable[slot].get());
-      if (!buffer)
-        return KILN_ERROR(InvalidArgument, "binding slot ", slot,
-                          " holds a buffer not allocated by a ", Api->name(),
-                          " device");
-      address = buffer->deviceAddress();
-    }
-    submission.SlotAddresses.push_back(address);
-  }
+  KILN_ASSIGN_OR_RETURN(submission.SlotAddresses,
+                        gpuSlotAddresses(bindingTable, Api->name()));
   submission.Waits.assign(waitList.begin(), waitList.end());
   submission.Table.assign(bindingTable.begin(), bindingTable.end());
   submission.Signals.assign(signalList.begin(), signalList.end());

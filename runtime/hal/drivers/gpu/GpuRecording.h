@@ -76,6 +76,18 @@ protected:
   /// the graph.
   virtual void commandRecorded() {}
 
+  // Where commands run one after another in recording order (a stream, an
+  // AQL queue whose packets all have the barrier bit), barriers and events
+  // need no work: everything before them is done already. Graph mode turns
+  // them into edges instead.
+  Status recordExecutionBarrier() override { return Status(); }
+  Status recordSignalEvent(const std::shared_ptr<Event> &event) override {
+    return keepEvent(event);
+  }
+  Status recordWaitEvent(const std::shared_ptr<Event> &event) override {
+    return keepEvent(event);
+  }
+
   /// Whether running `command` does nothing (no bytes, no workgroups): GPU
   /// graphs refuse such copy, fill and kernel nodes, and a queue needs no
   /// work for them.

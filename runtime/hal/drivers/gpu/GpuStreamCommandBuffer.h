@@ -28,15 +28,6 @@ public:
 
   Status execute(GpuStreamHandle stream,
                  std::span<const uint64_t> slotAddresses) override;
-
-protected:
-  Status recordExecutionBarrier() override { return Status(); }
-  Status recordSignalEvent(const std::shared_ptr<Event> &event) override {
-    return keepEvent(event);
-  }
-  Status recordWaitEvent(const std::shared_ptr<Event> &event) override {
-    return keepEvent(event);
-  }
 };
 
 } // namespace kiln::hal::gpu

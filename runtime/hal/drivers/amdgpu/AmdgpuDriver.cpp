@@ -2,12 +2,14 @@
 
 #include "runtime/hal/drivers/amdgpu/AmdgpuDriver.h"
 
+#include "runtime/hal/drivers/amdgpu/AmdgpuDevice.h"
 #include "runtime/hal/drivers/amdgpu/DeviceSelection.h"
 #include "runtime/hal/drivers/amdgpu/HsaSymbols.h"
 #include "runtime/hal/drivers/gpu/VendorError.h"
 #include "runtime/hal/drivers/gpu/VendorRuntime.h"
 
 #include <cstring>
+#include <optional>
 
 namespace kiln::hal::amdgpu {
 
@@ -24,9 +26,16 @@ public:
 private:
   // Loads libhsa-runtime64 and initializes it once; the outcome is kept.
   StatusOr<std::shared_ptr<const HsaSymbols>> symbols();
-  StatusOr<std::vector<hsa_agent_t>> gpuAgents(const HsaSymbols &hsa);
+  // HSA's agents: the GPUs in its order, and the first CPU.
+  struct Agents {
+    std::vector<hsa_agent_t> Gpus;
+    std::optional<hsa_agent_t> Host;
+  };
+  StatusOr<Agents> listAgents(const HsaSymbols &hsa);
   StatusOr<DeviceInfo> describe(const HsaSymbols &hsa, hsa_agent_t agent,
                                 size_t ordinal);
+  StatusOr<std::vector<DeviceInfo>> describeAll(const HsaSymbols &hsa,
+                                                const Agents &agents);
 
   gpu::VendorRuntime<HsaSymbols> Runtime{"amdgpu", "libhsa_search_path"};
 };
@@ -55,13 +64,11 @@ StatusOr<std::shared_ptr<const HsaSymbols>> AmdgpuDriver::symbols() {
   });
 }
 
-StatusOr<std::vector<hsa_agent_t>>
-AmdgpuDriver::gpuAgents(const HsaSymbols &hsa) {
+StatusOr<AmdgpuDriver::Agents> AmdgpuDriver::listAgents(const HsaSymbols &hsa) {
   struct Visit {
     const HsaSymbols &Hsa;
-    std::vector<hsa_agent_t> Agents;
-    Status Failed;
-  } visit{hsa, {}, Status()};
+    Agents Found;
+  } visit{hsa, {}};
   auto callback = [](hsa_agent_t agent, void *data) -> hsa_status_t {
     auto &state = *static_cast<Visit *>(data);
     hsa_device_type_t type;
@@ -70,12 +77,14 @@ AmdgpuDriver::gpuAgents(const HsaSymbols &hsa) {
     if (status != HSA_STATUS_SUCCESS)
       return status;
     if (type == HSA_DEVICE_TYPE_GPU)
-      state.Agents.push_back(agent);
+      state.Found.Gpus.push_back(agent);
+    else if (type == HSA_DEVICE_TYPE_CPU && !state.Found.Host)
+      state.Found.Host = agent;
     return HSA_STATUS_SUCCESS;
   };
   KILN_RETURN_IF_ERROR(
       KILN_HSA_CALL(hsa, hsa_iterate_agents, callback, &visit));
-  return std::move(visit.Agents);
+  return std::move(visit.Found);
 }
 
 StatusOr<DeviceInfo> AmdgpuDriver::describe(const HsaSymbols &hsa,
@@ -112,15 +121,20 @@ StatusOr<DeviceInfo> AmdgpuDriver::describe(const HsaSymbols &hsa,
   return info;
 }
 
-StatusOr<std::vector<DeviceInfo>> AmdgpuDriver::enumerateDevices() {
-  KILN_ASSIGN_OR_RETURN(std::shared_ptr<const HsaSymbols> hsa, symbols());
-  KILN_ASSIGN_OR_RETURN(std::vector<hsa_agent_t> agents, gpuAgents(*hsa));
+StatusOr<std::vector<DeviceInfo>>
+AmdgpuDriver::describeAll(const HsaSymbols &hsa, const Agents &agents) {
   std::vector<DeviceInfo> devices;
-  for (size_t i = 0; i < agents.size(); ++i) {
-    KILN_ASSIGN_OR_RETURN(DeviceInfo info, describe(*hsa, agents[i], i));
+  for (size_t i = 0; i < agents.Gpus.size(); ++i) {
+    KILN_ASSIGN_OR_RETURN(DeviceInfo info, describe(hsa, agents.Gpus[i], i));
     devices.push_back(std::move(info));
   }
   return devices;
+}
+
+StatusOr<std::vector<DeviceInfo>> AmdgpuDriver::enumerateDevices() {
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<const HsaSymbols> hsa, symbols());
+  KILN_ASSIGN_OR_RETURN(Agents agents, listAgents(*hsa));
+  return describeAll(*hsa, agents);
 }
 
 StatusOr<std::shared_ptr<Device>>
@@ -129,16 +143,34 @@ AmdgpuDriver::createDevice(const DeviceUri &uri) {
     return KILN_ERROR(InvalidArgument,
                       "the amdgpu driver cannot open device URI ",
                       quoteForMessage(uri.text()));
-  KILN_RETURN_IF_ERROR(uri.checkParams({}));
-  KILN_ASSIGN_OR_RETURN(std::vector<DeviceInfo> devices, enumerateDevices());
+  KILN_ASSIGN_OR_RETURN(AmdgpuAgent::Options options,
+                        AmdgpuDevice::optionsFromUri(uri));
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<const HsaSymbols> hsa, symbols());
+  KILN_ASSIGN_OR_RETURN(Agents agents, listAgents(*hsa));
+  KILN_ASSIGN_OR_RETURN(std::vector<DeviceInfo> devices,
+                        describeAll(*hsa, agents));
   std::vector<std::string> uuids;
   for (const DeviceInfo &info : devices)
     uuids.push_back(info.Uri.substr(std::strlen("amdgpu://")));
   KILN_ASSIGN_OR_RETURN(std::vector<uint32_t> chosen, selectGpus(uri, uuids));
-  return KILN_ERROR(Unimplemented, "the amdgpu driver finds AMD GPUs but "
-                                   "cannot run on them yet (its queues and "
-                                   "command buffers are not written); use "
-                                   "--device=hip");
+  if (!agents.Host)
+    return KILN_ERROR(NotFound, "HSA lists no CPU agent, whose memory pools "
+                                "the amdgpu driver needs");
+  // One GPU keeps its own description; several are named together, in
+  // the URI's order.
+  DeviceInfo info = devices[chosen.front()];
+  std::vector<hsa_agent_t> gpus;
+  for (size_t i = 0; i < chosen.size(); ++i) {
+    gpus.push_back(agents.Gpus[chosen[i]]);
+    if (i == 0)
+      continue;
+    info.Uri += "," + uuids[chosen[i]];
+    info.Name += " + " + devices[chosen[i]].Name;
+  }
+  KILN_ASSIGN_OR_RETURN(
+      std::shared_ptr<AmdgpuDevice> device,
+      AmdgpuDevice::create(hsa, std::move(info), gpus, *agents.Host, options));
+  return std::shared_ptr<Device>(std::move(device));
 }
 
 } // namespace

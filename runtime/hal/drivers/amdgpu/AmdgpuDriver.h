@@ -5,12 +5,8 @@
 // loader's search; without it, or where hsa_init fails, the driver is
 // listed as unavailable saying why. It lists the GPU agents HSA reports
 // (ROCR_VISIBLE_DEVICES applied) as `amdgpu://GPU-<uuid>`, and reads device
-// URIs naming one GPU or several (DeviceSelection.h).
-//
-// Not written yet: the device itself (HSA queues fed AQL packets from
-// AqlPacket.h, kernargs from KernargLayout.h, HSA signals for semaphores,
-// code objects loaded with hsa_executable_load_agent_code_object, fill and
-// copy kernels). Opening a device says so and points at `hip`.
+// URIs naming one GPU or several (DeviceSelection.h), opening one
+// AmdgpuDevice over the GPUs a URI names (AmdgpuDevice.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_DRIVERS_AMDGPU_AMDGPUDRIVER_H

@@ -1,8 +1,9 @@
 //===- TestHsa.h - An HSA system of the test's own, for device tests ------===//
 //
 // What the amdgpu device asks HSA for while it is made and while it
-// allocates: agents and their facts, memory pools, pool memory and who may
-// access it, queues and their error callbacks. Agent 1 is the host, agents
+// allocates and loads: agents and their facts, memory pools, pool memory
+// and who may access it, queues and their error callbacks, code objects
+// loaded and the kernel symbols looked up in them. Agent 1 is the host, agents
 // 2 and up the GPUs; pool memory is heap memory; queues are TestQueues
 // (TestQueue.h), so what the device publishes can be read. A test names a
 // function to fail. Nothing here runs a packet: tests read what the device
@@ -54,6 +55,22 @@ struct TestHsaSystem {
   };
   std::vector<Callback> Callbacks;
   int LiveQueues = 0;
+  // Code objects loaded: each executable's agent, each symbol looked up
+  // (a kernel object is 0x100000 plus its index here).
+  std::map<uint64_t, uint64_t> ExecutableAgents;
+  struct Symbol {
+    uint64_t Executable;
+    uint64_t Agent;
+    std::string Name;
+  };
+  std::vector<Symbol> Symbols;
+  int LiveReaders = 0;
+  uint64_t NextHandle = 1;
+
+  /// The symbol a kernel object address names.
+  const Symbol &symbolOf(uint64_t kernelObject) const {
+    return Symbols.at(kernelObject - 0x100000);
+  }
 };
 /// The system the test's HSA functions serve (HSA's are plain functions).
 inline TestHsaSystem testSystem;
@@ -211,6 +228,54 @@ inline std::shared_ptr<HsaSymbols> testHsa(TestHsaSystem system = {}) {
       };
   hsa->hsa_queue_destroy = [](hsa_queue_t *) {
     --testSystem.LiveQueues;
+    return HSA_STATUS_SUCCESS;
+  };
+  hsa->hsa_code_object_reader_create_from_memory =
+      [](const void *, size_t, hsa_code_object_reader_t *reader) {
+        ++testSystem.LiveReaders;
+        reader->handle = testSystem.NextHandle++;
+        return HSA_STATUS_SUCCESS;
+      };
+  hsa->hsa_code_object_reader_destroy = [](hsa_code_object_reader_t) {
+    --testSystem.LiveReaders;
+    return HSA_STATUS_SUCCESS;
+  };
+  hsa->hsa_executable_create_alt =
+      [](hsa_profile_t, hsa_default_float_rounding_mode_t, const char *,
+         hsa_executable_t *executable) {
+        executable->handle = testSystem.NextHandle++;
+        testSystem.ExecutableAgents[executable->handle] = 0;
+        return HSA_STATUS_SUCCESS;
+      };
+  hsa->hsa_executable_load_agent_code_object =
+      [](hsa_executable_t executable, hsa_agent_t agent,
+         hsa_code_object_reader_t, const char *, hsa_loaded_code_object_t *) {
+        if (hsa_status_t status =
+                failingCall("hsa_executable_load_agent_code_object"))
+          return status;
+        testSystem.ExecutableAgents[executable.handle] = agent.handle;
+        return HSA_STATUS_SUCCESS;
+      };
+  hsa->hsa_executable_freeze = [](hsa_executable_t, const char *) {
+    return HSA_STATUS_SUCCESS;
+  };
+  hsa->hsa_executable_destroy = [](hsa_executable_t executable) {
+    testSystem.ExecutableAgents.erase(executable.handle);
+    return HSA_STATUS_SUCCESS;
+  };
+  hsa->hsa_executable_get_symbol_by_name =
+      [](hsa_executable_t executable, const char *name,
+         const hsa_agent_t *agent, hsa_executable_symbol_t *symbol) {
+        symbol->handle = testSystem.Symbols.size();
+        testSystem.Symbols.push_back({executable.handle, agent->handle, name});
+        return HSA_STATUS_SUCCESS;
+      };
+  hsa->hsa_executable_symbol_get_info = [](hsa_executable_symbol_t symbol,
+                                           hsa_executable_symbol_info_t what,
+                                           void *value) {
+    if (what != HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT)
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    *static_cast<uint64_t *>(value) = 0x100000 + symbol.handle;
     return HSA_STATUS_SUCCESS;
   };
   return hsa;

@@ -261,6 +261,14 @@ def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
     targets that run it as one kernel streaming over the keys
     (kiln-gpu-attention-kernels); its ops are taken before row programs.
 
+    With `fuse-permuted-epilogues`, a contraction's (not an attention's)
+    chain of consumers may end in one that reads the value before it
+    through a permutation keeping the innermost dimension innermost, and
+    nothing else (a transpose moving a projection's heads apart): the GEMM
+    kernels compute at the contraction's indices and store through the
+    permutation, so no dispatch of its own copies the projection. A named
+    linalg.transpose so taken becomes a generic.
+
     Reshapes, and static slices whose elements are contiguous in their
     source from a multiple of 64 bytes (`aliasByteOffset`), stay in the
     host function: the host plan binds the bytes they view.
@@ -272,6 +280,9 @@ def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
            "Make each row program (a normalization, a softmax) one dispatch">,
     Option<"fuseAttention", "fuse-attention", "bool", /*default=*/"false",
            "Make each attention (QK^T, softmax, PV) one dispatch">,
+    Option<"fusePermutedEpilogues", "fuse-permuted-epilogues", "bool",
+           /*default=*/"false",
+           "End a contraction's dispatch with a transpose of its result">,
   ];
 }
 

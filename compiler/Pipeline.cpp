@@ -114,9 +114,11 @@ void buildGlobalOptPipeline(OpPassManager &pm,
 }
 
 void buildDispatchPipeline(OpPassManager &pm, const DispatchOptions &options) {
-  pm.addPass(createFormDispatches({/*fuseInputPads=*/options.FuseInputPads,
-                                   /*fuseRows=*/options.FuseRows,
-                                   /*fuseAttention=*/options.FuseAttention}));
+  pm.addPass(createFormDispatches(
+      {/*fuseInputPads=*/options.FuseInputPads,
+       /*fuseRows=*/options.FuseRows,
+       /*fuseAttention=*/options.FuseAttention,
+       /*fusePermutedEpilogues=*/options.FusePermutedEpilogues}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // On canonical bodies (constants folded and uniqued), so equal dispatches
@@ -278,7 +280,8 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
               return backend->fusesAttention();
             });
         buildDispatchPipeline(pm, {/*FuseInputPads=*/gpus, /*FuseRows=*/gpus,
-                                   /*FuseAttention=*/attention});
+                                   /*FuseAttention=*/attention,
+                                   /*FusePermutedEpilogues=*/gpus});
       })))
     return failure();
 

@@ -79,6 +79,8 @@ struct DispatchOptions {
   /// kiln-form-dispatches' fuse-attention (targets with an attention
   /// kernel: TargetBackend::fusesAttention).
   bool FuseAttention = false;
+  /// kiln-form-dispatches' fuse-permuted-epilogues (GPU targets).
+  bool FusePermutedEpilogues = false;
 };
 
 /// dispatch formation.

@@ -84,6 +84,9 @@ struct FormDispatchOptions {
   bool FuseRows = false;
   /// An attention (Attention.h) is one dispatch.
   bool FuseAttention = false;
+  /// A transpose (keeping the innermost dimension) ending a contraction's
+  /// chain of consumers joins its dispatch.
+  bool FusePermutedEpilogues = false;
 };
 
 /// Groups the ops of `func` into dispatches and outlines each one into a

@@ -4,6 +4,7 @@
 #include "compiler/dispatch/Attention.h"
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/dispatch/RowPrograms.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -139,7 +140,7 @@ bool isBroadcastMap(AffineMap map) {
   return true;
 }
 
-bool isElementwise(linalg::LinalgOp op) {
+bool isElementwiseOp(linalg::LinalgOp op) {
   return op.getNumLoops() == op.getNumParallelLoops() &&
          llvm::all_of(op.getIndexingMapsArray(), isBroadcastMap) &&
          op.getNumDpsInits() == 1;
@@ -152,7 +153,7 @@ bool isElementwise(linalg::LinalgOp op) {
 bool canFuseConsumer(Operation *producer, Operation *consumer,
                      bool permuted = false) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(consumer);
-  if (!linalgOp || !isElementwise(linalgOp) || consumer->getNumResults() != 1)
+  if (!linalgOp || !isElementwiseOp(linalgOp) || consumer->getNumResults() != 1)
     return false;
   if (!isa<linalg::LinalgOp>(producer) || producer->getNumResults() != 1)
     return false;
@@ -167,12 +168,32 @@ bool canFuseConsumer(Operation *producer, Operation *consumer,
       .isIdentity();
 }
 
+// A consumer that reads only `producer`, through a permutation keeping the
+// innermost dimension innermost, and nothing of its loop indices (a
+// transpose of a projection's output moving its heads apart): what the GEMM
+// kernels take as their last epilogue, storing through the permutation
+// (KernelDispatch's OutPermutation).
+bool isPermutedEpilogue(Operation *producer, Operation *consumer) {
+  auto op = dyn_cast<linalg::LinalgOp>(consumer);
+  if (!op || !isa<linalg::GenericOp, linalg::TransposeOp>(consumer) ||
+      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != op.getNumParallelLoops() || op.hasIndexSemantics() ||
+      op.getDpsInputOperand(0)->get().getDefiningOp() != producer ||
+      op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) ||
+      !op.getIndexingMapsArray().back().isIdentity())
+    return false;
+  AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  unsigned last = map.getNumDims() - 1;
+  return map.isPermutation() && !map.isIdentity() &&
+         map.getResult(last) == getAffineDimExpr(last, map.getContext());
+}
+
 // A broadcast or elementwise op that only initializes a root's accumulator
 // (a bias broadcast before a convolution) is computed in the root's dispatch.
 bool isInitProducerOf(Operation *producer, Operation *root) {
   auto producerOp = dyn_cast<linalg::GenericOp>(producer);
   auto rootOp = dyn_cast<linalg::LinalgOp>(root);
-  if (!producerOp || !rootOp || !isElementwise(producerOp) ||
+  if (!producerOp || !rootOp || !isElementwiseOp(producerOp) ||
       !producer->hasOneUse() || isa<linalg::FillOp>(root))
     return false;
   OpOperand &use = *producer->getUses().begin();
@@ -279,7 +300,7 @@ llvm::SetVector<Operation *>
 rowCandidatesOf(Operation *sinkOp, const llvm::DenseSet<Operation *> &taken,
                 bool intoRoots) {
   auto sink = dyn_cast<linalg::LinalgOp>(sinkOp);
-  if (!sink || !isElementwise(sink) || sinkOp->getNumResults() != 1)
+  if (!sink || !isElementwiseOp(sink) || sinkOp->getNumResults() != 1)
     return {};
   Block *block = sinkOp->getBlock();
   llvm::SetVector<Operation *> members;
@@ -580,16 +601,36 @@ LogicalResult formDispatches(func::FuncOp func,
     // still elementwise. After a contraction or reduction, whose kernels
     // take epilogues at the output's own indices, it may not.
     auto rootOp = dyn_cast<linalg::LinalgOp>(&op);
-    bool elementwiseRoot = rootOp && isElementwise(rootOp);
+    bool elementwiseRoot = rootOp && isElementwiseOp(rootOp);
+    // With fuse-permuted-epilogues, a contraction's chain may end in a
+    // transpose, which its kernels store through (not an attention's: its
+    // kernel stores at the output's own indices).
+    bool permutedEnd = options.FusePermutedEpilogues && rootOp &&
+                       linalg::isaContractionOpInterface(rootOp) &&
+                       !attentionAt.contains(&op);
     while (current->hasOneUse()) {
       Operation *user = *current->getUsers().begin();
       // Each op is computed, and outlined, exactly once: a consumer of two
       // roots (exp(a) * -b) joins the first one's dispatch only, and one
       // that initializes a later root's accumulator stays with that root.
       if (user->getBlock() != &block || grouped.contains(user) ||
-          absorbedInto.contains(user) ||
-          !canFuseConsumer(current, user, /*permuted=*/elementwiseRoot))
+          absorbedInto.contains(user))
         break;
+      if (!canFuseConsumer(current, user, /*permuted=*/elementwiseRoot)) {
+        if (permutedEnd && isPermutedEpilogue(current, user)) {
+          // As a generic, the epilogue form the kernels read.
+          if (auto transpose = dyn_cast<linalg::TransposeOp>(user)) {
+            IRRewriter rewriter(transpose);
+            FailureOr<linalg::GenericOp> generic =
+                linalg::generalizeNamedOp(rewriter, transpose);
+            if (failed(generic))
+              break;
+            user = *generic;
+          }
+          members.insert(user);
+        }
+        break;
+      }
       // A dispatch's code is one loop nest whose body holds every member's:
       // bounded, so a long elementwise chain becomes several dispatches
       // instead of one body the back ends' schedulers take quadratic time
@@ -654,8 +695,8 @@ struct FormDispatchesPass : impl::FormDispatchesBase<FormDispatchesPass> {
       if (!isDispatchFunc(func))
         funcs.push_back(func);
     for (func::FuncOp func : funcs)
-      if (failed(
-              formDispatches(func, {fuseInputPads, fuseRows, fuseAttention})))
+      if (failed(formDispatches(func, {fuseInputPads, fuseRows, fuseAttention,
+                                       fusePermutedEpilogues})))
         return signalPassFailure();
   }
 };

@@ -996,6 +996,34 @@ case(FU, "consumer_reads_other_dispatch", [I("3x2xf32"), I("4x2xf32")],
 case(FU, "elementwise_into_input", [I("130x70xf32"), I("130x70xf32")],
      lambda a, c: f64(a) * f64(a))
 
+
+def projectionHeads(x, w, b, shape, perm):
+    y = f64(x) @ f64(w).reshape(x.shape[-1], -1)
+    return (y + (0 if b is None else f64(b).reshape(-1))).reshape(
+        shape).transpose(perm)
+
+
+HEADS = ((1, 40, 3, 2, 32), (2, 0, 3, 1, 4))
+case(FU, "projection_heads_f32",
+     [I("1x40x96xf32"), I("96x3x2x32xf32"), I("3x2x32xf32")],
+     lambda x, w, b: projectionHeads(x, w, b, *HEADS),
+     scale=lambda x, w, b: projectionHeads(np.abs(x), np.abs(w), np.abs(b),
+                                           *HEADS))
+# The product rounded to f16, then the bias added in f16: two roundings.
+case(FU, "projection_heads_f16",
+     [I("1x40x96xf16"), I("96x3x2x32xf16"), I("3x2x32xf16")],
+     lambda x, w, b: f16(f64(f16(projectionHeads(x, w, None, *HEADS))) +
+                         f64(b).reshape(1, 1, 3, 2, 32).transpose(
+                             HEADS[1])),
+     tol="f16")
+case(FU, "projection_heads_small", [I("1x6x24xf32"), I("1x24x48xf32")],
+     lambda x, w: projectionHeads(x, w, None, (6, 2, 4, 6), (1, 2, 0, 3)),
+     scale=lambda x, w: projectionHeads(np.abs(x), np.abs(w), None,
+                                        (6, 2, 4, 6), (1, 2, 0, 3)))
+case(FU, "projection_innermost_moved", [I("1x40x96xf32"), I("1x96x64xf32")],
+     lambda x, w: (f64(x) @ f64(w)).transpose((0, 2, 1)),
+     scale=lambda x, w: (np.abs(f64(x)) @ np.abs(f64(w))).transpose((0, 2, 1)))
+
 # --- accumulators.mlir ------------------------------------------------------
 # Every reduction-carrying op with its accumulator (`outs`) taken from each
 # source a program can give it. Workgroups each compute a tile of the result;

@@ -591,7 +591,7 @@ void KernelBuilder::build() {
         SmallVector<Value> outIndices = outputIndices(i, j);
         memref::StoreOp::create(B, Loc,
                                 applyEpilogue(B, Loc, C, result, outIndices),
-                                C.Out, outIndices);
+                                C.Out, storeIndices(C, outIndices));
       };
       if (!inBounds) {
         store();

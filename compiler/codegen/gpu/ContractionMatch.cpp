@@ -18,7 +18,9 @@ SmallVector<int64_t> Contraction::sizes(ArrayRef<int64_t> dims) const {
 }
 
 FailureOr<Contraction> matchContraction(func::FuncOp func) {
-  FailureOr<KernelDispatch> dispatch = matchKernelDispatch(func);
+  // Both GEMM kernels store through a transposing epilogue.
+  FailureOr<KernelDispatch> dispatch =
+      matchKernelDispatch(func, /*permutedStore=*/true);
   if (failed(dispatch))
     return failure();
   Contraction c;

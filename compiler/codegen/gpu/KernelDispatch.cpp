@@ -121,7 +121,30 @@ singleBindingStore(func::FuncOp func) {
   return stores && !stores->Side ? stores->Main : nullptr;
 }
 
-FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func) {
+// The permutation through which `generic`, an all-parallel op of one input
+// and an init it never reads, reads a computed value (linalg.transpose
+// generalized, or a negation of a transposed value): its input's map, when
+// that is a permutation other than the identity keeping the innermost
+// dimension innermost (runs along it stay runs), and its payload does not
+// read the loop indices (which are Out's, not the root's). Null otherwise.
+static AffineMap permutedRead(linalg::GenericOp generic) {
+  if (generic.getNumReductionLoops() != 0 || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || generic.hasIndexSemantics() ||
+      !generic.getIndexingMapsArray().back().isIdentity() ||
+      generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))
+    return AffineMap();
+  OpOperand *input = generic.getDpsInputOperand(0);
+  auto producer = input->get().getDefiningOp<linalg::LinalgOp>();
+  AffineMap map = generic.getMatchingIndexingMap(input);
+  unsigned last = map.getNumDims() - 1;
+  if (!producer || !map.isPermutation() || map.isIdentity() ||
+      map.getResult(last) != getAffineDimExpr(last, map.getContext()))
+    return AffineMap();
+  return map;
+}
+
+FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func,
+                                              bool permutedStore) {
   bufferization::MaterializeInDestinationOp store = singleBindingStore(func);
   if (!store)
     return failure();
@@ -129,11 +152,22 @@ FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func) {
   d.Out = store.getDest();
   d.Store = store;
   Value result = store.getSource();
+  SmallVector<linalg::GenericOp> epilogues;
+  // A last epilogue that reads the value before it transposed: the kernel
+  // computes at the root's indices j what Out holds at P^-1(j), for the
+  // permutation P it reads through.
+  if (auto generic = result.getDefiningOp<linalg::GenericOp>())
+    if (AffineMap map = permutedRead(generic)) {
+      if (!permutedStore)
+        return failure();
+      d.OutPermutation = inversePermutation(map);
+      epilogues.push_back(generic);
+      result = generic.getDpsInputOperand(0)->get();
+    }
   // Elementwise epilogues, outermost first: each reads the value before it
   // (the root, an op with reduction loops, or the previous epilogue) in
   // order and other bindings anyhow (a rounding to f16, then a residual
   // add and a ReLU).
-  SmallVector<linalg::GenericOp> epilogues;
   while (auto generic = result.getDefiningOp<linalg::GenericOp>()) {
     if (!isElementwiseInOrder(generic) ||
         (!epilogues.empty() && !result.hasOneUse()))
@@ -196,6 +230,16 @@ FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func) {
       }))
     return failure();
   return d;
+}
+
+SmallVector<Value> storeIndices(const KernelDispatch &d,
+                                ArrayRef<Value> outIndices) {
+  if (!d.OutPermutation)
+    return SmallVector<Value>(outIndices);
+  SmallVector<Value> indices;
+  for (AffineExpr e : d.OutPermutation.getResults())
+    indices.push_back(outIndices[cast<AffineDimExpr>(e).getPosition()]);
+  return indices;
 }
 
 SmallVector<Value> applyToLoops(OpBuilder &builder, Location loc, AffineMap map,

@@ -32,8 +32,15 @@ struct KernelDispatch {
   /// Elementwise ops applied to the root's result in turn, innermost
   /// first; may be empty.
   llvm::SmallVector<mlir::linalg::GenericOp> Epilogues;
-  mlir::Value Out;                   // the output binding
-  mlir::Operation *Store;            // the store of the result to Out
+  mlir::Value Out;        // the output binding
+  mlir::Operation *Store; // the store of the result to Out
+  /// Where Out holds the element the root computes at its output indices
+  /// `j`: Out[OutPermutation(j)], when the last epilogue reads the value
+  /// before it through a permutation (a transpose after a GEMM that moves
+  /// heads apart: kiln-form-dispatches' fuse-permuted-epilogues); null
+  /// when Out is indexed as the root's output is. Such a dispatch matches
+  /// only where the caller of matchKernelDispatch stores through it.
+  mlir::AffineMap OutPermutation;
   llvm::SmallVector<int64_t> Ranges; // the root's loop ranges, all static
 };
 
@@ -54,8 +61,16 @@ std::optional<ResultStores> resultStores(mlir::func::FuncOp func);
 
 /// Matches `func`'s single result store against the shape above; fails
 /// (changing nothing) otherwise, or when a loop of the root is dynamic or
-/// empty.
-mlir::FailureOr<KernelDispatch> matchKernelDispatch(mlir::func::FuncOp func);
+/// empty. With `permutedStore`, the last epilogue may read the value before
+/// it through a permutation that keeps the innermost dimension innermost
+/// (see OutPermutation); without, such a dispatch does not match.
+mlir::FailureOr<KernelDispatch> matchKernelDispatch(mlir::func::FuncOp func,
+                                                    bool permutedStore = false);
+
+/// Out's indices for the root's output indices `outIndices`: themselves,
+/// or permuted by d.OutPermutation.
+llvm::SmallVector<mlir::Value>
+storeIndices(const KernelDispatch &d, llvm::ArrayRef<mlir::Value> outIndices);
 
 /// Appends the loops of `e` if it is a sum of loops times positive
 /// constants, as a convolution window's index (oh * stride + kh *

@@ -1226,7 +1226,8 @@ void MmaKernelBuilder::build() {
                    B, Loc, cast<VectorType>(resultType), values)
             .getResult();
       });
-      pending.push_back({result, inBounds, at(outMap, m, n, nullptr)});
+      pending.push_back(
+          {result, inBounds, storeIndices(C, at(outMap, m, n, nullptr))});
     }
     for (Pending &p : pending) {
       OpBuilder::InsertionGuard guard(B);

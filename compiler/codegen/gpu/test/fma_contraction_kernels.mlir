@@ -132,3 +132,49 @@ func.func private @matvec(%a: memref<1x256xf32>, %b: memref<256x1000xf32>, %out:
   bufferization.materialize_in_destination %m in restrict writable %out : (tensor<1x1000xf32>, memref<1x1000xf32>) -> ()
   return
 }
+
+// -----
+
+// A projection whose heads are moved apart (q, k and v of 2 heads over 40
+// tokens, kiln-form-dispatches' fuse-permuted-epilogues): the kernel
+// computes at the contraction's indices (n, t, s, h, d) and stores each run
+// of 8 columns where the transpose puts it, at (s, n, h, t, d) of the
+// output; the innermost dimension stays innermost, so the runs stay runs.
+
+// CHECK-LABEL: func.func private @qkv(
+// CHECK-SAME:    kiln.lowering_config = {{{.*}}kernel = "fma_contraction"
+// CHECK:           vector.from_elements {{.*}} : vector<8xf32>
+// CHECK:           %[[T:.*]] = arith.remui %{{.*}}, %c40
+// CHECK:           %[[N:.*]] = arith.divui %{{.*}}, %c40
+// CHECK:           %[[D:.*]] = arith.remui %{{.*}}, %c32
+// CHECK:           %[[HS:.*]] = arith.divui %{{.*}}, %c32
+// CHECK:           %[[H:.*]] = arith.remui %[[HS]], %c2
+// CHECK:           %[[S:.*]] = arith.divui %[[HS]], %c2
+// CHECK:           vector.store %{{.*}}, %arg2[%[[S]], %[[N]], %[[H]], %[[T]], %[[D]]] {alignment = 16 : i64} : memref<2x1x2x40x32xf32>, vector<8xf32>
+// CHECK-NOT:     linalg.
+#x = affine_map<(n, t, s, h, d, k) -> (n, t, k)>
+#w = affine_map<(n, t, s, h, d, k) -> (k, s, h, d)>
+#y = affine_map<(n, t, s, h, d, k) -> (n, t, s, h, d)>
+#id = affine_map<(n, t, s, h, d) -> (n, t, s, h, d)>
+#heads = affine_map<(s, n, h, t, d) -> (n, t, s, h, d)>
+#out = affine_map<(s, n, h, t, d) -> (s, n, h, t, d)>
+func.func private @qkv(%x: memref<1x40x64xf32>, %w: memref<64x2x2x32xf32>, %out: memref<2x1x2x40x32xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<1x40x64xf32> to tensor<1x40x64xf32>
+  %1 = bufferization.to_tensor %w restrict : memref<64x2x2x32xf32> to tensor<64x2x2x32xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x40x2x2x32xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x40x2x2x32xf32>) -> tensor<1x40x2x2x32xf32>
+  %m = linalg.generic {indexing_maps = [#x, #w, #y], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%0, %1 : tensor<1x40x64xf32>, tensor<64x2x2x32xf32>) outs(%f : tensor<1x40x2x2x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x40x2x2x32xf32>
+  %et = tensor.empty() : tensor<2x1x2x40x32xf32>
+  %t = linalg.generic {indexing_maps = [#heads, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%m : tensor<1x40x2x2x32xf32>) outs(%et : tensor<2x1x2x40x32xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    linalg.yield %v : f32
+  } -> tensor<2x1x2x40x32xf32>
+  bufferization.materialize_in_destination %t in restrict writable %out : (tensor<2x1x2x40x32xf32>, memref<2x1x2x40x32xf32>) -> ()
+  return
+}

@@ -2,6 +2,8 @@
 
 #include "runtime/hal/drivers/amdgpu/AmdgpuAgent.h"
 
+#include "runtime/hal/drivers/amdgpu/MemoryFaults.h"
+
 namespace kiln::hal::amdgpu {
 
 StatusOr<AgentLimits> readAgentLimits(const HsaSymbols &hsa, hsa_agent_t gpu,
@@ -32,6 +34,8 @@ AmdgpuAgent::create(std::shared_ptr<const HsaSymbols> hsa, hsa_agent_t gpu,
   KILN_ASSIGN_OR_RETURN(agent->Limits,
                         readAgentLimits(*hsa, gpu, agent->Pools));
   AmdgpuAgent *self = agent.get();
+  agent->FaultWatch = MemoryFaults::process().subscribe(
+      gpu.handle, [self](const Status &fault) { self->failAll(fault); });
   // The destructor releases whatever is made before a failure.
   agent->Queues.resize(options.Queues);
   for (uint32_t index = 0; index < options.Queues; ++index) {
@@ -54,6 +58,7 @@ AmdgpuAgent::create(std::shared_ptr<const HsaSymbols> hsa, hsa_agent_t gpu,
 }
 
 AmdgpuAgent::~AmdgpuAgent() {
+  FaultWatch.reset();
   // Each AmdgpuQueue waits for what it has on the GPU; an error reported
   // meanwhile must not reach a queue being destroyed.
   for (std::unique_ptr<AmdgpuQueue> &queue : Queues) {
@@ -72,14 +77,26 @@ Status AmdgpuAgent::failure() const {
   return Failure;
 }
 
+void AmdgpuAgent::noteFailure(const Status &status, const std::string &where) {
+  if (!Failure.ok())
+    return;
+  Failure = status;
+  Failure.annotate(where);
+}
+
 void AmdgpuAgent::fail(uint32_t index, const Status &status) {
   std::lock_guard<std::mutex> lock(Mutex);
-  if (Failure.ok()) {
-    Failure = status;
-    Failure.annotate(strCat("GPU ", Limits.Processor, " queue ", index));
-  }
+  noteFailure(status, strCat("GPU ", Limits.Processor, " queue ", index));
   if (index < Queues.size() && Queues[index])
     Queues[index]->fail(status);
+}
+
+void AmdgpuAgent::failAll(const Status &status) {
+  std::lock_guard<std::mutex> lock(Mutex);
+  noteFailure(status, strCat("GPU ", Limits.Processor));
+  for (const std::unique_ptr<AmdgpuQueue> &queue : Queues)
+    if (queue)
+      queue->fail(status);
 }
 
 } // namespace kiln::hal::amdgpu

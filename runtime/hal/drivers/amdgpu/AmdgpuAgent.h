@@ -4,10 +4,12 @@
 // it allocates from (findPools), the limits its dispatches are checked
 // against, and its queues, each an HsaQueue (the AQL queue and its kernarg
 // block) fed and retired by an AmdgpuQueue. HSA reports a queue's errors
-// (a kernel's memory fault, a malformed packet) on a thread of its own:
-// here the first one becomes the agent's failure, which fails what is in
-// flight on that queue and every later submission to the device, since
-// HSA leaves a queue that reported an error unusable.
+// (a malformed packet, an exception) on a thread of its own, and memory
+// faults on the GPU as system events (MemoryFaults): here the first one
+// becomes the agent's failure, which fails what is in flight on that queue
+// (on every queue, for a fault, which HSA does not tie to one) and every
+// later submission to the device, since HSA leaves a queue that reported
+// an error unusable.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_DRIVERS_AMDGPU_AMDGPUAGENT_H
@@ -66,8 +68,13 @@ public:
   /// What HSA's queue callback does for queue `index`: the first failure
   /// stays, and the queue fails what it has in flight and what comes.
   void fail(uint32_t index, const Status &status);
+  /// A fault on the GPU (MemoryFaults): every queue fails.
+  void failAll(const Status &status);
 
 private:
+  // Keeps the first failure, annotated with where it came from; Mutex held.
+  void noteFailure(const Status &status, const std::string &where);
+
   AmdgpuAgent(std::shared_ptr<const HsaSymbols> hsa, hsa_agent_t gpu)
       : Hsa(std::move(hsa)), Gpu(gpu) {}
 
@@ -81,6 +88,8 @@ private:
   // queue error arriving before its AmdgpuQueue exists still sets Failure.
   std::vector<std::unique_ptr<HsaQueue>> HsaQueues;
   std::vector<std::unique_ptr<AmdgpuQueue>> Queues; // entries set under Mutex
+  // This GPU's memory faults to failAll; released first.
+  std::shared_ptr<void> FaultWatch;
 };
 
 /// Reads what `gpu` allows dispatches; `pools` are its own.

@@ -11,6 +11,7 @@
 #include "runtime/hal/drivers/amdgpu/AmdgpuAgent.h"
 
 #include "runtime/hal/HostSemaphore.h"
+#include "runtime/hal/drivers/amdgpu/MemoryFaults.h"
 #include "runtime/hal/drivers/amdgpu/TestHsa.h"
 
 #include <gtest/gtest.h>
@@ -110,6 +111,32 @@ TEST(AmdgpuAgentTest, AQueueErrorFailsTheAgentAndThatQueuesWork) {
   EXPECT_NE(waited.message().find("AQL queue"), std::string::npos)
       << waited.toString();
   EXPECT_EQ(testSystem.Queues[1]->Write.load(), 0u);
+}
+
+TEST(AmdgpuAgentTest, AMemoryFaultOnItsGpuFailsEveryQueue) {
+  auto hsa = testHsa();
+  auto agent = makeAgent(hsa);
+  ASSERT_TRUE(agent.ok()) << agent.status().toString();
+  // What HSA's system event handler is given for a fault on agent 2.
+  hsa_amd_event_t event = {};
+  event.event_type = HSA_AMD_GPU_MEMORY_FAULT_EVENT;
+  event.memory_fault.agent.handle = 2;
+  event.memory_fault.virtual_address = 0xdead000;
+  MemoryFaults::process().deliver(event);
+  Status failure = (*agent)->failure();
+  EXPECT_EQ(failure.code(), StatusCode::Aborted);
+  EXPECT_NE(failure.message().find("0xdead000"), std::string::npos)
+      << failure.toString();
+  for (uint32_t index = 0; index < 2; ++index) {
+    auto done = std::make_shared<HostSemaphore>(0);
+    QueueSubmission work;
+    work.Signals = {{done, 1}};
+    (*agent)->queue(index).submit(std::move(work));
+    EXPECT_EQ(done->wait(1, 10s).code(), StatusCode::Aborted) << index;
+  }
+  // Once the agent is gone, a fault on its GPU reaches nothing.
+  agent->reset();
+  MemoryFaults::process().deliver(event);
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "runtime/hal/drivers/amdgpu/AmdgpuDevice.h"
 #include "runtime/hal/drivers/amdgpu/DeviceSelection.h"
 #include "runtime/hal/drivers/amdgpu/HsaSymbols.h"
+#include "runtime/hal/drivers/amdgpu/MemoryFaults.h"
 #include "runtime/hal/drivers/gpu/VendorError.h"
 #include "runtime/hal/drivers/gpu/VendorRuntime.h"
 
@@ -60,6 +61,9 @@ StatusOr<std::shared_ptr<const HsaSymbols>> AmdgpuDriver::symbols() {
           "HSA runtime", loaded->Library->loadedPath(),
           "no usable AMD GPU or /dev/kfd, or --amdgpu_libhsa_search_path= "
           "should name another");
+    // Without a handler of its own, HSA ends the process at a GPU memory
+    // fault; with it, the faulting GPU's device fails.
+    KILN_RETURN_IF_ERROR(MemoryFaults::process().install(*loaded));
     return loaded;
   });
 }

@@ -4,13 +4,63 @@
 
 #include "runtime/hal/drivers/amdgpu/MemoryFaults.h"
 
+#include "runtime/hal/DeviceUri.h"
+
 namespace kiln::hal::amdgpu {
+
+StatusOr<std::string> targetIdOfIsa(std::string_view isaName) {
+  constexpr std::string_view kPrefix = "amdgcn-amd-amdhsa--";
+  if (!isaName.starts_with(kPrefix) || isaName.size() == kPrefix.size())
+    return KILN_ERROR(InvalidArgument, "the GPU's ISA is ",
+                      quoteForMessage(isaName), ", not ", kPrefix,
+                      "<processor>[:<features>]");
+  return std::string(isaName.substr(kPrefix.size()));
+}
+
+namespace {
+
+// The name of `gpu`'s first ISA, the one its code objects are for.
+StatusOr<std::string> firstIsaName(const HsaSymbols &hsa, hsa_agent_t gpu) {
+  struct Visit {
+    const HsaSymbols &Hsa;
+    std::string Name;
+    hsa_status_t Failed = HSA_STATUS_SUCCESS;
+  } visit{hsa, {}};
+  auto callback = [](hsa_isa_t isa, void *data) -> hsa_status_t {
+    auto &state = *static_cast<Visit *>(data);
+    uint32_t length = 0;
+    state.Failed =
+        state.Hsa.hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME_LENGTH, &length);
+    if (state.Failed != HSA_STATUS_SUCCESS)
+      return state.Failed;
+    // The length may count a NUL, which is cut below.
+    std::string name(length, '\0');
+    state.Failed =
+        state.Hsa.hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME, name.data());
+    if (state.Failed != HSA_STATUS_SUCCESS)
+      return state.Failed;
+    state.Name = name.substr(0, name.find('\0'));
+    return HSA_STATUS_INFO_BREAK;
+  };
+  hsa_status_t status = hsa.hsa_agent_iterate_isas(gpu, callback, &visit);
+  if (visit.Failed != HSA_STATUS_SUCCESS &&
+      visit.Failed != HSA_STATUS_INFO_BREAK)
+    return hsaStatusToStatus(hsa, visit.Failed, "hsa_isa_get_info_alt",
+                             __FILE__, __LINE__);
+  KILN_RETURN_IF_ERROR(hsaStatusToStatus(hsa, status, "hsa_agent_iterate_isas",
+                                         __FILE__, __LINE__));
+  return visit.Name;
+}
+
+} // namespace
 
 StatusOr<AgentLimits> readAgentLimits(const HsaSymbols &hsa, hsa_agent_t gpu,
                                       const DevicePools &pools) {
   AgentLimits limits;
   KILN_ASSIGN_OR_RETURN(limits.Processor,
                         hsaAgentString(hsa, gpu, HSA_AGENT_INFO_NAME, 64));
+  KILN_ASSIGN_OR_RETURN(std::string isa, firstIsaName(hsa, gpu));
+  KILN_ASSIGN_OR_RETURN(limits.TargetId, targetIdOfIsa(isa));
   hsa_dim3_t grid = {};
   KILN_RETURN_IF_ERROR(KILN_HSA_CALL(hsa, hsa_agent_get_info, gpu,
                                      HSA_AGENT_INFO_GRID_MAX_DIM, &grid));

@@ -32,6 +32,9 @@ struct AgentLimits {
   /// HSA_AGENT_INFO_NAME: the processor ("gfx942"), what executables name
   /// as their target.
   std::string Processor;
+  /// The processor with the GPU's target features ("gfx942:sramecc+:
+  /// xnack-"), which a code object's must not contradict.
+  std::string TargetId;
   /// Work-items per dimension of a grid (HSA_AGENT_INFO_GRID_MAX_DIM).
   std::array<uint32_t, 3> MaxGrid = {};
   /// LDS one workgroup may use (the group segment pool's size).
@@ -91,6 +94,10 @@ private:
   // This GPU's memory faults to failAll; released first.
   std::shared_ptr<void> FaultWatch;
 };
+
+/// "amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-" (an ISA's name) ->
+/// "gfx942:sramecc+:xnack-"; InvalidArgument for a name of another form.
+StatusOr<std::string> targetIdOfIsa(std::string_view isaName);
 
 /// Reads what `gpu` allows dispatches; `pools` are its own.
 StatusOr<AgentLimits> readAgentLimits(const HsaSymbols &hsa, hsa_agent_t gpu,

@@ -39,6 +39,7 @@ TEST(AmdgpuAgentTest, PoolsLimitsAndAQueueEachWithKernargMemory) {
   EXPECT_EQ((*agent)->pools().Kernarg.handle, kHostAgent * 16 + kKernargPool);
   EXPECT_EQ((*agent)->pools().Host.handle, kHostAgent * 16 + kHostPool);
   EXPECT_EQ((*agent)->limits().Processor, "gfx942");
+  EXPECT_EQ((*agent)->limits().TargetId, "gfx942:sramecc+:xnack-");
   EXPECT_EQ((*agent)->limits().MaxLds, 65536u);
   EXPECT_EQ((*agent)->limits().MaxGrid[1], 65535u);
   EXPECT_EQ((*agent)->queueCount(), 3u);
@@ -68,6 +69,21 @@ TEST(AmdgpuAgentTest, FailuresReleaseWhatWasMade) {
     EXPECT_EQ(testSystem.LiveQueues, 0) << failing;
     EXPECT_TRUE(testSystem.Allocations.empty()) << failing;
   }
+}
+
+TEST(AmdgpuAgentTest, TheTargetIdComesFromTheIsaName) {
+  EXPECT_EQ(*targetIdOfIsa("amdgcn-amd-amdhsa--gfx1100"), "gfx1100");
+  EXPECT_EQ(*targetIdOfIsa("amdgcn-amd-amdhsa--gfx90a:sramecc-:xnack+"),
+            "gfx90a:sramecc-:xnack+");
+  for (const char *bad :
+       {"", "gfx942", "amdgcn-amd-amdhsa--", "amdgcn-amd-amdpal--gfx942"})
+    EXPECT_EQ(targetIdOfIsa(bad).status().code(), StatusCode::InvalidArgument)
+        << bad;
+  TestHsaSystem system;
+  system.IsaName = "spirv64";
+  auto agent = makeAgent(testHsa(system));
+  EXPECT_EQ(agent.status().code(), StatusCode::InvalidArgument);
+  EXPECT_NE(agent.status().message().find("spirv64"), std::string::npos);
 }
 
 TEST(AmdgpuAgentTest, AGpuWithoutLdsIsRefused) {

@@ -41,12 +41,12 @@ AmdgpuDevice::create(std::shared_ptr<const HsaSymbols> hsa, DeviceInfo info,
         std::unique_ptr<AmdgpuAgent> agent,
         AmdgpuAgent::create(hsa, gpu, host, device->Info.Uri, options));
     const AgentLimits &limits = agent->limits();
-    LoadTarget target{gpu, limits.Processor, limits.MaxLds};
+    LoadTarget target{gpu, limits.Processor, limits.TargetId, limits.MaxLds};
     KILN_ASSIGN_OR_RETURN(std::span<const uint8_t> image,
                           transferKernelImage(limits.Processor));
     KILN_ASSIGN_OR_RETURN(
         std::unique_ptr<AmdgpuExecutable> transfer,
-        AmdgpuExecutable::load(hsa, gpu, limits.Processor, limits.MaxLds,
+        AmdgpuExecutable::load(hsa, gpu, limits.TargetId, limits.MaxLds,
                                transferKernelSpec(limits.Processor, image)));
     // A grid's work-items fit 32 bits in AQL; the recording checks
     // workgroups against the agent's limit, the packet the product.
@@ -102,7 +102,7 @@ std::vector<UnsupportedFeature> AmdgpuDevice::unsupportedFeatures() const {
 bool AmdgpuDevice::supportsExecutable(std::string_view format,
                                       std::string_view target) const {
   return std::all_of(Gpus.begin(), Gpus.end(), [&](const LoadTarget &gpu) {
-    return amd::amdSupportsExecutable(format, target, gpu.Processor);
+    return amd::amdSupportsExecutable(format, target, gpu.TargetId);
   });
 }
 
@@ -112,7 +112,7 @@ AmdgpuDevice::createExecutable(const ExecutableSpec &spec) {
   if (!supportsExecutable(spec.Format, spec.Target)) {
     std::string processors;
     for (const LoadTarget &gpu : Gpus)
-      processors += (processors.empty() ? "" : ", ") + gpu.Processor;
+      processors += (processors.empty() ? "" : ", ") + gpu.TargetId;
     return KILN_ERROR(FailedPrecondition, "executable '", spec.Name, "' (",
                       spec.Format, "/", spec.Target, ") cannot run on ",
                       Info.Uri, ", ", processors);

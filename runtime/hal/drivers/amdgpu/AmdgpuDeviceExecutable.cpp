@@ -13,7 +13,7 @@ AmdgpuDeviceExecutable::load(const std::shared_ptr<const HsaSymbols> &hsa,
   for (size_t index = 0; index < gpus.size(); ++index) {
     const LoadTarget &gpu = gpus[index];
     StatusOr<std::unique_ptr<AmdgpuExecutable>> loaded =
-        AmdgpuExecutable::load(hsa, gpu.Agent, gpu.Processor, gpu.MaxLds, spec);
+        AmdgpuExecutable::load(hsa, gpu.Agent, gpu.TargetId, gpu.MaxLds, spec);
     if (!loaded.ok()) {
       Status status = loaded.status();
       // Only a device of several GPUs needs to say which one.

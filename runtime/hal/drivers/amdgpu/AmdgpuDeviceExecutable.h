@@ -23,8 +23,10 @@ namespace kiln::hal::amdgpu {
 /// A GPU an executable is loaded onto.
 struct LoadTarget {
   hsa_agent_t Agent;
-  /// Its processor ("gfx942"), which the image must be for.
+  /// Its processor ("gfx942") and target id ("gfx942:sramecc+:xnack-"),
+  /// which the image must be for.
   std::string Processor;
+  std::string TargetId;
   uint32_t MaxLds;
 };
 

@@ -247,6 +247,13 @@ TEST_F(AmdgpuDeviceTest, ExecutablesAreLoadedOntoEveryGpuAndDispatchedThere) {
   ExecutableSpec other = transferKernelSpec("gfx1100", *image);
   EXPECT_EQ(Device->createExecutable(other).status().code(),
             StatusCode::FailedPrecondition);
+  // The GPUs are xnack-: code for xnack+ would be refused by HSA's loader.
+  ExecutableSpec xnack = transferKernelSpec("gfx942:xnack+", *image);
+  auto refused = Device->createExecutable(xnack);
+  EXPECT_EQ(refused.status().code(), StatusCode::FailedPrecondition);
+  EXPECT_NE(refused.status().message().find("gfx942:sramecc+:xnack-"),
+            std::string::npos)
+      << refused.status().toString();
 }
 
 TEST_F(AmdgpuDeviceTest, AQueueErrorFailsTheDevice) {

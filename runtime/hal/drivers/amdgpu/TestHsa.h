@@ -35,6 +35,8 @@ enum TestPool : uint64_t {
 struct TestHsaSystem {
   uint32_t Gpus = 1;
   std::string Processor = "gfx942";
+  /// The GPUs' ISA name; empty: the processor with sramecc+ and xnack-.
+  std::string IsaName;
   uint64_t DeviceBytes = uint64_t(16) << 30;
   uint64_t GroupBytes = 65536;
   /// The HSA function that fails, by name ("" for none).
@@ -172,6 +174,23 @@ inline std::shared_ptr<HsaSymbols> testHsa(TestHsaSystem system = {}) {
     return HSA_STATUS_SUCCESS;
   };
   hsa->hsa_agent_get_info = testAgentInfo;
+  // One ISA a GPU (its handle the agent's), named with target features.
+  hsa->hsa_agent_iterate_isas =
+      [](hsa_agent_t agent, hsa_status_t (*callback)(hsa_isa_t, void *),
+         void *data) { return callback({agent.handle}, data); };
+  hsa->hsa_isa_get_info_alt = [](hsa_isa_t, hsa_isa_info_t what, void *value) {
+    std::string name =
+        testSystem.IsaName.empty()
+            ? "amdgcn-amd-amdhsa--" + testSystem.Processor + ":sramecc+:xnack-"
+            : testSystem.IsaName;
+    if (what == HSA_ISA_INFO_NAME_LENGTH)
+      *static_cast<uint32_t *>(value) = name.size() + 1;
+    else if (what == HSA_ISA_INFO_NAME)
+      std::memcpy(value, name.c_str(), name.size() + 1);
+    else
+      return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    return HSA_STATUS_SUCCESS;
+  };
   hsa->hsa_amd_agent_iterate_memory_pools =
       [](hsa_agent_t agent,
          hsa_status_t (*callback)(hsa_amd_memory_pool_t, void *), void *data) {

@@ -48,7 +48,7 @@ void CtsTest::SetUp() {
   auto uri = DeviceUri::parse(text);
   ASSERT_TRUE(uri.ok()) << uri.status().toString();
   auto created = (*driver)->createDevice(*uri);
-  // A driver that finds devices it cannot run on yet (amdgpu) says so.
+  // A driver that finds devices it cannot run on yet says so.
   if (!created.ok() && created.status().code() == StatusCode::Unimplemented)
     GTEST_SKIP() << GetParam() << ": " << created.status().toString();
   ASSERT_TRUE(created.ok()) << created.status().toString();

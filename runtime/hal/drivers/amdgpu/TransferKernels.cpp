@@ -63,8 +63,11 @@ transferKernelImage(std::string_view processor) {
     known += (known.empty() ? "" : ", ") + name;
   if (known.empty())
     return KILN_ERROR(NotFound,
-                      "this build of Kiln has no amdgpu fill and copy kernels "
-                      "(it was built without the compiler, which makes them)");
+                      "this build of Kiln has no amdgpu fill and "
+                      "copy kernels, for ",
+                      processor,
+                      " or any GPU (it was built without the compiler, "
+                      "which makes them)");
   return KILN_ERROR(NotFound,
                     "the amdgpu driver has no fill and copy kernels "
                     "for ",

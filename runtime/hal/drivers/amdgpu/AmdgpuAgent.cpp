@@ -54,13 +54,17 @@ StatusOr<std::string> firstIsaName(const HsaSymbols &hsa, hsa_agent_t gpu) {
 
 } // namespace
 
+StatusOr<std::string> readTargetId(const HsaSymbols &hsa, hsa_agent_t gpu) {
+  KILN_ASSIGN_OR_RETURN(std::string isa, firstIsaName(hsa, gpu));
+  return targetIdOfIsa(isa);
+}
+
 StatusOr<AgentLimits> readAgentLimits(const HsaSymbols &hsa, hsa_agent_t gpu,
                                       const DevicePools &pools) {
   AgentLimits limits;
   KILN_ASSIGN_OR_RETURN(limits.Processor,
                         hsaAgentString(hsa, gpu, HSA_AGENT_INFO_NAME, 64));
-  KILN_ASSIGN_OR_RETURN(std::string isa, firstIsaName(hsa, gpu));
-  KILN_ASSIGN_OR_RETURN(limits.TargetId, targetIdOfIsa(isa));
+  KILN_ASSIGN_OR_RETURN(limits.TargetId, readTargetId(hsa, gpu));
   hsa_dim3_t grid = {};
   KILN_RETURN_IF_ERROR(KILN_HSA_CALL(hsa, hsa_agent_get_info, gpu,
                                      HSA_AGENT_INFO_GRID_MAX_DIM, &grid));

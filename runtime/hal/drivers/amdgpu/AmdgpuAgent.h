@@ -99,6 +99,9 @@ private:
 /// "gfx942:sramecc+:xnack-"; InvalidArgument for a name of another form.
 StatusOr<std::string> targetIdOfIsa(std::string_view isaName);
 
+/// `gpu`'s target id, from the first ISA HSA lists for it.
+StatusOr<std::string> readTargetId(const HsaSymbols &hsa, hsa_agent_t gpu);
+
 /// Reads what `gpu` allows dispatches; `pools` are its own.
 StatusOr<AgentLimits> readAgentLimits(const HsaSymbols &hsa, hsa_agent_t gpu,
                                       const DevicePools &pools);

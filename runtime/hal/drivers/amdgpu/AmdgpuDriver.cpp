@@ -18,6 +18,9 @@ namespace {
 
 class AmdgpuDriver final : public Driver {
 public:
+  explicit AmdgpuDriver(std::shared_ptr<const HsaSymbols> started = nullptr)
+      : Started(std::move(started)) {}
+
   std::string_view name() const override { return "amdgpu"; }
   Status availability() override { return symbols().status(); }
   Status setOption(std::string_view key, std::string_view value) override;
@@ -39,6 +42,8 @@ private:
                                                 const Agents &agents);
 
   gpu::VendorRuntime<HsaSymbols> Runtime{"amdgpu", "libhsa_search_path"};
+  // Set when made over HSA started elsewhere.
+  std::shared_ptr<const HsaSymbols> Started;
 };
 
 Status AmdgpuDriver::setOption(std::string_view key, std::string_view value) {
@@ -48,6 +53,8 @@ Status AmdgpuDriver::setOption(std::string_view key, std::string_view value) {
 }
 
 StatusOr<std::shared_ptr<const HsaSymbols>> AmdgpuDriver::symbols() {
+  if (Started)
+    return Started;
   return Runtime.get([](const std::string &path)
                          -> StatusOr<std::shared_ptr<const HsaSymbols>> {
     KILN_ASSIGN_OR_RETURN(std::shared_ptr<const HsaSymbols> loaded,
@@ -102,6 +109,7 @@ StatusOr<DeviceInfo> AmdgpuDriver::describe(const HsaSymbols &hsa,
   KILN_ASSIGN_OR_RETURN(
       std::string uuid,
       hsaAgentString(hsa, agent, HSA_AMD_AGENT_INFO_UUID, 21));
+  KILN_ASSIGN_OR_RETURN(std::string targetId, readTargetId(hsa, agent));
   uint32_t units = 0, wavefront = 0;
   KILN_RETURN_IF_ERROR(KILN_HSA_CALL(
       hsa, hsa_agent_get_info, agent,
@@ -118,8 +126,11 @@ StatusOr<DeviceInfo> AmdgpuDriver::describe(const HsaSymbols &hsa,
   };
   add("driver", "amdgpu");
   add("ordinal", ordinal);
-  add("libhsa_path", hsa.Library->loadedPath());
+  // HSA started elsewhere may not say where it came from.
+  if (hsa.Library)
+    add("libhsa_path", hsa.Library->loadedPath());
   add("gpu-arch-name", arch);
+  add("gpu-target-id", targetId);
   add("compute_units", units);
   add("wavefront_size", wavefront);
   return info;
@@ -181,6 +192,11 @@ AmdgpuDriver::createDevice(const DeviceUri &uri) {
 
 std::shared_ptr<Driver> createAmdgpuDriver() {
   return std::make_shared<AmdgpuDriver>();
+}
+
+std::shared_ptr<Driver>
+createAmdgpuDriver(std::shared_ptr<const HsaSymbols> started) {
+  return std::make_shared<AmdgpuDriver>(std::move(started));
 }
 
 } // namespace kiln::hal::amdgpu

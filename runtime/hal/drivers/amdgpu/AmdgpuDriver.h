@@ -13,12 +13,19 @@
 #define KILN_RUNTIME_HAL_DRIVERS_AMDGPU_AMDGPUDRIVER_H
 
 #include "runtime/hal/Driver.h"
+#include "runtime/hal/drivers/amdgpu/HsaSymbols.h"
 
 #include <memory>
 
 namespace kiln::hal::amdgpu {
 
 std::shared_ptr<Driver> createAmdgpuDriver();
+
+/// A driver over HSA functions already loaded and initialized (by an
+/// application that started HSA itself, or a test's own), instead of
+/// finding libhsa-runtime64.
+std::shared_ptr<Driver>
+createAmdgpuDriver(std::shared_ptr<const HsaSymbols> started);
 
 } // namespace kiln::hal::amdgpu
 

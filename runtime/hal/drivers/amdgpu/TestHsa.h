@@ -16,6 +16,7 @@
 #include "runtime/hal/drivers/amdgpu/MemoryPools.h"
 #include "runtime/hal/drivers/amdgpu/TestQueue.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -95,6 +96,20 @@ inline hsa_status_t testAgentInfo(hsa_agent_t agent, hsa_agent_info_t what,
   case HSA_AGENT_INFO_NAME:
     std::strncpy(static_cast<char *>(value),
                  gpu ? testSystem.Processor.c_str() : "cpu", 64);
+    return HSA_STATUS_SUCCESS;
+  case HSA_AMD_AGENT_INFO_PRODUCT_NAME:
+    std::strncpy(static_cast<char *>(value), gpu ? "Test GPU" : "Test CPU", 64);
+    return HSA_STATUS_SUCCESS;
+  case HSA_AMD_AGENT_INFO_UUID:
+    // As AMD reports them: GPU- and 16 hex digits, here the agent's.
+    std::snprintf(static_cast<char *>(value), 21, "GPU-%016llx",
+                  static_cast<unsigned long long>(agent.handle));
+    return HSA_STATUS_SUCCESS;
+  case HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT:
+    *static_cast<uint32_t *>(value) = 304;
+    return HSA_STATUS_SUCCESS;
+  case HSA_AGENT_INFO_WAVEFRONT_SIZE:
+    *static_cast<uint32_t *>(value) = 64;
     return HSA_STATUS_SUCCESS;
   case HSA_AGENT_INFO_GRID_MAX_DIM:
     *static_cast<hsa_dim3_t *>(value) = {UINT32_MAX, 65535, 65535};

@@ -19,7 +19,6 @@
 
 #include "runtime/hal/Feature.h"
 #include "runtime/hal/drivers/amdgpu/TestHsa.h"
-#include "runtime/hal/drivers/amdgpu/TransferKernels.h"
 #include "runtime/hal/drivers/gpu/GpuBuffer.h"
 
 #include <gtest/gtest.h>
@@ -32,12 +31,7 @@ using namespace std::chrono_literals;
 
 class AmdgpuDeviceTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-#ifndef KILN_AMDGPU_TRANSFER_KERNELS_EXPECTED
-    if (transferKernelProcessors().empty())
-      GTEST_SKIP() << "built without the compiler: no transfer kernels";
-#endif
-  }
+  void SetUp() override { KILN_SKIP_WITHOUT_TRANSFER_KERNELS(); }
   void TearDown() override {
     // Whatever a test published and left, retired as a packet processor
     // would, so the device's queues drain.

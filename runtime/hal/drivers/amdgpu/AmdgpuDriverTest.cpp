@@ -9,7 +9,6 @@
 #include "runtime/hal/drivers/amdgpu/AmdgpuDriver.h"
 
 #include "runtime/hal/drivers/amdgpu/TestHsa.h"
-#include "runtime/hal/drivers/amdgpu/TransferKernels.h"
 #include "runtime/hal/drivers/gpu/GpuBuffer.h"
 
 #include <gtest/gtest.h>
@@ -58,10 +57,7 @@ TEST(AmdgpuDriverTest, WithoutAnAmdGpuNoDeviceOpens) {
 class AmdgpuDriverUriTest : public ::testing::Test {
 protected:
   void SetUp() override {
-#ifndef KILN_AMDGPU_TRANSFER_KERNELS_EXPECTED
-    if (transferKernelProcessors().empty())
-      GTEST_SKIP() << "built without the compiler: no transfer kernels";
-#endif
+    KILN_SKIP_WITHOUT_TRANSFER_KERNELS();
     testing::TestHsaSystem system;
     system.Gpus = 3; // agents 2, 3 and 4
     Driver = createAmdgpuDriver(testing::testHsa(system));

@@ -15,6 +15,7 @@
 
 #include "runtime/hal/drivers/amdgpu/MemoryPools.h"
 #include "runtime/hal/drivers/amdgpu/TestQueue.h"
+#include "runtime/hal/drivers/amdgpu/TransferKernels.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -316,5 +317,16 @@ inline std::shared_ptr<HsaSymbols> testHsa(TestHsaSystem system = {}) {
 }
 
 } // namespace kiln::hal::amdgpu::testing
+
+/// For tests of a whole device, which loads the embedded transfer kernels:
+/// skips in a build without the compiler, which has none (where they are
+/// expected, their absence fails the test instead).
+#ifdef KILN_AMDGPU_TRANSFER_KERNELS_EXPECTED
+#define KILN_SKIP_WITHOUT_TRANSFER_KERNELS() (void)0
+#else
+#define KILN_SKIP_WITHOUT_TRANSFER_KERNELS()                                   \
+  if (::kiln::hal::amdgpu::transferKernelProcessors().empty())                 \
+  GTEST_SKIP() << "built without the compiler: no transfer kernels"
+#endif
 
 #endif // KILN_RUNTIME_HAL_DRIVERS_AMDGPU_TESTHSA_H

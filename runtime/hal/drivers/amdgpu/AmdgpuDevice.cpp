@@ -3,6 +3,7 @@
 #include "runtime/hal/drivers/amdgpu/AmdgpuDevice.h"
 
 #include "runtime/hal/Feature.h"
+#include "runtime/hal/HostQueue.h"
 #include "runtime/hal/drivers/amd/AmdTarget.h"
 #include "runtime/hal/drivers/amdgpu/AmdgpuCommandBuffer.h"
 #include "runtime/hal/drivers/amdgpu/AmdgpuSemaphore.h"
@@ -144,7 +145,12 @@ Status AmdgpuDevice::queueExecuteImpl(
     const std::shared_ptr<CommandBuffer> &commandBuffer,
     std::span<const std::shared_ptr<Buffer>> bindingTable,
     std::span<const SemaphoreValue> signalList) {
-  KILN_RETURN_IF_ERROR(failure());
+  // A failed device runs nothing more; its waiters hear why rather than
+  // wait for signals that would never come.
+  if (Status failed = failure(); !failed.ok()) {
+    signalOrFail(signalList, failed);
+    return failed;
+  }
   size_t gpu = queue / QueuesPerGpu;
   QueueSubmission submission;
   if (commandBuffer) {

@@ -11,7 +11,8 @@
 // for on the GPU.
 //
 // A queue error HSA reports fails the device: what is in flight on that
-// queue fails, and every later submission and waitIdle returns the error
+// queue fails, and every later submission (failing its signals too) and
+// waitIdle returns the error
 // (HSA leaves a queue that reported an error unusable, and a kernel that
 // faulted may have written anywhere the device's memory reaches).
 //

@@ -270,6 +270,8 @@ TEST_F(AmdgpuDeviceTest, AQueueErrorFailsTheDevice) {
   EXPECT_EQ(queued.code(), failure.code());
   EXPECT_NE(queued.message().find("AQL queue"), std::string::npos)
       << queued.toString();
+  // Its signal fails with it, so a waiter that ignored the error goes on.
+  EXPECT_EQ((*done)->wait(1, 10s).code(), failure.code());
   EXPECT_EQ(Device->waitIdle(10s).code(), failure.code());
 }
 

@@ -18,6 +18,7 @@
 #include "runtime/hal/drivers/amdgpu/AmdgpuDevice.h"
 
 #include "runtime/hal/Feature.h"
+#include "runtime/hal/TestFakes.h"
 #include "runtime/hal/drivers/amdgpu/TestHsa.h"
 #include "runtime/hal/drivers/gpu/GpuBuffer.h"
 
@@ -248,6 +249,57 @@ TEST_F(AmdgpuDeviceTest, ExecutablesAreLoadedOntoEveryGpuAndDispatchedThere) {
   EXPECT_NE(refused.status().message().find("gfx942:sramecc+:xnack-"),
             std::string::npos)
       << refused.status().toString();
+}
+
+TEST_F(AmdgpuDeviceTest, CommandsThatDoNothingWriteNoPacket) {
+  open();
+  auto image = transferKernelImage("gfx942");
+  ASSERT_TRUE(image.ok());
+  auto executable =
+      Device->createExecutable(transferKernelSpec("gfx942", *image));
+  ASSERT_TRUE(executable.ok()) << executable.status().toString();
+  auto buffer = deviceBuffer(64);
+  auto commands = Device->createCommandBuffer(CommandBufferMode::Reusable, 0);
+  ASSERT_TRUE(commands.ok());
+  ASSERT_TRUE((*commands)->begin().ok());
+  BufferRef binding = BufferRef::direct(buffer);
+  uint32_t push[] = {0, 0, 0, 0};
+  ASSERT_TRUE((*commands)->fill(BufferRef::direct(buffer, 0, 0), 1, 1).ok());
+  ASSERT_TRUE((*commands)
+                  ->dispatch(*executable, 0, {4, 0, 1}, {&binding, 1}, push)
+                  .ok());
+  ASSERT_TRUE((*commands)
+                  ->copy(BufferRef::direct(buffer, 0, 16),
+                         BufferRef::direct(buffer, 32, 16))
+                  .ok());
+  ASSERT_TRUE((*commands)->end().ok());
+  // Reusable: the same packet at each submission.
+  for (uint64_t index : {0, 1}) {
+    auto done = submit(*commands);
+    hsa_kernel_dispatch_packet_t copy = packet(0, index);
+    EXPECT_EQ(testSystem.symbolOf(copy.kernel_object).Name, "copy_x4.kd");
+    EXPECT_EQ(kernarg<uint64_t>(copy, 8), addressOf(buffer) + 32);
+    testSystem.Queues[0]->complete(index);
+    EXPECT_TRUE(done->wait(1, 10s).ok());
+  }
+  EXPECT_EQ(testSystem.Queues[0]->Write.load(), 2u);
+}
+
+TEST_F(AmdgpuDeviceTest, OnlyItsOwnExecutablesAreDispatched) {
+  open();
+  ExecutableSpec spec;
+  spec.Name = "elsewhere";
+  EntryPointSpec entry;
+  entry.Name = "main";
+  spec.EntryPoints = {entry};
+  auto foreign = std::make_shared<test::FakeExecutable>(spec);
+  auto commands = Device->createCommandBuffer(CommandBufferMode::OneShot, 0);
+  ASSERT_TRUE(commands.ok());
+  ASSERT_TRUE((*commands)->begin().ok());
+  Status recorded = (*commands)->dispatch(foreign, 0, {1, 1, 1}, {}, {});
+  EXPECT_EQ(recorded.code(), StatusCode::InvalidArgument);
+  EXPECT_NE(recorded.message().find("elsewhere"), std::string::npos)
+      << recorded.toString();
 }
 
 TEST_F(AmdgpuDeviceTest, AQueueErrorFailsTheDevice) {

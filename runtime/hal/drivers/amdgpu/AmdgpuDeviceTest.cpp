@@ -144,12 +144,13 @@ TEST_F(AmdgpuDeviceTest, AFillIsADispatchOfTheFillKernel) {
   ASSERT_TRUE((*commands)->end().ok());
   auto done = submit(*commands);
   hsa_kernel_dispatch_packet_t fill = packet(0, 0);
-  EXPECT_EQ(testSystem.symbolOf(fill.kernel_object).Name, "fill_x4.kd");
+  // 16-byte elements: the offset and the length allow them.
+  EXPECT_EQ(testSystem.symbolOf(fill.kernel_object).Name, "fill_x16.kd");
   EXPECT_EQ(testSystem.symbolOf(fill.kernel_object).Agent, 2u);
   EXPECT_EQ(fill.workgroup_size_x, 256u);
   EXPECT_EQ(fill.grid_size_x, 256u);
   EXPECT_EQ(kernarg<uint64_t>(fill, 0), addressOf(target) + 256);
-  EXPECT_EQ(kernarg<uint32_t>(fill, 8), 256u);  // words, low half
+  EXPECT_EQ(kernarg<uint32_t>(fill, 8), 64u);   // elements, low half
   EXPECT_EQ(kernarg<uint32_t>(fill, 12), 0u);   // high half
   EXPECT_EQ(kernarg<uint32_t>(fill, 16), 256u); // the grid's work-items
   EXPECT_EQ(kernarg<uint32_t>(fill, 20), 0x5a5a5a5au);
@@ -277,7 +278,7 @@ TEST_F(AmdgpuDeviceTest, CommandsThatDoNothingWriteNoPacket) {
   for (uint64_t index : {0, 1}) {
     auto done = submit(*commands);
     hsa_kernel_dispatch_packet_t copy = packet(0, index);
-    EXPECT_EQ(testSystem.symbolOf(copy.kernel_object).Name, "copy_x4.kd");
+    EXPECT_EQ(testSystem.symbolOf(copy.kernel_object).Name, "copy_x16.kd");
     EXPECT_EQ(kernarg<uint64_t>(copy, 8), addressOf(buffer) + 32);
     testSystem.Queues[0]->complete(index);
     EXPECT_TRUE(done->wait(1, 10s).ok());

@@ -5,6 +5,7 @@
 #include "runtime/hal/drivers/amd/AmdTarget.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace kiln::hal::amdgpu {
 
@@ -42,7 +43,20 @@ TransferDispatch plan(TransferKernel kernel, std::vector<uint64_t> bindings,
            workgroups * kTransferWorkgroupSize}};
 }
 
-bool wordAligned(uint64_t value) { return value % 4 == 0; }
+// The widest element (16, 4 or 1 bytes) every value is a multiple of.
+uint64_t elementBytes(std::initializer_list<uint64_t> values) {
+  uint64_t all = 0;
+  for (uint64_t value : values)
+    all |= value;
+  return all % 16 == 0 ? 16 : all % 4 == 0 ? 4 : 1;
+}
+
+// The kernel of `widest`'s family (x16, x4, x1 in that order) for
+// elements of `bytes`.
+TransferKernel kernelFor(TransferKernel widest, uint64_t bytes) {
+  uint32_t narrower = bytes == 16 ? 0 : bytes == 4 ? 1 : 2;
+  return static_cast<TransferKernel>(static_cast<uint32_t>(widest) + narrower);
+}
 
 } // namespace
 
@@ -90,8 +104,9 @@ ExecutableSpec transferKernelSpec(std::string_view processor,
   spec.Target = std::string(processor);
   spec.Image = image;
   // TransferKernel's order.
-  spec.EntryPoints = {entry("fill_x4", 1, 4), entry("fill_x1", 1, 4),
-                      entry("copy_x4", 2, 3), entry("copy_x1", 2, 3)};
+  spec.EntryPoints = {entry("fill_x16", 1, 4), entry("fill_x4", 1, 4),
+                      entry("fill_x1", 1, 4),  entry("copy_x16", 2, 3),
+                      entry("copy_x4", 2, 3),  entry("copy_x1", 2, 3)};
   return spec;
 }
 
@@ -103,19 +118,17 @@ TransferDispatch planFill(uint64_t target, uint64_t length, uint32_t pattern,
     word = (pattern & 0xff) * 0x01010101u;
   else if (patternLength == 2)
     word = (pattern & 0xffff) * 0x00010001u;
-  bool words = wordAligned(target) && wordAligned(length);
+  uint64_t bytes = elementBytes({target, length});
   TransferDispatch dispatch =
-      plan(words ? TransferKernel::FillX4 : TransferKernel::FillX1, {target},
-           words ? length / 4 : length);
+      plan(kernelFor(TransferKernel::FillX16, bytes), {target}, length / bytes);
   dispatch.PushConstants.push_back(word);
   return dispatch;
 }
 
 TransferDispatch planCopy(uint64_t source, uint64_t target, uint64_t length) {
-  bool words =
-      wordAligned(source) && wordAligned(target) && wordAligned(length);
-  return plan(words ? TransferKernel::CopyX4 : TransferKernel::CopyX1,
-              {source, target}, words ? length / 4 : length);
+  uint64_t bytes = elementBytes({source, target, length});
+  return plan(kernelFor(TransferKernel::CopyX16, bytes), {source, target},
+              length / bytes);
 }
 
 } // namespace kiln::hal::amdgpu

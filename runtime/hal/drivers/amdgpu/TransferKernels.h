@@ -8,8 +8,9 @@
 // devices then refuse to open, saying so.
 //
 // A fill or copy is one dispatch of 256-work-item workgroups, each
-// work-item striding over the grid: 32-bit words where the addresses and
-// the length are multiples of 4, else bytes. Planning it is pure.
+// work-item striding over the grid: 16-byte elements where the addresses
+// and the length are multiples of 16, 32-bit words where they are
+// multiples of 4, else bytes. Planning it is pure.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_HAL_DRIVERS_AMDGPU_TRANSFERKERNELS_H
@@ -28,7 +29,14 @@
 namespace kiln::hal::amdgpu {
 
 /// The entry points, in transferKernelSpec's order.
-enum class TransferKernel : uint32_t { FillX4, FillX1, CopyX4, CopyX1 };
+enum class TransferKernel : uint32_t {
+  FillX16,
+  FillX4,
+  FillX1,
+  CopyX16,
+  CopyX4,
+  CopyX1
+};
 
 inline constexpr uint32_t kTransferWorkgroupSize = 256;
 /// The most workgroups a transfer uses: enough to fill any GPU, few enough

@@ -40,7 +40,11 @@ TEST(TransferKernelsTest, EveryArchitectureHasCodeObjectsTheDriverCanPlan) {
     ASSERT_TRUE(object.ok()) << processor << ": " << object.status().toString();
     auto plans = planKernels(*object, spec, 65536);
     ASSERT_TRUE(plans.ok()) << processor << ": " << plans.status().toString();
-    ASSERT_EQ(plans->size(), 4u);
+    ASSERT_EQ(plans->size(), 6u);
+    EXPECT_EQ((*plans)[uint32_t(TransferKernel::FillX16)].Symbol,
+              "fill_x16.kd");
+    EXPECT_EQ((*plans)[uint32_t(TransferKernel::CopyX16)].Symbol,
+              "copy_x16.kd");
     EXPECT_EQ((*plans)[uint32_t(TransferKernel::FillX4)].Symbol, "fill_x4.kd");
     EXPECT_EQ((*plans)[uint32_t(TransferKernel::CopyX1)].Symbol, "copy_x1.kd");
     for (const KernelPlan &plan : *plans) {
@@ -57,10 +61,17 @@ TEST(TransferKernelsTest, AnUnknownProcessorNamesTheKnownOnes) {
       << image.status().toString();
 }
 
-TEST(TransferKernelsTest, AlignedFillsWriteWordsOthersBytes) {
-  TransferDispatch words = planFill(0x1000, 4096, 0xab, 1);
+TEST(TransferKernelsTest, FillsWriteTheWidestElementsAlignmentAllows) {
+  TransferDispatch wide = planFill(0x1000, 4096, 0xab, 1);
+  EXPECT_EQ(wide.Kernel, TransferKernel::FillX16);
+  EXPECT_EQ(wide.Bindings, std::vector<uint64_t>{0x1000});
+  EXPECT_EQ(wide.Workgroups, 1u);
+  EXPECT_EQ(wide.PushConstants,
+            (std::vector<uint32_t>{256, 0, 256, 0xababababu}));
+
+  TransferDispatch words = planFill(0x1004, 4096, 0xab, 1);
   EXPECT_EQ(words.Kernel, TransferKernel::FillX4);
-  EXPECT_EQ(words.Bindings, std::vector<uint64_t>{0x1000});
+  EXPECT_EQ(words.Bindings, std::vector<uint64_t>{0x1004});
   EXPECT_EQ(words.Workgroups, 4u);
   EXPECT_EQ(words.PushConstants,
             (std::vector<uint32_t>{1024, 0, 1024, 0xababababu}));
@@ -86,10 +97,15 @@ TEST(TransferKernelsTest, AlignedFillsWriteWordsOthersBytes) {
                              kMaxTransferWorkgroups * 256, 0xdeadbeefu}));
 }
 
-TEST(TransferKernelsTest, CopiesOfWordsOnlyWhenEverythingIsAligned) {
-  TransferDispatch words = planCopy(0x2000, 0x3000, 1024);
+TEST(TransferKernelsTest, CopiesAreAsWideAsAllThreeValuesAllow) {
+  TransferDispatch wide = planCopy(0x2000, 0x3000, 1024);
+  EXPECT_EQ(wide.Kernel, TransferKernel::CopyX16);
+  EXPECT_EQ(wide.Bindings, (std::vector<uint64_t>{0x2000, 0x3000}));
+  EXPECT_EQ(wide.PushConstants, (std::vector<uint32_t>{64, 0, 256}));
+  EXPECT_EQ(planCopy(0x2000, 0x3000, 1028).Kernel, TransferKernel::CopyX4);
+  EXPECT_EQ(planCopy(0x2008, 0x3000, 1024).Kernel, TransferKernel::CopyX4);
+  TransferDispatch words = planCopy(0x2000, 0x3004, 1024);
   EXPECT_EQ(words.Kernel, TransferKernel::CopyX4);
-  EXPECT_EQ(words.Bindings, (std::vector<uint64_t>{0x2000, 0x3000}));
   EXPECT_EQ(words.PushConstants, (std::vector<uint32_t>{256, 0, 256}));
   EXPECT_EQ(planCopy(0x2001, 0x3000, 1024).Kernel, TransferKernel::CopyX1);
   EXPECT_EQ(planCopy(0x2000, 0x3002, 1024).Kernel, TransferKernel::CopyX1);

@@ -5,7 +5,9 @@
 // target (buildAmdgpuCodeObject), then embedded in the runtime.
 //
 // Kiln's GPU entry ABI: a pointer per binding, then an i32 per push
-// constant. Each kernel takes the element count as two i32 halves and the
+// constant. Elements are 16 bytes (one 128-bit access a work-item, what
+// GPUs move memory fastest with) where addresses and length are multiples
+// of 16, else 32-bit words where they are multiples of 4, else bytes. Each kernel takes the element count as two i32 halves and the
 // grid's work-items (`stride`): work-item t handles elements t, t + stride,
 // ..., so neighbouring work-items touch neighbouring memory and a grid of
 // any size covers any count. Workgroups are 256 work-items.
@@ -32,6 +34,32 @@ gpu.module @kiln_transfer {
     %a = llvm.insertvalue %first, %undef[0] : !llvm.struct<(i64, i64)>
     %b = llvm.insertvalue %count, %a[1] : !llvm.struct<(i64, i64)>
     llvm.return %b : !llvm.struct<(i64, i64)>
+  }
+
+  // `count` 16-byte elements at `target`, each four copies of `pattern`.
+  llvm.func @fill_x16(%target: !llvm.ptr<1>, %lo: i32, %hi: i32,
+                      %stride: i32, %pattern: i32)
+      attributes {rocdl.kernel, rocdl.flat_work_group_size = "1,256"} {
+    %range = llvm.call @first_and_count(%lo, %hi)
+        : (i32, i32) -> !llvm.struct<(i64, i64)>
+    %first = llvm.extractvalue %range[0] : !llvm.struct<(i64, i64)>
+    %count = llvm.extractvalue %range[1] : !llvm.struct<(i64, i64)>
+    %step = llvm.zext %stride : i32 to i64
+    %undef = llvm.mlir.undef : vector<4xi32>
+    %c0 = llvm.mlir.constant(0 : i32) : i32
+    %one = llvm.insertelement %pattern, %undef[%c0 : i32] : vector<4xi32>
+    %four = llvm.shufflevector %one, %undef [0, 0, 0, 0] : vector<4xi32>
+    llvm.br ^check(%first : i64)
+  ^check(%i: i64):
+    %more = llvm.icmp "ult" %i, %count : i64
+    llvm.cond_br %more, ^body, ^done
+  ^body:
+    %at = llvm.getelementptr %target[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xi32>
+    llvm.store %four, %at {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+    %next = llvm.add %i, %step : i64
+    llvm.br ^check(%next : i64)
+  ^done:
+    llvm.return
   }
 
   // `count` 32-bit words at `target` set to `pattern`.
@@ -80,6 +108,31 @@ gpu.module @kiln_transfer {
     %byte = llvm.trunc %shifted : i32 to i8
     %at = llvm.getelementptr %target[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
     llvm.store %byte, %at : i8, !llvm.ptr<1>
+    %next = llvm.add %i, %step : i64
+    llvm.br ^check(%next : i64)
+  ^done:
+    llvm.return
+  }
+
+  // `count` 16-byte elements from `source` to `target` (which do not
+  // overlap).
+  llvm.func @copy_x16(%source: !llvm.ptr<1>, %target: !llvm.ptr<1>, %lo: i32,
+                      %hi: i32, %stride: i32)
+      attributes {rocdl.kernel, rocdl.flat_work_group_size = "1,256"} {
+    %range = llvm.call @first_and_count(%lo, %hi)
+        : (i32, i32) -> !llvm.struct<(i64, i64)>
+    %first = llvm.extractvalue %range[0] : !llvm.struct<(i64, i64)>
+    %count = llvm.extractvalue %range[1] : !llvm.struct<(i64, i64)>
+    %step = llvm.zext %stride : i32 to i64
+    llvm.br ^check(%first : i64)
+  ^check(%i: i64):
+    %more = llvm.icmp "ult" %i, %count : i64
+    llvm.cond_br %more, ^body, ^done
+  ^body:
+    %from = llvm.getelementptr %source[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xi32>
+    %to = llvm.getelementptr %target[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, vector<4xi32>
+    %value = llvm.load %from {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
+    llvm.store %value, %to {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
     %next = llvm.add %i, %step : i64
     llvm.br ^check(%next : i64)
   ^done:

@@ -62,25 +62,42 @@ TEST(TransferKernelsTest, AnUnknownProcessorNamesTheKnownOnes) {
 }
 
 TEST(TransferKernelsTest, FillsWriteTheWidestElementsAlignmentAllows) {
-  TransferDispatch wide = planFill(0x1000, 4096, 0xab, 1);
-  EXPECT_EQ(wide.Kernel, TransferKernel::FillX16);
-  EXPECT_EQ(wide.Bindings, std::vector<uint64_t>{0x1000});
-  EXPECT_EQ(wide.Workgroups, 1u);
-  EXPECT_EQ(wide.PushConstants,
-            (std::vector<uint32_t>{256, 0, 256, 0xababababu}));
-
-  TransferDispatch words = planFill(0x1004, 4096, 0xab, 1);
-  EXPECT_EQ(words.Kernel, TransferKernel::FillX4);
-  EXPECT_EQ(words.Bindings, std::vector<uint64_t>{0x1004});
-  EXPECT_EQ(words.Workgroups, 4u);
-  EXPECT_EQ(words.PushConstants,
-            (std::vector<uint32_t>{1024, 0, 1024, 0xababababu}));
-
-  TransferDispatch halves = planFill(0x1002, 6, 0x1234, 2);
-  EXPECT_EQ(halves.Kernel, TransferKernel::FillX1);
-  EXPECT_EQ(halves.Workgroups, 1u);
-  EXPECT_EQ(halves.PushConstants,
-            (std::vector<uint32_t>{6, 0, 256, 0x12341234u}));
+  struct Case {
+    uint64_t Target, Length;
+    uint32_t Pattern;
+    uint8_t PatternLength;
+    TransferKernel Kernel;
+    uint32_t Workgroups;
+    std::vector<uint32_t> PushConstants;
+  };
+  for (const Case &fill : std::vector<Case>{{0x1000,
+                                             4096,
+                                             0xab,
+                                             1,
+                                             TransferKernel::FillX16,
+                                             1,
+                                             {256, 0, 256, 0xababababu}},
+                                            {0x1004,
+                                             4096,
+                                             0xab,
+                                             1,
+                                             TransferKernel::FillX4,
+                                             4,
+                                             {1024, 0, 1024, 0xababababu}},
+                                            {0x1002,
+                                             6,
+                                             0x1234,
+                                             2,
+                                             TransferKernel::FillX1,
+                                             1,
+                                             {6, 0, 256, 0x12341234u}}}) {
+    TransferDispatch planned =
+        planFill(fill.Target, fill.Length, fill.Pattern, fill.PatternLength);
+    EXPECT_EQ(planned.Kernel, fill.Kernel) << fill.Target;
+    EXPECT_EQ(planned.Bindings, std::vector<uint64_t>{fill.Target});
+    EXPECT_EQ(planned.Workgroups, fill.Workgroups) << fill.Target;
+    EXPECT_EQ(planned.PushConstants, fill.PushConstants) << fill.Target;
+  }
 
   TransferDispatch odd = planFill(0x1000, 5, 0x7f, 1);
   EXPECT_EQ(odd.Kernel, TransferKernel::FillX1);

@@ -780,6 +780,14 @@ def layerNorm(x, eps=1e-5):
     return d / np.sqrt((d * d).mean(axis=-1, keepdims=True) + eps)
 
 
+def _residualLayerNormScale(a, w, b, r):
+    x = f64(a) @ f64(w) + b + r
+    terms = absMatmul(a, w) + np.abs(f64(b)) + np.abs(f64(r))
+    std = np.sqrt(((x - x.mean(axis=-1, keepdims=True)) ** 2).mean(
+        axis=-1, keepdims=True) + 1e-5)
+    return np.abs(layerNorm(x)) + terms / std, terms
+
+
 def _softmaxScaledF16(x):
     y = f16(f64(x) * 0.125)
     e = f16(np.exp(f64(y) - f64(y).max(axis=-1, keepdims=True)))
@@ -792,6 +800,14 @@ case(NO, "layernorm_f32", [I("6x37x96xf32", -3, 3), I("1x1x96xf32"),
      lambda x, g, b: layerNorm(x) * g + b)
 case(NO, "layernorm_f16", [I("4x50x384xf16", -3, 3), I("1x1x384xf16")],
      lambda x, g: f16(layerNorm(x) * g), tol="f16")
+case(NO, "residual_layernorm_split",
+     [I("1x128x1024xf32"), I("1x1024x256xf32"), I("1x1x256xf32"),
+      I("1x128x256xf32", -4, 4)],
+     lambda a, w, b, r: (layerNorm(f64(a) @ f64(w) + b + r),
+                         f64(a) @ f64(w) + b + r),
+     # The sum's error scales with its terms' magnitudes (absMatmul), and
+     # the LayerNorm's with those over the row's deviation.
+     scale=lambda a, w, b, r: _residualLayerNormScale(a, w, b, r))
 case(NO, "layernorm_with_mean", [I("9x40xf32", -2, 4)],
      lambda x: (layerNorm(x), f64(x).mean(axis=-1, keepdims=True)))
 case(NO, "rmsnorm_long", [I("3x3000xf32", -2, 2), I("1x3000xf32")],

@@ -184,3 +184,28 @@ func.func @layernorm_and_rounded(%x: tensor<8x200xf32>) -> (tensor<8x200xf32>, t
   %h = tosa.cast %n : (tensor<8x200xf32>) -> tensor<8x200xf16>
   return %n, %h : tensor<8x200xf32>, tensor<8x200xf16>
 }
+
+// A pre-LN transformer block's seam: a projection (K 1024 onto 128 x 256,
+// which GPUs split along K into 4 partial products), its bias and the
+// residual added, then normalized; the sum is returned too, as the next
+// residual add reads it. On GPUs the partials' sum, the residual add and
+// the LayerNorm are one row program whose kernel stores both results.
+func.func @residual_layernorm_split(%a: tensor<1x128x1024xf32>, %w: tensor<1x1024x256xf32>, %bias: tensor<1x1x256xf32>, %r: tensor<1x128x256xf32>) -> (tensor<1x128x256xf32>, tensor<1x128x256xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %inv = "tosa.const"() <{values = dense<0.00390625> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %eps = "tosa.const"() <{values = dense<1.0e-5> : tensor<1x1x1xf32>}> : () -> tensor<1x1x1xf32>
+  %m = tosa.matmul %a, %w, %zp, %zp : (tensor<1x128x1024xf32>, tensor<1x1024x256xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x128x256xf32>
+  %mb = tosa.add %m, %bias : (tensor<1x128x256xf32>, tensor<1x1x256xf32>) -> tensor<1x128x256xf32>
+  %x = tosa.add %mb, %r : (tensor<1x128x256xf32>, tensor<1x128x256xf32>) -> tensor<1x128x256xf32>
+  %s = tosa.reduce_sum %x {axis = 2 : i32} : (tensor<1x128x256xf32>) -> tensor<1x128x1xf32>
+  %mean = tosa.mul %s, %inv, %shift : (tensor<1x128x1xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x128x1xf32>
+  %d = tosa.sub %x, %mean : (tensor<1x128x256xf32>, tensor<1x128x1xf32>) -> tensor<1x128x256xf32>
+  %sq = tosa.mul %d, %d, %shift : (tensor<1x128x256xf32>, tensor<1x128x256xf32>, tensor<1xi8>) -> tensor<1x128x256xf32>
+  %v = tosa.reduce_sum %sq {axis = 2 : i32} : (tensor<1x128x256xf32>) -> tensor<1x128x1xf32>
+  %var = tosa.mul %v, %inv, %shift : (tensor<1x128x1xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<1x128x1xf32>
+  %ve = tosa.add %var, %eps : (tensor<1x128x1xf32>, tensor<1x1x1xf32>) -> tensor<1x128x1xf32>
+  %rs = tosa.rsqrt %ve : (tensor<1x128x1xf32>) -> tensor<1x128x1xf32>
+  %y = tosa.mul %d, %rs, %shift : (tensor<1x128x256xf32>, tensor<1x128x1xf32>, tensor<1xi8>) -> tensor<1x128x256xf32>
+  return %y, %x : tensor<1x128x256xf32>, tensor<1x128x256xf32>
+}

@@ -277,13 +277,32 @@ bool mayJoinRowProgram(Operation *op) {
 }
 
 // Whether the chains below would take `op` as the elementwise consumer of
-// the root it reads (a contraction's rounding to f16): it stays there.
-bool chainsIntoRoot(Operation *op) {
+// the root it reads (a contraction's rounding to f16), a root not in
+// `group`: it stays there.
+bool chainsIntoRoot(Operation *op,
+                    const llvm::SetVector<Operation *> &group = {}) {
   return llvm::any_of(op->getOperands(), [&](Value operand) {
     Operation *def = operand.getDefiningOp();
-    return def && isComputeOp(def) && def->hasOneUse() &&
-           canFuseConsumer(def, op);
+    return def && !group.contains(def) && isComputeOp(def) &&
+           def->hasOneUse() && canFuseConsumer(def, op);
   });
+}
+
+// Whether a row program's op that others read too may stay in it, its
+// result stored beside the sink's: an elementwise op over the sink's shape
+// (the residual stream a LayerNorm reads, which the next residual add reads
+// again), every other reader after the sink (where the dispatch's call
+// goes).
+bool mayStoreBesideSink(Operation *op, Operation *sinkOp,
+                        const llvm::SetVector<Operation *> &members) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && op != sinkOp && isElementwiseOp(linalgOp) &&
+         op->getNumResults() == 1 &&
+         op->getResult(0).getType() == sinkOp->getResult(0).getType() &&
+         llvm::all_of(op->getUsers(), [&](Operation *u) {
+           return members.contains(u) || (u->getBlock() == sinkOp->getBlock() &&
+                                          sinkOp->isBeforeInBlock(u));
+         });
 }
 
 // Ops in one row group at most, the sink's producers considered included: a
@@ -295,10 +314,11 @@ constexpr size_t kMaxRowGroupOps = 64;
 // another op reads (it must be stored) and in turn its producers that it
 // alone read. With `intoRoots` false, an op that would join the dispatch
 // of the contraction or other root it reads (chainsIntoRoot) stays there.
-// Empty when none of them reduces.
+// With `stored`, an op others read may stay, stored beside the sink
+// (mayStoreBesideSink). Empty when none of them reduces.
 llvm::SetVector<Operation *>
 rowCandidatesOf(Operation *sinkOp, const llvm::DenseSet<Operation *> &taken,
-                bool intoRoots) {
+                bool intoRoots, bool stored = false) {
   auto sink = dyn_cast<linalg::LinalgOp>(sinkOp);
   if (!sink || !isElementwiseOp(sink) || sinkOp->getNumResults() != 1)
     return {};
@@ -323,10 +343,14 @@ rowCandidatesOf(Operation *sinkOp, const llvm::DenseSet<Operation *> &taken,
     for (Operation *op : members) {
       if (op == sinkOp)
         continue;
+      // Outside an attention, an op read elsewhere may be stored beside the
+      // sink, and one may chain into a root the program computes (an
+      // inline reduction: a split-K sum).
       bool keep =
-          llvm::all_of(op->getUsers(),
-                       [&](Operation *u) { return members.contains(u); }) &&
-          (intoRoots || !chainsIntoRoot(op));
+          (llvm::all_of(op->getUsers(),
+                        [&](Operation *u) { return members.contains(u); }) ||
+           (stored && mayStoreBesideSink(op, sinkOp, members))) &&
+          (intoRoots || !chainsIntoRoot(op, members));
       if (isReshapeOp(op))
         keep &= members.contains(op->getOperand(0).getDefiningOp());
       if (!keep) {
@@ -339,15 +363,18 @@ rowCandidatesOf(Operation *sinkOp, const llvm::DenseSet<Operation *> &taken,
   return members;
 }
 
-// Whether each op of `program` but its sink is read by the program alone,
-// and all of them together are few enough for one dispatch.
-bool isSelfContained(const RowProgram &program) {
+// Whether each op of `program` but its sink is read by the program alone
+// (or, with `stored`, may be stored beside the sink), and all of them
+// together are few enough for one dispatch.
+bool isSelfContained(const RowProgram &program, bool stored = false) {
   int64_t ops = 0;
+  llvm::SetVector<Operation *> members(program.Ops.begin(), program.Ops.end());
   for (Operation *op : program.Ops) {
     ops += countOps(op);
-    if (op != program.Sink && llvm::any_of(op->getUsers(), [&](Operation *u) {
-          return !program.Ops.contains(u);
-        }))
+    if (op != program.Sink &&
+        llvm::any_of(op->getUsers(),
+                     [&](Operation *u) { return !program.Ops.contains(u); }) &&
+        !(stored && mayStoreBesideSink(op, program.Sink, members)))
       return false;
   }
   return ops <= kMaxDispatchOps;
@@ -365,17 +392,24 @@ SmallVector<Operation *> inProgramOrder(ArrayRef<Operation *> ops) {
 // when there is no such program with a reduction.
 SmallVector<Operation *> rowGroupOf(Operation *sinkOp,
                                     const llvm::DenseSet<Operation *> &taken) {
-  llvm::SetVector<Operation *> members =
-      rowCandidatesOf(sinkOp, taken, /*intoRoots=*/false);
-  if (members.empty())
-    return {};
-  FailureOr<RowProgram> program =
-      analyzeRowProgram(cast<linalg::LinalgOp>(sinkOp), [&](Value v) {
-        Operation *def = v.getDefiningOp();
-        return !def || !members.contains(def);
-      });
-  if (failed(program) || program->Reductions.empty() ||
-      !isSelfContained(*program))
+  // With ops stored beside the sink where the program can compute them,
+  // else without.
+  FailureOr<RowProgram> program = failure();
+  for (bool stored : {true, false}) {
+    llvm::SetVector<Operation *> members =
+        rowCandidatesOf(sinkOp, taken, /*intoRoots=*/false, stored);
+    if (members.empty())
+      return {};
+    program = analyzeRowProgram(cast<linalg::LinalgOp>(sinkOp), [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      return !def || !members.contains(def);
+    });
+    if (succeeded(program) && !program->Reductions.empty() &&
+        isSelfContained(*program, stored))
+      break;
+    program = failure();
+  }
+  if (failed(program))
     return {};
   SmallVector<Operation *> ops(program->Ops.begin(), program->Ops.end());
   // A rounding of the sink read elsewhere (a LayerNorm's output that a
@@ -554,17 +588,38 @@ LogicalResult formDispatches(func::FuncOp func,
   // first op is.
   llvm::DenseMap<Operation *, Group> rowGroupAt;
   if (options.FuseRows) {
+    // A reduction with an elementwise accumulator producer (a split-K sum
+    // starting from the bias) may join a row program as an inline
+    // reduction, its producer with it; other roots keep theirs.
     llvm::DenseSet<Operation *> taken;
-    for (auto [op, root] : absorbedInto) {
-      taken.insert(op);
-      taken.insert(root);
-    }
+    auto inlineable = [](Operation *root) {
+      auto op = dyn_cast<linalg::LinalgOp>(root);
+      return op && op.getNumReductionLoops() == 1 &&
+             !linalg::isaContractionOpInterface(op) &&
+             !linalg::isaConvolutionOpInterface(op);
+    };
+    for (auto [op, root] : absorbedInto)
+      if (!inlineable(root)) {
+        taken.insert(op);
+        taken.insert(root);
+      }
     for (auto [op, root] : attentionOf)
       taken.insert(op);
     for (Operation &op : llvm::reverse(block)) {
       if (taken.contains(&op))
         continue;
       SmallVector<Operation *> ops = rowGroupOf(&op, taken);
+      // A root and the producers it absorbs are in one group or neither.
+      llvm::SmallPtrSet<Operation *, 8> inGroup(ops.begin(), ops.end());
+      if (llvm::any_of(ops, [&](Operation *member) {
+            auto it = absorbedInto.find(member);
+            return (it != absorbedInto.end() &&
+                    !inGroup.contains(it->second)) ||
+                   llvm::any_of(absorbedBy.lookup(member), [&](Operation *p) {
+                     return !inGroup.contains(p);
+                   });
+          }))
+        ops.clear();
       if (ops.empty())
         continue;
       Group group;

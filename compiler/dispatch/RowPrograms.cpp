@@ -105,14 +105,19 @@ SmallVector<AffineExpr> reshapeSourceIndices(Operation *op,
   return result;
 }
 
-SmallVector<AffineExpr> reductionLoops(const RowReduction &r) {
-  linalg::LinalgOp op = r.Op;
-  SmallVector<AffineExpr> loops(op.getNumLoops());
+SmallVector<AffineExpr> inlineReductionLoops(linalg::LinalgOp op,
+                                             ArrayRef<AffineExpr> indices,
+                                             AffineExpr reduced) {
+  SmallVector<AffineExpr> loops(op.getNumLoops(), reduced);
   AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   for (auto [i, e] : llvm::enumerate(out.getResults()))
-    loops[cast<AffineDimExpr>(e).getPosition()] = r.ResultIndices[i];
-  loops[r.ReducedLoop] = getAffineDimExpr(r.Dim, op->getContext());
+    loops[cast<AffineDimExpr>(e).getPosition()] = indices[i];
   return loops;
+}
+
+SmallVector<AffineExpr> reductionLoops(const RowReduction &r) {
+  return inlineReductionLoops(r.Op, r.ResultIndices,
+                              getAffineDimExpr(r.Dim, r.Op->getContext()));
 }
 
 namespace {
@@ -131,6 +136,8 @@ public:
 private:
   LogicalResult visitReduction(linalg::LinalgOp op,
                                ArrayRef<AffineExpr> indices);
+  LogicalResult visitInlineReduction(linalg::LinalgOp op,
+                                     ArrayRef<AffineExpr> indices);
   LogicalResult visitOperands(linalg::LinalgOp op, ArrayRef<AffineExpr> loops);
   unsigned numDims() const { return P.Loops.size() + Started; }
 
@@ -178,14 +185,39 @@ LogicalResult Analysis::visitOperands(linalg::LinalgOp op,
   return success();
 }
 
+LogicalResult Analysis::visitInlineReduction(linalg::LinalgOp op,
+                                             ArrayRef<AffineExpr> indices) {
+  unsigned reduced = 0;
+  for (auto [i, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      reduced = i;
+  if (op.getStaticLoopRanges()[reduced] > kMaxInlineExtent)
+    return failure();
+  P.InlineReductions.insert(op);
+  // Its inputs are read at each element of the reduced loop; their
+  // structure is the same at each, so one visit (at 0) checks it. A row
+  // reduction below would be read at as many places: none may be.
+  size_t reductions = Reached.size();
+  if (failed(visit(op.getDpsInitOperand(0)->get(), indices)) ||
+      failed(visitOperands(
+          op, inlineReductionLoops(
+                  op, indices, getAffineConstantExpr(0, op->getContext())))))
+    return failure();
+  return success(Reached.size() == reductions);
+}
+
 LogicalResult Analysis::visitReduction(linalg::LinalgOp op,
                                        ArrayRef<AffineExpr> indices) {
-  // One value per row: the result is read at row dims only.
+  // One value per row: the result is read at row dims only, unless it is
+  // short enough to compute for each element read.
   unsigned row = P.Loops.size() - 1;
   for (AffineExpr e : indices)
     for (unsigned d = row; d < numDims(); ++d)
       if (e.isFunctionOfDim(d))
-        return failure();
+        return Reached.contains(op) ? failure()
+                                    : visitInlineReduction(op, indices);
+  if (P.InlineReductions.contains(op))
+    return failure();
   if (!Reached.insert(op).second) {
     for (const RowReduction &r : P.Reductions)
       if (r.Op == op)

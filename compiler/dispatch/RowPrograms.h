@@ -14,7 +14,11 @@
 //   dims 0 .. n-1   the sink's loops (n - 1 runs along the row), and
 //   dim n + k       the reduced loop of the k-th reduction reached.
 // A reduction's result must be read at expressions of the row dims alone
-// (0 .. n-2), the same ones at every read: one value per row.
+// (0 .. n-2), the same ones at every read: one value per row. A short one
+// (kMaxInlineExtent elements at most, reading no row reduction) may be read
+// anywhere instead, an *inline* reduction computed for each element it
+// gives by whoever needs that element: a split-K GEMM's sum of partial
+// products, read by the LayerNorm after the residual add.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_COMPILER_DISPATCH_ROWPROGRAMS_H
@@ -22,6 +26,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace kiln {
 
@@ -60,6 +65,9 @@ struct RowReduction {
   unsigned Dim;         // the expression dim that stands for it
 };
 
+/// The most elements an inline reduction combines (a split-K factor).
+inline constexpr int64_t kMaxInlineExtent = 16;
+
 struct RowProgram {
   mlir::linalg::LinalgOp Sink;
   llvm::SmallVector<int64_t> Loops; // the sink's loop ranges, all static
@@ -68,6 +76,8 @@ struct RowProgram {
   /// Every op the program computes (reshapes included), in the order first
   /// reached from the sink; fills of scalars are read as their scalar.
   llvm::SetVector<mlir::Operation *> Ops;
+  /// The ops of Ops that are inline reductions.
+  llvm::SmallPtrSet<mlir::Operation *, 2> InlineReductions;
 
   unsigned numDims() const { return Loops.size() + Reductions.size(); }
   /// The number of rows and a row's length.
@@ -102,6 +112,13 @@ composeIndices(mlir::AffineMap map, llvm::ArrayRef<mlir::AffineExpr> indices,
 /// The loop expressions of reduction `r` for its row: the result indices
 /// for its parallel loops, dim `r.Dim` for its reduced loop.
 llvm::SmallVector<mlir::AffineExpr> reductionLoops(const RowReduction &r);
+
+/// The loop expressions of the inline reduction `op` for its element at
+/// `indices`, with `reduced` for its reduced loop.
+llvm::SmallVector<mlir::AffineExpr>
+inlineReductionLoops(mlir::linalg::LinalgOp op,
+                     llvm::ArrayRef<mlir::AffineExpr> indices,
+                     mlir::AffineExpr reduced);
 
 } // namespace kiln
 

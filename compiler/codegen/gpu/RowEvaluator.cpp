@@ -52,7 +52,22 @@ Value RowEvaluator::element(Value tensor, ArrayRef<AffineExpr> indices) {
     if (isReshapeOp(def))
       return element(def->getOperand(0),
                      reshapeSourceIndices(def, indices, Dims.size()));
-    return payload(cast<linalg::LinalgOp>(def), indices, nullptr);
+    auto op = cast<linalg::LinalgOp>(def);
+    if (P.InlineReductions.contains(def)) {
+      // Its elements combined in order into the accumulator's.
+      Value result = element(op.getDpsInitOperand(0)->get(), indices);
+      int64_t extent = 1;
+      for (auto [range, iterator] :
+           llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+        if (iterator == utils::IteratorType::reduction)
+          extent = range;
+      for (int64_t i = 0; i < extent; ++i)
+        result = payload(
+            op, inlineReductionLoops(op, indices, B.getAffineConstantExpr(i)),
+            result);
+      return result;
+    }
+    return payload(op, indices, nullptr);
   }
   return memref::LoadOp::create(B, Loc, bindingOf(tensor),
                                 materialize(indices));

@@ -4,7 +4,9 @@
 // need again from the bindings instead of storing the tensors between the
 // reductions and the sink: an element of a reshape is its source's element,
 // one of an elementwise op its payload applied to its operands' elements,
-// one of a fill its scalar and one of a binding a load. The kernel gives the
+// one of a fill its scalar and one of a binding a load, and one of an
+// inline reduction its accumulator's element combined with each of its
+// elements in turn. The kernel gives the
 // value of each dim (the row's position, the reduced element) and the
 // elements it computes itself: each reduction's row value and, for an
 // attention kernel, the scores it holds in registers.

@@ -16,8 +16,10 @@
 //   the row        each thread computes and stores the sink's elements
 //                  s, s + T, ... of its row
 //
-// Tensors between the reductions and the sink are never stored: each
-// element a thread needs is computed again from the bindings, so the row is
+// Tensors between the reductions and the sink are not stored (but for
+// those others read too, stored where the sink is: the residual stream a
+// LayerNorm reads): each element a thread needs is computed again from the
+// bindings, so the row is
 // read from memory once per reduction and once for the sink (from L1 after
 // the first time for rows that fit it). Combining partials in another order
 // changes floating-point sums within rounding, as the reduction kernels'
@@ -60,16 +62,69 @@ struct RowDispatch {
   /// f16 stored beside it), and its output binding; else null.
   linalg::LinalgOp Side;
   Value SideOut;
+  /// Tensors of the sink's shape the program computes and others read too
+  /// (the residual stream a LayerNorm reads), with their output bindings:
+  /// each element stored where the sink's is.
+  SmallVector<std::pair<Value, Value>> Stored;
 };
 
+// The dispatch's stores: the sink's (the stored value nothing else in the
+// dispatch reads), an optional conversion of it, and the others.
+struct RowStores {
+  bufferization::MaterializeInDestinationOp Main, Side;
+  SmallVector<bufferization::MaterializeInDestinationOp> Others;
+};
+
+std::optional<RowStores> rowStores(func::FuncOp func) {
+  SmallVector<bufferization::MaterializeInDestinationOp> stores;
+  func.walk([&](bufferization::MaterializeInDestinationOp op) {
+    stores.push_back(op);
+  });
+  // A stored conversion of another stored value.
+  auto conversionStored = [&](bufferization::MaterializeInDestinationOp store) {
+    return llvm::any_of(stores, [&](auto other) {
+      return isConversionOf(store.getSource().getDefiningOp(),
+                            other.getSource());
+    });
+  };
+  RowStores result;
+  for (bufferization::MaterializeInDestinationOp store : stores) {
+    if (!isa<BlockArgument>(store.getDest()))
+      return std::nullopt;
+    Value value = store.getSource();
+    bool readElsewhere = llvm::any_of(value.getUsers(), [&](Operation *u) {
+      return !isa<bufferization::MaterializeInDestinationOp>(u) &&
+             !llvm::any_of(stores, [&](auto other) {
+               return other.getSource().getDefiningOp() == u &&
+                      isConversionOf(u, value);
+             });
+    });
+    if (!readElsewhere && !conversionStored(store)) {
+      if (result.Main)
+        return std::nullopt;
+      result.Main = store;
+    }
+  }
+  if (!result.Main)
+    return std::nullopt;
+  for (bufferization::MaterializeInDestinationOp store : stores) {
+    if (store == result.Main)
+      continue;
+    if (!result.Side && isConversionOf(store.getSource().getDefiningOp(),
+                                       result.Main.getSource()))
+      result.Side = store;
+    else
+      result.Others.push_back(store);
+  }
+  return result;
+}
+
 FailureOr<RowDispatch> matchRowDispatch(func::FuncOp func) {
-  std::optional<ResultStores> stores = resultStores(func);
+  std::optional<RowStores> stores = rowStores(func);
   if (!stores)
     return failure();
   bufferization::MaterializeInDestinationOp store = stores->Main,
                                             sideStore = stores->Side;
-  if (!store)
-    return failure();
   auto sink = store.getSource().getDefiningOp<linalg::LinalgOp>();
   if (!sink)
     return failure();
@@ -84,10 +139,22 @@ FailureOr<RowDispatch> matchRowDispatch(func::FuncOp func) {
                                  type.getIntOrFloatBitWidth() != 64))
       return failure();
   }
-  RowDispatch d{std::move(*program), store.getDest(), store, nullptr, nullptr};
+  RowDispatch d{
+      std::move(*program), store.getDest(), store, nullptr, nullptr, {}};
   if (sideStore) {
     d.Side = sideStore.getSource().getDefiningOp<linalg::LinalgOp>();
     d.SideOut = sideStore.getDest();
+  }
+  // Every other stored tensor: an elementwise op of the program over the
+  // sink's loops, its element computed at the sink's indices.
+  for (bufferization::MaterializeInDestinationOp other : stores->Others) {
+    Value value = other.getSource();
+    auto op = value.getDefiningOp<linalg::LinalgOp>();
+    if (!op || !d.Program.Ops.contains(op) || op.getNumReductionLoops() != 0 ||
+        d.Program.InlineReductions.contains(op) ||
+        value.getType() != sink->getResult(0).getType())
+      return failure();
+    d.Stored.push_back({value, other.getDest()});
   }
   return d;
 }
@@ -301,6 +368,8 @@ void RowKernelBuilder::build() {
     loops.push_back(B.getAffineDimExpr(d));
   Value value = E.payload(P.Sink, loops, nullptr);
   ArrayRef<Value> indices = ArrayRef<Value>(E.Dims).take_front(n);
+  for (auto [tensor, out] : D.Stored)
+    memref::StoreOp::create(B, Loc, E.element(tensor, loops), out, indices);
   memref::StoreOp::create(B, Loc, value, D.Out, indices);
   if (D.Side)
     memref::StoreOp::create(B, Loc,

@@ -238,3 +238,104 @@ func.func @column_normalize(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
     } -> tensor<8x200xf16>
     return %6, %8 : tensor<8x200xf32>, tensor<8x200xf16>
   }
+
+// -----
+
+// A split-K GEMM's partial sums (4 of them) added to the residual stream,
+// then normalized, as a pre-LN transformer's MLP ends and its next block
+// starts: the sum is an inline reduction of the row program (each element
+// adds its 4 partials to its bias) and the residual add, which the next
+// block reads again, is stored beside the LayerNorm. One dispatch, two
+// results.
+
+// CHECK-LABEL: func.func @split_sum_layernorm(
+// CHECK:         %[[R:.+]]:2 = call @split_sum_layernorm_dispatch_0(
+// CHECK-NOT:     call
+// CHECK:         return %[[R]]#{{[01]}}, %[[R]]#{{[01]}}
+// DEFAULT-LABEL: func.func @split_sum_layernorm(
+// DEFAULT-COUNT-5: call @split_sum_layernorm_dispatch_
+#p3 = affine_map<(s, i, j) -> (s, i, j)>
+#o3 = affine_map<(s, i, j) -> (i, j)>
+#id2 = affine_map<(i, j) -> (i, j)>
+#col2 = affine_map<(i, j) -> (j)>
+#row2 = affine_map<(i, j) -> (i)>
+#red2 = affine_map<(i, j) -> (i)>
+func.func @split_sum_layernorm(%p: tensor<4x8x64xf32>, %r: tensor<8x64xf32>, %bias: tensor<64xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e = tensor.empty() : tensor<8x64xf32>
+  %init = linalg.generic {indexing_maps = [#col2, #id2], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<64xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%b: f32, %o: f32):
+    linalg.yield %b : f32
+  } -> tensor<8x64xf32>
+  %sum = linalg.generic {indexing_maps = [#p3, #o3], iterator_types = ["reduction", "parallel", "parallel"]} ins(%p : tensor<4x8x64xf32>) outs(%init : tensor<8x64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<8x64xf32>
+  %x = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%sum, %r : tensor<8x64xf32>, tensor<8x64xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.addf %a, %b : f32
+    linalg.yield %0 : f32
+  } -> tensor<8x64xf32>
+  %er = tensor.empty() : tensor<8xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %mean = linalg.generic {indexing_maps = [#id2, #red2], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x64xf32>) outs(%fr : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  %d = linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %mean : tensor<8x64xf32>, tensor<8xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%in: f32, %s: f32, %o: f32):
+    %0 = arith.divf %s, %n : f32
+    %1 = arith.subf %in, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<8x64xf32>
+  %sq = linalg.generic {indexing_maps = [#id2, #red2], iterator_types = ["parallel", "reduction"]} ins(%d : tensor<8x64xf32>) outs(%fr : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.mulf %in, %in : f32
+    %1 = arith.addf %0, %acc : f32
+    linalg.yield %1 : f32
+  } -> tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]} ins(%d, %sq : tensor<8x64xf32>, tensor<8xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%in: f32, %v: f32, %o: f32):
+    %0 = arith.divf %v, %n : f32
+    %1 = arith.addf %0, %eps : f32
+    %2 = math.rsqrt %1 : f32
+    %3 = arith.mulf %in, %2 : f32
+    linalg.yield %3 : f32
+  } -> tensor<8x64xf32>
+  return %y, %x : tensor<8x64xf32>, tensor<8x64xf32>
+}
+
+// -----
+
+// The residual stream read again before the LayerNorm ends (where the
+// dispatch's call would go) is not stored beside it: it is a dispatch of
+// its own, as the LayerNorm is.
+
+// CHECK-LABEL: func.func @stream_read_before_sink(
+// CHECK-COUNT-3: call @stream_read_before_sink_dispatch_
+// CHECK-NOT:     call
+#id2b = affine_map<(i, j) -> (i, j)>
+#red2b = affine_map<(i, j) -> (i)>
+func.func @stream_read_before_sink(%a: tensor<8x64xf32>, %b: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x64xf32>
+  %x = linalg.add ins(%a, %b : tensor<8x64xf32>, tensor<8x64xf32>) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %er = tensor.empty() : tensor<8xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %m = linalg.generic {indexing_maps = [#id2b, #red2b], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x64xf32>) outs(%fr : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.maxnumf %in, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  %z = linalg.exp ins(%x : tensor<8x64xf32>) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %y = linalg.generic {indexing_maps = [#id2b, affine_map<(i, j) -> (i)>, #id2b], iterator_types = ["parallel", "parallel"]} ins(%x, %m : tensor<8x64xf32>, tensor<8xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%in: f32, %s: f32, %o: f32):
+    %0 = arith.subf %in, %s : f32
+    linalg.yield %0 : f32
+  } -> tensor<8x64xf32>
+  return %y, %z : tensor<8x64xf32>, tensor<8x64xf32>
+}

@@ -151,3 +151,90 @@ func.func private @softmax(%xb: memref<2001x19xf16>, %yb: memref<2001x19xf16>) a
   bufferization.materialize_in_destination %y in restrict writable %yb : (tensor<2001x19xf16>, memref<2001x19xf16>) -> ()
   return
 }
+
+// -----
+
+// A LayerNorm of x = bias + the 4 partial sums of a split-K GEMM + the
+// residual r (form-dispatches' inline reduction), x stored beside the
+// result: wherever the program reads an element of x it adds the bias and
+// the 4 partials in order, then r; the sink's loop stores x's element and
+// then the result's.
+
+// CHECK-LABEL: func.func private @split_sum_layernorm(
+// CHECK-SAME:    kiln.lowering_config = {kernel = "row", reductions = 2 : i64
+// CHECK:         scf.forall
+// CHECK:           scf.for
+// CHECK:             %[[BIAS:.+]] = memref.load %arg2[%{{.+}}] : memref<64xf32>
+// CHECK:             %[[P0:.+]] = memref.load %arg0[%c0{{[_0-9]*}}, %{{.+}}, %{{.+}}] : memref<4x8x64xf32>
+// CHECK:             %[[S0:.+]] = arith.addf %[[P0]], %[[BIAS]]
+// CHECK:             %[[P1:.+]] = memref.load %arg0[%c1{{[_0-9]*}}, %{{.+}}, %{{.+}}] : memref<4x8x64xf32>
+// CHECK:             %[[S1:.+]] = arith.addf %[[P1]], %[[S0]]
+// CHECK:             memref.load %arg0[%c2{{[_0-9]*}}, %{{.+}}, %{{.+}}] : memref<4x8x64xf32>
+// CHECK:             %[[P3:.+]] = memref.load %arg0[%c3{{[_0-9]*}}, %{{.+}}, %{{.+}}] : memref<4x8x64xf32>
+// CHECK:             %[[S3:.+]] = arith.addf %[[P3]], %{{.+}}
+// CHECK:             %[[R:.+]] = memref.load %arg1[%{{.+}}, %{{.+}}] : memref<8x64xf32>
+// CHECK:             arith.addf %[[S3]], %[[R]]
+// CHECK:           gpu.shuffle  xor
+// CHECK:           scf.for
+// CHECK:             math.rsqrt
+// CHECK:             memref.store %{{.+}}, %arg4[%[[I:.+]], %[[J:.+]]] : memref<8x64xf32>
+// CHECK:             memref.store %{{.+}}, %arg3[%[[I]], %[[J]]] : memref<8x64xf32>
+// CHECK-NOT:     linalg.
+#p3 = affine_map<(s, i, j) -> (s, i, j)>
+#o3 = affine_map<(s, i, j) -> (i, j)>
+#id2 = affine_map<(i, j) -> (i, j)>
+#col2 = affine_map<(i, j) -> (j)>
+#row2 = affine_map<(i, j) -> (i)>
+func.func private @split_sum_layernorm(%pb: memref<4x8x64xf32>, %rb: memref<8x64xf32>, %bb: memref<64xf32>, %yb: memref<8x64xf32>, %xb: memref<8x64xf32>) attributes {kiln.dispatch} {
+  %p = bufferization.to_tensor %pb restrict : memref<4x8x64xf32> to tensor<4x8x64xf32>
+  %r = bufferization.to_tensor %rb restrict : memref<8x64xf32> to tensor<8x64xf32>
+  %bias = bufferization.to_tensor %bb restrict : memref<64xf32> to tensor<64xf32>
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e = tensor.empty() : tensor<8x64xf32>
+  %init = linalg.generic {indexing_maps = [#col2, #id2], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<64xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%b: f32, %o: f32):
+    linalg.yield %b : f32
+  } -> tensor<8x64xf32>
+  %sum = linalg.generic {indexing_maps = [#p3, #o3], iterator_types = ["reduction", "parallel", "parallel"]} ins(%p : tensor<4x8x64xf32>) outs(%init : tensor<8x64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<8x64xf32>
+  %x = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%sum, %r : tensor<8x64xf32>, tensor<8x64xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.addf %a, %b : f32
+    linalg.yield %0 : f32
+  } -> tensor<8x64xf32>
+  %er = tensor.empty() : tensor<8xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %mean = linalg.generic {indexing_maps = [#id2, #row2], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x64xf32>) outs(%fr : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  %d = linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %mean : tensor<8x64xf32>, tensor<8xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%in: f32, %s: f32, %o: f32):
+    %0 = arith.divf %s, %n : f32
+    %1 = arith.subf %in, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<8x64xf32>
+  %sq = linalg.generic {indexing_maps = [#id2, #row2], iterator_types = ["parallel", "reduction"]} ins(%d : tensor<8x64xf32>) outs(%fr : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.mulf %in, %in : f32
+    %1 = arith.addf %0, %acc : f32
+    linalg.yield %1 : f32
+  } -> tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]} ins(%d, %sq : tensor<8x64xf32>, tensor<8xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%in: f32, %v: f32, %o: f32):
+    %0 = arith.divf %v, %n : f32
+    %1 = arith.addf %0, %eps : f32
+    %2 = math.rsqrt %1 : f32
+    %3 = arith.mulf %in, %2 : f32
+    linalg.yield %3 : f32
+  } -> tensor<8x64xf32>
+  bufferization.materialize_in_destination %y in restrict writable %yb : (tensor<8x64xf32>, memref<8x64xf32>) -> ()
+  bufferization.materialize_in_destination %x in restrict writable %xb : (tensor<8x64xf32>, memref<8x64xf32>) -> ()
+  return
+}

@@ -102,9 +102,10 @@ void describeType(const module::TensorSpec &spec, KilnTensor *out) {
   out->rank = spec.Shape.size();
   out->shape = spec.Shape.empty() ? nullptr : spec.Shape.data();
   out->data = nullptr;
+  // A dynamic dimension (-1) is the call's: the size is known per call.
   uint64_t bytes = elementTypeSize(spec.Type);
   for (int64_t dim : spec.Shape)
-    bytes *= static_cast<uint64_t>(dim);
+    bytes = dim < 0 ? 0 : bytes * static_cast<uint64_t>(dim);
   out->dataSize = static_cast<size_t>(bytes);
 }
 

@@ -146,7 +146,9 @@ const char *kilnFunctionName(const KilnFunction *function);
 size_t kilnFunctionInputCount(const KilnFunction *function);
 size_t kilnFunctionOutputCount(const KilnFunction *function);
 /* The type of input/output `index`: elementType, rank, shape and dataSize
- * (the byte size) are set; data is NULL. The shape lives in the module. */
+ * (the byte size) are set; data is NULL. The shape lives in the module. A
+ * dynamic dimension is -1 (each call's inputs give it; outputs come with
+ * their shapes) and dataSize is then 0. */
 KilnStatus kilnFunctionInputType(const KilnFunction *function, size_t index,
                                  KilnTensor *outType);
 KilnStatus kilnFunctionOutputType(const KilnFunction *function, size_t index,

@@ -7,8 +7,9 @@ namespace kiln {
 std::string tensorTypeString(const std::vector<int64_t> &shape,
                              ElementType type) {
   std::string s;
+  // A dynamic dimension (-1 in a module's signature) prints as MLIR's `?`.
   for (int64_t d : shape)
-    s += std::to_string(d) + "x";
+    s += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
   s += elementTypeName(type);
   return s;
 }

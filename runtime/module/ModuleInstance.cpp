@@ -2,6 +2,7 @@
 
 #include "runtime/module/ModuleInstance.h"
 
+#include "runtime/module/CallShapes.h"
 #include "runtime/module/VariantSpec.h"
 #include "runtime/module/Verifier.h"
 
@@ -37,6 +38,11 @@ struct ModuleInstance::Function {
   // call. With unified memory the input slots wrap the caller's tensors for
   // the length of one call.
   std::vector<std::shared_ptr<hal::Buffer>> Table;
+  // A function with dynamic shapes (a shape program): the shapes the
+  // recordings, table and arena above are for, and what they resolve to.
+  // A call at other shapes drops them and records afresh.
+  bool Dynamic = false;
+  std::optional<CallShapes> Shapes;
 
   // Binding-table layout: inputs, outputs, arena, constants, then (only
   // when staged) host-visible staging for inputs and outputs.
@@ -75,6 +81,14 @@ struct ModuleInstance::Function {
   }
   BufferRef ref(const sc::BufferRange &range) const {
     return BufferRef::slot(slotFor(range), range.offset(), range.length());
+  }
+  // Range `index` of step `step` as this call places it.
+  BufferRef ref(const sc::BufferRange &range, uint32_t step,
+                size_t index) const {
+    if (!Shapes)
+      return ref(range);
+    const ResolvedRange &place = Shapes->Ranges[step][index];
+    return BufferRef::slot(slotFor(range), place.Offset, place.Length);
   }
 };
 
@@ -163,6 +177,7 @@ Status ModuleInstance::loadFunctions() {
   for (const sc::Function *def : *File->root().functions()) {
     Function function;
     function.Def = def;
+    function.Dynamic = def->shape_program() != nullptr;
     function.Signature.Name = def->name()->str();
     for (const sc::TensorType *type : *def->inputs()) {
       KILN_ASSIGN_OR_RETURN(TensorSpec spec, toTensorSpec(*type));
@@ -251,26 +266,32 @@ ModuleInstance::record(Function &function, bool staged) {
       const LoadedExecutable &executable = Executables[dispatch->executable()];
       const sc::EntryPoint *entry =
           executable.Variant->entry_points()->Get(dispatch->entry_point());
-      std::array<uint32_t, 3> grid = {entry->workgroup_count()->Get(0),
-                                      entry->workgroup_count()->Get(1),
-                                      entry->workgroup_count()->Get(2)};
       std::vector<BufferRef> bindings;
       bindings.reserve(dispatch->bindings()->size());
-      for (const sc::BufferRange *range : *dispatch->bindings())
-        bindings.push_back(function.ref(*range));
+      for (flatbuffers::uoffset_t b = 0; b < dispatch->bindings()->size(); ++b)
+        bindings.push_back(
+            function.ref(*dispatch->bindings()->Get(b), stepIndex, b));
       std::span<const uint32_t> pushConstants;
-      if (dispatch->push_constants())
+      if (function.Shapes)
+        pushConstants = function.Shapes->PushConstants[stepIndex];
+      else if (dispatch->push_constants())
         pushConstants =
             std::span<const uint32_t>(dispatch->push_constants()->data(),
                                       dispatch->push_constants()->size());
-      recorded = commands->dispatch(executable.Handle, dispatch->entry_point(),
-                                    grid, bindings, pushConstants);
+      // The variant's grid, computed from the push constants where the
+      // shapes decide it.
+      StatusOr<std::array<uint32_t, 3>> grid =
+          resolveGrid(*entry, pushConstants);
+      recorded = grid.ok() ? commands->dispatch(executable.Handle,
+                                                dispatch->entry_point(), *grid,
+                                                bindings, pushConstants)
+                           : grid.status();
     } else if (const sc::CopyStep *copy = step->kind_as_CopyStep()) {
-      recorded = commands->copy(function.ref(*copy->source()),
-                                function.ref(*copy->target()));
+      recorded = commands->copy(function.ref(*copy->source(), stepIndex, 0),
+                                function.ref(*copy->target(), stepIndex, 1));
     } else if (const sc::FillStep *fill = step->kind_as_FillStep()) {
-      recorded = commands->fill(function.ref(*fill->target()), fill->pattern(),
-                                fill->pattern_length());
+      recorded = commands->fill(function.ref(*fill->target(), stepIndex, 0),
+                                fill->pattern(), fill->pattern_length());
     } else {
       recorded = KILN_ERROR(InvalidArgument, "unknown step kind");
     }
@@ -324,6 +345,8 @@ ModuleInstance::call(std::string_view name,
     return KILN_ERROR(InvalidArgument, functionLabel(signature), " expects ",
                       signature.Inputs.size(), " input(s), got ",
                       inputs.size());
+  if (function->Dynamic)
+    return callDynamic(*function, inputs);
   for (size_t i = 0; i < inputs.size(); ++i) {
     const TensorSpec &expected = signature.Inputs[i];
     const HostTensor &input = inputs[i];
@@ -343,12 +366,51 @@ ModuleInstance::call(std::string_view name,
   return callLocked(*function, inputs);
 }
 
+StatusOr<std::vector<HostTensor>>
+ModuleInstance::callDynamic(Function &function,
+                            const std::vector<HostTensor> &inputs) {
+  const FunctionSignature &signature = function.Signature;
+  std::vector<std::vector<int64_t>> shapes;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].Type != signature.Inputs[i].Type)
+      return KILN_ERROR(
+          InvalidArgument, functionLabel(signature), " input ", i,
+          ": expected ",
+          tensorTypeString(signature.Inputs[i].Shape, signature.Inputs[i].Type),
+          ", got ", inputs[i].typeString());
+    shapes.push_back(inputs[i].Shape);
+  }
+  std::lock_guard<std::mutex> lock(Mutex);
+  if (!function.Shapes || function.Shapes->InputShapes != shapes) {
+    KILN_ASSIGN_OR_RETURN(CallShapes resolved,
+                          resolveCall(*function.Def, functionLabel(signature),
+                                      shapes, File->constantsSize()));
+    // What was made for other shapes goes.
+    function.Direct.reset();
+    function.Staged.reset();
+    function.Table.clear();
+    function.Arena.reset();
+    function.InputBytes = resolved.InputBytes;
+    function.OutputBytes = resolved.OutputBytes;
+    function.Shapes = std::move(resolved);
+  }
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].Data.size() != function.InputBytes[i])
+      return KILN_ERROR(InvalidArgument, functionLabel(signature), " input ", i,
+                        ": ", inputs[i].typeString(), " needs ",
+                        function.InputBytes[i], " bytes of data, got ",
+                        inputs[i].Data.size());
+  return callLocked(function, inputs);
+}
+
 Status ModuleInstance::allocateArena(Function &function) {
   if (function.Arena)
     return Status();
+  uint64_t size =
+      function.Shapes ? function.Shapes->ArenaSize : function.Def->arena_size();
   KILN_ASSIGN_OR_RETURN(function.Arena,
                         Device->allocator().allocate(
-                            function.Def->arena_size(), MemoryType::DeviceLocal,
+                            size, MemoryType::DeviceLocal,
                             BufferUsage::Transfer | BufferUsage::Dispatch));
   return Status();
 }
@@ -421,6 +483,12 @@ Status ModuleInstance::callWithDeviceBuffers(
   if (!function)
     return lookup(name).status();
   const FunctionSignature &signature = function->Signature;
+  // Buffers carry no shapes to resolve a dynamic function with.
+  if (function->Dynamic)
+    return KILN_ERROR(Unimplemented, functionLabel(signature),
+                      " has dynamic shapes; calls on device buffers do not "
+                      "take shapes yet (issue 19, item 6): call it on host "
+                      "tensors");
   if (inputs.size() != signature.Inputs.size() ||
       outputs.size() != signature.Outputs.size())
     return KILN_ERROR(InvalidArgument, functionLabel(signature), " expects ",
@@ -523,7 +591,8 @@ ModuleInstance::callLocked(Function &function,
     KILN_ASSIGN_OR_RETURN(std::span<const uint8_t> mapped, host->mapRead());
     HostTensor output;
     output.Type = function.Signature.Outputs[i].Type;
-    output.Shape = function.Signature.Outputs[i].Shape;
+    output.Shape = function.Shapes ? function.Shapes->OutputShapes[i]
+                                   : function.Signature.Outputs[i].Shape;
     output.Data.assign(mapped.begin(),
                        mapped.begin() + function.OutputBytes[i]);
     outputs.push_back(std::move(output));

@@ -65,7 +65,10 @@ public:
   StatusOr<const FunctionSignature *> lookup(std::string_view name) const;
 
   /// Runs `function` on `inputs` (count, element types, shapes and data
-  /// sizes are checked) and returns its outputs. Calls are serialized.
+  /// sizes are checked) and returns its outputs. Calls are serialized. A
+  /// function with dynamic dimensions (-1 in its signature) takes its shapes
+  /// from the inputs each call; a call at the shapes of the one before
+  /// replays its recording, other shapes record afresh.
   StatusOr<std::vector<HostTensor>> call(std::string_view function,
                                          const std::vector<HostTensor> &inputs);
 
@@ -115,6 +118,10 @@ private:
                  const std::shared_ptr<hal::SubmissionTimer> &timer);
   StatusOr<std::vector<HostTensor>>
   callLocked(Function &function, const std::vector<HostTensor> &inputs);
+  // call() of a function with dynamic shapes: resolves its shapes from the
+  // inputs (CallShapes.h), recording afresh when they changed.
+  StatusOr<std::vector<HostTensor>>
+  callDynamic(Function &function, const std::vector<HostTensor> &inputs);
 
   std::shared_ptr<hal::Device> Device;
   std::shared_ptr<const ModuleFile> File;

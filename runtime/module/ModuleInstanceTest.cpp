@@ -705,3 +705,93 @@ TEST(ModuleInstanceLargeTest, ConstantsPastFourGiB) {
 
 } // namespace
 } // namespace kiln::module
+
+namespace kiln::module {
+namespace {
+
+// Dynamic shapes (issue 19): @fill(x: ?xf32) -> ?xf32 runs scale_bias_f32
+// (push words: n, scale bits, bias bits) over a grid of n workgroups
+// computed per call from words 0 and 1, where the call's n lands as 64 bits
+// (so the scale, word 1, is n's high half: 0). Each output element is the
+// bias: what was computed, and at which length, shows which shapes the
+// recording was made for.
+test::ModuleSpec dynamicFillSpec(float bias) {
+  using Op = sc::ShapeOp;
+  test::ModuleSpec spec;
+  spec.VersionMinor = 3;
+  test::EntryPointSpec entry{"scale_bias_f32", {1, 1, 1}, {1, 1, 1}, 2, 3, 0};
+  spec.Grids = {
+      {0, 0, 0, {{Op::PushConstant, 0, 0}, {Op::Constant, 1, 0}}, {0, 1, 1}}};
+  spec.Executables.push_back(
+      {"kernels", {{"cpu-elf-x86_64", "x86-64", kernelImage(), {entry}}}});
+  test::FunctionSpec f;
+  f.Name = "fill";
+  f.Inputs = {{kF32, {-1}}};
+  f.Outputs = {{kF32, {-1}}};
+  f.OutputDimNodes = {{1}};
+  f.ShapeProgram = {
+      {Op::Constant, 4, 0}, {Op::InputDim, 0, 0}, {Op::Mul, 0, 1}};
+  test::StepSpec step;
+  step.Kind = sc::StepKind::DispatchStep;
+  step.Bindings = {range(SK::Input, 0, 0, 0), range(SK::Output, 0, 0, 0)};
+  step.Access = {sc::BindingAccess::Read, sc::BindingAccess::Write};
+  step.PushConstants = {0, 0, std::bit_cast<uint32_t>(bias)};
+  step.BindingNodes = {{0xFFFFFFFFu, 2}, {0xFFFFFFFFu, 2}};
+  step.PushConstantNodes = {{0, 1}};
+  step.Dependencies = std::vector<uint32_t>{};
+  f.Steps = {step};
+  spec.Functions = {f};
+  return spec;
+}
+
+class DynamicShapesTest : public ::testing::TestWithParam<std::string> {};
+
+INSTANTIATE_TEST_SUITE_P(Devices, DynamicShapesTest,
+                         ::testing::Values("local-sync", "local-task",
+                                           "local-task://?unified=0"),
+                         hal::deviceParamName);
+
+TEST_P(DynamicShapesTest, OneModuleRunsAtEachCallsShapes) {
+  auto device = hal::DriverRegistry::global().createDevice(GetParam());
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  std::vector<uint8_t> bytes = test::buildModule(dynamicFillSpec(2.5f));
+  auto file = ModuleFile::fromBytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(file.ok()) << file.status().toString();
+  auto instance = ModuleInstance::create(*device, *file);
+  ASSERT_TRUE(instance.ok()) << instance.status().toString();
+  auto signature = (*instance)->lookup("fill");
+  ASSERT_TRUE(signature.ok());
+  EXPECT_EQ((*signature)->Inputs[0].Shape, std::vector<int64_t>{-1});
+  // A new shape records afresh; the same shape again replays.
+  const std::vector<std::pair<int64_t, uint64_t>> callsAndRecordings = {
+      {5, 1}, {1, 2}, {13, 3}, {13, 3}, {5, 4}};
+  for (auto [n, expectedRecordings] : callsAndRecordings) {
+    std::vector<float> x(static_cast<size_t>(n), 7.0f);
+    auto outputs = (*instance)->call(
+        "fill", {tensor(ElementType::F32, {n}, floatBytes(x))});
+    ASSERT_TRUE(outputs.ok()) << outputs.status().toString();
+    ASSERT_EQ(outputs->size(), 1u);
+    EXPECT_EQ((*outputs)[0].Shape, std::vector<int64_t>{n});
+    EXPECT_EQ(asFloats((*outputs)[0]),
+              std::vector<float>(static_cast<size_t>(n), 2.5f));
+    EXPECT_EQ((*instance)->recordingCount(), expectedRecordings) << n;
+  }
+  // Wrong element type or rank: one-line errors naming the input.
+  auto wrong = (*instance)->call(
+      "fill", {tensor(ElementType::I32, {2}, std::vector<uint8_t>(8))});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.status().message(),
+            "function @fill input 0: expected ?xf32, got 2xi32");
+  wrong = (*instance)->call(
+      "fill", {tensor(ElementType::F32, {2, 2}, std::vector<uint8_t>(16))});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.status().message(),
+            "function @fill input 0 has rank 2, expected 1");
+  // Device-buffer calls carry no shapes yet.
+  std::vector<std::shared_ptr<hal::Buffer>> none;
+  Status status = (*instance)->callWithDeviceBuffers("fill", none, none);
+  EXPECT_EQ(status.code(), StatusCode::Unimplemented);
+}
+
+} // namespace
+} // namespace kiln::module

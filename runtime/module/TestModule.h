@@ -45,6 +45,17 @@ struct StepSpec {
   uint8_t PatternLength = 4;
   // Absent: the step waits for every earlier one (minor version 0).
   std::optional<std::vector<uint32_t>> Dependencies;
+  // Dynamic shapes (minor version 3): (offset, length) nodes per binding,
+  // empty leaves them out; (word, node) per push constant computed per call.
+  std::vector<std::pair<uint32_t, uint32_t>> BindingNodes;
+  std::vector<std::pair<uint32_t, uint32_t>> PushConstantNodes;
+};
+
+/// A shape program node (module.fbs ShapeNode).
+struct ShapeNodeSpec {
+  sc::ShapeOp Op = sc::ShapeOp::Constant;
+  int64_t A = 0;
+  int64_t B = 0;
 };
 
 struct TensorTypeSpec {
@@ -58,6 +69,15 @@ struct FunctionSpec {
   std::vector<TensorTypeSpec> Outputs;
   uint64_t ArenaSize = 0;
   std::vector<StepSpec> Steps;
+  // Dynamic shapes: a program (leaves the field out when absent unless
+  // HasShapeProgram), checks and the arena's node.
+  std::vector<ShapeNodeSpec> ShapeProgram;
+  bool HasShapeProgram = false;
+  std::vector<std::pair<uint32_t, uint32_t>> ShapeChecks;
+  uint32_t ArenaSizeNode = 0xFFFFFFFFu;
+  // Each output's dimension nodes, by output; missing or empty leaves them
+  // out.
+  std::vector<std::vector<uint32_t>> OutputDimNodes;
 };
 
 struct EntryPointSpec {
@@ -67,6 +87,15 @@ struct EntryPointSpec {
   uint32_t BindingCount = 0;
   uint32_t PushConstantCount = 0;
   uint32_t SharedMemoryBytes = 0;
+};
+
+/// A grid computed per dispatch for one entry point of one variant.
+struct GridSpec {
+  uint32_t Executable = 0;
+  uint32_t Variant = 0;
+  uint32_t EntryPoint = 0;
+  std::vector<ShapeNodeSpec> Program;
+  std::vector<uint32_t> Nodes;
 };
 
 struct VariantSpec {
@@ -110,6 +139,8 @@ struct ModuleSpec {
   // Real modules end with a checksum footer; fuzzing the verifier's other
   // checks needs files without one (any flip would fail the checksum).
   bool AppendChecksum = true;
+  // Entry points whose grid is computed per dispatch (dynamic shapes).
+  std::vector<GridSpec> Grids;
 };
 
 inline std::vector<uint8_t> randomBytes(size_t size, uint32_t seed) {
@@ -197,6 +228,14 @@ inline sc::BufferRange toRange(const RangeSpec &r) {
   return sc::BufferRange(r.Storage, r.Index, r.Offset, r.Length);
 }
 
+inline std::vector<sc::ShapeNode>
+shapeNodes(const std::vector<ShapeNodeSpec> &nodes) {
+  std::vector<sc::ShapeNode> out;
+  for (const ShapeNodeSpec &n : nodes)
+    out.emplace_back(n.Op, n.A, n.B);
+  return out;
+}
+
 /// The flatbuffer of `spec`, without its constants segment's bytes or the
 /// checksum footer; a segment is declared as spec.Segment says, at offset 0
 /// unless it gives one.
@@ -204,15 +243,20 @@ inline std::vector<uint8_t> buildFlatbuffer(const ModuleSpec &spec) {
   flatbuffers::FlatBufferBuilder fbb;
   std::vector<flatbuffers::Offset<sc::Function>> functions;
   for (const FunctionSpec &f : spec.Functions) {
-    auto types = [&](const std::vector<TensorTypeSpec> &list) {
+    auto types = [&](const std::vector<TensorTypeSpec> &list,
+                     const std::vector<std::vector<uint32_t>> &dimNodes) {
       std::vector<flatbuffers::Offset<sc::TensorType>> out;
-      for (const TensorTypeSpec &t : list)
+      for (size_t i = 0; i < list.size(); ++i) {
+        const TensorTypeSpec &t = list[i];
+        bool nodes = i < dimNodes.size() && !dimNodes[i].empty();
         out.push_back(sc::CreateTensorTypeDirect(
-            fbb, static_cast<sc::ElementType>(t.ElementType), &t.Shape));
+            fbb, static_cast<sc::ElementType>(t.ElementType), &t.Shape,
+            nodes ? &dimNodes[i] : nullptr));
+      }
       return out;
     };
-    auto inputs = types(f.Inputs);
-    auto outputs = types(f.Outputs);
+    auto inputs = types(f.Inputs, {});
+    auto outputs = types(f.Outputs, f.OutputDimNodes);
     std::vector<flatbuffers::Offset<sc::Step>> steps;
     for (const StepSpec &s : f.Steps) {
       flatbuffers::Offset<void> kind;
@@ -221,10 +265,18 @@ inline std::vector<uint8_t> buildFlatbuffer(const ModuleSpec &spec) {
         std::vector<sc::BufferRange> bindings;
         for (const RangeSpec &r : s.Bindings)
           bindings.push_back(toRange(r));
+        std::vector<sc::BindingNodes> bindingNodes;
+        for (auto [offset, length] : s.BindingNodes)
+          bindingNodes.emplace_back(offset, length);
+        std::vector<sc::PushConstantNode> pushNodes;
+        for (auto [word, node] : s.PushConstantNodes)
+          pushNodes.emplace_back(word, node);
         kind = sc::CreateDispatchStepDirect(
                    fbb, s.Executable, s.EntryPoint, &bindings,
                    s.PushConstants.empty() ? nullptr : &s.PushConstants,
-                   s.Access.empty() ? nullptr : &s.Access)
+                   s.Access.empty() ? nullptr : &s.Access,
+                   bindingNodes.empty() ? nullptr : &bindingNodes,
+                   pushNodes.empty() ? nullptr : &pushNodes)
                    .Union();
         break;
       }
@@ -246,18 +298,37 @@ inline std::vector<uint8_t> buildFlatbuffer(const ModuleSpec &spec) {
           fbb, s.Kind, kind,
           s.Dependencies ? fbb.CreateVector(*s.Dependencies) : 0));
     }
+    std::vector<sc::ShapeNode> program = shapeNodes(f.ShapeProgram);
+    std::vector<sc::ShapeCheck> checks;
+    for (auto [lhs, rhs] : f.ShapeChecks)
+      checks.emplace_back(lhs, rhs);
+    bool hasProgram = f.HasShapeProgram || !program.empty();
     functions.push_back(sc::CreateFunctionDirect(
-        fbb, f.Name.c_str(), &inputs, &outputs, f.ArenaSize, &steps));
+        fbb, f.Name.c_str(), &inputs, &outputs, f.ArenaSize, &steps,
+        hasProgram ? &program : nullptr, checks.empty() ? nullptr : &checks,
+        f.ArenaSizeNode));
   }
   std::vector<flatbuffers::Offset<sc::Executable>> executables;
-  for (const ExecutableSpec &e : spec.Executables) {
+  for (uint32_t ei = 0; ei < spec.Executables.size(); ++ei) {
+    const ExecutableSpec &e = spec.Executables[ei];
     std::vector<flatbuffers::Offset<sc::ExecutableVariant>> variants;
-    for (const VariantSpec &v : e.Variants) {
+    for (uint32_t vi = 0; vi < e.Variants.size(); ++vi) {
+      const VariantSpec &v = e.Variants[vi];
       std::vector<flatbuffers::Offset<sc::EntryPoint>> entryPoints;
-      for (const EntryPointSpec &ep : v.EntryPoints)
+      for (uint32_t pi = 0; pi < v.EntryPoints.size(); ++pi) {
+        const EntryPointSpec &ep = v.EntryPoints[pi];
+        const GridSpec *grid = nullptr;
+        for (const GridSpec &g : spec.Grids)
+          if (g.Executable == ei && g.Variant == vi && g.EntryPoint == pi)
+            grid = &g;
+        std::vector<sc::ShapeNode> program =
+            grid ? shapeNodes(grid->Program) : std::vector<sc::ShapeNode>{};
         entryPoints.push_back(sc::CreateEntryPointDirect(
             fbb, ep.Name.c_str(), &ep.WorkgroupSize, &ep.WorkgroupCount,
-            ep.BindingCount, ep.PushConstantCount, ep.SharedMemoryBytes));
+            ep.BindingCount, ep.PushConstantCount, ep.SharedMemoryBytes,
+            program.empty() ? nullptr : &program,
+            grid && !grid->Nodes.empty() ? &grid->Nodes : nullptr));
+      }
       variants.push_back(sc::CreateExecutableVariantDirect(
           fbb, v.Format.c_str(), v.Target.c_str(), &v.Image, &entryPoints));
     }

@@ -4,6 +4,8 @@
 
 #include "runtime/base/ElementType.h"
 #include "runtime/base/HostTensor.h"
+#include "runtime/module/CallShapes.h"
+#include "runtime/module/StepAccesses.h"
 #include "schema/ModuleChecksum.h"
 #include "schema/StepDependencies.h"
 
@@ -231,8 +233,31 @@ private:
       return KILN_ERROR(InvalidArgument, where, " has an empty name");
     KILN_RETURN_IF_ERROR(
         checkGrid(fullWhere, "workgroup_size", *entryPoint.workgroup_size()));
-    return checkGrid(fullWhere, "workgroup_count",
-                     *entryPoint.workgroup_count());
+    KILN_RETURN_IF_ERROR(
+        checkGrid(fullWhere, "workgroup_count", *entryPoint.workgroup_count()));
+    // A grid computed per dispatch: a program over the dispatch's push
+    // constant words (resolveGrid evaluates it).
+    const auto *program = entryPoint.workgroup_count_program();
+    const auto *nodes = entryPoint.workgroup_count_nodes();
+    if (!program && !nodes)
+      return Status();
+    if (!program || !nodes || nodes->size() != 3)
+      return KILN_ERROR(InvalidArgument, fullWhere,
+                        ": a grid program needs its program and 3 nodes");
+    std::vector<sc::ShapeNodeData> data = shapeProgramOf(program);
+    uint32_t words = entryPoint.push_constant_count();
+    std::string problem = sc::checkShapeProgram(
+        data, [&](sc::ShapeOpcode op, int64_t a, int64_t) {
+          return op == sc::ShapeOpcode::PushConstant && a >= 0 &&
+                 a + 1 < static_cast<int64_t>(words);
+        });
+    if (!problem.empty())
+      return KILN_ERROR(InvalidArgument, fullWhere, " grid program: ", problem);
+    for (uint32_t node : *nodes)
+      if (node >= data.size())
+        return KILN_ERROR(InvalidArgument, fullWhere, ": grid node ", node,
+                          " is not one of the program's ", data.size());
+    return Status();
   }
 
   Status checkGrid(const std::string &where, std::string_view field,
@@ -256,8 +281,10 @@ private:
     return Status();
   }
 
+  // `dynamic`: the function has a shape program, so a dimension may be -1.
   StatusOr<TensorInfo> checkTensorType(const std::string &where,
-                                       const sc::TensorType &type) {
+                                       const sc::TensorType &type,
+                                       bool dynamic) {
     uint8_t rawType = static_cast<uint8_t>(type.element_type());
     if (rawType > kMaxElementType)
       return KILN_ERROR(InvalidArgument, where, ": unknown element type ",
@@ -274,9 +301,14 @@ private:
     std::vector<int64_t> dims;
     for (flatbuffers::uoffset_t i = 0; i < shape.size(); ++i) {
       int64_t dim = shape.Get(i);
+      if (dim == -1 && dynamic)
+        continue; // known per call (CallShapes.h)
       if (dim < 0)
         return KILN_ERROR(InvalidArgument, where, ": dimension ", i, " is ",
-                          dim, ", expected >= 0");
+                          dim, ", expected >= 0",
+                          dim == -1 ? " (a dynamic dimension needs a function "
+                                      "with a shape program)"
+                                    : "");
       dims.push_back(dim);
     }
     // An empty tensor's other dims still must not describe an impossible
@@ -303,20 +335,22 @@ private:
     std::string where = strCat("function ", quote(function.name()));
     Inputs.clear();
     Outputs.clear();
+    bool hasProgram = function.shape_program() != nullptr;
     const auto &inputs = *function.inputs();
     for (flatbuffers::uoffset_t i = 0; i < inputs.size(); ++i) {
-      KILN_ASSIGN_OR_RETURN(
-          TensorInfo info,
-          checkTensorType(strCat(where, " input ", i), *inputs.Get(i)));
+      KILN_ASSIGN_OR_RETURN(TensorInfo info,
+                            checkTensorType(strCat(where, " input ", i),
+                                            *inputs.Get(i), hasProgram));
       Inputs.push_back(std::move(info));
     }
     const auto &outputs = *function.outputs();
     for (flatbuffers::uoffset_t i = 0; i < outputs.size(); ++i) {
-      KILN_ASSIGN_OR_RETURN(
-          TensorInfo info,
-          checkTensorType(strCat(where, " output ", i), *outputs.Get(i)));
+      KILN_ASSIGN_OR_RETURN(TensorInfo info,
+                            checkTensorType(strCat(where, " output ", i),
+                                            *outputs.Get(i), hasProgram));
       Outputs.push_back(std::move(info));
     }
+    KILN_RETURN_IF_ERROR(checkShapeProgram(where, function));
     ArenaSize = function.arena_size();
     if (ArenaSize > kMaxModuleByteSize)
       return KILN_ERROR(InvalidArgument, where, ": arena size ", ArenaSize,
@@ -335,7 +369,10 @@ private:
       KILN_RETURN_IF_ERROR(checkDependencies(stepWhere, i, step, order));
       accesses.push_back(stepAccesses(step));
     }
-    if (auto conflict = sc::findUnorderedConflict(accesses, order))
+    // A function with dynamic shapes has its ranges, and is checked, per
+    // call (CallShapes.h).
+    if (auto conflict = hasProgram ? std::nullopt
+                                   : sc::findUnorderedConflict(accesses, order))
       return KILN_ERROR(InvalidArgument, where, ": steps ", conflict->first,
                         " and ", conflict->second,
                         " touch the same bytes, one of them writing, but step ",
@@ -344,6 +381,75 @@ private:
                         " (directly or through its dependencies), so they "
                         "could run at the same time");
     return Status();
+  }
+
+  // The shape program and every reference to its nodes outside the steps:
+  // leaves reading existing input dimensions, checks, the arena's node,
+  // outputs' dimension nodes. Without a program, none of those may appear.
+  Status checkShapeProgram(const std::string &where,
+                           const sc::Function &function) {
+    ProgramSize = 0;
+    const auto &inputs = *function.inputs();
+    const auto &outputs = *function.outputs();
+    if (!function.shape_program()) {
+      bool stray = function.shape_checks() ||
+                   function.arena_size_node() != sc::kNoShapeNode;
+      for (const sc::TensorType *type : outputs)
+        stray |= type->dim_nodes() != nullptr;
+      if (stray)
+        return KILN_ERROR(InvalidArgument, where,
+                          " refers to shape nodes but has no shape program");
+      return Status();
+    }
+    std::vector<sc::ShapeNodeData> program =
+        shapeProgramOf(function.shape_program());
+    std::string problem = sc::checkShapeProgram(
+        program, [&](sc::ShapeOpcode op, int64_t a, int64_t b) {
+          return op == sc::ShapeOpcode::InputDim && a >= 0 &&
+                 a < static_cast<int64_t>(inputs.size()) && b >= 0 &&
+                 b < static_cast<int64_t>(inputs.Get(a)->shape()->size());
+        });
+    if (!problem.empty())
+      return KILN_ERROR(InvalidArgument, where, ": ", problem);
+    ProgramSize = program.size();
+    auto valid = [&](uint32_t node, bool allowNone) {
+      return sc::validShapeNodeRef(node, ProgramSize, allowNone);
+    };
+    if (const auto *checks = function.shape_checks())
+      for (const sc::ShapeCheck *check : *checks)
+        if (!valid(check->lhs(), false) || !valid(check->rhs(), false))
+          return KILN_ERROR(InvalidArgument, where,
+                            ": a shape check names nodes ", check->lhs(),
+                            " and ", check->rhs(), " of ", ProgramSize);
+    if (!valid(function.arena_size_node(), true))
+      return KILN_ERROR(InvalidArgument, where, ": arena size node ",
+                        function.arena_size_node(), " is not one of ",
+                        ProgramSize);
+    for (flatbuffers::uoffset_t i = 0; i < outputs.size(); ++i) {
+      const sc::TensorType &type = *outputs.Get(i);
+      const auto *nodes = type.dim_nodes();
+      bool dynamic = hasNegativeDim(*type.shape());
+      if (!nodes) {
+        if (dynamic)
+          return KILN_ERROR(InvalidArgument, where, " output ", i,
+                            " has a dynamic dimension but no dimension nodes");
+        continue;
+      }
+      if (nodes->size() != type.shape()->size())
+        return KILN_ERROR(InvalidArgument, where, " output ", i, " has ",
+                          nodes->size(), " dimension nodes for rank ",
+                          type.shape()->size());
+      for (uint32_t node : *nodes)
+        if (!valid(node, false))
+          return KILN_ERROR(InvalidArgument, where, " output ", i,
+                            ": dimension node ", node, " is not one of ",
+                            ProgramSize);
+    }
+    return Status();
+  }
+
+  static bool hasNegativeDim(const flatbuffers::Vector<int64_t> &v) {
+    return std::any_of(v.begin(), v.end(), [](int64_t d) { return d < 0; });
   }
 
   Status checkDependencies(const std::string &where, uint32_t index,
@@ -366,33 +472,6 @@ private:
     order.add(index, std::span<const uint32_t>(dependencies->data(),
                                                dependencies->size()));
     return Status();
-  }
-
-  // The bytes a checked step reads and writes. A dispatch without binding
-  // access (minor version 0) may read and write every binding.
-  static std::vector<sc::StepAccess> stepAccesses(const sc::Step &step) {
-    auto access = [](const sc::BufferRange &range, bool written) {
-      bool indexed = range.storage() == sc::StorageKind::Input ||
-                     range.storage() == sc::StorageKind::Output;
-      return sc::StepAccess{static_cast<uint8_t>(range.storage()),
-                            indexed ? range.index() : 0, range.offset(),
-                            range.length(), written};
-    };
-    std::vector<sc::StepAccess> accesses;
-    if (const auto *dispatch = step.kind_as_DispatchStep()) {
-      const auto &bindings = *dispatch->bindings();
-      const auto *kinds = dispatch->binding_access();
-      for (flatbuffers::uoffset_t i = 0; i < bindings.size(); ++i)
-        accesses.push_back(
-            access(*bindings.Get(i),
-                   !kinds || kinds->Get(i) != sc::BindingAccess::Read));
-    } else if (const auto *copy = step.kind_as_CopyStep()) {
-      accesses.push_back(access(*copy->source(), false));
-      accesses.push_back(access(*copy->target(), true));
-    } else if (const auto *fill = step.kind_as_FillStep()) {
-      accesses.push_back(access(*fill->target(), true));
-    }
-    return accesses;
   }
 
   Status checkStep(const std::string &where, const sc::Step &step) {
@@ -455,6 +534,28 @@ private:
     for (flatbuffers::uoffset_t i = 0; i < bindings.size(); ++i)
       KILN_RETURN_IF_ERROR(
           checkRange(where, strCat("binding ", i), *bindings.Get(i)));
+    if (const auto *nodes = dispatch.binding_nodes()) {
+      if (nodes->size() != bindings.size())
+        return KILN_ERROR(InvalidArgument, where, ": dispatch has ",
+                          bindings.size(), " bindings but ", nodes->size(),
+                          " binding node entries");
+      for (const sc::BindingNodes *node : *nodes)
+        if (!sc::validShapeNodeRef(node->offset(), ProgramSize, true) ||
+            !sc::validShapeNodeRef(node->length(), ProgramSize, true))
+          return KILN_ERROR(InvalidArgument, where,
+                            ": a binding names shape nodes ", node->offset(),
+                            " and ", node->length(), " of ", ProgramSize);
+    }
+    if (const auto *nodes = dispatch.push_constant_nodes())
+      for (const sc::PushConstantNode *node : *nodes)
+        if (!sc::validShapeNodeRef(node->node(), ProgramSize, false) ||
+            node->word() >= pushConstantCount ||
+            node->word() + 1 >= pushConstantCount)
+          return KILN_ERROR(InvalidArgument, where,
+                            ": a push constant node writes words ",
+                            node->word(), " and ", node->word() + 1, " of ",
+                            pushConstantCount, " from shape node ",
+                            node->node(), " of ", ProgramSize);
     if (const auto *access = dispatch.binding_access()) {
       if (access->size() != bindings.size())
         return KILN_ERROR(InvalidArgument, where, ": dispatch has ",
@@ -571,6 +672,10 @@ private:
                         " has unknown storage kind ",
                         unsigned(static_cast<uint8_t>(range.storage())));
     }
+    // In a function with a shape program, sizes are known per call, and
+    // ranges checked then (CallShapes.h).
+    if (ProgramSize > 0)
+      return Status();
     uint64_t end = 0;
     if (__builtin_add_overflow(range.offset(), range.length(), &end) ||
         end > limit)
@@ -588,6 +693,8 @@ private:
   std::vector<TensorInfo> Inputs;
   std::vector<TensorInfo> Outputs;
   uint64_t ArenaSize = 0;
+  // Of a function with a shape program: its nodes (0 without one).
+  size_t ProgramSize = 0;
 };
 
 } // namespace

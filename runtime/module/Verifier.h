@@ -29,7 +29,15 @@
 //    offset + length fits in the tensor, the constants or the arena;
 //  - fills have a 1, 2 or 4 byte pattern dividing the target length; copies
 //    have equal lengths and do not overlap; copies and fills never write to
-//    constants.
+//    constants;
+//  - a function with a shape program (1.3, dynamic shapes) has a
+//    well-formed one (schema/ShapeProgram.h: known opcodes, constants >= 0,
+//    operands naming earlier nodes, leaves naming existing input
+//    dimensions) and every node reference (checks, arena, output dimension,
+//    binding and push constant nodes) names one of its nodes; grid programs
+//    read existing push constant words; -1 dimensions appear only with a
+//    program. Such a function's ranges and step dependencies depend on the
+//    call's shapes and are checked per call (CallShapes.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_RUNTIME_MODULE_VERIFIER_H

@@ -6,6 +6,8 @@
 #include "runtime/tooling/TensorFormat.h"
 #include "runtime/tooling/TensorParser.h"
 
+#include <algorithm>
+
 namespace kiln::tooling {
 
 namespace {
@@ -45,7 +47,15 @@ parseInputs(const std::vector<std::string> &inputs,
     // fails at once however large it is (a splat of 1 GiB for a 4xf32
     // input, a big .npy file).
     auto matchesSignature = [&](const ParsedTensorType &type) -> Status {
-      if (type.Type == expected.Type && type.Shape == expected.Shape)
+      // A dynamic dimension (-1) takes any size; the call checks what the
+      // function needs of it (issue 19).
+      auto dimMatches = [](int64_t want, int64_t got) {
+        return want < 0 || want == got;
+      };
+      if (type.Type == expected.Type &&
+          type.Shape.size() == expected.Shape.size() &&
+          std::equal(expected.Shape.begin(), expected.Shape.end(),
+                     type.Shape.begin(), dimMatches))
         return Status();
       return KILN_ERROR(InvalidArgument, "input ", i, " of function '",
                         signature.Name, "' must be ",

@@ -3,6 +3,7 @@
 #include "runtime/tooling/ModuleDump.h"
 
 #include "runtime/base/HostTensor.h"
+#include "runtime/module/CallShapes.h"
 
 #include <cstdio>
 
@@ -71,6 +72,37 @@ std::string grid(const flatbuffers::Vector<uint32_t> &values) {
   return strCat(values.Get(0), "x", values.Get(1), "x", values.Get(2));
 }
 
+// "n3 = mul n1, n2" per node, as the runtime evaluates them
+// (schema/ShapeProgram.h).
+std::string programString(const std::vector<sc::ShapeNodeData> &program,
+                          std::string_view indent) {
+  std::string out;
+  for (size_t i = 0; i < program.size(); ++i) {
+    const sc::ShapeNodeData &node = program[i];
+    out += strCat(indent, "n", i, " = ", sc::shapeOpcodeName(node.Op), " ");
+    switch (node.Op) {
+    case sc::ShapeOpcode::Constant:
+      out += strCat(node.A);
+      break;
+    case sc::ShapeOpcode::InputDim:
+      out += strCat("input", node.A, "[", node.B, "]");
+      break;
+    case sc::ShapeOpcode::PushConstant:
+      out += strCat("words ", node.A, ", ", node.A + 1);
+      break;
+    default:
+      out += strCat("n", node.A, ", n", node.B);
+      break;
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string nodeOr(uint32_t node, uint64_t value) {
+  return node == sc::kNoShapeNode ? strCat(value) : strCat("n", node);
+}
+
 std::string stepString(const sc::Module &module, const sc::Step &step) {
   if (const auto *dispatch = step.kind_as_DispatchStep()) {
     const sc::Executable &executable =
@@ -84,8 +116,19 @@ std::string stepString(const sc::Module &module, const sc::Step &step) {
                              quoted(entryPoint.name()), " bindings [");
     const auto &bindings = *dispatch->bindings();
     const auto *access = dispatch->binding_access();
+    const auto *nodes = dispatch->binding_nodes();
     for (flatbuffers::uoffset_t i = 0; i < bindings.size(); ++i) {
-      out += strCat(i ? ", " : "", rangeString(*bindings.Get(i)));
+      const sc::BufferRange &range = *bindings.Get(i);
+      if (nodes) {
+        // A range placed per call: "arena[n4, +n5)".
+        std::string storage = rangeString(range);
+        storage = storage.substr(0, storage.find('['));
+        out += strCat(i ? ", " : "", storage, "[",
+                      nodeOr(nodes->Get(i)->offset(), range.offset()), ", +",
+                      nodeOr(nodes->Get(i)->length(), range.length()), ")");
+      } else {
+        out += strCat(i ? ", " : "", rangeString(range));
+      }
       if (access)
         out += access->Get(i) == sc::BindingAccess::Read    ? " read"
                : access->Get(i) == sc::BindingAccess::Write ? " write"
@@ -96,6 +139,14 @@ std::string stepString(const sc::Module &module, const sc::Step &step) {
       out += " push constants [";
       for (flatbuffers::uoffset_t i = 0; i < pushConstants->size(); ++i)
         out += strCat(i ? ", " : "", pushConstants->Get(i));
+      out += "]";
+    }
+    if (const auto *pushNodes = dispatch->push_constant_nodes()) {
+      out += " per call [";
+      for (flatbuffers::uoffset_t i = 0; i < pushNodes->size(); ++i)
+        out += strCat(i ? ", " : "", "words ", pushNodes->Get(i)->word(), ", ",
+                      pushNodes->Get(i)->word() + 1, " = n",
+                      pushNodes->Get(i)->node());
       out += "]";
     }
     return out;
@@ -138,7 +189,26 @@ std::string dumpModule(const module::ModuleFile &file) {
   for (const sc::Function *function : functions) {
     out += strCat("function ", quoted(function->name()), " ",
                   functionSignatureString(*function), "\n");
-    out += strCat("  arena: ", function->arena_size(), " bytes\n");
+    if (function->shape_program()) {
+      // Dynamic shapes: what the runtime evaluates per call.
+      out += "  shape program:\n";
+      out += programString(module::shapeProgramOf(function->shape_program()),
+                           "    ");
+      if (const auto *checks = function->shape_checks())
+        for (const sc::ShapeCheck *check : *checks)
+          out += strCat("  check n", check->lhs(), " == n", check->rhs(), "\n");
+      const auto &outputs = *function->outputs();
+      for (flatbuffers::uoffset_t i = 0; i < outputs.size(); ++i)
+        if (const auto *nodes = outputs.Get(i)->dim_nodes()) {
+          out += strCat("  output ", i, " shape [");
+          for (flatbuffers::uoffset_t d = 0; d < nodes->size(); ++d)
+            out += strCat(d ? ", " : "", "n", nodes->Get(d));
+          out += "]\n";
+        }
+    }
+    out += strCat("  arena: ",
+                  nodeOr(function->arena_size_node(), function->arena_size()),
+                  " bytes\n");
     const auto &steps = *function->steps();
     for (flatbuffers::uoffset_t i = 0; i < steps.size(); ++i) {
       const sc::Step &step = *steps.Get(i);
@@ -176,6 +246,13 @@ std::string dumpModule(const module::ModuleFile &file) {
                    ", ", entryPoint.binding_count(), " bindings, ",
                    entryPoint.push_constant_count(), " push constants, ",
                    entryPoint.shared_memory_bytes(), " bytes shared memory\n");
+        if (const auto *nodes = entryPoint.workgroup_count_nodes()) {
+          out += strCat("      workgroup count per dispatch: n", nodes->Get(0),
+                        " x n", nodes->Get(1), " x n", nodes->Get(2), " of\n");
+          out += programString(
+              module::shapeProgramOf(entryPoint.workgroup_count_program()),
+              "        ");
+        }
       }
     }
   }

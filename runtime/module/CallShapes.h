@@ -1,0 +1,63 @@
+//===- CallShapes.h - A call of a function with dynamic shapes --*- C++ -*-===//
+//
+// A function with dynamic dimensions (module.fbs ShapeNode, issue 19) is
+// planned at compile time as expressions; each call's input shapes make it
+// concrete. resolveCall evaluates the function's shape program
+// (schema/ShapeProgram.h) from the inputs' shapes and gives everything a
+// recording needs: the inputs checked (rank, static dimensions, the
+// equalities the function needs), output shapes, byte sizes (overflow
+// checked, at most 2^48), the arena's size, each step's ranges and push
+// constants, every range checked against its buffer and the steps'
+// dependencies checked against what they touch. A module is hostile until
+// checked: a program that overflows or divides by zero for these shapes is
+// an error of the call, never a wrapped size.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_RUNTIME_MODULE_CALLSHAPES_H
+#define KILN_RUNTIME_MODULE_CALLSHAPES_H
+
+#include "runtime/base/Status.h"
+#include "runtime/module/StepAccesses.h"
+#include "schema/ShapeProgram.h"
+#include "schema/module_generated.h"
+
+#include <array>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace kiln::module {
+
+/// A program of the file as the shared evaluator takes it (empty when
+/// absent).
+std::vector<schema::ShapeNodeData>
+shapeProgramOf(const flatbuffers::Vector<const schema::ShapeNode *> *nodes);
+
+struct CallShapes {
+  std::vector<std::vector<int64_t>> InputShapes, OutputShapes;
+  std::vector<uint64_t> InputBytes, OutputBytes;
+  uint64_t ArenaSize = 0;
+  /// Per step: its ranges (as StepAccesses.h orders them) and, for a
+  /// dispatch, its push constant words.
+  std::vector<std::vector<ResolvedRange>> Ranges;
+  std::vector<std::vector<uint32_t>> PushConstants;
+};
+
+/// Resolves a verified function with a shape program at `inputShapes`;
+/// `label` ("function @f") starts error messages, `constantsSize` bounds
+/// Constant ranges.
+StatusOr<CallShapes>
+resolveCall(const schema::Function &function, std::string_view label,
+            std::span<const std::vector<int64_t>> inputShapes,
+            uint64_t constantsSize);
+
+/// The grid of a dispatch of verified `entry` with `pushConstants`: its
+/// grid program's when it has one, else its workgroup_count; each count
+/// below 2^32 and their product at most 2^32 (a zero count: no work).
+StatusOr<std::array<uint32_t, 3>>
+resolveGrid(const schema::EntryPoint &entry,
+            std::span<const uint32_t> pushConstants);
+
+} // namespace kiln::module
+
+#endif // KILN_RUNTIME_MODULE_CALLSHAPES_H

@@ -1,0 +1,302 @@
+//===- CallShapesTest.cpp -------------------------------------------------===//
+//
+// Functions with dynamic shapes (issue 19): what the loader refuses of their
+// shape programs, and what a call resolves them to (or refuses) at its
+// input shapes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "runtime/module/CallShapes.h"
+
+#include "runtime/module/TestModule.h"
+#include "runtime/module/Verifier.h"
+
+#include <gtest/gtest.h>
+
+namespace kiln::module {
+namespace {
+
+namespace sc = kiln::schema;
+using SK = sc::StorageKind;
+using Op = sc::ShapeOp;
+using test::range;
+
+constexpr uint8_t kF32 = 0;
+constexpr uint32_t kNone = sc::kNoShapeNode;
+
+// f(x: ?xf32, y: ?xf32) -> ?xf32, one dispatch over a grid of
+// ceil(n / 64) workgroups:
+//   n0 = const 4, n1 = dim input0[0], n2 = mul n0 n1, n3 = dim input1[0]
+//   check n1 == n3; output 0 shape [n1]; words 0, 1 = n1
+//   bindings input0[0, +n2), input1[0, +n2), output0[0, +n2)
+test::ModuleSpec dynamicSpec() {
+  test::ModuleSpec spec;
+  spec.VersionMinor = 3;
+  test::EntryPointSpec entry{"add", {1, 1, 1}, {1, 1, 1}, 3, 2, 0};
+  spec.Grids = {{0,
+                 0,
+                 0,
+                 {{Op::PushConstant, 0, 0},
+                  {Op::Constant, 64, 0},
+                  {Op::CeilDiv, 0, 1},
+                  {Op::Constant, 1, 0}},
+                 {2, 3, 3}}};
+  spec.Executables.push_back(
+      {"kernels", {{"cpu-elf-x86_64", "x86-64", {}, {entry}}}});
+  test::FunctionSpec f;
+  f.Name = "f";
+  f.Inputs = {{kF32, {-1}}, {kF32, {-1}}};
+  f.Outputs = {{kF32, {-1}}};
+  f.OutputDimNodes = {{1}};
+  f.ShapeProgram = {{Op::Constant, 4, 0},
+                    {Op::InputDim, 0, 0},
+                    {Op::Mul, 0, 1},
+                    {Op::InputDim, 1, 0}};
+  f.ShapeChecks = {{1, 3}};
+  test::StepSpec step;
+  step.Kind = sc::StepKind::DispatchStep;
+  step.Bindings = {range(SK::Input, 0, 0, 0), range(SK::Input, 1, 0, 0),
+                   range(SK::Output, 0, 0, 0)};
+  step.Access = {sc::BindingAccess::Read, sc::BindingAccess::Read,
+                 sc::BindingAccess::Write};
+  step.PushConstants = {0, 0};
+  step.BindingNodes = {{kNone, 2}, {kNone, 2}, {kNone, 2}};
+  step.PushConstantNodes = {{0, 1}};
+  step.Dependencies = std::vector<uint32_t>{};
+  f.Steps = {step};
+  spec.Functions = {f};
+  return spec;
+}
+
+class Loaded {
+public:
+  explicit Loaded(const test::ModuleSpec &spec)
+      : Bytes(test::buildModule(spec)) {}
+  Status verify() const { return verifyModule(Bytes.data(), Bytes.size()); }
+  const sc::Function &function() const {
+    return *sc::GetModule(Bytes.data())->functions()->Get(0);
+  }
+  const sc::EntryPoint &entry() const {
+    return *sc::GetModule(Bytes.data())
+                ->executables()
+                ->Get(0)
+                ->variants()
+                ->Get(0)
+                ->entry_points()
+                ->Get(0);
+  }
+
+private:
+  std::vector<uint8_t> Bytes;
+};
+
+StatusOr<CallShapes> resolve(const Loaded &loaded,
+                             std::vector<std::vector<int64_t>> shapes) {
+  return resolveCall(loaded.function(), "function @f", shapes, 0);
+}
+
+std::string verifyError(const test::ModuleSpec &spec) {
+  Status status = Loaded(spec).verify();
+  return status.ok() ? std::string("verified") : std::string(status.message());
+}
+
+TEST(CallShapesTest, ResolvesEachCallsShapes) {
+  Loaded loaded(dynamicSpec());
+  ASSERT_TRUE(loaded.verify().ok()) << loaded.verify().message();
+  for (int64_t n : {1, 7, 64, 65, 1009}) {
+    StatusOr<CallShapes> call = resolve(loaded, {{n}, {n}});
+    ASSERT_TRUE(call.ok()) << call.status().message();
+    EXPECT_EQ(call->OutputShapes, (std::vector<std::vector<int64_t>>{{n}}));
+    EXPECT_EQ(call->OutputBytes, (std::vector<uint64_t>{uint64_t(4 * n)}));
+    EXPECT_EQ(call->InputBytes,
+              (std::vector<uint64_t>{uint64_t(4 * n), uint64_t(4 * n)}));
+    ASSERT_EQ(call->Ranges.size(), 1u);
+    EXPECT_EQ(call->Ranges[0][2].Length, uint64_t(4 * n));
+    EXPECT_EQ(call->PushConstants[0],
+              (std::vector<uint32_t>{static_cast<uint32_t>(n), 0}));
+    StatusOr<std::array<uint32_t, 3>> grid =
+        resolveGrid(loaded.entry(), call->PushConstants[0]);
+    ASSERT_TRUE(grid.ok()) << grid.status().message();
+    EXPECT_EQ(*grid, (std::array<uint32_t, 3>{
+                         static_cast<uint32_t>((n + 63) / 64), 1, 1}));
+  }
+}
+
+TEST(CallShapesTest, ContradictingInputsAreOneLineErrors) {
+  Loaded loaded(dynamicSpec());
+  StatusOr<CallShapes> call = resolve(loaded, {{5}, {4}});
+  ASSERT_FALSE(call.ok());
+  EXPECT_EQ(call.status().message(),
+            "function @f input 1 dimension 0 is 4 but must equal input 0 "
+            "dimension 0, which is 5");
+  call = resolve(loaded, {{5, 1}, {5}});
+  ASSERT_FALSE(call.ok());
+  EXPECT_EQ(call.status().message(),
+            "function @f input 0 has rank 2, expected 1");
+  // A static dimension must match.
+  test::ModuleSpec spec = dynamicSpec();
+  spec.Functions[0].Inputs[1].Shape = {3};
+  Loaded fixed(spec);
+  ASSERT_TRUE(fixed.verify().ok());
+  call = resolve(fixed, {{3}, {4}});
+  ASSERT_FALSE(call.ok());
+  EXPECT_EQ(call.status().message(),
+            "function @f input 1 dimension 0 is 4, expected 3");
+}
+
+TEST(CallShapesTest, OverflowingSizesAreErrors) {
+  test::ModuleSpec spec = dynamicSpec();
+  // n4 = n2 * n2: 2^42 bytes squared overflows int64.
+  spec.Functions[0].ShapeProgram.push_back({Op::Mul, 2, 2});
+  spec.Functions[0].Steps[0].BindingNodes[2] = {kNone, 4};
+  Loaded loaded(spec);
+  ASSERT_TRUE(loaded.verify().ok()) << loaded.verify().message();
+  StatusOr<CallShapes> call =
+      resolve(loaded, {{int64_t(1) << 40}, {int64_t(1) << 40}});
+  ASSERT_FALSE(call.ok());
+  EXPECT_NE(call.status().message().find("shape node 4 (mul) overflows"),
+            std::string::npos)
+      << call.status().message();
+  // An input beyond 2^48 bytes is refused before any evaluation.
+  call = resolve(loaded, {{int64_t(1) << 47}, {1}});
+  ASSERT_FALSE(call.ok());
+  EXPECT_NE(call.status().message().find("larger than 2^48 bytes"),
+            std::string::npos);
+}
+
+TEST(CallShapesTest, DivisionByZeroAndNegativeDifferencesAreErrors) {
+  test::ModuleSpec spec = dynamicSpec();
+  spec.Functions[0].ShapeProgram.push_back({Op::Constant, 0, 0});
+  spec.Functions[0].ShapeProgram.push_back({Op::FloorDiv, 1, 4});
+  Loaded divides(spec);
+  ASSERT_TRUE(divides.verify().ok());
+  StatusOr<CallShapes> call = resolve(divides, {{3}, {3}});
+  ASSERT_FALSE(call.ok());
+  EXPECT_NE(call.status().message().find("divides by zero"), std::string::npos);
+  spec = dynamicSpec();
+  spec.Functions[0].ShapeProgram.push_back({Op::Sub, 0, 1}); // 4 - n
+  Loaded subtracts(spec);
+  EXPECT_TRUE(resolve(subtracts, {{3}, {3}}).ok());
+  call = resolve(subtracts, {{5}, {5}});
+  ASSERT_FALSE(call.ok());
+  EXPECT_NE(call.status().message().find("would be negative: 4 - 5"),
+            std::string::npos);
+}
+
+TEST(CallShapesTest, RangesBeyondTheirBuffersAreErrors) {
+  test::ModuleSpec spec = dynamicSpec();
+  // The output binding starts at n2 and is n2 long: past the output.
+  spec.Functions[0].Steps[0].BindingNodes[2] = {2, 2};
+  Loaded loaded(spec);
+  ASSERT_TRUE(loaded.verify().ok());
+  StatusOr<CallShapes> call = resolve(loaded, {{3}, {3}});
+  ASSERT_FALSE(call.ok());
+  EXPECT_EQ(call.status().message(),
+            "function @f step 0 binding 2 (offset 12 + length 12) exceeds its "
+            "buffer's 12 bytes at these shapes");
+}
+
+TEST(CallShapesTest, UnorderedConflictsAtTheseShapesAreErrors) {
+  test::ModuleSpec spec = dynamicSpec();
+  // A second step writing the same output without waiting for the first.
+  spec.Functions[0].Steps.push_back(spec.Functions[0].Steps[0]);
+  Loaded loaded(spec);
+  ASSERT_TRUE(loaded.verify().ok()) << loaded.verify().message();
+  StatusOr<CallShapes> call = resolve(loaded, {{3}, {3}});
+  ASSERT_FALSE(call.ok());
+  EXPECT_NE(call.status().message().find("steps 0 and 1 touch the same bytes"),
+            std::string::npos)
+      << call.status().message();
+}
+
+TEST(CallShapesTest, GridsBeyondTwoToThe32AreErrors) {
+  Loaded loaded(dynamicSpec());
+  // Words 0, 1 = 2^40: ceil(2^40 / 64) workgroups.
+  StatusOr<std::array<uint32_t, 3>> grid =
+      resolveGrid(loaded.entry(), std::vector<uint32_t>{0, 256});
+  ASSERT_FALSE(grid.ok());
+  EXPECT_NE(grid.status().message().find("exceeds 2^32 workgroups"),
+            std::string::npos);
+  // A push constant above INT64_MAX is no extent.
+  grid = resolveGrid(loaded.entry(), std::vector<uint32_t>{0, 0x80000000u});
+  ASSERT_FALSE(grid.ok());
+  EXPECT_NE(grid.status().message().find("has no value"), std::string::npos);
+}
+
+// The loader refuses malformed programs and references with a one-line
+// error naming what is wrong.
+TEST(CallShapesTest, MalformedProgramsAreRefusedAtLoad) {
+  auto expectRefused = [](test::ModuleSpec spec, const std::string &part) {
+    std::string error = verifyError(spec);
+    EXPECT_NE(error.find(part), std::string::npos) << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+  };
+  test::ModuleSpec spec = dynamicSpec();
+  spec.Functions[0].ShapeProgram[2] = {Op::Mul, 0, 2}; // reads itself
+  expectRefused(spec, "shape node 2 (mul) reads nodes 0 and 2");
+  spec = dynamicSpec();
+  spec.Functions[0].ShapeProgram[2] = {Op::Add, -1, 0};
+  expectRefused(spec, "shape node 2 (add) reads nodes -1 and 0");
+  spec = dynamicSpec();
+  spec.Functions[0].ShapeProgram[0] = {static_cast<Op>(200), 0, 0};
+  expectRefused(spec, "shape node 0 has unknown opcode 200");
+  spec = dynamicSpec();
+  spec.Functions[0].ShapeProgram[0] = {Op::Constant, -4, 0};
+  expectRefused(spec, "shape node 0 is a negative constant -4");
+  spec = dynamicSpec();
+  spec.Functions[0].ShapeProgram[1] = {Op::InputDim, 2, 0};
+  expectRefused(spec, "shape node 1 (dim 2, 0) names nothing");
+  spec = dynamicSpec();
+  spec.Functions[0].ShapeProgram[1] = {Op::InputDim, 0, 1};
+  expectRefused(spec, "shape node 1 (dim 0, 1) names nothing");
+  spec = dynamicSpec();
+  spec.Functions[0].ShapeProgram[1] = {Op::PushConstant, 0, 0};
+  expectRefused(spec, "shape node 1 (push 0, 0) names nothing");
+  spec = dynamicSpec();
+  spec.Functions[0].ShapeChecks = {{1, 9}};
+  expectRefused(spec, "a shape check names nodes 1 and 9 of 4");
+  spec = dynamicSpec();
+  spec.Functions[0].ArenaSizeNode = 4;
+  expectRefused(spec, "arena size node 4 is not one of 4");
+  spec = dynamicSpec();
+  spec.Functions[0].OutputDimNodes[0] = {1, 1};
+  expectRefused(spec, "output 0 has 2 dimension nodes for rank 1");
+  spec = dynamicSpec();
+  spec.Functions[0].OutputDimNodes[0] = {};
+  expectRefused(spec, "output 0 has a dynamic dimension but no dimension "
+                      "nodes");
+  spec = dynamicSpec();
+  spec.Functions[0].Steps[0].BindingNodes = {{kNone, 2}};
+  expectRefused(spec, "dispatch has 3 bindings but 1 binding node entries");
+  spec = dynamicSpec();
+  spec.Functions[0].Steps[0].BindingNodes[1] = {7, kNone};
+  expectRefused(spec, "a binding names shape nodes 7 and");
+  spec = dynamicSpec();
+  spec.Functions[0].Steps[0].PushConstantNodes = {{1, 1}};
+  expectRefused(spec, "a push constant node writes words 1 and 2 of 2");
+  spec = dynamicSpec();
+  spec.Functions[0].Steps[0].PushConstantNodes = {{0xFFFFFFFFu, 1}};
+  expectRefused(spec, "a push constant node writes words 4294967295");
+  spec = dynamicSpec();
+  spec.Grids[0].Program[0] = {Op::PushConstant, 1, 0};
+  expectRefused(spec, "grid program: shape node 0 (push 1, 0) names nothing");
+  spec = dynamicSpec();
+  spec.Grids[0].Nodes = {2, 3};
+  expectRefused(spec, "a grid program needs its program and 3 nodes");
+  spec = dynamicSpec();
+  spec.Grids[0].Nodes = {2, 3, 4};
+  expectRefused(spec, "grid node 4 is not one of the program's 4");
+  // Without a program, nothing may be dynamic or refer to nodes.
+  spec = dynamicSpec();
+  spec.Functions[0].ShapeProgram.clear();
+  spec.Functions[0].ShapeChecks.clear();
+  spec.Functions[0].OutputDimNodes[0].clear();
+  expectRefused(spec, "input 0: dimension 0 is -1, expected >= 0 (a dynamic "
+                      "dimension needs a function with a shape program)");
+  spec = dynamicSpec();
+  spec.Functions[0].Inputs[0].Shape = {-2};
+  expectRefused(spec, "input 0: dimension 0 is -2, expected >= 0");
+}
+
+} // namespace
+} // namespace kiln::module

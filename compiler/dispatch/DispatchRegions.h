@@ -14,6 +14,15 @@ inline constexpr llvm::StringLiteral kDispatchAttr = "kiln.dispatch";
 /// `array<i64: x, y, z>`.
 inline constexpr llvm::StringLiteral kWorkgroupCountAttr =
     "kiln.workgroup_count";
+/// A grid computed per dispatch (dynamic shapes): the nodes of a shape
+/// program (schema/ShapeProgram.h) flattened as `array<i64: op, a, b, ...>`,
+/// its PushConstant leaves naming i64 arguments until the CPU lowering
+/// numbers their words, and `array<i64: x, y, z>`, the nodes of the grid.
+/// kWorkgroupCountAttr then holds 1x1x1.
+inline constexpr llvm::StringLiteral kWorkgroupCountProgramAttr =
+    "kiln.workgroup_count_program";
+inline constexpr llvm::StringLiteral kWorkgroupCountNodesAttr =
+    "kiln.workgroup_count_nodes";
 /// The number of bindings of a lowered entry point (i32).
 inline constexpr llvm::StringLiteral kBindingCountAttr = "kiln.binding_count";
 /// The threads of one workgroup of a GPU entry point: `array<i64: x, y, z>`

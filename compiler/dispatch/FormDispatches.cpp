@@ -4,6 +4,7 @@
 #include "compiler/dispatch/Attention.h"
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/dispatch/RowPrograms.h"
+#include "compiler/dispatch/ShapeScalars.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -501,6 +502,14 @@ LogicalResult outlineGroup(func::FuncOp parent, Group &group, unsigned index,
   if (outputs.empty())
     return success(); // dead group; canonicalization removes it
 
+  // Tensors, then the extents computed on the host (ShapeScalars.h): the
+  // order kiln-bind-dispatch expects of a dispatch's operands.
+  SmallVector<Value> ordered(inputs.begin(), inputs.end());
+  std::stable_partition(ordered.begin(), ordered.end(), [](Value v) {
+    return isa<RankedTensorType>(v.getType());
+  });
+  inputs = llvm::SetVector<Value>(ordered.begin(), ordered.end());
+
   SmallVector<Type> inputTypes, outputTypes;
   for (Value v : inputs)
     inputTypes.push_back(v.getType());
@@ -719,7 +728,7 @@ LogicalResult formDispatches(func::FuncOp func,
 
   for (Operation &op : block) {
     if (grouped.contains(&op) || isComputeOp(&op) || isAliasOp(&op) ||
-        isClonableProducer(&op) ||
+        isClonableProducer(&op) || isShapeScalarOp(&op) ||
         isa<arith::ConstantOp, func::ReturnOp, linalg::FillOp>(op))
       continue;
     return op.emitError() << "'" << op.getName()

@@ -15,8 +15,12 @@ bool isPushConstantType(Type type) {
   return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
 }
 
+bool isPushConstantArgumentType(Type type) {
+  return type.isIndex() || isPushConstantType(type);
+}
+
 unsigned pushConstantWordCount(Type type) {
-  return type.getIntOrFloatBitWidth() > 32 ? 2 : 1;
+  return type.isIndex() || type.getIntOrFloatBitWidth() > 32 ? 2 : 1;
 }
 
 LogicalResult appendPushConstantWords(Attribute value,
@@ -32,7 +36,7 @@ LogicalResult appendPushConstantWords(Attribute value,
   } else {
     return failure();
   }
-  if (!isPushConstantType(type))
+  if (!isPushConstantArgumentType(type))
     return failure();
   unsigned count = pushConstantWordCount(type);
   APInt wide = bits.zext(count * 32);

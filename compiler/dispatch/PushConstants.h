@@ -8,7 +8,8 @@
 //
 //   - at most 32 bits (i1 ... i32, f16, bf16, f32): one word, its bit
 //     pattern zero-extended (an i1 is 0 or 1, an f16 sits in the low half);
-//   - 64 bits (i64, f64): two words, the low half first.
+//   - 64 bits (i64, f64): two words, the low half first;
+//   - `index` (an extent the host computes per call, issue 19): as i64.
 //
 // Both back ends receive the words, not the scalars: the CPU entry point
 // reads them from its `push_constants` pointer, a CUDA kernel takes one
@@ -40,11 +41,17 @@ inline constexpr llvm::StringLiteral kPushConstantCountAttr =
 /// 64 bits, f16, bf16, f32 or f64.
 bool isPushConstantType(mlir::Type type);
 
-/// The words a scalar of push constant type `type` takes (1 or 2).
+/// Whether a dispatch argument of `type` travels as push constant words: a
+/// push constant type, or `index` (a dynamic extent, which kiln-bind-dispatch
+/// makes an i64 argument; never a hoisted constant, which isPushConstantType
+/// alone decides).
+bool isPushConstantArgumentType(mlir::Type type);
+
+/// The words a scalar of push constant argument type `type` takes (1 or 2).
 unsigned pushConstantWordCount(mlir::Type type);
 
 /// Appends the words of `value` (an IntegerAttr or FloatAttr of push
-/// constant type); fails for anything else.
+/// constant argument type); fails for anything else.
 mlir::LogicalResult appendPushConstantWords(mlir::Attribute value,
                                             std::vector<uint32_t> &words);
 

@@ -147,9 +147,7 @@ std::optional<std::pair<uint32_t, uint8_t>> fillPatternOf(Operation *op) {
 
 } // namespace
 
-FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
-  HostPlan plan;
-  plan.Name = func.getSymName().str();
+void setBoundaryTypes(func::FuncOp func, HostPlan &plan) {
   // Integers are signless inside; a `kiln.unsigned` argument or result (the
   // ONNX importer's uint8...uint64) is declared unsigned in the module, so
   // callers pass unsigned data. The bytes are the same either way.
@@ -165,6 +163,31 @@ FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
     plan.Inputs.push_back(boundaryType(t, func.getArgAttrDict(i)));
   for (auto [i, t] : llvm::enumerate(func.getFunctionType().getResults()))
     plan.Outputs.push_back(boundaryType(t, func.getResultAttrDict(i)));
+}
+
+bool hasDynamicShapes(func::FuncOp func) {
+  auto dynamic = [](Type t) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    return shaped && !shaped.hasStaticShape();
+  };
+  if (llvm::any_of(func.getFunctionType().getInputs(), dynamic) ||
+      llvm::any_of(func.getFunctionType().getResults(), dynamic))
+    return true;
+  WalkResult result = func.walk([&](Operation *op) {
+    return llvm::any_of(op->getResultTypes(), dynamic) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
+  // Static functions keep the plan below unchanged: buffers placed once, at
+  // compile time.
+  if (hasDynamicShapes(func))
+    return planDynamicHostFunction(func, pool);
+  HostPlan plan;
+  plan.Name = func.getSymName().str();
+  setBoundaryTypes(func, plan);
   Block &block = func.getBody().front();
 
   llvm::DenseMap<Operation *, size_t> position;

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "schema/ShapeProgram.h"
 #include "schema/StepDependencies.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -22,6 +23,10 @@ struct BufferSlice {
   uint32_t Index = 0;
   uint64_t Offset = 0;
   uint64_t Length = 0;
+  /// In a function with dynamic shapes: the shape program nodes giving the
+  /// offset and length per call (schema::kNoShapeNode: the static value).
+  uint32_t OffsetNode = schema::kNoShapeNode;
+  uint32_t LengthNode = schema::kNoShapeNode;
 };
 
 /// What a dispatch does with a binding (module.fbs BindingAccess).
@@ -34,6 +39,10 @@ struct DispatchStepPlan {
   /// The call's scalar operands (constants) as words
   /// (compiler/dispatch/PushConstants.h).
   std::vector<uint32_t> PushConstants;
+  /// (word, node): words computed per call, the 64-bit value of a shape
+  /// program node written at `word` and `word + 1` over zeros in
+  /// PushConstants (module.fbs PushConstantNode).
+  std::vector<std::pair<uint32_t, uint32_t>> PushConstantNodes;
 };
 struct CopyStepPlan {
   BufferSlice Source, Target;
@@ -53,6 +62,15 @@ struct HostPlan {
   /// Steps[i] waits for the steps Dependencies[i] names and no others
   /// (ascending; see schema/StepDependencies.h).
   std::vector<std::vector<uint32_t>> Dependencies;
+
+  /// Dynamic shapes (issue 19; empty for static functions): the shape
+  /// program evaluated per call, the node pairs a call's inputs must make
+  /// equal, the node giving the arena's size, and each output's dimension
+  /// nodes (empty for a static output).
+  std::vector<schema::ShapeNodeData> ShapeProgram;
+  std::vector<std::pair<uint32_t, uint32_t>> ShapeChecks;
+  uint32_t ArenaSizeNode = schema::kNoShapeNode;
+  std::vector<std::vector<uint32_t>> OutputDimNodes;
 };
 
 /// Module-wide constant data, 64-byte aligned entries, deduplicated.
@@ -81,6 +99,18 @@ inline constexpr uint64_t kBufferAlignment = kBindingAlignment;
 /// possible.
 mlir::FailureOr<HostPlan> planHostFunction(mlir::func::FuncOp func,
                                            ConstantPool &pool);
+
+/// Whether a tensor of `func`'s signature or body has a dynamic dimension.
+bool hasDynamicShapes(mlir::func::FuncOp func);
+
+/// Plans a function with dynamic dimensions (planHostFunction calls it):
+/// see DynamicHostPlan.cpp.
+mlir::FailureOr<HostPlan> planDynamicHostFunction(mlir::func::FuncOp func,
+                                                  ConstantPool &pool);
+
+/// The function's input and output types as the module declares them
+/// (unsigned integers where marked `kiln.unsigned`).
+void setBoundaryTypes(mlir::func::FuncOp func, HostPlan &plan);
 
 /// The bytes `step` reads and writes, in the form step dependencies are
 /// derived from.

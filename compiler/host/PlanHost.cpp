@@ -21,8 +21,28 @@ std::string describe(const BufferSlice &slice) {
   std::string s = kinds[static_cast<int>(slice.Kind)];
   if (slice.Kind == Storage::Input || slice.Kind == Storage::Output)
     s += std::to_string(slice.Index);
+  if (slice.OffsetNode != schema::kNoShapeNode ||
+      slice.LengthNode != schema::kNoShapeNode) {
+    // Placed per call: "arena[n3:+n4]".
+    auto part = [](uint32_t node, uint64_t value) {
+      return node == schema::kNoShapeNode ? std::to_string(value)
+                                          : "n" + std::to_string(node);
+    };
+    return s + "[" + part(slice.OffsetNode, slice.Offset) + ":+" +
+           part(slice.LengthNode, slice.Length) + "]";
+  }
   return s + "[" + std::to_string(slice.Offset) + ":" +
          std::to_string(slice.Offset + slice.Length) + "]";
+}
+
+// "mul n1 n2", "dim 0 1", "const 4".
+std::string describe(const schema::ShapeNodeData &node) {
+  std::string s = schema::shapeOpcodeName(node.Op);
+  if (schema::isBinaryShapeOpcode(node.Op))
+    return s + " n" + std::to_string(node.A) + " n" + std::to_string(node.B);
+  if (node.Op == schema::ShapeOpcode::Constant)
+    return s + " " + std::to_string(node.A);
+  return s + " " + std::to_string(node.A) + " " + std::to_string(node.B);
 }
 
 struct PlanHostPass : impl::PlanHostBase<PlanHostPass> {
@@ -48,6 +68,8 @@ struct PlanHostPass : impl::PlanHostBase<PlanHostPass> {
             for (uint32_t word : d->PushConstants)
               text += " 0x" + llvm::utohexstr(word, /*LowerCase=*/true, 8);
           }
+          for (auto [word, node] : d->PushConstantNodes)
+            text += " w" + std::to_string(word) + "=n" + std::to_string(node);
         } else if (auto *c = std::get_if<CopyStepPlan>(&step)) {
           text = "copy " + describe(c->Source) + " -> " + describe(c->Target);
         } else if (auto *f = std::get_if<FillStepPlan>(&step)) {
@@ -63,6 +85,25 @@ struct PlanHostPass : impl::PlanHostBase<PlanHostPass> {
         dependencies.push_back(b.getDenseI32ArrayAttr(
             SmallVector<int32_t>(list.begin(), list.end())));
       func->setAttr("kiln.step_dependencies", b.getArrayAttr(dependencies));
+      if (plan->ShapeProgram.empty())
+        continue;
+      // Dynamic shapes: the program, its checks, the arena's and outputs'
+      // nodes.
+      SmallVector<Attribute> nodes, checks, outputs;
+      for (const schema::ShapeNodeData &node : plan->ShapeProgram)
+        nodes.push_back(b.getStringAttr(describe(node)));
+      for (auto [lhs, rhs] : plan->ShapeChecks)
+        checks.push_back(b.getStringAttr("n" + std::to_string(lhs) + " == n" +
+                                         std::to_string(rhs)));
+      for (const std::vector<uint32_t> &dims : plan->OutputDimNodes)
+        outputs.push_back(b.getDenseI32ArrayAttr(
+            SmallVector<int32_t>(dims.begin(), dims.end())));
+      func->setAttr("kiln.shape_program", b.getArrayAttr(nodes));
+      func->setAttr("kiln.shape_checks", b.getArrayAttr(checks));
+      func->setAttr("kiln.output_dim_nodes", b.getArrayAttr(outputs));
+      if (plan->ArenaSizeNode != schema::kNoShapeNode)
+        func->setAttr("kiln.arena_size_node",
+                      b.getI64IntegerAttr(plan->ArenaSizeNode));
     }
   }
 };

@@ -16,7 +16,10 @@ namespace {
 
 constexpr uint16_t kVersionMajor = 1;
 // 1: step dependencies and binding access. 2: the constants segment.
+// 3: dynamic shapes (shape programs); written only by modules that use
+// them, so static modules stay readable by 1.2 runtimes.
 constexpr uint16_t kVersionMinor = 2;
+constexpr uint16_t kVersionMinorDynamic = 3;
 
 FailureOr<fbs::ElementType> elementTypeOf(Location loc, Type type) {
   if (type.isF32())
@@ -51,6 +54,14 @@ fbs::BufferRange toRange(const BufferSlice &slice) {
                           slice.Index, slice.Offset, slice.Length);
 }
 
+std::vector<fbs::ShapeNode>
+toShapeNodes(const std::vector<schema::ShapeNodeData> &nodes) {
+  std::vector<fbs::ShapeNode> out;
+  for (const schema::ShapeNodeData &node : nodes)
+    out.emplace_back(static_cast<fbs::ShapeOp>(node.Op), node.A, node.B);
+  return out;
+}
+
 } // namespace
 
 FailureOr<std::vector<uint8_t>>
@@ -66,21 +77,29 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
       entryOrdinal[entry.Name] = i;
 
   flatbuffers::FlatBufferBuilder fbb(1 << 16);
-  auto tensorTypes = [&](ArrayRef<RankedTensorType> types)
+  auto tensorTypes = [&](ArrayRef<RankedTensorType> types,
+                         ArrayRef<std::vector<uint32_t>> dimNodes)
       -> FailureOr<flatbuffers::Offset<
           flatbuffers::Vector<flatbuffers::Offset<fbs::TensorType>>>> {
     std::vector<flatbuffers::Offset<fbs::TensorType>> out;
-    for (RankedTensorType t : types) {
+    for (auto [i, t] : llvm::enumerate(types)) {
       FailureOr<fbs::ElementType> element =
           elementTypeOf(loc, t.getElementType());
       if (failed(element))
         return failure();
-      std::vector<int64_t> shape(t.getShape().begin(), t.getShape().end());
+      // A dynamic dimension is -1 in the module.
+      std::vector<int64_t> shape;
+      for (int64_t dim : t.getShape())
+        shape.push_back(ShapedType::isDynamic(dim) ? -1 : dim);
+      flatbuffers::Offset<flatbuffers::Vector<uint32_t>> nodes = 0;
+      if (i < dimNodes.size() && !dimNodes[i].empty())
+        nodes = fbb.CreateVector(dimNodes[i]);
       out.push_back(
-          fbs::CreateTensorType(fbb, *element, fbb.CreateVector(shape)));
+          fbs::CreateTensorType(fbb, *element, fbb.CreateVector(shape), nodes));
     }
     return fbb.CreateVector(out);
   };
+  bool dynamic = false;
 
   std::vector<flatbuffers::Offset<fbs::Function>> fns;
   for (const HostPlan &plan : functions) {
@@ -110,11 +129,31 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
               kind == BindingAccess::Read    ? fbs::BindingAccess::Read
               : kind == BindingAccess::Write ? fbs::BindingAccess::Write
                                              : fbs::BindingAccess::ReadWrite);
+        // Per-call places and words of a function with dynamic shapes.
+        flatbuffers::Offset<flatbuffers::Vector<const fbs::BindingNodes *>>
+            bindingNodes = 0;
+        if (llvm::any_of(d->Bindings, [](const BufferSlice &b) {
+              return b.OffsetNode != schema::kNoShapeNode ||
+                     b.LengthNode != schema::kNoShapeNode;
+            })) {
+          std::vector<fbs::BindingNodes> nodes;
+          for (const BufferSlice &b : d->Bindings)
+            nodes.emplace_back(b.OffsetNode, b.LengthNode);
+          bindingNodes = fbb.CreateVectorOfStructs(nodes);
+        }
+        flatbuffers::Offset<flatbuffers::Vector<const fbs::PushConstantNode *>>
+            pushNodes = 0;
+        if (!d->PushConstantNodes.empty()) {
+          std::vector<fbs::PushConstantNode> nodes;
+          for (auto [word, node] : d->PushConstantNodes)
+            nodes.emplace_back(word, node);
+          pushNodes = fbb.CreateVectorOfStructs(nodes);
+        }
         auto dispatch = fbs::CreateDispatchStep(
             fbb, /*executable=*/0, it->second,
             fbb.CreateVectorOfStructs(bindings),
             d->PushConstants.empty() ? 0 : fbb.CreateVector(d->PushConstants),
-            fbb.CreateVector(access));
+            fbb.CreateVector(access), bindingNodes, pushNodes);
         steps.push_back(fbs::CreateStep(fbb, fbs::StepKind::DispatchStep,
                                         dispatch.Union(), dependencies));
       } else if (auto *c = std::get_if<CopyStepPlan>(&step)) {
@@ -131,13 +170,25 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                                         fill.Union(), dependencies));
       }
     }
-    auto inputs = tensorTypes(plan.Inputs);
-    auto outputs = tensorTypes(plan.Outputs);
+    auto inputs = tensorTypes(plan.Inputs, {});
+    auto outputs = tensorTypes(plan.Outputs, plan.OutputDimNodes);
     if (failed(inputs) || failed(outputs))
       return failure();
-    fns.push_back(fbs::CreateFunction(fbb, fbb.CreateString(plan.Name), *inputs,
-                                      *outputs, plan.ArenaSize,
-                                      fbb.CreateVector(steps)));
+    flatbuffers::Offset<flatbuffers::Vector<const fbs::ShapeNode *>> program =
+        0;
+    flatbuffers::Offset<flatbuffers::Vector<const fbs::ShapeCheck *>> checks =
+        0;
+    if (!plan.ShapeProgram.empty()) {
+      dynamic = true;
+      program = fbb.CreateVectorOfStructs(toShapeNodes(plan.ShapeProgram));
+      std::vector<fbs::ShapeCheck> pairs;
+      for (auto [lhs, rhs] : plan.ShapeChecks)
+        pairs.emplace_back(lhs, rhs);
+      checks = fbb.CreateVectorOfStructs(pairs);
+    }
+    fns.push_back(fbs::CreateFunction(
+        fbb, fbb.CreateString(plan.Name), *inputs, *outputs, plan.ArenaSize,
+        fbb.CreateVector(steps), program, checks, plan.ArenaSizeNode));
   }
 
   std::vector<flatbuffers::Offset<fbs::ExecutableVariant>> variantOffsets;
@@ -152,10 +203,20 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
       // entry point differ (kiln-hoist-dispatch-scalars); every other
       // scalar is a constant folded into the body, so most entry points
       // take none.
+      flatbuffers::Offset<flatbuffers::Vector<const fbs::ShapeNode *>>
+          gridProgram = 0;
+      flatbuffers::Offset<flatbuffers::Vector<uint32_t>> gridNodes = 0;
+      if (!e.WorkgroupCountProgram.empty()) {
+        dynamic = true;
+        gridProgram =
+            fbb.CreateVectorOfStructs(toShapeNodes(e.WorkgroupCountProgram));
+        gridNodes = fbb.CreateVector(std::vector<uint32_t>(
+            e.WorkgroupCountNodes.begin(), e.WorkgroupCountNodes.end()));
+      }
       entries.push_back(fbs::CreateEntryPoint(
           fbb, fbb.CreateString(e.Name), fbb.CreateVector(size),
           fbb.CreateVector(count), e.BindingCount, e.PushConstantCount,
-          e.SharedMemoryBytes));
+          e.SharedMemoryBytes, gridProgram, gridNodes));
     }
     fbb.ForceVectorAlignment(variant.Image.size(), 1, 16);
     auto image = fbb.CreateVector(variant.Image);
@@ -175,8 +236,9 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
   fbs::ConstantsSegment segment(/*offset=*/0, constants.size(),
                                 fbs::kConstantsSegmentAlignment);
   auto module = fbs::CreateModule(
-      fbb, kVersionMajor, kVersionMinor, fbb.CreateString("module"),
-      fbb.CreateVector(fns), fbb.CreateVector(executables),
+      fbb, kVersionMajor, dynamic ? kVersionMinorDynamic : kVersionMinor,
+      fbb.CreateString("module"), fbb.CreateVector(fns),
+      fbb.CreateVector(executables),
       /*constants=*/0, constants.empty() ? nullptr : &segment);
   fbs::FinishModuleBuffer(fbb, module);
   std::vector<uint8_t> bytes(fbb.GetBufferPointer(),

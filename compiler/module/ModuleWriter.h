@@ -17,6 +17,10 @@ struct EntryPointInfo {
   std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
   std::array<uint32_t, 3> WorkgroupCount = {1, 1, 1};
   uint32_t SharedMemoryBytes = 0;
+  /// A grid computed per dispatch from the push constants (dynamic shapes;
+  /// empty when WorkgroupCount holds): the program and its x, y, z nodes.
+  std::vector<schema::ShapeNodeData> WorkgroupCountProgram;
+  std::array<uint32_t, 3> WorkgroupCountNodes = {0, 0, 0};
 };
 
 struct ExecutableVariantInfo {
@@ -28,7 +32,8 @@ struct ExecutableVariantInfo {
 
 /// Writes the module: one executable holding every dispatch, with one
 /// variant per target (every variant must list the same entry points), and
-/// `constants` in the segment after the flatbuffer (module version 1.2).
+/// `constants` in the segment after the flatbuffer (module version 1.2;
+/// 1.3 when a function or entry point has a shape program).
 mlir::FailureOr<std::vector<uint8_t>>
 writeModule(mlir::Location loc, llvm::ArrayRef<HostPlan> functions,
             llvm::ArrayRef<ExecutableVariantInfo> variants,

@@ -117,6 +117,20 @@ FailureOr<EntryPointInfo> readEntryPointInfo(Operation *op, StringRef name) {
     entry.PushConstantCount = static_cast<uint32_t>(push.getInt());
   if (auto shared = op->getAttrOfType<IntegerAttr>(kSharedMemoryBytesAttr))
     entry.SharedMemoryBytes = static_cast<uint32_t>(shared.getInt());
+  auto program =
+      op->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountProgramAttr);
+  auto nodes = op->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountNodesAttr);
+  if (program && nodes) {
+    if (program.size() % 3 != 0 || nodes.size() != 3)
+      return op->emitError("dispatch ")
+             << name << " has a malformed " << kWorkgroupCountProgramAttr;
+    for (int64_t i = 0; i < program.size(); i += 3)
+      entry.WorkgroupCountProgram.push_back(
+          {static_cast<schema::ShapeOpcode>(program[i]), program[i + 1],
+           program[i + 2]});
+    for (unsigned i = 0; i < 3; ++i)
+      entry.WorkgroupCountNodes[i] = static_cast<uint32_t>(nodes[i]);
+  }
   return entry;
 }
 

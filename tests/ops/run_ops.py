@@ -419,6 +419,18 @@ func.func @FN(%a: tensor<8xf32>) -> tensor<8xf32> {
   %1 = tensor.concat dim(1) %a, %a : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
   return %0, %1 : tensor<5x4xf32>, tensor<2x8xf32>
 }"""),
+    "tensor.dim": lambda: fn("""func.func @FN(%a: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %c1 = arith.constant 1 : index
+  %d = tensor.dim %a, %c1 : tensor<3x5xf32>
+  %e = tensor.empty(%d) : tensor<3x?xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<3x5xf32>) outs(%e : tensor<3x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<3x?xf32>
+  %r = tensor.cast %g : tensor<3x?xf32> to tensor<3x5xf32>
+  return %r : tensor<3x5xf32>
+}"""),
     "tensor.empty": lambda: fn("""func.func @FN() -> tensor<2x4xf32> {
   %0 = tensor.empty() : tensor<2x4xf32>
   return %0 : tensor<2x4xf32>

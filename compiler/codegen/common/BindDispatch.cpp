@@ -4,6 +4,9 @@
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/dispatch/PushConstants.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
 namespace kiln {
 #define GEN_PASS_DEF_BINDDISPATCH
 #include "compiler/Passes.h.inc"
@@ -18,14 +21,49 @@ namespace {
 // are stored one byte each (LLVM would bit-pack vectors of i1 in memory).
 // A tensor without elements is bound as a 1-D empty buffer: it is never read
 // or written, and the strides of an n-D shape with a zero extent do not
-// lower to a bare pointer.
+// lower to a bare pointer. A tensor of dynamic shape is bound as a pointer
+// (`memref<1xT>`: static, so it lowers to a bare pointer) that the body
+// views at its extents (viewBinding).
 MemRefType bindingType(RankedTensorType type) {
   Type element = type.getElementType();
   if (element.isInteger(1))
     element = IntegerType::get(type.getContext(), 8);
+  if (!type.hasStaticShape())
+    return MemRefType::get({1}, element);
   if (type.getNumElements() == 0)
     return MemRefType::get({0}, element);
   return MemRefType::get(type.getShape(), element);
+}
+
+// A dynamic binding viewed as the dense row-major buffer it is: its
+// extents are push constant arguments, strides their suffix products.
+Value viewBinding(OpBuilder &builder, Location loc, Value binding,
+                  RankedTensorType type, ArrayRef<Value> extents) {
+  SmallVector<OpFoldResult> sizes, strides(type.getRank());
+  unsigned next = 0;
+  for (int64_t dim : type.getShape())
+    sizes.push_back(ShapedType::isDynamic(dim)
+                        ? OpFoldResult(extents[next++])
+                        : OpFoldResult(builder.getIndexAttr(dim)));
+  OpFoldResult stride = builder.getIndexAttr(1);
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    strides[d] = stride;
+    stride = affine::makeComposedFoldedAffineApply(
+        builder, loc,
+        builder.getAffineSymbolExpr(0) * builder.getAffineSymbolExpr(1),
+        {stride, sizes[d]});
+  }
+  auto viewType = MemRefType::get(
+      type.getShape(), cast<MemRefType>(binding.getType()).getElementType());
+  return memref::ReinterpretCastOp::create(
+      builder, loc, viewType, binding, builder.getIndexAttr(0), sizes, strides);
+}
+
+// An `index` value passed as an i64 argument appended to `entry` (push
+// constants are integers and floats of known width).
+Value indexArgument(OpBuilder &builder, Block &entry, Location loc) {
+  BlockArgument arg = entry.addArgument(builder.getI64Type(), loc);
+  return arith::IndexCastOp::create(builder, loc, builder.getIndexType(), arg);
 }
 
 // Elementwise conversion of `value` to `elementType` with an integer cast.
@@ -64,26 +102,52 @@ LogicalResult bindDispatch(func::FuncOp func) {
     ++numInputs;
   ArrayRef<Type> scalarTypes = type.getInputs().drop_front(numInputs);
   for (Type t : scalarTypes)
-    if (!isPushConstantType(t))
-      return func.emitError("dispatch operands must be static tensors, then "
-                            "push constant scalars; got ")
+    if (!isPushConstantArgumentType(t))
+      return func.emitError("dispatch operands must be tensors, then push "
+                            "constant scalars; got ")
              << t;
   SmallVector<Type> argTypes;
   for (Type t : llvm::concat<const Type>(type.getInputs().take_front(numInputs),
                                          type.getResults())) {
     auto tensorType = dyn_cast<RankedTensorType>(t);
-    if (!tensorType || !tensorType.hasStaticShape())
-      return func.emitError("dispatch operands must be static tensors, got ")
+    if (!tensorType)
+      return func.emitError("dispatch operands must be tensors, got ") << t;
+    if (!tensorType.hasStaticShape() &&
+        tensorType.getElementType().isInteger(1))
+      return func.emitError("i1 tensors of dynamic shape are not supported "
+                            "yet (issue 19), got ")
              << t;
     argTypes.push_back(bindingType(tensorType));
   }
 
   Block &entry = func.getBody().front();
   OpBuilder builder = OpBuilder::atBlockBegin(&entry);
+  // Each binding's dynamic extents, in binding order, as i64 arguments
+  // after the scalars: push constants the host computes per call
+  // (docs/architecture.md, "Dynamic shapes").
+  unsigned numBindings = argTypes.size();
+  SmallVector<SmallVector<Value>> extents(numBindings);
+  SmallVector<Type> extentTypes;
+  for (auto [i, t] : llvm::enumerate(llvm::concat<const Type>(
+           type.getInputs().take_front(numInputs), type.getResults())))
+    for (int64_t dim : cast<RankedTensorType>(t).getShape())
+      if (ShapedType::isDynamic(dim)) {
+        extents[i].push_back(indexArgument(builder, entry, func.getLoc()));
+        extentTypes.push_back(builder.getI64Type());
+      }
+  unsigned firstExtent = entry.getNumArguments() - extentTypes.size();
   for (unsigned i = 0; i < numInputs; ++i) {
     BlockArgument oldArg = entry.getArgument(i);
     BlockArgument newArg = entry.addArgument(argTypes[i], oldArg.getLoc());
     auto oldType = cast<RankedTensorType>(oldArg.getType());
+    if (!oldType.hasStaticShape()) {
+      Value view =
+          viewBinding(builder, oldArg.getLoc(), newArg, oldType, extents[i]);
+      oldArg.replaceAllUsesWith(bufferization::ToTensorOp::create(
+          builder, oldArg.getLoc(), oldType, view, /*restrict=*/true,
+          /*writable=*/false));
+      continue;
+    }
     if (oldType.getNumElements() == 0) {
       oldArg.replaceAllUsesWith(
           tensor::EmptyOp::create(builder, oldArg.getLoc(), oldType.getShape(),
@@ -99,22 +163,42 @@ LogicalResult bindDispatch(func::FuncOp func) {
                             oldType.getElementType());
     oldArg.replaceAllUsesWith(tensor);
   }
-  SmallVector<BlockArgument> outputArgs;
-  for (unsigned i = numInputs; i < argTypes.size(); ++i)
-    outputArgs.push_back(entry.addArgument(argTypes[i], func.getLoc()));
+  SmallVector<Value> outputArgs;
+  for (unsigned i = numInputs; i < numBindings; ++i) {
+    Value arg = entry.addArgument(argTypes[i], func.getLoc());
+    auto resultType = cast<RankedTensorType>(type.getResult(i - numInputs));
+    if (!resultType.hasStaticShape())
+      arg = viewBinding(builder, func.getLoc(), arg, resultType, extents[i]);
+    outputArgs.push_back(arg);
+  }
   for (auto [i, scalarType] : llvm::enumerate(scalarTypes)) {
     BlockArgument oldArg = entry.getArgument(numInputs + i);
+    if (scalarType.isIndex()) {
+      oldArg.replaceAllUsesWith(indexArgument(builder, entry, oldArg.getLoc()));
+      argTypes.push_back(builder.getI64Type());
+      continue;
+    }
     oldArg.replaceAllUsesWith(entry.addArgument(scalarType, oldArg.getLoc()));
     argTypes.push_back(scalarType);
   }
 
+  // The extents go last.
+  for (unsigned i = 0; i < extentTypes.size(); ++i) {
+    BlockArgument extent = entry.getArgument(firstExtent);
+    extent.replaceAllUsesWith(
+        entry.addArgument(extent.getType(), extent.getLoc()));
+    entry.eraseArgument(firstExtent);
+  }
+  llvm::append_range(argTypes, extentTypes);
+
   auto ret = cast<func::ReturnOp>(entry.getTerminator());
   builder.setInsertionPoint(ret);
   for (auto [value, arg] : llvm::zip(ret.getOperands(), outputArgs)) {
-    if (cast<RankedTensorType>(value.getType()).getNumElements() == 0)
+    auto valueType = cast<RankedTensorType>(value.getType());
+    if (valueType.hasStaticShape() && valueType.getNumElements() == 0)
       continue;
     Value stored = value;
-    auto memrefType = cast<MemRefType>(arg.getType());
+    auto memrefType = cast<BaseMemRefType>(arg.getType());
     if (memrefType.getElementType() !=
         cast<RankedTensorType>(value.getType()).getElementType())
       stored = castElements(builder, ret.getLoc(), value,

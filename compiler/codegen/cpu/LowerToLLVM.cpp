@@ -3,6 +3,7 @@
 #include "compiler/Passes.h"
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/dispatch/PushConstants.h"
+#include "schema/ShapeProgram.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -81,6 +82,28 @@ FailureOr<LLVM::LLVMFuncOp> emitEntryPoint(ModuleOp module,
   return entry;
 }
 
+// The grid program of `func` (kiln-distribute-to-workgroups) with each
+// PushConstant leaf naming its argument's first push constant word instead
+// of the argument; null when the grid is static.
+DenseI64ArrayAttr renumberGridProgram(func::FuncOp func) {
+  auto program =
+      func->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountProgramAttr);
+  if (!program)
+    return nullptr;
+  SmallVector<int64_t> firstWord;
+  int64_t words = 0;
+  for (Type type : func.getArgumentTypes()) {
+    firstWord.push_back(words);
+    if (isPushConstantType(type))
+      words += pushConstantWordCount(type);
+  }
+  SmallVector<int64_t> nodes(program.asArrayRef());
+  for (size_t i = 0; i + 2 < nodes.size(); i += 3)
+    if (nodes[i] == static_cast<int64_t>(schema::ShapeOpcode::PushConstant))
+      nodes[i + 1] = firstWord[nodes[i + 1]];
+  return DenseI64ArrayAttr::get(func.getContext(), nodes);
+}
+
 struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -92,6 +115,7 @@ struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
       unsigned NumBindings;
       unsigned NumPushConstants;
       DenseI64ArrayAttr WorkgroupCount;
+      DenseI64ArrayAttr GridProgram, GridNodes; // null when static
     };
     SmallVector<DispatchInfo> dispatches;
     for (auto func : module.getOps<func::FuncOp>()) {
@@ -105,6 +129,8 @@ struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
                        "kiln-distribute-to-workgroups first");
         return signalPassFailure();
       }
+      // A grid computed per dispatch reads the words of its arguments.
+      DenseI64ArrayAttr gridProgram = renumberGridProgram(func);
       // Scalar arguments arrive as push constant words.
       unsigned numPushConstants = replaceScalarArgumentsByWords(func);
       unsigned numBindings = llvm::count_if(
@@ -115,7 +141,9 @@ struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
         return signalPassFailure();
       }
       dispatches.push_back(
-          {func.getSymName().str(), numBindings, numPushConstants, count});
+          {func.getSymName().str(), numBindings, numPushConstants, count,
+           gridProgram,
+           func->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountNodesAttr)});
       func.setSymName((func.getSymName() + "_impl").str());
       func.setPrivate();
     }
@@ -168,6 +196,10 @@ struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {
         return signalPassFailure();
       // What the module writer records for this entry point.
       (*entry)->setAttr(kWorkgroupCountAttr, info.WorkgroupCount);
+      if (info.GridProgram && info.GridNodes) {
+        (*entry)->setAttr(kWorkgroupCountProgramAttr, info.GridProgram);
+        (*entry)->setAttr(kWorkgroupCountNodesAttr, info.GridNodes);
+      }
       (*entry)->setAttr(
           kBindingCountAttr,
           IntegerAttr::get(IntegerType::get(ctx, 32), info.NumBindings));

@@ -32,6 +32,10 @@ constexpr int64_t kWorkgroupElements = 4096;
 constexpr int64_t kReductionWorkgroupRows = 64;
 // Lanes of the innermost vector dimension (two AVX2 registers of f32).
 constexpr int64_t kVectorLanes = 16;
+// What a dynamic extent is taken for when choosing tiles: longer than any
+// tile and divisible by every power of two a tile size takes, so each loop
+// gets its wanted size.
+constexpr int64_t kDynamicRangeAssumed = int64_t(1) << 30;
 
 // Fills `sizes` for the parallel loops in `order` (innermost first) so their
 // product approaches `budget`.
@@ -55,8 +59,17 @@ bool isDecomposableWindowOp(Operation *op) {
 
 std::optional<CpuTileConfig> chooseCpuTileConfig(linalg::LinalgOp anchor) {
   SmallVector<int64_t> ranges = anchor.getStaticLoopRanges();
-  if (llvm::any_of(ranges, ShapedType::isDynamic))
-    return std::nullopt;
+  if (llvm::any_of(ranges, ShapedType::isDynamic)) {
+    // A window op is decomposed only over static extents.
+    if (isDecomposableWindowOp(anchor))
+      return std::nullopt;
+    // A dynamic extent (issue 19) is tiled as a long one would be: the
+    // wanted sizes, the last tile partial (peeled, or masked up to the
+    // tile's size).
+    for (int64_t &range : ranges)
+      if (ShapedType::isDynamic(range))
+        range = kDynamicRangeAssumed;
+  }
   unsigned numLoops = ranges.size();
   SmallVector<utils::IteratorType> iterators = anchor.getIteratorTypesArray();
   CpuTileConfig config;

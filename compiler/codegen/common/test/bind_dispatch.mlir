@@ -104,15 +104,15 @@ func.func private @scalar_operands(%a: tensor<4xf32>, %s: f32, %n: i64) -> tenso
 
 // -----
 
-// expected-error @+1 {{dispatch operands must be static tensors, then push constant scalars; got 'tensor<4xf32>'}}
+// expected-error @+1 {{dispatch operands must be tensors, then push constant scalars; got 'tensor<4xf32>'}}
 func.func private @scalar_first(%s: f32, %a: tensor<4xf32>) -> tensor<4xf32> attributes {kiln.dispatch} {
   return %a : tensor<4xf32>
 }
 
 // -----
 
-// expected-error @+1 {{dispatch operands must be static tensors, then push constant scalars; got 'index'}}
-func.func private @index_operand(%a: tensor<4xf32>, %i: index) -> tensor<4xf32> attributes {kiln.dispatch} {
+// expected-error @+1 {{dispatch operands must be tensors, then push constant scalars; got 'memref<4xf32>'}}
+func.func private @memref_operand(%a: tensor<4xf32>, %m: memref<4xf32>) -> tensor<4xf32> attributes {kiln.dispatch} {
   return %a : tensor<4xf32>
 }
 

@@ -95,8 +95,10 @@ func.func private @tensor_results(%a: memref<8xf32>, %out: memref<8xf32>) attrib
 
 // -----
 
+// A dynamic bound must come from a push constant (an i64 argument cast to
+// index: distribute_to_workgroups_dynamic.mlir).
 func.func private @dynamic_bounds(%a: memref<8xf32>, %n: index) attributes {kiln.dispatch} {
-  // expected-error @+1 {{workgroup loop bounds must be static}}
+  // expected-error @+1 {{the workgroup loop's trip count is not computable from the push constants}}
   scf.forall (%i) = (0) to (%n) step (4) {
   }
   return

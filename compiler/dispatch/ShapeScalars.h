@@ -1,0 +1,25 @@
+//===- ShapeScalars.h - Host-side arithmetic on dynamic extents -*- C++ -*-===//
+//
+// With dynamic dimensions (issue 19, item 1) a function computes index
+// scalars outside any tensor op: `tensor.dim` of its tensors and integer
+// arithmetic over those, which size the `tensor.empty` destinations of the
+// dispatches. They stay in the host function, where the host plan turns
+// them into the function's shape program (compiler/host/ShapeProgram.h),
+// and reach a dispatch as `index` operands after its tensors, which travel
+// as push constants.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_COMPILER_DISPATCH_SHAPESCALARS_H
+#define KILN_COMPILER_DISPATCH_SHAPESCALARS_H
+
+#include "mlir/IR/Operation.h"
+
+namespace kiln {
+
+/// Whether `op` computes an extent on the host: `tensor.dim`, or an integer
+/// arith op on `index` values only.
+bool isShapeScalarOp(mlir::Operation *op);
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_DISPATCH_SHAPESCALARS_H

@@ -1,0 +1,66 @@
+//===- ShapeExpressions.h - Host values' extents as shape nodes -*- C++ -*-===//
+//
+// The shape of every value of a host function with dynamic dimensions,
+// expressed over the function's inputs as nodes of its shape program
+// (ShapeProgramBuilder.h). An extent is followed to where it comes from: a
+// static dimension is a constant, an input's dynamic one an InputDim node,
+// a dispatch result's is reified inside the dispatch (a linalg op's result
+// has its init's shape, a tensor.empty the sizes it was given), where the
+// dispatch's arguments lead back to the call's operands; host-side index
+// arithmetic (ShapeScalars.h) becomes arithmetic nodes.
+//
+// The same walk gives the equalities a call needs of its inputs' shapes:
+// every operand dimension a linalg op indexes by one loop alone must equal
+// the others indexed by that loop (an elementwise op over two tensors of
+// dynamic length reads both at each index).
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_COMPILER_HOST_SHAPEEXPRESSIONS_H
+#define KILN_COMPILER_HOST_SHAPEEXPRESSIONS_H
+
+#include "compiler/host/ShapeProgramBuilder.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace kiln {
+
+class ShapeExpressions {
+public:
+  ShapeExpressions(mlir::func::FuncOp host, ShapeProgramBuilder &program)
+      : Host(host), Program(program) {}
+
+  /// The node of dimension `dim` of host tensor `value`; an error at the
+  /// op where the extent cannot be followed.
+  mlir::FailureOr<uint32_t> dim(mlir::Value value, unsigned dim);
+  /// The nodes of every dimension of host tensor `value`.
+  mlir::FailureOr<llvm::SmallVector<uint32_t>> dims(mlir::Value value);
+  /// The node of host `index` scalar `value`.
+  mlir::FailureOr<uint32_t> scalar(mlir::Value value);
+  /// The bytes of host tensor `value` (i1: one per element).
+  mlir::FailureOr<uint32_t> byteSize(mlir::Value value);
+
+  /// Appends the pairs of nodes the shapes of `call`'s operands must make
+  /// equal; an error when two static extents differ.
+  mlir::LogicalResult
+  appendLoopChecks(mlir::func::CallOp call,
+                   std::vector<std::pair<uint32_t, uint32_t>> &out);
+
+private:
+  // `call` is the dispatch call whose body `value` is in, or null for the
+  // host function.
+  mlir::FailureOr<uint32_t> dimIn(mlir::func::CallOp call, mlir::Value value,
+                                  unsigned dim);
+  mlir::FailureOr<uint32_t> scalarIn(mlir::func::CallOp call,
+                                     mlir::Value value);
+  // Where a dispatch body's argument comes from: the call's operand.
+  mlir::Value hostOperand(mlir::func::CallOp call, mlir::Value value);
+
+  mlir::func::FuncOp Host;
+  ShapeProgramBuilder &Program;
+  llvm::DenseMap<std::pair<mlir::Value, unsigned>, uint32_t> HostDims;
+};
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_HOST_SHAPEEXPRESSIONS_H

@@ -1,0 +1,68 @@
+//===- ShapeProgramBuilder.cpp - Building a function's shape program ------===//
+
+#include "compiler/host/ShapeProgramBuilder.h"
+
+namespace kiln {
+
+uint32_t ShapeProgramBuilder::node(Opcode op, int64_t a, int64_t b) {
+  auto [it, inserted] = Index.try_emplace(
+      std::make_tuple(static_cast<uint8_t>(op), a, b), Nodes.size());
+  if (inserted)
+    Nodes.push_back({op, a, b});
+  return it->second;
+}
+
+uint32_t ShapeProgramBuilder::constant(int64_t value) {
+  return node(Opcode::Constant, value, 0);
+}
+
+uint32_t ShapeProgramBuilder::inputDim(uint32_t input, uint32_t dim) {
+  return node(Opcode::InputDim, input, dim);
+}
+
+uint32_t ShapeProgramBuilder::pushConstant(uint32_t word) {
+  return node(Opcode::PushConstant, word, 0);
+}
+
+std::optional<int64_t> ShapeProgramBuilder::constantValue(uint32_t n) const {
+  if (Nodes[n].Op != Opcode::Constant)
+    return std::nullopt;
+  return Nodes[n].A;
+}
+
+uint32_t ShapeProgramBuilder::binary(Opcode op, uint32_t a, uint32_t b) {
+  std::optional<int64_t> ca = constantValue(a), cb = constantValue(b);
+  // Identities keep programs short; they hold for every value.
+  if ((op == Opcode::Mul && cb == 1) || (op == Opcode::Add && cb == 0) ||
+      (op == Opcode::Sub && cb == 0) ||
+      ((op == Opcode::FloorDiv || op == Opcode::CeilDiv) && cb == 1) ||
+      ((op == Opcode::Max || op == Opcode::Min) && a == b))
+    return a;
+  if ((op == Opcode::Mul && ca == 1) || (op == Opcode::Add && ca == 0))
+    return b;
+  if (ca && cb) {
+    // The shared evaluator folds, so compile time and run time agree; an
+    // undefined result stays a node and fails each call that reaches it.
+    std::vector<schema::ShapeNodeData> folded = {
+        {Opcode::Constant, *ca, 0}, {Opcode::Constant, *cb, 0}, {op, 0, 1}};
+    std::vector<int64_t> values;
+    if (schema::evaluateShapeProgram(
+            folded, [](Opcode, int64_t, int64_t) { return std::nullopt; },
+            values)
+            .empty())
+      return constant(values[2]);
+  }
+  // Commutative operands in one order, so a + b and b + a are one node.
+  if ((op == Opcode::Add || op == Opcode::Mul || op == Opcode::Max ||
+       op == Opcode::Min) &&
+      a > b)
+    std::swap(a, b);
+  return node(op, a, b);
+}
+
+uint32_t ShapeProgramBuilder::alignTo(uint32_t a, int64_t alignment) {
+  uint32_t c = constant(alignment);
+  return mul(binary(Opcode::CeilDiv, a, c), c);
+}
+
+} // namespace kiln

@@ -1,0 +1,48 @@
+//===- ShapeProgramBuilder.h - Building a function's shape program -*- C++ -*-//
+//
+// Nodes of a shape program (schema/ShapeProgram.h) built once each: equal
+// expressions get one node, so two extents computed alike are recognized as
+// equal by their node alone, and constants fold while building.
+//
+//===----------------------------------------------------------------------===//
+#ifndef KILN_COMPILER_HOST_SHAPEPROGRAMBUILDER_H
+#define KILN_COMPILER_HOST_SHAPEPROGRAMBUILDER_H
+
+#include "schema/ShapeProgram.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+#include <tuple>
+#include <vector>
+
+namespace kiln {
+
+class ShapeProgramBuilder {
+public:
+  using Opcode = schema::ShapeOpcode;
+
+  uint32_t constant(int64_t value);
+  /// Dimension `dim` of input `input` (a function's program).
+  uint32_t inputDim(uint32_t input, uint32_t dim);
+  /// The 64-bit push constant at `word` (an entry point's grid program).
+  uint32_t pushConstant(uint32_t word);
+  /// `a op b`, folded when both are constants and the result is defined.
+  uint32_t binary(Opcode op, uint32_t a, uint32_t b);
+  uint32_t add(uint32_t a, uint32_t b) { return binary(Opcode::Add, a, b); }
+  uint32_t mul(uint32_t a, uint32_t b) { return binary(Opcode::Mul, a, b); }
+  /// `a` rounded up to a multiple of `alignment`.
+  uint32_t alignTo(uint32_t a, int64_t alignment);
+
+  std::optional<int64_t> constantValue(uint32_t node) const;
+  const std::vector<schema::ShapeNodeData> &nodes() const { return Nodes; }
+
+private:
+  uint32_t node(Opcode op, int64_t a, int64_t b);
+
+  std::vector<schema::ShapeNodeData> Nodes;
+  llvm::DenseMap<std::tuple<uint8_t, int64_t, int64_t>, uint32_t> Index;
+};
+
+} // namespace kiln
+
+#endif // KILN_COMPILER_HOST_SHAPEPROGRAMBUILDER_H

@@ -120,10 +120,18 @@ class Case:
     tol: Tol = "f32"
     # Magnitudes for the rtol term, one per output; None means |ref|.
     scale: Optional[Callable[..., object]] = None
+    # One of several shapes of a function over dynamic dimensions
+    # (dynamicCase): the input shapes, which tell the cases apart.
+    variant: str = ""
 
     @property
     def name(self) -> str:
-        return f"{self.file[:-len('.mlir')]}/{self.function}"
+        base = f"{self.file[:-len('.mlir')]}/{self.function}"
+        return f"{base}@{self.variant}" if self.variant else base
+
+    @property
+    def dynamic(self) -> bool:
+        return bool(self.variant)
 
     def tolerances(self, count: int) -> Tuple[str, ...]:
         if isinstance(self.tol, str):
@@ -365,6 +373,18 @@ CASES = []
 
 def case(file, function, inputs, ref, tol="f32", scale=None):
     CASES.append(Case(file, function, tuple(inputs), ref, tol, scale))
+
+
+def dynamicCase(file, function, shapes, ref, tol="f32", scale=None):
+    """A function over dynamic dimensions run at each entry of `shapes` (a
+    list of input lists) from one module: a case per entry, named
+    FILE/FUNCTION@SHAPES. The signature's dynamic dimensions take any size;
+    outputs' dynamic dimensions come from the reference."""
+    for inputs in shapes:
+        variant = ",".join("x".join(str(d) for d in i.shape) or "scalar"
+                           for i in inputs)
+        CASES.append(Case(file, function, tuple(inputs), ref, tol, scale,
+                          variant))
 
 
 # --- elementwise.mlir -------------------------------------------------------
@@ -1482,6 +1502,36 @@ def emitMlp() -> str:
     out.append(",\n".join(f"      {k}: {v}" for k, v in resources.items()))
     out.append("\n    }\n  }\n#-}\n")
     return "".join(out)
+
+
+# --- dynamic.mlir -----------------------------------------------------------
+# One module, several shapes each (issue 19, item 1): 1 and primes included.
+DYN = "dynamic.mlir"
+dynamicCase(DYN, "add_1d", [[I(f"{n}xf32"), I(f"{n}xf32")]
+                            for n in (1, 7, 1009, 4099)],
+            lambda a, b: f64(a) + f64(b))
+dynamicCase(DYN, "bias_relu_2d",
+            [[I(f"{m}x{n}xf32"), I(f"{n}xf32")]
+             for m, n in ((1, 1), (3, 17), (64, 31), (97, 257))],
+            lambda x, b: np.maximum(f64(x) + f64(b), 0.0) * f64(x))
+dynamicCase(DYN, "scale_columns", [[I(f"{m}x4xf32")] for m in (1, 5, 333)],
+            lambda x: f64(x) * np.array([0.5, -1.0, 2.0, 3.0]) - f64(x))
+dynamicCase(DYN, "row_sum", [[I(f"{m}x{n}xf32")]
+                             for m, n in ((1, 1), (1, 13), (7, 1), (29, 1031))],
+            lambda x: f64(x).sum(axis=1),
+            scale=lambda x: np.abs(f64(x)).sum(axis=1))
+dynamicCase(DYN, "column_max", [[I(f"{m}x{n}xf32")]
+                                for m, n in ((1, 1), (13, 1), (211, 67))],
+            lambda x: f64(x).max(axis=0))
+dynamicCase(DYN, "matmul",
+            [[I(f"{m}x{k}xf32"), I(f"{k}x{n}xf32")]
+             for m, k, n in ((1, 1, 1), (1, 17, 3), (7, 5, 11),
+                             (67, 131, 61), (128, 64, 96))],
+            lambda a, b: f64(a) @ f64(b),
+            scale=lambda a, b: np.abs(f64(a)) @ np.abs(f64(b)))
+dynamicCase(DYN, "softmax", [[I(f"{m}x{n}xf32", -4, 4)]
+                             for m, n in ((1, 1), (3, 7), (31, 1000))],
+            lambda x: softmax(f64(x), 1), tol="f32_approx")
 
 
 def selfTest() -> int:

@@ -21,9 +21,28 @@ _TENSOR_RE = re.compile(r"tensor<([^>]*)>")
 
 
 def _tensorSig(body: str) -> TensorSig:
+    """'4x?xf32' -> ((4, -1), 'f32'): a dynamic dimension is -1."""
     parts = body.split("x")
-    dims = tuple(int(p) for p in parts[:-1])
+    dims = tuple(-1 if p == "?" else int(p) for p in parts[:-1])
     return dims, parts[-1]
+
+
+def typesMatch(declared: Sequence[TensorSig],
+               signature: Sequence[TensorSig]) -> bool:
+    """Whether a case's input types fit a signature's: a dynamic
+    dimension (-1) takes any size, every other one must be equal."""
+    return len(declared) == len(signature) and all(
+        d[1] == s[1] and len(d[0]) == len(s[0]) and all(
+            want < 0 or want == got for got, want in zip(d[0], s[0]))
+        for d, s in zip(declared, signature))
+
+
+def concreteOutputs(outs: Sequence[TensorSig],
+                    refs: Sequence) -> List[TensorSig]:
+    """Output types with each dynamic one's shape taken from its reference
+    (static ones stay what the signature says, to be checked)."""
+    return [(tuple(ref.shape) if any(d < 0 for d in shape) else shape, dtype)
+            for ref, (shape, dtype) in zip(refs, outs)]
 
 
 def parseSignatures(

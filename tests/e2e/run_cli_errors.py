@@ -340,6 +340,7 @@ def runAll(s: Suite) -> int:
                else f"{r.describe()}; stderr {r.stderr[:300]!r}")
     checkRefusedBeforeReading(s, module)
     checkTwoChainsDependencies(s)
+    checkDynamicShapeErrors(s)
     checkOnnxErrors(s)
     return rep.finish()
 
@@ -792,6 +793,47 @@ def twoChainsProblems(dump: str):
                                     f"[{max(w[1], x[1])}, {min(w[2], x[2])})")
     return problems, f"chain A steps {members['A']}, chain B steps " \
                      f"{members['B']}"
+
+
+def checkDynamicShapeErrors(s: Suite):
+    """A module over dynamic dimensions called with shapes that contradict
+    it: one line naming the input and the dimension, on both drivers."""
+    module = os.path.join(s.work, "dynamic.kiln")
+    r = s.run([s.tool("kiln-compile"), os.path.join(CASES_DIR, "dynamic.mlir"),
+               "--target-device=cpu", "-o", module])
+    if r.problem or r.rc != 0:
+        s.report.result(False, "compile dynamic.mlir", r.describe())
+        return
+    calls = {
+        # add_1d's two lengths must be equal.
+        "unequal_lengths": ("add_1d", ["3xf32=1 2 3", "4xf32=1 2 3 4"],
+                            "input 1 dimension 0 is 4 but must equal input 0 "
+                            "dimension 0, which is 3"),
+        # bias_relu_2d's bias is as long as the matrix's rows.
+        "unequal_broadcast": ("bias_relu_2d", ["2x3xf32=1", "2xf32=1"],
+                              "input 1 dimension 0 is 2 but must equal input "
+                              "0 dimension 1, which is 3"),
+        # scale_columns' second dimension is static.
+        "static_dimension": ("scale_columns", ["2x5xf32=1"],
+                             "must be ?x4xf32"),
+        "rank": ("row_sum", ["7xf32=1"], "must be ?x?xf32"),
+    }
+    for d in DRIVERS:
+        for name, (function, inputs, mustName) in calls.items():
+            argv = [s.tool("kiln-run-module"), f"--device={d}",
+                    f"--module={module}", f"--function={function}"]
+            argv += [f"--input={i}" for i in inputs]
+            label = f"run-module/dynamic_{name} [{d}]"
+            r = s.run(argv)
+            lines = r.stderr.splitlines()
+            if (r.problem or r.rc != 1 or len(lines) != 1 or
+                    not lines[0].startswith("error:") or
+                    mustName not in lines[0]):
+                s.report.result(False, label, f"{r.describe()}; stderr "
+                                f"{lines[:3]!r}, want one error line naming "
+                                f"{mustName!r}")
+            else:
+                s.report.result(True, label, lines[0])
 
 
 def checkTwoChainsDependencies(s: Suite):

@@ -235,6 +235,49 @@ TEST_F(KilnApiTest, CallAdd) {
   }
 }
 
+// Dynamic shapes (issue 19): a function over ?xf32 describes the dimension
+// as -1 and takes each call's shape from its input, on both CPU drivers.
+TEST(KilnApiDynamicShapesTest, EachCallTakesItsInputsShapes) {
+  std::vector<uint8_t> bytes =
+      test::buildModule(test::dynamicFillSpec(kernelImage(), -1.5f));
+  for (const char *uri : {"local-sync", "local-task"}) {
+    KilnDevice *device = nullptr;
+    EXPECT_KILN_OK(kilnDeviceCreate(uri, &device));
+    ASSERT_NE(device, nullptr);
+    KilnModule *module = nullptr;
+    EXPECT_KILN_OK(
+        kilnModuleLoadBytes(device, bytes.data(), bytes.size(), &module));
+    ASSERT_NE(module, nullptr);
+    const KilnFunction *fill = nullptr;
+    EXPECT_KILN_OK(kilnModuleLookupFunction(module, "fill", &fill));
+    KilnTensor type;
+    EXPECT_KILN_OK(kilnFunctionInputType(fill, 0, &type));
+    ASSERT_EQ(type.rank, 1u);
+    EXPECT_EQ(type.shape[0], -1);
+    EXPECT_EQ(type.dataSize, 0u);
+    for (int64_t n : {7, 1, 31}) {
+      std::vector<float> x(static_cast<size_t>(n), 3.0f);
+      const int64_t shape[] = {n};
+      KilnTensor input = {KILN_ELEMENT_TYPE_F32, 1, shape, x.data(),
+                          x.size() * sizeof(float)};
+      KilnOutputs *outputs = nullptr;
+      EXPECT_KILN_OK(kilnFunctionCall(fill, &input, 1, &outputs));
+      ASSERT_NE(outputs, nullptr);
+      KilnTensor out;
+      EXPECT_KILN_OK(kilnOutputsGet(outputs, 0, &out));
+      ASSERT_EQ(out.rank, 1u);
+      EXPECT_EQ(out.shape[0], n);
+      ASSERT_EQ(out.dataSize, x.size() * sizeof(float));
+      const float *values = static_cast<const float *>(out.data);
+      for (int64_t i = 0; i < n; ++i)
+        EXPECT_EQ(values[i], -1.5f) << uri << " n=" << n << " i=" << i;
+      kilnOutputsRelease(outputs);
+    }
+    kilnModuleRelease(module);
+    kilnDeviceRelease(device);
+  }
+}
+
 TEST_F(KilnApiTest, CallWithoutInputs) {
   const KilnFunction *pattern = nullptr;
   EXPECT_KILN_OK(kilnModuleLookupFunction(Module, "pattern", &pattern));

@@ -73,6 +73,10 @@ public:
   explicit Loaded(const test::ModuleSpec &spec)
       : Bytes(test::buildModule(spec)) {}
   Status verify() const { return verifyModule(Bytes.data(), Bytes.size()); }
+  // The test helpers' independent re-check of the verifier's promises.
+  std::string recheck() const {
+    return test::checkVerifiedModule(Bytes.data(), Bytes.size());
+  }
   const sc::Function &function() const {
     return *sc::GetModule(Bytes.data())->functions()->Get(0);
   }
@@ -103,6 +107,7 @@ std::string verifyError(const test::ModuleSpec &spec) {
 TEST(CallShapesTest, ResolvesEachCallsShapes) {
   Loaded loaded(dynamicSpec());
   ASSERT_TRUE(loaded.verify().ok()) << loaded.verify().message();
+  EXPECT_EQ(loaded.recheck(), "");
   for (int64_t n : {1, 7, 64, 65, 1009}) {
     StatusOr<CallShapes> call = resolve(loaded, {{n}, {n}});
     ASSERT_TRUE(call.ok()) << call.status().message();

@@ -709,41 +709,6 @@ TEST(ModuleInstanceLargeTest, ConstantsPastFourGiB) {
 namespace kiln::module {
 namespace {
 
-// Dynamic shapes (issue 19): @fill(x: ?xf32) -> ?xf32 runs scale_bias_f32
-// (push words: n, scale bits, bias bits) over a grid of n workgroups
-// computed per call from words 0 and 1, where the call's n lands as 64 bits
-// (so the scale, word 1, is n's high half: 0). Each output element is the
-// bias: what was computed, and at which length, shows which shapes the
-// recording was made for.
-test::ModuleSpec dynamicFillSpec(float bias) {
-  using Op = sc::ShapeOp;
-  test::ModuleSpec spec;
-  spec.VersionMinor = 3;
-  test::EntryPointSpec entry{"scale_bias_f32", {1, 1, 1}, {1, 1, 1}, 2, 3, 0};
-  spec.Grids = {
-      {0, 0, 0, {{Op::PushConstant, 0, 0}, {Op::Constant, 1, 0}}, {0, 1, 1}}};
-  spec.Executables.push_back(
-      {"kernels", {{"cpu-elf-x86_64", "x86-64", kernelImage(), {entry}}}});
-  test::FunctionSpec f;
-  f.Name = "fill";
-  f.Inputs = {{kF32, {-1}}};
-  f.Outputs = {{kF32, {-1}}};
-  f.OutputDimNodes = {{1}};
-  f.ShapeProgram = {
-      {Op::Constant, 4, 0}, {Op::InputDim, 0, 0}, {Op::Mul, 0, 1}};
-  test::StepSpec step;
-  step.Kind = sc::StepKind::DispatchStep;
-  step.Bindings = {range(SK::Input, 0, 0, 0), range(SK::Output, 0, 0, 0)};
-  step.Access = {sc::BindingAccess::Read, sc::BindingAccess::Write};
-  step.PushConstants = {0, 0, std::bit_cast<uint32_t>(bias)};
-  step.BindingNodes = {{0xFFFFFFFFu, 2}, {0xFFFFFFFFu, 2}};
-  step.PushConstantNodes = {{0, 1}};
-  step.Dependencies = std::vector<uint32_t>{};
-  f.Steps = {step};
-  spec.Functions = {f};
-  return spec;
-}
-
 class DynamicShapesTest : public ::testing::TestWithParam<std::string> {};
 
 INSTANTIATE_TEST_SUITE_P(Devices, DynamicShapesTest,
@@ -754,7 +719,8 @@ INSTANTIATE_TEST_SUITE_P(Devices, DynamicShapesTest,
 TEST_P(DynamicShapesTest, OneModuleRunsAtEachCallsShapes) {
   auto device = hal::DriverRegistry::global().createDevice(GetParam());
   ASSERT_TRUE(device.ok()) << device.status().toString();
-  std::vector<uint8_t> bytes = test::buildModule(dynamicFillSpec(2.5f));
+  std::vector<uint8_t> bytes =
+      test::buildModule(test::dynamicFillSpec(kernelImage(), 2.5f));
   auto file = ModuleFile::fromBytes(bytes.data(), bytes.size());
   ASSERT_TRUE(file.ok()) << file.status().toString();
   auto instance = ModuleInstance::create(*device, *file);

@@ -13,6 +13,7 @@
 #include "schema/module_generated.h"
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <random>
 #include <string>
@@ -361,6 +362,45 @@ inline std::vector<uint8_t> buildFlatbuffer(const ModuleSpec &spec) {
                               fbb.GetBufferPointer() + fbb.GetSize());
 }
 
+/// Dynamic shapes (issue 19): @fill(x: ?xf32) -> ?xf32 runs the CTS kernel
+/// scale_bias_f32 of `image` (push words: n, scale bits, bias bits) over a
+/// grid of n workgroups computed per call from words 0 and 1, where the
+/// call's n lands as 64 bits (so the scale, word 1, is n's high half: 0).
+/// Each output element is the bias: what was computed, and at which length,
+/// shows which shapes the recording was made for.
+inline ModuleSpec dynamicFillSpec(std::vector<uint8_t> image, float bias) {
+  using Op = sc::ShapeOp;
+  using SK = sc::StorageKind;
+  ModuleSpec spec;
+  spec.VersionMinor = 3;
+  spec.Layout = ConstantsLayout::None;
+  EntryPointSpec entry{"scale_bias_f32", {1, 1, 1}, {1, 1, 1}, 2, 3, 0};
+  spec.Executables.push_back(
+      {"kernels", {{"cpu-elf-x86_64", "x86-64", std::move(image), {entry}}}});
+  spec.Grids = {
+      {0, 0, 0, {{Op::PushConstant, 0, 0}, {Op::Constant, 1, 0}}, {0, 1, 1}}};
+  FunctionSpec f;
+  f.Name = "fill";
+  f.Inputs = {{0, {-1}}};
+  f.Outputs = {{0, {-1}}};
+  f.OutputDimNodes = {{1}};
+  f.ShapeProgram = {
+      {Op::Constant, 4, 0}, {Op::InputDim, 0, 0}, {Op::Mul, 0, 1}};
+  StepSpec step;
+  step.Kind = sc::StepKind::DispatchStep;
+  step.Bindings = {range(SK::Input, 0, 0, 0), range(SK::Output, 0, 0, 0)};
+  step.Access = {sc::BindingAccess::Read, sc::BindingAccess::Write};
+  uint32_t biasBits;
+  std::memcpy(&biasBits, &bias, sizeof(biasBits));
+  step.PushConstants = {0, 0, biasBits};
+  step.BindingNodes = {{0xFFFFFFFFu, 2}, {0xFFFFFFFFu, 2}};
+  step.PushConstantNodes = {{0, 1}};
+  step.Dependencies = std::vector<uint32_t>{};
+  f.Steps = {step};
+  spec.Functions = {f};
+  return spec;
+}
+
 /// Serializes `spec` as the compiler does: the flatbuffer, its constants
 /// segment and the checksum footer; then declares what spec.Segment says.
 inline std::vector<uint8_t> buildModule(const ModuleSpec &spec) {
@@ -389,6 +429,29 @@ inline std::vector<uint8_t> buildModule(const ModuleSpec &spec) {
 /// bytes at `base` (footer included), reading every byte a runtime could
 /// read (so ASan catches anything out of bounds). Returns the first broken
 /// promise, or "" when there is none.
+/// Whether a shape program's nodes read only earlier nodes, have known
+/// opcodes and non-negative constants, and leaves `leafOk` accepts.
+template <typename LeafOk>
+bool wellFormedProgram(const flatbuffers::Vector<const sc::ShapeNode *> &nodes,
+                       LeafOk leafOk) {
+  for (flatbuffers::uoffset_t i = 0; i < nodes.size(); ++i) {
+    const sc::ShapeNode &n = *nodes.Get(i);
+    uint8_t op = static_cast<uint8_t>(n.op());
+    if (op > 9)
+      return false;
+    if (n.op() == sc::ShapeOp::Constant) {
+      if (n.a() < 0)
+        return false;
+    } else if (op >= 3) {
+      if (n.a() < 0 || n.b() < 0 || n.a() >= int64_t(i) || n.b() >= int64_t(i))
+        return false;
+    } else if (!leafOk(n)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
   const sc::Module &m = *sc::GetModule(base);
   volatile uint64_t sink = 0;
@@ -452,6 +515,21 @@ inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
         }
         if (count > (uint64_t(1) << 32) || size > (uint64_t(1) << 32))
           return "grid product";
+        // A grid program reads existing push constant word pairs.
+        if (ep->workgroup_count_program() || ep->workgroup_count_nodes()) {
+          if (!ep->workgroup_count_program() || !ep->workgroup_count_nodes() ||
+              ep->workgroup_count_nodes()->size() != 3)
+            return "grid program";
+          const auto &nodes = *ep->workgroup_count_program();
+          if (!wellFormedProgram(nodes, [&](const sc::ShapeNode &n) {
+                return n.op() == sc::ShapeOp::PushConstant && n.a() >= 0 &&
+                       n.a() + 1 < int64_t(ep->push_constant_count());
+              }))
+            return "grid program nodes";
+          for (uint32_t node : *ep->workgroup_count_nodes())
+            if (node >= nodes.size())
+              return "grid node";
+        }
       }
     }
   }
@@ -473,8 +551,12 @@ inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
             unsigned __int128 bytes =
                 kSizes[static_cast<uint8_t>(t->element_type())];
             for (int64_t d : *t->shape()) {
-              if (d < 0)
+              // A dynamic dimension (-1) only with a shape program; its
+              // size is the call's.
+              if (d < 0 && !(d == -1 && f->shape_program()))
                 return false;
+              if (d < 0)
+                continue;
               bytes *= static_cast<uint64_t>(d);
               if (bytes > (uint64_t(1) << 48))
                 return false;
@@ -488,6 +570,45 @@ inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
       return "tensor type";
     if (f->arena_size() > (uint64_t(1) << 48))
       return "arena size";
+    // Dynamic shapes: every reference names a node of a well-formed
+    // program; ranges are the call's, checked then.
+    const size_t programSize =
+        f->shape_program() ? f->shape_program()->size() : 0;
+    const bool dynamic = f->shape_program() != nullptr;
+    auto isNode = [&](uint32_t node, bool allowNone) {
+      return node < programSize || (allowNone && node == 0xFFFFFFFFu);
+    };
+    if (dynamic) {
+      if (!wellFormedProgram(*f->shape_program(), [&](const sc::ShapeNode &n) {
+            return n.op() == sc::ShapeOp::InputDim && n.a() >= 0 &&
+                   n.a() < int64_t(f->inputs()->size()) && n.b() >= 0 &&
+                   n.b() < int64_t(f->inputs()->Get(n.a())->shape()->size());
+          }))
+        return "shape program";
+      if (f->shape_checks())
+        for (const sc::ShapeCheck *c : *f->shape_checks())
+          if (!isNode(c->lhs(), false) || !isNode(c->rhs(), false))
+            return "shape check";
+      if (!isNode(f->arena_size_node(), true))
+        return "arena size node";
+      for (const sc::TensorType *t : *f->outputs()) {
+        bool anyDynamic = false;
+        for (int64_t d : *t->shape())
+          anyDynamic |= d < 0;
+        if (!t->dim_nodes()) {
+          if (anyDynamic)
+            return "output dimension nodes";
+          continue;
+        }
+        if (t->dim_nodes()->size() != t->shape()->size())
+          return "output dimension node count";
+        for (uint32_t node : *t->dim_nodes())
+          if (!isNode(node, false))
+            return "output dimension node";
+      }
+    } else if (f->shape_checks() || f->arena_size_node() != 0xFFFFFFFFu) {
+      return "shape nodes without a program";
+    }
     auto inBounds = [&](const sc::BufferRange &r) {
       uint64_t limit;
       switch (static_cast<uint8_t>(r.storage())) {
@@ -528,17 +649,33 @@ inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
           if (pushCount != ep->push_constant_count())
             return "push constant count";
         }
+        if (const auto *nodes = d->binding_nodes()) {
+          if (nodes->size() != d->bindings()->size())
+            return "binding node count";
+          for (const sc::BindingNodes *n : *nodes)
+            if (!isNode(n->offset(), true) || !isNode(n->length(), true))
+              return "binding node";
+        }
+        if (const auto *nodes = d->push_constant_nodes()) {
+          uint32_t pushCount =
+              d->push_constants() ? d->push_constants()->size() : 0;
+          for (const sc::PushConstantNode *n : *nodes)
+            if (!isNode(n->node(), false) ||
+                uint64_t(n->word()) + 1 >= pushCount)
+              return "push constant node";
+        }
         for (const sc::BufferRange *r : *d->bindings())
-          if (!inBounds(*r))
+          if (!dynamic && !inBounds(*r))
             return "binding range";
       } else if (const auto *c = step->kind_as_CopyStep()) {
-        if (!inBounds(*c->source()) || !inBounds(*c->target()) ||
+        if ((!dynamic &&
+             (!inBounds(*c->source()) || !inBounds(*c->target()))) ||
             c->source()->length() != c->target()->length())
           return "copy";
       } else if (const auto *fl = step->kind_as_FillStep()) {
         uint8_t n = fl->pattern_length();
-        if (!inBounds(*fl->target()) || (n != 1 && n != 2 && n != 4) ||
-            fl->target()->length() % n != 0)
+        if ((!dynamic && !inBounds(*fl->target())) ||
+            (n != 1 && n != 2 && n != 4) || fl->target()->length() % n != 0)
           return "fill";
       } else {
         return "step kind";

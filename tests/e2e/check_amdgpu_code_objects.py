@@ -29,6 +29,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cases as manifest  # noqa: E402
 import e2elib  # noqa: E402
 
 CASES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
@@ -208,8 +209,12 @@ def main():
     report = e2elib.Report()
     work = tempfile.mkdtemp(prefix="kiln-amdgpu-")
     jobs = []
+    # Files of dynamic-shape cases only: GPU targets refuse them so far
+    # (issue 19; run_cli_errors.py and a lit test check that error).
+    dynamicOnly = ({c.file for c in manifest.CASES if c.dynamic} -
+                   {c.file for c in manifest.CASES if not c.dynamic})
     for case in sorted(os.listdir(CASES_DIR)):
-        if case.endswith(".mlir"):
+        if case.endswith(".mlir") and case not in dynamicOnly:
             jobs.append((case[:-len(".mlir")], os.path.join(CASES_DIR, case)))
     if args.models_dir:
         for model in sorted(os.listdir(args.models_dir)):

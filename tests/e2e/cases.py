@@ -1533,6 +1533,36 @@ dynamicCase(DYN, "softmax", [[I(f"{m}x{n}xf32", -4, 4)]
                              for m, n in ((1, 1), (3, 7), (31, 1000))],
             lambda x: softmax(f64(x), 1), tol="f32_approx")
 
+_DENSE_W = np.array(
+    [[0.5, -0.25, 1.0, 0.0, 0.75, -1.0, 0.125, 2.0],
+     [-0.5, 0.25, -1.0, 1.5, 0.0, 1.0, -0.125, 0.5],
+     [1.0, 1.0, -1.0, -1.0, 0.5, 0.5, -0.5, -0.5],
+     [0.0, 0.5, 0.0, -0.5, 0.25, 0.0, -0.25, 0.0],
+     [0.75, -0.75, 0.25, -0.25, 1.25, -1.25, 0.5, -0.5],
+     [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8],
+     [-0.8, -0.7, -0.6, -0.5, -0.4, -0.3, -0.2, -0.1],
+     [1.5, 0.0, -1.5, 0.0, 1.5, 0.0, -1.5, 0.0],
+     [0.0, 1.5, 0.0, -1.5, 0.0, 1.5, 0.0, -1.5],
+     [0.3, -0.3, 0.3, -0.3, 0.3, -0.3, 0.3, -0.3],
+     [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2],
+     [-0.2, 0.4, -0.6, 0.8, -1.0, 1.2, -1.4, 1.6],
+     [0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75],
+     [1.0, -0.5, 0.25, -0.125, 0.0625, -0.03125, 0.5, -1.0],
+     [-1.0, 0.5, -0.25, 0.125, -0.0625, 0.03125, -0.5, 1.0],
+     [0.6, 0.6, -0.6, -0.6, 0.6, 0.6, -0.6, -0.6]],
+    dtype=np.float32).astype(np.float64)
+_DENSE_B = np.array([0.1, -0.2, 0.3, -0.4, 0.5, -0.6, 0.7, -0.8],
+                    dtype=np.float32).astype(np.float64)
+dynamicCase(DYN, "dense_batch", [[I(f"{m}x16xf32")] for m in (1, 2, 37, 101)],
+            lambda x: np.maximum(f64(x) @ _DENSE_W + _DENSE_B, 0.0),
+            scale=lambda x: np.abs(f64(x)) @ np.abs(_DENSE_W) +
+            np.abs(_DENSE_B))
+# Positive rows (their sums are far from 0, so the quotient is stable).
+dynamicCase(DYN, "normalize_rows",
+            [[I(f"{m}x{n}xf32", 0.5, 2.0), I(f"{n}xf32")]
+             for m, n in ((1, 1), (5, 3), (43, 131))],
+            lambda x, b: f64(x) / f64(x).sum(axis=1, keepdims=True) + f64(b))
+
 
 def selfTest() -> int:
     """Checks the reference helpers against values worked out by hand."""

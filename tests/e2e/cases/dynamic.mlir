@@ -106,3 +106,49 @@ func.func @softmax(%x: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %r = linalg.softmax dimension(1) ins(%x : tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// A dense layer over a dynamic batch: constant weights and bias, the
+// batch's rows ? (a model exported with a dynamic batch axis).
+func.func @dense_batch(%x: tensor<?x16xf32>) -> tensor<?x8xf32> {
+  %w = arith.constant dense<[[0.5, -0.25, 1.0, 0.0, 0.75, -1.0, 0.125, 2.0], [-0.5, 0.25, -1.0, 1.5, 0.0, 1.0, -0.125, 0.5], [1.0, 1.0, -1.0, -1.0, 0.5, 0.5, -0.5, -0.5], [0.0, 0.5, 0.0, -0.5, 0.25, 0.0, -0.25, 0.0], [0.75, -0.75, 0.25, -0.25, 1.25, -1.25, 0.5, -0.5], [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], [-0.8, -0.7, -0.6, -0.5, -0.4, -0.3, -0.2, -0.1], [1.5, 0.0, -1.5, 0.0, 1.5, 0.0, -1.5, 0.0], [0.0, 1.5, 0.0, -1.5, 0.0, 1.5, 0.0, -1.5], [0.3, -0.3, 0.3, -0.3, 0.3, -0.3, 0.3, -0.3], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2], [-0.2, 0.4, -0.6, 0.8, -1.0, 1.2, -1.4, 1.6], [0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75], [1.0, -0.5, 0.25, -0.125, 0.0625, -0.03125, 0.5, -1.0], [-1.0, 0.5, -0.25, 0.125, -0.0625, 0.03125, -0.5, 1.0], [0.6, 0.6, -0.6, -0.6, 0.6, 0.6, -0.6, -0.6]]> : tensor<16x8xf32>
+  %bias = arith.constant dense<[0.1, -0.2, 0.3, -0.4, 0.5, -0.6, 0.7, -0.8]> : tensor<8xf32>
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %x, %c0 : tensor<?x16xf32>
+  %e = tensor.empty(%m) : tensor<?x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %y = linalg.matmul ins(%x, %w : tensor<?x16xf32>, tensor<16x8xf32>) outs(%init : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %e2 = tensor.empty(%m) : tensor<?x8xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #row, #id2], iterator_types = ["parallel", "parallel"]} ins(%y, %bias : tensor<?x8xf32>, tensor<8xf32>) outs(%e2 : tensor<?x8xf32>) {
+  ^bb0(%v: f32, %b: f32, %o: f32):
+    %s = arith.addf %v, %b : f32
+    %t = arith.maximumf %s, %zero : f32
+    linalg.yield %t : f32
+  } -> tensor<?x8xf32>
+  return %r : tensor<?x8xf32>
+}
+
+// Rows divided by their sums plus a bias: two dispatches, the sums in an
+// arena slice sized per call.
+func.func @normalize_rows(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %er = tensor.empty(%m) : tensor<?xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%er : tensor<?xf32>) -> tensor<?xf32>
+  %sum = linalg.generic {indexing_maps = [#id2, #col], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<?x?xf32>) outs(%init : tensor<?xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %v, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<?xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #col, #row, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %sum, %b : tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>) outs(%e : tensor<?x?xf32>) {
+  ^bb0(%v: f32, %s: f32, %w: f32, %o: f32):
+    %d = arith.divf %v, %s : f32
+    %a = arith.addf %d, %w : f32
+    linalg.yield %a : f32
+  } -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

@@ -57,11 +57,23 @@ parseInputs(const std::vector<std::string> &inputs,
           std::equal(expected.Shape.begin(), expected.Shape.end(),
                      type.Shape.begin(), dimMatches))
         return Status();
+      // Where only a static dimension of a dynamic signature differs, name
+      // it: the rest of the shape is free.
+      std::string which;
+      if (type.Type == expected.Type &&
+          type.Shape.size() == expected.Shape.size())
+        for (size_t d = 0; d < type.Shape.size() && which.empty(); ++d)
+          if (expected.Shape[d] >= 0 && expected.Shape[d] != type.Shape[d])
+            which =
+                strCat(" (dimension ", d, " must be ", expected.Shape[d], ")");
+      bool dynamic = std::any_of(expected.Shape.begin(), expected.Shape.end(),
+                                 [](int64_t dim) { return dim < 0; });
       return KILN_ERROR(InvalidArgument, "input ", i, " of function '",
                         signature.Name, "' must be ",
                         tensorTypeString(expected.Shape, expected.Type),
                         ", but --input='", shortened(inputs[i]), "' is ",
-                        tensorTypeString(type.Shape, type.Type));
+                        tensorTypeString(type.Shape, type.Type),
+                        dynamic ? which : std::string());
     };
     KILN_ASSIGN_OR_RETURN(HostTensor tensor,
                           parseTensor(inputs[i], matchesSignature));

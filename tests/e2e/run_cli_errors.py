@@ -815,7 +815,8 @@ def checkDynamicShapeErrors(s: Suite):
                               "0 dimension 1, which is 3"),
         # scale_columns' second dimension is static.
         "static_dimension": ("scale_columns", ["2x5xf32=1"],
-                             "must be ?x4xf32"),
+                             "must be ?x4xf32, but --input='2x5xf32=1' is "
+                             "2x5xf32 (dimension 1 must be 4)"),
         "rank": ("row_sum", ["7xf32=1"], "must be ?x?xf32"),
     }
     for d in DRIVERS:

@@ -366,6 +366,55 @@ ModuleInstance::call(std::string_view name,
   return callLocked(*function, inputs);
 }
 
+Status
+ModuleInstance::bindShapes(Function &function,
+                           const std::vector<std::vector<int64_t>> &shapes) {
+  if (function.Shapes && function.Shapes->InputShapes == shapes)
+    return Status();
+  KILN_ASSIGN_OR_RETURN(CallShapes resolved,
+                        resolveCall(*function.Def,
+                                    functionLabel(function.Signature), shapes,
+                                    File->constantsSize()));
+  // What was made for other shapes goes.
+  function.Direct.reset();
+  function.Staged.reset();
+  function.Table.clear();
+  function.Arena.reset();
+  function.InputBytes = resolved.InputBytes;
+  function.OutputBytes = resolved.OutputBytes;
+  function.Shapes = std::move(resolved);
+  return Status();
+}
+
+StatusOr<std::vector<TensorSpec>>
+ModuleInstance::outputTypes(std::string_view name,
+                            std::span<const std::vector<int64_t>> inputShapes) {
+  Function *function = find(name);
+  if (!function)
+    return lookup(name).status();
+  const FunctionSignature &signature = function->Signature;
+  if (!function->Dynamic) {
+    for (size_t i = 0; i < inputShapes.size() && i < signature.Inputs.size();
+         ++i)
+      if (inputShapes[i] != signature.Inputs[i].Shape)
+        return KILN_ERROR(
+            InvalidArgument, functionLabel(signature), " input ", i,
+            ": expected ",
+            tensorTypeString(signature.Inputs[i].Shape,
+                             signature.Inputs[i].Type),
+            ", got shape ",
+            tensorTypeString(inputShapes[i], signature.Inputs[i].Type));
+    return signature.Outputs;
+  }
+  KILN_ASSIGN_OR_RETURN(CallShapes resolved,
+                        resolveCall(*function->Def, functionLabel(signature),
+                                    inputShapes, File->constantsSize()));
+  std::vector<TensorSpec> outputs = signature.Outputs;
+  for (size_t i = 0; i < outputs.size(); ++i)
+    outputs[i].Shape = resolved.OutputShapes[i];
+  return outputs;
+}
+
 StatusOr<std::vector<HostTensor>>
 ModuleInstance::callDynamic(Function &function,
                             const std::vector<HostTensor> &inputs) {
@@ -381,19 +430,7 @@ ModuleInstance::callDynamic(Function &function,
     shapes.push_back(inputs[i].Shape);
   }
   std::lock_guard<std::mutex> lock(Mutex);
-  if (!function.Shapes || function.Shapes->InputShapes != shapes) {
-    KILN_ASSIGN_OR_RETURN(CallShapes resolved,
-                          resolveCall(*function.Def, functionLabel(signature),
-                                      shapes, File->constantsSize()));
-    // What was made for other shapes goes.
-    function.Direct.reset();
-    function.Staged.reset();
-    function.Table.clear();
-    function.Arena.reset();
-    function.InputBytes = resolved.InputBytes;
-    function.OutputBytes = resolved.OutputBytes;
-    function.Shapes = std::move(resolved);
-  }
+  KILN_RETURN_IF_ERROR(bindShapes(function, shapes));
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].Data.size() != function.InputBytes[i])
       return KILN_ERROR(InvalidArgument, functionLabel(signature), " input ", i,
@@ -478,17 +515,26 @@ ModuleInstance::execute(Function &function,
 Status ModuleInstance::callWithDeviceBuffers(
     std::string_view name, std::span<const std::shared_ptr<hal::Buffer>> inputs,
     std::span<const std::shared_ptr<hal::Buffer>> outputs,
-    const std::shared_ptr<hal::SubmissionTimer> &timer) {
+    const std::shared_ptr<hal::SubmissionTimer> &timer,
+    std::span<const std::vector<int64_t>> inputShapes) {
   Function *function = find(name);
   if (!function)
     return lookup(name).status();
   const FunctionSignature &signature = function->Signature;
-  // Buffers carry no shapes to resolve a dynamic function with.
-  if (function->Dynamic)
-    return KILN_ERROR(Unimplemented, functionLabel(signature),
-                      " has dynamic shapes; calls on device buffers do not "
-                      "take shapes yet (issue 19, item 6): call it on host "
-                      "tensors");
+  std::lock_guard<std::mutex> lock(Mutex);
+  // Buffers carry no shapes: a function with dynamic shapes takes them
+  // beside the buffers.
+  if (function->Dynamic) {
+    if (inputShapes.size() != signature.Inputs.size())
+      return KILN_ERROR(InvalidArgument, functionLabel(signature),
+                        " has dynamic shapes: a call on device buffers needs "
+                        "its ",
+                        signature.Inputs.size(), " input shape(s), got ",
+                        inputShapes.size());
+    KILN_RETURN_IF_ERROR(
+        bindShapes(*function, std::vector<std::vector<int64_t>>(
+                                  inputShapes.begin(), inputShapes.end())));
+  }
   if (inputs.size() != signature.Inputs.size() ||
       outputs.size() != signature.Outputs.size())
     return KILN_ERROR(InvalidArgument, functionLabel(signature), " expects ",
@@ -532,7 +578,6 @@ Status ModuleInstance::callWithDeviceBuffers(
                           "; outputs need buffers of their own");
   }
 
-  std::lock_guard<std::mutex> lock(Mutex);
   KILN_RETURN_IF_ERROR(allocateArena(*function));
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::CommandBuffer> recorded,
                         commands(*function, /*staged=*/false));

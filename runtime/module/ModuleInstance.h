@@ -79,11 +79,22 @@ public:
   /// copied between host and device. With a `timer`
   /// (hal::Device::createSubmissionTimer) the call's commands are timed by
   /// the device's clock. Calls are serialized with call().
+  /// A function with dynamic shapes takes its inputs' shapes in
+  /// `inputShapes` (one per input; buffers carry sizes only); outputs must
+  /// hold what those shapes give (outputTypes).
   Status callWithDeviceBuffers(
       std::string_view function,
       std::span<const std::shared_ptr<hal::Buffer>> inputs,
       std::span<const std::shared_ptr<hal::Buffer>> outputs,
-      const std::shared_ptr<hal::SubmissionTimer> &timer = nullptr);
+      const std::shared_ptr<hal::SubmissionTimer> &timer = nullptr,
+      std::span<const std::vector<int64_t>> inputShapes = {});
+
+  /// The types of `function`'s outputs for inputs of `inputShapes`: the
+  /// signature's, or for a function with dynamic shapes what the shapes
+  /// give (checked as a call checks them).
+  StatusOr<std::vector<TensorSpec>>
+  outputTypes(std::string_view function,
+              std::span<const std::vector<int64_t>> inputShapes);
 
   const std::shared_ptr<hal::Device> &device() const { return Device; }
 
@@ -118,6 +129,10 @@ private:
                  const std::shared_ptr<hal::SubmissionTimer> &timer);
   StatusOr<std::vector<HostTensor>>
   callLocked(Function &function, const std::vector<HostTensor> &inputs);
+  // A function with dynamic shapes at `shapes`: resolved (CallShapes.h),
+  // its recordings, table and arena dropped when they were for others.
+  Status bindShapes(Function &function,
+                    const std::vector<std::vector<int64_t>> &shapes);
   // call() of a function with dynamic shapes: resolves its shapes from the
   // inputs (CallShapes.h), recording afresh when they changed.
   StatusOr<std::vector<HostTensor>>

@@ -1,6 +1,7 @@
 //===- ModuleInstanceTest.cpp ---------------------------------------------===//
 
 #include "runtime/module/ModuleInstance.h"
+#include "runtime/hal/BufferTransfer.h"
 #include "runtime/hal/DeviceParamName.h"
 
 #include "runtime/base/PeakMemory.h"
@@ -753,10 +754,37 @@ TEST_P(DynamicShapesTest, OneModuleRunsAtEachCallsShapes) {
   ASSERT_FALSE(wrong.ok());
   EXPECT_EQ(wrong.status().message(),
             "function @fill input 0 has rank 2, expected 1");
-  // Device-buffer calls carry no shapes yet.
-  std::vector<std::shared_ptr<hal::Buffer>> none;
-  Status status = (*instance)->callWithDeviceBuffers("fill", none, none);
-  EXPECT_EQ(status.code(), StatusCode::Unimplemented);
+  // Device buffers carry sizes only: the call names the inputs' shapes, and
+  // outputTypes gives the outputs' for them.
+  const int64_t n = 9;
+  const std::vector<std::vector<int64_t>> shapes = {{n}};
+  auto outputTypes = (*instance)->outputTypes("fill", shapes);
+  ASSERT_TRUE(outputTypes.ok()) << outputTypes.status().toString();
+  EXPECT_EQ((*outputTypes)[0].Shape, std::vector<int64_t>{n});
+  hal::Device &dev = **device;
+  auto buffer = [&]() {
+    return dev.allocator().allocate(n * 4, hal::MemoryType::DeviceLocal,
+                                    hal::BufferUsage::Transfer |
+                                        hal::BufferUsage::Dispatch);
+  };
+  auto in = buffer(), out = buffer();
+  ASSERT_TRUE(in.ok() && out.ok());
+  std::vector<float> x(n, 1.0f);
+  ASSERT_TRUE(hal::writeBuffer(dev, *in, 0, floatBytes(x)).ok());
+  std::vector<std::shared_ptr<hal::Buffer>> ins = {*in}, outs = {*out};
+  Status status = (*instance)->callWithDeviceBuffers("fill", ins, outs);
+  EXPECT_EQ(status.code(), StatusCode::InvalidArgument) << status.toString();
+  status =
+      (*instance)->callWithDeviceBuffers("fill", ins, outs, nullptr, shapes);
+  ASSERT_TRUE(status.ok()) << status.toString();
+  std::vector<uint8_t> read(n * 4);
+  ASSERT_TRUE(hal::readBuffer(dev, *out, 0, read).ok());
+  HostTensor result = tensor(ElementType::F32, {n}, read);
+  EXPECT_EQ(asFloats(result), std::vector<float>(n, 2.5f));
+  // Shapes needing more than the buffers hold are refused.
+  status = (*instance)->callWithDeviceBuffers(
+      "fill", ins, outs, nullptr, std::vector<std::vector<int64_t>>{{n + 1}});
+  EXPECT_EQ(status.code(), StatusCode::InvalidArgument) << status.toString();
 }
 
 } // namespace

@@ -50,33 +50,43 @@ StatusOr<BenchmarkSamples> runBenchmark(
     return benchmarkWithTransfers(instance, function, inputs, options);
 
   // call() checks host tensors against the signature; device buffers only
-  // carry sizes, so check here, before anything is uploaded.
+  // carry sizes, so check here, before anything is uploaded. A dynamic
+  // dimension (-1) is the input's (issue 19): the outputs' shapes are what
+  // the inputs' give.
   KILN_RETURN_IF_ERROR(instance.lookup(function.Name).status());
   if (inputs.size() != function.Inputs.size())
     return KILN_ERROR(InvalidArgument, "function @", function.Name, " expects ",
                       function.Inputs.size(), " input(s), got ", inputs.size());
+  std::vector<std::vector<int64_t>> shapes;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const module::TensorSpec &spec = function.Inputs[i];
+    module::TensorSpec spec = function.Inputs[i];
+    if (inputs[i].Shape.size() == spec.Shape.size())
+      for (size_t d = 0; d < spec.Shape.size(); ++d)
+        if (spec.Shape[d] < 0)
+          spec.Shape[d] = inputs[i].Shape[d];
     if (inputs[i].Type != spec.Type || inputs[i].Shape != spec.Shape ||
         inputs[i].Data.size() != tensorByteSize(spec))
       return KILN_ERROR(InvalidArgument, "function @", function.Name, " input ",
                         i, ": expected ",
-                        tensorTypeString(spec.Shape, spec.Type), ", got ",
-                        inputs[i].typeString(), " with ", inputs[i].Data.size(),
-                        " bytes of data");
+                        tensorTypeString(function.Inputs[i].Shape, spec.Type),
+                        ", got ", inputs[i].typeString(), " with ",
+                        inputs[i].Data.size(), " bytes of data");
+    shapes.push_back(inputs[i].Shape);
   }
+  KILN_ASSIGN_OR_RETURN(std::vector<module::TensorSpec> outputTypes,
+                        instance.outputTypes(function.Name, shapes));
 
   hal::Device &device = *instance.device();
   KILN_ASSIGN_OR_RETURN(std::vector<std::shared_ptr<hal::Buffer>> inputBuffers,
                         uploadTensors(device, inputs));
   std::vector<uint64_t> outputSizes;
-  for (const module::TensorSpec &spec : function.Outputs)
+  for (const module::TensorSpec &spec : outputTypes)
     outputSizes.push_back(tensorByteSize(spec));
   KILN_ASSIGN_OR_RETURN(std::vector<std::shared_ptr<hal::Buffer>> outputBuffers,
                         allocateDeviceBuffers(device, outputSizes));
   auto call = [&](const std::shared_ptr<hal::SubmissionTimer> &timer) {
     return instance.callWithDeviceBuffers(function.Name, inputBuffers,
-                                          outputBuffers, timer);
+                                          outputBuffers, timer, shapes);
   };
 
   BenchmarkSamples samples;
@@ -108,9 +118,8 @@ StatusOr<BenchmarkSamples> runBenchmark(
   }
 
   if (options.ReadOutputs) {
-    KILN_ASSIGN_OR_RETURN(
-        samples.Outputs,
-        downloadTensors(device, outputBuffers, function.Outputs));
+    KILN_ASSIGN_OR_RETURN(samples.Outputs,
+                          downloadTensors(device, outputBuffers, outputTypes));
   }
   return samples;
 }

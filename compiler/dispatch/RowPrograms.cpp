@@ -51,6 +51,26 @@ bool hasScalarPayload(linalg::LinalgOp op) {
   return !walk.wasInterrupted();
 }
 
+FailureOr<SmallVector<Value>> gatheredTensors(linalg::LinalgOp op) {
+  llvm::SetVector<Value> gathered;
+  Region &payload = op->getRegion(0);
+  WalkResult walk = payload.walk([&](Operation *inner) {
+    if (auto extract = dyn_cast<tensor::ExtractOp>(inner);
+        extract && !payload.isAncestor(extract.getTensor().getParentRegion())) {
+      gathered.insert(extract.getTensor());
+      return WalkResult::advance();
+    }
+    auto shaped = [](Type type) { return isa<ShapedType>(type); };
+    return llvm::any_of(inner->getOperandTypes(), shaped) ||
+                   llvm::any_of(inner->getResultTypes(), shaped)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return SmallVector<Value>(gathered.begin(), gathered.end());
+}
+
 int64_t RowProgram::rows() const {
   int64_t n = 1;
   for (int64_t extent : ArrayRef<int64_t>(Loops).drop_back())
@@ -156,7 +176,7 @@ bool isRowOp(linalg::LinalgOp op) {
       op.getNumDpsInits() != 1 || op.hasDynamicShape() ||
       op.getNumReductionLoops() > 1)
     return false;
-  if (!hasScalarPayload(op))
+  if (failed(gatheredTensors(op)))
     return false;
   for (OpOperand *input : op.getDpsInputOperands())
     if (!op.getMatchingIndexingMap(input).isProjectedPermutation(
@@ -259,6 +279,11 @@ LogicalResult Analysis::visit(Value tensor, ArrayRef<AffineExpr> indices) {
   auto op = dyn_cast<linalg::LinalgOp>(def);
   if (!op || !isRowOp(op))
     return failure();
+  // A gather reads its table whole: a leaf (a binding), never a tensor the
+  // program computes.
+  SmallVector<Value> tables = *gatheredTensors(op);
+  if (!llvm::all_of(tables, IsLeaf))
+    return failure();
   P.Ops.insert(def);
   if (op.getNumReductionLoops() == 1)
     return visitReduction(op, indices);
@@ -271,6 +296,9 @@ FailureOr<RowProgram> analyzeRowProgram(linalg::LinalgOp sink,
                                         function_ref<bool(Value)> isLeaf) {
   if (!isRowOp(sink) || sink.getNumReductionLoops() != 0 ||
       sink.getNumLoops() == 0)
+    return failure();
+  SmallVector<Value> tables = *gatheredTensors(sink);
+  if (!llvm::all_of(tables, isLeaf))
     return failure();
   RowProgram p;
   p.Sink = sink;

@@ -54,6 +54,13 @@ mlir::Value applyCombiner(mlir::OpBuilder &builder,
 /// outside), so it can be cloned with scalar arguments.
 bool hasScalarPayload(mlir::linalg::LinalgOp op);
 
+/// The tensors from outside that `op`'s payload reads elements of by
+/// tensor.extract (a gather: an embedding's rows at token ids), each once;
+/// failure when it reads or computes a tensor any other way. A payload
+/// cloned at a kernel reads them as they are (from their bindings).
+mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+gatheredTensors(mlir::linalg::LinalgOp op);
+
 /// A reduction of a row program.
 struct RowReduction {
   mlir::linalg::LinalgOp Op;

@@ -828,6 +828,14 @@ case(NO, "residual_layernorm_split",
      # The sum's error scales with its terms' magnitudes (absMatmul), and
      # the LayerNorm's with those over the row's deviation.
      scale=lambda a, w, b, r: _residualLayerNormScale(a, w, b, r))
+def _embedding(ids, table, pos):
+    return f64(table)[np.clip(ids.astype(np.int64), 0, 49)] + f64(pos)
+
+
+case(NO, "embedding_layernorm",
+     [I("24xi32", -3, 55), I("50x64xf32", -2, 2), I("24x64xf32")],
+     lambda ids, t, p: (layerNorm(_embedding(ids, t, p)),
+                        _embedding(ids, t, p)))
 case(NO, "layernorm_with_mean", [I("9x40xf32", -2, 4)],
      lambda x: (layerNorm(x), f64(x).mean(axis=-1, keepdims=True)))
 case(NO, "rmsnorm_long", [I("3x3000xf32", -2, 2), I("1x3000xf32")],

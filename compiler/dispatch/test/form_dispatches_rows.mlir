@@ -339,3 +339,52 @@ func.func @stream_read_before_sink(%a: tensor<8x64xf32>, %b: tensor<8x64xf32>) -
   } -> tensor<8x64xf32>
   return %y, %z : tensor<8x64xf32>, tensor<8x64xf32>
 }
+
+// -----
+
+// An embedding (a gather of table rows at clamped ids, plus positions) that
+// a LayerNorm reads and a later op reads again: the gather joins the row
+// program, its table read whole from outside, its result stored beside.
+
+// CHECK-LABEL: func.func @embedding_layernorm(
+// CHECK:         %[[R:.+]]:2 = call @embedding_layernorm_dispatch_0(
+// CHECK:         call @embedding_layernorm_dispatch_1(%[[R]]#0)
+// CHECK-NOT:     call
+// CHECK-LABEL: func.func private @embedding_layernorm_dispatch_0(
+// CHECK:         tensor.extract
+// DEFAULT-LABEL: func.func @embedding_layernorm(
+// DEFAULT-COUNT-4: call @embedding_layernorm_dispatch_
+#id2e = affine_map<(i, j) -> (i, j)>
+#rowe = affine_map<(i, j) -> (i)>
+func.func @embedding_layernorm(%ids: tensor<8xi32>, %table: tensor<50x64xf32>, %pos: tensor<8x64xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c49 = arith.constant 49 : index
+  %zero = arith.constant 0.0 : f32
+  %n = arith.constant 64.0 : f32
+  %e = tensor.empty() : tensor<8x64xf32>
+  %x = linalg.generic {indexing_maps = [#rowe, #id2e, #id2e], iterator_types = ["parallel", "parallel"]} ins(%ids, %pos : tensor<8xi32>, tensor<8x64xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%id: i32, %p: f32, %o: f32):
+    %j = linalg.index 1 : index
+    %k0 = arith.index_cast %id : i32 to index
+    %k1 = arith.maxsi %k0, %c0 : index
+    %k = arith.minsi %k1, %c49 : index
+    %v = tensor.extract %table[%k, %j] : tensor<50x64xf32>
+    %r = arith.addf %v, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<8x64xf32>
+  %er = tensor.empty() : tensor<8xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %mean = linalg.generic {indexing_maps = [#id2e, #rowe], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x64xf32>) outs(%fr : tensor<8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %0 = arith.addf %in, %acc : f32
+    linalg.yield %0 : f32
+  } -> tensor<8xf32>
+  %y = linalg.generic {indexing_maps = [#id2e, #rowe, #id2e], iterator_types = ["parallel", "parallel"]} ins(%x, %mean : tensor<8x64xf32>, tensor<8xf32>) outs(%e : tensor<8x64xf32>) {
+  ^bb0(%in: f32, %s: f32, %o: f32):
+    %0 = arith.divf %s, %n : f32
+    %1 = arith.subf %in, %0 : f32
+    linalg.yield %1 : f32
+  } -> tensor<8x64xf32>
+  %z = linalg.exp ins(%x : tensor<8x64xf32>) outs(%e : tensor<8x64xf32>) -> tensor<8x64xf32>
+  return %y, %z : tensor<8x64xf32>, tensor<8x64xf32>
+}

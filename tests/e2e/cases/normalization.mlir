@@ -209,3 +209,35 @@ func.func @residual_layernorm_split(%a: tensor<1x128x1024xf32>, %w: tensor<1x102
   %y = tosa.mul %d, %rs, %shift : (tensor<1x128x256xf32>, tensor<1x128x1xf32>, tensor<1xi8>) -> tensor<1x128x256xf32>
   return %y, %x : tensor<1x128x256xf32>, tensor<1x128x256xf32>
 }
+
+// An embedding (rows of a table at clamped token ids, plus positions), then
+// normalized, the embedding returned too (the first residual add reads it):
+// on GPUs the gather joins the LayerNorm's row program, stored beside it.
+func.func @embedding_layernorm(%ids: tensor<24xi32>, %table: tensor<50x64xf32>, %pos: tensor<24x64xf32>) -> (tensor<24x64xf32>, tensor<24x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c49 = arith.constant 49 : index
+  %e = tensor.empty() : tensor<24x64xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%ids, %pos : tensor<24xi32>, tensor<24x64xf32>) outs(%e : tensor<24x64xf32>) {
+  ^bb0(%id: i32, %p: f32, %o: f32):
+    %j = linalg.index 1 : index
+    %k0 = arith.index_cast %id : i32 to index
+    %k1 = arith.maxsi %k0, %c0 : index
+    %k = arith.minsi %k1, %c49 : index
+    %v = tensor.extract %table[%k, %j] : tensor<50x64xf32>
+    %r = arith.addf %v, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<24x64xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %inv = "tosa.const"() <{values = dense<0.015625> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %eps = "tosa.const"() <{values = dense<1.0e-5> : tensor<1x1xf32>}> : () -> tensor<1x1xf32>
+  %s = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<24x64xf32>) -> tensor<24x1xf32>
+  %mean = tosa.mul %s, %inv, %shift : (tensor<24x1xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<24x1xf32>
+  %d = tosa.sub %x, %mean : (tensor<24x64xf32>, tensor<24x1xf32>) -> tensor<24x64xf32>
+  %sq = tosa.mul %d, %d, %shift : (tensor<24x64xf32>, tensor<24x64xf32>, tensor<1xi8>) -> tensor<24x64xf32>
+  %v = tosa.reduce_sum %sq {axis = 1 : i32} : (tensor<24x64xf32>) -> tensor<24x1xf32>
+  %var = tosa.mul %v, %inv, %shift : (tensor<24x1xf32>, tensor<1x1xf32>, tensor<1xi8>) -> tensor<24x1xf32>
+  %ve = tosa.add %var, %eps : (tensor<24x1xf32>, tensor<1x1xf32>) -> tensor<24x1xf32>
+  %rs = tosa.rsqrt %ve : (tensor<24x1xf32>) -> tensor<24x1xf32>
+  %y = tosa.mul %d, %rs, %shift : (tensor<24x64xf32>, tensor<24x1xf32>, tensor<1xi8>) -> tensor<24x64xf32>
+  return %y, %x : tensor<24x64xf32>, tensor<24x64xf32>
+}

@@ -2,43 +2,46 @@
 
 // The target: an H100 (32-lane subgroups).
 
-// LayerNorm over rows of 384 (x f16, math in f32), 197 rows: 128 threads a
-// row (3 elements each), a row a workgroup (two would leave 33 of the 132
-// processors idle), 197 workgroups. Each sum: a loop of 3, shuffles 16 ...
-// 1, one partial per warp to a shared buffer of its own, a barrier, and
-// every thread adds the 4 partials. Then each thread stores its 3 elements
-// of the row, computed again from the input; nothing else is stored.
+// LayerNorm over rows of 384 (x f16, math in f32), 197 rows: 256 threads a
+// row (2 elements each, rounded up to a power of two), a row a workgroup
+// (two would leave 33 of the 132 processors idle), 197 workgroups. Each
+// sum: a loop of 1 and the element the first 128 threads have left,
+// shuffles 16 ... 1, one partial per warp to a shared buffer of its own, a
+// barrier, and every thread adds the 8 partials. Then each thread stores
+// its elements of the row (the second only for the first 128), computed
+// again from the input; nothing else is stored.
 
-// CHECK-DAG:   memref.global "private" @layernorm_row_partials_0 : memref<4x1xf32, 3> {alignment = 16 : i64}
-// CHECK-DAG:   memref.global "private" @layernorm_row_partials_1 : memref<4x1xf32, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @layernorm_row_partials_0 : memref<8x1xf32, 3> {alignment = 16 : i64}
+// CHECK-DAG:   memref.global "private" @layernorm_row_partials_1 : memref<8x1xf32, 3> {alignment = 16 : i64}
 // CHECK-LABEL: func.func private @layernorm(
-// CHECK-SAME:    kiln.lowering_config = {kernel = "row", reductions = 2 : i64, rows_per_workgroup = 1 : i64, threads_per_row = 128 : i64}
-// CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
+// CHECK-SAME:    kiln.lowering_config = {kernel = "row", reductions = 2 : i64, rows_per_workgroup = 1 : i64, threads_per_row = 256 : i64}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
 // CHECK:         scf.forall (%[[B:.+]]) in (197)
 // CHECK:           %[[TID:.+]] = gpu.thread_id x
-// CHECK:           arith.remui %[[TID]], %c128
+// CHECK:           arith.remui %[[TID]], %c256
 // CHECK-NOT:       arith.minui
 // CHECK:           %[[R1:.+]] = arith.remui %{{.+}}, %c197
-// CHECK:           scf.for %{{.+}} = %c0{{[_0-9]*}} to %c3{{[_0-9]*}} step %{{.+}} iter_args
+// CHECK:           scf.for %{{.+}} = %c0{{[_0-9]*}} to %c1{{[_0-9]*}} step %{{.+}} iter_args
 // CHECK:             memref.load %arg0[%{{.+}}, %[[R1]], %{{.+}}] : memref<1x197x384xf16>
 // CHECK:             arith.extf
 // CHECK:             arith.addf
+// CHECK:           scf.if
 // CHECK-COUNT-5:   gpu.shuffle  xor
-// CHECK:           memref.store %{{.+}} : memref<4x1xf32, 3>
+// CHECK:           memref.store %{{.+}} : memref<8x1xf32, 3>
 // CHECK:           gpu.barrier
-// CHECK-COUNT-4:   memref.load %{{.+}} : memref<4x1xf32, 3>
-// CHECK:           scf.for %{{.+}} = %c0{{[_0-9]*}} to %c3{{[_0-9]*}} step %{{.+}} iter_args
+// CHECK-COUNT-8:   memref.load %{{.+}} : memref<8x1xf32, 3>
+// CHECK:           scf.for %{{.+}} = %c0{{[_0-9]*}} to %c1{{[_0-9]*}} step %{{.+}} iter_args
 // CHECK:             arith.subf
 // CHECK:             arith.mulf
 // CHECK:             arith.addf
 // CHECK-COUNT-5:   gpu.shuffle  xor
 // CHECK:           gpu.barrier
-// CHECK-COUNT-4:   memref.load %{{.+}} : memref<4x1xf32, 3>
-// CHECK:           scf.for %{{.+}} = %c0{{[_0-9]*}} to %c3{{[_0-9]*}}
-// CHECK-NOT:         scf.if
-// CHECK:             math.rsqrt
-// CHECK:             arith.truncf
-// CHECK:             memref.store %{{.+}}, %arg2[%{{.+}}, %[[R1]], %{{.+}}] : memref<1x197x384xf16>
+// CHECK-COUNT-8:   memref.load %{{.+}} : memref<8x1xf32, 3>
+// CHECK:           scf.for %{{.+}} = %c0{{[_0-9]*}} to %c2{{[_0-9]*}}
+// CHECK:             scf.if
+// CHECK:               math.rsqrt
+// CHECK:               arith.truncf
+// CHECK:               memref.store %{{.+}}, %arg2[%{{.+}}, %[[R1]], %{{.+}}] : memref<1x197x384xf16>
 // CHECK:         } {mapping = [#gpu.block<linear_dim_0>]}
 // CHECK-NOT:     linalg.
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>

@@ -1060,6 +1060,18 @@ case(FU, "projection_heads_f16",
                          f64(b).reshape(1, 1, 3, 2, 32).transpose(
                              HEADS[1])),
      tol="f16")
+WIDE = ((1, 2048, 3, 4, 64), (2, 0, 3, 1, 4))
+case(FU, "projection_heads_f16_wide",
+     [I("1x2048x128xf16"), I("128x3x4x64xf16"), I("3x4x64xf16")],
+     lambda x, w, b: f16(f64(f16(projectionHeads(x, w, None, *WIDE))) +
+                         f64(b).reshape(1, 1, 3, 4, 64).transpose(WIDE[1])),
+     # Two f16 roundings (the product, then the sum with the bias): where
+     # f32 accumulation puts the product on the other side of a rounding
+     # boundary than float64 does, the sum can land two ulps away (1 of
+     # 1.5 million elements on the CPU), beyond f16's 1e-3 relative.
+     tol="f16", scale=lambda x, w, b: 3 * np.abs(f64(f16(
+         projectionHeads(x, w, None, *WIDE))) + f64(b).reshape(
+             1, 1, 3, 4, 64).transpose(WIDE[1])))
 case(FU, "projection_heads_small", [I("1x6x24xf32"), I("1x24x48xf32")],
      lambda x, w: projectionHeads(x, w, None, (6, 2, 4, 6), (1, 2, 0, 3)),
      scale=lambda x, w: projectionHeads(np.abs(x), np.abs(w), None,

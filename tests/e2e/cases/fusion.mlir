@@ -102,6 +102,34 @@ func.func @projection_heads_f16(%x: tensor<1x40x96xf16>, %w: tensor<96x3x2x32xf1
   return %tr : tensor<3x1x2x40x32xf16>
 }
 
+// 2048 tokens and 12 heads' q, k and v: on an H100 the wgmma kernel, whose
+// epilogue stores its staged tile through the permutation.
+func.func @projection_heads_f16_wide(%x: tensor<1x2048x128xf16>, %w: tensor<128x3x4x64xf16>, %b: tensor<3x4x64xf16>) -> tensor<3x1x4x2048x64xf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2048x3x4x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2048x3x4x64xf32>) -> tensor<1x2048x3x4x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(n, t, s, h, d, k) -> (n, t, k)>, affine_map<(n, t, s, h, d, k) -> (k, s, h, d)>, affine_map<(n, t, s, h, d, k) -> (n, t, s, h, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<1x2048x128xf16>, tensor<128x3x4x64xf16>) outs(%f : tensor<1x2048x3x4x64xf32>) {
+  ^bb0(%a: f16, %v: f16, %c: f32):
+    %a32 = arith.extf %a : f16 to f32
+    %v32 = arith.extf %v : f16 to f32
+    %m = arith.mulf %a32, %v32 : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<1x2048x3x4x64xf32>
+  %eb = tensor.empty() : tensor<1x2048x3x4x64xf16>
+  %yb = linalg.generic {indexing_maps = [affine_map<(n, t, s, h, d) -> (n, t, s, h, d)>, affine_map<(n, t, s, h, d) -> (s, h, d)>, affine_map<(n, t, s, h, d) -> (n, t, s, h, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%y, %b : tensor<1x2048x3x4x64xf32>, tensor<3x4x64xf16>) outs(%eb : tensor<1x2048x3x4x64xf16>) {
+  ^bb0(%v: f32, %bias: f16, %o: f16):
+    %v16 = arith.truncf %v : f32 to f16
+    %r = arith.addf %v16, %bias : f16
+    linalg.yield %r : f16
+  } -> tensor<1x2048x3x4x64xf16>
+  %et = tensor.empty() : tensor<3x1x4x2048x64xf16>
+  %tr = linalg.transpose ins(%yb : tensor<1x2048x3x4x64xf16>) outs(%et : tensor<3x1x4x2048x64xf16>) permutation = [2, 0, 3, 1, 4]
+  return %tr : tensor<3x1x4x2048x64xf16>
+}
+
 func.func @projection_heads_small(%x: tensor<1x6x24xf32>, %w: tensor<1x24x48xf32>) -> tensor<2x4x6x6xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %y = tosa.matmul %x, %w, %zp, %zp : (tensor<1x6x24xf32>, tensor<1x24x48xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x48xf32>

@@ -10,6 +10,7 @@
 #include "runtime/module/ModuleInstance.h"
 #include "runtime/module/Verifier.h"
 
+#include <algorithm>
 #include <exception>
 #include <memory>
 #include <new>
@@ -129,6 +130,120 @@ halBuffers(const std::string &function, const char *what,
     result.push_back(buffers[i]->Buffer);
   }
   return result;
+}
+
+bool hasDynamicShapes(const module::FunctionSignature &signature) {
+  for (const auto *specs : {&signature.Inputs, &signature.Outputs})
+    for (const module::TensorSpec &spec : *specs)
+      for (int64_t dim : spec.Shape)
+        if (dim < 0)
+          return true;
+  return false;
+}
+
+// The caller's input shapes, copied after each rank is checked against the
+// signature's (so dims is read only as far as the function needs), each
+// dimension >= 0 and the signature's where that is static. What the
+// dimensions must give together (equalities, byte sizes against buffers) is
+// the runtime's check of every call.
+StatusOr<std::vector<std::vector<int64_t>>>
+callerShapes(const char *api, const module::FunctionSignature &signature,
+             const KilnShape *shapes, size_t count) {
+  if (!shapes && count)
+    return nullArgument(api, "inputShapes");
+  if (count != signature.Inputs.size())
+    return KILN_ERROR(InvalidArgument, api, ": function @", signature.Name,
+                      " takes ", signature.Inputs.size(), " input(s), got ",
+                      count, " shape(s)");
+  std::vector<std::vector<int64_t>> result(count);
+  for (size_t i = 0; i < count; ++i) {
+    const module::TensorSpec &spec = signature.Inputs[i];
+    const KilnShape &shape = shapes[i];
+    if (shape.rank != spec.Shape.size())
+      return KILN_ERROR(InvalidArgument, api, ": function @", signature.Name,
+                        " input ", i, " has rank ", shape.rank, ", expected ",
+                        spec.Shape.size(), " (",
+                        tensorTypeString(spec.Shape, spec.Type), ")");
+    if (shape.rank && !shape.dims)
+      return KILN_ERROR(InvalidArgument, api, ": function @", signature.Name,
+                        " input ", i, ": NULL dims for rank ", shape.rank);
+    result[i].assign(shape.dims, shape.dims + shape.rank);
+    for (size_t d = 0; d < shape.rank; ++d) {
+      int64_t dim = result[i][d], expected = spec.Shape[d];
+      if (dim < 0 || (expected >= 0 && dim != expected))
+        return KILN_ERROR(InvalidArgument, api, ": function @", signature.Name,
+                          " input ", i, " dimension ", d, " is ", dim,
+                          ", expected ",
+                          expected >= 0 ? std::to_string(expected)
+                                        : std::string("a size >= 0"),
+                          " (", tensorTypeString(spec.Shape, spec.Type), ")");
+    }
+  }
+  return result;
+}
+
+// Writes the outputs' dimensions and byte sizes where the caller asked.
+Status writeOutputShapes(const char *api, const module::FunctionSignature &sig,
+                         const std::vector<module::TensorSpec> &outputs,
+                         int64_t *const *dims, size_t *sizes) {
+  for (size_t i = 0; dims && i < outputs.size(); ++i)
+    if (!outputs[i].Shape.empty() && !dims[i])
+      return KILN_ERROR(InvalidArgument, api, ": function @", sig.Name,
+                        " output ", i, ": NULL outputDims for rank ",
+                        outputs[i].Shape.size());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const module::TensorSpec &spec = outputs[i];
+    if (dims)
+      std::copy(spec.Shape.begin(), spec.Shape.end(), dims[i]);
+    if (!sizes)
+      continue;
+    // The runtime bounded every output at these shapes by 2^48 bytes.
+    uint64_t bytes = elementTypeSize(spec.Type);
+    for (int64_t dim : spec.Shape)
+      bytes *= static_cast<uint64_t>(dim);
+    sizes[i] = static_cast<size_t>(bytes);
+  }
+  return Status();
+}
+
+// kilnFunctionCallBuffers and kilnFunctionCallBuffersWithShapes: `shapes`
+// is null for the former.
+Status callBuffers(const char *api, const KilnFunction *function,
+                   KilnBuffer *const *inputs, const KilnShape *shapes,
+                   size_t inputCount, KilnBuffer *const *outputs,
+                   int64_t *const *outputDims, size_t outputCount,
+                   bool withShapes) {
+  if (!function)
+    return nullArgument(api, "function");
+  if (!inputs && inputCount)
+    return nullArgument(api, "inputs");
+  if (!outputs && outputCount)
+    return nullArgument(api, "outputs");
+  module::ModuleInstance &instance = *function->Module->Instance;
+  const module::FunctionSignature &signature = *function->Signature;
+  const std::string &name = signature.Name;
+  std::vector<std::vector<int64_t>> inputShapes;
+  if (withShapes) {
+    KILN_ASSIGN_OR_RETURN(inputShapes,
+                          callerShapes(api, signature, shapes, inputCount));
+  } else if (hasDynamicShapes(signature)) {
+    return KILN_ERROR(InvalidArgument, api, ": function @", name,
+                      " has dynamic shapes, which buffers do not carry; "
+                      "call it with kilnFunctionCallBuffersWithShapes");
+  }
+  KILN_ASSIGN_OR_RETURN(
+      std::vector<std::shared_ptr<hal::Buffer>> in,
+      halBuffers(name, "input", inputs, inputCount, instance.device()));
+  KILN_ASSIGN_OR_RETURN(
+      std::vector<std::shared_ptr<hal::Buffer>> out,
+      halBuffers(name, "output", outputs, outputCount, instance.device()));
+  KILN_RETURN_IF_ERROR(
+      instance.callWithDeviceBuffers(name, in, out, nullptr, inputShapes));
+  if (!outputDims)
+    return Status();
+  KILN_ASSIGN_OR_RETURN(std::vector<module::TensorSpec> types,
+                        instance.outputTypes(name, inputShapes));
+  return writeOutputShapes(api, signature, types, outputDims, nullptr);
 }
 
 KilnStatus tensorType(const KilnFunction *function, size_t index,
@@ -427,21 +542,44 @@ KilnStatus kilnFunctionCallBuffers(const KilnFunction *function,
                                    KilnBuffer *const *outputs,
                                    size_t outputCount) {
   return guarded([&]() -> Status {
+    return callBuffers("kilnFunctionCallBuffers", function, inputs, nullptr,
+                       inputCount, outputs, nullptr, outputCount,
+                       /*withShapes=*/false);
+  });
+}
+
+KilnStatus kilnFunctionCallBuffersWithShapes(
+    const KilnFunction *function, KilnBuffer *const *inputs,
+    const KilnShape *inputShapes, size_t inputCount, KilnBuffer *const *outputs,
+    int64_t *const *outputDims, size_t outputCount) {
+  return guarded([&]() -> Status {
+    return callBuffers("kilnFunctionCallBuffersWithShapes", function, inputs,
+                       inputShapes, inputCount, outputs, outputDims,
+                       outputCount, /*withShapes=*/true);
+  });
+}
+
+KilnStatus kilnFunctionOutputShapes(const KilnFunction *function,
+                                    const KilnShape *inputShapes,
+                                    size_t inputCount,
+                                    int64_t *const *outputDims,
+                                    size_t *outputSizes, size_t outputCount) {
+  return guarded([&]() -> Status {
+    const char *api = "kilnFunctionOutputShapes";
     if (!function)
-      return nullArgument("kilnFunctionCallBuffers", "function");
-    if (!inputs && inputCount)
-      return nullArgument("kilnFunctionCallBuffers", "inputs");
-    if (!outputs && outputCount)
-      return nullArgument("kilnFunctionCallBuffers", "outputs");
-    module::ModuleInstance &instance = *function->Module->Instance;
-    const std::string &name = function->Signature->Name;
+      return nullArgument(api, "function");
+    const module::FunctionSignature &signature = *function->Signature;
+    if (outputCount != signature.Outputs.size())
+      return KILN_ERROR(InvalidArgument, api, ": function @", signature.Name,
+                        " has ", signature.Outputs.size(),
+                        " output(s), got room for ", outputCount);
     KILN_ASSIGN_OR_RETURN(
-        std::vector<std::shared_ptr<hal::Buffer>> in,
-        halBuffers(name, "input", inputs, inputCount, instance.device()));
+        std::vector<std::vector<int64_t>> shapes,
+        callerShapes(api, signature, inputShapes, inputCount));
     KILN_ASSIGN_OR_RETURN(
-        std::vector<std::shared_ptr<hal::Buffer>> out,
-        halBuffers(name, "output", outputs, outputCount, instance.device()));
-    return instance.callWithDeviceBuffers(name, in, out);
+        std::vector<module::TensorSpec> types,
+        function->Module->Instance->outputTypes(signature.Name, shapes));
+    return writeOutputShapes(api, signature, types, outputDims, outputSizes);
   });
 }
 

@@ -235,21 +235,38 @@ TEST_F(KilnApiTest, CallAdd) {
   }
 }
 
+// test::dynamicFillSpec's @fill(?xf32) -> ?xf32 loaded on `uri`; released
+// with the object.
+struct LoadedFill {
+  explicit LoadedFill(const char *uri) {
+    std::vector<uint8_t> bytes =
+        test::buildModule(test::dynamicFillSpec(kernelImage(), -1.5f));
+    EXPECT_KILN_OK(kilnDeviceCreate(uri, &Device));
+    if (Device)
+      EXPECT_KILN_OK(
+          kilnModuleLoadBytes(Device, bytes.data(), bytes.size(), &Module));
+    if (Module)
+      EXPECT_KILN_OK(kilnModuleLookupFunction(Module, "fill", &Fill));
+  }
+  ~LoadedFill() {
+    kilnModuleRelease(Module);
+    kilnDeviceRelease(Device);
+  }
+  LoadedFill(const LoadedFill &) = delete;
+  LoadedFill &operator=(const LoadedFill &) = delete;
+
+  KilnDevice *Device = nullptr;
+  KilnModule *Module = nullptr;
+  const KilnFunction *Fill = nullptr;
+};
+
 // Dynamic shapes (issue 19): a function over ?xf32 describes the dimension
 // as -1 and takes each call's shape from its input, on both CPU drivers.
 TEST(KilnApiDynamicShapesTest, EachCallTakesItsInputsShapes) {
-  std::vector<uint8_t> bytes =
-      test::buildModule(test::dynamicFillSpec(kernelImage(), -1.5f));
   for (const char *uri : {"local-sync", "local-task"}) {
-    KilnDevice *device = nullptr;
-    EXPECT_KILN_OK(kilnDeviceCreate(uri, &device));
-    ASSERT_NE(device, nullptr);
-    KilnModule *module = nullptr;
-    EXPECT_KILN_OK(
-        kilnModuleLoadBytes(device, bytes.data(), bytes.size(), &module));
-    ASSERT_NE(module, nullptr);
-    const KilnFunction *fill = nullptr;
-    EXPECT_KILN_OK(kilnModuleLookupFunction(module, "fill", &fill));
+    LoadedFill loaded(uri);
+    ASSERT_NE(loaded.Fill, nullptr);
+    const KilnFunction *fill = loaded.Fill;
     KilnTensor type;
     EXPECT_KILN_OK(kilnFunctionInputType(fill, 0, &type));
     ASSERT_EQ(type.rank, 1u);
@@ -273,8 +290,6 @@ TEST(KilnApiDynamicShapesTest, EachCallTakesItsInputsShapes) {
         EXPECT_EQ(values[i], -1.5f) << uri << " n=" << n << " i=" << i;
       kilnOutputsRelease(outputs);
     }
-    kilnModuleRelease(module);
-    kilnDeviceRelease(device);
   }
 }
 
@@ -565,6 +580,137 @@ TEST_P(KilnApiBufferTest, CallErrors) {
   expectError(kilnFunctionCallBuffers(Add, in, 2, foreignOut, 1),
               KILN_STATUS_INVALID_ARGUMENT,
               "function @add output 0: the buffer belongs to device");
+}
+
+// Dynamic shapes on device buffers (issue 19, item 6): buffers sized once
+// for the largest call serve calls at several shapes, each input's shape
+// given beside its buffer and each output's given back.
+TEST(KilnApiDynamicShapesTest, DeviceBufferCallsTakeShapes) {
+  std::vector<uint8_t> staticBytes = buildModuleBytes();
+  auto expectError = [](KilnStatus status, const char *text) {
+    EXPECT_EQ(kilnStatusCode(status), KILN_STATUS_INVALID_ARGUMENT)
+        << kilnStatusMessage(status);
+    EXPECT_NE(std::strstr(kilnStatusMessage(status), text), nullptr)
+        << kilnStatusMessage(status) << "\nexpected: " << text;
+    EXPECT_EQ(std::strchr(kilnStatusMessage(status), '\n'), nullptr);
+    kilnStatusFree(status);
+  };
+  for (const char *uri :
+       {"local-sync", "local-task", "local-task://?unified=0"}) {
+    SCOPED_TRACE(uri);
+    LoadedFill loaded(uri);
+    ASSERT_NE(loaded.Fill, nullptr);
+    KilnDevice *device = loaded.Device;
+    const KilnFunction *fill = loaded.Fill;
+    constexpr int64_t kMax = 31;
+    KilnBuffer *x = nullptr, *y = nullptr;
+    EXPECT_KILN_OK(kilnBufferAllocate(device, kMax * 4, &x));
+    EXPECT_KILN_OK(kilnBufferAllocate(device, kMax * 4, &y));
+    std::vector<float> threes(kMax, 3.0f);
+    EXPECT_KILN_OK(kilnBufferWrite(x, 0, threes.data(), kMax * 4));
+    KilnBuffer *in[] = {x}, *out[] = {y};
+
+    for (int64_t n : {int64_t(7), int64_t(1), kMax, int64_t(7)}) {
+      const int64_t dims[] = {n};
+      const KilnShape shape = {1, dims};
+      int64_t outDims[1] = {-7};
+      int64_t *outDimsPtr[] = {outDims};
+      size_t outSize = 0;
+      EXPECT_KILN_OK(
+          kilnFunctionOutputShapes(fill, &shape, 1, outDimsPtr, &outSize, 1));
+      EXPECT_EQ(outDims[0], n);
+      EXPECT_EQ(outSize, static_cast<size_t>(n) * 4);
+      // What lies past the call's length must stay as it was.
+      std::vector<float> sentinel(kMax, 9.0f);
+      EXPECT_KILN_OK(kilnBufferWrite(y, 0, sentinel.data(), kMax * 4));
+      outDims[0] = -7;
+      EXPECT_KILN_OK(kilnFunctionCallBuffersWithShapes(fill, in, &shape, 1, out,
+                                                       outDimsPtr, 1));
+      EXPECT_EQ(outDims[0], n);
+      std::vector<float> result(kMax);
+      EXPECT_KILN_OK(kilnBufferRead(y, 0, result.data(), kMax * 4));
+      for (int64_t i = 0; i < kMax; ++i)
+        EXPECT_EQ(result[i], i < n ? -1.5f : 9.0f) << "n=" << n << " i=" << i;
+    }
+
+    // Buffers carry no shapes: the call without them is refused, naming
+    // the one that takes them.
+    expectError(kilnFunctionCallBuffers(fill, in, 1, out, 1),
+                "kilnFunctionCallBuffers: function @fill has dynamic shapes, "
+                "which buffers do not carry; call it with "
+                "kilnFunctionCallBuffersWithShapes");
+    const int64_t twoDims[] = {2, 3}, negative[] = {-3}, tooLong[] = {kMax + 1},
+                  huge[] = {int64_t(1) << 61};
+    const KilnShape rank2 = {2, twoDims}, neg = {1, negative},
+                    past = {1, tooLong}, overflow = {1, huge},
+                    nullDims = {1, nullptr};
+    expectError(
+        kilnFunctionCallBuffersWithShapes(fill, in, &rank2, 1, out, nullptr, 1),
+        "kilnFunctionCallBuffersWithShapes: function @fill input 0 has rank "
+        "2, expected 1 (?xf32)");
+    expectError(
+        kilnFunctionCallBuffersWithShapes(fill, in, &neg, 1, out, nullptr, 1),
+        "function @fill input 0 dimension 0 is -3, expected a size >= 0");
+    expectError(
+        kilnFunctionCallBuffersWithShapes(fill, in, &past, 1, out, nullptr, 1),
+        "function @fill input 0: ?xf32 needs 128 bytes, the buffer has 124");
+    expectError(kilnFunctionCallBuffersWithShapes(fill, in, &overflow, 1, out,
+                                                  nullptr, 1),
+                "function @fill input 0 is larger than 2^48 bytes");
+    expectError(kilnFunctionCallBuffersWithShapes(fill, in, &nullDims, 1, out,
+                                                  nullptr, 1),
+                "function @fill input 0: NULL dims for rank 1");
+    expectError(kilnFunctionCallBuffersWithShapes(fill, in, nullptr, 1, out,
+                                                  nullptr, 1),
+                "kilnFunctionCallBuffersWithShapes: inputShapes is NULL");
+    expectError(
+        kilnFunctionCallBuffersWithShapes(fill, in, &neg, 0, out, nullptr, 1),
+        "function @fill takes 1 input(s), got 0 shape(s)");
+    expectError(kilnFunctionOutputShapes(fill, &past, 1, nullptr, nullptr, 2),
+                "kilnFunctionOutputShapes: function @fill has 1 output(s), got "
+                "room for 2");
+    expectError(
+        kilnFunctionOutputShapes(fill, &overflow, 1, nullptr, nullptr, 1),
+        "function @fill input 0 is larger than 2^48 bytes");
+    int64_t *noRoom[] = {nullptr};
+    expectError(kilnFunctionOutputShapes(fill, &past, 1, noRoom, nullptr, 1),
+                "function @fill output 0: NULL outputDims for rank 1");
+    // A refused call leaves the function callable.
+    const int64_t five[] = {5};
+    const KilnShape shape5 = {1, five};
+    EXPECT_KILN_OK(kilnFunctionCallBuffersWithShapes(fill, in, &shape5, 1, out,
+                                                     nullptr, 1));
+
+    // A static function takes its signature's shapes, and only those.
+    KilnModule *staticModule = nullptr;
+    EXPECT_KILN_OK(kilnModuleLoadBytes(device, staticBytes.data(),
+                                       staticBytes.size(), &staticModule));
+    const KilnFunction *add = nullptr;
+    EXPECT_KILN_OK(kilnModuleLookupFunction(staticModule, "add", &add));
+    KilnBuffer *sum = nullptr;
+    EXPECT_KILN_OK(kilnBufferAllocate(device, 16, &sum));
+    const int64_t four[] = {4};
+    const KilnShape fours[] = {{1, four}, {1, four}},
+                    wrong[] = {{1, four}, {1, five}};
+    KilnBuffer *addIn[] = {x, x}, *addOut[] = {sum};
+    int64_t sumDims[1] = {0};
+    int64_t *sumDimsPtr[] = {sumDims};
+    EXPECT_KILN_OK(kilnFunctionCallBuffersWithShapes(add, addIn, fours, 2,
+                                                     addOut, sumDimsPtr, 1));
+    EXPECT_EQ(sumDims[0], 4);
+    float sums[4] = {0, 0, 0, 0};
+    EXPECT_KILN_OK(kilnBufferRead(sum, 0, sums, sizeof(sums)));
+    for (float v : sums)
+      EXPECT_EQ(v, 6.0f);
+    expectError(kilnFunctionCallBuffersWithShapes(add, addIn, wrong, 2, addOut,
+                                                  nullptr, 1),
+                "function @add input 1 dimension 0 is 5, expected 4 (4xf32)");
+
+    kilnBufferRelease(sum);
+    kilnModuleRelease(staticModule);
+    kilnBufferRelease(x);
+    kilnBufferRelease(y);
+  }
 }
 
 TEST(KilnApiCTest, DeviceBuffersFromC) {

@@ -24,6 +24,10 @@
  *   if (!s) s = kilnFunctionCallBuffers(fn, &x, 1, &y, 1);
  *   if (!s) s = kilnBufferRead(y, 0, result, 16);
  *
+ * A function with dynamic dimensions (-1 in its types) takes each call's
+ * input shapes beside the buffers and gives its outputs' shapes
+ * (kilnFunctionCallBuffersWithShapes, kilnFunctionOutputShapes).
+ *
  * Every fallible call returns a KilnStatus: NULL means success, anything else
  * must be released with kilnStatusFree. Output pointers are set to NULL on
  * failure. Handles are opaque; each *Release accepts NULL. A module keeps its
@@ -199,11 +203,59 @@ KilnStatus kilnBufferRead(const KilnBuffer *buffer, size_t offset, void *data,
  * bytes (the dataSize of kilnFunctionInputType/OutputType) and was
  * allocated with the KilnDevice the module was loaded for; an output's
  * buffer is none of the inputs' nor another output's. Returns when the
- * outputs are written. */
+ * outputs are written. A function with dynamic dimensions needs its shapes:
+ * kilnFunctionCallBuffersWithShapes. */
 KilnStatus kilnFunctionCallBuffers(const KilnFunction *function,
                                    KilnBuffer *const *inputs, size_t inputCount,
                                    KilnBuffer *const *outputs,
                                    size_t outputCount);
+
+/*===-- Device buffers at each call's shapes ------------------------------===*/
+
+/* A buffer holds bytes, not a shape, so a function with dynamic dimensions
+ * (-1 in kilnFunctionInputType/OutputType) cannot learn a call's shapes from
+ * its buffers; kilnFunctionCallBuffers refuses it. The calls below take each
+ * input's shape beside its buffer and give each output's, so the same
+ * buffers (allocated once for the largest shapes, say) serve calls at
+ * different shapes, as a decoder's growing cache needs. They accept static
+ * functions too, whose shapes must then be the signature's.
+ *
+ * Every shape is checked before anything runs: the count of shapes, each
+ * rank against the signature's (at most 16), each dimension >= 0 and equal
+ * to the signature's where that is not -1, the equalities the function
+ * needs between inputs, byte sizes (overflow checked, at most 2^48) against
+ * the buffers' sizes. A failure is INVALID_ARGUMENT naming the input (or
+ * output) and the dimension. */
+
+/* One tensor's dimensions, read during the call only. */
+typedef struct KilnShape {
+  size_t rank;
+  const int64_t *dims; /* rank entries; may be NULL when rank is 0 */
+} KilnShape;
+
+/* What a call at `inputShapes` gives, without running it, so that output
+ * buffers can be allocated first: output i's dimensions are written to
+ * outputDims[i], which has room for the output's rank (kilnFunctionOutputType;
+ * a rank is never dynamic) and may be NULL for rank 0, and its byte size to
+ * outputSizes[i]. Either array may be NULL when not wanted; outputCount is
+ * the function's output count. */
+KilnStatus kilnFunctionOutputShapes(const KilnFunction *function,
+                                    const KilnShape *inputShapes,
+                                    size_t inputCount,
+                                    int64_t *const *outputDims,
+                                    size_t *outputSizes, size_t outputCount);
+
+/* kilnFunctionCallBuffers with input i's shape in inputShapes[i]; each
+ * output buffer holds at least what kilnFunctionOutputShapes gives for these
+ * shapes. When outputDims is not NULL, output i's dimensions are written to
+ * outputDims[i] as kilnFunctionOutputShapes writes them (this costs the shape
+ * program's evaluation once more; pass NULL in a hot loop whose shapes are
+ * known). A call at the shapes of the one before reuses its recording;
+ * other shapes record afresh. */
+KilnStatus kilnFunctionCallBuffersWithShapes(
+    const KilnFunction *function, KilnBuffer *const *inputs,
+    const KilnShape *inputShapes, size_t inputCount, KilnBuffer *const *outputs,
+    int64_t *const *outputDims, size_t outputCount);
 
 #ifdef __cplusplus
 } /* extern "C" */

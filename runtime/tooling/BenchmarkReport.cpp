@@ -10,18 +10,29 @@ namespace kiln::tooling {
 
 namespace {
 
+// The median absolute deviation as a share of the median: "1.5%".
+std::string madShare(const LatencyStats &stats) {
+  char share[32];
+  std::snprintf(share, sizeof(share), "%.1f%%",
+                stats.Median > 0 ? 100.0 * stats.Mad / stats.Median : 0.0);
+  return share;
+}
+
+// "12.000 us (MAD 1.5%)".
+std::string medianAndSpread(const std::vector<double> &samples) {
+  LatencyStats stats = computeLatencyStats(samples);
+  return formatDuration(stats.Median) + " (MAD " + madShare(stats) + ")";
+}
+
 void printStats(std::ostream &out, std::vector<double> samples) {
   LatencyStats stats = computeLatencyStats(std::move(samples));
   DurationUnit unit = durationUnit(stats.Median);
   auto time = [&](double seconds) { return formatDuration(seconds, unit); };
-  char share[32];
-  std::snprintf(share, sizeof(share), "%.1f%%",
-                stats.Median > 0 ? 100.0 * stats.Mad / stats.Median : 0.0);
   out << "  median    " << time(stats.Median) << "\n"
       << "  min       " << time(stats.Min) << "\n"
       << "  max       " << time(stats.Max) << "\n"
       << "  p10-p90   " << time(stats.P10) << " - " << time(stats.P90) << "\n"
-      << "  MAD       " << time(stats.Mad) << " (" << share
+      << "  MAD       " << time(stats.Mad) << " (" << madShare(stats)
       << " of the median)\n"
       << "  mean      " << time(stats.Mean) << "\n";
 }
@@ -49,6 +60,19 @@ void printBenchmarkReport(std::ostream &out, std::string_view function,
   out << "device time per call (the device's clock around the call's "
          "commands):\n";
   printStats(out, samples.DeviceSeconds);
+}
+
+void printInputSetSummary(std::ostream &out,
+                          std::span<const std::string> labels,
+                          std::span<const BenchmarkSamples> samples) {
+  out << "median per input set (host clock; device clock where measured):\n";
+  for (size_t i = 0; i < labels.size() && i < samples.size(); ++i) {
+    out << "  set " << i + 1 << " (" << labels[i] << "): host "
+        << medianAndSpread(samples[i].HostSeconds);
+    if (!samples[i].DeviceSeconds.empty())
+      out << ", device " << medianAndSpread(samples[i].DeviceSeconds);
+    out << "\n";
+  }
 }
 
 } // namespace kiln::tooling

@@ -16,6 +16,8 @@
 #include "runtime/tooling/BenchmarkLoop.h"
 
 #include <ostream>
+#include <span>
+#include <string>
 #include <string_view>
 
 namespace kiln::tooling {
@@ -24,6 +26,14 @@ void printBenchmarkReport(std::ostream &out, std::string_view function,
                           std::string_view device,
                           const BenchmarkOptions &options,
                           const BenchmarkSamples &samples);
+
+/// After one report per input set (kiln-benchmark-module --input_set, a
+/// function with dynamic shapes timed at several): a line per set naming
+/// its inputs' types (`labels`) with the median and the MAD's share of it
+/// by each clock measured, so the shapes compare at a glance.
+void printInputSetSummary(std::ostream &out,
+                          std::span<const std::string> labels,
+                          std::span<const BenchmarkSamples> samples);
 
 } // namespace kiln::tooling
 

@@ -60,5 +60,24 @@ TEST(BenchmarkReportTest, SaysWhyThereIsNoDeviceTime) {
       << text;
 }
 
+// kiln-benchmark-module --input_set: a line per set, the device clock's
+// numbers only where it measured.
+TEST(BenchmarkReportTest, SummaryLinePerInputSet) {
+  std::vector<BenchmarkSamples> samples(2);
+  samples[0].HostSeconds = {10e-6, 12e-6, 14e-6};
+  samples[1].HostSeconds = {2e-3, 2e-3, 2e-3};
+  samples[1].DeviceSeconds = {1e-3, 1e-3, 1e-3};
+  const std::vector<std::string> labels = {"7xf32, 7xf32",
+                                           "4096xf32, 4096xf32"};
+  std::ostringstream out;
+  printInputSetSummary(out, labels, samples);
+  EXPECT_EQ(out.str(),
+            "median per input set (host clock; device clock where "
+            "measured):\n"
+            "  set 1 (7xf32, 7xf32): host 12.000 us (MAD 16.7%)\n"
+            "  set 2 (4096xf32, 4096xf32): host 2.000 ms (MAD 0.0%), device "
+            "1.000 ms (MAD 0.0%)\n");
+}
+
 } // namespace
 } // namespace kiln::tooling

@@ -31,6 +31,11 @@ struct CommonFlags {
   // the module's only function).
   bool FunctionGiven = false;
   std::vector<std::string> Inputs;
+  // Several calls' inputs, each value a list as --function_inputs takes
+  // it; only tools that register a flag for it (kiln-benchmark-module's
+  // --input_set) fill it, and prepareCall then parses these instead of
+  // Inputs.
+  std::vector<std::string> InputSets;
   std::vector<std::string> Outputs;
   bool ListDrivers = false;
   bool ListDevices = false;

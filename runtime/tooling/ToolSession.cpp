@@ -149,7 +149,26 @@ StatusOr<std::optional<PreparedCall>> prepareCall(FlagParser &parser,
   if (!flags.PrintUnmatchedOutputs)
     for (size_t i = flags.Outputs.size(); i < call.Targets.size(); ++i)
       call.Targets[i].TargetKind = OutputTarget::Kind::Ignore;
-  KILN_ASSIGN_OR_RETURN(call.Inputs, parseInputs(flags.Inputs, signature));
+  if (flags.InputSets.empty()) {
+    KILN_ASSIGN_OR_RETURN(call.Inputs, parseInputs(flags.Inputs, signature));
+    return std::optional<PreparedCall>(std::move(call));
+  }
+  if (!flags.Inputs.empty())
+    return KILN_ERROR(InvalidArgument,
+                      "--input and --input_set cannot be mixed: give each "
+                      "call's inputs as one --input_set");
+  for (size_t i = 0; i < flags.InputSets.size(); ++i) {
+    StatusOr<std::vector<std::string>> inputs =
+        splitInputList(flags.InputSets[i]);
+    StatusOr<std::vector<HostTensor>> set =
+        inputs.ok() ? parseInputs(*inputs, signature)
+                    : StatusOr<std::vector<HostTensor>>(inputs.status());
+    if (!set.ok()) {
+      Status status = set.status();
+      return status.annotate(strCat("--input_set ", i + 1));
+    }
+    call.InputSets.push_back(std::move(*set));
+  }
   return std::optional<PreparedCall>(std::move(call));
 }
 

@@ -47,13 +47,17 @@ StatusOr<LoadedFunction> loadFunction(const CommonFlags &flags);
 struct PreparedCall {
   LoadedFunction Loaded;
   std::vector<HostTensor> Inputs;
+  /// One entry per CommonFlags::InputSets value, when any was given (Inputs
+  /// is then empty): a function with dynamic shapes called at several.
+  std::vector<std::vector<HostTensor>> InputSets;
   std::vector<OutputTarget> Targets;
 };
 
 /// The steps kiln-run-module and kiln-benchmark-module share: parses the
 /// flags registered on `parser`, answers --help and the device queries (and
 /// then returns std::nullopt: nothing is left to do), loads the function,
-/// and parses its inputs and --output targets.
+/// and parses its inputs (each of CommonFlags::InputSets when there are
+/// any, which --input may not join) and --output targets.
 StatusOr<std::optional<PreparedCall>> prepareCall(FlagParser &parser,
                                                   CommonFlags &flags, int argc,
                                                   const char *const *argv);

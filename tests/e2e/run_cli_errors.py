@@ -835,6 +835,43 @@ def checkDynamicShapeErrors(s: Suite):
                                 f"{mustName!r}")
             else:
                 s.report.result(True, label, lines[0])
+    checkBenchmarkInputSets(s, module)
+
+
+def checkBenchmarkInputSets(s: Suite, module):
+    """kiln-benchmark-module times a dynamic function at each --input_set
+    in one run (issue 19, item 6): a report per set and a summary line per
+    set; a set the function refuses, or --input beside --input_set, is one
+    error line naming it."""
+    bench = [s.tool("kiln-benchmark-module"), f"--module={module}",
+             "--function=add_1d", "--benchmark_repetitions=3", "--warmup=1"]
+    sets = ["--input_set=3xf32=1, 3xf32=2", "--input_set=257xf32=1,257xf32=2"]
+    for d in DRIVERS:
+        label = f"benchmark-module/dynamic_input_sets [{d}]"
+        r = s.run(bench + [f"--device={d}", "--output=-"] + sets)
+        want = ["input set 1 of 2: 3xf32, 3xf32",
+                "input set 2 of 2: 257xf32, 257xf32",
+                "3xf32=3 3 3", "median per input set",
+                "  set 1 (3xf32, 3xf32): host ",
+                "  set 2 (257xf32, 257xf32): host "]
+        missing = [w for w in want if w not in r.stdout]
+        ok = not r.problem and r.rc == 0 and not missing
+        s.report.result(ok, label, "" if ok else
+                        f"{r.describe()}; stdout lacks {missing!r}")
+        for name, extra, mustName in [
+                ("contradicting_set", ["--input_set=4xf32=1, 5xf32=1"],
+                 "--input_set 3: function @add_1d input 1 dimension 0 is 5 "
+                 "but must equal input 0 dimension 0, which is 4"),
+                ("input_beside_sets", ["--input=3xf32=1"],
+                 "--input and --input_set cannot be mixed")]:
+            label = f"benchmark-module/dynamic_{name} [{d}]"
+            r = s.run(bench + [f"--device={d}"] + sets + extra)
+            lines = r.stderr.splitlines()
+            ok = (not r.problem and r.rc == 1 and len(lines) == 1 and
+                  lines[0].startswith("error:") and mustName in lines[0])
+            s.report.result(ok, label, lines[0] if ok else
+                            f"{r.describe()}; stderr {lines[:3]!r}, want one "
+                            f"error line naming {mustName!r}")
 
 
 def checkTwoChainsDependencies(s: Suite):

@@ -67,6 +67,15 @@ bool isReshapeOp(mlir::Operation *op);
 /// (one truncf or extf): a rounding a kernel can store beside `value`.
 bool isConversionOf(mlir::Operation *op, mlir::Value value);
 
+/// The permutation through which `op` (an all-parallel linalg.generic or
+/// linalg.transpose of one input and an init it never reads, its loops its
+/// output's dimensions) reads its input, when that is a permutation other
+/// than the identity that keeps the innermost dimension innermost and the
+/// payload reads no loop index: a transpose a GEMM kernel can apply as its
+/// last epilogue by storing through it (runs along the innermost dimension
+/// stay runs). Null otherwise.
+mlir::AffineMap permutedEpilogueRead(mlir::Operation *op);
+
 /// Ops cheap enough to be recomputed inside every dispatch that uses them
 /// (empty tensors, scalar constants, fills of such scalars).
 bool isClonableProducer(mlir::Operation *op);

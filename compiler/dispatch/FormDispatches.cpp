@@ -37,6 +37,24 @@ bool isConversionOf(Operation *op, Value value) {
          body.getTerminator()->getOperand(0) == cast.getResult(0);
 }
 
+AffineMap permutedEpilogueRead(Operation *op) {
+  auto linalgOp = dyn_cast_if_present<linalg::LinalgOp>(op);
+  if (!linalgOp || !isa<linalg::GenericOp, linalg::TransposeOp>(op) ||
+      linalgOp.getNumDpsInputs() != 1 || linalgOp.getNumDpsInits() != 1 ||
+      linalgOp.getNumLoops() != linalgOp.getNumParallelLoops() ||
+      linalgOp.hasIndexSemantics() ||
+      linalgOp.payloadUsesValueFromOperand(linalgOp.getDpsInitOperand(0)) ||
+      !linalgOp.getIndexingMapsArray().back().isIdentity())
+    return AffineMap();
+  AffineMap map =
+      linalgOp.getMatchingIndexingMap(linalgOp.getDpsInputOperand(0));
+  unsigned last = map.getNumDims() - 1;
+  if (!map.isPermutation() || map.isIdentity() ||
+      map.getResult(last) != getAffineDimExpr(last, map.getContext()))
+    return AffineMap();
+  return map;
+}
+
 bool isReshapeOp(Operation *op) {
   return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op);
 }
@@ -169,24 +187,12 @@ bool canFuseConsumer(Operation *producer, Operation *consumer,
       .isIdentity();
 }
 
-// A consumer that reads only `producer`, through a permutation keeping the
-// innermost dimension innermost, and nothing of its loop indices (a
-// transpose of a projection's output moving its heads apart): what the GEMM
-// kernels take as their last epilogue, storing through the permutation
-// (KernelDispatch's OutPermutation).
+// A transpose of `producer`'s result alone that the GEMM kernels take as
+// their last epilogue (permutedEpilogueRead: q, k and v moved apart after
+// their projection).
 bool isPermutedEpilogue(Operation *producer, Operation *consumer) {
-  auto op = dyn_cast<linalg::LinalgOp>(consumer);
-  if (!op || !isa<linalg::GenericOp, linalg::TransposeOp>(consumer) ||
-      op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-      op.getNumLoops() != op.getNumParallelLoops() || op.hasIndexSemantics() ||
-      op.getDpsInputOperand(0)->get().getDefiningOp() != producer ||
-      op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)) ||
-      !op.getIndexingMapsArray().back().isIdentity())
-    return false;
-  AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  unsigned last = map.getNumDims() - 1;
-  return map.isPermutation() && !map.isIdentity() &&
-         map.getResult(last) == getAffineDimExpr(last, map.getContext());
+  return permutedEpilogueRead(consumer) &&
+         consumer->getOperand(0).getDefiningOp() == producer;
 }
 
 // A broadcast or elementwise op that only initializes a root's accumulator
@@ -369,13 +375,12 @@ rowCandidatesOf(Operation *sinkOp, const llvm::DenseSet<Operation *> &taken,
 // together are few enough for one dispatch.
 bool isSelfContained(const RowProgram &program, bool stored = false) {
   int64_t ops = 0;
-  llvm::SetVector<Operation *> members(program.Ops.begin(), program.Ops.end());
   for (Operation *op : program.Ops) {
     ops += countOps(op);
     if (op != program.Sink &&
         llvm::any_of(op->getUsers(),
                      [&](Operation *u) { return !program.Ops.contains(u); }) &&
-        !(stored && mayStoreBesideSink(op, program.Sink, members)))
+        !(stored && mayStoreBesideSink(op, program.Sink, program.Ops)))
       return false;
   }
   return ops <= kMaxDispatchOps;

@@ -40,17 +40,6 @@ Value applyCombiner(OpBuilder &builder, const CombiningPayload &payload,
   return builder.clone(*combiner, mapping)->getResult(0);
 }
 
-bool hasScalarPayload(linalg::LinalgOp op) {
-  WalkResult walk = op->getRegion(0).walk([](Operation *inner) {
-    auto shaped = [](Type type) { return isa<ShapedType>(type); };
-    return llvm::any_of(inner->getOperandTypes(), shaped) ||
-                   llvm::any_of(inner->getResultTypes(), shaped)
-               ? WalkResult::interrupt()
-               : WalkResult::advance();
-  });
-  return !walk.wasInterrupted();
-}
-
 FailureOr<SmallVector<Value>> gatheredTensors(linalg::LinalgOp op) {
   llvm::SetVector<Value> gathered;
   Region &payload = op->getRegion(0);
@@ -69,6 +58,11 @@ FailureOr<SmallVector<Value>> gatheredTensors(linalg::LinalgOp op) {
   if (walk.wasInterrupted())
     return failure();
   return SmallVector<Value>(gathered.begin(), gathered.end());
+}
+
+bool hasScalarPayload(linalg::LinalgOp op) {
+  FailureOr<SmallVector<Value>> gathered = gatheredTensors(op);
+  return succeeded(gathered) && gathered->empty();
 }
 
 int64_t RowProgram::rows() const {

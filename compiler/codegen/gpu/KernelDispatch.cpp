@@ -97,50 +97,52 @@ Value bindingOf(Value tensor) {
 }
 
 std::optional<ResultStores> resultStores(func::FuncOp func) {
-  SmallVector<bufferization::MaterializeInDestinationOp> stores;
-  func.walk([&](bufferization::MaterializeInDestinationOp op) {
-    stores.push_back(op);
-  });
-  if (!llvm::all_of(stores, [](bufferization::MaterializeInDestinationOp op) {
-        return isa<BlockArgument>(op.getDest());
-      }))
+  using Store = bufferization::MaterializeInDestinationOp;
+  SmallVector<Store> stores;
+  func.walk([&](Store op) { stores.push_back(op); });
+  if (!llvm::all_of(stores,
+                    [](Store op) { return isa<BlockArgument>(op.getDest()); }))
     return std::nullopt;
-  if (stores.size() == 1)
-    return ResultStores{stores.front(), nullptr};
-  if (stores.size() == 2)
-    for (int i = 0; i < 2; ++i)
-      if (isConversionOf(stores[1 - i].getSource().getDefiningOp(),
-                         stores[i].getSource()))
-        return ResultStores{stores[i], stores[1 - i]};
-  return std::nullopt;
+  // Whether `op` computes a conversion of `value` that is stored.
+  auto storedConversion = [&](Operation *op, Value value) {
+    return isConversionOf(op, value) && llvm::any_of(stores, [&](Store s) {
+             return s.getSource().getDefiningOp() == op;
+           });
+  };
+  ResultStores result;
+  for (Store store : stores) {
+    Value value = store.getSource();
+    bool converts = llvm::any_of(stores, [&](Store other) {
+      return storedConversion(value.getDefiningOp(), other.getSource());
+    });
+    bool readElsewhere = llvm::any_of(value.getUsers(), [&](Operation *u) {
+      return !isa<Store>(u) && !storedConversion(u, value);
+    });
+    if (converts || (readElsewhere && stores.size() > 1))
+      continue;
+    if (result.Main)
+      return std::nullopt;
+    result.Main = store;
+  }
+  if (!result.Main)
+    return std::nullopt;
+  for (Store store : stores) {
+    if (store == result.Main)
+      continue;
+    if (!result.Side && isConversionOf(store.getSource().getDefiningOp(),
+                                       result.Main.getSource()))
+      result.Side = store;
+    else
+      result.Others.push_back(store);
+  }
+  return result;
 }
 
 bufferization::MaterializeInDestinationOp
 singleBindingStore(func::FuncOp func) {
   std::optional<ResultStores> stores = resultStores(func);
-  return stores && !stores->Side ? stores->Main : nullptr;
-}
-
-// The permutation through which `generic`, an all-parallel op of one input
-// and an init it never reads, reads a computed value (linalg.transpose
-// generalized, or a negation of a transposed value): its input's map, when
-// that is a permutation other than the identity keeping the innermost
-// dimension innermost (runs along it stay runs), and its payload does not
-// read the loop indices (which are Out's, not the root's). Null otherwise.
-static AffineMap permutedRead(linalg::GenericOp generic) {
-  if (generic.getNumReductionLoops() != 0 || generic.getNumDpsInputs() != 1 ||
-      generic.getNumDpsInits() != 1 || generic.hasIndexSemantics() ||
-      !generic.getIndexingMapsArray().back().isIdentity() ||
-      generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))
-    return AffineMap();
-  OpOperand *input = generic.getDpsInputOperand(0);
-  auto producer = input->get().getDefiningOp<linalg::LinalgOp>();
-  AffineMap map = generic.getMatchingIndexingMap(input);
-  unsigned last = map.getNumDims() - 1;
-  if (!producer || !map.isPermutation() || map.isIdentity() ||
-      map.getResult(last) != getAffineDimExpr(last, map.getContext()))
-    return AffineMap();
-  return map;
+  return stores && !stores->Side && stores->Others.empty() ? stores->Main
+                                                           : nullptr;
 }
 
 FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func,
@@ -157,7 +159,10 @@ FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func,
   // computes at the root's indices j what Out holds at P^-1(j), for the
   // permutation P it reads through.
   if (auto generic = result.getDefiningOp<linalg::GenericOp>())
-    if (AffineMap map = permutedRead(generic)) {
+    if (AffineMap map = permutedEpilogueRead(generic);
+        map && generic.getDpsInputOperand(0)
+                   ->get()
+                   .getDefiningOp<linalg::LinalgOp>()) {
       if (!permutedStore)
         return failure();
       d.OutPermutation = inversePermutation(map);

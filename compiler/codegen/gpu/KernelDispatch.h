@@ -50,12 +50,16 @@ struct KernelDispatch {
 mlir::bufferization::MaterializeInDestinationOp
 singleBindingStore(mlir::func::FuncOp func);
 
-/// `func`'s result stores when they are one store into an output binding,
-/// or two of which the second stores a conversion of the first's value
-/// (isConversionOf: a rounding to f16 another dispatch reads), which a
-/// kernel stores beside it; Side is null for one.
+/// `func`'s stores into output bindings: Main, of the value nothing else in
+/// the dispatch reads (but a conversion of it that is stored too); Side, a
+/// conversion of Main's value (isConversionOf: a rounding to f16 another
+/// dispatch reads), which a kernel stores beside it, or null; Others, the
+/// rest (values the dispatch also reads, as a row program's residual
+/// stream). None when a store is not into a binding or no one store, or
+/// several, can be Main.
 struct ResultStores {
   mlir::bufferization::MaterializeInDestinationOp Main, Side;
+  llvm::SmallVector<mlir::bufferization::MaterializeInDestinationOp> Others;
 };
 std::optional<ResultStores> resultStores(mlir::func::FuncOp func);
 

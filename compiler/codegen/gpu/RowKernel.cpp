@@ -68,59 +68,8 @@ struct RowDispatch {
   SmallVector<std::pair<Value, Value>> Stored;
 };
 
-// The dispatch's stores: the sink's (the stored value nothing else in the
-// dispatch reads), an optional conversion of it, and the others.
-struct RowStores {
-  bufferization::MaterializeInDestinationOp Main, Side;
-  SmallVector<bufferization::MaterializeInDestinationOp> Others;
-};
-
-std::optional<RowStores> rowStores(func::FuncOp func) {
-  SmallVector<bufferization::MaterializeInDestinationOp> stores;
-  func.walk([&](bufferization::MaterializeInDestinationOp op) {
-    stores.push_back(op);
-  });
-  // A stored conversion of another stored value.
-  auto conversionStored = [&](bufferization::MaterializeInDestinationOp store) {
-    return llvm::any_of(stores, [&](auto other) {
-      return isConversionOf(store.getSource().getDefiningOp(),
-                            other.getSource());
-    });
-  };
-  RowStores result;
-  for (bufferization::MaterializeInDestinationOp store : stores) {
-    if (!isa<BlockArgument>(store.getDest()))
-      return std::nullopt;
-    Value value = store.getSource();
-    bool readElsewhere = llvm::any_of(value.getUsers(), [&](Operation *u) {
-      return !isa<bufferization::MaterializeInDestinationOp>(u) &&
-             !llvm::any_of(stores, [&](auto other) {
-               return other.getSource().getDefiningOp() == u &&
-                      isConversionOf(u, value);
-             });
-    });
-    if (!readElsewhere && !conversionStored(store)) {
-      if (result.Main)
-        return std::nullopt;
-      result.Main = store;
-    }
-  }
-  if (!result.Main)
-    return std::nullopt;
-  for (bufferization::MaterializeInDestinationOp store : stores) {
-    if (store == result.Main)
-      continue;
-    if (!result.Side && isConversionOf(store.getSource().getDefiningOp(),
-                                       result.Main.getSource()))
-      result.Side = store;
-    else
-      result.Others.push_back(store);
-  }
-  return result;
-}
-
 FailureOr<RowDispatch> matchRowDispatch(func::FuncOp func) {
-  std::optional<RowStores> stores = rowStores(func);
+  std::optional<ResultStores> stores = resultStores(func);
   if (!stores)
     return failure();
   bufferization::MaterializeInDestinationOp store = stores->Main,

@@ -37,6 +37,12 @@ inline constexpr llvm::StringLiteral kSharedMemoryBytesAttr =
 /// (NVVM: `.minnctapersm`).
 inline constexpr llvm::StringLiteral kWorkgroupsPerProcessorAttr =
     "kiln.workgroups_per_processor";
+/// A GPU entry point (unit attribute) whose kernel waits for the
+/// dispatches it depends on before touching memory, so the device may
+/// launch it while they finish (GpuTarget::EarlyLaunch; the back end
+/// emits the wait).
+inline constexpr llvm::StringLiteral kWaitsForPrerequisitesAttr =
+    "kiln.waits_for_prerequisites";
 
 /// Every buffer a dispatch binds starts at a multiple of this many bytes
 /// (the host plan places values so; kernels' vector accesses rely on it).

@@ -18,8 +18,12 @@ constexpr uint16_t kVersionMajor = 1;
 // 1: step dependencies and binding access. 2: the constants segment.
 // 3: dynamic shapes (shape programs); written only by modules that use
 // them, so static modules stay readable by 1.2 runtimes.
+// 4: entry points that wait for their prerequisites (early launches);
+// written only when one does, and safe for older readers to skip: they
+// launch the kernel after its prerequisites, where its wait returns at once.
 constexpr uint16_t kVersionMinor = 2;
 constexpr uint16_t kVersionMinorDynamic = 3;
+constexpr uint16_t kVersionMinorEarlyLaunch = 4;
 
 FailureOr<fbs::ElementType> elementTypeOf(Location loc, Type type) {
   if (type.isF32())
@@ -100,6 +104,7 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
     return fbb.CreateVector(out);
   };
   bool dynamic = false;
+  bool earlyLaunch = false;
 
   std::vector<flatbuffers::Offset<fbs::Function>> fns;
   for (const HostPlan &plan : functions) {
@@ -216,7 +221,9 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
       entries.push_back(fbs::CreateEntryPoint(
           fbb, fbb.CreateString(e.Name), fbb.CreateVector(size),
           fbb.CreateVector(count), e.BindingCount, e.PushConstantCount,
-          e.SharedMemoryBytes, gridProgram, gridNodes));
+          e.SharedMemoryBytes, gridProgram, gridNodes,
+          e.WaitsForPrerequisites));
+      earlyLaunch |= e.WaitsForPrerequisites;
     }
     fbb.ForceVectorAlignment(variant.Image.size(), 1, 16);
     auto image = fbb.CreateVector(variant.Image);
@@ -236,7 +243,10 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
   fbs::ConstantsSegment segment(/*offset=*/0, constants.size(),
                                 fbs::kConstantsSegmentAlignment);
   auto module = fbs::CreateModule(
-      fbb, kVersionMajor, dynamic ? kVersionMinorDynamic : kVersionMinor,
+      fbb, kVersionMajor,
+      earlyLaunch ? kVersionMinorEarlyLaunch
+      : dynamic   ? kVersionMinorDynamic
+                  : kVersionMinor,
       fbb.CreateString("module"), fbb.CreateVector(fns),
       fbb.CreateVector(executables),
       /*constants=*/0, constants.empty() ? nullptr : &segment);

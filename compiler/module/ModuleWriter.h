@@ -17,6 +17,9 @@ struct EntryPointInfo {
   std::array<uint32_t, 3> WorkgroupSize = {1, 1, 1};
   std::array<uint32_t, 3> WorkgroupCount = {1, 1, 1};
   uint32_t SharedMemoryBytes = 0;
+  /// The kernel waits for its prerequisites itself
+  /// (kWaitsForPrerequisitesAttr).
+  bool WaitsForPrerequisites = false;
   /// A grid computed per dispatch from the push constants (dynamic shapes;
   /// empty when WorkgroupCount holds): the program and its x, y, z nodes.
   std::vector<schema::ShapeNodeData> WorkgroupCountProgram;

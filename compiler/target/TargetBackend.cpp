@@ -117,6 +117,7 @@ FailureOr<EntryPointInfo> readEntryPointInfo(Operation *op, StringRef name) {
     entry.PushConstantCount = static_cast<uint32_t>(push.getInt());
   if (auto shared = op->getAttrOfType<IntegerAttr>(kSharedMemoryBytesAttr))
     entry.SharedMemoryBytes = static_cast<uint32_t>(shared.getInt());
+  entry.WaitsForPrerequisites = op->hasAttr(kWaitsForPrerequisitesAttr);
   auto program =
       op->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountProgramAttr);
   auto nodes = op->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountNodesAttr);

@@ -20,6 +20,9 @@ struct EntryPointSpec {
   uint32_t BindingCount = 0;
   uint32_t PushConstantCount = 0;
   uint32_t SharedMemoryBytes = 0;
+  // The kernel waits for the dispatches it depends on before touching
+  // memory, so a device may launch it while they finish.
+  bool WaitsForPrerequisites = false;
 };
 
 /// What a device needs to load an executable. `Image` is only read during

@@ -22,6 +22,7 @@ hal::ExecutableSpec variantSpec(const schema::Executable &executable,
     entrySpec.BindingCount = entry->binding_count();
     entrySpec.PushConstantCount = entry->push_constant_count();
     entrySpec.SharedMemoryBytes = entry->shared_memory_bytes();
+    entrySpec.WaitsForPrerequisites = entry->waits_for_prerequisites();
     spec.EntryPoints.push_back(std::move(entrySpec));
   }
   return spec;

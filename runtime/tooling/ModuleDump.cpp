@@ -239,13 +239,16 @@ std::string dumpModule(const module::ModuleFile &file) {
       const auto &entryPoints = *variant.entry_points();
       for (flatbuffers::uoffset_t i = 0; i < entryPoints.size(); ++i) {
         const sc::EntryPoint &entryPoint = *entryPoints.Get(i);
-        out +=
-            strCat("    entry point ", i, " ", quoted(entryPoint.name()),
-                   ": workgroup size ", grid(*entryPoint.workgroup_size()),
-                   ", workgroup count ", grid(*entryPoint.workgroup_count()),
-                   ", ", entryPoint.binding_count(), " bindings, ",
-                   entryPoint.push_constant_count(), " push constants, ",
-                   entryPoint.shared_memory_bytes(), " bytes shared memory\n");
+        out += strCat("    entry point ", i, " ", quoted(entryPoint.name()),
+                      ": workgroup size ", grid(*entryPoint.workgroup_size()),
+                      ", workgroup count ", grid(*entryPoint.workgroup_count()),
+                      ", ", entryPoint.binding_count(), " bindings, ",
+                      entryPoint.push_constant_count(), " push constants, ",
+                      entryPoint.shared_memory_bytes(), " bytes shared memory",
+                      entryPoint.waits_for_prerequisites()
+                          ? ", waits for its prerequisites (launched early)"
+                          : "",
+                      "\n");
         if (const auto *nodes = entryPoint.workgroup_count_nodes()) {
           out += strCat("      workgroup count per dispatch: n", nodes->Get(0),
                         " x n", nodes->Get(1), " x n", nodes->Get(2), " of\n");

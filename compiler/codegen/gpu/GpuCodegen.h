@@ -150,9 +150,12 @@ mlir::LogicalResult distributeToThreads(mlir::func::FuncOp func);
 
 /// Moves distributed dispatch `func` (bindings, then workgroup ids x, y, z)
 /// into `kernels` as a gpu.func kernel taking the bindings, reading the ids
-/// from gpu.block_id, with its launch metadata; erases `func`.
+/// from gpu.block_id, with its launch metadata; erases `func`. With
+/// `earlyLaunch` (GpuTarget::EarlyLaunch) the kernel is marked as waiting
+/// for its prerequisites itself (kWaitsForPrerequisitesAttr).
 mlir::FailureOr<mlir::gpu::GPUFuncOp>
-outlineKernel(mlir::func::FuncOp func, mlir::gpu::GPUModuleOp kernels);
+outlineKernel(mlir::func::FuncOp func, mlir::gpu::GPUModuleOp kernels,
+              bool earlyLaunch = false);
 
 } // namespace kiln
 

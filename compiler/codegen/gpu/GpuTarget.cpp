@@ -101,6 +101,7 @@ DictionaryAttr GpuTarget::toAttr(MLIRContext *context) const {
                      b.getI64IntegerAttr(ReservedSharedMemoryBytes)),
       b.getNamedAttr("async_copy", b.getBoolAttr(AsyncCopy)),
       b.getNamedAttr("tma", b.getBoolAttr(Tma)),
+      b.getNamedAttr("early_launch", b.getBoolAttr(EarlyLaunch)),
       b.getNamedAttr("matrix", b.getArrayAttr(matrix)),
   });
 }
@@ -153,6 +154,11 @@ FailureOr<GpuTarget> GpuTarget::fromAttr(DictionaryAttr attr,
                        target.ReservedSharedMemoryBytes, 0)) ||
       failed(readFlag("async_copy", target.AsyncCopy)) ||
       failed(readFlag("tma", target.Tma)))
+    return failure();
+  // Optional (false): a target written before it existed launches every
+  // kernel after its prerequisites.
+  if (attr.get("early_launch") &&
+      failed(readFlag("early_launch", target.EarlyLaunch)))
     return failure();
   if (target.ProcessorSharedMemoryBytes < target.MaxSharedMemoryBytes)
     return bad("processor_shared_memory_bytes",

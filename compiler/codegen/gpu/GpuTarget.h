@@ -79,6 +79,11 @@ struct GpuTarget {
   bool AsyncCopy = false;
   /// Tensor memory accelerator copies (cp.async.bulk.tensor).
   bool Tma = false;
+  /// A kernel may be launched while the kernels it depends on finish and
+  /// wait for them itself (CUDA's programmatic dependent launch, sm_90 on):
+  /// its blocks are scheduled during their predecessors' last moments
+  /// instead of after them.
+  bool EarlyLaunch = false;
   llvm::SmallVector<GpuMatrixInstruction> MatrixInstructions;
 
   /// Threads that keep every processor fully occupied.

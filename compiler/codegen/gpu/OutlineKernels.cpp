@@ -2,6 +2,7 @@
 
 #include "compiler/Passes.h"
 #include "compiler/codegen/gpu/GpuCodegen.h"
+#include "compiler/codegen/gpu/GpuTarget.h"
 #include "compiler/codegen/gpu/LoweringConfig.h"
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/dispatch/PushConstants.h"
@@ -17,8 +18,8 @@ using namespace mlir;
 
 namespace kiln {
 
-FailureOr<gpu::GPUFuncOp> outlineKernel(func::FuncOp func,
-                                        gpu::GPUModuleOp kernels) {
+FailureOr<gpu::GPUFuncOp>
+outlineKernel(func::FuncOp func, gpu::GPUModuleOp kernels, bool earlyLaunch) {
   auto size = func->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupSizeAttr);
   auto count = func->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountAttr);
   if (!size || size.size() != 3 || !count || func.getNumArguments() < 3 ||
@@ -70,6 +71,10 @@ FailureOr<gpu::GPUFuncOp> outlineKernel(func::FuncOp func,
   // The back end translates it into its own attribute.
   if (Attribute occupancy = func->getAttr(kWorkgroupsPerProcessorAttr))
     kernel->setAttr(kWorkgroupsPerProcessorAttr, occupancy);
+  // Every kernel may then be launched early: the back end makes waiting
+  // for its prerequisites its first act.
+  if (earlyLaunch)
+    kernel->setAttr(kWaitsForPrerequisitesAttr, builder.getUnitAttr());
   // How it was lowered, for whoever reads the kernel.
   if (DictionaryAttr config = getLoweringConfig(func))
     kernel->setAttr(kLoweringConfigAttr, config);
@@ -119,13 +124,22 @@ struct GpuOutlineKernelsPass
         dispatches.push_back(func);
     if (dispatches.empty())
       return;
+    // Without a target (a test of outlining alone) kernels launch after
+    // their prerequisites.
+    bool earlyLaunch = false;
+    if (auto attr = module->getAttrOfType<DictionaryAttr>(kGpuTargetAttr)) {
+      FailureOr<GpuTarget> target = GpuTarget::fromAttr(attr, module);
+      if (failed(target))
+        return signalPassFailure();
+      earlyLaunch = target->EarlyLaunch;
+    }
     OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
     auto kernels =
         gpu::GPUModuleOp::create(builder, module.getLoc(), kGpuKernelModule);
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     builder.getUnitAttr());
     for (func::FuncOp func : dispatches)
-      if (failed(outlineKernel(func, kernels)))
+      if (failed(outlineKernel(func, kernels, earlyLaunch)))
         return signalPassFailure();
   }
 };

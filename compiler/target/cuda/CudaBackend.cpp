@@ -71,6 +71,14 @@ private:
     // gets `.minnctapersm`, which keeps ptxas's register allocation to its
     // share of the file.
     lowered.walk([](gpu::GPUFuncOp kernel) {
+      // A kernel launched early (a programmatic dependency in the runtime's
+      // graph) touches no memory before its prerequisites are done and
+      // their writes visible; launched normally, the wait returns at once.
+      if (kernel->hasAttr(kWaitsForPrerequisitesAttr)) {
+        auto b = OpBuilder::atBlockBegin(&kernel.getBody().front());
+        NVVM::GriddepcontrolOp::create(b, kernel.getLoc(),
+                                       NVVM::GridDepActionKind::wait);
+      }
       if (auto count =
               kernel->getAttrOfType<IntegerAttr>(kWorkgroupsPerProcessorAttr))
         kernel->setAttr(

@@ -107,6 +107,8 @@ GpuTarget CudaTarget::gpuTarget() const {
   target.ReservedSharedMemoryBytes = cc >= 80 ? KiB : 0;
   target.AsyncCopy = cc >= 80;
   target.Tma = cc >= 90;
+  // griddepcontrol (PTX 7.8, sm_90).
+  target.EarlyLaunch = cc >= 90;
   for (const CudaMatrixRow &row : kCudaMatrixInstructions) {
     bool available =
         row.ArchOnly ? cc == row.Since && isArchSpecific() : cc >= row.Since;

@@ -26,25 +26,25 @@
 // A product or code name gives its architecture's facts, the product its
 // own compute units.
 
-// MI300X:      module attributes {kiln.gpu_target = {arch = "gfx942", async_copy = false,
+// MI300X:      module attributes {kiln.gpu_target = {arch = "gfx942", async_copy = false, early_launch = false,
 // MI300X-SAME: matrix = ["mfma.m16n16k16.f16.f32", "mfma.m32n32k8.f16.f32", "mfma.m16n16k16.bf16.f32", "mfma.m32n32k8.bf16.f32"]
 // MI300X-SAME: max_shared_memory_bytes = 65536 : i64, max_threads_per_processor = 2048 : i64, max_workgroup_threads = 1024 : i64
 // MI300X-SAME: processor_shared_memory_bytes = 65536 : i64, processors = 304 : i64, reserved_shared_memory_bytes = 0 : i64, shared_memory_bytes = 65536 : i64, subgroup_size = 64 : i64, tma = false, vendor = "amd"}}
 
-// RDNA3:       {arch = "gfx1100", async_copy = false, matrix = ["wmma.m16n16k16.f16.f32", "wmma.m16n16k16.bf16.f32"]
+// RDNA3:       {arch = "gfx1100", async_copy = false, early_launch = false, matrix = ["wmma.m16n16k16.f16.f32", "wmma.m16n16k16.bf16.f32"]
 // RDNA3-SAME:  max_threads_per_processor = 1024 : i64
 // RDNA3-SAME:  processors = 96 : i64
 // RDNA3-SAME:  subgroup_size = 32 : i64, tma = false, vendor = "amd"
 
-// GFX906:      {arch = "gfx906", async_copy = false, matrix = []
+// GFX906:      {arch = "gfx906", async_copy = false, early_launch = false, matrix = []
 // GFX906-SAME: max_threads_per_processor = 2560 : i64
 // GFX906-SAME: processors = 60 : i64
 // GFX906-SAME: subgroup_size = 64 : i64
 
-// GFX908:      {arch = "gfx908", async_copy = false, matrix = ["mfma.m16n16k16.f16.f32", "mfma.m32n32k8.f16.f32", "mfma.m16n16k8.bf16.f32", "mfma.m32n32k4.bf16.f32"]
+// GFX908:      {arch = "gfx908", async_copy = false, early_launch = false, matrix = ["mfma.m16n16k16.f16.f32", "mfma.m32n32k8.f16.f32", "mfma.m16n16k8.bf16.f32", "mfma.m32n32k4.bf16.f32"]
 // GFX908-SAME: processors = 120 : i64
 
-// MI355X:      {arch = "gfx950", async_copy = false, matrix = ["mfma.m16n16k32.f16.f32", "mfma.m32n32k16.f16.f32", "mfma.m16n16k32.bf16.f32", "mfma.m32n32k16.bf16.f32", "mfma.m16n16k16.f16.f32"
+// MI355X:      {arch = "gfx950", async_copy = false, early_launch = false, matrix = ["mfma.m16n16k32.f16.f32", "mfma.m32n32k16.f16.f32", "mfma.m16n16k32.bf16.f32", "mfma.m32n32k16.bf16.f32", "mfma.m16n16k16.f16.f32"
 // MI355X-SAME: max_shared_memory_bytes = 163840 : i64
 // MI355X-SAME: processors = 256 : i64
 

@@ -14,14 +14,15 @@
 // more than it uses. sm_80 (an
 // A100's 108): mma.sync and cp.async, no wgmma or TMA. An L4 (sm_89): its
 // own 58 multiprocessors and 1536 threads each. A T4 (sm_75): no matrix
-// instruction the kernels use, no cp.async.
+// instruction the kernels use, no cp.async. Only sm_90 and later launch
+// kernels early (each waits for its prerequisites itself).
 
-// H100:      module attributes {kiln.gpu_target = {arch = "sm_90a", async_copy = true,
+// H100:      module attributes {kiln.gpu_target = {arch = "sm_90a", async_copy = true, early_launch = true,
 // H100-SAME: matrix = ["mma_sync.m16n8k16.f16.f32", "mma_sync.m16n8k16.bf16.f32", "mma_sync.m16n8k8.tf32.f32", "wgmma.m64n0k16.f16.f32", "wgmma.m64n0k16.bf16.f32", "wgmma.m64n0k8.tf32.f32"]
 // H100-SAME: max_shared_memory_bytes = 232448 : i64, max_threads_per_processor = 2048 : i64, max_workgroup_threads = 1024 : i64
 // H100-SAME: processor_shared_memory_bytes = 233472 : i64, processors = 132 : i64, reserved_shared_memory_bytes = 1024 : i64, shared_memory_bytes = 49152 : i64, subgroup_size = 32 : i64, tma = true, vendor = "nvidia"}}
 
-// SM80:      {arch = "sm_80", async_copy = true,
+// SM80:      {arch = "sm_80", async_copy = true, early_launch = false,
 // SM80-SAME: matrix = ["mma_sync.m16n8k16.f16.f32", "mma_sync.m16n8k16.bf16.f32", "mma_sync.m16n8k8.tf32.f32"]
 // SM80-SAME: processors = 108 : i64
 // SM80-SAME: tma = false
@@ -30,7 +31,7 @@
 // L4-SAME:   max_threads_per_processor = 1536 : i64
 // L4-SAME:   processors = 58 : i64
 
-// T4:        {arch = "sm_75", async_copy = false, matrix = []
+// T4:        {arch = "sm_75", async_copy = false, early_launch = false, matrix = []
 // T4-SAME:   processors = 40 : i64
 
 // UNKNOWN:   error: kiln-gpu-set-target: no GPU target table knows 'gfx4242'

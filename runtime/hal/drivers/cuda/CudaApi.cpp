@@ -349,13 +349,15 @@ void CudaApi::destroyGraph(GpuGraphHandle graph) {
 
 StatusOr<GpuGraphNodeHandle>
 CudaApi::addGraphNode(GpuGraphHandle handle, const GpuOperation &operation,
-                      std::span<const GpuGraphNodeHandle> dependencies) {
+                      std::span<const GpuGraphDependency> dependencies) {
   const CudaSymbols &cu = symbols();
   auto graph = cast<CUgraph>(handle);
-  std::vector<CUgraphNode> after;
-  after.reserve(dependencies.size());
-  for (GpuGraphNodeHandle dependency : dependencies)
-    after.push_back(cast<CUgraphNode>(dependency));
+  // Ordinary dependencies go with the node; early ones are added after it
+  // as programmatic edges.
+  std::vector<CUgraphNode> after, early;
+  for (const GpuGraphDependency &dependency : dependencies)
+    (dependency.Early ? early : after)
+        .push_back(cast<CUgraphNode>(dependency.Node));
   CUgraphNode node = nullptr;
   if (const auto *launch = std::get_if<GpuKernelLaunch>(&operation)) {
     CUDA_KERNEL_NODE_PARAMS_v2 params = kernelParams(*launch);
@@ -372,6 +374,22 @@ CudaApi::addGraphNode(GpuGraphHandle handle, const GpuOperation &operation,
     KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(cu, cuGraphAddMemsetNode, &node, graph,
                                         after.data(), after.size(), &params,
                                         Context->context()));
+  }
+  if (!early.empty()) {
+    // The kernel may start once every workgroup of the earlier one has
+    // finished (no kernel of ours triggers sooner), before that kernel's
+    // completion is flushed and its successor launched the usual way; its
+    // griddepcontrol.wait holds it until the earlier kernel is done.
+    // Kernels that wait exist for sm_90 and later only, where these edges
+    // exist too.
+    CUgraphEdgeData data = {};
+    data.from_port = CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC;
+    data.type = CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC;
+    std::vector<CUgraphEdgeData> edges(early.size(), data);
+    std::vector<CUgraphNode> to(early.size(), node);
+    KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(cu, cuGraphAddDependencies_v2, graph,
+                                        early.data(), to.data(), edges.data(),
+                                        early.size()));
   }
   return cast<GpuGraphNodeHandle>(node);
 }
@@ -423,11 +441,16 @@ StatusOr<GpuGraphEdges> CudaApi::graphEdges(GpuGraphHandle handle) {
   KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(cu, cuGraphGetEdges_v2, graph, nullptr,
                                       nullptr, nullptr, &count));
   std::vector<CUgraphNode> from(count), to(count);
+  std::vector<CUgraphEdgeData> data(count);
   KILN_RETURN_IF_ERROR(KILN_CUDA_CALL(cu, cuGraphGetEdges_v2, graph,
-                                      from.data(), to.data(), nullptr, &count));
-  for (size_t i = 0; i < count; ++i)
+                                      from.data(), to.data(), data.data(),
+                                      &count));
+  for (size_t i = 0; i < count; ++i) {
     edges.Edges.emplace_back(cast<GpuGraphNodeHandle>(from[i]),
                              cast<GpuGraphNodeHandle>(to[i]));
+    edges.Early.push_back(data[i].type ==
+                          CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC);
+  }
   return edges;
 }
 

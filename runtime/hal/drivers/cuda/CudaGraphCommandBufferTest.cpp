@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace kiln::hal::cuda {
@@ -56,6 +57,21 @@ DONE:
   ret;
 }
 )";
+
+// kAddOnePtx's kernel that first waits for the kernels it depends on
+// (griddepcontrol.wait, as every kernel the compiler writes for sm_90
+// does), so a graph may launch it early; PTX 7.8 for sm_90.
+std::string addOneWaitingPtx() {
+  std::string ptx(kAddOnePtx);
+  auto replace = [&](std::string_view from, std::string_view to) {
+    ptx.replace(ptx.find(from), from.size(), to);
+  };
+  replace(".version 7.0", ".version 7.8");
+  replace(".target sm_80", ".target sm_90");
+  replace("  ld.param.u64 %rd1, [in];",
+          "  griddepcontrol.wait;\n  ld.param.u64 %rd1, [in];");
+  return ptx;
+}
 
 class CudaGraphCommandBufferTest : public CudaDeviceTest {
 protected:
@@ -129,19 +145,23 @@ protected:
 
   // kAddOnePtx with 128-thread workgroups; callers skip first unless
   // Cuda->supportsExecutable("cuda-ptx", "sm_80").
-  StatusOr<std::shared_ptr<Executable>> addOne() {
-    std::vector<uint8_t> image(kAddOnePtx.begin(), kAddOnePtx.end());
+  // With `waits`, addOneWaitingPtx's kernel, declared as waiting for its
+  // prerequisites (callers skip unless the GPU runs sm_90 PTX).
+  StatusOr<std::shared_ptr<Executable>> addOne(bool waits = false) {
+    std::string ptx = waits ? addOneWaitingPtx() : std::string(kAddOnePtx);
+    std::vector<uint8_t> image(ptx.begin(), ptx.end());
     image.push_back(0);
     ExecutableSpec spec;
     spec.Name = "add_one";
     spec.Format = "cuda-ptx";
-    spec.Target = "sm_80";
+    spec.Target = waits ? "sm_90" : "sm_80";
     spec.Image = image;
     EntryPointSpec entry;
     entry.Name = "add_one";
     entry.WorkgroupSize = {128, 1, 1};
     entry.BindingCount = 2;
     entry.PushConstantCount = 1;
+    entry.WaitsForPrerequisites = waits;
     spec.EntryPoints = {entry};
     return Cuda->createExecutable(spec);
   }
@@ -293,6 +313,61 @@ TEST_F(CudaGraphCommandBufferTest, DependOnChainsGetOnlyTheirOwnEdges) {
   };
   expectAll(a[kLinks], 10 + 3, "chain A");
   expectAll(b[kLinks], 1000 + 3, "chain B");
+}
+
+TEST_F(CudaGraphCommandBufferTest, KernelsThatWaitFollowKernelsEarly) {
+  // A chain of add_one dispatches and a copy, each after a barrier: a
+  // kernel that waits for its prerequisites follows the kernel before it
+  // along a programmatic (early) edge; it follows a copy the usual way, and
+  // a kernel that does not wait follows a waiting one the usual way. The
+  // early edge must still order the kernels: the chain runs 20 times over
+  // 4M elements and every element must have been incremented in turn.
+  if (!Cuda->supportsExecutable("cuda-ptx", "sm_90"))
+    GTEST_SKIP() << "early launches need sm_90; this GPU is older";
+  KILN_ASSERT_OK_AND_ASSIGN(auto waiting, addOne(/*waits=*/true));
+  KILN_ASSERT_OK_AND_ASSIGN(auto plain, addOne());
+  constexpr uint32_t kCount = 1 << 22;
+  constexpr uint64_t kBytes = uint64_t{kCount} * 4;
+  std::vector<std::shared_ptr<Buffer>> buffers;
+  for (int i = 0; i < 6; ++i) {
+    KILN_ASSERT_OK_AND_ASSIGN(auto buffer, deviceBuffer(kBytes));
+    buffers.push_back(buffer);
+  }
+  KILN_ASSERT_OK_AND_ASSIGN(auto commands,
+                            beginGraph(CommandBufferMode::Reusable));
+  uint32_t push[] = {kCount};
+  const std::array<uint32_t, 3> grid = {kCount / 128, 1, 1};
+  auto addOneFrom = [&](const std::shared_ptr<Executable> &kernel, int from) {
+    BufferRef bindings[] = {BufferRef::direct(buffers[from]),
+                            BufferRef::direct(buffers[from + 1])};
+    return commands->dispatch(kernel, 0, grid, bindings, push);
+  };
+  KILN_ASSERT_OK(commands->fill(BufferRef::direct(buffers[0]), 7, 4)); // 0
+  KILN_ASSERT_OK(commands->executionBarrier());
+  KILN_ASSERT_OK(addOneFrom(waiting, 0)); // 1: after a fill
+  KILN_ASSERT_OK(commands->executionBarrier());
+  KILN_ASSERT_OK(addOneFrom(waiting, 1)); // 2: early after 1
+  KILN_ASSERT_OK(commands->executionBarrier());
+  KILN_ASSERT_OK(commands->copy(BufferRef::direct(buffers[2]),
+                                BufferRef::direct(buffers[3]))); // 3
+  KILN_ASSERT_OK(commands->executionBarrier());
+  KILN_ASSERT_OK(addOneFrom(waiting, 3)); // 4: after a copy
+  KILN_ASSERT_OK(commands->executionBarrier());
+  KILN_ASSERT_OK(addOneFrom(plain, 4)); // 5: does not wait
+  KILN_ASSERT_OK(commands->end());
+  for (int run = 0; run < 20; ++run)
+    KILN_ASSERT_OK(submitAndWait(commands));
+
+  KILN_ASSERT_OK_AND_ASSIGN(auto shape, commands->graphShape());
+  EXPECT_EQ(shape.NodeCount, 6u);
+  EXPECT_EQ(shape.Edges, (Edges{{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}}));
+  EXPECT_EQ(shape.EarlyEdges, (Edges{{1, 2}}));
+  KILN_ASSERT_OK_AND_ASSIGN(auto bytes, download(buffers[5]));
+  for (uint32_t i = 0; i < kCount; ++i) {
+    uint32_t got;
+    std::memcpy(&got, bytes.data() + 4 * i, 4);
+    ASSERT_EQ(got, 7u + 4u) << "element " << i;
+  }
 }
 
 TEST_F(CudaGraphCommandBufferTest,

@@ -107,11 +107,23 @@ struct GpuFunctionInfo {
   uint64_t StaticSharedBytes;
 };
 
+/// A graph node's dependency on an earlier `Node`. An `Early` one (both
+/// kernel launches, the later kernel waiting for its prerequisites itself)
+/// lets the later kernel's workgroups start while `Node`'s finish instead
+/// of after it is done (CUDA's programmatic dependencies); a vendor without
+/// such edges makes it an ordinary one, which is always correct.
+struct GpuGraphDependency {
+  GpuGraphNodeHandle Node;
+  bool Early = false;
+};
+
 /// A built graph as the vendor library reports it.
 struct GpuGraphEdges {
   size_t NodeCount = 0;
   /// (from, to): `to` waits for `from`.
   std::vector<std::pair<GpuGraphNodeHandle, GpuGraphNodeHandle>> Edges;
+  /// Whether each of Edges lets `to` start early (GpuGraphDependency).
+  std::vector<bool> Early;
 };
 
 class GpuApi {
@@ -203,7 +215,7 @@ public:
   virtual void destroyGraph(GpuGraphHandle graph) = 0;
   virtual StatusOr<GpuGraphNodeHandle>
   addGraphNode(GpuGraphHandle graph, const GpuOperation &operation,
-               std::span<const GpuGraphNodeHandle> dependencies) = 0;
+               std::span<const GpuGraphDependency> dependencies) = 0;
   virtual StatusOr<GpuGraphExecHandle>
   instantiateGraph(GpuGraphHandle graph) = 0;
   virtual void destroyGraphExec(GpuGraphExecHandle exec) = 0;

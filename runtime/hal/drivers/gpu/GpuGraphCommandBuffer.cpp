@@ -79,10 +79,18 @@ Status GpuGraphCommandBuffer::build(std::span<const uint64_t> slotAddresses) {
   KILN_ASSIGN_OR_RETURN(Graph, api().createGraph());
   Handles.reserve(Nodes.size());
   for (const Node &node : Nodes) {
-    std::vector<GpuGraphNodeHandle> dependencies;
+    // A kernel that waits for its prerequisites itself may start while the
+    // kernels before it finish; anything else waits for what it follows.
+    const auto *dispatch =
+        std::get_if<DispatchCommand>(&Commands[node.Command]);
+    bool waits = dispatch && dispatch->WaitsForPrerequisites;
+    std::vector<GpuGraphDependency> dependencies;
     dependencies.reserve(node.Dependencies.size());
     for (uint32_t dependency : node.Dependencies)
-      dependencies.push_back(Handles[dependency]);
+      dependencies.push_back(
+          {Handles[dependency],
+           waits && std::holds_alternative<DispatchCommand>(
+                        Commands[Nodes[dependency].Command])});
     // The parameter values are copied into the node before this returns.
     std::optional<KernelArguments> arguments;
     StatusOr<GpuGraphNodeHandle> added = api().addGraphNode(
@@ -176,7 +184,8 @@ GpuGraphCommandBuffer::graphShape() const {
   std::unordered_map<GpuGraphNodeHandle, uint32_t> commandOf;
   for (size_t node = 0; node < Handles.size(); ++node)
     commandOf.emplace(Handles[node], Nodes[node].Command);
-  for (const auto &[from, to] : edges.Edges) {
+  for (size_t edge = 0; edge < edges.Edges.size(); ++edge) {
+    const auto &[from, to] = edges.Edges[edge];
     auto source = commandOf.find(from);
     auto target = commandOf.find(to);
     if (source == commandOf.end() || target == commandOf.end())
@@ -184,8 +193,11 @@ GpuGraphCommandBuffer::graphShape() const {
                         " graph has an edge between nodes this command "
                         "buffer did not add");
     shape.Edges.emplace_back(source->second, target->second);
+    if (edge < edges.Early.size() && edges.Early[edge])
+      shape.EarlyEdges.emplace_back(source->second, target->second);
   }
   std::sort(shape.Edges.begin(), shape.Edges.end());
+  std::sort(shape.EarlyEdges.begin(), shape.EarlyEdges.end());
   return shape;
 }
 

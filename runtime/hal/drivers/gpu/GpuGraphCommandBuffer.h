@@ -44,6 +44,8 @@ public:
     size_t NodeCount = 0;
     /// (from, to): command `to` waits for command `from`; ascending.
     std::vector<std::pair<uint32_t, uint32_t>> Edges;
+    /// Those of Edges along which `to` may start early (GpuGraphDependency).
+    std::vector<std::pair<uint32_t, uint32_t>> EarlyEdges;
   };
   /// FailedPrecondition until a submission has built the graph.
   StatusOr<Shape> graphShape() const;

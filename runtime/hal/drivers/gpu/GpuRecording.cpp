@@ -65,7 +65,8 @@ GpuRecording::recordDispatch(const std::shared_ptr<Executable> &executable,
                            entry.WorkgroupSize,
                            entry.SharedMemoryBytes,
                            {},
-                           {pushConstants.begin(), pushConstants.end()}};
+                           {pushConstants.begin(), pushConstants.end()},
+                           entry.WaitsForPrerequisites};
   for (const BufferRef &binding : bindings) {
     KILN_ASSIGN_OR_RETURN(Range range, toRange(binding));
     dispatch.Bindings.push_back(range);

@@ -57,6 +57,9 @@ protected:
     uint32_t SharedMemoryBytes;
     std::vector<Range> Bindings;
     std::vector<uint32_t> PushConstants;
+    /// The entry point's kernel waits for its prerequisites itself
+    /// (EntryPointSpec::WaitsForPrerequisites).
+    bool WaitsForPrerequisites = false;
   };
   using Command = std::variant<FillCommand, CopyCommand, DispatchCommand>;
 

@@ -313,13 +313,14 @@ void HipApi::destroyGraph(GpuGraphHandle graph) {
 
 StatusOr<GpuGraphNodeHandle>
 HipApi::addGraphNode(GpuGraphHandle handle, const GpuOperation &operation,
-                     std::span<const GpuGraphNodeHandle> dependencies) {
+                     std::span<const GpuGraphDependency> dependencies) {
   const HipSymbols &hip = symbols();
   auto graph = cast<hipGraph_t>(handle);
+  // HIP has no early launches: every dependency is an ordinary one.
   std::vector<hipGraphNode_t> after;
   after.reserve(dependencies.size());
-  for (GpuGraphNodeHandle dependency : dependencies)
-    after.push_back(cast<hipGraphNode_t>(dependency));
+  for (const GpuGraphDependency &dependency : dependencies)
+    after.push_back(cast<hipGraphNode_t>(dependency.Node));
   hipGraphNode_t node = nullptr;
   if (const auto *launch = std::get_if<GpuKernelLaunch>(&operation)) {
     hipKernelNodeParams params = kernelParams(*launch);

@@ -29,6 +29,7 @@
 #include "compiler/host/ShapeExpressions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -111,6 +112,31 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
           tensorByteSize(cast<RankedTensorType>(result.getType()))};
       virtualRanges[result] = {static_cast<uint8_t>(Storage::Constant), 0,
                                *offset, slices[result].Length, false};
+      continue;
+    }
+    if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op)) {
+      // A reshape is a view of its source's bytes (dense row-major either
+      // way): the same slice, the same value when deriving dependencies.
+      Value source = op.getOperand(0);
+      auto it = slices.find(source);
+      if (it == slices.end())
+        return op.emitError("a reshape of a value whose storage is unknown");
+      // Its sizes come from the host's arithmetic, which the verifier
+      // cannot tie to the source's: each call checks that the view holds
+      // as many bytes, so no dispatch reads past the source's slice.
+      FailureOr<uint32_t> viewBytes = shapes.byteSize(op.getResult(0));
+      FailureOr<uint32_t> sourceBytes = shapes.byteSize(source);
+      if (failed(viewBytes) || failed(sourceBytes))
+        return failure();
+      if (*viewBytes != *sourceBytes) {
+        std::optional<int64_t> a = program.constantValue(*viewBytes),
+                               b = program.constantValue(*sourceBytes);
+        if (a && b)
+          return op.emitError() << "reshape of " << *b << " bytes into " << *a;
+        plan.ShapeChecks.push_back({*viewBytes, *sourceBytes});
+      }
+      slices[op.getResult(0)] = it->second;
+      virtualRanges[op.getResult(0)] = virtualRanges[source];
       continue;
     }
     auto call = dyn_cast<func::CallOp>(op);

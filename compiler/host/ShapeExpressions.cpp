@@ -6,7 +6,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 
@@ -98,6 +100,38 @@ FailureOr<uint32_t> ShapeExpressions::dimIn(func::CallOp call, Value value,
     node = dimIn(call, dps.getTiedOpOperand(cast<OpResult>(value))->get(), d);
   } else if (auto cast = dyn_cast_or_null<tensor::CastOp>(def)) {
     node = dimIn(call, cast.getSource(), d);
+  } else if (auto pad = dyn_cast_or_null<tensor::PadOp>(def)) {
+    // The source's extent and both paddings.
+    FailureOr<uint32_t> source = dimIn(call, pad.getSource(), d);
+    FailureOr<uint32_t> low = extentIn(call, pad.getMixedLowPad()[d]);
+    FailureOr<uint32_t> high = extentIn(call, pad.getMixedHighPad()[d]);
+    if (succeeded(source) && succeeded(low) && succeeded(high))
+      node = Program.add(Program.add(*source, *low), *high);
+  } else if (auto collapse = dyn_cast_or_null<tensor::CollapseShapeOp>(def)) {
+    // The product of the source dimensions the result's dimension groups.
+    std::optional<uint32_t> product;
+    for (int64_t s : collapse.getReassociationIndices()[d]) {
+      FailureOr<uint32_t> extent = dimIn(call, collapse.getSrc(), s);
+      if (failed(extent))
+        return failure();
+      product = product ? Program.mul(*product, *extent) : *extent;
+    }
+    node = product ? *product : Program.constant(1);
+  } else if (auto expand = dyn_cast_or_null<tensor::ExpandShapeOp>(def)) {
+    node = extentIn(call, expand.getMixedOutputShape()[d]);
+  } else if (auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(def)) {
+    // The sizes the slice keeps, in order (rank-reduced ones dropped).
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+    unsigned kept = 0;
+    for (unsigned i = 0; i < sizes.size(); ++i) {
+      if (dropped.test(i))
+        continue;
+      if (kept++ == d) {
+        node = extentIn(call, sizes[i]);
+        break;
+      }
+    }
   }
   if (failed(node)) {
     if (def)
@@ -105,13 +139,24 @@ FailureOr<uint32_t> ShapeExpressions::dimIn(func::CallOp call, Value value,
              << "cannot follow dimension " << d << " of this result "
              << value.getType()
              << " back to the inputs' shapes (dynamic shapes reach linalg "
-                "ops, tensor.empty and tensor.dim so far)";
+                "ops, tensor.empty, tensor.dim, pads, reshapes and slices "
+                "so far)";
     return Host.emitError() << "cannot follow dimension " << d << " of "
                             << value.getType() << " to the inputs' shapes";
   }
   if (onHost)
     HostDims[{value, d}] = *node;
   return node;
+}
+
+FailureOr<uint32_t> ShapeExpressions::extentIn(func::CallOp call,
+                                               OpFoldResult extent) {
+  if (auto value = dyn_cast<Value>(extent))
+    return scalarIn(call, value);
+  std::optional<int64_t> constant = getConstantIntValue(extent);
+  if (!constant || *constant < 0)
+    return Host.emitError("an extent that is not a non-negative constant");
+  return Program.constant(*constant);
 }
 
 FailureOr<uint32_t> ShapeExpressions::scalarIn(func::CallOp call, Value value) {

@@ -5,7 +5,9 @@
 // (ShapeProgramBuilder.h). An extent is followed to where it comes from: a
 // static dimension is a constant, an input's dynamic one an InputDim node,
 // a dispatch result's is reified inside the dispatch (a linalg op's result
-// has its init's shape, a tensor.empty the sizes it was given), where the
+// has its init's shape, a tensor.empty the sizes it was given, a pad its
+// source's plus the padding, a collapse the product of its group, an
+// expansion and a slice the sizes they were given), where the
 // dispatch's arguments lead back to the call's operands; host-side index
 // arithmetic (ShapeScalars.h) becomes arithmetic nodes.
 //
@@ -53,6 +55,9 @@ private:
                                   unsigned dim);
   mlir::FailureOr<uint32_t> scalarIn(mlir::func::CallOp call,
                                      mlir::Value value);
+  // A constant or an `index` value of the body `call` calls (or the host).
+  mlir::FailureOr<uint32_t> extentIn(mlir::func::CallOp call,
+                                     mlir::OpFoldResult extent);
   // Where a dispatch body's argument comes from: the call's operand.
   mlir::Value hostOperand(mlir::func::CallOp call, mlir::Value value);
 

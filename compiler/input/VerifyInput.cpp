@@ -83,7 +83,8 @@ bool acceptsDynamicShapes(Operation *op) {
   if (dialect == "linalg" || dialect == "arith" || dialect == "math")
     return true;
   return isa<func::FuncOp, func::ReturnOp, func::CallOp, tensor::EmptyOp,
-             tensor::DimOp>(op);
+             tensor::DimOp, tensor::PadOp, tensor::CollapseShapeOp,
+             tensor::ExpandShapeOp>(op);
 }
 
 /// `what` says how `op` holds the value: "argument", "result" or "block
@@ -103,8 +104,9 @@ LogicalResult verifyType(Operation *op, Type type, StringRef what) {
     if (!shaped.hasStaticShape() && !acceptsDynamicShapes(op))
       return describe() << " of dynamic shape " << type
                         << "; Kiln compiles dynamic dimensions only in func, "
-                           "linalg, arith and math ops, tensor.empty and "
-                           "tensor.dim so far";
+                           "linalg, arith and math ops, tensor.empty, "
+                           "tensor.dim, tensor.pad, tensor.collapse_shape "
+                           "and tensor.expand_shape so far";
     type = shaped.getElementType();
   }
   if (isa<tosa::shapeType, NoneType>(type))

@@ -58,8 +58,10 @@ void materializeInits(func::FuncOp func) {
         continue;
       builder.setInsertionPoint(op);
       Location loc = op.getLoc();
-      Value empty = tensor::EmptyOp::create(builder, loc, type.getShape(),
-                                            type.getElementType());
+      // Sized as the init (tensor.dim of it where dynamic, issue 19).
+      Value empty = tensor::EmptyOp::create(
+          builder, loc, tensor::getMixedSizes(builder, loc, value),
+          type.getElementType());
       if (!op.payloadUsesValueFromOperand(&init)) {
         init.set(empty);
         continue;

@@ -73,3 +73,65 @@ func.func @returned_input(%a: tensor<?xf32>) -> tensor<?xf32> {
   // expected-error @+1 {{functions with dynamic shapes cannot copy values into outputs yet}}
   return %a : tensor<?xf32>
 }
+
+// -----
+
+func.func private @pad(%a: tensor<?x3xf32>) -> tensor<?x5xf32> attributes {kiln.dispatch} {
+  %z = arith.constant 0.0 : f32
+  %0 = tensor.pad %a low[0, 1] high[0, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : f32
+  } : tensor<?x3xf32> to tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
+
+func.func private @exp(%a: tensor<?xf32>, %n: index) -> tensor<?xf32> attributes {kiln.dispatch} {
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %0 = linalg.exp ins(%a : tensor<?xf32>) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// A pad's extents are its source's plus the padding (rows of 5); a
+// reshape on the host is a view of its source's slice (the padded rows read
+// whole by the next dispatch: the same arena bytes), its dimension the
+// product of its group (n11 = n2 * 5), and each call checks that the view
+// holds as many bytes as its source (n12 == n7).
+// CHECK-LABEL: func.func @pad_then_view(
+// CHECK-SAME:    kiln.shape_checks = ["n12 == n7"]
+// CHECK-SAME:    kiln.shape_program = ["const 0", "const 4", "dim 0 0", "mul n1 n2", "const 3", "mul n3 n4", "const 5", "mul n3 n6", "const 64", "ceildiv n7 n8", "mul n8 n9", "mul n2 n6", "mul n1 n11"]
+// CHECK-SAME:    kiln.step_dependencies = [array<i32>, array<i32: 0>]
+// CHECK-SAME:    kiln.steps = ["dispatch @pad input0[0:+n5] arena[0:+n7] push 0x00000000 0x00000000 0x00000000 0x00000000 w0=n2 w2=n2",
+// CHECK-SAME:                  "dispatch @exp arena[0:+n7] output0[0:+n12] push {{.*}} w0=n11 w2=n11 w4=n11"]
+func.func @pad_then_view(%a: tensor<?x3xf32>) -> tensor<?xf32> {
+  %0 = call @pad(%a) : (tensor<?x3xf32>) -> tensor<?x5xf32>
+  %1 = tensor.collapse_shape %0 [[0, 1]] : tensor<?x5xf32> into tensor<?xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %1, %c0 : tensor<?xf32>
+  %2 = call @exp(%1, %n) : (tensor<?xf32>, index) -> tensor<?xf32>
+  return %2 : tensor<?xf32>
+}
+
+// -----
+
+func.func private @exp2(%a: tensor<?x4xf32>, %n: index) -> tensor<?x4xf32> attributes {kiln.dispatch} {
+  %e = tensor.empty(%n) : tensor<?x4xf32>
+  %0 = linalg.exp ins(%a : tensor<?x4xf32>) outs(%e : tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// An expansion's dimensions are the sizes it was given, computed on the
+// host (n4 = n2 / 4), and a call whose input does not fill the view is
+// refused (n6 == n3: 16 * (n2 / 4) bytes of the view, 4 * n2 of the input).
+// CHECK-LABEL: func.func @expand_input(
+// CHECK-SAME:    kiln.shape_checks = ["n6 == n3"]
+// CHECK-SAME:    kiln.shape_program = ["const 0", "const 4", "dim 0 0", "mul n1 n2", "floordiv n2 n1", "mul n1 n4", "mul n1 n5"]
+// CHECK-SAME:    kiln.steps = ["dispatch @exp2 input0[0:+n3] output0[0:+n6] push {{.*}} w0=n4 w2=n4 w4=n4"]
+func.func @expand_input(%a: tensor<?xf32>) -> tensor<?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %n = tensor.dim %a, %c0 : tensor<?xf32>
+  %rows = arith.divui %n, %c4 : index
+  %0 = tensor.expand_shape %a [[0, 1]] output_shape [%rows, 4] : tensor<?xf32> into tensor<?x4xf32>
+  %1 = call @exp2(%0, %rows) : (tensor<?x4xf32>, index) -> tensor<?x4xf32>
+  return %1 : tensor<?x4xf32>
+}

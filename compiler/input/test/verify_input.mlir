@@ -110,9 +110,27 @@ func.func @dynamic_signature(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {
 
 // -----
 
+// So are pads and reshapes over a dynamic batch (a convolution's padding,
+// a flatten before a classifier).
+func.func @dynamic_pad_reshape(%a: tensor<?x3x4xf32>) -> tensor<?x5x5xf32> {
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %a low[0, 1, 0] high[0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index):
+    tensor.yield %z : f32
+  } : tensor<?x3x4xf32> to tensor<?x5x5xf32>
+  %c = tensor.collapse_shape %p [[0], [1, 2]] : tensor<?x5x5xf32> into tensor<?x25xf32>
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %c, %c0 : tensor<?x25xf32>
+  %f = tensor.collapse_shape %c [[0, 1]] : tensor<?x25xf32> into tensor<?xf32>
+  %e = tensor.expand_shape %f [[0, 1, 2]] output_shape [%n, 5, 5] : tensor<?xf32> into tensor<?x5x5xf32>
+  return %e : tensor<?x5x5xf32>
+}
+
+// -----
+
 // Other ops keep static shapes.
 func.func @dynamic_result(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'tensor.cast' has a result of dynamic shape 'tensor<?xf32>'; Kiln compiles dynamic dimensions only in func, linalg, arith and math ops, tensor.empty and tensor.dim so far}}
+  // expected-error @+1 {{'tensor.cast' has a result of dynamic shape 'tensor<?xf32>'; Kiln compiles dynamic dimensions only in func, linalg, arith and math ops, tensor.empty, tensor.dim, tensor.pad, tensor.collapse_shape and tensor.expand_shape so far}}
   %0 = tensor.cast %a : tensor<4xf32> to tensor<?xf32>
   %1 = tensor.cast %0 : tensor<?xf32> to tensor<4xf32>
   return %1 : tensor<4xf32>

@@ -76,3 +76,25 @@ func.func private @fresh(%a: memref<4x4xf32>, %out: memref<4x4xf32>) attributes 
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<4x4xf32>, memref<4x4xf32>) -> ()
   return
 }
+
+// -----
+
+// A dynamic accumulator's fresh tensor takes its sizes from the
+// accumulator (issue 19: a convolution over a dynamic batch reading its
+// bias from a binding).
+
+// CHECK-LABEL: func.func private @dynamic_acc(
+// CHECK-SAME:    %[[A:[^:]+]]: tensor<?x3xf32>, %[[ACC:[^:]+]]: tensor<?x3xf32>
+// CHECK:       %[[C0:.+]] = arith.constant 0 : index
+// CHECK:       %[[N:.+]] = tensor.dim %[[ACC]], %[[C0]] : tensor<?x3xf32>
+// CHECK:       %[[E:.+]] = tensor.empty(%[[N]]) : tensor<?x3xf32>
+// CHECK:       %[[COPY:.+]] = linalg.copy ins(%[[ACC]] : tensor<?x3xf32>) outs(%[[E]] : tensor<?x3xf32>)
+// CHECK:       linalg.generic {{.*}} outs(%[[COPY]] : tensor<?x3xf32>)
+func.func private @dynamic_acc(%a: tensor<?x3xf32>, %acc: tensor<?x3xf32>) -> tensor<?x3xf32> attributes {kiln.dispatch} {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<?x3xf32>) outs(%acc : tensor<?x3xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<?x3xf32>
+  return %r : tensor<?x3xf32>
+}

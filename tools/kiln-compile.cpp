@@ -86,8 +86,9 @@ kiln::AliasedFlag dumpBinaries(
     "<device>_<target>.<format>");
 cl::list<std::string> onnxInputShapes(
     "input-shape",
-    cl::desc("For an ONNX input: the shape of a graph input whose "
-             "dimensions the file leaves symbolic, NAME:DxDx... (repeatable)"),
+    cl::desc("For an ONNX input: pins the shape of a graph input, "
+             "NAME:DxDx... (repeatable); dimensions the file leaves "
+             "symbolic stay dynamic without it (CPU targets)"),
     cl::value_desc("NAME:DIMS"), cl::cat(category));
 cl::opt<kiln::CompileOptions::ConvLayout> convLayout(
     "conv-layout",

@@ -25,9 +25,9 @@ cl::opt<std::string> outputFile("o", cl::desc("Output MLIR file ('-': stdout)"),
                                 cl::cat(category));
 cl::list<std::string> inputShapes(
     "input-shape",
-    cl::desc("Shape of a graph input whose dimensions the file leaves "
-             "symbolic, NAME:DxDx... (repeatable), e.g. "
-             "--input-shape=input:1x3x224x224"),
+    cl::desc("Pins the shape of a graph input, NAME:DxDx... (repeatable), "
+             "e.g. --input-shape=input:1x3x224x224; dimensions the file "
+             "leaves symbolic stay dynamic (`?`) without it"),
     cl::value_desc("NAME:DIMS"), cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the ONNX op types the importer "

@@ -4,9 +4,12 @@
 #include "compiler/onnx/OnnxTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 
@@ -24,17 +27,56 @@ broadcastShapes(llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes) {
       int64_t d = s[i];
       if (d == o || d == 1)
         continue;
-      if (o != 1)
-        return std::nullopt;
-      o = d;
+      // A dynamic extent is taken not to broadcast (as torch-mlir and IREE
+      // take it): against a static one it must equal it, which the host
+      // plan checks per call (ShapeExpressions' loop checks).
+      if (ShapedType::isDynamic(d)) {
+        if (o == 1)
+          o = d;
+        continue;
+      }
+      if (ShapedType::isDynamic(o) || o == 1) {
+        o = d;
+        continue;
+      }
+      return std::nullopt;
     }
   }
   return out;
 }
 
+OpFoldResult dimSize(OpBuilder &b, Location loc, Value value, int64_t dim) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.isDynamicDim(dim))
+    return b.getIndexAttr(type.getDimSize(dim));
+  return tensor::DimOp::create(b, loc, value, dim).getResult();
+}
+
+Value emptyTensor(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
+                  Type elementType, ValueRange like) {
+  int64_t rank = shape.size();
+  llvm::SmallVector<Value> sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!ShapedType::isDynamic(shape[d]))
+      continue;
+    Value size;
+    for (Value source : like) {
+      auto type = cast<RankedTensorType>(source.getType());
+      int64_t at = d - (rank - type.getRank());
+      if (at >= 0 && type.isDynamicDim(at)) {
+        size = tensor::DimOp::create(b, loc, source, at);
+        break;
+      }
+    }
+    assert(size && "a dynamic dimension no operand has");
+    sizes.push_back(size);
+  }
+  return tensor::EmptyOp::create(b, loc, shape, elementType, sizes);
+}
+
 Value buildElementwise(OpBuilder &b, Location loc, ValueRange operands,
                        llvm::ArrayRef<int64_t> shape, Type elementType,
-                       ScalarBody body) {
+                       ScalarBody body, ValueRange like) {
   int64_t rank = shape.size();
   MLIRContext *ctx = b.getContext();
   llvm::SmallVector<AffineMap> maps;
@@ -50,7 +92,9 @@ Value buildElementwise(OpBuilder &b, Location loc, ValueRange operands,
     maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
   }
   maps.push_back(b.getMultiDimIdentityMap(rank));
-  Value init = tensor::EmptyOp::create(b, loc, shape, elementType);
+  llvm::SmallVector<Value> sources(operands);
+  llvm::append_range(sources, like);
+  Value init = emptyTensor(b, loc, shape, elementType, sources);
   return linalg::GenericOp::create(
              b, loc, init.getType(), operands, init, maps,
              llvm::SmallVector<utils::IteratorType>(
@@ -67,6 +111,8 @@ Value reshapeTo(OpBuilder &b, Location loc, Value value,
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getShape() == shape)
     return value;
+  assert(type.hasStaticShape() && ShapedType::isStaticShape(shape) &&
+         "dynamic reshapes take their sizes (the overload below)");
   Type element = type.getElementType();
   int64_t elements = type.getNumElements();
   auto flatType = RankedTensorType::get({elements}, element);
@@ -94,6 +140,85 @@ Value reshapeTo(OpBuilder &b, Location loc, Value value,
                                        llvm::ArrayRef{all});
 }
 
+Value reshapeToSizes(OpBuilder &b, Location loc, Value value,
+                     llvm::ArrayRef<OpFoldResult> sizes) {
+  auto type = cast<RankedTensorType>(value.getType());
+  llvm::SmallVector<Value> dynamicSizes;
+  llvm::SmallVector<int64_t> shape;
+  dispatchIndexOpFoldResults(sizes, dynamicSizes, shape);
+  if (type.hasStaticShape() && dynamicSizes.empty())
+    return reshapeTo(b, loc, value, shape);
+  // The same type with one dynamic dimension: as many elements make it the
+  // source's own, so no view is needed.
+  if (type.getShape() == llvm::ArrayRef<int64_t>(shape) &&
+      type.getNumDynamicDims() == 1)
+    return value;
+  Type element = type.getElementType();
+  auto resultType = RankedTensorType::get(shape, element);
+  // Dimensions grouped as a collapse or an expansion of the other keep
+  // one view (a dynamic batch stays a dimension of its own, the host plan
+  // follows it directly); anything else goes through one dimension.
+  if (type.getRank() > resultType.getRank()) {
+    if (auto groups =
+            getReassociationIndicesForCollapse(type.getShape(), shape)) {
+      auto collapsed =
+          tensor::CollapseShapeOp::inferCollapsedType(type, *groups);
+      if (collapsed == resultType)
+        return tensor::CollapseShapeOp::create(b, loc, resultType, value,
+                                               *groups);
+    }
+  } else if (type.getRank() < resultType.getRank()) {
+    if (auto groups =
+            getReassociationIndicesForCollapse(shape, type.getShape())) {
+      auto collapsed =
+          tensor::CollapseShapeOp::inferCollapsedType(resultType, *groups);
+      if (collapsed == type)
+        return tensor::ExpandShapeOp::create(b, loc, resultType, value, *groups,
+                                             sizes);
+    }
+  }
+  // Through one dimension of all the elements.
+  OpFoldResult total = b.getIndexAttr(1);
+  auto mul = [&](OpFoldResult x, OpFoldResult y) -> OpFoldResult {
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    if (cx && cy)
+      return b.getIndexAttr(*cx * *cy);
+    if (cx == 1)
+      return y;
+    if (cy == 1)
+      return x;
+    return arith::MulIOp::create(b, loc,
+                                 getValueOrCreateConstantIndexOp(b, loc, x),
+                                 getValueOrCreateConstantIndexOp(b, loc, y))
+        .getResult();
+  };
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    total = mul(total, dimSize(b, loc, value, d));
+  Value flat = value;
+  auto flatType = RankedTensorType::get(
+      {getConstantIntValue(total).value_or(ShapedType::kDynamic)}, element);
+  if (type.getRank() == 0) {
+    flat = tensor::ExpandShapeOp::create(
+        b, loc, flatType, value, llvm::ArrayRef<ReassociationIndices>{});
+  } else if (type.getRank() != 1) {
+    ReassociationIndices all;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      all.push_back(i);
+    flat = tensor::CollapseShapeOp::create(b, loc, flatType, value,
+                                           llvm::ArrayRef{all});
+  }
+  if (shape.size() == 1)
+    return flat.getType() == resultType
+               ? flat
+               : tensor::CastOp::create(b, loc, resultType, flat).getResult();
+  ReassociationIndices all;
+  for (size_t i = 0; i < shape.size(); ++i)
+    all.push_back(i);
+  return tensor::ExpandShapeOp::create(b, loc, resultType, flat,
+                                       llvm::ArrayRef{all}, sizes);
+}
+
 Value transpose(OpBuilder &b, Location loc, Value value,
                 llvm::ArrayRef<int64_t> perm) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -102,10 +227,10 @@ Value transpose(OpBuilder &b, Location loc, Value value,
     identity &= static_cast<int64_t>(i) == p;
   if (identity)
     return value;
-  llvm::SmallVector<int64_t> shape;
+  llvm::SmallVector<OpFoldResult> sizes;
   for (int64_t p : perm)
-    shape.push_back(type.getDimSize(p));
-  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+    sizes.push_back(dimSize(b, loc, value, p));
+  Value init = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
   return linalg::TransposeOp::create(b, loc, value, init, perm).getResult()[0];
 }
 
@@ -147,8 +272,8 @@ Value convertFloatElements(OpBuilder &b, Location loc, Value value,
 }
 
 Value filledTensor(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
-                   Type elementType, TypedAttr value) {
-  Value init = tensor::EmptyOp::create(b, loc, shape, elementType);
+                   Type elementType, TypedAttr value, ValueRange like) {
+  Value init = emptyTensor(b, loc, shape, elementType, like);
   Value scalar = arith::ConstantOp::create(b, loc, value);
   return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
 }
@@ -163,7 +288,9 @@ Value padConstant(OpBuilder &b, Location loc, Value value,
   llvm::SmallVector<int64_t> shape;
   llvm::SmallVector<OpFoldResult> lowAttrs, highAttrs;
   for (int64_t i = 0; i < type.getRank(); ++i) {
-    shape.push_back(type.getDimSize(i) + low[i] + high[i]);
+    shape.push_back(type.isDynamicDim(i)
+                        ? ShapedType::kDynamic
+                        : type.getDimSize(i) + low[i] + high[i]);
     lowAttrs.push_back(b.getIndexAttr(low[i]));
     highAttrs.push_back(b.getIndexAttr(high[i]));
   }
@@ -188,7 +315,13 @@ Value buildReduction(
     llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
   auto type = cast<RankedTensorType>(value.getType());
   llvm::SmallVector<int64_t> reducedShape = dropAxes(type.getShape(), axes);
-  Value acc = filledTensor(b, loc, reducedShape, init.getType(), init);
+  llvm::SmallVector<OpFoldResult> reducedSizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (!llvm::is_contained(axes, d))
+      reducedSizes.push_back(dimSize(b, loc, value, d));
+  Value empty = tensor::EmptyOp::create(b, loc, reducedSizes, init.getType());
+  Value initScalar = arith::ConstantOp::create(b, loc, init);
+  Value acc = linalg::FillOp::create(b, loc, initScalar, empty).getResult(0);
   Value reduced = linalg::ReduceOp::create(
                       b, loc, value, acc, axes,
                       [&](OpBuilder &nested, Location l, ValueRange args) {
@@ -198,10 +331,11 @@ Value buildReduction(
                       .getResult(0);
   if (!keepDims)
     return reduced;
-  llvm::SmallVector<int64_t> kept(type.getShape());
-  for (int64_t axis : axes)
-    kept[axis] = 1;
-  return reshapeTo(b, loc, reduced, kept);
+  llvm::SmallVector<OpFoldResult> kept;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    kept.push_back(llvm::is_contained(axes, d) ? b.getIndexAttr(1)
+                                               : dimSize(b, loc, value, d));
+  return reshapeToSizes(b, loc, reduced, kept);
 }
 
 Value convertScalar(OpBuilder &b, Location loc, Value value, int32_t from,

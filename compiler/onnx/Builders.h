@@ -22,20 +22,43 @@ namespace kiln::onnx_import {
 std::optional<llvm::SmallVector<int64_t>>
 broadcastShapes(llvm::ArrayRef<llvm::ArrayRef<int64_t>> shapes);
 
+/// Dimension `dim` of `value`: its size when static, else tensor.dim.
+mlir::OpFoldResult dimSize(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value value, int64_t dim);
+
+/// tensor.empty of `shape`; each dynamic dimension takes its size from
+/// the first of `like` that has a dynamic dimension there (numpy-aligned,
+/// from the innermost: the operands an elementwise result broadcasts).
+mlir::Value emptyTensor(mlir::OpBuilder &b, mlir::Location loc,
+                        llvm::ArrayRef<int64_t> shape, mlir::Type elementType,
+                        mlir::ValueRange like);
+
 using ScalarBody = llvm::function_ref<mlir::Value(
     mlir::OpBuilder &, mlir::Location, mlir::ValueRange)>;
 
 /// A linalg.generic over `shape` whose body computes one element from the
 /// operands' elements; each operand broadcasts to `shape` numpy-style.
+/// Dynamic dimensions of `shape` take their sizes from the operands, else
+/// from `like` (emptyTensor).
 mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
                              mlir::ValueRange operands,
                              llvm::ArrayRef<int64_t> shape,
-                             mlir::Type elementType, ScalarBody body);
+                             mlir::Type elementType, ScalarBody body,
+                             mlir::ValueRange like = {});
 
 /// `value` under another static shape of as many elements (collapse to 1-D,
 /// then expand; both alias the same buffer).
 mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       llvm::ArrayRef<int64_t> shape);
+/// The same for a source or target with dynamic dimensions (issue 19):
+/// `sizes` gives every target dimension, a dynamic one as an index value
+/// computed on the host (tensor.dim and index arithmetic). A target
+/// grouping the source's dimensions (a collapse or an expansion: a dynamic
+/// batch kept as its own dimension) is one view, else it goes through
+/// one dimension.
+mlir::Value reshapeToSizes(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value value,
+                           llvm::ArrayRef<mlir::OpFoldResult> sizes);
 
 /// result[d...] = value[d[perm[0]], ...] (numpy's transpose).
 mlir::Value transpose(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
@@ -60,10 +83,11 @@ mlir::Type accumulatorType(mlir::Type element);
 mlir::Value convertFloatElements(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value value, mlir::Type element);
 
-/// tensor.empty of `shape`, filled with `value`.
+/// tensor.empty of `shape`, filled with `value`; dynamic dimensions sized
+/// from `like` as emptyTensor does.
 mlir::Value filledTensor(mlir::OpBuilder &b, mlir::Location loc,
                          llvm::ArrayRef<int64_t> shape, mlir::Type elementType,
-                         mlir::TypedAttr value);
+                         mlir::TypedAttr value, mlir::ValueRange like = {});
 
 /// Pads `value` by low[i]/high[i] elements of `padValue` per dimension.
 mlir::Value padConstant(mlir::OpBuilder &b, mlir::Location loc,

@@ -106,6 +106,7 @@ private:
   ImportScope Scope;
   llvm::StringMap<int64_t> Opsets;
   ValueTable Values;
+  ShapeValueTable ShapeValues;
 };
 
 LogicalResult Importer::readOpsets() {
@@ -184,24 +185,18 @@ Importer::inputType(const onnx::ValueInfoProto &input, int32_t &dtype) {
     }
     return checkedType(name, want, element, dtype);
   }
-  for (auto [i, dim] : llvm::enumerate(shape.dim()))
-    if (ShapedType::isDynamic(dims[i]))
-      return error() << "graph input '" << name << "' has symbolic dimension "
-                     << i
-                     << (dim.dim_param().empty()
-                             ? std::string()
-                             : " ('" + dim.dim_param() + "')")
-                     << "; Kiln compiles static shapes: pin it with "
-                        "--input-shape="
-                     << name << ":DIMS";
+  // A symbolic dimension (dim_param, or none given) stays dynamic: one
+  // module serves every size (issue 19); the converters that take `?`
+  // say so (OpRegistry::acceptsDynamicShapes), the others refuse it.
   return checkedType(name, dims, element, dtype);
 }
 
 FailureOr<RankedTensorType> Importer::checkedType(llvm::StringRef name,
                                                   llvm::ArrayRef<int64_t> shape,
                                                   Type element, int32_t dtype) {
-  llvm::Expected<int64_t> elements = checkedNumElements(
-      shape, dtypeByteSize(dtype), "graph input '" + name + "'", Scope.Limits);
+  llvm::Expected<int64_t> elements =
+      checkedNumElements(staticPartOf(shape), dtypeByteSize(dtype),
+                         "graph input '" + name + "'", Scope.Limits);
   if (!elements)
     return error() << llvm::toString(elements.takeError());
   return RankedTensorType::get(shape, element);
@@ -230,8 +225,38 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, size_t index) {
       return error() << "node '" << displayName << "' (" << node.op_type()
                      << "): " << llvm::toString(std::move(e));
 
-  NodeContext ctx(node, opset->second, Builder, Values, displayName, Scope);
+  NodeContext ctx(node, opset->second, Builder, Values, ShapeValues,
+                  displayName, Scope);
   const OpRegistry &registry = OpRegistry::get();
+  if (const Folder *shapeFolder =
+          registry.shapeValueFolder(domain, node.op_type())) {
+    FailureOr<bool> folded = (*shapeFolder)(ctx);
+    if (failed(folded) || ctx.failedAttributes())
+      return failure();
+    if (*folded)
+      return success();
+  }
+  // A shape value has no tensor to read: only Reshape's shape takes one.
+  for (size_t i = 0; i < ctx.numInputs(); ++i)
+    if (ctx.shapeValueInput(i) &&
+        !(domain.empty() && node.op_type() == "Reshape" && i == 1))
+      return ctx.unsupported(
+          "input " + std::to_string(i) + " '" + node.input(i) +
+          "', computed from dynamic dimensions (a shape), which op " +
+          node.op_type() +
+          " does not take so far (Reshape's shape does; pin the graph's "
+          "inputs with --input-shape=NAME:DIMS)");
+  // Converters written for static shapes never see a dynamic dimension:
+  // their shape arithmetic would meet ShapedType::kDynamic as a number.
+  if (!registry.acceptsDynamicShapes(domain, node.op_type()))
+    for (size_t i = 0; i < ctx.numInputs(); ++i)
+      if (ctx.hasInput(i) && !ctx.inputType(i).hasStaticShape())
+        return ctx.unsupported(
+            "dynamic dimension: input " + std::to_string(i) + " '" +
+            node.input(i) + "' is " + shapeString(ctx.inputShape(i)) +
+            ", and op " + node.op_type() +
+            " takes static shapes only so far (pin the graph's inputs with "
+            "--input-shape=NAME:DIMS)");
   const Folder *folder = registry.folder(domain, node.op_type());
   const Converter *converter = registry.converter(domain, node.op_type());
   bool folded = false;
@@ -288,7 +313,8 @@ LogicalResult Importer::checkOutput(const onnx::ValueInfoProto &output,
   bool agrees = declared.shape().dim_size() == static_cast<int>(shape.size());
   for (int i = 0; agrees && i < declared.shape().dim_size(); ++i) {
     const onnx::TensorShapeProto_Dimension &dim = declared.shape().dim(i);
-    agrees = !dim.has_dim_value() || dim.dim_value() == shape[i];
+    agrees = !dim.has_dim_value() || dim.dim_value() == shape[i] ||
+             ShapedType::isDynamic(shape[i]);
   }
   if (!agrees) {
     std::string want;
@@ -380,6 +406,12 @@ OwningOpRef<ModuleOp> Importer::run() {
     }
     if (failed(checkOutput(output, it->second)))
       return nullptr;
+    if (ShapeValues.count(output.name())) {
+      error() << "graph output '" << output.name()
+              << "' is unsupported: a shape computed from dynamic dimensions "
+                 "(issue 19)";
+      return nullptr;
+    }
     results.push_back(materialize(Builder, it->second));
     unsignedResults.push_back(isUnsignedDType(it->second.DType));
   }

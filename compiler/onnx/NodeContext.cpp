@@ -5,6 +5,7 @@
 #include "compiler/onnx/OnnxTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "onnx/onnx_pb.h"
 
 namespace kiln::onnx_import {
@@ -23,9 +24,10 @@ mlir::Value materialize(mlir::OpBuilder &builder, OnnxValue &value) {
 
 NodeContext::NodeContext(const onnx::NodeProto &node, int64_t opset,
                          mlir::OpBuilder &builder, ValueTable &values,
+                         ShapeValueTable &shapeValues,
                          llvm::StringRef displayName, const ImportScope &scope)
     : Node(node), Opset(opset), Builder(builder), Values(values),
-      DisplayName(displayName.str()), Scope(scope),
+      ShapeValues(shapeValues), DisplayName(displayName.str()), Scope(scope),
       Loc(mlir::NameLoc::get(builder.getStringAttr(displayName))) {}
 
 llvm::StringRef NodeContext::opType() const { return Node.op_type(); }
@@ -63,6 +65,14 @@ const HostTensor *NodeContext::constantInput(size_t i) const {
     return nullptr;
   const OnnxValue &value = inputInfo(i);
   return value.Constant ? &*value.Constant : nullptr;
+}
+
+const llvm::SmallVector<mlir::OpFoldResult> *
+NodeContext::shapeValueInput(size_t i) const {
+  if (!hasInput(i))
+    return nullptr;
+  auto it = ShapeValues.find(Node.input(i));
+  return it == ShapeValues.end() ? nullptr : &it->second;
 }
 
 const HostTensor *NodeContext::requireConstant(size_t i, llvm::Twine what) {
@@ -264,12 +274,11 @@ void NodeContext::setOutput(size_t i, mlir::Value value, int32_t dtype) {
   if (!hasOutput(i))
     return;
   auto type = cast<mlir::RankedTensorType>(value.getType());
-  if (failed(checkShape(type.getShape(), dtype,
+  if (failed(checkShape(staticPartOf(type.getShape()), dtype,
                         "output '" + Node.output(i) + "'"))) {
     AttributeError = true;
     return;
   }
-  assert(type.hasStaticShape() && "results are statically shaped");
   assert(type.getElementType() == elementTypeOf(context(), dtype) &&
          "dtype does not match the element type");
   OnnxValue &out = Values[Node.output(i)];
@@ -284,6 +293,28 @@ void NodeContext::setOutput(size_t i, HostTensor value) {
   OnnxValue &out = Values[Node.output(i)];
   int32_t dtype = value.dtype();
   out = OnnxValue{type, dtype, mlir::Value(), std::move(value), Node.output(i)};
+}
+
+void NodeContext::setShapeValueOutput(
+    size_t i, llvm::ArrayRef<mlir::OpFoldResult> elements, bool scalar) {
+  if (!hasOutput(i))
+    return;
+  assert((!scalar || elements.size() == 1) && "a scalar has one element");
+  llvm::SmallVector<int64_t> shape;
+  if (!scalar)
+    shape.push_back(static_cast<int64_t>(elements.size()));
+  llvm::SmallVector<int64_t> constants;
+  for (mlir::OpFoldResult e : elements)
+    if (std::optional<int64_t> c = mlir::getConstantIntValue(e))
+      constants.push_back(*c);
+  if (constants.size() == elements.size()) {
+    setOutput(i, HostTensor::fromInt64s(Int64, shape, constants));
+    return;
+  }
+  auto type = mlir::RankedTensorType::get(shape, Builder.getI64Type());
+  Values[Node.output(i)] =
+      OnnxValue{type, Int64, mlir::Value(), std::nullopt, Node.output(i)};
+  ShapeValues[Node.output(i)].assign(elements.begin(), elements.end());
 }
 
 mlir::InFlightDiagnostic NodeContext::emitError() {

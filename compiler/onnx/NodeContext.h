@@ -41,6 +41,15 @@ struct OnnxValue {
 /// The values defined so far, by ONNX name.
 using ValueTable = llvm::StringMap<OnnxValue>;
 
+/// Shape values (issue 19): 1-D or scalar int64 values computed at import
+/// from dynamic dimensions (Shape of a tensor with a `?`, and what Gather,
+/// Unsqueeze, Squeeze, Concat and Cast make of it), by ONNX name: each
+/// element a constant or a host `index` value (tensor.dim), so Reshape can
+/// take the shape exporters compute (Shape -> Gather -> Unsqueeze -> Concat
+/// -> Reshape). Such a value has neither an MLIR value nor a constant;
+/// ops other than those listed refuse it.
+using ShapeValueTable = llvm::StringMap<llvm::SmallVector<mlir::OpFoldResult>>;
+
 /// What every node of one import shares besides the values.
 struct ImportScope {
   /// The folder external data is read from ("" for the working directory).
@@ -60,7 +69,8 @@ public:
   /// something the importer made up for an unnamed node).
   NodeContext(const onnx::NodeProto &node, int64_t opset,
               mlir::OpBuilder &builder, ValueTable &values,
-              llvm::StringRef displayName, const ImportScope &scope);
+              ShapeValueTable &shapeValues, llvm::StringRef displayName,
+              const ImportScope &scope);
 
   const onnx::NodeProto &node() const { return Node; }
   llvm::StringRef opType() const;
@@ -84,6 +94,9 @@ public:
   mlir::Value input(size_t i);
   /// The input's value when known at import time, else null.
   const HostTensor *constantInput(size_t i) const;
+  /// The input's elements when it is a shape value (ShapeValueTable), else
+  /// null.
+  const llvm::SmallVector<mlir::OpFoldResult> *shapeValueInput(size_t i) const;
   /// The input's value when known at import time; else null after an
   /// "unsupported" error naming `what` and saying "input K 'NAME' is computed
   /// at run time" (the node-test runner pins such inputs and retries).
@@ -133,6 +146,11 @@ public:
   /// `value` must be a statically shaped tensor of `dtype`'s element type.
   void setOutput(size_t i, mlir::Value value, int32_t dtype);
   void setOutput(size_t i, HostTensor value);
+  /// Sets output `i` to a shape value of these int64 elements, 1-D or a
+  /// scalar (one element); a host tensor when every element is a constant.
+  void setShapeValueOutput(size_t i,
+                           llvm::ArrayRef<mlir::OpFoldResult> elements,
+                           bool scalar);
 
   /// An error prefixed "node 'NAME' (OP_TYPE): ".
   mlir::InFlightDiagnostic emitError();
@@ -153,6 +171,7 @@ private:
   int64_t Opset;
   mlir::OpBuilder &Builder;
   ValueTable &Values;
+  ShapeValueTable &ShapeValues;
   std::string DisplayName;
   const ImportScope &Scope;
   mlir::Location Loc;

@@ -32,6 +32,32 @@ void OpRegistry::addFolder(llvm::StringRef opType, Folder folder,
   (void)inserted;
 }
 
+void OpRegistry::addShapeValueFolder(llvm::StringRef opType, Folder folder,
+                                     llvm::StringRef domain) {
+  bool inserted =
+      ShapeValueFolders.try_emplace(key(domain, opType), std::move(folder))
+          .second;
+  assert(inserted && "op type shape value folder registered twice");
+  (void)inserted;
+}
+
+const Folder *OpRegistry::shapeValueFolder(llvm::StringRef domain,
+                                           llvm::StringRef opType) const {
+  auto it = ShapeValueFolders.find(key(domain, opType));
+  return it == ShapeValueFolders.end() ? nullptr : &it->second;
+}
+
+void OpRegistry::acceptDynamicShapes(
+    std::initializer_list<llvm::StringRef> opTypes, llvm::StringRef domain) {
+  for (llvm::StringRef opType : opTypes)
+    Dynamic.insert(key(domain, opType));
+}
+
+bool OpRegistry::acceptsDynamicShapes(llvm::StringRef domain,
+                                      llvm::StringRef opType) const {
+  return Dynamic.contains(key(domain, opType));
+}
+
 const Converter *OpRegistry::converter(llvm::StringRef domain,
                                        llvm::StringRef opType) const {
   auto it = Converters.find(key(domain, opType));

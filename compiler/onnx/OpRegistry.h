@@ -11,6 +11,7 @@
 #include "compiler/onnx/NodeContext.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <functional>
 
@@ -30,6 +31,20 @@ public:
            llvm::StringRef domain = "");
   void addFolder(llvm::StringRef opType, Folder folder,
                  llvm::StringRef domain = "");
+  /// A folder of shape values (NodeContext::shapeValueInput), tried before
+  /// anything else; success(false) when the node's inputs are not such.
+  void addShapeValueFolder(llvm::StringRef opType, Folder folder,
+                           llvm::StringRef domain = "");
+  const Folder *shapeValueFolder(llvm::StringRef domain,
+                                 llvm::StringRef opType) const;
+
+  /// Marks op types whose converter and folder take inputs with dynamic
+  /// dimensions (issue 19); the importer refuses a dynamic input to any
+  /// other op type, naming the node and input.
+  void acceptDynamicShapes(std::initializer_list<llvm::StringRef> opTypes,
+                           llvm::StringRef domain = "");
+  bool acceptsDynamicShapes(llvm::StringRef domain,
+                            llvm::StringRef opType) const;
 
   const Converter *converter(llvm::StringRef domain,
                              llvm::StringRef opType) const;
@@ -43,6 +58,8 @@ public:
 private:
   llvm::StringMap<Converter> Converters;
   llvm::StringMap<Folder> Folders;
+  llvm::StringMap<Folder> ShapeValueFolders;
+  llvm::StringSet<> Dynamic;
 };
 
 #define KILN_ONNX_OP_FAMILY(Family) void register##Family##Ops(OpRegistry &);

@@ -3,6 +3,7 @@
 #include "compiler/onnx/TensorLimits.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 namespace kiln::onnx_import {
@@ -78,6 +79,14 @@ llvm::Expected<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> shape,
                 " bytes, --onnx-max-tensor-bytes)");
   }
   return elements;
+}
+
+llvm::SmallVector<int64_t> staticPartOf(llvm::ArrayRef<int64_t> shape) {
+  llvm::SmallVector<int64_t> out(shape);
+  for (int64_t &d : out)
+    if (d == std::numeric_limits<int64_t>::min())
+      d = 1;
+  return out;
 }
 
 } // namespace kiln::onnx_import

@@ -14,6 +14,7 @@
 #define KILN_COMPILER_ONNX_TENSORLIMITS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
@@ -46,6 +47,12 @@ llvm::Expected<int64_t> checkedNumElements(llvm::ArrayRef<int64_t> shape,
                                            int64_t elementBytes,
                                            const llvm::Twine &what,
                                            const TensorLimits &limits);
+
+/// `shape` with each dynamic dimension (MLIR's ShapedType::kDynamic,
+/// int64's least value) as 1: the part of a tensor with symbolic dimensions
+/// (issue 19) the import can bound; the runtime bounds each call's sizes
+/// (2^48 bytes a buffer).
+llvm::SmallVector<int64_t> staticPartOf(llvm::ArrayRef<int64_t> shape);
 
 } // namespace kiln::onnx_import
 

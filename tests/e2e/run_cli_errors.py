@@ -349,8 +349,9 @@ def checkOnnxErrors(s: Suite):
     """Bad ONNX files give one-line errors naming the problem from both
     kiln-import-onnx and kiln-compile, and kiln-compile leaves no output:
     a file that is not ONNX, a truncated model, an unsupported op (named
-    with its node), a symbolic dimension nobody pinned (named with its
-    input) and a missing external data file. The models come from the
+    with its node), a symbolic dimension reaching an op that takes static
+    shapes (named with its node and input) and a missing external data
+    file. The models come from the
     importer's lit-test generator (compiler/onnx/test/make_model.py)."""
     importer = os.path.join(s.compilerDir, "kiln-import-onnx")
     if not os.access(importer, os.X_OK):
@@ -385,8 +386,10 @@ def checkOnnxErrors(s: Suite):
         ("truncated", truncated, "truncated"),
         ("unsupported_op", save("op", make_model.unsupported_op),
          "node 'nms' (NonMaxSuppression): unsupported op"),
-        ("symbolic_dim", save("sym", make_model.symbolic),
-         "graph input 'x' has symbolic dimension 0 ('batch')"),
+        ("dynamic_dim_unsupported_op",
+         save("dynop", make_model.dynamic_unsupported),
+         "node 'hm' (Hardmax): unsupported dynamic dimension: input 0 'x' "
+         "is ?x3"),
         ("missing_external_data", external, "external.onnx.data"),
     ]
     for name, path, mustName in cases:

@@ -392,6 +392,11 @@ void registerActivationOps(OpRegistry &registry) {
   registry.add("ThresholdedRelu", convertThresholdedRelu);
   registry.add("Shrink", convertShrink);
   registry.add("Clip", convertClip);
+  // One elementwise generic each (issue 19: over dynamic shapes too).
+  registry.acceptDynamicShapes({"Relu", "LeakyRelu", "PRelu", "Elu", "Selu",
+                                "Celu", "HardSigmoid", "HardSwish", "Sigmoid",
+                                "Softplus", "Softsign", "Mish", "Gelu",
+                                "ThresholdedRelu", "Shrink", "Clip"});
 }
 
 } // namespace kiln::onnx_import

@@ -17,7 +17,8 @@ std::string shapeString(llvm::ArrayRef<int64_t> shape) {
     return "a scalar";
   std::string s;
   for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? "x" : "") + std::to_string(d);
+    s += (i ? "x" : "") +
+         (ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d));
   return s;
 }
 
@@ -62,6 +63,25 @@ LogicalResult emitUnaryFloat(NodeContext &ctx, ScalarBody body) {
     return ctx.unsupported("element type " + dtypeName(ctx.inputDType(0)) +
                            " (floats only)");
   return emitElementwise(ctx, {0}, ctx.inputDType(0), body);
+}
+
+LogicalResult requireStaticDims(NodeContext &ctx, size_t i,
+                                llvm::ArrayRef<int64_t> dynamicOk) {
+  if (!ctx.hasInput(i))
+    return success();
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(i);
+  for (auto [d, size] : llvm::enumerate(shape))
+    if (ShapedType::isDynamic(size) &&
+        !llvm::is_contained(dynamicOk, static_cast<int64_t>(d)))
+      return ctx.unsupported(
+          "dynamic dimension " + std::to_string(d) + " of input " +
+          std::to_string(i) + " (" + shapeString(shape) + "): " + ctx.opType() +
+          (dynamicOk.empty()
+               ? std::string(" takes it static")
+               : " takes only dimension " + std::to_string(dynamicOk.front()) +
+                     " dynamic") +
+          " so far");
+  return success();
 }
 
 LogicalResult requireSameDType(NodeContext &ctx, size_t i) {

@@ -20,6 +20,12 @@ mlir::LogicalResult emitElementwise(NodeContext &ctx,
 /// unsupported.
 mlir::LogicalResult emitUnaryFloat(NodeContext &ctx, ScalarBody body);
 
+/// Fails with an "unsupported" error naming the dimension when input `i`
+/// has a dynamic dimension other than those `dynamicOk` lists (issue 19:
+/// a converter that takes a dynamic batch but computes with the others).
+mlir::LogicalResult requireStaticDims(NodeContext &ctx, size_t i,
+                                      llvm::ArrayRef<int64_t> dynamicOk = {});
+
 /// Input `i`'s element type is the same as input 0's, or an error.
 mlir::LogicalResult requireSameDType(NodeContext &ctx, size_t i);
 

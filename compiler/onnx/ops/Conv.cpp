@@ -38,10 +38,11 @@ Value namedConv(OpBuilder &b, Location loc, Value input, Value filter,
 /// [G, F/G] when `groups` > 0) in `element`: the bias broadcast (converted
 /// to it), or zeros.
 Value accumulator(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
-                  Type element, Value bias, int64_t channels,
+                  Type element, Value bias, int64_t channels, Value input,
                   int64_t groups = 0) {
+  // A dynamic batch takes its size from the input's.
   if (!bias)
-    return filledTensor(b, loc, shape, element, scalarAttr(element, 0));
+    return filledTensor(b, loc, shape, element, scalarAttr(element, 0), input);
   // bias [F] read as [F, 1, ...] (or [G, F/G, 1, ...]) against
   // [N, F, spatial...] (or [N, G, F/G, spatial...]).
   llvm::SmallVector<int64_t> biasShape;
@@ -58,7 +59,8 @@ Value accumulator(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
         if (args[0].getType() == element)
           return args[0];
         return arith::ExtFOp::create(nb, l, element, args[0]);
-      });
+      },
+      input);
 }
 
 Value slice(OpBuilder &b, Location loc, Value value, int64_t dim,
@@ -67,7 +69,8 @@ Value slice(OpBuilder &b, Location loc, Value value, int64_t dim,
   llvm::SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
       sizes, strides(type.getRank(), b.getIndexAttr(1));
   for (int64_t d = 0; d < type.getRank(); ++d)
-    sizes.push_back(b.getIndexAttr(d == dim ? size : type.getDimSize(d)));
+    sizes.push_back(d == dim ? b.getIndexAttr(size)
+                             : dimSize(b, loc, value, d));
   offsets[dim] = b.getIndexAttr(offset);
   return tensor::ExtractSliceOp::create(b, loc, value, offsets, sizes, strides);
 }
@@ -102,13 +105,13 @@ Value convolveInAccumulatorType(OpBuilder &b, Location loc, Value input,
   llvm::append_range(outShape, g.Output);
   if (groups == 1)
     return plainConv(b, loc, input, filter,
-                     accumulator(b, loc, outShape, element, bias, f), g);
+                     accumulator(b, loc, outShape, element, bias, f, input), g);
   if (groups == c && f == c) {
     // Depthwise: filter [C, 1, k...] -> [C, k...].
     llvm::SmallVector<int64_t> dwShape = {c};
     llvm::append_range(dwShape, w.drop_front(2));
     Value dw = reshapeTo(b, loc, filter, dwShape);
-    Value init = accumulator(b, loc, outShape, element, bias, f);
+    Value init = accumulator(b, loc, outShape, element, bias, f, input);
     switch (rank) {
     case 3:
       return namedConv<linalg::DepthwiseConv1DNcwCwOp>(b, loc, input, dw, init,
@@ -123,15 +126,24 @@ Value convolveInAccumulatorType(OpBuilder &b, Location loc, Value input,
   }
   if (rank == 4) {
     // [N, G, C/G, H, W] x [G, F/G, C/G, kh, kw] -> [N, G, F/G, OH, OW].
-    Value in5 = reshapeTo(b, loc, input, {n, groups, c / groups, x[2], x[3]});
+    OpFoldResult batch = dimSize(b, loc, input, 0);
+    Value in5 = reshapeToSizes(b, loc, input,
+                               llvm::ArrayRef<OpFoldResult>{
+                                   batch, b.getIndexAttr(groups),
+                                   b.getIndexAttr(c / groups),
+                                   b.getIndexAttr(x[2]), b.getIndexAttr(x[3])});
     Value w5 =
         reshapeTo(b, loc, filter, {groups, f / groups, w[1], w[2], w[3]});
     llvm::SmallVector<int64_t> out5 = {n, groups, f / groups, g.Output[0],
                                        g.Output[1]};
-    Value init = accumulator(b, loc, out5, element, bias, f, groups);
+    Value init = accumulator(b, loc, out5, element, bias, f, in5, groups);
     Value grouped =
         namedConv<linalg::Conv2DNgchwGfchwOp>(b, loc, in5, w5, init, g);
-    return reshapeTo(b, loc, grouped, outShape);
+    return reshapeToSizes(
+        b, loc, grouped,
+        llvm::ArrayRef<OpFoldResult>{batch, b.getIndexAttr(f),
+                                     b.getIndexAttr(g.Output[0]),
+                                     b.getIndexAttr(g.Output[1])});
   }
   // One convolution per group, joined along the channels.
   llvm::SmallVector<Value> parts;
@@ -142,7 +154,7 @@ Value convolveInAccumulatorType(OpBuilder &b, Location loc, Value input,
     Value in = slice(b, loc, input, 1, i * cg, cg);
     Value wt = slice(b, loc, filter, 0, i * fg, fg);
     Value bs = bias ? slice(b, loc, bias, 0, i * fg, fg) : Value();
-    Value init = accumulator(b, loc, partShape, element, bs, fg);
+    Value init = accumulator(b, loc, partShape, element, bs, fg, in);
     parts.push_back(plainConv(b, loc, in, wt, init, g));
   }
   return tensor::ConcatOp::create(b, loc, 1, parts);
@@ -192,6 +204,18 @@ FailureOr<Value> buildConv(NodeContext &ctx, Value input, Value filter,
       cast<RankedTensorType>(filter.getType()).getShape();
   if (failed(checkConvRanks(ctx, x, w)))
     return failure();
+  // A dynamic batch (issue 19) passes through: channels, spatial sizes and
+  // the filter's shape decide the geometry and must be known.
+  auto staticExceptBatch = [](llvm::ArrayRef<int64_t> shape, bool batchOk) {
+    for (auto [d, size] : llvm::enumerate(shape))
+      if (ShapedType::isDynamic(size) && !(batchOk && d == 0))
+        return false;
+    return true;
+  };
+  if (!staticExceptBatch(x, true) || !staticExceptBatch(w, false) ||
+      (bias && !cast<RankedTensorType>(bias.getType()).hasStaticShape()))
+    return ctx.unsupported("dynamic dimension other than the batch (input " +
+                           shapeString(x) + ", filter " + shapeString(w) + ")");
   int64_t c = x[1], f = w[0];
   int64_t groups = ctx.attrInt("group", 1);
   if (groups < 1 || c % groups != 0 || f % groups != 0 || w[1] * groups != c)
@@ -438,6 +462,8 @@ LogicalResult convertConvTranspose(NodeContext &ctx) {
 
 void registerConvOps(OpRegistry &registry) {
   registry.add("Conv", convertConv);
+  // A dynamic batch; buildConv refuses any other dynamic dimension.
+  registry.acceptDynamicShapes({"Conv"});
   registry.add("ConvTranspose", convertConvTranspose);
 }
 

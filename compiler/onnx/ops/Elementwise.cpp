@@ -769,6 +769,17 @@ void registerElementwiseOps(OpRegistry &registry) {
   registry.add("Asinh", unaryFloat<math::AsinhOp>());
   registry.add("Acosh", unaryFloat<math::AcoshOp>());
   registry.add("Atanh", unaryFloat<math::AtanhOp>());
+  // Elementwise ops broadcast dynamic dimensions (issue 19): a `?` is taken
+  // not to broadcast, and the host plan checks per call that the extents
+  // one loop reads agree.
+  for (const BinaryOp &op : kBinaryOps)
+    registry.acceptDynamicShapes({op.Name});
+  registry.acceptDynamicShapes(
+      {"Sum",  "Mean",  "Pow",        "Abs",   "Neg",   "Sign",  "Reciprocal",
+       "Erf",  "Not",   "BitwiseNot", "IsNaN", "IsInf", "Cast",  "CastLike",
+       "Exp",  "Log",   "Sqrt",       "Floor", "Ceil",  "Round", "Tanh",
+       "Sin",  "Cos",   "Tan",        "Asin",  "Acos",  "Atan",  "Sinh",
+       "Cosh", "Asinh", "Acosh",      "Atanh"});
 }
 
 } // namespace kiln::onnx_import

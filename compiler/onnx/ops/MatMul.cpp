@@ -12,6 +12,7 @@
 #include "compiler/onnx/ops/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -23,8 +24,45 @@ namespace {
 bool isF(Value v) { return isa<FloatType>(v.getType()); }
 
 Value zeros(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
-            Type element) {
-  return filledTensor(b, loc, shape, element, scalarAttr(element, 0));
+            Type element, ValueRange like = {}) {
+  return filledTensor(b, loc, shape, element, scalarAttr(element, 0), like);
+}
+
+/// lhs [..., m, k] x rhs [k, n] (static) where lhs has dynamic dimensions
+/// (issue 19): every row of lhs at once, [rows, k] x [k, n], rows computed
+/// on the host, then the result viewed as [..., m, n].
+Value linearRows(OpBuilder &b, Location loc, Value lhs, Value rhs, Type acc) {
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  int64_t rank = lhsType.getRank(), k = lhsType.getShape().back();
+  int64_t n = cast<RankedTensorType>(rhs.getType()).getShape().back();
+  llvm::SmallVector<OpFoldResult> outSizes;
+  OpFoldResult rows = b.getIndexAttr(1);
+  for (int64_t d = 0; d + 1 < rank; ++d) {
+    OpFoldResult size = dimSize(b, loc, lhs, d);
+    outSizes.push_back(size);
+    std::optional<int64_t> cr = getConstantIntValue(rows),
+                           cs = getConstantIntValue(size);
+    if (cr && cs)
+      rows = b.getIndexAttr(*cr * *cs);
+    else if (cr == 1)
+      rows = size;
+    else
+      rows = arith::MulIOp::create(
+                 b, loc, getValueOrCreateConstantIndexOp(b, loc, rows),
+                 getValueOrCreateConstantIndexOp(b, loc, size))
+                 .getResult();
+  }
+  outSizes.push_back(b.getIndexAttr(n));
+  Value a2 = reshapeToSizes(
+      b, loc, lhs, llvm::ArrayRef<OpFoldResult>{rows, b.getIndexAttr(k)});
+  Value init = zeros(
+      b, loc, {getConstantIntValue(rows).value_or(ShapedType::kDynamic), n},
+      acc, a2);
+  Value product =
+      linalg::MatmulOp::create(b, loc, ValueRange{a2, rhs}, init).getResult(0);
+  return reshapeToSizes(
+      b, loc, convertFloatElements(b, loc, product, lhsType.getElementType()),
+      outSizes);
 }
 
 /// value materialized at `shape` (numpy broadcast); a no-op when equal.
@@ -52,6 +90,28 @@ FailureOr<Value> buildMatMul(NodeContext &ctx, Value lhs, Value rhs) {
     return ctx.emitError() << "operands must have at least one dimension",
            failure();
   bool dropM = aShape.size() == 1, dropN = bShape.size() == 1;
+  if (!ShapedType::isStaticShape(lhsShape) ||
+      !ShapedType::isStaticShape(rhsShape)) {
+    // Dynamic shapes (issue 19): a linear layer, lhs [..., m, k] with any
+    // of its dimensions but k dynamic times a static rhs [k, n].
+    if (dropM || bShape.size() != 2 || !ShapedType::isStaticShape(rhsShape) ||
+        ShapedType::isDynamic(aShape.back()))
+      return (void)ctx.unsupported(
+                 "dynamic dimensions in " + shapeString(lhsShape) + " x " +
+                 shapeString(rhsShape) +
+                 " (only a left operand's rows may be dynamic, times a "
+                 "static matrix)"),
+             failure();
+    if (aShape.back() != bShape.front())
+      return ctx.emitError()
+                 << "inner dimensions differ: " << shapeString(lhsShape)
+                 << " x " << shapeString(rhsShape),
+             failure();
+    return linearRows(
+        b, loc, lhs, rhs,
+        accumulatorType(
+            cast<RankedTensorType>(lhs.getType()).getElementType()));
+  }
   if (dropM) {
     aShape.insert(aShape.begin(), 1);
     lhs = reshapeTo(b, loc, lhs, aShape);
@@ -150,6 +210,10 @@ LogicalResult convertGemm(NodeContext &ctx) {
   bool transB = ctx.attrInt("transB", 0) != 0;
   llvm::ArrayRef<int64_t> aShape = ctx.inputShape(0),
                           bShape = ctx.inputShape(1);
+  // A dynamic M (a batch of rows, issue 19); K, N and C are known.
+  if (failed(requireStaticDims(ctx, 0, {transA ? 1 : 0})) ||
+      failed(requireStaticDims(ctx, 1)) || failed(requireStaticDims(ctx, 2)))
+    return failure();
   int64_t m = transA ? aShape[1] : aShape[0];
   int64_t k = transA ? aShape[0] : aShape[1];
   int64_t k2 = transB ? bShape[1] : bShape[0];
@@ -188,9 +252,10 @@ LogicalResult convertGemm(NodeContext &ctx) {
           Value s = scalarConstant(nb, l, element, beta);
           return isF(c) ? Value(arith::MulFOp::create(nb, l, c, s))
                         : Value(arith::MulIOp::create(nb, l, c, s));
-        });
+        },
+        a);
   } else {
-    init = zeros(b, loc, shape, element);
+    init = zeros(b, loc, shape, element, a);
   }
   Value product =
       linalg::MatmulOp::create(b, loc, ValueRange{a, bm}, init).getResult(0);
@@ -231,6 +296,9 @@ LogicalResult convertGemm(NodeContext &ctx) {
 void registerMatMulOps(OpRegistry &registry) {
   registry.add("MatMul", convertMatMul);
   registry.add("Gemm", convertGemm);
+  // Dynamic rows (issue 19); the converters refuse other dynamic
+  // dimensions.
+  registry.acceptDynamicShapes({"MatMul", "Gemm"});
 }
 
 } // namespace kiln::onnx_import

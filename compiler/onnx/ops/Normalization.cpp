@@ -32,8 +32,11 @@ LogicalResult convertBatchNormalization(NodeContext &ctx) {
   int32_t dtype = ctx.inputDType(0);
   if (!isFloatDType(dtype))
     return ctx.unsupported("element type " + dtypeName(dtype));
-  if (ctx.opset() >= 14 && ctx.attrInt("training_mode", 0) != 0)
+  if (ctx.opset() >= 14 && ctx.attrInt("training_mode", 0) != 0) {
+    if (failed(requireStaticDims(ctx, 0)))
+      return failure();
     return convertBatchNormalizationTraining(ctx);
+  }
   if (ctx.opset() < 7 && ctx.attrInt("is_test", 0) == 0)
     return ctx.unsupported("training mode (is_test = 0)");
   if (ctx.opset() < 9 && ctx.attrInt("spatial", 1) != 1)
@@ -45,6 +48,11 @@ LogicalResult convertBatchNormalization(NodeContext &ctx) {
   if (x.size() < 2)
     return ctx.emitError() << "input " << shapeString(x)
                            << " has no channel dimension";
+  // The batch and spatial sizes may be dynamic: per-channel factors
+  // broadcast over them.
+  if (ShapedType::isDynamic(x[1]))
+    return ctx.unsupported("dynamic channel dimension (" + shapeString(x) +
+                           ")");
   int64_t c = x[1];
   for (size_t i = 1; i <= 4; ++i) {
     if (!ctx.hasInput(i))
@@ -508,6 +516,7 @@ LogicalResult convertLRN(NodeContext &ctx) {
 
 void registerNormalizationOps(OpRegistry &registry) {
   registry.add("BatchNormalization", convertBatchNormalization);
+  registry.acceptDynamicShapes({"BatchNormalization"});
   registry.add("LayerNormalization", convertLayerNormalization);
   registry.add("InstanceNormalization", convertInstanceNormalization);
   registry.add("GroupNormalization", convertGroupNormalization);

@@ -58,7 +58,7 @@ Value pool(OpBuilder &b, Location loc, Value input, PoolKind kind,
         element,
         isUnsigned ? APInt::getMinValue(element.getIntOrFloatBitWidth())
                    : APInt::getSignedMinValue(element.getIntOrFloatBitWidth()));
-  Value init = filledTensor(b, loc, outShape, element, initValue);
+  Value init = filledTensor(b, loc, outShape, element, initValue, input);
   Value window = tensor::EmptyOp::create(b, loc, g.Kernel, element);
   bool isFloat = isa<FloatType>(element);
   if (spatial == 2 && (isFloat || !isUnsigned)) {
@@ -108,6 +108,9 @@ Value pool(OpBuilder &b, Location loc, Value input, PoolKind kind,
 
 FailureOr<WindowGeometry> poolGeometry(NodeContext &ctx) {
   llvm::ArrayRef<int64_t> x = ctx.inputShape(0);
+  // A dynamic batch passes through; channels and windows are known.
+  if (failed(requireStaticDims(ctx, 0, {0})))
+    return failure();
   if (x.size() < 3 || x.size() > 5)
     return (void)ctx.unsupported(
                std::to_string(static_cast<int64_t>(x.size()) - 2) +
@@ -263,6 +266,8 @@ LogicalResult convertMaxPool(NodeContext &ctx) {
                                              : APInt::getSignedMinValue(8));
   Value input = padded(ctx, *g, lowest);
   if (ctx.hasOutput(1)) {
+    if (failed(requireStaticDims(ctx, 0)))
+      return failure();
     auto [values, indices] =
         maxPoolWithIndices(ctx.builder(), ctx.loc(), input, ctx.inputShape(0),
                            *g, lowest, storageOrder == 1, isUnsigned);
@@ -449,6 +454,8 @@ LogicalResult convertGlobalPool(NodeContext &ctx, PoolKind kind) {
   if (x.size() < 3)
     return ctx.emitError() << "input " << shapeString(x)
                            << " has no spatial dimensions";
+  if (failed(requireStaticDims(ctx, 0, {0})))
+    return failure();
   llvm::SmallVector<int64_t> axes;
   for (size_t i = 2; i < x.size(); ++i)
     axes.push_back(i);
@@ -493,6 +500,10 @@ void registerPoolOps(OpRegistry &registry) {
   registry.add("GlobalMaxPool", [](NodeContext &ctx) {
     return convertGlobalPool(ctx, PoolKind::Max);
   });
+  // A dynamic batch (issue 19); the converters refuse other dynamic
+  // dimensions.
+  registry.acceptDynamicShapes(
+      {"MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool"});
 }
 
 } // namespace kiln::onnx_import

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 
@@ -29,6 +30,41 @@ LogicalResult setReshaped(NodeContext &ctx, llvm::ArrayRef<int64_t> shape) {
   ctx.setOutput(0, reshapeTo(ctx.builder(), ctx.loc(), ctx.input(0), shape),
                 ctx.inputDType(0));
   return success();
+}
+
+/// Sets output 0 to input 0 (with dynamic dimensions, issue 19) viewed at
+/// `sizes`, dynamic ones computed on the host.
+LogicalResult setReshapedDynamic(NodeContext &ctx,
+                                 llvm::ArrayRef<OpFoldResult> sizes) {
+  ctx.setOutput(0,
+                reshapeToSizes(ctx.builder(), ctx.loc(), ctx.input(0), sizes),
+                ctx.inputDType(0));
+  return success();
+}
+
+/// The product of `value`'s dimensions [from, to) on the host: a constant
+/// when they are static.
+OpFoldResult dimProduct(OpBuilder &b, Location loc, Value value, int64_t from,
+                        int64_t to) {
+  int64_t known = 1;
+  Value dynamic;
+  for (int64_t d = from; d < to; ++d) {
+    OpFoldResult size = dimSize(b, loc, value, d);
+    if (std::optional<int64_t> c = getConstantIntValue(size)) {
+      known *= *c;
+      continue;
+    }
+    Value v = cast<Value>(size);
+    dynamic =
+        dynamic ? arith::MulIOp::create(b, loc, dynamic, v).getResult() : v;
+  }
+  if (!dynamic)
+    return b.getIndexAttr(known);
+  if (known == 1)
+    return dynamic;
+  return arith::MulIOp::create(b, loc, dynamic,
+                               arith::ConstantIndexOp::create(b, loc, known))
+      .getResult();
 }
 
 // Identity and Dropout in inference (or training at ratio 0) pass their
@@ -62,6 +98,8 @@ LogicalResult convertDropout(NodeContext &ctx) {
                << ratio << " (random; only 0 is)";
     }
   }
+  if (ctx.hasOutput(1) && failed(requireStaticDims(ctx, 0)))
+    return failure();
   if (failed(convertIdentity(ctx)))
     return failure();
   // In inference every element is kept.
@@ -130,7 +168,129 @@ FailureOr<llvm::SmallVector<int64_t>> reshapeTarget(NodeContext &ctx) {
   return out;
 }
 
+/// Reshape of an input with dynamic dimensions (issue 19) to a constant
+/// target, or to a shape value (ShapeValues.cpp) whose dynamic elements are
+/// the input's own tensor.dim: a 0 or such an element copies a dimension
+/// (dynamic or not), a -1 takes what the others leave, computed on the
+/// host. Every dynamic input dimension must be copied, or be part of what
+/// the -1 takes, so the element count holds at every size without a check
+/// per call.
+LogicalResult convertDynamicReshape(NodeContext &ctx) {
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  llvm::SmallVector<OpFoldResult> target;
+  if (const llvm::SmallVector<OpFoldResult> *shape = ctx.shapeValueInput(1)) {
+    target = *shape;
+  } else {
+    FailureOr<llvm::SmallVector<int64_t>> requested =
+        ctx.constantInts(1, "shape");
+    if (failed(requested))
+      return failure();
+    for (int64_t d : *requested)
+      target.push_back(b.getIndexAttr(d));
+  }
+  if (ctx.attrInt("allowzero", 0) != 0)
+    return ctx.unsupported("allowzero = 1 on a dynamic input");
+  llvm::ArrayRef<int64_t> in = ctx.inputShape(0);
+  Value input = ctx.input(0);
+  auto targetString = [&] {
+    std::string out;
+    for (auto [i, t] : llvm::enumerate(target)) {
+      std::optional<int64_t> c = getConstantIntValue(t);
+      out += (i ? "x" : "") + (c ? std::to_string(*c) : std::string("?"));
+    }
+    return out;
+  };
+  llvm::SmallVector<OpFoldResult> sizes;
+  llvm::SmallVector<bool> copied(in.size(), false);
+  int64_t infer = -1, knownStatic = 1;
+  for (size_t i = 0; i < target.size(); ++i) {
+    std::optional<int64_t> constant = getConstantIntValue(target[i]);
+    if (!constant) {
+      // A dimension of the input itself, read by Shape.
+      auto dim = cast<Value>(target[i]).getDefiningOp<tensor::DimOp>();
+      std::optional<int64_t> index =
+          dim ? dim.getConstantIndex() : std::nullopt;
+      if (!dim || dim.getSource() != input || !index || copied[*index])
+        return ctx.unsupported("reshape to a shape whose dimension " +
+                               std::to_string(i) +
+                               " is computed from another tensor's dynamic "
+                               "dimensions or by arithmetic");
+      copied[*index] = true;
+      sizes.push_back(target[i]);
+      continue;
+    }
+    int64_t d = *constant;
+    if (d == 0) {
+      if (i >= in.size())
+        return ctx.emitError() << "shape copies dimension " << i
+                               << " of a rank-" << in.size() << " input";
+      if (copied[i])
+        return ctx.unsupported("reshape copying dimension " +
+                               std::to_string(i) + " twice");
+      copied[i] = true;
+      sizes.push_back(dimSize(b, loc, input, i));
+      if (!ShapedType::isDynamic(in[i]))
+        knownStatic *= in[i];
+      continue;
+    }
+    if (d == -1) {
+      if (infer >= 0)
+        return ctx.emitError() << "shape has more than one -1";
+      infer = i;
+      sizes.push_back(b.getIndexAttr(1));
+      continue;
+    }
+    if (d < -1 || d > (int64_t(1) << 40))
+      return ctx.emitError() << "shape has dimension " << d;
+    std::optional<int64_t> product = checkedMul(knownStatic, d);
+    if (!product || *product > (int64_t(1) << 40))
+      return ctx.emitError()
+             << "shape " << targetString() << " has too many elements";
+    knownStatic = *product;
+    sizes.push_back(b.getIndexAttr(d));
+  }
+  // The static elements the target's copies and constants do not cover,
+  // and the dynamic dimensions not copied: what -1 takes.
+  int64_t inStatic = 1;
+  Value rest;
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (!ShapedType::isDynamic(in[i])) {
+      inStatic *= in[i];
+      continue;
+    }
+    if (copied[i])
+      continue;
+    Value v = tensor::DimOp::create(b, loc, input, i);
+    rest = rest ? arith::MulIOp::create(b, loc, rest, v).getResult() : v;
+  }
+  if (knownStatic == 0 || inStatic % knownStatic != 0 ||
+      (infer < 0 && (rest || inStatic != knownStatic)))
+    return ctx.unsupported("reshape of " + shapeString(in) + " into " +
+                           targetString() +
+                           " (a dynamic input dimension must be copied by "
+                           "0 or taken by -1)");
+  if (infer >= 0) {
+    int64_t quotient = inStatic / knownStatic;
+    if (!rest)
+      sizes[infer] = b.getIndexAttr(quotient);
+    else if (quotient == 1)
+      sizes[infer] = rest;
+    else
+      sizes[infer] =
+          arith::MulIOp::create(
+              b, loc, rest, arith::ConstantIndexOp::create(b, loc, quotient))
+              .getResult();
+  }
+  return setReshapedDynamic(ctx, sizes);
+}
+
 LogicalResult convertReshape(NodeContext &ctx) {
+  if (!ctx.inputType(0).hasStaticShape() || ctx.shapeValueInput(1)) {
+    if (ctx.opset() < 5)
+      return ctx.unsupported("Reshape-1 on a dynamic input");
+    return convertDynamicReshape(ctx);
+  }
   FailureOr<llvm::SmallVector<int64_t>> shape = reshapeTarget(ctx);
   if (failed(shape))
     return failure();
@@ -146,6 +306,13 @@ LogicalResult convertFlatten(NodeContext &ctx) {
   if (axis < 0 || axis > rank)
     return ctx.emitError() << "axis " << ctx.attrInt("axis", 1)
                            << " is out of range for rank " << rank;
+  if (!ctx.inputType(0).hasStaticShape()) {
+    OpBuilder &b = ctx.builder();
+    Location loc = ctx.loc();
+    return setReshapedDynamic(ctx,
+                              {dimProduct(b, loc, ctx.input(0), 0, axis),
+                               dimProduct(b, loc, ctx.input(0), axis, rank)});
+  }
   int64_t outer = numElementsOf(in.take_front(axis));
   int64_t inner = numElementsOf(in.drop_front(axis));
   return setReshaped(ctx, {outer, inner});
@@ -166,13 +333,22 @@ LogicalResult convertSqueeze(NodeContext &ctx) {
         return failure();
       if (in[*a] != 1)
         return ctx.emitError()
-               << "cannot squeeze dimension " << *a << " of size " << in[*a];
+               << "cannot squeeze dimension " << *a << " of size "
+               << (ShapedType::isDynamic(in[*a]) ? std::string("?")
+                                                 : std::to_string(in[*a]));
       drop.push_back(*a);
     }
   } else {
     for (int64_t i = 0; i < rank; ++i)
       if (in[i] == 1)
         drop.push_back(i);
+  }
+  if (!ctx.inputType(0).hasStaticShape()) {
+    llvm::SmallVector<OpFoldResult> sizes;
+    for (int64_t i = 0; i < rank; ++i)
+      if (!llvm::is_contained(drop, i))
+        sizes.push_back(dimSize(ctx.builder(), ctx.loc(), ctx.input(0), i));
+    return setReshapedDynamic(ctx, sizes);
   }
   return setReshaped(ctx, dropAxes(in, drop));
 }
@@ -194,6 +370,15 @@ LogicalResult convertUnsqueeze(NodeContext &ctx) {
     if (inserted[*a])
       return ctx.emitError() << "axis " << *a << " given twice";
     inserted[*a] = true;
+  }
+  if (!ctx.inputType(0).hasStaticShape()) {
+    llvm::SmallVector<OpFoldResult> sizes;
+    size_t next = 0;
+    for (int64_t i = 0; i < outRank; ++i)
+      sizes.push_back(inserted[i] ? ctx.builder().getIndexAttr(1)
+                                  : dimSize(ctx.builder(), ctx.loc(),
+                                            ctx.input(0), next++));
+    return setReshapedDynamic(ctx, sizes);
   }
   llvm::SmallVector<int64_t> out;
   size_t next = 0;
@@ -542,6 +727,10 @@ void registerReshapingOps(OpRegistry &registry) {
     return convertBlockRearrangement(ctx, false);
   });
   registry.addFolder("Gather", foldGather);
+  // Views and transposes of dynamic shapes (issue 19); Reshape's target
+  // must be a constant, each converter refuses what it cannot follow.
+  registry.acceptDynamicShapes({"Identity", "Dropout", "Reshape", "Flatten",
+                                "Squeeze", "Unsqueeze", "Transpose"});
 }
 
 } // namespace kiln::onnx_import

@@ -13,9 +13,20 @@
 // RUN: not kiln-import-onnx %t.dtype.onnx 2>&1 | FileCheck %s --check-prefix=DTYPE
 // DTYPE: error: graph input 'x': unsupported element type string
 
+// A symbolic dimension stays dynamic (import_dynamic.mlir); an op whose
+// converter takes static shapes refuses it, naming the node and input, and
+// --input-shape pins it.
 // RUN: /usr/bin/python3 %S/make_model.py symbolic %t.sym.onnx
-// RUN: not kiln-import-onnx %t.sym.onnx 2>&1 | FileCheck %s --check-prefix=SYM
-// SYM: error: graph input 'x' has symbolic dimension 0 ('batch'); Kiln compiles static shapes: pin it with --input-shape=x:DIMS
+// RUN: /usr/bin/python3 %S/make_model.py dynamic_unsupported %t.dynop.onnx
+// RUN: not kiln-import-onnx %t.dynop.onnx 2>&1 | FileCheck %s --check-prefix=DYNOP
+// DYNOP: error: node 'hm' (Hardmax): unsupported dynamic dimension: input 0 'x' is ?x3, and op Hardmax takes static shapes only so far (pin the graph's inputs with --input-shape=NAME:DIMS)
+// DYNOP-NOT: error
+// RUN: /usr/bin/python3 %S/make_model.py dynamic_spatial_conv %t.dynconv.onnx
+// RUN: not kiln-import-onnx %t.dynconv.onnx 2>&1 | FileCheck %s --check-prefix=DYNCONV
+// DYNCONV: error: node 'conv' (Conv): unsupported dynamic dimension other than the batch (input 1x3x?x8, filter 4x3x3x3)
+// RUN: /usr/bin/python3 %S/make_model.py dynamic_shape_output %t.dynshape.onnx
+// RUN: not kiln-import-onnx %t.dynshape.onnx 2>&1 | FileCheck %s --check-prefix=DYNSHAPE
+// DYNSHAPE: error: graph output 's' is unsupported: a shape computed from dynamic dimensions (issue 19)
 // RUN: kiln-import-onnx %t.sym.onnx --input-shape=x:5x3 | FileCheck %s --check-prefix=PINNED
 // PINNED: func.func @main_graph(%arg0: tensor<5x3xf32> {kiln.name = "x"}) -> (tensor<5x3xf32> {kiln.name = "y"})
 // RUN: not kiln-import-onnx %t.sym.onnx --input-shape=x:5x4 2>&1 | FileCheck %s --check-prefix=MISFIT

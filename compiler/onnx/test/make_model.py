@@ -70,6 +70,63 @@ def shape_subgraph():
         [tensor("y", TensorProto.FLOAT, [2, 12])])
 
 
+def shape_subgraph_dynamic():
+    """shape_subgraph over a dynamic batch: Shape gives the batch as a
+    tensor.dim, which Reshape copies; the -1 is 12."""
+    m = shape_subgraph()
+    for value in (m.graph.input[0], m.graph.output[0]):
+        value.type.tensor_type.shape.dim[0].dim_param = "batch"
+    return m
+
+
+def dynamic_cnn():
+    """A dynamic batch through a convolution (a pad), a grouped one, max
+    pooling, a global average pool, Flatten, Reshape by -1 and Gemm."""
+    return model(
+        [helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], name="conv",
+                          pads=[1, 1, 1, 1]),
+         helper.make_node("Relu", ["c1"], ["r1"]),
+         helper.make_node("Conv", ["r1", "w2"], ["c2"], name="grouped",
+                          group=2, pads=[1, 1, 1, 1]),
+         helper.make_node("MaxPool", ["c2"], ["p"], kernel_shape=[2, 2],
+                          strides=[2, 2]),
+         helper.make_node("GlobalAveragePool", ["p"], ["g"]),
+         helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
+         i64("shape", [-1, 4]),
+         helper.make_node("Reshape", ["f", "shape"], ["r"], name="reshape"),
+         helper.make_node("Gemm", ["r", "wf", "bf"], ["y"], name="fc",
+                          transB=1)],
+        [tensor("x", TensorProto.FLOAT, ["batch", 3, 8, 8])],
+        [tensor("y", TensorProto.FLOAT, ["batch", 5])],
+        [numpy_helper.from_array(weights((4, 3, 3, 3), 1), "w1"),
+         numpy_helper.from_array(weights((4,), 2), "b1"),
+         numpy_helper.from_array(weights((4, 2, 3, 3), 3), "w2"),
+         numpy_helper.from_array(weights((5, 4), 4), "wf"),
+         numpy_helper.from_array(weights((5,), 5), "bf")])
+
+
+def dynamic_unsupported():
+    """A dynamic batch into an op whose converter takes static shapes."""
+    return model([helper.make_node("Hardmax", ["x"], ["y"], name="hm")],
+                 [tensor("x", TensorProto.FLOAT, ["batch", 3])],
+                 [tensor("y", TensorProto.FLOAT, ["batch", 3])])
+
+
+def dynamic_spatial_conv():
+    """A dynamic spatial dimension into Conv, which takes only the batch."""
+    return model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv")],
+                 [tensor("x", TensorProto.FLOAT, [1, 3, "h", 8])],
+                 [tensor("y", TensorProto.FLOAT, None)],
+                 [numpy_helper.from_array(weights((4, 3, 3, 3)), "w")])
+
+
+def dynamic_shape_output():
+    """A shape computed from a dynamic batch returned as a graph output."""
+    return model([helper.make_node("Shape", ["x"], ["s"])],
+                 [tensor("x", TensorProto.FLOAT, ["batch", 3])],
+                 [tensor("s", TensorProto.INT64, [2])])
+
+
 def i64(name, values):
     return helper.make_node("Constant", [], [name],
                             value=numpy_helper.from_array(

@@ -1,0 +1,58 @@
+// Symbolic dimensions stay dynamic (issue 19): `batch` imports as `?`, and
+// each op over it takes its sizes from tensor.dim on the host.
+// RUN: /usr/bin/python3 %S/make_model.py symbolic %t.sym.onnx
+// RUN: kiln-import-onnx %t.sym.onnx | FileCheck %s --check-prefix=SYM
+// SYM-LABEL: func.func @main_graph(
+// SYM-SAME:    %[[X:.*]]: tensor<?x3xf32> {kiln.name = "x"}) -> (tensor<?x3xf32> {kiln.name = "y"})
+// SYM:         %[[N:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x3xf32>
+// SYM:         tensor.empty(%[[N]]) : tensor<?x3xf32>
+
+// x.view(x.size(0), -1) over a dynamic batch: Shape gives the batch as
+// tensor.dim, Gather, Unsqueeze and Concat carry it, and Reshape copies it
+// (one collapse, the batch its own dimension).
+// RUN: /usr/bin/python3 %S/make_model.py shape_subgraph_dynamic %t.view.onnx
+// RUN: kiln-import-onnx %t.view.onnx | FileCheck %s --check-prefix=VIEW
+// VIEW-LABEL: func.func @main_graph(
+// VIEW-SAME:    %[[X:.*]]: tensor<?x3x4xf32>
+// VIEW-NOT:     linalg
+// VIEW:         %[[C:.*]] = tensor.collapse_shape %[[X]] {{\[\[}}0], [1, 2]] : tensor<?x3x4xf32> into tensor<?x12xf32>
+// VIEW-NEXT:    return %[[C]] : tensor<?x12xf32>
+
+// A small CNN over a dynamic batch: the pads keep the batch dynamic, the
+// accumulators take it from their inputs, the grouped convolution views
+// the batch through an expansion, pooling and the global average keep it,
+// Flatten and Reshape(-1, 4) collapse around it, and Gemm's rows are the
+// batch.
+// RUN: /usr/bin/python3 %S/make_model.py dynamic_cnn %t.cnn.onnx
+// RUN: kiln-import-onnx %t.cnn.onnx | FileCheck %s --check-prefix=CNN
+// CNN-LABEL: func.func @main_graph(
+// CNN-SAME:    %[[X:.*]]: tensor<?x3x8x8xf32> {kiln.name = "x"}) -> (tensor<?x5xf32> {kiln.name = "y"})
+// CNN:         %[[P:.*]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CNN:         } : tensor<?x3x8x8xf32> to tensor<?x3x10x10xf32>
+// CNN:         %[[N:.*]] = tensor.dim %[[P]], %{{.*}} : tensor<?x3x10x10xf32>
+// CNN:         tensor.empty(%[[N]]) : tensor<?x4x8x8xf32>
+// CNN:         linalg.conv_2d_nchw_fchw {{.*}} -> tensor<?x4x8x8xf32>
+// CNN:         %[[P2:.*]] = tensor.pad
+// CNN:         %[[N2:.*]] = tensor.dim %[[P2]], %{{.*}} : tensor<?x4x10x10xf32>
+// CNN:         tensor.expand_shape %[[P2]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [%[[N2]], 2, 2, 10, 10] : tensor<?x4x10x10xf32> into tensor<?x2x2x10x10xf32>
+// CNN:         linalg.conv_2d_ngchw_gfchw {{.*}} -> tensor<?x2x2x8x8xf32>
+// CNN:         tensor.collapse_shape {{.*}} : tensor<?x2x2x8x8xf32> into tensor<?x4x8x8xf32>
+// CNN:         linalg.pooling_nchw_max {{.*}} -> tensor<?x4x4x4xf32>
+// CNN:         linalg.reduce ins({{.*}} : tensor<?x4x4x4xf32>) outs({{.*}} : tensor<?x4xf32>) dimensions = [2, 3]
+// CNN:         tensor.collapse_shape {{.*}} {{\[\[}}0], [1, 2, 3]] : tensor<?x4x1x1xf32> into tensor<?x4xf32>
+// CNN:         linalg.matmul ins({{.*}} : tensor<?x4xf32>, tensor<4x5xf32>) outs({{.*}} : tensor<?x5xf32>) -> tensor<?x5xf32>
+// CNN:         return {{.*}} : tensor<?x5xf32>
+
+// The same, compiled for the CPU: one module whose signature keeps the
+// batch, its sizes in a shape program.
+// RUN: kiln-compile %t.cnn.onnx --target-device=cpu -o %t.cnn.kiln
+// RUN: kiln-dump-module %t.cnn.kiln | FileCheck %s --check-prefix=MODULE
+// MODULE: version 1.3
+// MODULE: function 'main_graph' (?x3x8x8xf32) -> (?x5xf32)
+// MODULE: n2 = dim input0[0]
+// MODULE: output 0 shape [n2, n{{[0-9]+}}]
+
+// Pinned, the same model is static as before.
+// RUN: kiln-import-onnx %t.cnn.onnx --input-shape=x:2x3x8x8 | FileCheck %s --check-prefix=PINNED
+// PINNED: func.func @main_graph(%{{.*}}: tensor<2x3x8x8xf32> {kiln.name = "x"}) -> (tensor<2x5xf32> {kiln.name = "y"})
+// PINNED-NOT: tensor.dim

@@ -77,10 +77,19 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
                           arg.getArgNumber(), 0, 1, false};
   }
 
-  // Results returned once, whole, are computed into their output buffer.
+  // Results returned once, whole, are computed into their output buffer;
+  // so is a result returned through host reshapes (a flatten at the end),
+  // which are views of the same bytes.
+  auto producingResult = [](Value value) {
+    while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+        value.getDefiningOp()))
+      value = value.getDefiningOp()->getOperand(0);
+    return value;
+  };
   llvm::DenseMap<Value, uint32_t> directOutput;
   llvm::DenseSet<Value> returnedTwice;
-  for (auto [index, operand] : llvm::enumerate(returnOp.getOperands())) {
+  for (auto [index, returned] : llvm::enumerate(returnOp.getOperands())) {
+    Value operand = producingResult(returned);
     if (!isa_and_nonnull<func::CallOp>(operand.getDefiningOp()) ||
         returnedTwice.contains(operand))
       continue;
@@ -254,7 +263,7 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
 
   for (auto [index, operand] : llvm::enumerate(returnOp.getOperands())) {
     auto type = cast<RankedTensorType>(operand.getType());
-    if (!directOutput.contains(operand))
+    if (!directOutput.contains(producingResult(operand)))
       return returnOp.emitError()
              << "result " << index
              << " is not a dispatch's result returned once; functions with "

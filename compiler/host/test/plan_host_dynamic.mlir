@@ -135,3 +135,27 @@ func.func @expand_input(%a: tensor<?xf32>) -> tensor<?x4xf32> {
   %1 = call @exp2(%0, %rows) : (tensor<?x4xf32>, index) -> tensor<?x4xf32>
   return %1 : tensor<?x4xf32>
 }
+
+// -----
+
+func.func private @exp3(%a: tensor<?x4xf32>, %n: index) -> tensor<?x4xf32> attributes {kiln.dispatch} {
+  %e = tensor.empty(%n) : tensor<?x4xf32>
+  %0 = linalg.exp ins(%a : tensor<?x4xf32>) outs(%e : tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+
+// A result returned through a host reshape (a flatten at the end) is
+// computed into the output buffer, which the reshape views: the output's
+// dimensions are the view's (n3 = 4 * n2, as many bytes as the result:
+// no check is needed).
+// CHECK-LABEL: func.func @returned_view(
+// CHECK-SAME:    kiln.output_dim_nodes = [array<i32: 3>]
+// CHECK-SAME:    kiln.shape_checks = []
+// CHECK-SAME:    kiln.steps = ["dispatch @exp3 input0[0:+n4] output0[0:+n4] push {{.*}} w0=n2 w2=n2 w4=n2"]
+func.func @returned_view(%a: tensor<?x4xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?x4xf32>
+  %0 = call @exp3(%a, %n) : (tensor<?x4xf32>, index) -> tensor<?x4xf32>
+  %1 = tensor.collapse_shape %0 [[0, 1]] : tensor<?x4xf32> into tensor<?xf32>
+  return %1 : tensor<?xf32>
+}

@@ -119,6 +119,21 @@ FailureOr<uint32_t> ShapeExpressions::dimIn(func::CallOp call, Value value,
     node = product ? *product : Program.constant(1);
   } else if (auto expand = dyn_cast_or_null<tensor::ExpandShapeOp>(def)) {
     node = extentIn(call, expand.getMixedOutputShape()[d]);
+  } else if (auto concat = dyn_cast_or_null<tensor::ConcatOp>(def)) {
+    // Along the axis the operands' extents added, elsewhere the first's
+    // (appendLoopChecks makes the others equal it).
+    if (d != concat.getDim()) {
+      node = dimIn(call, concat.getInputs().front(), d);
+    } else {
+      std::optional<uint32_t> sum;
+      for (Value input : concat.getInputs()) {
+        FailureOr<uint32_t> extent = dimIn(call, input, d);
+        if (failed(extent))
+          return failure();
+        sum = sum ? Program.add(*sum, *extent) : *extent;
+      }
+      node = *sum;
+    }
   } else if (auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(def)) {
     // The sizes the slice keeps, in order (rank-reduced ones dropped).
     llvm::SmallBitVector dropped = slice.getDroppedDims();
@@ -215,6 +230,36 @@ LogicalResult ShapeExpressions::appendLoopChecks(
   func::FuncOp callee = calleeOf(call);
   if (!callee)
     return call.emitError("dispatch function not found");
+  // A concat's operands agree off its axis: each one is copied whole into
+  // the result, whose extent there is the first operand's.
+  WalkResult concats = callee.walk([&](tensor::ConcatOp op) {
+    auto type = cast<RankedTensorType>(op.getType());
+    for (unsigned d = 0; d < type.getRank(); ++d) {
+      if (d == op.getDim())
+        continue;
+      FailureOr<uint32_t> first = dimIn(call, op.getInputs().front(), d);
+      if (failed(first))
+        return WalkResult::interrupt();
+      for (Value input : op.getInputs().drop_front()) {
+        FailureOr<uint32_t> node = dimIn(call, input, d);
+        if (failed(node))
+          return WalkResult::interrupt();
+        if (*node == *first)
+          continue;
+        std::optional<int64_t> a = Program.constantValue(*first),
+                               b = Program.constantValue(*node);
+        if (a && b) {
+          op.emitError() << "operands differ in dimension " << d << ": " << *a
+                         << " and " << *b;
+          return WalkResult::interrupt();
+        }
+        out.push_back({*first, *node});
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (concats.wasInterrupted())
+    return failure();
   WalkResult result = callee.walk([&](linalg::LinalgOp op) {
     // For each loop, the first operand extent it indexes alone.
     SmallVector<std::optional<uint32_t>> loopExtent(op.getNumLoops());

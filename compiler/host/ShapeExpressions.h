@@ -14,7 +14,8 @@
 // The same walk gives the equalities a call needs of its inputs' shapes:
 // every operand dimension a linalg op indexes by one loop alone must equal
 // the others indexed by that loop (an elementwise op over two tensors of
-// dynamic length reads both at each index).
+// dynamic length reads both at each index), and a concat's operands must
+// agree off its axis.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_COMPILER_HOST_SHAPEEXPRESSIONS_H
@@ -43,7 +44,8 @@ public:
   mlir::FailureOr<uint32_t> byteSize(mlir::Value value);
 
   /// Appends the pairs of nodes the shapes of `call`'s operands must make
-  /// equal; an error when two static extents differ.
+  /// equal (the extents one loop of a linalg op indexes; a concat's
+  /// operands off its axis); an error when two static extents differ.
   mlir::LogicalResult
   appendLoopChecks(mlir::func::CallOp call,
                    std::vector<std::pair<uint32_t, uint32_t>> &out);

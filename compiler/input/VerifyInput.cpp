@@ -84,7 +84,8 @@ bool acceptsDynamicShapes(Operation *op) {
     return true;
   return isa<func::FuncOp, func::ReturnOp, func::CallOp, tensor::EmptyOp,
              tensor::DimOp, tensor::PadOp, tensor::CollapseShapeOp,
-             tensor::ExpandShapeOp>(op);
+             tensor::ExpandShapeOp, tensor::ExtractSliceOp, tensor::ConcatOp>(
+      op);
 }
 
 /// `what` says how `op` holds the value: "argument", "result" or "block
@@ -105,8 +106,9 @@ LogicalResult verifyType(Operation *op, Type type, StringRef what) {
       return describe() << " of dynamic shape " << type
                         << "; Kiln compiles dynamic dimensions only in func, "
                            "linalg, arith and math ops, tensor.empty, "
-                           "tensor.dim, tensor.pad, tensor.collapse_shape "
-                           "and tensor.expand_shape so far";
+                           "tensor.dim, tensor.pad, tensor.collapse_shape, "
+                           "tensor.expand_shape, tensor.extract_slice and "
+                           "tensor.concat so far";
     type = shaped.getElementType();
   }
   if (isa<tosa::shapeType, NoneType>(type))

@@ -1584,6 +1584,27 @@ dynamicCase(DYN, "normalize_rows",
             lambda x, b: f64(x) / f64(x).sum(axis=1, keepdims=True) + f64(b))
 
 
+
+def _convPoolBatch(x, w):
+    padded = np.pad(f64(x), ((0, 0), (0, 0), (1, 0), (1, 0)))
+    conv = convNchwFchw(padded, w)
+    n = conv.shape[0]
+    return conv.reshape(n, 4, 4, 2, 4, 2).max(axis=(3, 5)).reshape(n, 64)
+
+
+# A dynamic batch through a pad, a convolution, max pooling and a flatten.
+dynamicCase(DYN, "conv_pool_batch",
+            [[I(f"{n}x3x9x9xf32"), I("4x3x3x3xf32")] for n in (1, 3, 17)],
+            _convPoolBatch,
+            scale=lambda x, w: _convPoolBatch(np.abs(f64(x)), np.abs(f64(w))))
+dynamicCase(DYN, "slice_concat_softmax",
+            [[I(f"{n}x6xf32", -4, 4), I(f"{n}x2xf32", -4, 4)]
+             for n in (1, 5, 37)],
+            lambda x, y: softmax(np.concatenate([f64(x)[:, 1::2], f64(y)],
+                                                axis=1), 1),
+            tol="f32_approx")
+
+
 def selfTest() -> int:
     """Checks the reference helpers against values worked out by hand."""
     failures = []

@@ -159,3 +159,23 @@ func.func @returned_view(%a: tensor<?x4xf32>) -> tensor<?xf32> {
   %1 = tensor.collapse_shape %0 [[0, 1]] : tensor<?x4xf32> into tensor<?xf32>
   return %1 : tensor<?xf32>
 }
+
+// -----
+
+func.func private @join(%a: tensor<?x3xf32>, %b: tensor<?x2xf32>) -> tensor<?x5xf32> attributes {kiln.dispatch} {
+  %0 = tensor.concat dim(1) %a, %b : (tensor<?x3xf32>, tensor<?x2xf32>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}
+
+// A concat's extent along its axis is the sum of its operands' (here
+// static: 5, n10), off its axis the first operand's (n2), and each call
+// checks that the operands agree there (n2 == n6: as many rows in both
+// inputs).
+// CHECK-LABEL: func.func @concat_rows(
+// CHECK-SAME:    kiln.output_dim_nodes = [array<i32: 2, 10>]
+// CHECK-SAME:    kiln.shape_checks = ["n2 == n6"]
+// CHECK-SAME:    kiln.shape_program = ["const 0", "const 4", "dim 0 0", "mul n1 n2", "const 3", "mul n3 n4", "dim 1 0", "mul n1 n6", "const 2", "mul n7 n8", "const 5", "mul n3 n10"]
+func.func @concat_rows(%a: tensor<?x3xf32>, %b: tensor<?x2xf32>) -> tensor<?x5xf32> {
+  %0 = call @join(%a, %b) : (tensor<?x3xf32>, tensor<?x2xf32>) -> tensor<?x5xf32>
+  return %0 : tensor<?x5xf32>
+}

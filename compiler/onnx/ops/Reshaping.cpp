@@ -443,13 +443,22 @@ concatShape(NodeContext &ctx) {
       return failure();
     llvm::ArrayRef<int64_t> s = ctx.inputShape(i);
     bool agrees = static_cast<int64_t>(s.size()) == rank;
-    for (int64_t d = 0; agrees && d < rank; ++d)
-      agrees = d == *axis || s[d] == shape[d];
+    // A dynamic dimension off the axis agrees with any (the host checks
+    // per call that they are equal); the result keeps a static one.
+    for (int64_t d = 0; agrees && d < rank; ++d) {
+      if (d != *axis && ShapedType::isDynamic(shape[d]))
+        shape[d] = s[d];
+      agrees = d == *axis || s[d] == shape[d] || ShapedType::isDynamic(s[d]);
+    }
     if (!agrees)
       return ctx.emitError()
                  << "input " << i << " " << shapeString(s)
                  << " does not fit input 0 " << shapeString(ctx.inputShape(0))
                  << " on axis " << *axis,
+             failure();
+    if (ShapedType::isDynamic(shape[*axis]) || ShapedType::isDynamic(s[*axis]))
+      return (void)ctx.unsupported("concatenating along dynamic dimension " +
+                                   std::to_string(*axis)),
              failure();
     std::optional<int64_t> sum = checkedAdd(shape[*axis], s[*axis]);
     if (!sum)
@@ -458,7 +467,11 @@ concatShape(NodeContext &ctx) {
              failure();
     shape[*axis] = *sum;
   }
-  if (failed(ctx.checkShape(shape, ctx.inputDType(0), "output")))
+  if (ShapedType::isDynamic(shape[*axis]))
+    return (void)ctx.unsupported("concatenating along dynamic dimension " +
+                                 std::to_string(*axis)),
+           failure();
+  if (failed(ctx.checkShape(staticPartOf(shape), ctx.inputDType(0), "output")))
     return failure();
   return std::make_pair(*axis, shape);
 }
@@ -469,7 +482,8 @@ LogicalResult convertConcat(NodeContext &ctx) {
     return failure();
   llvm::SmallVector<Value> operands;
   for (size_t i = 0; i < ctx.numInputs(); ++i)
-    if (numElementsOf(ctx.inputShape(i)) > 0 || ctx.numInputs() == 1)
+    if (!ctx.inputType(i).hasStaticShape() ||
+        numElementsOf(ctx.inputShape(i)) > 0 || ctx.numInputs() == 1)
       operands.push_back(ctx.input(i));
   Value result;
   if (operands.empty())
@@ -478,8 +492,10 @@ LogicalResult convertConcat(NodeContext &ctx) {
   else if (operands.size() == 1)
     result = operands[0];
   else
-    result = tensor::ConcatOp::create(ctx.builder(), ctx.loc(), shape->first,
-                                      operands);
+    result = tensor::ConcatOp::create(
+        ctx.builder(), ctx.loc(),
+        RankedTensorType::get(shape->second, ctx.inputType(0).getElementType()),
+        shape->first, operands);
   ctx.setOutput(0, result, ctx.inputDType(0));
   return success();
 }
@@ -730,7 +746,7 @@ void registerReshapingOps(OpRegistry &registry) {
   // Views and transposes of dynamic shapes (issue 19); Reshape's target
   // must be a constant, each converter refuses what it cannot follow.
   registry.acceptDynamicShapes({"Identity", "Dropout", "Reshape", "Flatten",
-                                "Squeeze", "Unsqueeze", "Transpose"});
+                                "Squeeze", "Unsqueeze", "Transpose", "Concat"});
 }
 
 } // namespace kiln::onnx_import

@@ -70,6 +70,13 @@ FailureOr<SliceSpec> sliceSpec(NodeContext &ctx) {
     if (seen[*axis])
       return ctx.emitError() << "axis " << *axis << " sliced twice", failure();
     seen[*axis] = true;
+    // A dynamic dimension passes through unsliced (issue 19); slicing one
+    // needs its size, which only the call knows.
+    if (ShapedType::isDynamic(shape[*axis]))
+      return (void)ctx.unsupported("slicing dynamic dimension " +
+                                   std::to_string(*axis) + " of " +
+                                   shapeString(shape)),
+             failure();
     int64_t dim = shape[*axis], step = steps[i];
     if (step == 0)
       return ctx.emitError() << "step is 0", failure();
@@ -151,7 +158,10 @@ Value extractSlice(OpBuilder &b, Location loc, Value source,
   llvm::SmallVector<OpFoldResult> offsets, sizes, strides;
   for (size_t d = 0; d < spec.Start.size(); ++d) {
     offsets.push_back(b.getIndexAttr(spec.Start[d]));
-    sizes.push_back(b.getIndexAttr(spec.Size[d]));
+    // A dynamic dimension is taken whole.
+    sizes.push_back(ShapedType::isDynamic(spec.Size[d])
+                        ? dimSize(b, loc, source, d)
+                        : b.getIndexAttr(spec.Size[d]));
     strides.push_back(b.getIndexAttr(spec.Step[d]));
   }
   return tensor::ExtractSliceOp::create(b, loc, source, offsets, sizes,
@@ -167,7 +177,10 @@ LogicalResult convertSlice(NodeContext &ctx) {
   Value source = ctx.input(0);
   Value result;
   bool positive = llvm::all_of(spec->Step, [](int64_t s) { return s > 0; });
-  if (positive || numElementsOf(spec->Size) == 0) {
+  bool dynamic = !ctx.inputType(0).hasStaticShape();
+  if (dynamic && !positive)
+    return ctx.unsupported("a negative step over a dynamic input");
+  if (positive || (!dynamic && numElementsOf(spec->Size) == 0)) {
     SliceSpec s = *spec;
     for (size_t d = 0; d < s.Step.size(); ++d)
       if (s.Size[d] == 0)
@@ -411,6 +424,8 @@ LogicalResult convertPad(NodeContext &ctx) {
 
 void registerSlicingOps(OpRegistry &registry) {
   registry.add("Slice", convertSlice);
+  // Slices of static dimensions of a dynamic input (issue 19).
+  registry.acceptDynamicShapes({"Slice"});
   registry.addFolder("Slice", foldSlice);
   registry.add("Split", convertSplit);
   registry.add("Pad", convertPad);

@@ -48,6 +48,12 @@ FailureOr<AxisOperand> axisOperand(NodeContext &ctx) {
   Value x = ctx.input(0);
   if (!legacy || *axis == rank - 1)
     return AxisOperand{x, *axis};
+  if (!ctx.inputType(0).hasStaticShape()) {
+    (void)ctx.unsupported("a dynamic input flattened at axis " +
+                          std::to_string(*axis) + " (opset " +
+                          std::to_string(ctx.opset()) + ")");
+    return failure();
+  }
   return AxisOperand{reshapeTo(ctx.builder(), ctx.loc(), x,
                                {numElementsOf(shape.take_front(*axis)),
                                 numElementsOf(shape.drop_front(*axis))}),
@@ -69,8 +75,9 @@ LogicalResult convertSoftmax(NodeContext &ctx, bool log) {
     result = buildLogSoftmax(b, loc, x, dim);
   } else {
     auto type = cast<RankedTensorType>(x.getType());
-    Value init =
-        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+    // Sized as the input (tensor.dim where dynamic, issue 19).
+    Value init = tensor::EmptyOp::create(
+        b, loc, tensor::getMixedSizes(b, loc, x), type.getElementType());
     result =
         linalg::SoftmaxOp::create(b, loc, type, x, init, dim).getResult()[0];
   }
@@ -122,6 +129,9 @@ void registerSoftmaxOps(OpRegistry &registry) {
   registry.add("Hardmax", convertHardmax);
   registry.add("LogSoftmax",
                [](NodeContext &ctx) { return convertSoftmax(ctx, true); });
+  // Over dynamic shapes too (issue 19), except an input flattened at a
+  // legacy axis, which convertSoftmax refuses.
+  registry.acceptDynamicShapes({"Softmax", "LogSoftmax"});
 }
 
 } // namespace kiln::onnx_import

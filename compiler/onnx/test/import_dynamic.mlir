@@ -56,3 +56,20 @@
 // RUN: kiln-import-onnx %t.cnn.onnx --input-shape=x:2x3x8x8 | FileCheck %s --check-prefix=PINNED
 // PINNED: func.func @main_graph(%{{.*}}: tensor<2x3x8x8xf32> {kiln.name = "x"}) -> (tensor<2x5xf32> {kiln.name = "y"})
 // PINNED-NOT: tensor.dim
+
+// Slice, Concat, Softmax and Transpose over a dynamic batch: the batch is
+// never the dimension sliced or joined (a slice takes it whole, by
+// tensor.dim), the concat's operands agree on it per call.
+// RUN: /usr/bin/python3 %S/make_model.py dynamic_slice_concat %t.sc.onnx
+// RUN: kiln-import-onnx %t.sc.onnx | FileCheck %s --check-prefix=SC
+// SC-LABEL: func.func @main_graph(
+// SC-SAME:    %[[X:.*]]: tensor<?x6xf32> {kiln.name = "x"}, %[[Y:.*]]: tensor<?x2xf32> {kiln.name = "y"}) -> (tensor<5x?xf32> {kiln.name = "t"})
+// SC:         %[[N:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x6xf32>
+// SC:         %[[S:.*]] = tensor.extract_slice %[[X]][0, 1] [%[[N]], 3] [1, 2] : tensor<?x6xf32> to tensor<?x3xf32>
+// SC:         %[[C:.*]] = tensor.concat dim(1) %[[S]], %[[Y]] : (tensor<?x3xf32>, tensor<?x2xf32>) -> tensor<?x5xf32>
+// SC:         linalg.softmax dimension(1) ins(%[[C]] : tensor<?x5xf32>)
+// SC:         linalg.transpose {{.*}} outs(%{{.*}} : tensor<5x?xf32>) permutation = [1, 0]
+// RUN: kiln-compile %t.sc.onnx --target-device=cpu -o %t.sc.kiln
+// RUN: kiln-dump-module %t.sc.kiln | FileCheck %s --check-prefix=SCMODULE
+// SCMODULE: function 'main_graph' (?x6xf32, ?x2xf32) -> (5x?xf32)
+// SCMODULE: check n{{[0-9]+}} == n{{[0-9]+}}

@@ -24,6 +24,9 @@
 // RUN: /usr/bin/python3 %S/make_model.py dynamic_spatial_conv %t.dynconv.onnx
 // RUN: not kiln-import-onnx %t.dynconv.onnx 2>&1 | FileCheck %s --check-prefix=DYNCONV
 // DYNCONV: error: node 'conv' (Conv): unsupported dynamic dimension other than the batch (input 1x3x?x8, filter 4x3x3x3)
+// RUN: /usr/bin/python3 %S/make_model.py dynamic_slice_batch %t.dynslice.onnx
+// RUN: not kiln-import-onnx %t.dynslice.onnx 2>&1 | FileCheck %s --check-prefix=DYNSLICE
+// DYNSLICE: error: node 'slice' (Slice): unsupported slicing dynamic dimension 0 of ?x6
 // RUN: /usr/bin/python3 %S/make_model.py dynamic_shape_output %t.dynshape.onnx
 // RUN: not kiln-import-onnx %t.dynshape.onnx 2>&1 | FileCheck %s --check-prefix=DYNSHAPE
 // DYNSHAPE: error: graph output 's' is unsupported: a shape computed from dynamic dimensions (issue 19)

@@ -105,6 +105,33 @@ def dynamic_cnn():
          numpy_helper.from_array(weights((5,), 5), "bf")])
 
 
+def dynamic_slice_concat():
+    """Slice, Concat, Transpose and Softmax over a dynamic batch: the
+    dynamic dimension is never the one sliced or joined."""
+    return model(
+        [i64("starts", [1]), i64("ends", [6]), i64("axes", [1]),
+         i64("steps", [2]),
+         helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"],
+                          ["s"], name="slice"),
+         helper.make_node("Concat", ["s", "y"], ["c"], name="concat", axis=1),
+         helper.make_node("Softmax", ["c"], ["sm"], name="softmax"),
+         helper.make_node("Transpose", ["sm"], ["t"], name="transpose",
+                          perm=[1, 0])],
+        [tensor("x", TensorProto.FLOAT, ["batch", 6]),
+         tensor("y", TensorProto.FLOAT, ["batch", 2])],
+        [tensor("t", TensorProto.FLOAT, [5, "batch"])])
+
+
+def dynamic_slice_batch():
+    """A slice of the dynamic dimension itself."""
+    return model(
+        [i64("starts", [1]), i64("ends", [3]), i64("axes", [0]),
+         helper.make_node("Slice", ["x", "starts", "ends", "axes"], ["y"],
+                          name="slice")],
+        [tensor("x", TensorProto.FLOAT, ["batch", 6])],
+        [tensor("y", TensorProto.FLOAT, [2, 6])])
+
+
 def dynamic_unsupported():
     """A dynamic batch into an op whose converter takes static shapes."""
     return model([helper.make_node("Hardmax", ["x"], ["y"], name="hm")],

@@ -152,3 +152,40 @@ func.func @normalize_rows(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?x
   } -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// A convolution over a dynamic batch (a CNN's batch, as the ONNX importer
+// writes it): the pad keeps the batch, the accumulator is sized by it, max
+// pooling keeps it, and the result leaves through a flattening collapse on
+// the host, a view of the output buffer.
+func.func @conv_pool_batch(%x: tensor<?x3x9x9xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<?x64xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 0, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<?x3x9x9xf32> to tensor<?x3x10x10xf32>
+  %n = tensor.dim %p, %c0 : tensor<?x3x10x10xf32>
+  %e = tensor.empty(%n) : tensor<?x4x8x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x4x8x8xf32>) -> tensor<?x4x8x8xf32>
+  %conv = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : tensor<?x3x10x10xf32>, tensor<4x3x3x3xf32>) outs(%f : tensor<?x4x8x8xf32>) -> tensor<?x4x8x8xf32>
+  %e2 = tensor.empty(%n) : tensor<?x4x4x4xf32>
+  %f2 = linalg.fill ins(%ninf : f32) outs(%e2 : tensor<?x4x4x4xf32>) -> tensor<?x4x4x4xf32>
+  %window = tensor.empty() : tensor<2x2xf32>
+  %pool = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%conv, %window : tensor<?x4x8x8xf32>, tensor<2x2xf32>) outs(%f2 : tensor<?x4x4x4xf32>) -> tensor<?x4x4x4xf32>
+  %flat = tensor.collapse_shape %pool [[0], [1, 2, 3]] : tensor<?x4x4x4xf32> into tensor<?x64xf32>
+  return %flat : tensor<?x64xf32>
+}
+
+// Every other column of x beside y's columns, rows dynamic: a strided
+// slice and a concat whose operands must have as many rows (checked per
+// call), then a softmax along the row.
+func.func @slice_concat_softmax(%x: tensor<?x6xf32>, %y: tensor<?x2xf32>) -> tensor<?x5xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x6xf32>
+  %s = tensor.extract_slice %x[0, 1] [%n, 3] [1, 2] : tensor<?x6xf32> to tensor<?x3xf32>
+  %c = tensor.concat dim(1) %s, %y : (tensor<?x3xf32>, tensor<?x2xf32>) -> tensor<?x5xf32>
+  %e = tensor.empty(%n) : tensor<?x5xf32>
+  %r = linalg.softmax dimension(1) ins(%c : tensor<?x5xf32>) outs(%e : tensor<?x5xf32>) -> tensor<?x5xf32>
+  return %r : tensor<?x5xf32>
+}

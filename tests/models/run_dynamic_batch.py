@@ -20,6 +20,7 @@ the batch of the input and the output):
                 Concat -> Reshape, as exporters write it) and by
                 `reshape(-1, C)`, then a Linear and a MatMul
   resnet50      torchvision.models.resnet50
+  mobilenetv2   torchvision.models.mobilenet_v2 (not in ctest)
 Images are square, IMAGES' size for each model (--image sets one for
 all).
 
@@ -59,7 +60,7 @@ SEED = 19
 # of float64, 224 for ResNet50, whose 53 layers of randomized batch norms
 # amplify float32's rounding past it at 64x64 (PyTorch's own float32 run
 # is 2x the tolerance there, as is a module compiled for a static batch).
-IMAGES = {"resnet_style": 64, "resnet50": 224}
+IMAGES = {"resnet_style": 64, "resnet50": 224, "mobilenetv2": 224}
 
 
 def parseArgs():
@@ -127,6 +128,9 @@ def build(name, image):
     elif name == "resnet50":
         import torchvision
         model = torchvision.models.resnet50()
+    elif name == "mobilenetv2":
+        import torchvision
+        model = torchvision.models.mobilenet_v2()
     else:
         raise ValueError(f"unknown model {name}")
     export_models.randomizeBatchNorms(model, (1, 3, image, image), generator)

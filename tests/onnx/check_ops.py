@@ -2057,6 +2057,92 @@ def grid_sample_bicubic_border():
     return grid_sample_case("bicubic", "border", False)
 
 
+# --- dynamic batch (issue 19) ---------------------------------------------
+
+
+class Calls(list):
+    """Several calls of one module: a case over a dynamic dimension gives
+    the inputs and references of each call (one list per call)."""
+
+
+def dynamicGraph(nodes, inputs, outputs, initializers):
+    """A model whose inputs and outputs name their dimensions (strings are
+    symbolic: `batch`)."""
+    graph = helper.make_graph(
+        nodes, "check",
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, s)
+         for n, s in inputs],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, s)
+         for n, s in outputs],
+        initializer=[numpy_helper.from_array(a, n)
+                     for n, a in initializers.items()])
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    return model
+
+
+@case
+def dynamic_pad_layernorm_reduce():
+    """Pad, LayerNormalization and ReduceMean over a dynamic batch: the
+    batch is never padded, normalized or reduced."""
+    scale, bias = rand((9,), 3, 0.5, 1.5), rand((9,), 4)
+    model = dynamicGraph(
+        [helper.make_node("Constant", [], ["pads"],
+                          value=numpy_helper.from_array(
+                              np.array([0, 0, 1, 0, 0, 2], np.int64))),
+         helper.make_node("Pad", ["x", "pads"], ["p"], name="pad"),
+         helper.make_node("LayerNormalization", ["p", "scale", "bias"],
+                          ["n"], name="ln", axis=-1),
+         helper.make_node("Constant", [], ["axes"],
+                          value=numpy_helper.from_array(
+                              np.array([2], np.int64))),
+         helper.make_node("ReduceMean", ["n", "axes"], ["m"], name="mean",
+                          keepdims=0),
+         helper.make_node("Relu", ["m"], ["y"])],
+        [("x", ["batch", 4, 6])], [("y", ["batch", 4])],
+        {"scale": scale, "bias": bias})
+    inputs, refs = Calls(), Calls()
+    for n in (1, 3, 17):
+        x = rand((n, 4, 6), 10 + n)
+        p = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 2)))
+        mean = p.mean(axis=2, keepdims=True)
+        var = ((p - mean) ** 2).mean(axis=2, keepdims=True)
+        normed = (p - mean) / np.sqrt(var + 1e-5) * scale + bias
+        inputs.append([x])
+        refs.append([np.maximum(normed.mean(axis=2), 0.0)])
+    return model, inputs, refs
+
+
+@case
+def dynamic_slice_concat_softmax():
+    """Slice and Concat of static dimensions of a dynamic batch, Softmax
+    and Transpose: one module at three batch sizes."""
+    model = dynamicGraph(
+        [helper.make_node("Constant", [], [name],
+                          value=numpy_helper.from_array(
+                              np.array(v, np.int64)))
+         for name, v in (("starts", [1]), ("ends", [6]), ("axes", [1]),
+                         ("steps", [2]))] +
+        [helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"],
+                          ["s"], name="slice"),
+         helper.make_node("Concat", ["s", "y"], ["c"], name="concat",
+                          axis=1),
+         helper.make_node("Softmax", ["c"], ["sm"], name="softmax"),
+         helper.make_node("Transpose", ["sm"], ["t"], name="transpose",
+                          perm=[1, 0])],
+        [("x", ["batch", 6]), ("y", ["batch", 2])], [("t", [5, "batch"])],
+        {})
+    inputs, refs = Calls(), Calls()
+    for n in (1, 5, 37):
+        x, y = rand((n, 6), 20 + n), rand((n, 2), 40 + n)
+        c = np.concatenate([x[:, 1::2], y], axis=1).astype(np.float64)
+        e = np.exp(c - c.max(axis=1, keepdims=True))
+        inputs.append([x, y])
+        refs.append([(e / e.sum(axis=1, keepdims=True)).T])
+    return model, inputs, refs
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
@@ -2095,15 +2181,21 @@ def check(name, build, work, args):
                                        args.timeout)
     if compiled.status != onnxharness.PASS:
         return f"{compiled.status}: {compiled.reason}"
-    sets = onnxharness.DataSet([], [])
-    for i, a in enumerate(inputs):
-        sets.inputs.append(os.path.join(work, f"in{i}.npy"))
-        np.save(sets.inputs[-1], a)
-    for i, r in enumerate(refs):
-        sets.outputs.append(os.path.join(work, f"ref{i}.npy"))
-        np.save(sets.outputs[-1], r.astype(outputType(r)))
+    # One call, or (a Calls case) one module called at several shapes.
+    calls = (list(zip(inputs, refs)) if isinstance(inputs, Calls) else
+             [(inputs, refs)])
+    sets = []
+    for k, (callInputs, callRefs) in enumerate(calls):
+        ds = onnxharness.DataSet([], [])
+        for i, a in enumerate(callInputs):
+            ds.inputs.append(os.path.join(work, f"in{k}_{i}.npy"))
+            np.save(ds.inputs[-1], a)
+        for i, r in enumerate(callRefs):
+            ds.outputs.append(os.path.join(work, f"ref{k}_{i}.npy"))
+            np.save(ds.outputs[-1], r.astype(outputType(r)))
+        sets.append(ds)
     outcome = onnxharness.runAndCheck(args.bin_dir, args.device, module,
-                                      [sets], work, args.timeout)
+                                      sets, work, args.timeout)
     return None if outcome.status == onnxharness.PASS else outcome.reason
 
 

@@ -344,7 +344,15 @@ LogicalResult convertLayerNormalization(NodeContext &ctx) {
   if (failed(axis))
     return failure();
   llvm::ArrayRef<int64_t> normalized = shape.drop_front(*axis);
+  // The leading dimensions may be dynamic (a batch, issue 19); the
+  // normalized ones are counted, so known.
+  if (!ShapedType::isStaticShape(normalized))
+    return ctx.unsupported("normalizing over dynamic dimensions (" +
+                           shapeString(shape) + " from axis " +
+                           std::to_string(*axis) + ")");
   for (size_t i : {size_t(1), size_t(2)}) {
+    if (ctx.hasInput(i) && failed(requireStaticDims(ctx, i)))
+      return failure();
     if (!ctx.hasInput(i))
       continue;
     std::optional<llvm::SmallVector<int64_t>> s =
@@ -516,7 +524,7 @@ LogicalResult convertLRN(NodeContext &ctx) {
 
 void registerNormalizationOps(OpRegistry &registry) {
   registry.add("BatchNormalization", convertBatchNormalization);
-  registry.acceptDynamicShapes({"BatchNormalization"});
+  registry.acceptDynamicShapes({"BatchNormalization", "LayerNormalization"});
   registry.add("LayerNormalization", convertLayerNormalization);
   registry.add("InstanceNormalization", convertInstanceNormalization);
   registry.add("GroupNormalization", convertGroupNormalization);

@@ -82,6 +82,16 @@ LogicalResult convertReduce(NodeContext &ctx, Kind kind, int64_t since) {
     ctx.setOutput(0, x, dtype);
     return success();
   }
+  // Over a dynamic shape (issue 19) the reduced dimensions are static (a
+  // mean divides by their count) and the others pass through.
+  if (!ctx.inputType(0).hasStaticShape()) {
+    for (int64_t a : **axes)
+      if (ShapedType::isDynamic(shape[a]))
+        return ctx.unsupported("reducing dynamic dimension " +
+                               std::to_string(a) + " of " + shapeString(shape));
+    if (kind == Kind::LogSumExp)
+      return ctx.unsupported("ReduceLogSumExp over a dynamic shape");
+  }
   bool isUnsigned = isUnsignedDType(dtype);
   auto add = [&](OpBuilder &nb, Location l, Value a, Value c) -> Value {
     return isFloat ? Value(arith::AddFOp::create(nb, l, a, c))
@@ -250,10 +260,14 @@ void registerReductionOps(OpRegistry &registry) {
       {"ReduceLogSumExp", Kind::LogSumExp, 18},
       {"ReduceSumSquare", Kind::SumSquare, 18},
   };
-  for (const Entry &e : kReductions)
+  for (const Entry &e : kReductions) {
     registry.add(e.Name, [&e](NodeContext &ctx) {
       return convertReduce(ctx, e.K, e.AxesInputSince);
     });
+    // Static reduced dimensions of a dynamic input (convertReduce refuses
+    // the rest).
+    registry.acceptDynamicShapes({e.Name});
+  }
   registry.add("ArgMax",
                [](NodeContext &ctx) { return convertArg(ctx, true); });
   registry.add("ArgMin",

@@ -337,6 +337,14 @@ LogicalResult convertPad(NodeContext &ctx) {
     high[*axis] = pads[axes.size() + i];
   }
   for (int64_t d = 0; d < rank; ++d) {
+    // A dynamic dimension passes through unpadded (issue 19).
+    if (ShapedType::isDynamic(shape[d])) {
+      if (low[d] != 0 || high[d] != 0)
+        return ctx.unsupported("padding dynamic dimension " +
+                               std::to_string(d) + " of " + shapeString(shape));
+      outShape.push_back(ShapedType::kDynamic);
+      continue;
+    }
     std::optional<int64_t> padded = checkedAdd(shape[d], low[d]);
     if (padded)
       padded = checkedAdd(*padded, high[d]);
@@ -354,7 +362,7 @@ LogicalResult convertPad(NodeContext &ctx) {
       return ctx.unsupported("reflect padding wider than the dimension");
     outShape.push_back(size);
   }
-  if (failed(ctx.checkShape(outShape, dtype, "output")))
+  if (failed(ctx.checkShape(staticPartOf(outShape), dtype, "output")))
     return failure();
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
@@ -362,6 +370,10 @@ LogicalResult convertPad(NodeContext &ctx) {
   Value source = ctx.input(0);
   bool nonNegative = llvm::all_of(low, [](int64_t p) { return p >= 0; }) &&
                      llvm::all_of(high, [](int64_t p) { return p >= 0; });
+  if (!ctx.inputType(0).hasStaticShape() &&
+      !(mode == "constant" && nonNegative))
+    return ctx.unsupported("mode '" + mode +
+                           "' or negative pads over a dynamic input");
   Value result;
   if (mode == "constant" && nonNegative) {
     result = padConstant(b, loc, source, low, high, scalarAttr(element, value));
@@ -425,7 +437,7 @@ LogicalResult convertPad(NodeContext &ctx) {
 void registerSlicingOps(OpRegistry &registry) {
   registry.add("Slice", convertSlice);
   // Slices of static dimensions of a dynamic input (issue 19).
-  registry.acceptDynamicShapes({"Slice"});
+  registry.acceptDynamicShapes({"Slice", "Pad"});
   registry.addFolder("Slice", foldSlice);
   registry.add("Split", convertSplit);
   registry.add("Pad", convertPad);

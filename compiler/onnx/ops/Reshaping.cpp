@@ -182,6 +182,15 @@ LogicalResult convertDynamicReshape(NodeContext &ctx) {
   if (const llvm::SmallVector<OpFoldResult> *shape = ctx.shapeValueInput(1)) {
     target = *shape;
   } else {
+    const HostTensor *given = ctx.requireConstant(1, "shape");
+    if (!given)
+      return failure();
+    // A target is a shape: its rank is checked before its dimensions are
+    // read (a file may hold a huge one).
+    if (given->numElements() > ctx.limits().MaxRank)
+      return ctx.emitError() << "shape has " << given->numElements()
+                             << " dimensions, more than the "
+                             << ctx.limits().MaxRank << " a tensor may have";
     FailureOr<llvm::SmallVector<int64_t>> requested =
         ctx.constantInts(1, "shape");
     if (failed(requested))

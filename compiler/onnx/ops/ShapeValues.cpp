@@ -26,6 +26,12 @@ namespace {
 
 using Elements = llvm::SmallVector<OpFoldResult>;
 
+// A shape value is a shape: no longer than the largest rank a tensor may
+// have, so a file cannot make one of a billion elements.
+bool tooLong(NodeContext &ctx, int64_t elements) {
+  return elements > ctx.limits().MaxRank;
+}
+
 // Shape of a tensor with dynamic dimensions: tensor.dim for each of them.
 FailureOr<bool> foldShape(NodeContext &ctx) {
   if (ctx.constantInput(0) || ctx.inputType(0).hasStaticShape())
@@ -57,7 +63,8 @@ FailureOr<bool> foldGather(NodeContext &ctx) {
   if (!data)
     return false;
   const HostTensor *indices = ctx.constantInput(1);
-  if (!indices || ctx.inputRank(0) != 1 || indices->shape().size() > 1)
+  if (!indices || ctx.inputRank(0) != 1 || indices->shape().size() > 1 ||
+      tooLong(ctx, indices->numElements()))
     return false;
   FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.attrInt("axis", 0), 1);
   if (failed(axis))
@@ -115,12 +122,15 @@ FailureOr<bool> foldConcat(NodeContext &ctx) {
     if (!ctx.hasInput(i) || ctx.inputRank(i) != 1 || ctx.inputDType(i) != Int64)
       return false;
     if (const Elements *data = ctx.shapeValueInput(i)) {
+      if (tooLong(ctx, static_cast<int64_t>(joined.size() + data->size())))
+        return false;
       any = true;
       llvm::append_range(joined, *data);
       continue;
     }
     const HostTensor *c = ctx.constantInput(i);
-    if (!c)
+    if (!c ||
+        tooLong(ctx, static_cast<int64_t>(joined.size()) + c->numElements()))
       return false;
     for (int64_t k = 0; k < c->numElements(); ++k)
       joined.push_back(ctx.builder().getIndexAttr(c->intAt(k)));

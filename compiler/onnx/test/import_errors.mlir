@@ -27,6 +27,9 @@
 // RUN: /usr/bin/python3 %S/make_model.py dynamic_slice_batch %t.dynslice.onnx
 // RUN: not kiln-import-onnx %t.dynslice.onnx 2>&1 | FileCheck %s --check-prefix=DYNSLICE
 // DYNSLICE: error: node 'slice' (Slice): unsupported slicing dynamic dimension 0 of ?x6
+// RUN: /usr/bin/python3 %S/make_model.py dynamic_reshape_long_target %t.dynlong.onnx
+// RUN: not kiln-import-onnx %t.dynlong.onnx 2>&1 | FileCheck %s --check-prefix=DYNLONG
+// DYNLONG: error: node 'reshape' (Reshape): shape has 100 dimensions, more than the 16 a tensor may have
 // RUN: /usr/bin/python3 %S/make_model.py dynamic_shape_output %t.dynshape.onnx
 // RUN: not kiln-import-onnx %t.dynshape.onnx 2>&1 | FileCheck %s --check-prefix=DYNSHAPE
 // DYNSHAPE: error: graph output 's' is unsupported: a shape computed from dynamic dimensions (issue 19)

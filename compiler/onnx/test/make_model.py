@@ -132,6 +132,16 @@ def dynamic_slice_batch():
         [tensor("y", TensorProto.FLOAT, [2, 6])])
 
 
+def dynamic_reshape_long_target():
+    """A dynamic input reshaped to a target of 100 dimensions: refused
+    before its dimensions are read."""
+    return model(
+        [i64("target", [1] * 99 + [-1]),
+         helper.make_node("Reshape", ["x", "target"], ["y"], name="reshape")],
+        [tensor("x", TensorProto.FLOAT, ["batch", 6])],
+        [tensor("y", TensorProto.FLOAT, None)])
+
+
 def dynamic_unsupported():
     """A dynamic batch into an op whose converter takes static shapes."""
     return model([helper.make_node("Hardmax", ["x"], ["y"], name="hm")],

@@ -110,7 +110,11 @@ FailureOr<uint32_t> ShapeExpressions::dimIn(func::CallOp call, Value value,
   } else if (auto collapse = dyn_cast_or_null<tensor::CollapseShapeOp>(def)) {
     // The product of the source dimensions the result's dimension groups.
     std::optional<uint32_t> product;
-    for (int64_t s : collapse.getReassociationIndices()[d]) {
+    // A copy: the groups are returned by value, and a range-for over an
+    // element of a temporary would read freed memory.
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    for (int64_t s : groups[d]) {
       FailureOr<uint32_t> extent = dimIn(call, collapse.getSrc(), s);
       if (failed(extent))
         return failure();

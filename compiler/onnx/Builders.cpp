@@ -177,7 +177,17 @@ Value reshapeToSizes(OpBuilder &b, Location loc, Value value,
                                              sizes);
     }
   }
-  // Through one dimension of all the elements.
+  return reshapeThroughFlat(b, loc, value, sizes);
+}
+
+Value reshapeThroughFlat(OpBuilder &b, Location loc, Value value,
+                         llvm::ArrayRef<OpFoldResult> sizes) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Type element = type.getElementType();
+  llvm::SmallVector<Value> dynamicSizes;
+  llvm::SmallVector<int64_t> shape;
+  dispatchIndexOpFoldResults(sizes, dynamicSizes, shape);
+  auto resultType = RankedTensorType::get(shape, element);
   OpFoldResult total = b.getIndexAttr(1);
   auto mul = [&](OpFoldResult x, OpFoldResult y) -> OpFoldResult {
     std::optional<int64_t> cx = getConstantIntValue(x),

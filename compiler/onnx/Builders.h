@@ -59,6 +59,14 @@ mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
 mlir::Value reshapeToSizes(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value value,
                            llvm::ArrayRef<mlir::OpFoldResult> sizes);
+/// reshapeToSizes through one dimension always: every target dimension is
+/// the size given (a collapse would take its source's), so the host plan's
+/// per-call check that the view holds as many bytes as its source covers
+/// sizes the import cannot relate to the source's (another tensor's
+/// dimension).
+mlir::Value reshapeThroughFlat(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Value value,
+                               llvm::ArrayRef<mlir::OpFoldResult> sizes);
 
 /// result[d...] = value[d[perm[0]], ...] (numpy's transpose).
 mlir::Value transpose(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,

@@ -21,6 +21,10 @@ the batch of the input and the output):
                 `reshape(-1, C)`, then a Linear and a MatMul
   resnet50      torchvision.models.resnet50
   mobilenetv2   torchvision.models.mobilenet_v2 (not in ctest)
+  bert          tests/models/transformer_models.py's BERT-style encoder
+                on ?x64x256 embeddings: attention's Split, reshapes of q, k
+                and v whose target reads another tensor's Shape, MatMul of
+                two dynamic batches of matrices, Softmax, LayerNormalization
 Images are square, IMAGES' size for each model (--image sets one for
 all).
 
@@ -61,6 +65,8 @@ SEED = 19
 # amplify float32's rounding past it at 64x64 (PyTorch's own float32 run
 # is 2x the tolerance there, as is a module compiled for a static batch).
 IMAGES = {"resnet_style": 64, "resnet50": 224, "mobilenetv2": 224}
+# Models whose input is not an image: the shape after the batch.
+EMBEDDINGS = {"bert": (64, 256)}
 
 
 def parseArgs():
@@ -123,6 +129,10 @@ def buildResnetStyle(generator):
 def build(name, image):
     torch.manual_seed(SEED)
     generator = torch.Generator().manual_seed(SEED + 1)
+    if name in EMBEDDINGS:
+        import transformer_models
+        model, _, _ = transformer_models.build(name, generator)
+        return model.eval()
     if name == "resnet_style":
         model = buildResnetStyle(generator)
     elif name == "resnet50":
@@ -137,9 +147,9 @@ def build(name, image):
     return model.eval()
 
 
-def export(model, path, image):
+def export(model, path, sample):
     import onnx
-    x = torch.zeros((2, 3, image, image))
+    x = torch.zeros((2, *sample))
     torch.onnx.export(model, (x,), path, opset_version=17,
                       input_names=["input"], output_names=["output"],
                       dynamic_axes={"input": {0: "batch"},
@@ -148,12 +158,12 @@ def export(model, path, image):
     onnx.checker.check_model(onnx.load(path))
 
 
-def dataSets(model, modelDir, batches, image):
+def dataSets(model, modelDir, batches, sample):
     """One data set per batch: a seeded input and the float64 output."""
     sets = []
     rng = np.random.default_rng(SEED)
     for batch in batches:
-        x = rng.standard_normal((batch, 3, image, image)).astype(np.float32)
+        x = rng.standard_normal((batch, *sample)).astype(np.float32)
         wide, narrow = export_models.references(model, x)
         ref = wide.astype(np.float32)
         # How far float32 PyTorch is from the reference, for the record.
@@ -198,7 +208,7 @@ def runOne(binDir, device, module, ds, work, timeout):
     return outcome, (np.load(got) if os.path.exists(got) else None)
 
 
-def staticCrossCheck(args, name, onnxPath, modelDir, batch, image, device,
+def staticCrossCheck(args, name, onnxPath, modelDir, batch, sample, device,
                      ds, got):
     """For a batch whose float64 comparison missed: passes when the module
     compiled for that static batch misses the same way (the network's
@@ -207,7 +217,8 @@ def staticCrossCheck(args, name, onnxPath, modelDir, batch, image, device,
     static = os.path.join(modelDir, f"static_b{batch}.kiln")
     c = harness.compileOnnx(args.bin_dir, onnxPath, static, "cpu", "",
                             args.timeout,
-                            [f"--input-shape=input:{batch}x3x{image}x{image}"])
+                            [f"--input-shape=input:{batch}x" +
+                             "x".join(map(str, sample))])
     if c.status != harness.PASS:
         return False, f"static b{batch}: compile: {c.reason}"
     outcome, staticOut = runOne(args.bin_dir, device, static, ds,
@@ -237,11 +248,13 @@ def main():
     for name in args.models.split(","):
         modelDir = os.path.join(args.work_dir, name)
         os.makedirs(modelDir, exist_ok=True)
-        image = args.image or IMAGES[name]
+        image = args.image or IMAGES.get(name, 0)
+        sample = EMBEDDINGS.get(name, (3, image, image))
         model = build(name, image)
         onnxPath = os.path.join(modelDir, "model.onnx")
-        export(model, onnxPath, image)
-        sets = dataSets(model, modelDir, batches, image)
+        export(model, onnxPath, sample)
+        sets = dataSets(model, modelDir, batches, sample)
+        signatureInput = "?x" + "x".join(map(str, sample)) + "xf32"
         module = os.path.join(modelDir, "model.kiln")
         compiled = harness.compileOnnx(args.bin_dir, onnxPath, module, "cpu",
                                        "", args.timeout)
@@ -249,14 +262,13 @@ def main():
             print(f"FAIL {name}: compile: {compiled.reason}", flush=True)
             failures += 1
             continue
-        if f"(?x3x{image}x{image}xf32)" not in signature(args.bin_dir,
-                                                         module):
+        if f"({signatureInput})" not in signature(args.bin_dir, module):
             print(f"FAIL {name}: the module's signature has no dynamic batch "
-                  f"(?x3x{image}x{image}xf32)", flush=True)
+                  f"({signatureInput})", flush=True)
             failures += 1
             continue
-        print(f"compiled {name} ({image}x{image}) once in "
-              f"{compiled.seconds:.1f}s, batch dynamic", flush=True)
+        print(f"compiled {name} ({signatureInput}) once in "
+              f"{compiled.seconds:.1f}s", flush=True)
         for device in devices:
             for batch, ds in zip(batches, sets):
                 work = os.path.join(modelDir, device.replace("/", "_"),
@@ -268,7 +280,7 @@ def main():
                           if ok else outcome.reason)
                 if not ok and got is not None and args.static_check:
                     ok, detail = staticCrossCheck(
-                        args, name, onnxPath, modelDir, batch, image, device,
+                        args, name, onnxPath, modelDir, batch, sample, device,
                         ds, got)
                 failures += not ok
                 print(f"{'PASS' if ok else 'FAIL'} {name} batch {batch} on "
@@ -280,7 +292,7 @@ def main():
             static = os.path.join(modelDir, f"static_b{batch}.kiln")
             c = harness.compileOnnx(
                 args.bin_dir, onnxPath, static, "cpu", "", args.timeout,
-                [f"--input-shape=input:{batch}x3x{image}x{image}"])
+                [f"--input-shape=input:{batch}x" + "x".join(map(str, sample))])
             if c.status != harness.PASS:
                 print(f"static b{batch}: compile: {c.reason}")
                 continue

@@ -76,7 +76,67 @@ Value broadcastValue(OpBuilder &b, Location loc, Value value,
       [](OpBuilder &, Location, ValueRange args) { return args[0]; });
 }
 
+/// The product of `value`'s dimensions [0, count) on the host.
+OpFoldResult leadingProduct(OpBuilder &b, Location loc, Value value,
+                            int64_t count) {
+  OpFoldResult product = b.getIndexAttr(1);
+  for (int64_t d = 0; d < count; ++d) {
+    OpFoldResult size = dimSize(b, loc, value, d);
+    std::optional<int64_t> cp = getConstantIntValue(product),
+                           cs = getConstantIntValue(size);
+    if (cp && cs)
+      product = b.getIndexAttr(*cp * *cs);
+    else if (cp == 1)
+      product = size;
+    else
+      product = arith::MulIOp::create(
+                    b, loc, getValueOrCreateConstantIndexOp(b, loc, product),
+                    getValueOrCreateConstantIndexOp(b, loc, size))
+                    .getResult();
+  }
+  return product;
+}
+
 } // namespace
+
+/// lhs [batch..., m, k] x rhs [batch..., k, n] with dynamic batch
+/// dimensions (m, k, n static): one linalg.batch_matmul over the batch
+/// collapsed to one dimension, then viewed as lhs's batch.
+static FailureOr<Value> batchedMatrices(NodeContext &ctx, Value lhs,
+                                        Value rhs) {
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  auto lhsType = cast<RankedTensorType>(lhs.getType());
+  auto rhsType = cast<RankedTensorType>(rhs.getType());
+  int64_t rank = lhsType.getRank();
+  int64_t m = lhsType.getDimSize(rank - 2), k = lhsType.getDimSize(rank - 1);
+  int64_t n = rhsType.getDimSize(rank - 1);
+  if (rhsType.getDimSize(rank - 2) != k)
+    return ctx.emitError() << "inner dimensions differ: "
+                           << shapeString(lhsType.getShape()) << " x "
+                           << shapeString(rhsType.getShape()),
+           failure();
+  Type element = lhsType.getElementType();
+  Type acc = accumulatorType(element);
+  Value a3 = reshapeToSizes(b, loc, lhs,
+                            {leadingProduct(b, loc, lhs, rank - 2),
+                             b.getIndexAttr(m), b.getIndexAttr(k)});
+  Value b3 = reshapeToSizes(b, loc, rhs,
+                            {leadingProduct(b, loc, rhs, rank - 2),
+                             b.getIndexAttr(k), b.getIndexAttr(n)});
+  auto a3Type = cast<RankedTensorType>(a3.getType());
+  Value init = zeros(b, loc, {a3Type.getDimSize(0), m, n}, acc, a3);
+  Value product =
+      linalg::BatchMatmulOp::create(b, loc, ValueRange{a3, b3}, init)
+          .getResult(0);
+  llvm::SmallVector<OpFoldResult> outSizes;
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    outSizes.push_back(dimSize(b, loc, lhs, d));
+  outSizes.push_back(b.getIndexAttr(m));
+  outSizes.push_back(b.getIndexAttr(n));
+  return reshapeToSizes(b, loc, convertFloatElements(b, loc, product, element),
+                        outSizes);
+}
 
 FailureOr<Value> buildMatMul(NodeContext &ctx, Value lhs, Value rhs) {
   OpBuilder &b = ctx.builder();
@@ -92,6 +152,25 @@ FailureOr<Value> buildMatMul(NodeContext &ctx, Value lhs, Value rhs) {
   bool dropM = aShape.size() == 1, dropN = bShape.size() == 1;
   if (!ShapedType::isStaticShape(lhsShape) ||
       !ShapedType::isStaticShape(rhsShape)) {
+    // Dynamic batches of matrices (attention's scores and their product
+    // with the values, issue 19): both operands [batch..., m|k, k|n] with
+    // as many batch dimensions, m, k and n static; the batch dimensions
+    // are collapsed into one, which each call checks they agree on.
+    if (!dropM && !dropN && aShape.size() == bShape.size() &&
+        aShape.size() >= 3) {
+      int64_t rank = aShape.size();
+      bool staticMatrices = true;
+      for (int64_t d = rank - 2; d < rank; ++d)
+        staticMatrices &= !ShapedType::isDynamic(aShape[d]) &&
+                          !ShapedType::isDynamic(bShape[d]);
+      // Batch dimensions pairwise alike (both dynamic, or equal): then
+      // the collapsed batches agree exactly when the dimensions do.
+      bool sameBatch = true;
+      for (int64_t d = 0; d + 2 < rank; ++d)
+        sameBatch &= aShape[d] == bShape[d];
+      if (staticMatrices && sameBatch)
+        return batchedMatrices(ctx, lhs, rhs);
+    }
     // Dynamic shapes (issue 19): a linear layer, lhs [..., m, k] with any
     // of its dimensions but k dynamic times a static rhs [k, n].
     if (dropM || bShape.size() != 2 || !ShapedType::isStaticShape(rhsShape) ||

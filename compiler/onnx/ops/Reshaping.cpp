@@ -12,6 +12,7 @@
 #include "compiler/onnx/ops/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -213,19 +214,21 @@ LogicalResult convertDynamicReshape(NodeContext &ctx) {
   llvm::SmallVector<OpFoldResult> sizes;
   llvm::SmallVector<bool> copied(in.size(), false);
   int64_t infer = -1, knownStatic = 1;
+  // Sizes read from other tensors' dimensions (Shape of the attention's
+  // input, reshaping its query): their element count cannot be related to
+  // the input's at import.
+  bool foreign = false;
   for (size_t i = 0; i < target.size(); ++i) {
     std::optional<int64_t> constant = getConstantIntValue(target[i]);
     if (!constant) {
-      // A dimension of the input itself, read by Shape.
+      // A dimension of the input itself, read by Shape, copies it.
       auto dim = cast<Value>(target[i]).getDefiningOp<tensor::DimOp>();
       std::optional<int64_t> index =
           dim ? dim.getConstantIndex() : std::nullopt;
-      if (!dim || dim.getSource() != input || !index || copied[*index])
-        return ctx.unsupported("reshape to a shape whose dimension " +
-                               std::to_string(i) +
-                               " is computed from another tensor's dynamic "
-                               "dimensions or by arithmetic");
-      copied[*index] = true;
+      if (dim && dim.getSource() == input && index && !copied[*index])
+        copied[*index] = true;
+      else
+        foreign = true;
       sizes.push_back(target[i]);
       continue;
     }
@@ -258,6 +261,23 @@ LogicalResult convertDynamicReshape(NodeContext &ctx) {
              << "shape " << targetString() << " has too many elements";
     knownStatic = *product;
     sizes.push_back(b.getIndexAttr(d));
+  }
+  if (foreign) {
+    // A -1 takes the input's elements over the others' product, and each
+    // call checks that the view holds as many bytes as the input (the host
+    // plan's reshape check): a wrong size is an error there.
+    if (infer >= 0) {
+      Value total = getValueOrCreateConstantIndexOp(
+          b, loc, dimProduct(b, loc, input, 0, in.size()));
+      for (size_t i = 0; i < sizes.size(); ++i)
+        if (static_cast<int64_t>(i) != infer)
+          total = arith::DivUIOp::create(
+              b, loc, total, getValueOrCreateConstantIndexOp(b, loc, sizes[i]));
+      sizes[infer] = total;
+    }
+    ctx.setOutput(0, reshapeThroughFlat(b, loc, input, sizes),
+                  ctx.inputDType(0));
+    return success();
   }
   // The static elements the target's copies and constants do not cover,
   // and the dynamic dimensions not copied: what -1 takes.

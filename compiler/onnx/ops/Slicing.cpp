@@ -239,6 +239,10 @@ LogicalResult convertSplit(NodeContext &ctx) {
   FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.attrInt("axis", 0), rank);
   if (failed(axis))
     return failure();
+  // Other dimensions may be dynamic (issue 19): each part takes them whole.
+  if (ShapedType::isDynamic(shape[*axis]))
+    return ctx.unsupported("splitting dynamic dimension " +
+                           std::to_string(*axis) + " of " + shapeString(shape));
   int64_t dim = shape[*axis];
   int64_t outputs = ctx.numOutputs();
   FailureOr<std::optional<llvm::SmallVector<int64_t>>> given =
@@ -437,7 +441,7 @@ LogicalResult convertPad(NodeContext &ctx) {
 void registerSlicingOps(OpRegistry &registry) {
   registry.add("Slice", convertSlice);
   // Slices of static dimensions of a dynamic input (issue 19).
-  registry.acceptDynamicShapes({"Slice", "Pad"});
+  registry.acceptDynamicShapes({"Slice", "Pad", "Split"});
   registry.addFolder("Slice", foldSlice);
   registry.add("Split", convertSplit);
   registry.add("Pad", convertPad);

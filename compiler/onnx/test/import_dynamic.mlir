@@ -73,3 +73,23 @@
 // RUN: kiln-dump-module %t.sc.kiln | FileCheck %s --check-prefix=SCMODULE
 // SCMODULE: function 'main_graph' (?x6xf32, ?x2xf32) -> (5x?xf32)
 // SCMODULE: check n{{[0-9]+}} == n{{[0-9]+}}
+
+// Attention over a dynamic batch: MatMul of two dynamic batches of
+// matrices is one batch_matmul over the batch dimensions collapsed (each
+// call checks the operands' batches agree), and a reshape whose target
+// reads another tensor's dynamic dimension goes through one dimension with
+// the sizes given.
+// RUN: /usr/bin/python3 %S/make_model.py dynamic_attention_matmul %t.am.onnx
+// RUN: kiln-import-onnx %t.am.onnx | FileCheck %s --check-prefix=AM
+// AM-LABEL: func.func @main_graph(
+// AM-SAME:    %[[Q:.*]]: tensor<?x4x3x5xf32> {kiln.name = "q"}, %[[K:.*]]: tensor<?x4x5x2xf32> {kiln.name = "k"}, %[[X:.*]]: tensor<?x7xf32> {kiln.name = "x"})
+// AM:         %[[QC:.*]] = tensor.collapse_shape %[[Q]] {{\[\[}}0, 1], [2], [3]] : tensor<?x4x3x5xf32> into tensor<?x3x5xf32>
+// AM:         %[[KC:.*]] = tensor.collapse_shape %[[K]] {{\[\[}}0, 1], [2], [3]] : tensor<?x4x5x2xf32> into tensor<?x5x2xf32>
+// AM:         %[[S:.*]] = linalg.batch_matmul ins(%[[QC]], %[[KC]] : tensor<?x3x5xf32>, tensor<?x5x2xf32>)
+// AM:         %[[B:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<?x7xf32>
+// AM:         %[[F:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] : tensor<?x4x3x2xf32> into tensor<?xf32>
+// AM:         tensor.expand_shape %[[F]] {{\[\[}}0, 1, 2]] output_shape [%[[B]], 4, 6] : tensor<?xf32> into tensor<?x4x6xf32>
+// RUN: kiln-compile %t.am.onnx --target-device=cpu -o %t.am.kiln
+// RUN: kiln-dump-module %t.am.kiln | FileCheck %s --check-prefix=AMMODULE
+// AMMODULE: function 'main_graph' (?x4x3x5xf32, ?x4x5x2xf32, ?x7xf32) -> (?x4x6xf32)
+// AMMODULE: check n2 == n9

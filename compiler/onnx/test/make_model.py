@@ -142,6 +142,23 @@ def dynamic_reshape_long_target():
         [tensor("y", TensorProto.FLOAT, None)])
 
 
+def dynamic_attention_matmul():
+    """Two dynamic batches of matrices multiplied (attention's scores), and
+    a reshape whose target reads another tensor's dynamic dimension (the
+    query reshaped by the Shape of the attention's input)."""
+    return model(
+        [helper.make_node("MatMul", ["q", "k"], ["s"], name="scores"),
+         helper.make_node("Shape", ["x"], ["xs"]),
+         i64("zero", [0]), i64("rest", [4, 6]),
+         helper.make_node("Gather", ["xs", "zero"], ["b"], axis=0),
+         helper.make_node("Concat", ["b", "rest"], ["target"], axis=0),
+         helper.make_node("Reshape", ["s", "target"], ["y"], name="reshape")],
+        [tensor("q", TensorProto.FLOAT, ["batch", 4, 3, 5]),
+         tensor("k", TensorProto.FLOAT, ["batch", 4, 5, 2]),
+         tensor("x", TensorProto.FLOAT, ["batch", 7])],
+        [tensor("y", TensorProto.FLOAT, ["batch", 4, 6])])
+
+
 def dynamic_unsupported():
     """A dynamic batch into an op whose converter takes static shapes."""
     return model([helper.make_node("Hardmax", ["x"], ["y"], name="hm")],

@@ -106,6 +106,47 @@ Value buildElementwise(OpBuilder &b, Location loc, ValueRange operands,
       .getResult(0);
 }
 
+// `value` as the one dimension `flatType` gives (a scalar expanded, a
+// tensor of rank 2 or more collapsed whole).
+static Value collapseToFlat(OpBuilder &b, Location loc, Value value,
+                            RankedTensorType flatType) {
+  int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
+  if (rank == 0)
+    return tensor::ExpandShapeOp::create(
+        b, loc, flatType, value, llvm::ArrayRef<ReassociationIndices>{});
+  if (rank == 1)
+    return value;
+  ReassociationIndices all;
+  for (int64_t i = 0; i < rank; ++i)
+    all.push_back(i);
+  return tensor::CollapseShapeOp::create(b, loc, flatType, value,
+                                         llvm::ArrayRef{all});
+}
+
+OpFoldResult multiplySizes(OpBuilder &b, Location loc, OpFoldResult x,
+                           OpFoldResult y) {
+  std::optional<int64_t> cx = getConstantIntValue(x),
+                         cy = getConstantIntValue(y);
+  if (cx && cy)
+    return b.getIndexAttr(*cx * *cy);
+  if (cx == 1)
+    return y;
+  if (cy == 1)
+    return x;
+  return arith::MulIOp::create(b, loc,
+                               getValueOrCreateConstantIndexOp(b, loc, x),
+                               getValueOrCreateConstantIndexOp(b, loc, y))
+      .getResult();
+}
+
+OpFoldResult leadingProduct(OpBuilder &b, Location loc, Value value,
+                            int64_t count) {
+  OpFoldResult product = b.getIndexAttr(1);
+  for (int64_t d = 0; d < count; ++d)
+    product = multiplySizes(b, loc, product, dimSize(b, loc, value, d));
+  return product;
+}
+
 Value reshapeTo(OpBuilder &b, Location loc, Value value,
                 llvm::ArrayRef<int64_t> shape) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -116,17 +157,7 @@ Value reshapeTo(OpBuilder &b, Location loc, Value value,
   Type element = type.getElementType();
   int64_t elements = type.getNumElements();
   auto flatType = RankedTensorType::get({elements}, element);
-  Value flat = value;
-  if (type.getRank() == 0) {
-    flat = tensor::ExpandShapeOp::create(
-        b, loc, flatType, value, llvm::ArrayRef<ReassociationIndices>{});
-  } else if (type.getRank() != 1) {
-    ReassociationIndices all;
-    for (int64_t i = 0; i < type.getRank(); ++i)
-      all.push_back(i);
-    flat = tensor::CollapseShapeOp::create(b, loc, flatType, value,
-                                           llvm::ArrayRef{all});
-  }
+  Value flat = collapseToFlat(b, loc, value, flatType);
   auto resultType = RankedTensorType::get(shape, element);
   if (shape.size() == 1)
     return flat;
@@ -188,36 +219,10 @@ Value reshapeThroughFlat(OpBuilder &b, Location loc, Value value,
   llvm::SmallVector<int64_t> shape;
   dispatchIndexOpFoldResults(sizes, dynamicSizes, shape);
   auto resultType = RankedTensorType::get(shape, element);
-  OpFoldResult total = b.getIndexAttr(1);
-  auto mul = [&](OpFoldResult x, OpFoldResult y) -> OpFoldResult {
-    std::optional<int64_t> cx = getConstantIntValue(x),
-                           cy = getConstantIntValue(y);
-    if (cx && cy)
-      return b.getIndexAttr(*cx * *cy);
-    if (cx == 1)
-      return y;
-    if (cy == 1)
-      return x;
-    return arith::MulIOp::create(b, loc,
-                                 getValueOrCreateConstantIndexOp(b, loc, x),
-                                 getValueOrCreateConstantIndexOp(b, loc, y))
-        .getResult();
-  };
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    total = mul(total, dimSize(b, loc, value, d));
-  Value flat = value;
+  OpFoldResult total = leadingProduct(b, loc, value, type.getRank());
   auto flatType = RankedTensorType::get(
       {getConstantIntValue(total).value_or(ShapedType::kDynamic)}, element);
-  if (type.getRank() == 0) {
-    flat = tensor::ExpandShapeOp::create(
-        b, loc, flatType, value, llvm::ArrayRef<ReassociationIndices>{});
-  } else if (type.getRank() != 1) {
-    ReassociationIndices all;
-    for (int64_t i = 0; i < type.getRank(); ++i)
-      all.push_back(i);
-    flat = tensor::CollapseShapeOp::create(b, loc, flatType, value,
-                                           llvm::ArrayRef{all});
-  }
+  Value flat = collapseToFlat(b, loc, value, flatType);
   if (shape.size() == 1)
     return flat.getType() == resultType
                ? flat

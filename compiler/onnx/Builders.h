@@ -59,6 +59,13 @@ mlir::Value reshapeTo(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
 mlir::Value reshapeToSizes(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value value,
                            llvm::ArrayRef<mlir::OpFoldResult> sizes);
+/// x * y on the host: folded when both are constants or either is 1, else
+/// an arith.muli of index values.
+mlir::OpFoldResult multiplySizes(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::OpFoldResult x, mlir::OpFoldResult y);
+/// The product of `value`'s dimensions [0, count) on the host.
+mlir::OpFoldResult leadingProduct(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::Value value, int64_t count);
 /// reshapeToSizes through one dimension always: every target dimension is
 /// the size given (a collapse would take its source's), so the host plan's
 /// per-call check that the view holds as many bytes as its source covers

@@ -40,17 +40,7 @@ Value linearRows(OpBuilder &b, Location loc, Value lhs, Value rhs, Type acc) {
   for (int64_t d = 0; d + 1 < rank; ++d) {
     OpFoldResult size = dimSize(b, loc, lhs, d);
     outSizes.push_back(size);
-    std::optional<int64_t> cr = getConstantIntValue(rows),
-                           cs = getConstantIntValue(size);
-    if (cr && cs)
-      rows = b.getIndexAttr(*cr * *cs);
-    else if (cr == 1)
-      rows = size;
-    else
-      rows = arith::MulIOp::create(
-                 b, loc, getValueOrCreateConstantIndexOp(b, loc, rows),
-                 getValueOrCreateConstantIndexOp(b, loc, size))
-                 .getResult();
+    rows = multiplySizes(b, loc, rows, size);
   }
   outSizes.push_back(b.getIndexAttr(n));
   Value a2 = reshapeToSizes(
@@ -74,27 +64,6 @@ Value broadcastValue(OpBuilder &b, Location loc, Value value,
   return buildElementwise(
       b, loc, value, shape, type.getElementType(),
       [](OpBuilder &, Location, ValueRange args) { return args[0]; });
-}
-
-/// The product of `value`'s dimensions [0, count) on the host.
-OpFoldResult leadingProduct(OpBuilder &b, Location loc, Value value,
-                            int64_t count) {
-  OpFoldResult product = b.getIndexAttr(1);
-  for (int64_t d = 0; d < count; ++d) {
-    OpFoldResult size = dimSize(b, loc, value, d);
-    std::optional<int64_t> cp = getConstantIntValue(product),
-                           cs = getConstantIntValue(size);
-    if (cp && cs)
-      product = b.getIndexAttr(*cp * *cs);
-    else if (cp == 1)
-      product = size;
-    else
-      product = arith::MulIOp::create(
-                    b, loc, getValueOrCreateConstantIndexOp(b, loc, product),
-                    getValueOrCreateConstantIndexOp(b, loc, size))
-                    .getResult();
-  }
-  return product;
 }
 
 } // namespace

@@ -571,6 +571,30 @@ case(M, "linalg_matmul_chain", [I("33x20xf32"), I("20x45xf32"), I("45x9xf32")],
 case(M, "zero_operand_matmul_add", [I("3x4xf32", 0.5, 2.0), I("4x4xf32")],
      lambda x, w: f64(x))
 
+# --- matvec.mlir ------------------------------------------------------------
+MV = "matvec.mlir"
+case(MV, "matvec_classifier",
+     [I("1x384xf32"), I("384x1000xf32"), I("1000xf32")],
+     lambda x, w, b: f64(x) @ w + b,
+     scale=lambda x, w, b: absMatmul(x, w) + np.abs(b))
+case(MV, "matvec_odd_residual_relu",
+     [I("3x250xf32"), I("250x77xf32"), I("3x77xf32")],
+     lambda a, b, r: relu(f64(a) @ b + r),
+     scale=lambda a, b, r: absMatmul(a, b) + np.abs(r))
+case(MV, "matvec_transposed_b_tanh", [I("2x300xf32"), I("77x300xf32")],
+     lambda a, b: np.tanh(f64(a) @ f64(b).T), tol="f32_approx",
+     scale=lambda a, b: absMatmul(a, b.T))
+case(MV, "matvec_f16_acc_f32", [I("1x520xf16"), I("520x136xf16")],
+     lambda a, b: f64(a) @ b, scale=absMatmul)
+case(MV, "matvec_f16_transposed_b", [I("1x600xf16"), I("200x600xf16")],
+     lambda a, b: f64(a) @ f64(b).T, scale=lambda a, b: absMatmul(a, b.T))
+case(MV, "matvec_long_k", [I("4x2053xf32"), I("2053x40xf32")],
+     lambda a, b: f64(a) @ b, scale=absMatmul)
+case(MV, "matvec_long_k_transposed_b", [I("2x2053xf32"), I("40x2053xf32")],
+     lambda a, b: f64(a) @ f64(b).T, scale=lambda a, b: absMatmul(a, b.T))
+case(MV, "matvec_batch", [I("6x1x64xf32"), I("6x64x96xf32")],
+     lambda a, b: f64(a) @ b, scale=absMatmul)
+
 # --- batch_matmul.mlir ------------------------------------------------------
 B = "batch_matmul.mlir"
 case(B, "tosa_batch_matmul", [I("4x33x17xf32"), I("4x17x45xf32")],

@@ -630,7 +630,8 @@ struct GpuContractionKernelsPass
       return signalPassFailure();
     buildKernelsOfDispatches(
         getOperation(), [&](func::FuncOp func, SymbolTable &symbols) {
-          if (succeeded(
+          if (succeeded(buildMatvecKernel(func, symbols, *target)) ||
+              succeeded(
                   buildMmaContractionKernel(func, symbols, *target, allowTf32)))
             return success();
           return buildContractionKernel(func, symbols, *target);

@@ -71,6 +71,15 @@ mlir::LogicalResult buildContractionKernel(mlir::func::FuncOp func,
                                            mlir::SymbolTable &symbols,
                                            const GpuTarget &target);
 
+/// Writes `func` as a matrix-vector kernel (MatvecKernel.cpp) if its result
+/// is a contraction of at most 4 rows of A, not a convolution, whose payload
+/// is `acc + a * b` accumulating in f32, with optional elementwise
+/// epilogues: each thread streams a share of B and the shares' sums meet
+/// by shuffles and shared memory. Fails, changing nothing, otherwise.
+mlir::LogicalResult buildMatvecKernel(mlir::func::FuncOp func,
+                                      mlir::SymbolTable &symbols,
+                                      const GpuTarget &target);
+
 /// Writes `func` as a tensor-core kernel (wgmma from swizzled dynamic
 /// shared memory where `target` has it, else mma.sync; both filled by
 /// cp.async, which `target` must have) if it is such a contraction or

@@ -36,6 +36,20 @@ protected:
     return mlir::arith::RemUIOp::create(B, Loc, a, idx(b));
   }
 
+  // a < bound, unsigned.
+  mlir::Value lessThan(mlir::Value a, int64_t bound) {
+    return mlir::arith::CmpIOp::create(B, Loc, mlir::arith::CmpIPredicate::ult,
+                                       a, idx(bound));
+  }
+  // Both conditions, where a null one always holds.
+  mlir::Value both(mlir::Value a, mlir::Value b) {
+    if (!a)
+      return b;
+    if (!b)
+      return a;
+    return mlir::arith::AndIOp::create(B, Loc, a, b);
+  }
+
   mlir::OpBuilder B;
   mlir::Location Loc;
 };

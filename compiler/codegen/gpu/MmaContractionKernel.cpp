@@ -467,12 +467,6 @@ private:
     return arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult, v,
                                  idx(size));
   }
-  // a && b, where null is true.
-  Value both(Value a, Value b) {
-    if (!a || !b)
-      return a ? a : b;
-    return arith::AndIOp::create(B, Loc, a, b);
-  }
   Value min(Value a, int64_t b) {
     return arith::MinUIOp::create(B, Loc, a, idx(b));
   }

@@ -83,27 +83,27 @@ func.func private @small(%a: memref<256x512xf32>, %b: memref<512x384xf32>, %out:
 // -----
 
 // A small batch matmul accumulating into an argument (materialize-inits'
-// copy): 1x1 outputs per thread for 4 rows, 2 per thread for 20 columns,
+// copy): 1x1 outputs per thread for 5 rows (more than the matrix-vector kernel takes), 2 per thread for 20 columns,
 // BK = K = 3; the accumulator and every edge are predicated, and the batch
 // is a workgroup loop.
 
 // CHECK-LABEL: func.func private @bmm(
 // CHECK-SAME:    kiln.lowering_config = {kernel = "simt_contraction", stages = 1 : i64, thread_tile = array<i64: 1, 2>, workgroup_tile = array<i64: 16, 32, 3>}
-// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (2, 4, 20) step (1, 16, 32)
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (2, 5, 20) step (1, 16, 32)
 // CHECK:           arith.cmpi ult
 // CHECK:           scf.if
 // CHECK:             memref.load %arg2
 // CHECK:           scf.for
 // CHECK:           scf.if
 // CHECK:             memref.store {{.*}}, %arg3
-func.func private @bmm(%a: memref<2x4x3xf32>, %b: memref<2x3x20xf32>, %c: memref<2x4x20xf32>, %out: memref<2x4x20xf32>) attributes {kiln.dispatch} {
-  %0 = bufferization.to_tensor %a restrict : memref<2x4x3xf32> to tensor<2x4x3xf32>
+func.func private @bmm(%a: memref<2x5x3xf32>, %b: memref<2x3x20xf32>, %c: memref<2x5x20xf32>, %out: memref<2x5x20xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<2x5x3xf32> to tensor<2x5x3xf32>
   %1 = bufferization.to_tensor %b restrict : memref<2x3x20xf32> to tensor<2x3x20xf32>
-  %2 = bufferization.to_tensor %c restrict : memref<2x4x20xf32> to tensor<2x4x20xf32>
-  %e = tensor.empty() : tensor<2x4x20xf32>
-  %init = linalg.copy ins(%2 : tensor<2x4x20xf32>) outs(%e : tensor<2x4x20xf32>) -> tensor<2x4x20xf32>
-  %m = linalg.batch_matmul ins(%0, %1 : tensor<2x4x3xf32>, tensor<2x3x20xf32>) outs(%init : tensor<2x4x20xf32>) -> tensor<2x4x20xf32>
-  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<2x4x20xf32>, memref<2x4x20xf32>) -> ()
+  %2 = bufferization.to_tensor %c restrict : memref<2x5x20xf32> to tensor<2x5x20xf32>
+  %e = tensor.empty() : tensor<2x5x20xf32>
+  %init = linalg.copy ins(%2 : tensor<2x5x20xf32>) outs(%e : tensor<2x5x20xf32>) -> tensor<2x5x20xf32>
+  %m = linalg.batch_matmul ins(%0, %1 : tensor<2x5x3xf32>, tensor<2x3x20xf32>) outs(%init : tensor<2x5x20xf32>) -> tensor<2x5x20xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<2x5x20xf32>, memref<2x5x20xf32>) -> ()
   return
 }
 

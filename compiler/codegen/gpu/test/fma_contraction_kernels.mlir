@@ -140,10 +140,10 @@ func.func private @tokens(%a: memref<64x256xf32>, %b: memref<256x768xf32>, %out:
 // -----
 
 // A matrix-vector product (one row): FMA tiles would be mostly empty, so
-// the SIMT kernel, one row of outputs per thread.
+// the matrix-vector kernel (matvec_kernels.mlir).
 
 // CHECK-LABEL: func.func private @matvec(
-// CHECK-SAME:    kernel = "simt_contraction"
+// CHECK-SAME:    kernel = "matvec"
 func.func private @matvec(%a: memref<1x256xf32>, %b: memref<256x1000xf32>, %out: memref<1x1000xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<1x256xf32> to tensor<1x256xf32>
   %1 = bufferization.to_tensor %b restrict : memref<256x1000xf32> to tensor<256x1000xf32>

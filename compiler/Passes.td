@@ -70,6 +70,26 @@ def DecomposeOps : Pass<"kiln-decompose-ops", "mlir::func::FuncOp"> {
 // globalopt
 //===----------------------------------------------------------------------===//
 
+def SliceProducers : Pass<"kiln-slice-producers", "mlir::func::FuncOp"> {
+  let summary = "Computes only the part of a tensor that a slice keeps";
+  let description = [{
+    A model that keeps part of a tensor (a ViT's class token, x[:, 0])
+    would otherwise compute all of it. A linalg op whose every use is the
+    same static, unit-stride slice of its one result becomes the op
+    computing that slice (its TilingInterface result tile: inputs sliced
+    to what the tile reads, reductions whole); a rank-reducing slice
+    becomes a collapse of the tile. With upstream's patterns moving slices
+    above reshapes and fills, the slice climbs producer by producer until
+    a value is read whole or sliced differently (the keys and values every
+    query of the last layer's attention reads), where it stays. Nothing
+    is computed twice: an op read whole by anyone is left as it is.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def ConvertConvLayout : Pass<"kiln-convert-conv-layout", "mlir::func::FuncOp"> {
   let summary = "Rewrites NHWC/FHWC convolutions to NHWC/HWCF";
   let description = [{

@@ -91,6 +91,9 @@ void buildInputPipeline(OpPassManager &pm) {
 
 void buildGlobalOptPipeline(OpPassManager &pm,
                             const GlobalOptOptions &options) {
+  // First, so no later pass works on what no one reads.
+  pm.addNestedPass<func::FuncOp>(createSliceProducers());
+  pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createConvertConvLayout());
   if (options.ChannelsLast) {
     pm.addNestedPass<func::FuncOp>(createConvertToChannelsLast());

@@ -423,6 +423,23 @@ void AttentionKernelBuilder::build() {
   Value zeroAcc = vector::BroadcastOp::create(B, Loc, accType, f32(0));
   SmallVector<Value> inits = {maxInit, maxInit, f32(0), f32(0)};
   inits.append(oTiles, zeroAcc);
+  // Q's fragments, the same at every step: with 3xTF32 loaded and split
+  // once, once the first copies (Q's among them) have landed, instead of
+  // at every step.
+  auto loadQ = [&](int64_t kk) {
+    return nvgpu::LdMatrixOp::create(
+        B, Loc, aType, TileQ,
+        ValueRange{add(warpRow, rem(lane, 16)),
+                   add(mul(div(lane, 16), instructionK / 2), kk)},
+        /*transpose=*/false, /*numTiles=*/4);
+  };
+  SmallVector<Tf32Fragment> splitQ;
+  if (SplitTf32) {
+    nvgpu::DeviceAsyncWaitOp::create(B, Loc, first, B.getI32IntegerAttr(0));
+    gpu::BarrierOp::create(B, Loc);
+    for (int64_t kk = 0; kk < A.HeadDim; kk += instructionK)
+      splitQ.push_back(tf32Fragment(B, Loc, loadQ(kk), /*split=*/true));
+  }
   auto loop = scf::ForOp::create(B, Loc, idx(0), idx(steps), idx(1), inits);
   {
     OpBuilder::InsertionGuard guard(B);
@@ -453,28 +470,62 @@ void AttentionKernelBuilder::build() {
     // ldmatrix gives both instructions' fragments: 8 x 8 matrices of
     // 16-bit pairs are f16's 8 x 8 and tf32's 8 x 4, each lane's element
     // (row lane / 4, column lane % 4) where the instruction wants it.
-    for (int64_t kk = 0; kk < A.HeadDim; kk += instructionK) {
-      Value a = nvgpu::LdMatrixOp::create(
-          B, Loc, aType, TileQ,
-          ValueRange{add(warpRow, rem(lane, 16)),
-                     add(mul(div(lane, 16), instructionK / 2), kk)},
-          /*transpose=*/false, /*numTiles=*/4);
+    // Lanes 0-7 address keys ni*8.. at the first half of the head's step
+    // kk, lanes 8-15 at the second.
+    auto loadK = [&](int64_t ni, int64_t kk) {
+      return nvgpu::LdMatrixOp::create(
+          B, Loc, bType, TileK,
+          ValueRange{stage, add(splitKey, add(rem(lane, 8), ni * kMmaN)),
+                     add(mul(rem(div(lane, 8), 2), instructionK / 2), kk)},
+          /*transpose=*/false, /*numTiles=*/2);
+    };
+    // 3xTF32's products accumulate in six chains a tile (big x big, and
+    // either small term, each over alternate steps of the head), summed at
+    // the end: one chain of 24 dependent instructions a tile (8 steps of a
+    // 64-wide head, 3 each) left the warp waiting on each in turn.
+    if (SplitTf32) {
+      Value zero = vector::BroadcastOp::create(B, Loc, accType, f32(0));
+      SmallVector<SmallVector<Value>> chains(sTiles,
+                                             SmallVector<Value>(6, zero));
+      for (auto &c : chains)
+        c[0] = sInit;
+      auto mma = [&](Value x, Value y, Value acc) -> Value {
+        return nvgpu::MmaSyncOp::create(
+            B, Loc, x, y, acc, ArrayRef<int64_t>{kMmaM, kMmaN, kMmaTf32K},
+            /*tf32Enabled=*/true);
+      };
+      for (int64_t kk = 0, j = 0; kk < A.HeadDim; kk += instructionK, ++j)
+        for (int64_t ni = 0; ni < sTiles; ++ni) {
+          Value b = loadK(ni, kk);
+          Tf32Fragment b32 = tf32Fragment(B, Loc, b, /*split=*/true);
+          const Tf32Fragment &a32 = splitQ[j];
+          SmallVector<Value> &c = chains[ni];
+          int64_t parity = j % 2;
+          c[2 + parity] = mma(a32.Small, b32.Big, c[2 + parity]);
+          c[4 + parity] = mma(a32.Big, b32.Small, c[4 + parity]);
+          c[parity] = mma(a32.Big, b32.Big, c[parity]);
+        }
+      for (int64_t ni = 0; ni < sTiles; ++ni) {
+        SmallVector<Value> &c = chains[ni];
+        auto addf = [&](Value x, Value y) -> Value {
+          return arith::AddFOp::create(B, Loc, x, y);
+        };
+        Value small = addf(addf(c[2], c[3]), addf(c[4], c[5]));
+        s[ni] = addf(addf(c[0], c[1]), small);
+      }
+    }
+    for (int64_t kk = 0; !SplitTf32 && kk < A.HeadDim; kk += instructionK) {
+      Value a = loadQ(kk);
       Tf32Fragment a32;
       if (F32)
-        a32 = tf32Fragment(B, Loc, a, SplitTf32);
+        a32 = tf32Fragment(B, Loc, a, /*split=*/false);
       for (int64_t ni = 0; ni < sTiles; ++ni) {
-        // Lanes 0-7 address keys ni*8.. at the first half of the head's
-        // step, lanes 8-15 at the second.
-        Value b = nvgpu::LdMatrixOp::create(
-            B, Loc, bType, TileK,
-            ValueRange{stage, add(splitKey, add(rem(lane, 8), ni * kMmaN)),
-                       add(mul(rem(div(lane, 8), 2), instructionK / 2), kk)},
-            /*transpose=*/false, /*numTiles=*/2);
-        s[ni] = F32 ? mmaTf32(B, Loc, a32, tf32Fragment(B, Loc, b, SplitTf32),
-                              s[ni])
-                    : nvgpu::MmaSyncOp::create(
-                          B, Loc, a, b, s[ni],
-                          ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
+        Value b = loadK(ni, kk);
+        s[ni] =
+            F32 ? mmaTf32(B, Loc, a32, tf32Fragment(B, Loc, b, false), s[ni])
+                : nvgpu::MmaSyncOp::create(
+                      B, Loc, a, b, s[ni],
+                      ArrayRef<int64_t>{kMmaM, kMmaN, kMmaK});
       }
     }
 

@@ -210,6 +210,47 @@ struct ComposeTransposes : RewritePattern {
   }
 };
 
+// transpose(collapse(transpose(x))) -> collapse'(transpose'(x)): a
+// transpose of a collapse moves whole groups, so it is a collapse of the
+// groups' dimensions transposed, which then compose with the transpose
+// below (a channels-last convolution's result, turned back to NCHW by its
+// layout edge, flattened and transposed into tokens by a ViT's patch
+// embedding: no transpose at all). Only over a transpose, so reshapes
+// elsewhere (attention's heads) keep their form.
+struct TransposeOfCollapsedTranspose : RewritePattern {
+  TransposeOfCollapsedTranspose(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<SmallVector<int64_t>> perm = transposePermutation(op);
+    if (!perm)
+      return failure();
+    auto collapse =
+        transposeSource(op).getDefiningOp<tensor::CollapseShapeOp>();
+    if (!collapse || !collapse->hasOneUse() ||
+        !collapse.getSrcType().hasStaticShape() ||
+        !transposePermutation(collapse.getSrc().getDefiningOp()))
+      return failure();
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    SmallVector<int64_t> sourcePerm;
+    SmallVector<ReassociationIndices> newGroups;
+    for (int64_t j : *perm) {
+      ReassociationIndices group;
+      for (int64_t d : groups[j]) {
+        group.push_back(static_cast<int64_t>(sourcePerm.size()));
+        sourcePerm.push_back(d);
+      }
+      newGroups.push_back(group);
+    }
+    Value moved = createTranspose(rewriter, op->getLoc(), collapse.getSrc(),
+                                  sourcePerm);
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        op, op->getResult(0).getType(), moved, newGroups);
+    return success();
+  }
+};
+
 // pad(transpose(x)) -> transpose(pad'(x)), pad' padding the same
 // dimensions in x's order.
 struct SinkThroughPad : OpRewritePattern<tensor::PadOp> {
@@ -358,7 +399,8 @@ void populateTransposePropagationPatterns(RewritePatternSet &patterns,
                                           int64_t maxConstantBytes) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SinkThroughElementwise, FoldIntoConsumer, SinkThroughPad>(ctx);
-  patterns.add<ComposeTransposes, TransposeBroadcast>(ctx);
+  patterns.add<ComposeTransposes, TransposeBroadcast,
+               TransposeOfCollapsedTranspose>(ctx);
   patterns.add<FoldConstantTranspose>(ctx, maxConstantBytes);
 }
 

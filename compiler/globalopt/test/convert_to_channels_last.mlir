@@ -147,3 +147,28 @@ func.func @single_constant(%x: tensor<1x3x8x8xf32>) -> tensor<1x4x4x4xf32> {
   %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x3x8x8xf32>, tensor<4x3x2x2xf32>) outs(%acc : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
   return %c : tensor<1x4x4x4xf32>
 }
+
+// -----
+
+// A ViT's patch embedding: the channels-last convolution's result,
+// flattened and transposed into tokens (x.flatten(2).transpose(1, 2)). The
+// transpose of the collapse moves whole groups, so it becomes a collapse
+// of a transpose, which cancels the layout edge's: the tokens are the
+// convolution's channels-last result, collapsed, with no transpose left
+// after the convolution.
+
+// CHECK-LABEL: func.func @patch_tokens(
+// CHECK:       %[[C:.+]] = linalg.conv_2d_nhwc_hwcf
+// CHECK:       %[[T:.+]] = tensor.collapse_shape %[[C]] {{\[\[}}0], [1, 2], [3]] : tensor<1x4x4x4xf32> into tensor<1x16x4xf32>
+// CHECK:       return %[[T]]
+func.func @patch_tokens(%x: tensor<1x3x8x8xf32>) -> tensor<1x16x4xf32> {
+  %w = arith.constant dense<0.5> : tensor<4x3x2x2xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x4x4xf32>
+  %acc = linalg.fill ins(%z : f32) outs(%e : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %w : tensor<1x3x8x8xf32>, tensor<4x3x2x2xf32>) outs(%acc : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %f = tensor.collapse_shape %c [[0], [1], [2, 3]] : tensor<1x4x4x4xf32> into tensor<1x4x16xf32>
+  %te = tensor.empty() : tensor<1x16x4xf32>
+  %t = linalg.transpose ins(%f : tensor<1x4x16xf32>) outs(%te : tensor<1x16x4xf32>) permutation = [0, 2, 1]
+  return %t : tensor<1x16x4xf32>
+}

@@ -2067,11 +2067,13 @@ class Calls(list):
 
 def dynamicGraph(nodes, inputs, outputs, initializers):
     """A model whose inputs and outputs name their dimensions (strings are
-    symbolic: `batch`)."""
+    symbolic: `batch`); an input (name, shape, type) has that element
+    type, else float."""
     graph = helper.make_graph(
         nodes, "check",
-        [helper.make_tensor_value_info(n, TensorProto.FLOAT, s)
-         for n, s in inputs],
+        [helper.make_tensor_value_info(i[0], (i + (TensorProto.FLOAT,))[2],
+                                       i[1])
+         for i in inputs],
         [helper.make_tensor_value_info(n, TensorProto.FLOAT, s)
          for n, s in outputs],
         initializer=[numpy_helper.from_array(a, n)
@@ -2140,6 +2142,39 @@ def dynamic_slice_concat_softmax():
         e = np.exp(c - c.max(axis=1, keepdims=True))
         inputs.append([x, y])
         refs.append([(e / e.sum(axis=1, keepdims=True)).T])
+    return model, inputs, refs
+
+
+@case
+def dynamic_gather():
+    """Gather over a dynamic batch: token ids of any count looked up in an
+    embedding table, constant indices along a static dimension, and one
+    scalar index (a slice dropping the dimension)."""
+    table = rand((50, 8), 5)
+    model = dynamicGraph(
+        [helper.make_node("Gather", ["table", "ids"], ["e"], name="embed"),
+         helper.make_node("Constant", [], ["picks"],
+                          value=numpy_helper.from_array(
+                              np.array([3, 0, -1], np.int64))),
+         helper.make_node("Gather", ["x", "picks"], ["g"], name="picks",
+                          axis=1),
+         helper.make_node("Constant", [], ["one"],
+                          value=numpy_helper.from_array(
+                              np.array(2, np.int64))),
+         helper.make_node("Gather", ["x", "one"], ["s"], name="one",
+                          axis=1)],
+        [("ids", ["batch", 5], TensorProto.INT64), ("x", ["batch", 6, 4])],
+        [("e", ["batch", 5, 8]), ("g", ["batch", 3, 4]), ("s", ["batch", 4])],
+        {"table": table})
+    inputs, refs = Calls(), Calls()
+    for n in (1, 4, 23):
+        ids = np.random.default_rng(60 + n).integers(0, 50, (n, 5),
+                                                     dtype=np.int64)
+        x = rand((n, 6, 4), 70 + n)
+        inputs.append([ids, x])
+        refs.append([table[ids].astype(np.float64),
+                     x[:, [3, 0, 5], :].astype(np.float64),
+                     x[:, 2, :].astype(np.float64)])
     return model, inputs, refs
 
 

@@ -609,6 +609,13 @@ LogicalResult convertGather(NodeContext &ctx) {
     return failure();
   llvm::SmallVector<int64_t> shape = gatherShape(ctx, *axis);
   int64_t dim = ctx.inputShape(0)[*axis];
+  // Indices are clamped to the gathered dimension, which must be known;
+  // any other dimension of the data or the indices may be dynamic (a
+  // decoder's token ids over a `?` sequence, issue 19).
+  if (ShapedType::isDynamic(dim))
+    return ctx.unsupported("a gather along the dynamic dimension " +
+                           std::to_string(*axis) + " of input 0 " +
+                           shapeString(ctx.inputShape(0)));
   if (dim == 0 && numElementsOf(shape) > 0)
     return ctx.emitError() << "gathers from an empty dimension";
   int64_t dataRank = ctx.inputRank(0);
@@ -632,8 +639,8 @@ LogicalResult convertGather(NodeContext &ctx) {
       int64_t index = constant->intAt(0);
       llvm::SmallVector<OpFoldResult> offsets(dataRank, b.getIndexAttr(0)),
           strides(dataRank, b.getIndexAttr(1)), sizes;
-      for (int64_t d : ctx.inputShape(0))
-        sizes.push_back(b.getIndexAttr(d));
+      for (int64_t d = 0; d < dataRank; ++d)
+        sizes.push_back(dimSize(b, loc, ctx.input(0), d));
       offsets[*axis] = b.getIndexAttr(index < 0 ? index + dim : index);
       sizes[*axis] = b.getIndexAttr(1);
       auto type =
@@ -654,7 +661,20 @@ LogicalResult convertGather(NodeContext &ctx) {
       AffineMap::get(rank, 0, indexExprs, mctx),
       b.getMultiDimIdentityMap(rank)};
   Type element = ctx.inputType(0).getElementType();
-  Value init = tensor::EmptyOp::create(b, loc, shape, element);
+  // Each dynamic dimension sized by the data's or the indices' own.
+  llvm::SmallVector<Value> sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!ShapedType::isDynamic(shape[d]))
+      continue;
+    if (d < *axis)
+      sizes.push_back(tensor::DimOp::create(b, loc, data, d));
+    else if (d < *axis + indexRank)
+      sizes.push_back(tensor::DimOp::create(b, loc, indices, d - *axis));
+    else
+      sizes.push_back(
+          tensor::DimOp::create(b, loc, data, d - indexRank + 1));
+  }
+  Value init = tensor::EmptyOp::create(b, loc, shape, element, sizes);
   bool isUnsigned = isUnsignedDType(ctx.inputDType(1));
   int64_t ax = *axis;
   Value result =
@@ -774,6 +794,7 @@ void registerReshapingOps(OpRegistry &registry) {
   registry.addFolder("Gather", foldGather);
   // Views and transposes of dynamic shapes (issue 19); Reshape's target
   // must be a constant, each converter refuses what it cannot follow.
+  registry.acceptDynamicShapes({"Gather"});
   registry.acceptDynamicShapes({"Identity", "Dropout", "Reshape", "Flatten",
                                 "Squeeze", "Unsqueeze", "Transpose", "Concat"});
 }

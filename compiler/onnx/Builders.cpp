@@ -453,11 +453,20 @@ Value buildArgReduction(OpBuilder &b, Location loc, Value x, int64_t axis,
                      : (isMax ? APInt::getSignedMinValue(w)
                               : APInt::getSignedMaxValue(w)));
   }
-  Value values = filledTensor(b, loc, outShape, element, initValue);
+  // Dynamic dimensions (issue 19) sized as the input's.
+  llvm::SmallVector<OpFoldResult> outSizes;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis)
+      outSizes.push_back(dimSize(b, loc, x, d));
+  auto filled = [&](TypedAttr value) {
+    Value empty = tensor::EmptyOp::create(b, loc, outSizes, value.getType());
+    Value scalar = arith::ConstantOp::create(b, loc, value);
+    return linalg::FillOp::create(b, loc, scalar, empty).getResult(0);
+  };
+  Value values = filled(initValue);
   // -1 marks "nothing seen yet", so the first element always wins (an
   // all -inf or NaN row still gets a valid index).
-  Value indices =
-      filledTensor(b, loc, outShape, b.getI64Type(), b.getI64IntegerAttr(-1));
+  Value indices = filled(b.getI64IntegerAttr(-1));
   llvm::SmallVector<AffineExpr> outExprs;
   for (int64_t d = 0; d < rank; ++d)
     if (d != axis)

@@ -2178,6 +2178,40 @@ def dynamic_gather():
     return model, inputs, refs
 
 
+@case
+def dynamic_instancenorm_argmax():
+    """InstanceNormalization and ArgMax (keepdims and not) over a dynamic
+    batch: each image normalized over its own pixels, the argmax along a
+    static dimension. ArgMax's int64 results are cast to float for the
+    comparison (exact either way)."""
+    scale, bias = rand((3,), 80, 0.5, 1.5), rand((3,), 81)
+    model = dynamicGraph(
+        [helper.make_node("InstanceNormalization", ["x", "scale", "bias"],
+                          ["n"], name="in", epsilon=1e-5),
+         helper.make_node("ArgMax", ["n"], ["a"], name="argmax", axis=3,
+                          keepdims=0),
+         helper.make_node("Cast", ["a"], ["af"], to=TensorProto.FLOAT),
+         helper.make_node("ArgMin", ["x"], ["b"], name="argmin", axis=1,
+                          keepdims=1),
+         helper.make_node("Cast", ["b"], ["bf"], to=TensorProto.FLOAT)],
+        [("x", ["batch", 3, 4, 5])],
+        [("n", ["batch", 3, 4, 5]), ("af", ["batch", 3, 4]),
+         ("bf", ["batch", 1, 4, 5])],
+        {"scale": scale, "bias": bias})
+    inputs, refs = Calls(), Calls()
+    for n in (1, 2, 9):
+        x = rand((n, 3, 4, 5), 90 + n)
+        x64 = x.astype(np.float64)
+        mean = x64.mean(axis=(2, 3), keepdims=True)
+        var = ((x64 - mean) ** 2).mean(axis=(2, 3), keepdims=True)
+        normed = ((x64 - mean) / np.sqrt(var + 1e-5) *
+                  scale.reshape(3, 1, 1) + bias.reshape(3, 1, 1))
+        inputs.append([x])
+        refs.append([normed, normed.argmax(axis=3).astype(np.float64),
+                     x.argmin(axis=1)[:, None].astype(np.float64)])
+    return model, inputs, refs
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

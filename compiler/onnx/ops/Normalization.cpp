@@ -391,6 +391,13 @@ LogicalResult convertInstanceNormalization(NodeContext &ctx) {
     return ctx.emitError() << "input " << shapeString(shape)
                            << " has no spatial dimensions";
   int64_t c = shape[1];
+  // Over a dynamic batch (issue 19): the channels and the normalized
+  // spatial dimensions must be known.
+  for (size_t d = 1; d < shape.size(); ++d)
+    if (ShapedType::isDynamic(shape[d]))
+      return ctx.unsupported("dynamic dimension " + std::to_string(d) +
+                             " of " + shapeString(shape) +
+                             " (only the batch may be dynamic)");
   for (size_t i : {size_t(1), size_t(2)})
     if (ctx.inputShape(i) != llvm::ArrayRef<int64_t>{c})
       return ctx.emitError() << "input " << i << " is not [" << c << "]";
@@ -524,7 +531,8 @@ LogicalResult convertLRN(NodeContext &ctx) {
 
 void registerNormalizationOps(OpRegistry &registry) {
   registry.add("BatchNormalization", convertBatchNormalization);
-  registry.acceptDynamicShapes({"BatchNormalization", "LayerNormalization"});
+  registry.acceptDynamicShapes(
+      {"BatchNormalization", "LayerNormalization", "InstanceNormalization"});
   registry.add("LayerNormalization", convertLayerNormalization);
   registry.add("InstanceNormalization", convertInstanceNormalization);
   registry.add("GroupNormalization", convertGroupNormalization);

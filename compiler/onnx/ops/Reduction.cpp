@@ -224,6 +224,11 @@ LogicalResult convertArg(NodeContext &ctx, bool isMax) {
     return failure();
   if (shape[*axis] == 0)
     return ctx.emitError() << "reduces an empty dimension";
+  // Over a dynamic shape (issue 19) the other dimensions pass through; the
+  // reduced one must be known not to be empty.
+  if (ShapedType::isDynamic(shape[*axis]))
+    return ctx.unsupported("reducing dynamic dimension " +
+                           std::to_string(*axis) + " of " + shapeString(shape));
   bool keepDims = ctx.attrInt("keepdims", 1) != 0;
   bool last = ctx.attrInt("select_last_index", 0) != 0;
   bool isUnsigned = isUnsignedDType(dtype);
@@ -232,9 +237,11 @@ LogicalResult convertArg(NodeContext &ctx, bool isMax) {
   Value result =
       buildArgReduction(b, loc, ctx.input(0), *axis, isMax, last, isUnsigned);
   if (keepDims) {
-    llvm::SmallVector<int64_t> kept(shape);
-    kept[*axis] = 1;
-    result = reshapeTo(b, loc, result, kept);
+    llvm::SmallVector<OpFoldResult> kept;
+    for (int64_t d = 0; d < rank; ++d)
+      kept.push_back(d == *axis ? b.getIndexAttr(1)
+                                : dimSize(b, loc, ctx.input(0), d));
+    result = reshapeToSizes(b, loc, result, kept);
   }
   ctx.setOutput(0, result, Int64);
   return success();
@@ -268,6 +275,7 @@ void registerReductionOps(OpRegistry &registry) {
     // the rest).
     registry.acceptDynamicShapes({e.Name});
   }
+  registry.acceptDynamicShapes({"ArgMax", "ArgMin"});
   registry.add("ArgMax",
                [](NodeContext &ctx) { return convertArg(ctx, true); });
   registry.add("ArgMin",

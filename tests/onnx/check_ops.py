@@ -2212,6 +2212,49 @@ def dynamic_instancenorm_argmax():
     return model, inputs, refs
 
 
+@case
+def dynamic_resize():
+    """Resize over a dynamic batch (scale 1 there): nearest x2 and linear
+    (half_pixel) x1.5 along the image dimensions."""
+    model = dynamicGraph(
+        [helper.make_node("Constant", [], ["s2"],
+                          value=numpy_helper.from_array(
+                              np.array([1, 1, 2, 2], np.float32))),
+         helper.make_node("Constant", [], ["s15"],
+                          value=numpy_helper.from_array(
+                              np.array([1, 1, 1.5, 1.5], np.float32))),
+         helper.make_node("Resize", ["x", "", "s2"], ["n"], name="nearest",
+                          mode="nearest",
+                          coordinate_transformation_mode="asymmetric",
+                          nearest_mode="floor"),
+         helper.make_node("Resize", ["x", "", "s15"], ["l"], name="linear",
+                          mode="linear",
+                          coordinate_transformation_mode="half_pixel")],
+        [("x", ["batch", 2, 4, 6])],
+        [("n", ["batch", 2, 8, 12]), ("l", ["batch", 2, 6, 9])], {})
+
+    def linear(x, out, axis):
+        size = x.shape[axis]
+        c = (np.arange(out) + 0.5) * size / out - 0.5
+        c = np.clip(c, 0, size - 1)
+        lo = np.floor(c).astype(int)
+        hi = np.minimum(lo + 1, size - 1)
+        w = c - lo
+        shape = [1] * x.ndim
+        shape[axis] = out
+        return (np.take(x, lo, axis) * (1 - w).reshape(shape) +
+                np.take(x, hi, axis) * w.reshape(shape))
+
+    inputs, refs = Calls(), Calls()
+    for n in (1, 3, 8):
+        x = rand((n, 2, 4, 6), 100 + n)
+        x64 = x.astype(np.float64)
+        nearest = x64.repeat(2, axis=2).repeat(2, axis=3)
+        inputs.append([x])
+        refs.append([nearest, linear(linear(x64, 6, 2), 9, 3)])
+    return model, inputs, refs
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

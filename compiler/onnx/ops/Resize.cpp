@@ -169,9 +169,13 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
     return ctx.unsupported(o.Mode + " resize of " + dtypeName(dtype));
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   int64_t rank = shape.size();
-  if (failed(ctx.checkShape(outShape, dtype, "output")))
+  if (failed(ctx.checkShape(staticPartOf(outShape), dtype, "output")))
     return failure();
   for (int64_t d = 0; d < rank; ++d) {
+    // A dynamic dimension (issue 19: a batch) is never resized: the
+    // callers give it scale 1, and it passes through.
+    if (ShapedType::isDynamic(shape[d]))
+      continue;
     if (shape[d] == 0 && outShape[d] > 0)
       return ctx.emitError() << "resizes an empty dimension " << d;
     // Each dimension's sampling tables are built on the host.
@@ -184,9 +188,11 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
   }
   std::vector<Sampling> sampling;
   for (int64_t d = 0; d < rank; ++d)
-    sampling.push_back(sample(o, shape[d], outShape[d], scales[d],
-                              o.RoiStart.empty() ? 0.0 : o.RoiStart[d],
-                              o.RoiEnd.empty() ? 1.0 : o.RoiEnd[d]));
+    sampling.push_back(ShapedType::isDynamic(shape[d])
+                           ? Sampling{}
+                           : sample(o, shape[d], outShape[d], scales[d],
+                                    o.RoiStart.empty() ? 0.0 : o.RoiStart[d],
+                                    o.RoiEnd.empty() ? 1.0 : o.RoiEnd[d]));
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
   MLIRContext *mctx = ctx.context();
@@ -227,7 +233,12 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
     resized.push_back(std::move(t));
   }
   maps.push_back(b.getMultiDimIdentityMap(rank));
-  Value init = tensor::EmptyOp::create(b, loc, outShape, element);
+  llvm::SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < rank; ++d)
+    if (ShapedType::isDynamic(outShape[d]))
+      dynamicSizes.push_back(tensor::DimOp::create(b, loc, source, d));
+  Value init =
+      tensor::EmptyOp::create(b, loc, outShape, element, dynamicSizes);
   Value result =
       linalg::GenericOp::create(
           b, loc, init.getType(), operands, init, maps,
@@ -359,6 +370,10 @@ LogicalResult convertResize(NodeContext &ctx) {
     for (auto [a, s] : llvm::zip(axes, *sizes)) {
       if (s < 0)
         return ctx.emitError() << "size " << s << " is negative";
+      if (ShapedType::isDynamic(shape[a]))
+        return ctx.unsupported("a constant size for dynamic dimension " +
+                               std::to_string(a) + " of " +
+                               shapeString(shape));
       outShape[a] = s;
       scales[a] = static_cast<double>(s) / shape[a];
     }
@@ -374,6 +389,13 @@ LogicalResult convertResize(NodeContext &ctx) {
       if (!(scales[a] > 0) || std::isinf(scales[a]))
         return ctx.emitError()
                << "scale " << scales[a] << " is not a positive number";
+      if (ShapedType::isDynamic(shape[a])) {
+        if (scales[a] != 1.0 || !o.RoiStart.empty())
+          return ctx.unsupported("resizing dynamic dimension " +
+                                 std::to_string(a) + " of " +
+                                 shapeString(shape));
+        continue;
+      }
       // A crop resizes its region of the input.
       double extent = o.RoiStart.empty() ? 1.0 : o.RoiEnd[a] - o.RoiStart[a];
       FailureOr<int64_t> size = sizeFromDouble(
@@ -423,6 +445,14 @@ LogicalResult convertUpsample(NodeContext &ctx) {
     if (!(scale >= 1) || std::isinf(scale))
       return ctx.emitError()
              << "scale " << scale << " is not a number of at least 1";
+    if (ShapedType::isDynamic(shape[d])) {
+      if (scale != 1.0)
+        return ctx.unsupported("resizing dynamic dimension " +
+                               std::to_string(d) + " of " +
+                               shapeString(shape));
+      outShape.push_back(ShapedType::kDynamic);
+      continue;
+    }
     FailureOr<int64_t> size =
         sizeFromDouble(ctx, std::floor(shape[d] * scale), "output size");
     if (failed(size))
@@ -642,6 +672,8 @@ LogicalResult convertGridSample(NodeContext &ctx) {
 
 void registerResizeOps(OpRegistry &registry) {
   registry.add("Resize", convertResize);
+  // Over a dynamic batch: dynamic dimensions keep scale 1 (emitResize).
+  registry.acceptDynamicShapes({"Resize", "Upsample"});
   registry.add("Upsample", convertUpsample);
   registry.add("GridSample", convertGridSample);
 }

@@ -2255,6 +2255,48 @@ def dynamic_resize():
     return model, inputs, refs
 
 
+@case
+def dynamic_attention_sequence():
+    """Attention over a dynamic sequence as exporters write it: q, k and v
+    projections, heads split by Reshape [1, -1, 4, 16] and Transpose, the
+    scores (MatMul of [1, 4, seq, 16] by [1, 4, 16, seq]), scale, Softmax
+    over the keys, MatMul by the values, heads merged back: one module at
+    1, 7 and 33 tokens."""
+    w = {n: rand((64, 64), 110 + i) * 0.1
+         for i, n in enumerate(("wq", "wk", "wv"))}
+    nodes = [helper.make_node("MatMul", ["x", n], [n[1]]) for n in w]
+    for t, perm in (("q", [0, 2, 1, 3]), ("k", [0, 2, 3, 1]),
+                    ("v", [0, 2, 1, 3])):
+        nodes += [helper.make_node("Reshape", [t, "heads"], [t + "r"]),
+                  helper.make_node("Transpose", [t + "r"], [t + "t"],
+                                   perm=perm)]
+    nodes += [helper.make_node("MatMul", ["qt", "kt"], ["s"], name="scores"),
+              helper.make_node("Div", ["s", "scale"], ["sd"]),
+              helper.make_node("Softmax", ["sd"], ["p"], axis=-1),
+              helper.make_node("MatMul", ["p", "vt"], ["o"], name="values"),
+              helper.make_node("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]),
+              helper.make_node("Reshape", ["ot", "merged"], ["y"])]
+    inits = dict(w)
+    inits["heads"] = np.array([1, -1, 4, 16], np.int64)
+    inits["merged"] = np.array([1, -1, 64], np.int64)
+    inits["scale"] = np.array(4.0, np.float32)
+    model = dynamicGraph(nodes, [("x", [1, "seq", 64])],
+                         [("y", [1, "seq", 64])], inits)
+    inputs, refs = Calls(), Calls()
+    for n in (1, 7, 33):
+        x = rand((1, n, 64), 120 + n)
+        q, k, v = (x.astype(np.float64)[0] @ w[name] for name in w)
+        heads = [slice(h * 16, (h + 1) * 16) for h in range(4)]
+        out = []
+        for h in heads:
+            sc = q[:, h] @ k[:, h].T / 4.0
+            e = np.exp(sc - sc.max(axis=1, keepdims=True))
+            out.append((e / e.sum(axis=1, keepdims=True)) @ v[:, h])
+        inputs.append([x])
+        refs.append([np.concatenate(out, axis=1)[None]])
+    return model, inputs, refs
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

@@ -68,9 +68,11 @@ Value broadcastValue(OpBuilder &b, Location loc, Value value,
 
 } // namespace
 
-/// lhs [batch..., m, k] x rhs [batch..., k, n] with dynamic batch
-/// dimensions (m, k, n static): one linalg.batch_matmul over the batch
-/// collapsed to one dimension, then viewed as lhs's batch.
+/// lhs [batch..., m, k] x rhs [batch..., k, n] with dynamic dimensions
+/// (issue 19: attention over a dynamic batch or sequence): one
+/// linalg.batch_matmul over the batch collapsed to one dimension, then
+/// viewed as lhs's batch. Each call checks that the operands' k and
+/// collapsed batches agree (the host's shape checks).
 static FailureOr<Value> batchedMatrices(NodeContext &ctx, Value lhs,
                                         Value rhs) {
   OpBuilder &b = ctx.builder();
@@ -78,31 +80,38 @@ static FailureOr<Value> batchedMatrices(NodeContext &ctx, Value lhs,
   auto lhsType = cast<RankedTensorType>(lhs.getType());
   auto rhsType = cast<RankedTensorType>(rhs.getType());
   int64_t rank = lhsType.getRank();
-  int64_t m = lhsType.getDimSize(rank - 2), k = lhsType.getDimSize(rank - 1);
-  int64_t n = rhsType.getDimSize(rank - 1);
-  if (rhsType.getDimSize(rank - 2) != k)
+  int64_t k = lhsType.getDimSize(rank - 1);
+  int64_t rhsK = rhsType.getDimSize(rank - 2);
+  if (!ShapedType::isDynamic(k) && !ShapedType::isDynamic(rhsK) && rhsK != k)
     return ctx.emitError() << "inner dimensions differ: "
                            << shapeString(lhsType.getShape()) << " x "
                            << shapeString(rhsType.getShape()),
            failure();
   Type element = lhsType.getElementType();
   Type acc = accumulatorType(element);
+  OpFoldResult m = dimSize(b, loc, lhs, rank - 2);
+  OpFoldResult n = dimSize(b, loc, rhs, rank - 1);
   Value a3 = reshapeToSizes(b, loc, lhs,
-                            {leadingProduct(b, loc, lhs, rank - 2),
-                             b.getIndexAttr(m), b.getIndexAttr(k)});
+                            {leadingProduct(b, loc, lhs, rank - 2), m,
+                             dimSize(b, loc, lhs, rank - 1)});
   Value b3 = reshapeToSizes(b, loc, rhs,
                             {leadingProduct(b, loc, rhs, rank - 2),
-                             b.getIndexAttr(k), b.getIndexAttr(n)});
-  auto a3Type = cast<RankedTensorType>(a3.getType());
-  Value init = zeros(b, loc, {a3Type.getDimSize(0), m, n}, acc, a3);
+                             dimSize(b, loc, rhs, rank - 2), n});
+  Value empty = tensor::EmptyOp::create(
+      b, loc, llvm::ArrayRef<OpFoldResult>{dimSize(b, loc, a3, 0), m, n}, acc);
+  Value init =
+      linalg::FillOp::create(
+          b, loc, Value(arith::ConstantOp::create(b, loc, scalarAttr(acc, 0))),
+          empty)
+          .getResult(0);
   Value product =
       linalg::BatchMatmulOp::create(b, loc, ValueRange{a3, b3}, init)
           .getResult(0);
   llvm::SmallVector<OpFoldResult> outSizes;
   for (int64_t d = 0; d + 2 < rank; ++d)
     outSizes.push_back(dimSize(b, loc, lhs, d));
-  outSizes.push_back(b.getIndexAttr(m));
-  outSizes.push_back(b.getIndexAttr(n));
+  outSizes.push_back(m);
+  outSizes.push_back(n);
   return reshapeToSizes(b, loc, convertFloatElements(b, loc, product, element),
                         outSizes);
 }
@@ -123,21 +132,18 @@ FailureOr<Value> buildMatMul(NodeContext &ctx, Value lhs, Value rhs) {
       !ShapedType::isStaticShape(rhsShape)) {
     // Dynamic batches of matrices (attention's scores and their product
     // with the values, issue 19): both operands [batch..., m|k, k|n] with
-    // as many batch dimensions, m, k and n static; the batch dimensions
-    // are collapsed into one, which each call checks they agree on.
+    // as many batch dimensions, any of m, k and n dynamic too (a dynamic
+    // sequence); the batch dimensions are collapsed into one, which each
+    // call checks they agree on, as it checks k.
     if (!dropM && !dropN && aShape.size() == bShape.size() &&
         aShape.size() >= 3) {
       int64_t rank = aShape.size();
-      bool staticMatrices = true;
-      for (int64_t d = rank - 2; d < rank; ++d)
-        staticMatrices &= !ShapedType::isDynamic(aShape[d]) &&
-                          !ShapedType::isDynamic(bShape[d]);
       // Batch dimensions pairwise alike (both dynamic, or equal): then
       // the collapsed batches agree exactly when the dimensions do.
       bool sameBatch = true;
       for (int64_t d = 0; d + 2 < rank; ++d)
         sameBatch &= aShape[d] == bShape[d];
-      if (staticMatrices && sameBatch)
+      if (sameBatch)
         return batchedMatrices(ctx, lhs, rhs);
     }
     // Dynamic shapes (issue 19): a linear layer, lhs [..., m, k] with any

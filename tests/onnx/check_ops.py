@@ -2297,6 +2297,60 @@ def dynamic_attention_sequence():
     return model, inputs, refs
 
 
+@case
+def dynamic_kv_cache_step():
+    """One attention step with a key/value cache, as a decoder exports it:
+    the new tokens' keys and values (heads split by Reshape -1) are
+    concatenated to the past ones along the dynamic position axis and
+    returned as the present cache, and the new queries attend to every
+    position. One module at (past, new) = (0, 5), (5, 1), (6, 1), (30, 3)
+    positions."""
+    w = {n: rand((64, 64), 130 + i) * 0.1
+         for i, n in enumerate(("wq", "wk", "wv"))}
+    nodes = [helper.make_node("MatMul", ["x", n], [n[1]]) for n in w]
+    for t in "qkv":
+        nodes += [helper.make_node("Reshape", [t, "heads"], [t + "r"]),
+                  helper.make_node("Transpose", [t + "r"], [t + "t"],
+                                   perm=[0, 2, 1, 3])]
+    nodes += [helper.make_node("Concat", ["past_k", "kt"], ["present_k"],
+                               name="cache_k", axis=2),
+              helper.make_node("Concat", ["past_v", "vt"], ["present_v"],
+                               name="cache_v", axis=2),
+              helper.make_node("Transpose", ["present_k"], ["kT"],
+                               perm=[0, 1, 3, 2]),
+              helper.make_node("MatMul", ["qt", "kT"], ["s"]),
+              helper.make_node("Div", ["s", "scale"], ["sd"]),
+              helper.make_node("Softmax", ["sd"], ["p"], axis=-1),
+              helper.make_node("MatMul", ["p", "present_v"], ["o"]),
+              helper.make_node("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]),
+              helper.make_node("Reshape", ["ot", "merged"], ["y"])]
+    inits = dict(w)
+    inits["heads"] = np.array([1, -1, 4, 16], np.int64)
+    inits["merged"] = np.array([1, -1, 64], np.int64)
+    inits["scale"] = np.array(4.0, np.float32)
+    model = dynamicGraph(
+        nodes,
+        [("x", [1, "new", 64]), ("past_k", [1, 4, "past", 16]),
+         ("past_v", [1, 4, "past", 16])],
+        [("y", [1, "new", 64]), ("present_k", [1, 4, "total", 16]),
+         ("present_v", [1, 4, "total", 16])], inits)
+    inputs, refs = Calls(), Calls()
+    for past, new in ((0, 5), (5, 1), (6, 1), (30, 3)):
+        x = rand((1, new, 64), 140 + past)
+        pk, pv = rand((1, 4, past, 16), 150 + past), rand((1, 4, past, 16),
+                                                          160 + past)
+        q, k, v = (x.astype(np.float64)[0] @ w[name] for name in w)
+        split = lambda a: a.reshape(new, 4, 16).transpose(1, 0, 2)[None]
+        kk = np.concatenate([pk.astype(np.float64), split(k)], axis=2)
+        vv = np.concatenate([pv.astype(np.float64), split(v)], axis=2)
+        sc = split(q) @ kk.transpose(0, 1, 3, 2) / 4.0
+        e = np.exp(sc - sc.max(axis=3, keepdims=True))
+        o = (e / e.sum(axis=3, keepdims=True)) @ vv
+        inputs.append([x, pk, pv])
+        refs.append([o[0].transpose(1, 0, 2).reshape(1, new, 64), kk, vv])
+    return model, inputs, refs
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

@@ -485,10 +485,13 @@ concatShape(NodeContext &ctx) {
                  << " does not fit input 0 " << shapeString(ctx.inputShape(0))
                  << " on axis " << *axis,
              failure();
-    if (ShapedType::isDynamic(shape[*axis]) || ShapedType::isDynamic(s[*axis]))
-      return (void)ctx.unsupported("concatenating along dynamic dimension " +
-                                   std::to_string(*axis)),
-             failure();
+    // Along a dynamic dimension (a key/value cache grown by the new
+    // positions, issue 19) the result's extent is the host's sum.
+    if (ShapedType::isDynamic(shape[*axis]) ||
+        ShapedType::isDynamic(s[*axis])) {
+      shape[*axis] = ShapedType::kDynamic;
+      continue;
+    }
     std::optional<int64_t> sum = checkedAdd(shape[*axis], s[*axis]);
     if (!sum)
       return ctx.emitError() << "the inputs' sizes along axis " << *axis
@@ -496,10 +499,6 @@ concatShape(NodeContext &ctx) {
              failure();
     shape[*axis] = *sum;
   }
-  if (ShapedType::isDynamic(shape[*axis]))
-    return (void)ctx.unsupported("concatenating along dynamic dimension " +
-                                 std::to_string(*axis)),
-           failure();
   if (failed(ctx.checkShape(staticPartOf(shape), ctx.inputDType(0), "output")))
     return failure();
   return std::make_pair(*axis, shape);

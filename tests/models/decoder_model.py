@@ -1,0 +1,143 @@
+"""A GPT-2-style decoder with a key/value cache, for issue 19's decoding:
+one module serves the prompt (prefill) and every generated token (decode
+step), the cache passed in and returned as the exporters of Hugging Face
+models write it (past_key_values in, present key/values out, dynamic axes
+on the positions).
+
+  inputs   ids [1, new] int64, positions [1, new] int64 (absolute),
+           mask [1, 1, new, past + new] float (0 where a query may look,
+           -inf where not: causal in a prefill, zeros in a step),
+           past_key_i / past_value_i [1, heads, past, head width] per layer
+  outputs  logits [1, new, vocab], present_key_i / present_value_i
+           [1, heads, past + new, head width]
+
+Plain torch.nn (Linear, LayerNorm, GELU, Embedding and tensor ops) so that
+PyTorch 1.13 exports it at opset 17 and a later PyTorch rebuilds it from a
+state dict, as transformer_models.py's models.
+"""
+
+import math
+
+import torch
+from torch import nn
+
+CONFIG = dict(layers=2, width=64, heads=4, mlp=256, vocab=512, context=256)
+
+
+class CachedAttention(nn.Module):
+    def __init__(self, width, heads):
+        super().__init__()
+        self.heads = heads
+        self.qkv = nn.Linear(width, 3 * width)
+        self.proj = nn.Linear(width, width)
+        self.scale = 1.0 / math.sqrt(width // heads)
+
+    def forward(self, x, mask, past_k, past_v):
+        width = x.shape[-1]
+        qkv = self.qkv(x).reshape(1, -1, 3, self.heads, width // self.heads)
+        q, k, v = qkv.permute(2, 0, 3, 1, 4).unbind(0)
+        k = torch.cat([past_k, k], dim=2)
+        v = torch.cat([past_v, v], dim=2)
+        scores = torch.matmul(q, k.transpose(-2, -1)) * self.scale + mask
+        out = torch.matmul(scores.softmax(dim=-1), v)
+        return self.proj(out.transpose(1, 2).reshape(1, -1, width)), k, v
+
+
+class CachedBlock(nn.Module):
+    def __init__(self, width, heads, mlp):
+        super().__init__()
+        self.ln1 = nn.LayerNorm(width)
+        self.attn = CachedAttention(width, heads)
+        self.ln2 = nn.LayerNorm(width)
+        self.mlp = nn.Sequential(nn.Linear(width, mlp), nn.GELU(),
+                                 nn.Linear(mlp, width))
+
+    def forward(self, x, mask, past_k, past_v):
+        a, k, v = self.attn(self.ln1(x), mask, past_k, past_v)
+        x = x + a
+        return x + self.mlp(self.ln2(x)), k, v
+
+
+class CachedDecoder(nn.Module):
+    def __init__(self, layers, width, heads, mlp, vocab, context):
+        super().__init__()
+        self.heads = heads
+        self.wte = nn.Embedding(vocab, width)
+        self.wpe = nn.Embedding(context, width)
+        self.blocks = nn.ModuleList(
+            CachedBlock(width, heads, mlp) for _ in range(layers))
+        self.ln = nn.LayerNorm(width)
+
+    def forward(self, ids, positions, mask, *past):
+        x = self.wte(ids) + self.wpe(positions)
+        present = []
+        for i, block in enumerate(self.blocks):
+            x, k, v = block(x, mask, past[2 * i], past[2 * i + 1])
+            present += [k, v]
+        # The LM head is the token embedding, transposed (tied weights).
+        return (torch.matmul(self.ln(x), self.wte.weight.t()), *present)
+
+
+def build(generator):
+    """The decoder with seeded weights: Linear layers torch's default
+    initialization from the global seed (seed it first), embeddings and
+    LayerNorms from `generator` (GPT-2's N(0, 0.02) and N(0, 0.01), affine
+    parameters around 1 and 0)."""
+    model = CachedDecoder(**CONFIG)
+    with torch.no_grad():
+        model.wte.weight.normal_(0.0, 0.02, generator=generator)
+        model.wpe.weight.normal_(0.0, 0.01, generator=generator)
+        for module in model.modules():
+            if isinstance(module, nn.LayerNorm):
+                module.weight.uniform_(0.5, 1.5, generator=generator)
+                module.bias.normal_(0.0, 0.25, generator=generator)
+    return model.eval()
+
+
+def input_names():
+    names = ["ids", "positions", "mask"]
+    for i in range(CONFIG["layers"]):
+        names += [f"past_key_{i}", f"past_value_{i}"]
+    return names
+
+
+def output_names():
+    names = ["logits"]
+    for i in range(CONFIG["layers"]):
+        names += [f"present_key_{i}", f"present_value_{i}"]
+    return names
+
+
+def causal_mask(past, new, dtype=torch.float32):
+    """[1, 1, new, past + new]: query j (position past + j) sees keys up to
+    its own position."""
+    keys = torch.arange(past + new)
+    queries = torch.arange(past, past + new)
+    allowed = keys[None, :] <= queries[:, None]
+    mask = torch.zeros(new, past + new, dtype=dtype)
+    mask[~allowed] = float("-inf")
+    return mask[None, None]
+
+
+def empty_cache(dtype=torch.float32):
+    width, heads = CONFIG["width"], CONFIG["heads"]
+    return [torch.zeros(1, heads, 0, width // heads, dtype=dtype)
+            for _ in range(2 * CONFIG["layers"])]
+
+
+def export(model, path):
+    """ONNX at opset 17, the position axes dynamic."""
+    ids = torch.zeros(1, 3, dtype=torch.int64)
+    positions = torch.arange(3)[None]
+    width, heads = CONFIG["width"], CONFIG["heads"]
+    past = [torch.zeros(1, heads, 2, width // heads)
+            for _ in range(2 * CONFIG["layers"])]
+    axes = {"ids": {1: "new"}, "positions": {1: "new"},
+            "mask": {2: "new", 3: "total"}, "logits": {1: "new"}}
+    for i in range(CONFIG["layers"]):
+        for kind in ("key", "value"):
+            axes[f"past_{kind}_{i}"] = {2: "past"}
+            axes[f"present_{kind}_{i}"] = {2: "total"}
+    torch.onnx.export(model, (ids, positions, causal_mask(2, 3), *past),
+                      path, opset_version=17, input_names=input_names(),
+                      output_names=output_names(), dynamic_axes=axes)

@@ -18,9 +18,11 @@ two best float64 logits are closer than the tolerance could pick either;
 the report says so instead of failing on the token (the logits still
 count).
 
-This runner passes the cache through the host between calls
-(kiln-run-module reads and writes .npy files); keeping it in device
-buffers is the C API's part (kilnFunctionCallBuffersWithShapes).
+This comparison passes the cache through the host between calls
+(kiln-run-module reads and writes .npy files); then kiln-generate
+(examples/generate, when built) decodes the same prompt through the C
+API's device-buffer calls, the cache kept in device memory, and its
+tokens must be PyTorch's.
 --prebuilt DIR runs a module compiled elsewhere (DIR/decoder.kiln and
 DIR/decoder.onnx's weights rebuilt from the seed), for the GPU machine.
 
@@ -134,12 +136,39 @@ def main():
     for device in args.device:
         work = os.path.join(args.work_dir, device)
         kiln = KilnDecoder(args, device, module, work)
-        failed |= decode(args, device, reference, kiln) != 0
+        failures, prompt, tokens = decode(args, device, reference, kiln)
+        failed |= failures != 0
+        failed |= not generate(args, device, module, prompt, tokens)
     return 1 if failed else 0
 
 
+def generate(args, device, module, prompt, expected):
+    """kiln-generate (examples/generate: the C API's device-buffer calls,
+    the cache never leaving the device) from the same prompt: its tokens
+    must be PyTorch's greedy ones. True when they are, or when the binary
+    is absent (said so)."""
+    binary = os.path.join(args.bin_dir, "kiln-generate")
+    if not os.path.exists(binary):
+        print(f"skipped: kiln-generate on {device}: no {binary}")
+        return True
+    argv = [binary, f"--device={device}", f"--module={module}",
+            f"--tokens={args.tokens}", *map(str, prompt)]
+    result = subprocess.run(argv, capture_output=True, text=True)
+    if result.returncode != 0:
+        print(f"FAIL kiln-generate on {device}: {result.stderr.strip()}")
+        return False
+    tokens = [int(t) for t in result.stdout.split()]
+    same = sum(a == b for a, b in zip(tokens, expected))
+    good = tokens == expected
+    print(f"{'PASS' if good else 'FAIL'} kiln-generate on {device} (cache "
+          f"in device buffers): {same}/{len(expected)} tokens equal to "
+          f"PyTorch's greedy decode")
+    return good
+
+
 def decode(args, device, reference, kiln):
-    """Prefill and decode steps on `device`; 0 when every step matched."""
+    """Prefill and decode steps on `device`: (failures, the prompt,
+    PyTorch's greedy tokens)."""
     vocab = decoder_model.CONFIG["vocab"]
     prompt = np.random.default_rng(2).integers(0, vocab, (1, args.prompt),
                                                dtype=np.int64)
@@ -163,13 +192,13 @@ def decode(args, device, reference, kiln):
             logits, past_kiln = kiln(ids, positions, mask.numpy(), past_kiln)
         except RuntimeError as e:
             print(f"FAIL step {step} (past {past}, new {new}): {e}")
-            return 1
+            return 1, [int(t) for t in prompt[0]], generated_ref
         shapes = [logits.shape] + [p.shape for p in past_kiln]
         expected = [ref_logits.shape] + [tuple(r.shape) for r in past_ref]
         if shapes != expected:
             print(f"FAIL step {step}: output shapes {shapes}, PyTorch's "
                   f"{expected}")
-            return 1
+            return 1, [int(t) for t in prompt[0]], generated_ref
         budget = 1e-5 * np.abs(ref_logits).max() + 1e-4 * np.abs(ref_logits)
         err = np.abs(logits.astype(np.float64) - ref_logits)
         worst = max(worst, float((err / budget).max()))
@@ -203,8 +232,8 @@ def decode(args, device, reference, kiln):
           f"({kiln.calls} calls of one module, context {args.prompt} to "
           f"{args.prompt + args.tokens - 1})")
     print("tokens:", " ".join(map(str, generated_kiln)))
-    print(f"{'FAIL' if failures else 'PASS'} decoder")
-    return 1 if failures else 0
+    print(f"{'FAIL' if failures else 'PASS'} decoder on {device}")
+    return failures, [int(t) for t in prompt[0]], generated_ref
 
 
 if __name__ == "__main__":

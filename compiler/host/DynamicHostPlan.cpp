@@ -3,17 +3,21 @@
 // A function with dynamic dimensions (issue 19, item 1) cannot have its
 // buffers placed at compile time: every size is a node of the function's
 // shape program (ShapeExpressions.h), evaluated per call. Its arena holds
-// each dispatch result in a slice of its own, one after another in program
-// order, 64-byte aligned, offsets and lengths as nodes; reusing dead
-// values' bytes, as static plans do, needs sizes to compare, which item 2's
-// bounds will give (a plan at the largest shape). Results are written
+// each dispatch result in a slot, 64-byte aligned, offsets and lengths as
+// nodes: a dead value's slot (no step after this one reads it or a view of
+// it) is taken again by a later result whose byte size is the very same
+// node (the program hash-conses, so equal expressions are one node: a
+// network's blocks at one resolution share their sizes), else a new slot
+// goes after the last. Comparing sizes that are different expressions
+// needs bounds (item 2's plan at the largest shape). Results are written
 // straight into the output buffers, whose dimensions are nodes too.
 //
-// Step dependencies are derived from what each step touches, value by
-// value: no two values share bytes, so steps conflict exactly where they
-// touch one value with a write, which StepDependencies.h sees when each
-// value stands for a range of its own. The runtime checks the real ranges
-// against the same rule on each call.
+// Step dependencies are derived from what each step touches, slot by
+// slot: each slot stands for a range of its own, so a step writing a
+// reused slot follows every step that read its earlier value and steps
+// conflict exactly where they touch one slot with a write, which
+// StepDependencies.h sees. The runtime checks the real ranges against the
+// same rule on each call.
 //
 // A dispatch's push constants are its scalar operands, as in static plans:
 // constants as words, host-computed extents (`index` operands) as nodes;
@@ -35,6 +39,39 @@
 using namespace mlir;
 
 namespace kiln {
+namespace {
+
+// A byte size as coefficient x the product of its other factors (input
+// dimensions, or nodes other than a product: a sum, a division), so that
+// sizes of one shape's tensors compare: a slot of 4 x 64 x n bytes holds
+// a value of 4 x 32 x n.
+struct Monomial {
+  int64_t Coefficient = 1;
+  llvm::SmallVector<uint32_t> Factors; // sorted
+};
+
+Monomial monomialOf(const ShapeProgramBuilder &program, uint32_t node) {
+  Monomial m;
+  llvm::SmallVector<uint32_t> work = {node};
+  while (!work.empty()) {
+    uint32_t n = work.pop_back_val();
+    const schema::ShapeNodeData &data = program.nodes()[n];
+    if (data.Op == schema::ShapeOpcode::Mul) {
+      work.push_back(static_cast<uint32_t>(data.A));
+      work.push_back(static_cast<uint32_t>(data.B));
+    } else if (std::optional<int64_t> c = program.constantValue(n);
+               c && !__builtin_mul_overflow(m.Coefficient, *c,
+                                            &m.Coefficient)) {
+      continue;
+    } else {
+      m.Factors.push_back(n);
+    }
+  }
+  llvm::sort(m.Factors);
+  return m;
+}
+
+} // namespace
 
 FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
                                             ConstantPool &pool) {
@@ -99,6 +136,27 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
     }
   }
 
+  // The last step reading each value, views read as their source.
+  llvm::DenseMap<Value, int64_t> lastRead;
+  {
+    int64_t index = 0;
+    for (Operation &op : block)
+      if (auto call = dyn_cast<func::CallOp>(op)) {
+        for (Value operand : call.getOperands())
+          lastRead[producingResult(operand)] = index;
+        ++index;
+      }
+  }
+  // Arena slots: their offset and length nodes and the range standing for
+  // each when deriving dependencies; the values in them, and the free ones.
+  struct Slot {
+    uint32_t OffsetNode, LengthNode;
+    uint64_t Range;
+  };
+  std::vector<Slot> slots;
+  std::vector<std::pair<Value, size_t>> occupied; // value, slot
+  std::vector<size_t> freeSlots;
+
   std::vector<std::vector<schema::StepAccess>> accesses;
   for (Operation &op : block) {
     if (&op == returnOp.getOperation())
@@ -155,6 +213,15 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
              << "' cannot run on the host of a function with dynamic shapes "
                 "yet (issue 19); it was expected inside a dispatch";
 
+    // Slots whose values no step from this one on reads are free.
+    int64_t stepIndex = static_cast<int64_t>(plan.Steps.size());
+    llvm::erase_if(occupied, [&](const std::pair<Value, size_t> &entry) {
+      auto it = lastRead.find(entry.first);
+      if (it != lastRead.end() && it->second >= stepIndex)
+        return false;
+      freeSlots.push_back(entry.second);
+      return true;
+    });
     DispatchStepPlan step;
     step.EntryPoint = call.getCallee().str();
     std::vector<schema::StepAccess> stepAccesses;
@@ -192,12 +259,37 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
         virtualRanges[result] = {static_cast<uint8_t>(Storage::Output),
                                  it->second, 0, 1, false};
       } else {
+        // The smallest free slot whose size is this one's, or a multiple
+        // of it by a constant at least 1: the same product of dimensions
+        // with a coefficient at least this one's.
+        Monomial need = monomialOf(program, *bytes);
+        auto reusable = freeSlots.end();
+        int64_t best = 0;
+        for (auto it = freeSlots.begin(); it != freeSlots.end(); ++it) {
+          Monomial have = monomialOf(program, slots[*it].LengthNode);
+          if (have.Factors != need.Factors ||
+              have.Coefficient < need.Coefficient)
+            continue;
+          if (reusable == freeSlots.end() || have.Coefficient < best) {
+            reusable = it;
+            best = have.Coefficient;
+          }
+        }
+        size_t slot;
+        if (reusable != freeSlots.end()) {
+          slot = *reusable;
+          freeSlots.erase(reusable);
+        } else {
+          slot = slots.size();
+          slots.push_back({arenaEnd, *bytes, arenaValues++});
+          arenaEnd = program.alignTo(program.add(arenaEnd, *bytes),
+                                     static_cast<int64_t>(kBufferAlignment));
+        }
+        occupied.push_back({result, slot});
         slice = {Storage::Arena, 0, 0, 0};
-        slice.OffsetNode = arenaEnd;
-        arenaEnd = program.alignTo(program.add(arenaEnd, *bytes),
-                                   static_cast<int64_t>(kBufferAlignment));
+        slice.OffsetNode = slots[slot].OffsetNode;
         virtualRanges[result] = {static_cast<uint8_t>(Storage::Arena), 0,
-                                 arenaValues++, 1, false};
+                                 slots[slot].Range, 1, false};
       }
       slice.LengthNode = *bytes;
       slices[result] = slice;

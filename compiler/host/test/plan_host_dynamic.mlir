@@ -179,3 +179,49 @@ func.func @concat_rows(%a: tensor<?x3xf32>, %b: tensor<?x2xf32>) -> tensor<?x5xf
   %0 = call @join(%a, %b) : (tensor<?x3xf32>, tensor<?x2xf32>) -> tensor<?x5xf32>
   return %0 : tensor<?x5xf32>
 }
+
+// -----
+
+func.func private @widen(%a: tensor<?x2xf32>) -> tensor<?x4xf32> attributes {kiln.dispatch} {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?x2xf32>
+  %e = tensor.empty(%n) : tensor<?x4xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j floordiv 2)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<?x2xf32>) outs(%e : tensor<?x4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+func.func private @narrow(%a: tensor<?x4xf32>) -> tensor<?x2xf32> attributes {kiln.dispatch} {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?x4xf32>
+  %e = tensor.empty(%n) : tensor<?x2xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j * 2)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<?x4xf32>) outs(%e : tensor<?x2xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<?x2xf32>
+  return %0 : tensor<?x2xf32>
+}
+
+// Dead values' arena slots are taken again: %2 (n x 4 floats, node n6)
+// takes the slot of %0 (the same size node), last read by step 1, and %3
+// (n x 2, n5) the slot of %1, last read by step 2: three arena values in
+// two slots, arena[0:+n6] and arena[n9:+n5]. Each step writing a reused
+// slot follows the steps that read its earlier value (the dependencies are
+// derived slot by slot).
+// CHECK-LABEL: func.func @reuse(
+// CHECK-SAME:    kiln.shape_program = ["const 0", "const 4", "dim 0 0", "mul n1 n2", "const 2", "mul n3 n4", "mul n1 n3", "const 64", "ceildiv n6 n7", "mul n7 n8", "add n5 n9", "ceildiv n10 n7", "mul n7 n11"]
+// CHECK-SAME:    kiln.step_dependencies = [array<i32>, array<i32: 0>, array<i32: 1>, array<i32: 2>, array<i32: 3>]
+// CHECK-SAME:    kiln.steps = ["dispatch @widen input0[0:+n5] arena[0:+n6] push {{[^"]*}}",
+// CHECK-SAME:                  "dispatch @narrow arena[0:+n6] arena[n9:+n5] push {{[^"]*}}",
+// CHECK-SAME:                  "dispatch @widen arena[n9:+n5] arena[0:+n6] push {{[^"]*}}",
+// CHECK-SAME:                  "dispatch @narrow arena[0:+n6] arena[n9:+n5] push {{[^"]*}}",
+// CHECK-SAME:                  "dispatch @widen arena[n9:+n5] output0[0:+n6] push {{[^"]*}}"]
+func.func @reuse(%a: tensor<?x2xf32>) -> tensor<?x4xf32> {
+  %0 = call @widen(%a) : (tensor<?x2xf32>) -> tensor<?x4xf32>
+  %1 = call @narrow(%0) : (tensor<?x4xf32>) -> tensor<?x2xf32>
+  %2 = call @widen(%1) : (tensor<?x2xf32>) -> tensor<?x4xf32>
+  %3 = call @narrow(%2) : (tensor<?x4xf32>) -> tensor<?x2xf32>
+  %4 = call @widen(%3) : (tensor<?x2xf32>) -> tensor<?x4xf32>
+  return %4 : tensor<?x4xf32>
+}

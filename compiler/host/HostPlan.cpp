@@ -159,8 +159,20 @@ void setBoundaryTypes(func::FuncOp func, HostPlan &plan) {
     return type.clone(IntegerType::get(t.getContext(), integer.getWidth(),
                                        IntegerType::Unsigned));
   };
-  for (auto [i, t] : llvm::enumerate(func.getFunctionType().getInputs()))
+  for (auto [i, t] : llvm::enumerate(func.getFunctionType().getInputs())) {
     plan.Inputs.push_back(boundaryType(t, func.getArgAttrDict(i)));
+    auto low = func.getArgAttrOfType<DenseI64ArrayAttr>(i, "kiln.dim_min");
+    auto high = func.getArgAttrOfType<DenseI64ArrayAttr>(i, "kiln.dim_max");
+    plan.InputDimMin.emplace_back();
+    plan.InputDimMax.emplace_back();
+    if (low && high && low.size() == cast<RankedTensorType>(t).getRank() &&
+        high.size() == low.size()) {
+      plan.InputDimMin.back().assign(low.asArrayRef().begin(),
+                                     low.asArrayRef().end());
+      plan.InputDimMax.back().assign(high.asArrayRef().begin(),
+                                     high.asArrayRef().end());
+    }
+  }
   for (auto [i, t] : llvm::enumerate(func.getFunctionType().getResults()))
     plan.Outputs.push_back(boundaryType(t, func.getResultAttrDict(i)));
 }

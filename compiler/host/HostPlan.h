@@ -71,6 +71,10 @@ struct HostPlan {
   std::vector<std::pair<uint32_t, uint32_t>> ShapeChecks;
   uint32_t ArenaSizeNode = schema::kNoShapeNode;
   std::vector<std::vector<uint32_t>> OutputDimNodes;
+  /// Each input's dimension bounds (`kiln.dim_min`/`kiln.dim_max` argument
+  /// attributes: --input-shape=NAME:MIN..MAX), checked per call; empty for
+  /// an input without.
+  std::vector<std::vector<int64_t>> InputDimMin, InputDimMax;
 };
 
 /// Module-wide constant data, 64-byte aligned entries, deduplicated.

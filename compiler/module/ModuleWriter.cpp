@@ -24,6 +24,7 @@ constexpr uint16_t kVersionMajor = 1;
 constexpr uint16_t kVersionMinor = 2;
 constexpr uint16_t kVersionMinorDynamic = 3;
 constexpr uint16_t kVersionMinorEarlyLaunch = 4;
+constexpr uint16_t kVersionMinorBounds = 5;
 
 FailureOr<fbs::ElementType> elementTypeOf(Location loc, Type type) {
   if (type.isF32())
@@ -81,8 +82,11 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
       entryOrdinal[entry.Name] = i;
 
   flatbuffers::FlatBufferBuilder fbb(1 << 16);
+  bool bounded = false;
   auto tensorTypes = [&](ArrayRef<RankedTensorType> types,
-                         ArrayRef<std::vector<uint32_t>> dimNodes)
+                         ArrayRef<std::vector<uint32_t>> dimNodes,
+                         ArrayRef<std::vector<int64_t>> dimMin = {},
+                         ArrayRef<std::vector<int64_t>> dimMax = {})
       -> FailureOr<flatbuffers::Offset<
           flatbuffers::Vector<flatbuffers::Offset<fbs::TensorType>>>> {
     std::vector<flatbuffers::Offset<fbs::TensorType>> out;
@@ -98,8 +102,15 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
       flatbuffers::Offset<flatbuffers::Vector<uint32_t>> nodes = 0;
       if (i < dimNodes.size() && !dimNodes[i].empty())
         nodes = fbb.CreateVector(dimNodes[i]);
-      out.push_back(
-          fbs::CreateTensorType(fbb, *element, fbb.CreateVector(shape), nodes));
+      flatbuffers::Offset<flatbuffers::Vector<int64_t>> low = 0, high = 0;
+      if (i < dimMin.size() && !dimMin[i].empty()) {
+        low = fbb.CreateVector(dimMin[i]);
+        high = fbb.CreateVector(dimMax[i]);
+        bounded = true;
+      }
+      out.push_back(fbs::CreateTensorType(fbb, *element,
+                                          fbb.CreateVector(shape), nodes, low,
+                                          high));
     }
     return fbb.CreateVector(out);
   };
@@ -175,7 +186,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                                         fill.Union(), dependencies));
       }
     }
-    auto inputs = tensorTypes(plan.Inputs, {});
+    auto inputs =
+        tensorTypes(plan.Inputs, {}, plan.InputDimMin, plan.InputDimMax);
     auto outputs = tensorTypes(plan.Outputs, plan.OutputDimNodes);
     if (failed(inputs) || failed(outputs))
       return failure();
@@ -244,7 +256,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                                 fbs::kConstantsSegmentAlignment);
   auto module = fbs::CreateModule(
       fbb, kVersionMajor,
-      earlyLaunch ? kVersionMinorEarlyLaunch
+      bounded       ? kVersionMinorBounds
+      : earlyLaunch ? kVersionMinorEarlyLaunch
       : dynamic   ? kVersionMinorDynamic
                   : kVersionMinor,
       fbb.CreateString("module"), fbb.CreateVector(fns),

@@ -36,18 +36,40 @@ llvm::Error parseOnnxInputShape(llvm::StringRef spec,
   llvm::StringRef name = spec.take_front(colon);
   llvm::StringRef dims = spec.drop_front(colon + 1);
   llvm::SmallVector<int64_t> shape;
+  llvm::SmallVector<std::pair<int64_t, int64_t>> bounds;
+  bool ranged = false;
   if (!dims.empty()) {
     llvm::SmallVector<llvm::StringRef> parts;
     dims.split(parts, 'x');
-    for (llvm::StringRef part : parts) {
+    auto parse = [&](llvm::StringRef text, int64_t &out) {
       uint64_t d;
-      if (part.getAsInteger(10, d) || d > (uint64_t(1) << 40))
+      if (text.getAsInteger(10, d) || d > (uint64_t(1) << 40))
+        return false;
+      out = static_cast<int64_t>(d);
+      return true;
+    };
+    for (llvm::StringRef part : parts) {
+      // MIN..MAX: a dynamic dimension every call must keep within.
+      auto [low, high] = part.split("..");
+      int64_t lo, hi;
+      if (part.contains("..")) {
+        if (!parse(low, lo) || !parse(high, hi) || lo > hi)
+          return fail("'" + part + "' is not a range MIN..MAX of sizes");
+        shape.push_back(ShapedType::kDynamic);
+        bounds.push_back({lo, hi});
+        ranged = true;
+        continue;
+      }
+      if (!parse(part, lo))
         return fail("'" + part + "' is not a dimension");
-      shape.push_back(static_cast<int64_t>(d));
+      shape.push_back(lo);
+      bounds.push_back({lo, lo});
     }
   }
   if (!options.InputShapes.try_emplace(name, shape).second)
     return fail("input '" + name + "' is pinned twice");
+  if (ranged)
+    options.InputBounds[name] = std::move(bounds);
   return llvm::Error::success();
 }
 
@@ -169,8 +191,10 @@ Importer::inputType(const onnx::ValueInfoProto &input, int32_t &dtype) {
   if (pinned != Options.InputShapes.end()) {
     llvm::ArrayRef<int64_t> want = pinned->second;
     bool agrees = want.size() == dims.size();
+    // A range fits a symbolic dimension only.
     for (size_t i = 0; agrees && i < dims.size(); ++i)
-      agrees = ShapedType::isDynamic(dims[i]) || dims[i] == want[i];
+      agrees = ShapedType::isDynamic(dims[i]) ||
+               (!ShapedType::isDynamic(want[i]) && dims[i] == want[i]);
     if (!agrees) {
       std::string declared;
       for (auto [i, dim] : llvm::enumerate(shape.dim()))
@@ -179,9 +203,21 @@ Importer::inputType(const onnx::ValueInfoProto &input, int32_t &dtype) {
             (dim.has_dim_value() ? std::to_string(dim.dim_value())
                                  : (dim.dim_param().empty() ? std::string("?")
                                                             : dim.dim_param()));
-      return error() << "--input-shape " << name << ":" << shapeString(want)
+      std::string given = shapeString(want), note;
+      if (auto b = Options.InputBounds.find(name);
+          b != Options.InputBounds.end()) {
+        note = " (a range MIN..MAX is for a symbolic dimension)";
+        given.clear();
+        for (auto [i, range] : llvm::enumerate(b->second))
+          given += (i ? "x" : "") +
+                   (range.first == range.second
+                        ? std::to_string(range.first)
+                        : std::to_string(range.first) + ".." +
+                              std::to_string(range.second));
+      }
+      return error() << "--input-shape " << name << ":" << given
                      << " does not fit the model's shape "
-                     << (declared.empty() ? "(a scalar)" : declared);
+                     << (declared.empty() ? "(a scalar)" : declared) << note;
     }
     return checkedType(name, want, element, dtype);
   }
@@ -382,6 +418,18 @@ OwningOpRef<ModuleOp> Importer::run() {
   Block *entry = func.addEntryBlock();
   for (auto [i, input] : llvm::enumerate(inputs)) {
     func.setArgAttr(i, "kiln.name", Builder.getStringAttr(input->name()));
+    // Ranges given by --input-shape=NAME:MIN..MAX: carried to the module
+    // (ModuleWriter), where each call is checked against them.
+    if (auto b = Options.InputBounds.find(input->name());
+        b != Options.InputBounds.end()) {
+      llvm::SmallVector<int64_t> low, high;
+      for (auto [lo, hi] : b->second) {
+        low.push_back(lo);
+        high.push_back(hi);
+      }
+      func.setArgAttr(i, "kiln.dim_min", Builder.getDenseI64ArrayAttr(low));
+      func.setArgAttr(i, "kiln.dim_max", Builder.getDenseI64ArrayAttr(high));
+    }
     // MLIR's integers are signless: the module declares these unsigned.
     if (isUnsignedDType(argDTypes[i]))
       func.setArgAttr(i, "kiln.unsigned", Builder.getUnitAttr());

@@ -27,6 +27,11 @@ struct OnnxImportOptions {
   /// Shapes of graph inputs by name, for dimensions the file leaves
   /// symbolic (--input-shape=NAME:1x3x224x224).
   llvm::StringMap<llvm::SmallVector<int64_t>> InputShapes;
+  /// Per pinned input, each dimension's bounds when given as MIN..MAX
+  /// (--input-shape=NAME:1..64x3x224x224, issue 19): the dimension stays
+  /// dynamic (-1 in InputShapes) and each call is checked against them.
+  /// Empty for an input without ranges; (d, d) for a fixed dimension.
+  llvm::StringMap<llvm::SmallVector<std::pair<int64_t, int64_t>>> InputBounds;
   /// The largest rank and byte size of any tensor of the model, graph
   /// inputs, weights and every intermediate value alike
   /// (--onnx-max-tensor-bytes).
@@ -34,7 +39,8 @@ struct OnnxImportOptions {
 };
 
 /// Adds `spec` ("NAME:DxDx...", "NAME:" for a scalar; the last ':' splits,
-/// so names may contain ':') to `options`.
+/// so names may contain ':'; a dimension may be a range MIN..MAX) to
+/// `options`.
 llvm::Error parseOnnxInputShape(llvm::StringRef spec,
                                 OnnxImportOptions &options);
 

@@ -70,6 +70,15 @@ resolveCall(const sc::Function &function, std::string_view label,
         return KILN_ERROR(InvalidArgument, label, " input ", i, " dimension ",
                           d, " is ", shape[d], ", expected ",
                           expected >= 0 ? strCat(expected) : "a size >= 0");
+      // The bounds it was compiled for (--input-shape=NAME:MIN..MAX).
+      if (type.dim_min() && type.dim_max() &&
+          (shape[d] < type.dim_min()->Get(d) ||
+           shape[d] > type.dim_max()->Get(d)))
+        return KILN_ERROR(InvalidArgument, label, " input ", i, " dimension ",
+                          d, " is ", shape[d], ", outside its bounds ",
+                          type.dim_min()->Get(d), "..",
+                          type.dim_max()->Get(d),
+                          " (the module was compiled for that range)");
     }
     std::optional<uint64_t> bytes = checkedByteSize(shape, type.element_type());
     if (!bytes)

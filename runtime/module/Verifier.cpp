@@ -391,6 +391,31 @@ private:
     ProgramSize = 0;
     const auto &inputs = *function.inputs();
     const auto &outputs = *function.outputs();
+    // Bounds: both or neither, one per dimension, 0 <= min <= max, a
+    // static dimension's its size; outputs have none.
+    for (flatbuffers::uoffset_t i = 0; i < inputs.size(); ++i) {
+      const sc::TensorType &type = *inputs.Get(i);
+      const auto *low = type.dim_min();
+      const auto *high = type.dim_max();
+      if (!low && !high)
+        continue;
+      size_t rank = type.shape()->size();
+      if (!low || !high || low->size() != rank || high->size() != rank)
+        return KILN_ERROR(InvalidArgument, where, " input ", i,
+                          " has bounds that are not one minimum and one "
+                          "maximum per dimension");
+      for (size_t d = 0; d < rank; ++d) {
+        int64_t lo = low->Get(d), hi = high->Get(d), dim = type.shape()->Get(d);
+        if (lo < 0 || hi < lo || (dim >= 0 && (lo != dim || hi != dim)))
+          return KILN_ERROR(InvalidArgument, where, " input ", i,
+                            " dimension ", d, " has bounds ", lo, "..", hi,
+                            dim >= 0 ? strCat(" but size ", dim) : "");
+      }
+    }
+    for (const sc::TensorType *type : outputs)
+      if (type->dim_min() || type->dim_max())
+        return KILN_ERROR(InvalidArgument, where,
+                          " has bounds on an output");
     if (!function.shape_program()) {
       bool stray = function.shape_checks() ||
                    function.arena_size_node() != sc::kNoShapeNode;

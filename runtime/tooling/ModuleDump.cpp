@@ -29,7 +29,21 @@ std::string quoted(const flatbuffers::String *text) {
 
 std::string typeString(const sc::TensorType &type) {
   std::vector<int64_t> shape(type.shape()->begin(), type.shape()->end());
-  return tensorTypeString(shape, static_cast<ElementType>(type.element_type()));
+  std::string text =
+      tensorTypeString(shape, static_cast<ElementType>(type.element_type()));
+  // A bounded input (--input-shape=NAME:MIN..MAX): its dynamic dimensions'
+  // ranges after the type, "(dim 0 in 1..64)".
+  const auto *low = type.dim_min();
+  const auto *high = type.dim_max();
+  if (!low || !high || low->size() != shape.size() ||
+      high->size() != shape.size())
+    return text;
+  std::string ranges;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] < 0)
+      ranges += strCat(ranges.empty() ? "" : ", ", "dim ", d, " in ",
+                       low->Get(d), "..", high->Get(d));
+  return ranges.empty() ? text : strCat(text, " (", ranges, ")");
 }
 
 std::string typeList(

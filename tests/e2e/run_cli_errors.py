@@ -342,6 +342,7 @@ def runAll(s: Suite) -> int:
     checkTwoChainsDependencies(s)
     checkDynamicShapeErrors(s)
     checkOnnxErrors(s)
+    checkInputBounds(s)
     return rep.finish()
 
 
@@ -425,6 +426,54 @@ def checkOnnxErrors(s: Suite):
         s.expectError(f"{tool}/unknown_flag_starting_with_h", [
             os.path.join(s.compilerDir, tool), flag, good,
             "-o", os.path.join(work, "unused.out")])
+
+
+def checkInputBounds(s: Suite):
+    """--input-shape=x:1..4x2 keeps the batch dynamic within bounds: the
+    module says so (kiln-dump-module: "(dim 0 in 1..4)"), runs at batches 1
+    and 4, and refuses batch 5 in one line naming the input, the dimension
+    and the bounds; a reversed range or a range for a static dimension is a
+    one-line compile error."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    work = os.path.join(s.work, "bounds")
+    os.makedirs(work)
+    w = numpy_helper.from_array(np.array([[1, -1], [2, 0]], np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])], "tiny",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 2])],
+        [w])
+    model = os.path.join(work, "tiny.onnx")
+    onnx.save(helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17)]), model)
+    module = os.path.join(work, "tiny.kiln")
+    r = s.run([s.tool("kiln-compile"), model, "--input-shape=x:1..4x2", "-o",
+               module])
+    if r.problem or r.rc != 0:
+        return s.report.result(False, "bounds/compile", r.describe())
+    r = s.run([s.tool("kiln-dump-module"), module])
+    ok = not r.problem and "(?x2xf32 (dim 0 in 1..4))" in r.stdout
+    s.report.result(ok, "bounds/dump", "" if ok else r.stdout[:400])
+    for batch in (1, 4):
+        r = s.run([s.tool("kiln-run-module"), "--device=local-sync",
+                   f"--module={module}", f"--input={batch}x2xf32=1"])
+        ok = not r.problem and r.rc == 0 and f"{batch}x2xf32=" in r.stdout
+        s.report.result(ok, f"bounds/run_batch_{batch}",
+                        "" if ok else r.describe())
+    s.expectError("bounds/run_batch_5_refused", [
+        s.tool("kiln-run-module"), "--device=local-sync", f"--module={module}",
+        "--input=5x2xf32=1"])
+    r = s.run([s.tool("kiln-run-module"), "--device=local-sync",
+               f"--module={module}", "--input=5x2xf32=1"])
+    ok = "input 0 dimension 0 is 5, outside its bounds 1..4" in r.stderr
+    s.report.result(ok, "bounds/run_batch_5_names_bounds",
+                    "" if ok else r.stderr[:300])
+    for name, spec in (("reversed", "x:4..1x2"), ("static_dim", "x:1..4x1..3")):
+        s.expectError(f"bounds/compile_{name}", [
+            s.tool("kiln-compile"), model, f"--input-shape={spec}", "-o",
+            os.path.join(work, "unused.kiln")])
 
 
 def checkPrintStatistics(s: Suite, module):

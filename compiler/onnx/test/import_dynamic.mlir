@@ -57,6 +57,16 @@
 // PINNED: func.func @main_graph(%{{.*}}: tensor<2x3x8x8xf32> {kiln.name = "x"}) -> (tensor<2x5xf32> {kiln.name = "y"})
 // PINNED-NOT: tensor.dim
 
+// Bounded (--input-shape=x:1..16x3x8x8, issue 19's profiles): the batch
+// stays dynamic, its bounds on the argument and in the module (version
+// 1.5), where every call is checked against them.
+// RUN: kiln-import-onnx %t.cnn.onnx --input-shape=x:1..16x3x8x8 | FileCheck %s --check-prefix=BOUNDED
+// BOUNDED: func.func @main_graph(%{{.*}}: tensor<?x3x8x8xf32> {kiln.dim_max = array<i64: 16, 3, 8, 8>, kiln.dim_min = array<i64: 1, 3, 8, 8>, kiln.name = "x"})
+// RUN: kiln-compile %t.cnn.onnx --input-shape=x:1..16x3x8x8 -o %t.bounded.kiln
+// RUN: kiln-dump-module %t.bounded.kiln | FileCheck %s --check-prefix=BOUNDED-MODULE
+// BOUNDED-MODULE: version 1.5
+// BOUNDED-MODULE: function 'main_graph' (?x3x8x8xf32 (dim 0 in 1..16)) -> (?x5xf32)
+
 // Slice, Concat, Softmax and Transpose over a dynamic batch: the batch is
 // never the dimension sliced or joined (a slice takes it whole, by
 // tensor.dim), the concat's operands agree on it per call.

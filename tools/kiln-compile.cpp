@@ -87,8 +87,10 @@ kiln::AliasedFlag dumpBinaries(
 cl::list<std::string> onnxInputShapes(
     "input-shape",
     cl::desc("For an ONNX input: pins the shape of a graph input, "
-             "NAME:DxDx... (repeatable); dimensions the file leaves "
-             "symbolic stay dynamic without it (CPU targets)"),
+             "NAME:DxDx... (repeatable); a symbolic dimension given as "
+             "MIN..MAX stays dynamic within those bounds, checked on every "
+             "call; dimensions the file leaves symbolic stay dynamic "
+             "without it (CPU targets)"),
     cl::value_desc("NAME:DIMS"), cl::cat(category));
 cl::opt<kiln::CompileOptions::ConvLayout> convLayout(
     "conv-layout",

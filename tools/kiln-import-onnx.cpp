@@ -26,8 +26,10 @@ cl::opt<std::string> outputFile("o", cl::desc("Output MLIR file ('-': stdout)"),
 cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Pins the shape of a graph input, NAME:DxDx... (repeatable), "
-             "e.g. --input-shape=input:1x3x224x224; dimensions the file "
-             "leaves symbolic stay dynamic (`?`) without it"),
+             "e.g. --input-shape=input:1x3x224x224; a symbolic dimension "
+             "given as MIN..MAX (input:1..64x3x224x224) stays dynamic within "
+             "those bounds; dimensions the file leaves symbolic stay dynamic "
+             "(`?`) without it"),
     cl::value_desc("NAME:DIMS"), cl::cat(category));
 cl::opt<bool> listOps("list-ops",
                       cl::desc("Print the ONNX op types the importer "

@@ -16,21 +16,21 @@ PyTorch 1.13 exports it at opset 17 and a later PyTorch rebuilds it from a
 state dict, as transformer_models.py's models.
 """
 
-import math
+import os
+import sys
 
 import torch
 from torch import nn
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import transformer_models  # noqa: E402
+
 CONFIG = dict(layers=2, width=64, heads=4, mlp=256, vocab=512, context=256)
 
 
-class CachedAttention(nn.Module):
-    def __init__(self, width, heads):
-        super().__init__()
-        self.heads = heads
-        self.qkv = nn.Linear(width, 3 * width)
-        self.proj = nn.Linear(width, width)
-        self.scale = 1.0 / math.sqrt(width // heads)
+class CachedAttention(transformer_models.Attention):
+    """transformer_models' attention, its keys and values joined to the
+    past ones and returned."""
 
     def forward(self, x, mask, past_k, past_v):
         width = x.shape[-1]
@@ -43,14 +43,10 @@ class CachedAttention(nn.Module):
         return self.proj(out.transpose(1, 2).reshape(1, -1, width)), k, v
 
 
-class CachedBlock(nn.Module):
+class CachedBlock(transformer_models.PreNormBlock):
     def __init__(self, width, heads, mlp):
-        super().__init__()
-        self.ln1 = nn.LayerNorm(width)
+        super().__init__(width, heads, mlp)
         self.attn = CachedAttention(width, heads)
-        self.ln2 = nn.LayerNorm(width)
-        self.mlp = nn.Sequential(nn.Linear(width, mlp), nn.GELU(),
-                                 nn.Linear(mlp, width))
 
     def forward(self, x, mask, past_k, past_v):
         a, k, v = self.attn(self.ln1(x), mask, past_k, past_v)

@@ -2255,6 +2255,32 @@ def dynamic_resize():
     return model, inputs, refs
 
 
+def headedAttentionParts(seed, keyPerm, keys, values):
+    """The q, k and v projections of [1, ?, 64] tokens into 4 heads of 16
+    (Reshape [1, -1, 4, 16], Transpose by keyPerm for k, [0, 2, 1, 3] for
+    q and v), and the tail attending over `keys` ([1, 4, 16, ?]) and
+    `values` ([1, 4, ?, 16]): scores / 4, Softmax, values, heads merged
+    into y. Returns (weights, head nodes, tail nodes, initializers)."""
+    w = {n: rand((64, 64), seed + i) * 0.1
+         for i, n in enumerate(("wq", "wk", "wv"))}
+    heads = [helper.make_node("MatMul", ["x", n], [n[1]]) for n in w]
+    for t, perm in (("q", [0, 2, 1, 3]), ("k", keyPerm), ("v", [0, 2, 1, 3])):
+        heads += [helper.make_node("Reshape", [t, "heads"], [t + "r"]),
+                  helper.make_node("Transpose", [t + "r"], [t + "t"],
+                                   perm=perm)]
+    tail = [helper.make_node("MatMul", ["qt", keys], ["s"], name="scores"),
+            helper.make_node("Div", ["s", "scale"], ["sd"]),
+            helper.make_node("Softmax", ["sd"], ["p"], axis=-1),
+            helper.make_node("MatMul", ["p", values], ["o"], name="values"),
+            helper.make_node("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]),
+            helper.make_node("Reshape", ["ot", "merged"], ["y"])]
+    inits = dict(w)
+    inits["heads"] = np.array([1, -1, 4, 16], np.int64)
+    inits["merged"] = np.array([1, -1, 64], np.int64)
+    inits["scale"] = np.array(4.0, np.float32)
+    return w, heads, tail, inits
+
+
 @case
 def dynamic_attention_sequence():
     """Attention over a dynamic sequence as exporters write it: q, k and v
@@ -2262,24 +2288,9 @@ def dynamic_attention_sequence():
     scores (MatMul of [1, 4, seq, 16] by [1, 4, 16, seq]), scale, Softmax
     over the keys, MatMul by the values, heads merged back: one module at
     1, 7 and 33 tokens."""
-    w = {n: rand((64, 64), 110 + i) * 0.1
-         for i, n in enumerate(("wq", "wk", "wv"))}
-    nodes = [helper.make_node("MatMul", ["x", n], [n[1]]) for n in w]
-    for t, perm in (("q", [0, 2, 1, 3]), ("k", [0, 2, 3, 1]),
-                    ("v", [0, 2, 1, 3])):
-        nodes += [helper.make_node("Reshape", [t, "heads"], [t + "r"]),
-                  helper.make_node("Transpose", [t + "r"], [t + "t"],
-                                   perm=perm)]
-    nodes += [helper.make_node("MatMul", ["qt", "kt"], ["s"], name="scores"),
-              helper.make_node("Div", ["s", "scale"], ["sd"]),
-              helper.make_node("Softmax", ["sd"], ["p"], axis=-1),
-              helper.make_node("MatMul", ["p", "vt"], ["o"], name="values"),
-              helper.make_node("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]),
-              helper.make_node("Reshape", ["ot", "merged"], ["y"])]
-    inits = dict(w)
-    inits["heads"] = np.array([1, -1, 4, 16], np.int64)
-    inits["merged"] = np.array([1, -1, 64], np.int64)
-    inits["scale"] = np.array(4.0, np.float32)
+    w, heads, tail, inits = headedAttentionParts(110, [0, 2, 3, 1], "kt",
+                                                 "vt")
+    nodes = heads + tail
     model = dynamicGraph(nodes, [("x", [1, "seq", 64])],
                          [("y", [1, "seq", 64])], inits)
     inputs, refs = Calls(), Calls()
@@ -2305,29 +2316,15 @@ def dynamic_kv_cache_step():
     returned as the present cache, and the new queries attend to every
     position. One module at (past, new) = (0, 5), (5, 1), (6, 1), (30, 3)
     positions."""
-    w = {n: rand((64, 64), 130 + i) * 0.1
-         for i, n in enumerate(("wq", "wk", "wv"))}
-    nodes = [helper.make_node("MatMul", ["x", n], [n[1]]) for n in w]
-    for t in "qkv":
-        nodes += [helper.make_node("Reshape", [t, "heads"], [t + "r"]),
-                  helper.make_node("Transpose", [t + "r"], [t + "t"],
-                                   perm=[0, 2, 1, 3])]
-    nodes += [helper.make_node("Concat", ["past_k", "kt"], ["present_k"],
-                               name="cache_k", axis=2),
-              helper.make_node("Concat", ["past_v", "vt"], ["present_v"],
-                               name="cache_v", axis=2),
-              helper.make_node("Transpose", ["present_k"], ["kT"],
-                               perm=[0, 1, 3, 2]),
-              helper.make_node("MatMul", ["qt", "kT"], ["s"]),
-              helper.make_node("Div", ["s", "scale"], ["sd"]),
-              helper.make_node("Softmax", ["sd"], ["p"], axis=-1),
-              helper.make_node("MatMul", ["p", "present_v"], ["o"]),
-              helper.make_node("Transpose", ["o"], ["ot"], perm=[0, 2, 1, 3]),
-              helper.make_node("Reshape", ["ot", "merged"], ["y"])]
-    inits = dict(w)
-    inits["heads"] = np.array([1, -1, 4, 16], np.int64)
-    inits["merged"] = np.array([1, -1, 64], np.int64)
-    inits["scale"] = np.array(4.0, np.float32)
+    w, heads, tail, inits = headedAttentionParts(130, [0, 2, 1, 3], "kT",
+                                                 "present_v")
+    nodes = heads + [
+        helper.make_node("Concat", ["past_k", "kt"], ["present_k"],
+                         name="cache_k", axis=2),
+        helper.make_node("Concat", ["past_v", "vt"], ["present_v"],
+                         name="cache_v", axis=2),
+        helper.make_node("Transpose", ["present_k"], ["kT"],
+                         perm=[0, 1, 3, 2])] + tail
     model = dynamicGraph(
         nodes,
         [("x", [1, "new", 64]), ("past_k", [1, 4, "past", 16]),

@@ -23,8 +23,9 @@ This comparison passes the cache through the host between calls
 (examples/generate, when built) decodes the same prompt through the C
 API's device-buffer calls, the cache kept in device memory, and its
 tokens must be PyTorch's.
---prebuilt DIR runs a module compiled elsewhere (DIR/decoder.kiln and
-DIR/decoder.onnx's weights rebuilt from the seed), for the GPU machine.
+--prebuilt DIR runs a module compiled elsewhere (DIR/decoder.kiln, with
+the weights it was compiled from in DIR/decoder.pt, both written by a
+--compile-only run), for the GPU machine.
 
 Exits 1 on any mismatch.
 """
@@ -120,10 +121,16 @@ def main():
     os.makedirs(args.work_dir, exist_ok=True)
     model = build_model()
     if args.prebuilt:
+        # The weights the module was compiled from (another PyTorch may
+        # draw the seeded initialization differently).
         module = os.path.join(args.prebuilt, "decoder.kiln")
+        model.load_state_dict(torch.load(
+            os.path.join(args.prebuilt, "decoder.pt")))
     else:
         onnx_path = os.path.join(args.work_dir, "decoder.onnx")
         decoder_model.export(model, onnx_path)
+        torch.save(model.state_dict(),
+                   os.path.join(args.work_dir, "decoder.pt"))
         module = os.path.join(args.work_dir, "decoder.kiln")
         started = time.time()
         compile_module(args, onnx_path, module)

@@ -689,12 +689,17 @@ def GpuTile : Pass<"kiln-gpu-tile", "mlir::func::FuncOp"> {
     Static `tensor.pad`s, `tensor.concat`s, `tensor.extract_slice`s and
     `tensor.insert_slice`s first become elementwise gathers (a
     linalg.generic loading each element from where it lives, or computing
-    a pad's padding value). The
+    a pad's padding value); a pad, concat or extract_slice may have dynamic
+    dimensions (issue 19) that it copies whole (not padded, joined or
+    sliced), its gather sized by the op's reified extents. The
     root's parallel loops are then tiled into an `scf.forall` mapped to
     blocks (tiles of up to 1024 elements, filled from the innermost loop
     outwards), and each tile into an `scf.forall` of one-element tiles mapped
     to threads; reduction loops stay whole, so each thread reduces its own
-    output. Producers are fused at both levels. Several results are tiled
+    output. A dynamic loop (extents from push constants, issue 19) is taken
+    as a long one: its tile is what is left of the 1024, the last tile
+    partial, and it is never vectorized. Dispatches with dynamic shapes
+    all come here: the kernel passes before it leave them as they are. Producers are fused at both levels. Several results are tiled
     together when one op has them all, or when every other stored op is an
     elementwise producer fused into the last one's tiles through a
     permutation (its tiles are yielded too); otherwise, and when the root is
@@ -750,7 +755,10 @@ def GpuOutlineKernels : Pass<"kiln-gpu-outline-kernels", "mlir::ModuleOp"> {
     kernel), with the workgroup ids read from `gpu.block_id` and its launch
     metadata (`kiln.workgroup_size`, `kiln.workgroup_count`,
     `kiln.binding_count`, `kiln.push_constant_count`, `known_block_size`)
-    as attributes. A heap temporary is an error.
+    as attributes. A grid computed per dispatch (dynamic shapes:
+    `kiln.workgroup_count_program` and `_nodes`) moves with it, each
+    PushConstant leaf renumbered from its i64 argument to that argument's
+    first word. A heap temporary is an error.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }

@@ -247,39 +247,6 @@ compileDispatches(Location loc, ArrayRef<func::FuncOp> dispatches,
   return variants;
 }
 
-// Dynamic shapes (issue 19) reach only the CPU's code generation so far; a
-// GPU target refuses them at the first value of dynamic shape, before its
-// phases, which assume static shapes, see it.
-LogicalResult
-refuseDynamicShapesOnGpus(ModuleOp module,
-                          ArrayRef<std::unique_ptr<TargetBackend>> backends) {
-  const TargetBackend *gpu = nullptr;
-  for (const std::unique_ptr<TargetBackend> &backend : backends)
-    if (const TargetBackendInfo *info = findTargetBackend(backend->name());
-        info && info->IsGpu)
-      gpu = backend.get();
-  if (!gpu)
-    return success();
-  auto dynamic = [](Type t) {
-    auto shaped = dyn_cast<ShapedType>(t);
-    return shaped && !shaped.hasStaticShape();
-  };
-  Operation *first = nullptr;
-  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (auto func = dyn_cast<func::FuncOp>(op);
-        func && llvm::any_of(func.getArgumentTypes(), dynamic))
-      first = op;
-    else if (llvm::any_of(op->getResultTypes(), dynamic))
-      first = op;
-    return first ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  if (!first)
-    return success();
-  return first->emitError()
-         << "dynamic shapes are not supported on --target-device="
-         << gpu->name() << " yet (issue 19: the CPU runs them)";
-}
-
 } // namespace
 
 FailureOr<std::vector<uint8_t>>
@@ -290,7 +257,6 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
   if (failed(backends))
     return failure();
   if (failed(runPhase(module, options, "input", buildInputPipeline)) ||
-      failed(refuseDynamicShapesOnGpus(module, *backends)) ||
       failed(runPhase(module, options, "globalopt",
                       [&](OpPassManager &pm) {
                         bool gpus = onlyGpuTargets(options.TargetDevices);

@@ -1,6 +1,8 @@
 //===- PushConstants.cpp - How scalar dispatch arguments travel -----------===//
 
 #include "compiler/dispatch/PushConstants.h"
+#include "compiler/dispatch/DispatchRegions.h"
+#include "schema/ShapeProgram.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -92,6 +94,25 @@ unsigned replaceScalarArgumentsByWords(func::FuncOp func) {
   func.setType(FunctionType::get(func.getContext(), entry.getArgumentTypes(),
                                  func.getResultTypes()));
   return total;
+}
+
+DenseI64ArrayAttr renumberGridProgram(func::FuncOp func) {
+  auto program =
+      func->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountProgramAttr);
+  if (!program)
+    return nullptr;
+  SmallVector<int64_t> firstWord;
+  int64_t words = 0;
+  for (Type type : func.getArgumentTypes()) {
+    firstWord.push_back(words);
+    if (isPushConstantType(type))
+      words += pushConstantWordCount(type);
+  }
+  SmallVector<int64_t> nodes(program.asArrayRef());
+  for (size_t i = 0; i + 2 < nodes.size(); i += 3)
+    if (nodes[i] == static_cast<int64_t>(schema::ShapeOpcode::PushConstant))
+      nodes[i + 1] = firstWord[nodes[i + 1]];
+  return DenseI64ArrayAttr::get(func.getContext(), nodes);
 }
 
 } // namespace kiln

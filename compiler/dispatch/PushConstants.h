@@ -66,6 +66,13 @@ mlir::Value decodePushConstant(mlir::OpBuilder &builder, mlir::Location loc,
 /// the scalars' own types at the boundary (a back end passes only words).
 unsigned replaceScalarArgumentsByWords(mlir::func::FuncOp func);
 
+/// The grid program of distributed dispatch `func`
+/// (kWorkgroupCountProgramAttr, whose PushConstant leaves name i64
+/// arguments) with each leaf naming its argument's first word instead, as
+/// the entry point records it; null when the grid is static. Called before
+/// replaceScalarArgumentsByWords, while the arguments are still scalars.
+mlir::DenseI64ArrayAttr renumberGridProgram(mlir::func::FuncOp func);
+
 } // namespace kiln
 
 #endif // KILN_COMPILER_DISPATCH_PUSHCONSTANTS_H

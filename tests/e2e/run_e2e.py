@@ -189,20 +189,6 @@ def main():
     args = parseArgs()
     report = e2elib.Report()
     selected = [c for c in manifest.CASES if args.filter in c.name]
-    # Dynamic shapes compile for the CPU only so far (issue 19); GPU targets
-    # refuse them at compile time (run_cli_errors.py checks that error), so
-    # a GPU driver runs none of them: each is reported as skipped.
-    gpuDrivers = [d for d in args.driver
-                  if d.split(":")[0] in ("cuda", "hip", "amdgpu")]
-    if args.target_device != "cpu" or gpuDrivers:
-        for c in selected:
-            if c.dynamic:
-                for d in args.driver:
-                    report.skip(f"{c.name} [{d}]", "dynamic shapes compile "
-                                "for the CPU drivers only so far (issue 19)")
-        selected = [c for c in selected if not c.dynamic]
-        if not selected and report.skipped:
-            return report.finish()
     if not selected:
         return e2elib.fatal(f"no case matches --filter '{args.filter}'", report)
     total = len(selected) * len(args.driver)

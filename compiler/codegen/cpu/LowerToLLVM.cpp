@@ -3,7 +3,6 @@
 #include "compiler/Passes.h"
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/dispatch/PushConstants.h"
-#include "schema/ShapeProgram.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Hoisting.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -80,28 +79,6 @@ FailureOr<LLVM::LLVMFuncOp> emitEntryPoint(ModuleOp module,
   LLVM::CallOp::create(builder, loc, impl, args);
   LLVM::ReturnOp::create(builder, loc, ValueRange{});
   return entry;
-}
-
-// The grid program of `func` (kiln-distribute-to-workgroups) with each
-// PushConstant leaf naming its argument's first push constant word instead
-// of the argument; null when the grid is static.
-DenseI64ArrayAttr renumberGridProgram(func::FuncOp func) {
-  auto program =
-      func->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountProgramAttr);
-  if (!program)
-    return nullptr;
-  SmallVector<int64_t> firstWord;
-  int64_t words = 0;
-  for (Type type : func.getArgumentTypes()) {
-    firstWord.push_back(words);
-    if (isPushConstantType(type))
-      words += pushConstantWordCount(type);
-  }
-  SmallVector<int64_t> nodes(program.asArrayRef());
-  for (size_t i = 0; i + 2 < nodes.size(); i += 3)
-    if (nodes[i] == static_cast<int64_t>(schema::ShapeOpcode::PushConstant))
-      nodes[i + 1] = firstWord[nodes[i + 1]];
-  return DenseI64ArrayAttr::get(func.getContext(), nodes);
 }
 
 struct CpuLowerToLLVMPass : impl::CpuLowerToLLVMBase<CpuLowerToLLVMPass> {

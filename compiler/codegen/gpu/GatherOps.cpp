@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -42,8 +43,18 @@ linalg::GenericOp replaceByGather(RewriterBase &rewriter, Operation *op,
   Location loc = op->getLoc();
   auto rank = static_cast<unsigned>(type.getRank());
   rewriter.setInsertionPoint(op);
-  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                       type.getElementType());
+  Value init;
+  if (type.hasStaticShape()) {
+    init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                   type.getElementType());
+  } else {
+    // A dynamic extent (issue 19) is the op's own, as it reifies it.
+    ReifiedRankedShapedTypeDims sizes;
+    if (failed(reifyResultShapes(rewriter, op, sizes)))
+      return nullptr;
+    init = tensor::EmptyOp::create(rewriter, loc, sizes.front(),
+                                   type.getElementType());
+  }
   SmallVector<AffineMap> maps(inputs.size() + 1,
                               rewriter.getMultiDimIdentityMap(rank));
   SmallVector<utils::IteratorType> iterators(rank,
@@ -58,6 +69,18 @@ linalg::GenericOp replaceByGather(RewriterBase &rewriter, Operation *op,
       linalg::GenericOp::create(rewriter, loc, TypeRange{type}, inputs,
                                 ValueRange{init}, maps, iterators, build);
   rewriter.replaceOp(op, generic.getResults());
+  return generic;
+}
+
+/// The gather replacing `op`, or a failure naming why it could not be
+/// built.
+FailureOr<linalg::GenericOp>
+gatherOrFailure(RewriterBase &rewriter, Operation *op, RankedTensorType type,
+                ValueRange inputs, ElementFn element) {
+  linalg::GenericOp generic =
+      replaceByGather(rewriter, op, type, inputs, element);
+  if (!generic)
+    return rewriter.notifyMatchFailure(op, "dynamic extent not reified");
   return generic;
 }
 
@@ -88,6 +111,14 @@ bool allStatic(ValueRange values) {
   return llvm::all_of(values, [](Value value) {
     auto type = dyn_cast<RankedTensorType>(value.getType());
     return type && type.hasStaticShape();
+  });
+}
+
+/// Whether every tensor of `values` is ranked and static along `dim`.
+bool allStaticAlong(ValueRange values, int64_t dim) {
+  return llvm::all_of(values, [&](Value value) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    return type && !type.isDynamicDim(dim);
   });
 }
 
@@ -128,18 +159,25 @@ std::pair<Value, Value> locateInSlice(OpBuilder &b, Location loc, Value at,
 }
 
 /// The static offsets, sizes and strides of a slice, over the full
-/// tensor's dimensions.
+/// tensor's dimensions. With `wholeDynamic`, a dimension of dynamic size
+/// (issue 19) is accepted where it starts at 0 with stride 1, its Size
+/// then kDynamic: a gather that needs no bounds check along it (an
+/// extract_slice's) reads it at the result's own index.
 template <typename SliceOp>
-std::optional<SmallVector<SliceDim>> staticSliceDims(SliceOp slice) {
+std::optional<SmallVector<SliceDim>>
+staticSliceDims(SliceOp slice, bool wholeDynamic = false) {
   if (ShapedType::isDynamicShape(slice.getStaticOffsets()) ||
-      ShapedType::isDynamicShape(slice.getStaticSizes()) ||
       ShapedType::isDynamicShape(slice.getStaticStrides()))
     return std::nullopt;
   SmallVector<SliceDim> dims;
   for (auto [offset, size, stride] :
        llvm::zip(slice.getStaticOffsets(), slice.getStaticSizes(),
-                 slice.getStaticStrides()))
+                 slice.getStaticStrides())) {
+    if (ShapedType::isDynamic(size) &&
+        (!wholeDynamic || offset != 0 || stride != 1))
+      return std::nullopt;
     dims.push_back({offset, size, stride});
+  }
   return dims;
 }
 
@@ -152,8 +190,15 @@ FailureOr<linalg::GenericOp> rewritePadAsGather(RewriterBase &rewriter,
   // Padding given as constant values counts as static.
   std::optional<SmallVector<int64_t>> low =
       getConstantIntValues(pad.getMixedLowPad());
-  if (!type.hasStaticShape() || !sourceType.hasStaticShape() || !low)
-    return rewriter.notifyMatchFailure(pad, "dynamic shape or padding");
+  if (!low)
+    return rewriter.notifyMatchFailure(pad, "dynamic padding");
+  // A dynamic dimension (issue 19) must be copied, not padded: its index
+  // is the source's.
+  for (auto [d, high] : llvm::enumerate(pad.getMixedHighPad()))
+    if ((sourceType.isDynamicDim(d) || type.isDynamicDim(d)) &&
+        (!sourceType.isDynamicDim(d) || !type.isDynamicDim(d) ||
+         (*low)[d] != 0 || !isConstantIntValue(high, 0)))
+      return rewriter.notifyMatchFailure(pad, "padded dynamic dimension");
   Block &padBody = pad.getRegion().front();
   auto element = [&](OpBuilder &b, Location loc, ArrayRef<Value> index,
                      ValueRange) -> Value {
@@ -161,7 +206,8 @@ FailureOr<linalg::GenericOp> rewritePadAsGather(RewriterBase &rewriter,
     Value inside;
     for (auto [d, at] : llvm::enumerate(index)) {
       SliceDim dim{(*low)[d], sourceType.getDimSize(d), 1};
-      bool padded = dim.Offset != 0 || type.getDimSize(d) != dim.Size;
+      bool padded = dim.Offset != 0 ||
+                    (!type.isDynamicDim(d) && type.getDimSize(d) != dim.Size);
       auto [local, in] = locateInSlice(b, loc, at, dim, padded);
       sourceIndex.push_back(local);
       if (in)
@@ -185,15 +231,17 @@ FailureOr<linalg::GenericOp> rewritePadAsGather(RewriterBase &rewriter,
     };
     return select(b, loc, inside, load, padding);
   };
-  return replaceByGather(rewriter, pad, type, {}, element);
+  return gatherOrFailure(rewriter, pad, type, {}, element);
 }
 
 FailureOr<linalg::GenericOp> rewriteConcatAsGather(RewriterBase &rewriter,
                                                    tensor::ConcatOp concat) {
   RankedTensorType type = concat.getResultType();
-  if (!type.hasStaticShape() || !allStatic(concat.getInputs()))
-    return rewriter.notifyMatchFailure(concat, "dynamic shape");
   int64_t dim = static_cast<int64_t>(concat.getDim());
+  // Other dimensions may be dynamic (issue 19): each operand's is the
+  // result's, read at the element's own index.
+  if (type.isDynamicDim(dim) || !allStaticAlong(concat.getInputs(), dim))
+    return rewriter.notifyMatchFailure(concat, "dynamic concatenated dim");
   // Where each operand starts along `dim`.
   SmallVector<int64_t> starts;
   int64_t start = 0;
@@ -227,16 +275,20 @@ FailureOr<linalg::GenericOp> rewriteConcatAsGather(RewriterBase &rewriter,
     };
     return pick(b, loc, 0);
   };
-  return replaceByGather(rewriter, concat, type, {}, element);
+  return gatherOrFailure(rewriter, concat, type, {}, element);
 }
 
 FailureOr<linalg::GenericOp>
 rewriteExtractSliceAsGather(RewriterBase &rewriter,
                             tensor::ExtractSliceOp slice) {
   RankedTensorType type = slice.getResultType();
-  std::optional<SmallVector<SliceDim>> dims = staticSliceDims(slice);
-  if (!type.hasStaticShape() || !allStatic(slice.getSource()) || !dims)
-    return rewriter.notifyMatchFailure(slice, "dynamic shape or slice");
+  // A dynamic dimension (issue 19) must be taken whole from 0 with stride
+  // 1; a static one may come from a dynamic source (a batch's rows, each
+  // sliced alike): the slice reads inside the source the call checked.
+  std::optional<SmallVector<SliceDim>> dims =
+      staticSliceDims(slice, /*wholeDynamic=*/true);
+  if (!dims)
+    return rewriter.notifyMatchFailure(slice, "dynamic slice");
   llvm::SmallBitVector dropped = slice.getDroppedDims();
   auto element = [&](OpBuilder &b, Location loc, ArrayRef<Value> index,
                      ValueRange) -> Value {
@@ -260,7 +312,7 @@ rewriteExtractSliceAsGather(RewriterBase &rewriter,
     }
     return tensor::ExtractOp::create(b, loc, slice.getSource(), sourceIndex);
   };
-  return replaceByGather(rewriter, slice, type, {}, element);
+  return gatherOrFailure(rewriter, slice, type, {}, element);
 }
 
 FailureOr<linalg::GenericOp>
@@ -291,7 +343,7 @@ rewriteInsertSliceAsGather(RewriterBase &rewriter,
         },
         [&](OpBuilder &, Location) { return destElement.front(); });
   };
-  return replaceByGather(rewriter, insert, type, insert.getDest(), element);
+  return gatherOrFailure(rewriter, insert, type, insert.getDest(), element);
 }
 
 LogicalResult rewriteTensorOpsAsGathers(func::FuncOp func) {
@@ -319,8 +371,9 @@ LogicalResult rewriteTensorOpsAsGathers(func::FuncOp func) {
             })
             .Default(failure());
     if (failed(rewritten))
-      return op->emitError("GPU kernels need static shapes, offsets, "
-                           "sizes and strides here");
+      return op->emitError("GPU kernels need static offsets, sizes and "
+                           "strides here, and static shapes along the "
+                           "dimensions padded, joined or sliced");
   }
   return success();
 }

@@ -59,7 +59,9 @@ rewriteInsertSliceAsGather(mlir::RewriterBase &rewriter,
 
 /// Rewrites every tensor.pad, tensor.concat, tensor.extract_slice and
 /// tensor.insert_slice of `func` as above; fails, naming the op, on one
-/// with dynamic shapes, offsets, sizes or strides.
+/// with dynamic offsets, sizes or strides, or with a dynamic dimension it
+/// does not copy whole (a pad, concat or extract_slice may have ones it
+/// does: issue 19).
 mlir::LogicalResult rewriteTensorOpsAsGathers(mlir::func::FuncOp func);
 
 /// Writes `func` (a dispatch in binding form) as a shared-memory tiled GEMM

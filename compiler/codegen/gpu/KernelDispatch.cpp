@@ -3,6 +3,7 @@
 #include "compiler/codegen/gpu/KernelDispatch.h"
 #include "compiler/codegen/common/Tiling.h"
 #include "compiler/dispatch/DispatchRegions.h"
+#include "compiler/host/HostPlan.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -574,7 +575,7 @@ void buildKernelsOfDispatches(
   // Collected first: building a kernel adds globals to the module.
   SmallVector<func::FuncOp> dispatches;
   for (auto func : module.getOps<func::FuncOp>())
-    if (isDispatchFunc(func))
+    if (isDispatchFunc(func) && !hasDynamicShapes(func))
       dispatches.push_back(func);
   for (func::FuncOp func : dispatches)
     (void)build(func, symbols);

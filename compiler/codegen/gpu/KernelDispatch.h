@@ -211,9 +211,12 @@ mlir::Type sharedStorageType(mlir::Type type);
 /// builder has written the kernel before the store.
 void eraseTensorProgram(mlir::func::FuncOp func);
 
-/// Calls `build` on every dispatch function of `module`, with a symbol table
-/// of the module for the shared buffers it adds. A dispatch `build` fails on
-/// is left as it was for a later kernel pass or the generic tiling.
+/// Calls `build` on every dispatch function of `module` with static shapes,
+/// with a symbol table of the module for the shared buffers it adds. A
+/// dispatch `build` fails on is left as it was for a later kernel pass or
+/// the generic tiling, and so is every dispatch with dynamic shapes: the
+/// kernels written whole size their tiles, shared buffers and grids from
+/// static extents, while the generic tiling takes extents per call.
 void buildKernelsOfDispatches(mlir::ModuleOp module,
                               llvm::function_ref<mlir::LogicalResult(
                                   mlir::func::FuncOp, mlir::SymbolTable &)>

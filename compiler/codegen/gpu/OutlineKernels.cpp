@@ -38,6 +38,11 @@ outlineKernel(func::FuncOp func, gpu::GPUModuleOp kernels, bool earlyLaunch) {
     return failure();
 
   MLIRContext *ctx = func.getContext();
+  // A grid computed per dispatch (issue 19) reads the words of its
+  // arguments.
+  DenseI64ArrayAttr gridProgram = renumberGridProgram(func);
+  auto gridNodes =
+      func->getAttrOfType<DenseI64ArrayAttr>(kWorkgroupCountNodesAttr);
   // Scalar arguments arrive as push constant words: one .u32 kernel
   // parameter each, after the binding pointers.
   unsigned numPushConstants = replaceScalarArgumentsByWords(func);
@@ -62,6 +67,10 @@ outlineKernel(func::FuncOp func, gpu::GPUModuleOp kernels, bool earlyLaunch) {
   // What the module writer records for this entry point.
   kernel->setAttr(kWorkgroupSizeAttr, size);
   kernel->setAttr(kWorkgroupCountAttr, count);
+  if (gridProgram && gridNodes) {
+    kernel->setAttr(kWorkgroupCountProgramAttr, gridProgram);
+    kernel->setAttr(kWorkgroupCountNodesAttr, gridNodes);
+  }
   kernel->setAttr(kBindingCountAttr, builder.getI32IntegerAttr(numBindings));
   kernel->setAttr(kPushConstantCountAttr,
                   builder.getI32IntegerAttr(numPushConstants));

@@ -41,18 +41,33 @@ FailureOr<SmallVector<Attribute>> linearMapping(MLIRContext *ctx, size_t rank) {
   return mapping;
 }
 
-// The iteration domain of `op` as static extents; fails if one is dynamic.
-FailureOr<SmallVector<int64_t>> staticLoopRanges(TilingInterface op) {
-  OpBuilder builder(op);
+// The iteration domain of `op` as extents, ShapedType::kDynamic where one is
+// known only per call (issue 19: a push constant's extent, from 0); fails
+// for a step other than 1. The dims read for it are erased again: tiling
+// makes its own.
+FailureOr<SmallVector<int64_t>> loopRanges(TilingInterface op) {
+  IRRewriter rewriter(op->getContext());
+  rewriter.setInsertionPoint(op);
+  Block *block = op->getBlock();
+  llvm::SmallPtrSet<Operation *, 32> before;
+  for (Operation &existing : *block)
+    before.insert(&existing);
   SmallVector<int64_t> ranges;
-  for (Range range : op.getIterationDomain(builder)) {
+  bool regular = true;
+  for (Range range : op.getIterationDomain(rewriter)) {
     std::optional<int64_t> lb = getConstantIntValue(range.offset);
     std::optional<int64_t> ub = getConstantIntValue(range.size);
     std::optional<int64_t> step = getConstantIntValue(range.stride);
-    if (!lb || !ub || !step || *step != 1)
-      return failure();
-    ranges.push_back(*ub - *lb);
+    if (!lb || step != 1 || (!ub && *lb != 0))
+      regular = false;
+    else
+      ranges.push_back(ub ? *ub - *lb : ShapedType::kDynamic);
   }
+  for (Operation &created : llvm::make_early_inc_range(llvm::reverse(*block)))
+    if (!before.contains(&created) && created.use_empty())
+      rewriter.eraseOp(&created);
+  if (!regular)
+    return failure();
   return ranges;
 }
 
@@ -114,7 +129,10 @@ int64_t chooseVectorWidth(func::FuncOp func, ArrayRef<int64_t> ranges) {
   if (widest == 0 || kVectorBytes % widest != 0)
     return 1;
   int64_t width = kVectorBytes / widest;
-  return width > 1 && ranges.back() % width == 0 ? width : 1;
+  return width > 1 && !ShapedType::isDynamic(ranges.back()) &&
+                 ranges.back() % width == 0
+             ? width
+             : 1;
 }
 
 // A 0-d operand broadcast over a vectorized tile (a per-tensor scale) reads
@@ -237,7 +255,11 @@ SmallVector<int64_t> chooseGpuWorkgroupTile(ArrayRef<int64_t> ranges,
   SmallVector<int64_t> sizes(ranges.size(), 1);
   int64_t remaining = kGpuWorkgroupThreads * elementsPerThread;
   for (size_t i = ranges.size(); i-- > 0;) {
-    sizes[i] = std::min(ranges[i], remaining);
+    // A dynamic extent is taken as a long one: the last tile is partial
+    // where it does not divide.
+    sizes[i] = ShapedType::isDynamic(ranges[i])
+                   ? remaining
+                   : std::min(ranges[i], remaining);
     remaining /= sizes[i];
   }
   return sizes;
@@ -255,9 +277,9 @@ LogicalResult tileForGpu(func::FuncOp func,
   TilingInterface root = findTileRoot(stores);
   if (!root)
     return success();
-  FailureOr<SmallVector<int64_t>> rangesOr = staticLoopRanges(root);
+  FailureOr<SmallVector<int64_t>> rangesOr = loopRanges(root);
   if (failed(rangesOr))
-    return root->emitError("dynamic loop ranges are not supported");
+    return root->emitError("loops must start at 0 with step 1");
   SmallVector<int64_t> ranges = *rangesOr;
   // Only parallel loops are divided among workgroups and threads; each
   // thread runs the reduction loops of its outputs.

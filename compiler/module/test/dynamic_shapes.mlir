@@ -1,6 +1,9 @@
 // RUN: kiln-compile %s --target-device=cpu -o %t.kiln
 // RUN: kiln-dump-module %t.kiln | FileCheck %s
-// RUN: not kiln-compile %s --target-device=cuda -o %t.cuda.kiln 2>&1 | FileCheck %s --check-prefix=CUDA
+// RUN: rm -rf %t.ptx && mkdir -p %t.ptx
+// RUN: kiln-compile %s --target-device=cuda --dump-executable-binaries-to=%t.ptx -o %t.cuda.kiln
+// RUN: kiln-dump-module %t.cuda.kiln | FileCheck %s --check-prefix=CUDA
+// RUN: FileCheck %s --check-prefix=PTX < %t.ptx/cuda_sm_60.cuda-ptx
 
 // Dynamic shapes (issue 19) make a 1.3 module: the function's shape program,
 // its checks and output shape, ranges and push constants placed per call,
@@ -25,8 +28,24 @@
 // CHECK-NEXT:      n0 = const 1
 // CHECK-NEXT:      n1 = push words {{[0-9]+}}, {{[0-9]+}}
 
-// GPU targets refuse dynamic shapes at the first of them, with its location.
-// CUDA: dynamic_shapes.mlir:[[#@LINE+1]]:1: error: dynamic shapes are not supported on --target-device=cuda yet
+// CUDA compiles the same program and plan; its kernel takes the extents as
+// .u32 parameters after the binding pointers (two words each), and its grid
+// is its own program over those words: a row per workgroup, 1024 columns.
+// CUDA: module 'module': version 1.3,
+// CUDA: step 0: dispatch {{.*}} per call [words 0, 1 = n2, words 2, 3 = n4, words 4, 5 = n2, words 6, 7 = n4, words 8, 9 = n6, words 10, 11 = n2, words 12, 13 = n4]
+// CUDA:      variant 0: format 'cuda-ptx'
+// CUDA-NEXT:   entry point 0 'bias_dispatch_0': workgroup size 256x1x1, workgroup count 1x1x1, 3 bindings, 14 push constants
+// CUDA-NEXT:     workgroup count per dispatch: n5 x n0 x n0 of
+// CUDA-NEXT:       n0 = const 1
+// CUDA-NEXT:       n1 = push words 4, 5
+// CUDA-NEXT:       n2 = push words 6, 7
+// CUDA-NEXT:       n3 = const 1024
+// CUDA-NEXT:       n4 = ceildiv n2, n3
+// CUDA-NEXT:       n5 = mul n1, n4
+// PTX: .entry bias_dispatch_0(
+// PTX-COUNT-3: .param .u64
+// PTX-COUNT-14: .param .u32
+// PTX-NEXT: )
 func.func @bias(%x: tensor<?x?xf32>, %b: tensor<?xf32>) -> tensor<?x?xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -66,3 +66,29 @@ func.func private @heap(%in: memref<4096xf32>, %out: memref<4096xf32>, %x: index
   memref.dealloc %t : memref<4096xf32>
   return
 }
+
+// -----
+
+// A grid computed per dispatch (issue 19): its PushConstant leaves (opcode
+// 2) name i64 arguments until outlining, then the arguments' first words,
+// as the kernel's .u32 parameters take them: argument 3 (%n) follows the
+// bindings and the two words of argument 2, so it starts at word 2.
+
+// CHECK-LABEL: gpu.func @dynamic_grid(
+// CHECK-SAME:    %{{.+}}: memref<1xf32>, %{{.+}}: memref<1xf32>, %{{.+}}: i32, %{{.+}}: i32, %{{.+}}: i32, %{{.+}}: i32) kernel
+// CHECK-SAME:    kiln.push_constant_count = 4 : i32
+// CHECK-SAME:    kiln.workgroup_count = array<i64: 1, 1, 1>
+// CHECK-SAME:    kiln.workgroup_count_nodes = array<i64: 3, 0, 0>
+// CHECK-SAME:    kiln.workgroup_count_program = array<i64: 0, 1, 0, 2, 2, 0, 0, 64, 0, 7, 1, 2>
+func.func private @dynamic_grid(%in: memref<1xf32>, %out: memref<1xf32>, %m64: i64, %n64: i64, %x: index, %y: index, %z: index) attributes {kiln.dispatch, kiln.workgroup_count = array<i64: 1, 1, 1>, kiln.workgroup_count_nodes = array<i64: 3, 0, 0>, kiln.workgroup_count_program = array<i64: 0, 1, 0, 2, 3, 0, 0, 64, 0, 7, 1, 2>, kiln.workgroup_size = array<i64: 64, 1, 1>} {
+  %n = arith.index_cast %n64 : i64 to index
+  %view = memref.reinterpret_cast %out to offset: [0], sizes: [%n], strides: [1] : memref<1xf32> to memref<?xf32>
+  %t = gpu.thread_id x
+  %i = affine.apply affine_map<()[s0, s1] -> (s0 * 64 + s1)>()[%x, %t]
+  %inside = arith.cmpi ult, %i, %n : index
+  scf.if %inside {
+    %v = memref.load %in[%i] : memref<1xf32>
+    memref.store %v, %view[%i] : memref<?xf32>
+  }
+  return
+}

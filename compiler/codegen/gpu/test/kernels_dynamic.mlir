@@ -1,0 +1,83 @@
+// RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=h100 --kiln-gpu-contraction-kernels --kiln-gpu-reduction-kernels %s | FileCheck %s
+
+// The kernels written whole size tiles, shared buffers and grids from
+// static extents: a dispatch with dynamic shapes (issue 19) is left for the
+// generic tiling, while its static twin becomes a kernel.
+
+// CHECK-LABEL: func.func private @matmul_dynamic(
+// CHECK-NOT:     kiln.workgroup_size
+// CHECK:         linalg.matmul
+// CHECK:         bufferization.materialize_in_destination
+func.func private @matmul_dynamic(%arg0: memref<1xf32>, %arg1: memref<1xf32>, %arg2: memref<1xf32>, %arg3: i64, %arg4: i64, %arg5: i64) attributes {kiln.dispatch} {
+  %m = arith.index_cast %arg3 : i64 to index
+  %k = arith.index_cast %arg4 : i64 to index
+  %n = arith.index_cast %arg5 : i64 to index
+  %a = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%m, %k], strides: [%k, 1] : memref<1xf32> to memref<?x?xf32>
+  %0 = bufferization.to_tensor %a restrict : memref<?x?xf32> to tensor<?x?xf32>
+  %b = memref.reinterpret_cast %arg1 to offset: [0], sizes: [%k, %n], strides: [%n, 1] : memref<1xf32> to memref<?x?xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<?x?xf32> to tensor<?x?xf32>
+  %c = memref.reinterpret_cast %arg2 to offset: [0], sizes: [%m, %n], strides: [%n, 1] : memref<1xf32> to memref<?x?xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %2 = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %3 = linalg.fill ins(%zero : f32) outs(%2 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %4 = linalg.matmul ins(%0, %1 : tensor<?x?xf32>, tensor<?x?xf32>) outs(%3 : tensor<?x?xf32>) -> tensor<?x?xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<?x?xf32>, memref<?x?xf32>) -> ()
+  return
+}
+
+// CHECK-LABEL: func.func private @matmul_static(
+// CHECK-SAME:    kiln.workgroup_size
+// CHECK-NOT:     linalg.matmul
+func.func private @matmul_static(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<64x64xf32> to tensor<64x64xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<64x64xf32> to tensor<64x64xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %2 = tensor.empty() : tensor<64x64xf32>
+  %3 = linalg.fill ins(%zero : f32) outs(%2 : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %4 = linalg.matmul ins(%0, %1 : tensor<64x64xf32>, tensor<64x64xf32>) outs(%3 : tensor<64x64xf32>) -> tensor<64x64xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<64x64xf32>, memref<64x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// A row sum over dynamic rows and columns stays for the generic tiling
+// (each thread reduces its row); the static one gets the reduction kernel.
+
+// CHECK-LABEL: func.func private @row_sum_dynamic(
+// CHECK-NOT:     kiln.workgroup_size
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+func.func private @row_sum_dynamic(%arg0: memref<1xf32>, %arg1: memref<1xf32>, %arg2: i64, %arg3: i64) attributes {kiln.dispatch} {
+  %m = arith.index_cast %arg2 : i64 to index
+  %n = arith.index_cast %arg3 : i64 to index
+  %x = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%m, %n], strides: [%n, 1] : memref<1xf32> to memref<?x?xf32>
+  %0 = bufferization.to_tensor %x restrict : memref<?x?xf32> to tensor<?x?xf32>
+  %out = memref.reinterpret_cast %arg1 to offset: [0], sizes: [%m], strides: [1] : memref<1xf32> to memref<?xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %1 = tensor.empty(%m) : tensor<?xf32>
+  %2 = linalg.fill ins(%zero : f32) outs(%1 : tensor<?xf32>) -> tensor<?xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<?x?xf32>) outs(%2 : tensor<?xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %v, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<?xf32>
+  bufferization.materialize_in_destination %3 in restrict writable %out : (tensor<?xf32>, memref<?xf32>) -> ()
+  return
+}
+
+// CHECK-LABEL: func.func private @row_sum_static(
+// CHECK-SAME:    kiln.workgroup_size
+func.func private @row_sum_static(%x: memref<64x512xf32>, %out: memref<64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<64x512xf32> to tensor<64x512xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %1 = tensor.empty() : tensor<64xf32>
+  %2 = linalg.fill ins(%zero : f32) outs(%1 : tensor<64xf32>) -> tensor<64xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<64x512xf32>) outs(%2 : tensor<64xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %v, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  bufferization.materialize_in_destination %3 in restrict writable %out : (tensor<64xf32>, memref<64xf32>) -> ()
+  return
+}

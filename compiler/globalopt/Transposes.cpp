@@ -243,8 +243,8 @@ struct TransposeOfCollapsedTranspose : RewritePattern {
       }
       newGroups.push_back(group);
     }
-    Value moved = createTranspose(rewriter, op->getLoc(), collapse.getSrc(),
-                                  sourcePerm);
+    Value moved =
+        createTranspose(rewriter, op->getLoc(), collapse.getSrc(), sourcePerm);
     rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
         op, op->getResult(0).getType(), moved, newGroups);
     return success();

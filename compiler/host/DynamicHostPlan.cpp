@@ -60,8 +60,8 @@ Monomial monomialOf(const ShapeProgramBuilder &program, uint32_t node) {
       work.push_back(static_cast<uint32_t>(data.A));
       work.push_back(static_cast<uint32_t>(data.B));
     } else if (std::optional<int64_t> c = program.constantValue(n);
-               c && !__builtin_mul_overflow(m.Coefficient, *c,
-                                            &m.Coefficient)) {
+               c &&
+               !__builtin_mul_overflow(m.Coefficient, *c, &m.Coefficient)) {
       continue;
     } else {
       m.Factors.push_back(n);
@@ -152,6 +152,7 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
   struct Slot {
     uint32_t OffsetNode, LengthNode;
     uint64_t Range;
+    Monomial Size; // of LengthNode
   };
   std::vector<Slot> slots;
   std::vector<std::pair<Value, size_t>> occupied; // value, slot
@@ -266,7 +267,7 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
         auto reusable = freeSlots.end();
         int64_t best = 0;
         for (auto it = freeSlots.begin(); it != freeSlots.end(); ++it) {
-          Monomial have = monomialOf(program, slots[*it].LengthNode);
+          const Monomial &have = slots[*it].Size;
           if (have.Factors != need.Factors ||
               have.Coefficient < need.Coefficient)
             continue;
@@ -281,7 +282,7 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
           freeSlots.erase(reusable);
         } else {
           slot = slots.size();
-          slots.push_back({arenaEnd, *bytes, arenaValues++});
+          slots.push_back({arenaEnd, *bytes, arenaValues++, need});
           arenaEnd = program.alignTo(program.add(arenaEnd, *bytes),
                                      static_cast<int64_t>(kBufferAlignment));
         }

@@ -108,9 +108,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
         high = fbb.CreateVector(dimMax[i]);
         bounded = true;
       }
-      out.push_back(fbs::CreateTensorType(fbb, *element,
-                                          fbb.CreateVector(shape), nodes, low,
-                                          high));
+      out.push_back(fbs::CreateTensorType(
+          fbb, *element, fbb.CreateVector(shape), nodes, low, high));
     }
     return fbb.CreateVector(out);
   };
@@ -258,8 +257,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
       fbb, kVersionMajor,
       bounded       ? kVersionMinorBounds
       : earlyLaunch ? kVersionMinorEarlyLaunch
-      : dynamic   ? kVersionMinorDynamic
-                  : kVersionMinor,
+      : dynamic     ? kVersionMinorDynamic
+                    : kVersionMinor,
       fbb.CreateString("module"), fbb.CreateVector(fns),
       fbb.CreateVector(executables),
       /*constants=*/0, constants.empty() ? nullptr : &segment);

@@ -209,11 +209,10 @@ Importer::inputType(const onnx::ValueInfoProto &input, int32_t &dtype) {
         note = " (a range MIN..MAX is for a symbolic dimension)";
         given.clear();
         for (auto [i, range] : llvm::enumerate(b->second))
-          given += (i ? "x" : "") +
-                   (range.first == range.second
-                        ? std::to_string(range.first)
-                        : std::to_string(range.first) + ".." +
-                              std::to_string(range.second));
+          given += (i ? "x" : "") + (range.first == range.second
+                                         ? std::to_string(range.first)
+                                         : std::to_string(range.first) + ".." +
+                                               std::to_string(range.second));
       }
       return error() << "--input-shape " << name << ":" << given
                      << " does not fit the model's shape "

@@ -25,7 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kMaxLayers = 64, kMaxContext = 1 << 16 };
+/* The mask is context^2 floats on host and device: 8192 positions are
+ * 256 MB. */
+enum { kMaxLayers = 64, kMaxContext = 8192 };
 
 static int fail(KilnStatus status, const char *what) {
   fprintf(stderr, "kiln-generate: %s: %s\n", what, kilnStatusMessage(status));
@@ -57,7 +59,8 @@ typedef struct Decoder {
   KilnDevice *device;
   size_t layers, heads, headWidth, vocab;
   KilnBuffer *ids, *positions, *mask, *logits;
-  KilnBuffer *cache[2][2 * kMaxLayers]; /* [set][2 * layer + (0 key, 1 value)] */
+  KilnBuffer
+      *cache[2][2 * kMaxLayers]; /* [set][2 * layer + (0 key, 1 value)] */
   int64_t *hostIds, *hostPositions;
   float *hostMask, *hostLogits;
 } Decoder;
@@ -208,9 +211,10 @@ int main(int argc, char **argv) {
   if (s)
     return fail(s, "signature");
   if (!ok) {
-    fprintf(stderr, "kiln-generate: %s is not a key/value-cache decoder "
-                    "(ids, positions, mask, past key/value per layer -> "
-                    "logits, present key/value per layer; f32)\n",
+    fprintf(stderr,
+            "kiln-generate: %s is not a key/value-cache decoder "
+            "(ids, positions, mask, past key/value per layer -> "
+            "logits, present key/value per layer; f32)\n",
             modulePath);
     return 1;
   }

@@ -76,8 +76,7 @@ resolveCall(const sc::Function &function, std::string_view label,
            shape[d] > type.dim_max()->Get(d)))
         return KILN_ERROR(InvalidArgument, label, " input ", i, " dimension ",
                           d, " is ", shape[d], ", outside its bounds ",
-                          type.dim_min()->Get(d), "..",
-                          type.dim_max()->Get(d),
+                          type.dim_min()->Get(d), "..", type.dim_max()->Get(d),
                           " (the module was compiled for that range)");
     }
     std::optional<uint64_t> bytes = checkedByteSize(shape, type.element_type());

@@ -407,15 +407,14 @@ private:
       for (size_t d = 0; d < rank; ++d) {
         int64_t lo = low->Get(d), hi = high->Get(d), dim = type.shape()->Get(d);
         if (lo < 0 || hi < lo || (dim >= 0 && (lo != dim || hi != dim)))
-          return KILN_ERROR(InvalidArgument, where, " input ", i,
-                            " dimension ", d, " has bounds ", lo, "..", hi,
+          return KILN_ERROR(InvalidArgument, where, " input ", i, " dimension ",
+                            d, " has bounds ", lo, "..", hi,
                             dim >= 0 ? strCat(" but size ", dim) : "");
       }
     }
     for (const sc::TensorType *type : outputs)
       if (type->dim_min() || type->dim_max())
-        return KILN_ERROR(InvalidArgument, where,
-                          " has bounds on an output");
+        return KILN_ERROR(InvalidArgument, where, " has bounds on an output");
     if (!function.shape_program()) {
       bool stray = function.shape_checks() ||
                    function.arena_size_node() != sc::kNoShapeNode;

@@ -395,8 +395,8 @@ LogicalResult convertInstanceNormalization(NodeContext &ctx) {
   // spatial dimensions must be known.
   for (size_t d = 1; d < shape.size(); ++d)
     if (ShapedType::isDynamic(shape[d]))
-      return ctx.unsupported("dynamic dimension " + std::to_string(d) +
-                             " of " + shapeString(shape) +
+      return ctx.unsupported("dynamic dimension " + std::to_string(d) + " of " +
+                             shapeString(shape) +
                              " (only the batch may be dynamic)");
   for (size_t i : {size_t(1), size_t(2)})
     if (ctx.inputShape(i) != llvm::ArrayRef<int64_t>{c})

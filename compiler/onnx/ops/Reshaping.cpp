@@ -670,8 +670,7 @@ LogicalResult convertGather(NodeContext &ctx) {
     else if (d < *axis + indexRank)
       sizes.push_back(tensor::DimOp::create(b, loc, indices, d - *axis));
     else
-      sizes.push_back(
-          tensor::DimOp::create(b, loc, data, d - indexRank + 1));
+      sizes.push_back(tensor::DimOp::create(b, loc, data, d - indexRank + 1));
   }
   Value init = tensor::EmptyOp::create(b, loc, shape, element, sizes);
   bool isUnsigned = isUnsignedDType(ctx.inputDType(1));

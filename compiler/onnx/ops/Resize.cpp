@@ -237,8 +237,7 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
   for (int64_t d = 0; d < rank; ++d)
     if (ShapedType::isDynamic(outShape[d]))
       dynamicSizes.push_back(tensor::DimOp::create(b, loc, source, d));
-  Value init =
-      tensor::EmptyOp::create(b, loc, outShape, element, dynamicSizes);
+  Value init = tensor::EmptyOp::create(b, loc, outShape, element, dynamicSizes);
   Value result =
       linalg::GenericOp::create(
           b, loc, init.getType(), operands, init, maps,
@@ -372,8 +371,7 @@ LogicalResult convertResize(NodeContext &ctx) {
         return ctx.emitError() << "size " << s << " is negative";
       if (ShapedType::isDynamic(shape[a]))
         return ctx.unsupported("a constant size for dynamic dimension " +
-                               std::to_string(a) + " of " +
-                               shapeString(shape));
+                               std::to_string(a) + " of " + shapeString(shape));
       outShape[a] = s;
       scales[a] = static_cast<double>(s) / shape[a];
     }
@@ -448,8 +446,7 @@ LogicalResult convertUpsample(NodeContext &ctx) {
     if (ShapedType::isDynamic(shape[d])) {
       if (scale != 1.0)
         return ctx.unsupported("resizing dynamic dimension " +
-                               std::to_string(d) + " of " +
-                               shapeString(shape));
+                               std::to_string(d) + " of " + shapeString(shape));
       outShape.push_back(ShapedType::kDynamic);
       continue;
     }

@@ -1627,6 +1627,12 @@ dynamicCase(DYN, "slice_concat_softmax",
             lambda x, y: softmax(np.concatenate([f64(x)[:, 1::2], f64(y)],
                                                 axis=1), 1),
             tol="f32_approx")
+# A cache of 0, 1, 7 and 130 past positions grown by 1 or 5 new ones.
+dynamicCase(DYN, "grow_cache",
+            [[I(f"2x{past}x8xf32"), I("2x1x8xf32"), I(f"2x{new}x8xf32")]
+             for past, new in ((0, 1), (1, 5), (7, 1), (130, 5))],
+            lambda past, sep, new: 2.0 * np.concatenate(
+                [f64(past), f64(sep), f64(new)], axis=1))
 
 
 def selfTest() -> int:

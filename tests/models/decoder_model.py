@@ -26,6 +26,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import transformer_models  # noqa: E402
 
 CONFIG = dict(layers=2, width=64, heads=4, mlp=256, vocab=512, context=256)
+# The GPT of transformer_models.py (4 layers, width 256, vocab 4096) with a
+# cache, for bench/decode_bench.py's decode steps at contexts to 1024.
+BENCH_CONFIG = dict(layers=4, width=256, heads=4, mlp=1024, vocab=4096,
+                    context=2048)
 
 
 class CachedAttention(transformer_models.Attention):
@@ -74,12 +78,12 @@ class CachedDecoder(nn.Module):
         return (torch.matmul(self.ln(x), self.wte.weight.t()), *present)
 
 
-def build(generator):
+def build(generator, config=CONFIG):
     """The decoder with seeded weights: Linear layers torch's default
     initialization from the global seed (seed it first), embeddings and
     LayerNorms from `generator` (GPT-2's N(0, 0.02) and N(0, 0.01), affine
     parameters around 1 and 0)."""
-    model = CachedDecoder(**CONFIG)
+    model = CachedDecoder(**config)
     with torch.no_grad():
         model.wte.weight.normal_(0.0, 0.02, generator=generator)
         model.wpe.weight.normal_(0.0, 0.01, generator=generator)
@@ -90,16 +94,16 @@ def build(generator):
     return model.eval()
 
 
-def input_names():
+def input_names(config=CONFIG):
     names = ["ids", "positions", "mask"]
-    for i in range(CONFIG["layers"]):
+    for i in range(config["layers"]):
         names += [f"past_key_{i}", f"past_value_{i}"]
     return names
 
 
-def output_names():
+def output_names(config=CONFIG):
     names = ["logits"]
-    for i in range(CONFIG["layers"]):
+    for i in range(config["layers"]):
         names += [f"present_key_{i}", f"present_value_{i}"]
     return names
 
@@ -115,25 +119,33 @@ def causal_mask(past, new, dtype=torch.float32):
     return mask[None, None]
 
 
-def empty_cache(dtype=torch.float32):
-    width, heads = CONFIG["width"], CONFIG["heads"]
+def empty_cache(dtype=torch.float32, config=CONFIG):
+    width, heads = config["width"], config["heads"]
     return [torch.zeros(1, heads, 0, width // heads, dtype=dtype)
-            for _ in range(2 * CONFIG["layers"])]
+            for _ in range(2 * config["layers"])]
 
 
-def export(model, path):
+def random_cache(past, dtype=torch.float32, config=CONFIG, generator=None):
+    """A cache of `past` positions per layer, N(0, 1) (empty for 0)."""
+    width, heads = config["width"], config["heads"]
+    return [torch.randn(1, heads, past, width // heads, dtype=dtype,
+                        generator=generator)
+            for _ in range(2 * config["layers"])]
+
+
+def export(model, path, config=CONFIG):
     """ONNX at opset 17, the position axes dynamic."""
     ids = torch.zeros(1, 3, dtype=torch.int64)
     positions = torch.arange(3)[None]
-    width, heads = CONFIG["width"], CONFIG["heads"]
+    width, heads = config["width"], config["heads"]
     past = [torch.zeros(1, heads, 2, width // heads)
-            for _ in range(2 * CONFIG["layers"])]
+            for _ in range(2 * config["layers"])]
     axes = {"ids": {1: "new"}, "positions": {1: "new"},
             "mask": {2: "new", 3: "total"}, "logits": {1: "new"}}
-    for i in range(CONFIG["layers"]):
+    for i in range(config["layers"]):
         for kind in ("key", "value"):
             axes[f"past_{kind}_{i}"] = {2: "past"}
             axes[f"present_{kind}_{i}"] = {2: "total"}
     torch.onnx.export(model, (ids, positions, causal_mask(2, 3), *past),
-                      path, opset_version=17, input_names=input_names(),
-                      output_names=output_names(), dynamic_axes=axes)
+                      path, opset_version=17, input_names=input_names(config),
+                      output_names=output_names(config), dynamic_axes=axes)

@@ -16,6 +16,7 @@
 #include "compiler/codegen/gpu/GpuCodegen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -111,14 +112,6 @@ bool allStatic(ValueRange values) {
   return llvm::all_of(values, [](Value value) {
     auto type = dyn_cast<RankedTensorType>(value.getType());
     return type && type.hasStaticShape();
-  });
-}
-
-/// Whether every tensor of `values` is ranked and static along `dim`.
-bool allStaticAlong(ValueRange values, int64_t dim) {
-  return llvm::all_of(values, [&](Value value) {
-    auto type = dyn_cast<RankedTensorType>(value.getType());
-    return type && !type.isDynamicDim(dim);
   });
 }
 
@@ -238,25 +231,48 @@ FailureOr<linalg::GenericOp> rewriteConcatAsGather(RewriterBase &rewriter,
                                                    tensor::ConcatOp concat) {
   RankedTensorType type = concat.getResultType();
   int64_t dim = static_cast<int64_t>(concat.getDim());
-  // Other dimensions may be dynamic (issue 19): each operand's is the
-  // result's, read at the element's own index.
-  if (type.isDynamicDim(dim) || !allStaticAlong(concat.getInputs(), dim))
-    return rewriter.notifyMatchFailure(concat, "dynamic concatenated dim");
-  // Where each operand starts along `dim`.
-  SmallVector<int64_t> starts;
-  int64_t start = 0;
+  Location loc = concat.getLoc();
+  // Where each operand starts along `dim`: a constant while every operand
+  // before it is static along `dim`, else (issue 19: a key/value cache
+  // grown by the new positions) the sum of their extents, computed once
+  // before the gather. Other dimensions may be dynamic too: each operand's
+  // is the result's, read at the element's own index.
+  rewriter.setInsertionPoint(concat);
+  SmallVector<OpFoldResult> starts;
+  OpFoldResult start = rewriter.getIndexAttr(0);
   for (Value input : concat.getInputs()) {
     starts.push_back(start);
-    start += cast<RankedTensorType>(input.getType()).getDimSize(dim);
+    OpFoldResult extent = tensor::getMixedSize(rewriter, loc, input, dim);
+    std::optional<int64_t> before = getConstantIntValue(start);
+    std::optional<int64_t> size = getConstantIntValue(extent);
+    if (before && size) {
+      start = rewriter.getIndexAttr(*before + *size);
+      continue;
+    }
+    start = arith::AddIOp::create(
+                rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                               start),
+                getValueOrCreateConstantIndexOp(rewriter, loc, extent))
+                .getResult();
   }
+  // A start inside the payload: a static one as a constant there, as the
+  // static gathers always had it.
+  auto startAt = [&](OpBuilder &b, Location loc, size_t i) -> Value {
+    if (std::optional<int64_t> value = getConstantIntValue(starts[i]))
+      return constantIndex(b, loc, *value);
+    return cast<Value>(starts[i]);
+  };
   auto element = [&](OpBuilder &b, Location loc, ArrayRef<Value> index,
                      ValueRange) -> Value {
     // Operand i's element, its index shifted back by the operand's start.
     auto load = [&](OpBuilder &b, Location loc, size_t i) -> Value {
       SmallVector<Value> at(index);
-      at[dim] = locateInSlice(b, loc, index[dim], {starts[i], 0, 1},
-                              /*check=*/false)
-                    .first;
+      if (std::optional<int64_t> value = getConstantIntValue(starts[i]))
+        at[dim] =
+            locateInSlice(b, loc, index[dim], {*value, 0, 1}, /*check=*/false)
+                .first;
+      else
+        at[dim] = arith::SubIOp::create(b, loc, index[dim], startAt(b, loc, i));
       return tensor::ExtractOp::create(b, loc, concat.getInputs()[i], at);
     };
     // The last operand takes whatever the others do not; each earlier one
@@ -267,7 +283,7 @@ FailureOr<linalg::GenericOp> rewriteConcatAsGather(RewriterBase &rewriter,
         return load(b, loc, i);
       Value before =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index[dim],
-                                constantIndex(b, loc, starts[i + 1]));
+                                startAt(b, loc, i + 1));
       return select(
           b, loc, before,
           [&](OpBuilder &b, Location loc) { return load(b, loc, i); },

@@ -189,3 +189,21 @@ func.func @slice_concat_softmax(%x: tensor<?x6xf32>, %y: tensor<?x2xf32>) -> ten
   %r = linalg.softmax dimension(1) ins(%c : tensor<?x5xf32>) outs(%e : tensor<?x5xf32>) -> tensor<?x5xf32>
   return %r : tensor<?x5xf32>
 }
+
+// A key/value cache grown by the new positions (a decoder's step, issue
+// 19): a concat along the dynamic dimension, its operands' starts computed
+// per call, a static operand between two dynamic ones, then scaled so the
+// result is a computed value, not a copy.
+func.func @grow_cache(%past: tensor<2x?x8xf32>, %sep: tensor<2x1x8xf32>, %new: tensor<2x?x8xf32>) -> tensor<2x?x8xf32> {
+  %c1 = arith.constant 1 : index
+  %two = arith.constant 2.0 : f32
+  %c = tensor.concat dim(1) %past, %sep, %new : (tensor<2x?x8xf32>, tensor<2x1x8xf32>, tensor<2x?x8xf32>) -> tensor<2x?x8xf32>
+  %n = tensor.dim %c, %c1 : tensor<2x?x8xf32>
+  %e = tensor.empty(%n) : tensor<2x?x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%c : tensor<2x?x8xf32>) outs(%e : tensor<2x?x8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.mulf %a, %two : f32
+    linalg.yield %m : f32
+  } -> tensor<2x?x8xf32>
+  return %r : tensor<2x?x8xf32>
+}

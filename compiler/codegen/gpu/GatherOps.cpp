@@ -250,8 +250,8 @@ FailureOr<linalg::GenericOp> rewriteConcatAsGather(RewriterBase &rewriter,
       continue;
     }
     start = arith::AddIOp::create(
-                rewriter, loc, getValueOrCreateConstantIndexOp(rewriter, loc,
-                                                               start),
+                rewriter, loc,
+                getValueOrCreateConstantIndexOp(rewriter, loc, start),
                 getValueOrCreateConstantIndexOp(rewriter, loc, extent))
                 .getResult();
   }
@@ -281,9 +281,8 @@ FailureOr<linalg::GenericOp> rewriteConcatAsGather(RewriterBase &rewriter,
         [&](OpBuilder &b, Location loc, size_t i) -> Value {
       if (i + 1 == starts.size())
         return load(b, loc, i);
-      Value before =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index[dim],
-                                startAt(b, loc, i + 1));
+      Value before = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           index[dim], startAt(b, loc, i + 1));
       return select(
           b, loc, before,
           [&](OpBuilder &b, Location loc) { return load(b, loc, i); },

@@ -180,13 +180,21 @@ Value Rounder::roundAfter(Value value) {
   if (auto collapse = dyn_cast_if_present<tensor::CollapseShapeOp>(def))
     return tensor::CollapseShapeOp::create(Rewriter, loc, rounded, source,
                                            collapse.getReassociationIndices());
+  // Dynamic dimensions (issue 19) take their sizes from the rounded
+  // value's source: a transpose's are its input's, permuted.
   if (transpose) {
-    Value init = tensor::EmptyOp::create(Rewriter, loc, type.getShape(), Half);
+    SmallVector<OpFoldResult> sourceSizes =
+        tensor::getMixedSizes(Rewriter, loc, source);
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t d : transpose.getPermutation())
+      sizes.push_back(sourceSizes[d]);
+    Value init = tensor::EmptyOp::create(Rewriter, loc, sizes, Half);
     return linalg::TransposeOp::create(Rewriter, loc, source, init,
                                        transpose.getPermutation())
         ->getResult(0);
   }
-  Value empty = tensor::EmptyOp::create(Rewriter, loc, type.getShape(), Half);
+  Value empty = tensor::EmptyOp::create(
+      Rewriter, loc, tensor::getMixedSizes(Rewriter, loc, value), Half);
   AffineMap identity = Rewriter.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> parallel(type.getRank(),
                                             utils::IteratorType::parallel);

@@ -85,3 +85,31 @@ func.func @conv_padded(%x: tensor<1x6x6x8xf32>, %w: tensor<3x3x8x4xf32>, %h: ten
   %n = linalg.matmul ins(%i, %i : tensor<4x4xi32>, tensor<4x4xi32>) outs(%f3 : tensor<4x4xi32>) -> tensor<4x4xi32>
   return %c, %m, %n : tensor<1x6x6x4xf32>, tensor<4x4xf32>, tensor<4x4xi32>
 }
+
+// -----
+
+// Dynamic dimensions (issue 19): each rounded tensor is sized from the
+// value it rounds, a transposed one from the transpose's input, permuted.
+
+// CHECK-LABEL: func.func @dynamic_transposed(
+// CHECK:         %[[N:.+]] = tensor.dim %arg1, %{{.+}} : tensor<?x8xf32>
+// CHECK:         %[[EB:.+]] = tensor.empty(%[[N]]) : tensor<?x8xf16>
+// CHECK:         %[[B:.+]] = linalg.generic {{.*}} ins(%arg1 : tensor<?x8xf32>) outs(%[[EB]] : tensor<?x8xf16>)
+// CHECK:         %[[M:.+]] = tensor.dim %arg0, %{{.+}} : tensor<?x8xf32>
+// CHECK:         %[[EA:.+]] = tensor.empty(%[[M]]) : tensor<?x8xf16>
+// CHECK:         linalg.generic {{.*}} ins(%arg0 : tensor<?x8xf32>) outs(%[[EA]] : tensor<?x8xf16>)
+// CHECK:         %[[NB:.+]] = tensor.dim %[[B]], %{{.+}} : tensor<?x8xf16>
+// CHECK:         %[[ET:.+]] = tensor.empty(%[[NB]]) : tensor<8x?xf16>
+// CHECK:         linalg.transpose ins(%[[B]] : tensor<?x8xf16>) outs(%[[ET]] : tensor<8x?xf16>)
+func.func @dynamic_transposed(%a: tensor<?x8xf32>, %bt: tensor<?x8xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %a, %c0 : tensor<?x8xf32>
+  %n = tensor.dim %bt, %c0 : tensor<?x8xf32>
+  %te = tensor.empty(%n) : tensor<8x?xf32>
+  %b = linalg.transpose ins(%bt : tensor<?x8xf32>) outs(%te : tensor<8x?xf32>) permutation = [1, 0]
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x8xf32>, tensor<8x?xf32>) outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

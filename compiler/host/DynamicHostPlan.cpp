@@ -136,16 +136,31 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
     }
   }
 
-  // The last step reading each value, views read as their source.
+  // The last step reading each value, views (reshapes and contiguous
+  // static slices) read as their source, which stays live through them.
+  auto viewedValue = [](Value value) {
+    while (Operation *def = value.getDefiningOp()) {
+      if (!isAliasOp(def))
+        break;
+      value = def->getOperand(0);
+    }
+    return value;
+  };
   llvm::DenseMap<Value, int64_t> lastRead;
   {
     int64_t index = 0;
-    for (Operation &op : block)
+    for (Operation &op : block) {
       if (auto call = dyn_cast<func::CallOp>(op)) {
         for (Value operand : call.getOperands())
-          lastRead[producingResult(operand)] = index;
+          lastRead[viewedValue(operand)] = index;
         ++index;
       }
+      // A value returned through a view is read by the output copy after
+      // every step.
+      if (auto ret = dyn_cast<func::ReturnOp>(op))
+        for (Value operand : ret.getOperands())
+          lastRead[viewedValue(operand)] = index;
+    }
   }
   // Arena slots: their offset and length nodes and the range standing for
   // each when deriving dependencies; the values in them, and the free ones.
@@ -204,6 +219,27 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
         plan.ShapeChecks.push_back({*viewBytes, *sourceBytes});
       }
       slices[op.getResult(0)] = it->second;
+      virtualRanges[op.getResult(0)] = virtualRanges[source];
+      continue;
+    }
+    if (std::optional<uint64_t> offset = aliasByteOffset(&op)) {
+      // A contiguous slice of a static tensor (a fused projection's q, k
+      // and v, split on the host): a view of its source's bytes at a
+      // constant offset, dependencies derived as for the whole source.
+      Value source = op.getOperand(0);
+      auto it = slices.find(source);
+      if (it == slices.end())
+        return op.emitError("a slice of a value whose storage is unknown");
+      BufferSlice view = it->second;
+      if (view.OffsetNode == schema::kNoShapeNode)
+        view.Offset += *offset;
+      else if (*offset != 0)
+        view.OffsetNode =
+            program.add(view.OffsetNode, program.constant(*offset));
+      view.Length =
+          tensorByteSize(cast<RankedTensorType>(op.getResult(0).getType()));
+      view.LengthNode = schema::kNoShapeNode;
+      slices[op.getResult(0)] = view;
       virtualRanges[op.getResult(0)] = virtualRanges[source];
       continue;
     }

@@ -225,3 +225,29 @@ func.func @reuse(%a: tensor<?x2xf32>) -> tensor<?x4xf32> {
   %4 = call @widen(%3) : (tensor<?x2xf32>) -> tensor<?x4xf32>
   return %4 : tensor<?x4xf32>
 }
+
+// -----
+
+func.func private @proj(%a: tensor<?xf32>) -> tensor<3x64xf32> attributes {kiln.dispatch} {
+  %0 = arith.constant dense<1.0> : tensor<3x64xf32>
+  return %0 : tensor<3x64xf32>
+}
+
+func.func private @use(%a: tensor<1x64xf32>, %b: tensor<1x64xf32>, %c: tensor<?xf32>) -> tensor<?xf32> attributes {kiln.dispatch} {
+  return %c : tensor<?xf32>
+}
+
+// Contiguous slices of a static value (a fused projection's rows, split on
+// the host) are views of its arena slice at constant byte offsets (rows 1
+// and 2 of 64 floats: +256 and +512), read after it is written.
+// CHECK-LABEL: func.func @split_rows(
+// CHECK-SAME:    kiln.step_dependencies = [array<i32>, array<i32: 0>]
+// CHECK-SAME:    kiln.steps = ["dispatch @proj input0[0:+n3] arena[0:768] push {{.*}}",
+// CHECK-SAME:                  "dispatch @use arena[256:512] arena[512:768] input0[0:+n3] output0[0:+n3] push {{.*}}"]
+func.func @split_rows(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = call @proj(%a) : (tensor<?xf32>) -> tensor<3x64xf32>
+  %1 = tensor.extract_slice %0[1, 0] [1, 64] [1, 1] : tensor<3x64xf32> to tensor<1x64xf32>
+  %2 = tensor.extract_slice %0[2, 0] [1, 64] [1, 1] : tensor<3x64xf32> to tensor<1x64xf32>
+  %3 = call @use(%1, %2, %a) : (tensor<1x64xf32>, tensor<1x64xf32>, tensor<?xf32>) -> tensor<?xf32>
+  return %3 : tensor<?xf32>
+}

@@ -4,6 +4,7 @@
 #include "compiler/Pipeline.h"
 #include "compiler/onnx/Importer.h"
 #include "compiler/onnx/OnnxFile.h"
+#include "compiler/onnx/Specializations.h"
 #include "compiler/target/TargetBackend.h"
 #include "compiler/target/cpu/CpuTarget.h"
 #include "compiler/target/cuda/CudaTarget.h"
@@ -92,6 +93,15 @@ cl::list<std::string> onnxInputShapes(
              "call; dimensions the file leaves symbolic stay dynamic "
              "without it (CPU targets)"),
     cl::value_desc("NAME:DIMS"), cl::cat(category));
+cl::list<std::string> specializations(
+    "specialize",
+    cl::desc("For an ONNX input: also compiles the model with these "
+             "symbolic dimensions fixed, NAME=N[,NAME=N...] (repeatable, "
+             "e.g. new=1 for a decoder's one-token step); the module's "
+             "function runs that code on every call whose input shapes it "
+             "accepts (static kernels where the general code is dynamic), "
+             "and the general code on the others"),
+    cl::value_desc("NAME=N,..."), cl::cat(category));
 cl::opt<kiln::CompileOptions::ConvLayout> convLayout(
     "conv-layout",
     cl::desc("Layout of chains of 2-D convolutions (ONNX's are NCHW)"),
@@ -231,9 +241,18 @@ int main(int argc, char **argv) {
       return mlir::success();
     });
     module = kiln::importOnnxFile(context, inputFile, onnxOptions);
+    if (module && failed(kiln::addOnnxSpecializations(
+                      context, inputFile, onnxOptions,
+                      std::vector<std::string>(specializations.begin(),
+                                               specializations.end()),
+                      *module)))
+      return 1;
   } else {
-    if (!onnxInputShapes.empty()) {
-      llvm::errs() << "error: --input-shape applies to ONNX inputs only\n";
+    if (!onnxInputShapes.empty() || !specializations.empty()) {
+      llvm::errs() << "error: "
+                   << (onnxInputShapes.empty() ? "--specialize"
+                                               : "--input-shape")
+                   << " applies to ONNX inputs only\n";
       return 1;
     }
     // A named file is opened as models are: a FIFO or device is an error,

@@ -72,20 +72,34 @@ FailureOr<uint64_t> ConstantPool::add(ElementsAttr attr) {
   auto it = Offsets.find(attr);
   if (it != Offsets.end())
     return it->second;
-  uint64_t offset = llvm::alignTo(Data.size(), kBufferAlignment);
-  Data.resize(offset);
+  std::vector<uint8_t> denseBytes;
+  ArrayRef<uint8_t> bytes;
   if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
-    std::vector<uint8_t> bytes = denseElementBytes(dense);
-    Data.insert(Data.end(), bytes.begin(), bytes.end());
+    denseBytes = denseElementBytes(dense);
+    bytes = denseBytes;
   } else if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    FailureOr<ArrayRef<char>> bytes = resourceElementBytes(resource);
-    if (failed(bytes))
+    FailureOr<ArrayRef<char>> blob = resourceElementBytes(resource);
+    if (failed(blob))
       return failure();
-    Data.insert(Data.end(), bytes->begin(), bytes->end());
+    bytes = ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(blob->data()),
+                              blob->size());
   } else {
     return failure();
   }
+  // Equal bytes under another attribute (a weight imported twice, once per
+  // function of a module compiled with --specialize) are stored once.
+  llvm::hash_code hash = llvm::hash_combine_range(bytes.begin(), bytes.end());
+  for (uint64_t offset : ByContent[hash])
+    if (offset + bytes.size() <= Data.size() &&
+        std::equal(bytes.begin(), bytes.end(), Data.begin() + offset)) {
+      Offsets[attr] = offset;
+      return offset;
+    }
+  uint64_t offset = llvm::alignTo(Data.size(), kBufferAlignment);
+  Data.resize(offset);
+  Data.insert(Data.end(), bytes.begin(), bytes.end());
   Offsets[attr] = offset;
+  ByContent[hash].push_back(offset);
   return offset;
 }
 
@@ -175,6 +189,8 @@ void setBoundaryTypes(func::FuncOp func, HostPlan &plan) {
   }
   for (auto [i, t] : llvm::enumerate(func.getFunctionType().getResults()))
     plan.Outputs.push_back(boundaryType(t, func.getResultAttrDict(i)));
+  if (auto general = func->getAttrOfType<StringAttr>(kSpecializationOfAttrName))
+    plan.SpecializationOf = general.str();
 }
 
 bool hasDynamicShapes(func::FuncOp func) {

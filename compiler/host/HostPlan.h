@@ -75,6 +75,10 @@ struct HostPlan {
   /// attributes: --input-shape=NAME:MIN..MAX), checked per call; empty for
   /// an input without.
   std::vector<std::vector<int64_t>> InputDimMin, InputDimMax;
+  /// For a specialization (`kiln.specialization_of`, written by
+  /// kiln-compile --specialize): the general function it stands in for on
+  /// the calls its signature accepts; empty otherwise.
+  std::string SpecializationOf;
 };
 
 /// Module-wide constant data, 64-byte aligned entries, deduplicated.
@@ -88,6 +92,8 @@ public:
 private:
   std::vector<uint8_t> Data;
   llvm::DenseMap<mlir::Attribute, uint64_t> Offsets;
+  // Offsets of the entries by a hash of their bytes.
+  llvm::DenseMap<llvm::hash_code, llvm::SmallVector<uint64_t, 1>> ByContent;
 };
 
 /// Bytes a dense row-major tensor of `type` occupies (i1: one per element).
@@ -111,6 +117,11 @@ bool hasDynamicShapes(mlir::func::FuncOp func);
 /// see DynamicHostPlan.cpp.
 mlir::FailureOr<HostPlan> planDynamicHostFunction(mlir::func::FuncOp func,
                                                   ConstantPool &pool);
+
+/// A function attribute naming the function this one specializes
+/// (kiln-compile --specialize; HostPlan::SpecializationOf).
+inline constexpr llvm::StringLiteral kSpecializationOfAttrName =
+    "kiln.specialization_of";
 
 /// The function's input and output types as the module declares them
 /// (unsigned integers where marked `kiln.unsigned`).

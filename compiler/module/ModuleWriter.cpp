@@ -1,6 +1,7 @@
 //===- ModuleWriter.cpp - Flatbuffer module output ------------------------===//
 
 #include "compiler/module/ModuleWriter.h"
+#include "schema/Specializations.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "schema/ConstantsSegment.h"
@@ -25,6 +26,7 @@ constexpr uint16_t kVersionMinor = 2;
 constexpr uint16_t kVersionMinorDynamic = 3;
 constexpr uint16_t kVersionMinorEarlyLaunch = 4;
 constexpr uint16_t kVersionMinorBounds = 5;
+constexpr uint16_t kVersionMinorSpecializations = 6;
 
 FailureOr<fbs::ElementType> elementTypeOf(Location loc, Type type) {
   if (type.isF32())
@@ -117,7 +119,33 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
   bool earlyLaunch = false;
 
   std::vector<flatbuffers::Offset<fbs::Function>> fns;
+  // Specializations (kiln-compile --specialize): each names its general
+  // function, which lists them in module order.
+  llvm::StringMap<uint32_t> functionIndex;
+  for (auto [i, plan] : llvm::enumerate(functions))
+    functionIndex[plan.Name] = static_cast<uint32_t>(i);
+  std::vector<std::vector<uint32_t>> specializations(functions.size());
+  std::vector<uint32_t> specializationOf(functions.size(),
+                                         fbs::kNoSpecializationOf);
+  for (auto [i, plan] : llvm::enumerate(functions)) {
+    if (plan.SpecializationOf.empty())
+      continue;
+    auto general = functionIndex.find(plan.SpecializationOf);
+    if (general == functionIndex.end() || general->second == i ||
+        !functions[general->second].SpecializationOf.empty())
+      return emitError(loc) << "function '" << plan.Name << "' specializes '"
+                            << plan.SpecializationOf
+                            << "', which is not a general function of the "
+                               "module";
+    specializations[general->second].push_back(static_cast<uint32_t>(i));
+    specializationOf[i] = general->second;
+  }
+  bool specialized = llvm::any_of(specializationOf, [](uint32_t g) {
+    return g != fbs::kNoSpecializationOf;
+  });
+  uint32_t functionNumber = 0;
   for (const HostPlan &plan : functions) {
+    uint32_t index = functionNumber++;
     std::vector<flatbuffers::Offset<fbs::Step>> steps;
     for (auto [step, dependencyList] :
          llvm::zip_equal(plan.Steps, plan.Dependencies)) {
@@ -204,7 +232,11 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
     }
     fns.push_back(fbs::CreateFunction(
         fbb, fbb.CreateString(plan.Name), *inputs, *outputs, plan.ArenaSize,
-        fbb.CreateVector(steps), program, checks, plan.ArenaSizeNode));
+        fbb.CreateVector(steps), program, checks, plan.ArenaSizeNode,
+        specializations[index].empty()
+            ? 0
+            : fbb.CreateVector(specializations[index]),
+        specializationOf[index]));
   }
 
   std::vector<flatbuffers::Offset<fbs::ExecutableVariant>> variantOffsets;
@@ -255,7 +287,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                                 fbs::kConstantsSegmentAlignment);
   auto module = fbs::CreateModule(
       fbb, kVersionMajor,
-      bounded       ? kVersionMinorBounds
+      specialized   ? kVersionMinorSpecializations
+      : bounded     ? kVersionMinorBounds
       : earlyLaunch ? kVersionMinorEarlyLaunch
       : dynamic     ? kVersionMinorDynamic
                     : kVersionMinor,

@@ -16,7 +16,10 @@
 #include "mlir/IR/Verifier.h"
 #include "onnx/onnx_pb.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Path.h"
+
+#include <set>
 
 using namespace mlir;
 
@@ -123,6 +126,8 @@ private:
   MLIRContext &Context;
   std::string Path;
   const OnnxImportOptions &Options;
+  // The names of Options.DimValues some input dimension carries.
+  llvm::StringSet<> UsedDimValues;
   OpBuilder Builder;
   std::shared_ptr<onnx::ModelProto> Model;
   ImportScope Scope;
@@ -188,8 +193,40 @@ Importer::inputType(const onnx::ValueInfoProto &input, int32_t &dtype) {
     dims.push_back(dim.has_dim_value() ? dim.dim_value()
                                        : ShapedType::kDynamic);
   }
+  // Symbolic dimensions fixed by name (--specialize): static from here on,
+  // in the file's shape and in a pinned one alike.
+  auto fixedValue = [&](size_t d) -> std::optional<int64_t> {
+    if (d >= static_cast<size_t>(shape.dim_size()) ||
+        shape.dim(static_cast<int>(d)).has_dim_value())
+      return std::nullopt;
+    auto it =
+        Options.DimValues.find(shape.dim(static_cast<int>(d)).dim_param());
+    if (it == Options.DimValues.end())
+      return std::nullopt;
+    UsedDimValues.insert(it->getKey());
+    return it->second;
+  };
+  llvm::SmallVector<std::optional<int64_t>> fixed;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    fixed.push_back(fixedValue(d));
+    if (fixed.back())
+      dims[d] = *fixed.back();
+  }
   if (pinned != Options.InputShapes.end()) {
-    llvm::ArrayRef<int64_t> want = pinned->second;
+    llvm::SmallVector<int64_t> want(pinned->second);
+    // A dimension left dynamic by the pin (a range) and fixed by name
+    // takes the value, inside the range.
+    for (size_t d = 0; d < want.size() && d < fixed.size(); ++d) {
+      if (!ShapedType::isDynamic(want[d]) || !fixed[d])
+        continue;
+      if (auto b = Options.InputBounds.find(name);
+          b != Options.InputBounds.end() && d < b->second.size() &&
+          (dims[d] < b->second[d].first || dims[d] > b->second[d].second))
+        return error() << "graph input '" << name << "' dimension " << d
+                       << " is fixed to " << dims[d] << ", outside its bounds "
+                       << b->second[d].first << ".." << b->second[d].second;
+      want[d] = dims[d];
+    }
     bool agrees = want.size() == dims.size();
     // A range fits a symbolic dimension only.
     for (size_t i = 0; agrees && i < dims.size(); ++i)
@@ -407,6 +444,23 @@ OwningOpRef<ModuleOp> Importer::run() {
     argTypes.push_back(*type);
     argDTypes.push_back(dtype);
   }
+  for (const auto &fixed : Options.DimValues)
+    if (!UsedDimValues.contains(fixed.getKey())) {
+      std::set<std::string> symbolic;
+      for (const onnx::ValueInfoProto *input : inputs)
+        if (input->type().has_tensor_type() &&
+            input->type().tensor_type().has_shape())
+          for (const auto &dim : input->type().tensor_type().shape().dim())
+            if (!dim.has_dim_value() && !dim.dim_param().empty())
+              symbolic.insert(dim.dim_param());
+      std::string names;
+      for (const std::string &n : symbolic)
+        names += (names.empty() ? "" : ", ") + n;
+      error() << "no graph input has a symbolic dimension named '"
+              << fixed.getKey() << "' (the inputs' symbolic dimensions: "
+              << (names.empty() ? "none" : names) << ")";
+      return nullptr;
+    }
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&Context));
   Builder.setInsertionPointToEnd(module->getBody());

@@ -32,6 +32,10 @@ struct OnnxImportOptions {
   /// dynamic (-1 in InputShapes) and each call is checked against them.
   /// Empty for an input without ranges; (d, d) for a fixed dimension.
   llvm::StringMap<llvm::SmallVector<std::pair<int64_t, int64_t>>> InputBounds;
+  /// Symbolic dimensions fixed by name (kiln-compile --specialize=NAME=N):
+  /// every graph input dimension whose dim_param is NAME is N. Each name
+  /// must be some input's.
+  llvm::StringMap<int64_t> DimValues;
   /// The largest rank and byte size of any tensor of the model, graph
   /// inputs, weights and every intermediate value alike
   /// (--onnx-max-tensor-bytes).

@@ -1,6 +1,7 @@
 //===- ModuleInstance.cpp -------------------------------------------------===//
 
 #include "runtime/module/ModuleInstance.h"
+#include "schema/Specializations.h"
 
 #include "runtime/module/CallShapes.h"
 #include "runtime/module/VariantSpec.h"
@@ -43,6 +44,12 @@ struct ModuleInstance::Function {
   // A call at other shapes drops them and records afresh.
   bool Dynamic = false;
   std::optional<CallShapes> Shapes;
+  // The functions standing in for this one on the calls whose input shapes
+  // they accept (module.fbs), in order; SpecializationOf is the function
+  // this one stands in for, if any (then it is not listed).
+  std::vector<uint32_t> Specializations;
+  uint32_t SpecializationOf = sc::kNoSpecializationOf;
+  std::vector<std::vector<int64_t>> InputShapes; // the signature's
 
   // Binding-table layout: inputs, outputs, arena, constants, then (only
   // when staged) host-visible staging for inputs and outputs.
@@ -193,15 +200,30 @@ Status ModuleInstance::loadFunctions() {
     if (function.InputBytes.size() + function.OutputBytes.size() > (1u << 20))
       return KILN_ERROR(InvalidArgument, functionLabel(function.Signature),
                         " has too many inputs and outputs");
+    for (const TensorSpec &input : function.Signature.Inputs)
+      function.InputShapes.push_back(input.Shape);
+    if (const auto *list = def->specializations())
+      function.Specializations.assign(list->begin(), list->end());
+    function.SpecializationOf = def->specialization_of();
     Functions.push_back(std::move(function));
   }
   return Status();
 }
 
+ModuleInstance::Function &
+ModuleInstance::specializedFor(Function &function,
+                               std::span<const std::vector<int64_t>> shapes) {
+  for (uint32_t index : function.Specializations)
+    if (schema::shapesFit(Functions[index].InputShapes, shapes))
+      return Functions[index];
+  return function;
+}
+
 std::vector<std::string> ModuleInstance::functionNames() const {
   std::vector<std::string> names;
   for (const Function &function : Functions)
-    names.push_back(function.Signature.Name);
+    if (function.SpecializationOf == sc::kNoSpecializationOf)
+      names.push_back(function.Signature.Name);
   return names;
 }
 
@@ -211,7 +233,9 @@ ModuleInstance::lookup(std::string_view name) const {
   for (const Function &function : Functions) {
     if (function.Signature.Name == name)
       return &function.Signature;
-    available += strCat(available.empty() ? "" : ", ", function.Signature.Name);
+    if (function.SpecializationOf == sc::kNoSpecializationOf)
+      available +=
+          strCat(available.empty() ? "" : ", ", function.Signature.Name);
   }
   const flatbuffers::String *moduleName = File->root().name();
   return KILN_ERROR(
@@ -345,6 +369,14 @@ ModuleInstance::call(std::string_view name,
     return KILN_ERROR(InvalidArgument, functionLabel(signature), " expects ",
                       signature.Inputs.size(), " input(s), got ",
                       inputs.size());
+  if (!function->Specializations.empty()) {
+    std::vector<std::vector<int64_t>> shapes;
+    for (const HostTensor &input : inputs)
+      shapes.push_back(input.Shape);
+    Function &chosen = specializedFor(*function, shapes);
+    if (&chosen != function)
+      return call(chosen.Signature.Name, inputs);
+  }
   if (function->Dynamic)
     return callDynamic(*function, inputs);
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -392,6 +424,7 @@ ModuleInstance::outputTypes(std::string_view name,
   Function *function = find(name);
   if (!function)
     return lookup(name).status();
+  function = &specializedFor(*function, inputShapes);
   const FunctionSignature &signature = function->Signature;
   if (!function->Dynamic) {
     for (size_t i = 0; i < inputShapes.size() && i < signature.Inputs.size();
@@ -520,6 +553,9 @@ Status ModuleInstance::callWithDeviceBuffers(
   Function *function = find(name);
   if (!function)
     return lookup(name).status();
+  // The shapes pick a specialization; one that is static takes none.
+  if (function->Dynamic)
+    function = &specializedFor(*function, inputShapes);
   const FunctionSignature &signature = function->Signature;
   std::lock_guard<std::mutex> lock(Mutex);
   // Buffers carry no shapes: a function with dynamic shapes takes them

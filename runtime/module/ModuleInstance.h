@@ -114,6 +114,10 @@ private:
   Status loadExecutables();
   Status loadFunctions();
   Function *find(std::string_view name);
+  // The first of `function`'s specializations whose signature accepts
+  // `shapes`, else `function`.
+  Function &specializedFor(Function &function,
+                           std::span<const std::vector<int64_t>> shapes);
   Status allocateArena(Function &function);
   Status allocateTable(Function &function);
   // `staged`: with copies between host-visible staging and the device

@@ -787,5 +787,57 @@ TEST_P(DynamicShapesTest, OneModuleRunsAtEachCallsShapes) {
   EXPECT_EQ(status.code(), StatusCode::InvalidArgument) << status.toString();
 }
 
+// A specialization (kiln-compile --specialize) runs the calls whose shapes
+// its signature accepts, by every kind of call; the others run the general
+// function, and only the general function is listed.
+TEST_P(DynamicShapesTest, SpecializationRunsTheCallsItAccepts) {
+  auto device = hal::DriverRegistry::global().createDevice(GetParam());
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  std::vector<uint8_t> bytes =
+      test::buildModule(test::specializedFillSpec(kernelImage(), 2.5f, -1.0f));
+  auto file = ModuleFile::fromBytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(file.ok()) << file.status().toString();
+  auto instance = ModuleInstance::create(*device, *file);
+  ASSERT_TRUE(instance.ok()) << instance.status().toString();
+  EXPECT_EQ((*instance)->functionNames(), std::vector<std::string>{"fill"});
+  for (int64_t n : {4, 5, 4, 1}) {
+    std::vector<float> x(static_cast<size_t>(n), 7.0f);
+    auto outputs = (*instance)->call(
+        "fill", {tensor(ElementType::F32, {n}, floatBytes(x))});
+    ASSERT_TRUE(outputs.ok()) << outputs.status().toString();
+    EXPECT_EQ((*outputs)[0].Shape, std::vector<int64_t>{n});
+    EXPECT_EQ(asFloats((*outputs)[0]),
+              std::vector<float>(static_cast<size_t>(n), n == 4 ? -1.0f : 2.5f))
+        << n;
+  }
+  const std::vector<std::vector<int64_t>> four = {{4}};
+  auto types = (*instance)->outputTypes("fill", four);
+  ASSERT_TRUE(types.ok()) << types.status().toString();
+  EXPECT_EQ((*types)[0].Shape, std::vector<int64_t>{4});
+  hal::Device &dev = **device;
+  auto in = dev.allocator().allocate(16, hal::MemoryType::DeviceLocal,
+                                     hal::BufferUsage::Transfer |
+                                         hal::BufferUsage::Dispatch);
+  auto out = dev.allocator().allocate(16, hal::MemoryType::DeviceLocal,
+                                      hal::BufferUsage::Transfer |
+                                          hal::BufferUsage::Dispatch);
+  ASSERT_TRUE(in.ok() && out.ok());
+  std::vector<std::shared_ptr<hal::Buffer>> ins = {*in}, outs = {*out};
+  Status status =
+      (*instance)->callWithDeviceBuffers("fill", ins, outs, nullptr, four);
+  ASSERT_TRUE(status.ok()) << status.toString();
+  std::vector<uint8_t> read(16);
+  ASSERT_TRUE(hal::readBuffer(dev, *out, 0, read).ok());
+  EXPECT_EQ(asFloats(tensor(ElementType::F32, {4}, read)),
+            std::vector<float>(4, -1.0f));
+  status = (*instance)->callWithDeviceBuffers(
+      "fill", ins, outs, nullptr, std::vector<std::vector<int64_t>>{{3}});
+  ASSERT_TRUE(status.ok()) << status.toString();
+  ASSERT_TRUE(hal::readBuffer(dev, *out, 0, read).ok());
+  std::vector<float> got = asFloats(tensor(ElementType::F32, {4}, read));
+  EXPECT_EQ(std::vector<float>(got.begin(), got.begin() + 3),
+            std::vector<float>(3, 2.5f));
+}
+
 } // namespace
 } // namespace kiln::module

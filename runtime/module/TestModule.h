@@ -79,6 +79,9 @@ struct FunctionSpec {
   // Each output's dimension nodes, by output; missing or empty leaves them
   // out.
   std::vector<std::vector<uint32_t>> OutputDimNodes;
+  // Specializations (minor version 6): empty leaves the list out.
+  std::vector<uint32_t> Specializations;
+  uint32_t SpecializationOf = 0xFFFFFFFFu;
 };
 
 struct EntryPointSpec {
@@ -307,7 +310,9 @@ inline std::vector<uint8_t> buildFlatbuffer(const ModuleSpec &spec) {
     functions.push_back(sc::CreateFunctionDirect(
         fbb, f.Name.c_str(), &inputs, &outputs, f.ArenaSize, &steps,
         hasProgram ? &program : nullptr, checks.empty() ? nullptr : &checks,
-        f.ArenaSizeNode));
+        f.ArenaSizeNode,
+        f.Specializations.empty() ? nullptr : &f.Specializations,
+        f.SpecializationOf));
   }
   std::vector<flatbuffers::Offset<sc::Executable>> executables;
   for (uint32_t ei = 0; ei < spec.Executables.size(); ++ei) {
@@ -398,6 +403,29 @@ inline ModuleSpec dynamicFillSpec(std::vector<uint8_t> image, float bias) {
   step.Dependencies = std::vector<uint32_t>{};
   f.Steps = {step};
   spec.Functions = {f};
+  return spec;
+}
+
+/// dynamicFillSpec's @fill and its specialization @fill_4 (4xf32) ->
+/// 4xf32, which fills its output with `special` (minor version 6): a call
+/// with 4 elements runs @fill_4, any other @fill.
+inline ModuleSpec specializedFillSpec(std::vector<uint8_t> image, float bias,
+                                      float special) {
+  ModuleSpec spec = dynamicFillSpec(std::move(image), bias);
+  spec.VersionMinor = 6;
+  FunctionSpec four;
+  four.Name = "fill_4";
+  four.Inputs = {{0, {4}}};
+  four.Outputs = {{0, {4}}};
+  StepSpec fill;
+  fill.Kind = sc::StepKind::FillStep;
+  fill.Target = range(sc::StorageKind::Output, 0, 0, 16);
+  std::memcpy(&fill.Pattern, &special, sizeof(special));
+  fill.PatternLength = 4;
+  four.Steps = {fill};
+  four.SpecializationOf = 0;
+  spec.Functions[0].Specializations = {1};
+  spec.Functions.push_back(four);
   return spec;
 }
 

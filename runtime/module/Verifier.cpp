@@ -1,6 +1,7 @@
 //===- Verifier.cpp -------------------------------------------------------===//
 
 #include "runtime/module/Verifier.h"
+#include "schema/Specializations.h"
 
 #include "runtime/base/ElementType.h"
 #include "runtime/base/HostTensor.h"
@@ -132,10 +133,70 @@ public:
                           " is defined more than once");
       KILN_RETURN_IF_ERROR(checkFunction(function));
     }
+    for (flatbuffers::uoffset_t i = 0; i < functions.size(); ++i)
+      KILN_RETURN_IF_ERROR(checkSpecializations(functions, i));
     return Status();
   }
 
 private:
+  // Function `index`'s specializations (schema/Specializations.h): other
+  // functions, each naming it back, whose signatures refine its own (the
+  // same element types and ranks, its static extents kept), so a call
+  // they accept is one it accepts and their results are its results'
+  // types.
+  Status checkSpecializations(
+      const flatbuffers::Vector<flatbuffers::Offset<sc::Function>> &functions,
+      flatbuffers::uoffset_t index) {
+    const sc::Function &general = *functions.Get(index);
+    std::string where = strCat("function ", quote(general.name()));
+    uint32_t of = general.specialization_of();
+    if (of != sc::kNoSpecializationOf) {
+      if (of >= functions.size() || of == index)
+        return KILN_ERROR(InvalidArgument, where, " specializes function ", of,
+                          ", which is not another function of the module");
+      const auto *list = functions.Get(of)->specializations();
+      if (!list || std::find(list->begin(), list->end(), index) == list->end())
+        return KILN_ERROR(InvalidArgument, where, " specializes ",
+                          quote(functions.Get(of)->name()),
+                          ", which does not list it");
+    }
+    const auto *list = general.specializations();
+    if (!list)
+      return Status();
+    if (of != sc::kNoSpecializationOf)
+      return KILN_ERROR(InvalidArgument, where,
+                        " is a specialization and has specializations");
+    auto refines = [](const auto &types, const auto &refined) {
+      if (types.size() != refined.size())
+        return false;
+      for (flatbuffers::uoffset_t t = 0; t < types.size(); ++t) {
+        const sc::TensorType &a = *types.Get(t), &b = *refined.Get(t);
+        if (a.element_type() != b.element_type() ||
+            a.shape()->size() != b.shape()->size())
+          return false;
+        for (flatbuffers::uoffset_t d = 0; d < a.shape()->size(); ++d)
+          if (a.shape()->Get(d) >= 0 && a.shape()->Get(d) != b.shape()->Get(d))
+            return false;
+      }
+      return true;
+    };
+    for (uint32_t s : *list) {
+      if (s >= functions.size() || s == index ||
+          functions.Get(s)->specialization_of() != index)
+        return KILN_ERROR(InvalidArgument, where, " lists function ", s,
+                          " as a specialization, which does not name it as "
+                          "its general function");
+      const sc::Function &special = *functions.Get(s);
+      if (!refines(*general.inputs(), *special.inputs()) ||
+          !refines(*general.outputs(), *special.outputs()))
+        return KILN_ERROR(InvalidArgument, where, "'s specialization ",
+                          quote(special.name()),
+                          " has inputs or outputs of other types, ranks or "
+                          "static extents");
+    }
+    return Status();
+  }
+
   struct TensorInfo {
     uint64_t ByteSize;
     std::string TypeString;

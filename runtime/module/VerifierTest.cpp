@@ -372,6 +372,37 @@ TEST(VerifierTest, DuplicateFunctionName) {
   expectRejected(spec, "function 'main' is defined more than once");
 }
 
+// Specializations (minor version 6) name each other both ways and refine
+// the general signature.
+TEST(VerifierTest, Specializations) {
+  ModuleSpec spec = test::specializedFillSpec({}, 1.0f, 2.0f);
+  Status status = verifySpec(spec);
+  ASSERT_TRUE(status.ok()) << status.toString();
+  ModuleSpec bad = spec;
+  bad.Functions[1].SpecializationOf = 0xFFFFFFFFu;
+  expectRejected(bad, "lists function 1 as a specialization, which does not "
+                      "name it");
+  bad = spec;
+  bad.Functions[0].Specializations = {};
+  expectRejected(bad, "specializes 'fill', which does not list it");
+  bad = spec;
+  bad.Functions[0].Specializations = {};
+  bad.Functions[1].SpecializationOf = 7;
+  expectRejected(bad, "specializes function 7, which is not another");
+  bad = spec;
+  bad.Functions[0].Specializations = {0};
+  bad.Functions[1].SpecializationOf = 0xFFFFFFFFu;
+  expectRejected(bad, "lists function 0 as a specialization");
+  bad = spec;
+  bad.Functions[1].Inputs = {{0, {2, 2}}};
+  bad.Functions[1].Steps[0].Target.Length = 16;
+  expectRejected(bad, "'s specialization 'fill_4' has inputs or outputs of "
+                      "other types, ranks or static extents");
+  bad = spec;
+  bad.Functions[1].Outputs = {{7, {4}}}; // i32
+  expectRejected(bad, "other types, ranks or static extents");
+}
+
 TEST(VerifierTest, HostileFunctionNameIsEscaped) {
   ModuleSpec spec = validModuleSpec();
   spec.Functions[0].Name = "ma\nin'" + std::string(100, 'x');

@@ -203,6 +203,17 @@ std::string dumpModule(const module::ModuleFile &file) {
   for (const sc::Function *function : functions) {
     out += strCat("function ", quoted(function->name()), " ",
                   functionSignatureString(*function), "\n");
+    // Specializations (kiln-compile --specialize): which calls run which.
+    if (function->specialization_of() < functions.size())
+      out +=
+          strCat("  specialization of ",
+                 quoted(functions.Get(function->specialization_of())->name()),
+                 ": runs its calls whose inputs fit this signature\n");
+    if (const auto *list = function->specializations())
+      for (uint32_t s : *list)
+        if (s < functions.size())
+          out += strCat("  specialized by ", quoted(functions.Get(s)->name()),
+                        "\n");
     if (function->shape_program()) {
       // Dynamic shapes: what the runtime evaluates per call.
       out += "  shape program:\n";

@@ -343,6 +343,7 @@ def runAll(s: Suite) -> int:
     checkDynamicShapeErrors(s)
     checkOnnxErrors(s)
     checkInputBounds(s)
+    checkSpecialize(s)
     return rep.finish()
 
 
@@ -474,6 +475,57 @@ def checkInputBounds(s: Suite):
         s.expectError(f"bounds/compile_{name}", [
             s.tool("kiln-compile"), model, f"--input-shape={spec}", "-o",
             os.path.join(work, "unused.kiln")])
+
+
+def checkSpecialize(s: Suite):
+    """--specialize=batch=2 adds a function for batch 2 beside the general
+    one (kiln-dump-module names both), the module still lists one function
+    and answers right at batches 2 and 3; an unknown dimension name, a
+    malformed spec and --specialize on MLIR input are one-line errors."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    work = os.path.join(s.work, "specialize")
+    os.makedirs(work)
+    w = numpy_helper.from_array(np.array([[1, -1], [2, 0]], np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])], "tiny",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 2])],
+        [w])
+    model = os.path.join(work, "tiny.onnx")
+    onnx.save(helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17)]), model)
+    module = os.path.join(work, "tiny.kiln")
+    r = s.run([s.tool("kiln-compile"), model, "--specialize=batch=2", "-o",
+               module])
+    if r.problem or r.rc != 0:
+        return s.report.result(False, "specialize/compile", r.describe())
+    r = s.run([s.tool("kiln-dump-module"), module])
+    ok = (not r.problem and "specialized by 'tiny_specialized1'" in r.stdout
+          and "function 'tiny_specialized1' (2x2xf32) -> (2x2xf32)"
+          in r.stdout and "specialization of 'tiny'" in r.stdout)
+    s.report.result(ok, "specialize/dump", "" if ok else r.stdout[:600])
+    # x = [[1, 2], ...] rows: y = x @ w = [1 + 4, -1 + 0] = [5, -1].
+    for batch in (2, 3):
+        r = s.run([s.tool("kiln-run-module"), "--device=local-sync",
+                   f"--module={module}",
+                   f"--input={batch}x2xf32=" + " ".join(["1 2"] * batch)])
+        want = f"{batch}x2xf32=" + "[5 -1]" * batch
+        ok = not r.problem and r.rc == 0 and want in r.stdout
+        s.report.result(ok, f"specialize/run_batch_{batch}",
+                        "" if ok else r.describe())
+    for name, spec in (("unknown_name", "seq=2"), ("malformed", "batch"),
+                       ("negative", "batch=-1"), ("twice", "batch=1,batch=2")):
+        s.expectError(f"specialize/compile_{name}", [
+            s.tool("kiln-compile"), model, f"--specialize={spec}", "-o",
+            os.path.join(work, "unused.kiln")])
+    r = s.run([s.tool("kiln-compile"), model, "--specialize=seq=2", "-o",
+               os.path.join(work, "unused.kiln")])
+    ok = ("no graph input has a symbolic dimension named 'seq' (the inputs' "
+          "symbolic dimensions: batch)" in r.stderr)
+    s.report.result(ok, "specialize/unknown_name_lists_names",
+                    "" if ok else r.stderr[:300])
 
 
 def checkPrintStatistics(s: Suite, module):

@@ -57,6 +57,9 @@ def parse_args():
     p.add_argument("--cuda-target", default="sm_90a")
     p.add_argument("--tokens", type=int, default=64)
     p.add_argument("--prompt", type=int, default=8)
+    p.add_argument("--specialize", action="append", default=[],
+                   help="kiln-compile --specialize, repeatable (new=1: the "
+                   "decode steps run a function compiled for one new token)")
     p.add_argument("--prebuilt", metavar="DIR",
                    help="run DIR/decoder.kiln instead of compiling")
     p.add_argument("--compile-only", action="store_true",
@@ -81,6 +84,7 @@ def compile_module(args, onnx_path, module):
             f"--target-device={args.target_device}", "-o", module]
     if args.target_device == "cuda":
         argv.append(f"--cuda-target={args.cuda_target}")
+    argv += [f"--specialize={spec}" for spec in args.specialize]
     result = subprocess.run(argv, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"FAIL compile: {result.stderr.strip()}")
@@ -135,7 +139,9 @@ def main():
         started = time.time()
         compile_module(args, onnx_path, module)
         print(f"compiled for {args.target_device} in "
-              f"{time.time() - started:.1f}s (no --input-shape)")
+              f"{time.time() - started:.1f}s (no --input-shape"
+              + "".join(f", --specialize={s}" for s in args.specialize)
+              + ")")
         if args.compile_only:
             return 0
     reference = model.double()

@@ -1,0 +1,75 @@
+//===- Specializations.cpp - Functions for fixed symbolic dimensions -----===//
+
+#include "compiler/onnx/Specializations.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace kiln {
+
+llvm::Expected<llvm::StringMap<int64_t>>
+parseSpecialization(llvm::StringRef spec) {
+  llvm::StringMap<int64_t> values;
+  auto malformed = [&](const llvm::Twine &why) {
+    return llvm::createStringError("--specialize=" + spec + ": " + why +
+                                   " (expected NAME=N[,NAME=N...], e.g. "
+                                   "new=1)");
+  };
+  if (spec.trim().empty())
+    return malformed("no dimension given");
+  llvm::SmallVector<llvm::StringRef> parts;
+  spec.split(parts, ',');
+  for (llvm::StringRef part : parts) {
+    auto [name, value] = part.split('=');
+    name = name.trim();
+    value = value.trim();
+    int64_t n = 0;
+    if (name.empty() || value.empty() || value.getAsInteger(10, n) || n < 0)
+      return malformed("'" + part + "' is not NAME=N with N >= 0");
+    if (!values.try_emplace(name, n).second)
+      return malformed("'" + name + "' given twice");
+  }
+  return values;
+}
+
+LogicalResult addOnnxSpecializations(MLIRContext &context, llvm::StringRef path,
+                                     const OnnxImportOptions &options,
+                                     const std::vector<std::string> &specs,
+                                     ModuleOp module) {
+  if (specs.empty())
+    return success();
+  auto functions = llvm::to_vector(module.getOps<func::FuncOp>());
+  if (functions.size() != 1)
+    return module.emitError("--specialize: the import has ")
+           << functions.size() << " functions, expected 1";
+  func::FuncOp general = functions.front();
+  for (auto [k, spec] : llvm::enumerate(specs)) {
+    llvm::Expected<llvm::StringMap<int64_t>> values = parseSpecialization(spec);
+    if (!values) {
+      llvm::errs() << "error: " << llvm::toString(values.takeError()) << "\n";
+      return failure();
+    }
+    OnnxImportOptions fixed = options;
+    fixed.DimValues = std::move(*values);
+    OwningOpRef<ModuleOp> imported = importOnnxFile(context, path, fixed);
+    if (!imported)
+      return failure();
+    auto specialized = *imported->getOps<func::FuncOp>().begin();
+    if (specialized.getFunctionType() == general.getFunctionType())
+      return general.emitError("--specialize=")
+             << spec << " fixes no dimension the general function leaves "
+             << "dynamic";
+    specialized->remove();
+    specialized.setSymName(
+        (general.getSymName() + "_specialized" + llvm::Twine(k + 1)).str());
+    // HostPlan.h's kSpecializationOfAttrName.
+    specialized->setAttr("kiln.specialization_of", general.getSymNameAttr());
+    module.push_back(specialized);
+  }
+  return success();
+}
+
+} // namespace kiln

@@ -14,7 +14,8 @@ cache of `context` positions (random, seeded); it returns the logits and
 the cache grown by one position. Two steps, the first where the compiler
 is, the second where the GPU is:
 
-  /usr/bin/python3 bench/decode_bench.py --kit KIT --make-kit
+  /usr/bin/python3 bench/decode_bench.py --kit KIT --make-kit \
+      [--specialize new=1]
   python3 bench/decode_bench.py --kit KIT [--contexts 128,1024] \\
       [--bin-dir DIR] [--out-dir DIR]
 
@@ -59,6 +60,10 @@ def parse_args():
                         "kiln-benchmark-module to run (default build/bin)")
     parser.add_argument("--cuda-target", default="sm_90a",
                         help="kiln-compile --cuda-target for --make-kit")
+    parser.add_argument("--specialize", action="append", default=[],
+                        help="kiln-compile --specialize for --make-kit, "
+                        "repeatable (new=1: the steps run a function "
+                        "compiled for one new token)")
     parser.add_argument("--contexts", default="128,1024",
                         help="comma-separated cache lengths (default 128,1024)")
     parser.add_argument("--reps", type=int, default=100)
@@ -90,14 +95,14 @@ def make_kit(args):
     module = os.path.join(args.kit, "decoder.kiln")
     argv = [os.path.join(args.bin_dir, "kiln-compile"), onnx_path,
             "--target-device=cuda", f"--cuda-target={args.cuda_target}",
-            "-o", module]
+            "-o", module] + [f"--specialize={x}" for x in args.specialize]
     log("$ " + " ".join(argv))
     result = subprocess.run(argv, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"decode_bench: kiln-compile failed: {result.stderr.strip()}")
     with open(os.path.join(args.kit, "kit.json"), "w", encoding="utf-8") as f:
-        json.dump({"config": config, "cuda_target": args.cuda_target}, f,
-                  indent=1)
+        json.dump({"config": config, "cuda_target": args.cuda_target,
+                   "specialize": args.specialize}, f, indent=1)
     log(f"kit written to {args.kit}")
 
 
@@ -140,7 +145,8 @@ def run(args):
     import decoder_model
 
     with open(os.path.join(args.kit, "kit.json"), encoding="utf-8") as f:
-        config = json.load(f)["config"]
+        kit = json.load(f)
+    config = kit["config"]
     for context in args.contexts:
         if not 0 < context < config["context"]:
             sys.exit(f"decode_bench: context {context} outside the decoder's "
@@ -195,7 +201,9 @@ def run(args):
             f"{cell(row['eager'])}, graph {cell(row['graph'])} ms")
     lines = [f"Decode step, {gpu.gpu_description(torch)}; decoder "
              f"{config['layers']} layers, width {config['width']}, "
-             f"{config['heads']} heads, vocab {config['vocab']}, f32. "
+             f"{config['heads']} heads, vocab {config['vocab']}, f32"
+             + "".join(f", --specialize={x}" for x in kit.get("specialize", []))
+             + ". "
              f"Median (p10–p90) of {args.reps} calls, ms.", "",
              "| context | Kiln | PyTorch eager | eager + CUDA graph | "
              "Kiln ÷ graph | Kiln logits | PyTorch logits |",

@@ -1627,6 +1627,22 @@ dynamicCase(DYN, "slice_concat_softmax",
             lambda x, y: softmax(np.concatenate([f64(x)[:, 1::2], f64(y)],
                                                 axis=1), 1),
             tol="f32_approx")
+# Static outputs, a dynamic reduced extent: 1, a prime, and lengths past
+# one and several unrolled steps of the GPU kernel's 256 threads.
+dynamicCase(DYN, "row_sum_static_rows",
+            [[I(f"4x{n}xf32")] for n in (1, 7, 1031, 4099)],
+            lambda x: f64(x).sum(axis=1),
+            scale=lambda x: np.abs(f64(x)).sum(axis=1))
+dynamicCase(DYN, "column_max_static_columns",
+            [[I(f"{n}x8xf32")] for n in (1, 13, 2053)],
+            lambda x: f64(x).max(axis=0))
+dynamicCase(DYN, "softmax_static_rows",
+            [[I(f"3x{n}xf32", -4, 4)] for n in (1, 5, 1030)],
+            lambda x: softmax(f64(x), 1), tol="f32_approx")
+dynamicCase(DYN, "matmul_dynamic_k",
+            [[I(f"4x{k}xf32"), I(f"{k}x8xf32")] for k in (1, 9, 1025, 3001)],
+            lambda p, v: f64(p) @ f64(v),
+            scale=lambda p, v: np.abs(f64(p)) @ np.abs(f64(v)))
 # A cache of 0, 1, 7 and 130 past positions grown by 1 or 5 new ones.
 dynamicCase(DYN, "grow_cache",
             [[I(f"2x{past}x8xf32"), I("2x1x8xf32"), I(f"2x{new}x8xf32")]

@@ -92,9 +92,18 @@ bool collectWindowLoops(AffineExpr e, SmallVectorImpl<unsigned> &loops) {
 
 Value bindingOf(Value tensor) {
   auto read = tensor.getDefiningOp<bufferization::ToTensorOp>();
-  if (!read || !isa<BlockArgument>(read.getBuffer()))
+  if (!read)
     return nullptr;
-  return read.getBuffer();
+  Value buffer = read.getBuffer();
+  if (isa<BlockArgument>(buffer))
+    return buffer;
+  // A binding of dynamic shape (issue 19) is read through the view
+  // kiln-bind-dispatch gives it, its extents the dispatch's push constants.
+  auto view = buffer.getDefiningOp<memref::ReinterpretCastOp>();
+  if (view && isa<BlockArgument>(view.getSource()) &&
+      !view.getType().hasStaticShape())
+    return buffer;
+  return nullptr;
 }
 
 std::optional<ResultStores> resultStores(func::FuncOp func) {
@@ -570,12 +579,13 @@ void eraseTensorProgram(func::FuncOp func) {
 
 void buildKernelsOfDispatches(
     ModuleOp module,
-    function_ref<LogicalResult(func::FuncOp, SymbolTable &)> build) {
+    function_ref<LogicalResult(func::FuncOp, SymbolTable &)> build,
+    bool dynamicToo) {
   SymbolTable symbols(module);
   // Collected first: building a kernel adds globals to the module.
   SmallVector<func::FuncOp> dispatches;
   for (auto func : module.getOps<func::FuncOp>())
-    if (isDispatchFunc(func) && !hasDynamicShapes(func))
+    if (isDispatchFunc(func) && (dynamicToo || !hasDynamicShapes(func)))
       dispatches.push_back(func);
   for (func::FuncOp func : dispatches)
     (void)build(func, symbols);

@@ -82,8 +82,8 @@ storeIndices(const KernelDispatch &d, llvm::ArrayRef<mlir::Value> outIndices);
 bool collectWindowLoops(mlir::AffineExpr e,
                         llvm::SmallVectorImpl<unsigned> &loops);
 
-/// The memref binding `tensor` reads (a to_tensor of a function argument),
-/// or null.
+/// The memref binding `tensor` reads (a to_tensor of a function argument,
+/// or of its view with dynamic extents), or null.
 mlir::Value bindingOf(mlir::Value tensor);
 
 /// The indices `map` gives for the value of every loop: its results
@@ -214,13 +214,16 @@ void eraseTensorProgram(mlir::func::FuncOp func);
 /// Calls `build` on every dispatch function of `module` with static shapes,
 /// with a symbol table of the module for the shared buffers it adds. A
 /// dispatch `build` fails on is left as it was for a later kernel pass or
-/// the generic tiling, and so is every dispatch with dynamic shapes: the
-/// kernels written whole size their tiles, shared buffers and grids from
-/// static extents, while the generic tiling takes extents per call.
+/// the generic tiling, and so is every dispatch with dynamic shapes unless
+/// `dynamicToo`: the kernels written whole size their tiles, shared
+/// buffers and grids from static extents, while the generic tiling takes
+/// extents per call; a builder that reads a dynamic extent per call itself
+/// (the reduction kernel's reduced loop) matches dynamic dispatches too.
 void buildKernelsOfDispatches(mlir::ModuleOp module,
                               llvm::function_ref<mlir::LogicalResult(
                                   mlir::func::FuncOp, mlir::SymbolTable &)>
-                                  build);
+                                  build,
+                              bool dynamicToo = false);
 
 } // namespace kiln
 

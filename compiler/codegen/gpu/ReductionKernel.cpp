@@ -27,8 +27,9 @@
 // Combining partials in another order changes floating-point sums within
 // rounding; min, max, integer and logical combinations are exact. Other
 // reductions (several results, such as argmax; combiners without a neutral
-// element; contractions and convolutions; reductions of at most 4 elements
-// per output) keep kiln-gpu-tile's thread per output.
+// element; contractions and convolutions, but for a contraction over a
+// dynamic extent; reductions of at most 4 elements per output) keep
+// kiln-gpu-tile's thread per output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,6 +44,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -61,6 +63,9 @@ namespace {
 
 // Each thread reduces at least this many elements before combining.
 constexpr int64_t kMinElementsPerThread = 4;
+// A reduced extent known only per call (issue 19: attention over a
+// decoder's cache) is split as one this long would be.
+constexpr int64_t kAssumedDynamicExtent = 1024;
 
 // What a matched dispatch computes.
 struct Reduction {
@@ -75,6 +80,10 @@ struct Reduction {
   SmallVector<int64_t> ReducedExtents;
   int64_t Outputs = 1, Reduced = 1;
   bool Rows = true;
+  // The one reduced loop's extent is dynamic (Reduced is then
+  // kAssumedDynamicExtent, for the configuration only): the kernel reads
+  // it per call.
+  bool DynamicReduced = false;
 };
 
 FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
@@ -87,8 +96,18 @@ FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
   if (!store || reductions.size() != 1)
     return failure();
   linalg::LinalgOp op = reductions.front();
+  // A contraction is the GEMM kernels' unless its reduced extent is
+  // dynamic (a decoder step's attention weights times the cached values):
+  // they need static extents, and this kernel splits that loop.
+  bool dynamicReduction = llvm::any_of(
+      llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray()),
+      [](auto loop) {
+        return ShapedType::isDynamic(std::get<0>(loop)) &&
+               std::get<1>(loop) == utils::IteratorType::reduction;
+      });
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
-      op->getNumResults() != 1 || linalg::isaContractionOpInterface(op) ||
+      op->getNumResults() != 1 ||
+      (linalg::isaContractionOpInterface(op) && !dynamicReduction) ||
       linalg::isaConvolutionOpInterface(op) || !hasScalarPayload(op))
     return failure();
 
@@ -98,8 +117,7 @@ FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
   r.Out = store.getDest();
   r.Stored = store.getSource();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(
-          ranges, [](int64_t n) { return ShapedType::isDynamic(n) || n == 0; }))
+  if (llvm::is_contained(ranges, 0))
     return failure();
   // Every parallel loop is a result dimension, once.
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
@@ -111,6 +129,9 @@ FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
         isOutput[dim.getPosition()])
       return failure();
     isOutput[dim.getPosition()] = true;
+    // Outputs are static: the grid is.
+    if (ShapedType::isDynamic(ranges[dim.getPosition()]))
+      return failure();
     r.OutputLoops.push_back(dim.getPosition());
     r.OutShape.push_back(ranges[dim.getPosition()]);
     r.Outputs *= ranges[dim.getPosition()];
@@ -123,7 +144,18 @@ FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
     }
     r.ReducedLoops.push_back(i);
     r.ReducedExtents.push_back(ranges[i]);
+    if (ShapedType::isDynamic(ranges[i])) {
+      r.DynamicReduced = true;
+      continue;
+    }
     r.Reduced *= ranges[i];
+  }
+  // A dynamic extent only as the one reduced loop (its index is the linear
+  // position itself).
+  if (r.DynamicReduced) {
+    if (r.ReducedLoops.size() != 1)
+      return failure();
+    r.Reduced = kAssumedDynamicExtent;
   }
 
   // The payload is combine(f(inputs), out).
@@ -220,6 +252,8 @@ private:
   Value combine(Value accumulator, Value value);
   // One step of the reduction: the payload at reduced index `linear`.
   Value update(Value linear, Value partial, ArrayRef<Value> loops);
+  // The extent per call of a dynamic reduced loop (R.DynamicReduced).
+  Value dynamicReduced();
   // The partial of the elements s, s + G, ... this thread reduces.
   Value reduceOwnElements(Value s, ArrayRef<Value> loops);
 
@@ -227,7 +261,15 @@ private:
   Reduction R;
   Config C;
   SymbolTable &Symbols;
+  Value ReducedValue; // with R.DynamicReduced, the call's extent
 };
+
+Value KernelBuilder::dynamicReduced() {
+  // Read from the loop's extent in an input, before the workgroup loop.
+  SmallVector<Range> ranges = R.Op.createLoopRanges(B, Loc);
+  return getValueOrCreateConstantIndexOp(B, Loc,
+                                         ranges[R.ReducedLoops.front()].size);
+}
 
 SmallVector<Value> KernelBuilder::delinearize(Value linear,
                                               ArrayRef<int64_t> shape) {
@@ -269,6 +311,33 @@ Value KernelBuilder::update(Value linear, Value partial,
 
 Value KernelBuilder::reduceOwnElements(Value s, ArrayRef<Value> loops) {
   Value partial = arith::ConstantOp::create(B, Loc, R.Payload.Neutral);
+  if (ReducedValue) {
+    // A dynamic extent: elements s, s + G, ... below it, four a step so
+    // their loads issue together, then the rest one by one.
+    Value four = mul(div(ReducedValue, 4 * C.Threads), 4 * C.Threads);
+    auto unrolled = scf::ForOp::create(B, Loc, s, four, idx(4 * C.Threads),
+                                       ValueRange{partial});
+    {
+      OpBuilder::InsertionGuard guard(B);
+      B.setInsertionPointToStart(unrolled.getBody());
+      Value at = unrolled.getInductionVar();
+      Value p = unrolled.getRegionIterArgs().front();
+      for (int64_t u = 0; u < 4; ++u)
+        p = update(u ? add(at, idx(u * C.Threads)) : at, p, loops);
+      scf::YieldOp::create(B, Loc, p);
+    }
+    auto rest =
+        scf::ForOp::create(B, Loc, add(four, s), ReducedValue, idx(C.Threads),
+                           ValueRange{unrolled.getResult(0)});
+    {
+      OpBuilder::InsertionGuard guard(B);
+      B.setInsertionPointToStart(rest.getBody());
+      scf::YieldOp::create(B, Loc,
+                           update(rest.getInductionVar(),
+                                  rest.getRegionIterArgs().front(), loops));
+    }
+    return rest.getResult(0);
+  }
   // A loop of a constant trip count (LLVM unrolls it and issues the loads
   // together), then the one element some threads have left.
   int64_t trips = R.Reduced / C.Threads;
@@ -317,6 +386,8 @@ void KernelBuilder::build() {
     partials = createSharedBuffer(B, Loc, Func, Symbols, "_partials",
                                   {partialsPerOutput, C.Outputs},
                                   sharedStorageType(type));
+  if (R.DynamicReduced)
+    ReducedValue = dynamicReduced();
 
   MLIRContext *ctx = B.getContext();
   auto forall = scf::ForallOp::create(
@@ -422,9 +493,11 @@ struct GpuReductionKernelsPass
     if (failed(target))
       return signalPassFailure();
     buildKernelsOfDispatches(
-        getOperation(), [&](func::FuncOp func, SymbolTable &symbols) {
+        getOperation(),
+        [&](func::FuncOp func, SymbolTable &symbols) {
           return buildReductionKernel(func, symbols, *target);
-        });
+        },
+        /*dynamicToo=*/true);
   }
 };
 

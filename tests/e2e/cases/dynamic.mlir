@@ -207,3 +207,49 @@ func.func @grow_cache(%past: tensor<2x?x8xf32>, %sep: tensor<2x1x8xf32>, %new: t
   } -> tensor<2x?x8xf32>
   return %r : tensor<2x?x8xf32>
 }
+
+// Reductions whose outputs are static and whose reduced extent is dynamic
+// (a decoder step's softmax over its cache): the GPU's reduction kernel
+// reads the extent per call. Along rows, along columns, and a softmax.
+func.func @row_sum_static_rows(%x: tensor<4x?xf32>) -> tensor<4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x?xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+func.func @column_max_static_columns(%x: tensor<?x8xf32>) -> tensor<8xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%x : tensor<?x8xf32>) outs(%f : tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.maximumf %a, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+func.func @softmax_static_rows(%x: tensor<3x?xf32>) -> tensor<3x?xf32> {
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c1 : tensor<3x?xf32>
+  %e = tensor.empty(%n) : tensor<3x?xf32>
+  %r = linalg.softmax dimension(1) ins(%x : tensor<3x?xf32>) outs(%e : tensor<3x?xf32>) -> tensor<3x?xf32>
+  return %r : tensor<3x?xf32>
+}
+
+// A contraction whose outputs are static and whose reduced extent is
+// dynamic (a decoder step's attention weights times the cached values):
+// the reduction kernel splits the dynamic loop on GPUs.
+func.func @matmul_dynamic_k(%p: tensor<4x?xf32>, %v: tensor<?x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r = linalg.matmul ins(%p, %v : tensor<4x?xf32>, tensor<?x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}

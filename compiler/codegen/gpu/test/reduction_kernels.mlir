@@ -323,3 +323,58 @@ func.func private @short_rows(%x: memref<64x4xf32>, %out: memref<64xf32>) attrib
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<64xf32>, memref<64xf32>) -> ()
   return
 }
+
+// -----
+
+// A dynamic reduced extent (issue 19), read per call from the binding's
+// view: elements s, s + 256, s + 512, s + 768 a step up to the largest
+// multiple of 1024 below it, then the rest one by one; outputs stay static
+// (a grid of 4). A contraction over a dynamic extent takes this kernel too.
+
+// CHECK-LABEL: func.func private @dynamic_row_sum(
+// CHECK-SAME:    kernel = "reduction", layout = "rows", outputs_per_workgroup = 1 : i64, threads_per_output = 256 : i64
+// CHECK:         %[[VIEW:.+]] = memref.reinterpret_cast %arg0
+// CHECK:         %[[N:.+]] = tensor.dim %{{.+}}, %c1 : tensor<4x?xf32>
+// CHECK:         scf.forall (%{{.+}}) in (4)
+// CHECK:           %[[STEPS:.+]] = arith.divui %[[N]], %c1024
+// CHECK:           %[[FOUR:.+]] = arith.muli %[[STEPS]], %c1024
+// CHECK:           scf.for %{{.+}} = %{{.+}} to %[[FOUR]] step %c1024
+// CHECK-COUNT-4:     memref.load %[[VIEW]]
+// CHECK:           scf.for %{{.+}} = %{{.+}} to %[[N]] step %c256
+// CHECK:             memref.load %[[VIEW]]
+// CHECK:           gpu.shuffle  xor
+func.func private @dynamic_row_sum(%arg0: memref<1xf32>, %arg1: memref<4xf32>, %arg2: i64) attributes {kiln.dispatch} {
+  %0 = arith.index_cast %arg2 : i64 to index
+  %view = memref.reinterpret_cast %arg0 to offset: [0], sizes: [4, %0], strides: [%0, 1] : memref<1xf32> to memref<4x?xf32>
+  %x = bufferization.to_tensor %view restrict : memref<4x?xf32> to tensor<4x?xf32>
+  %cst = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x?xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.addf %in, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  bufferization.materialize_in_destination %r in restrict writable %arg1 : (tensor<4xf32>, memref<4xf32>) -> ()
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func private @dynamic_k_matmul(
+// CHECK-SAME:    kernel = "reduction", layout = "rows"
+// CHECK:         arith.mulf
+// CHECK:         arith.addf
+func.func private @dynamic_k_matmul(%arg0: memref<1xf32>, %arg1: memref<1xf32>, %arg2: memref<2x8xf32>, %arg3: i64) attributes {kiln.dispatch} {
+  %k = arith.index_cast %arg3 : i64 to index
+  %pv = memref.reinterpret_cast %arg0 to offset: [0], sizes: [2, %k], strides: [%k, 1] : memref<1xf32> to memref<2x?xf32>
+  %vv = memref.reinterpret_cast %arg1 to offset: [0], sizes: [%k, 8], strides: [8, 1] : memref<1xf32> to memref<?x8xf32>
+  %p = bufferization.to_tensor %pv restrict : memref<2x?xf32> to tensor<2x?xf32>
+  %v = bufferization.to_tensor %vv restrict : memref<?x8xf32> to tensor<?x8xf32>
+  %cst = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<2x8xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<2x8xf32>) -> tensor<2x8xf32>
+  %r = linalg.matmul ins(%p, %v : tensor<2x?xf32>, tensor<?x8xf32>) outs(%f : tensor<2x8xf32>) -> tensor<2x8xf32>
+  bufferization.materialize_in_destination %r in restrict writable %arg2 : (tensor<2x8xf32>, memref<2x8xf32>) -> ()
+  return
+}

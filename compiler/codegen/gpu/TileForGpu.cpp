@@ -314,6 +314,13 @@ LogicalResult tileForGpu(func::FuncOp func,
                             ? chooseVectorWidth(func, ranges)
                             : 1;
   int64_t elementsPerThread = std::max(kGpuElementsPerThread, vectorWidth);
+  // Outputs that each loop over a reduction, along a dynamic extent taken
+  // as a long one: one output a thread, so four times the workgroups share
+  // the work (a decoder step's scores over its cache were 8 workgroups,
+  // each thread four 64-long dot products in turn).
+  if (parallelRanges.size() != ranges.size() &&
+      llvm::any_of(parallelRanges, ShapedType::isDynamic))
+    elementsPerThread = 1;
 
   // Tiled ops are tracked by pointer from one level to the next, so nothing
   // folds in between; dead originals are erased instead.

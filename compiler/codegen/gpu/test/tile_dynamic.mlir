@@ -2,14 +2,14 @@
 
 // A matmul over three dynamic extents (issue 19), its bindings viewed at
 // extents from push constants: a dynamic extent is taken as a long one, so
-// the columns fill the 1024 elements a workgroup takes and the rows get 1,
-// the last column tile partial (its size an affine.min); threads take one
-// output each and reduce along the whole dynamic K. Not vectorized: the
-// thread tile's extents are not known to divide.
+// the columns fill the 256 outputs a workgroup takes (one a thread: each
+// loops over a reduction) and the rows get 1, the last column tile partial
+// (its size an affine.min); threads reduce along the whole dynamic K. Not
+// vectorized: the thread tile's extents are not known to divide.
 
 // CHECK-LABEL: func.func private @matmul(
-// CHECK-SAME:    kiln.lowering_config = {kernel = "tiled", workgroup_tile = array<i64: 1, 1024>}
-// CHECK:         scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (%{{.+}}, %{{.+}}) step (1, 1024)
+// CHECK-SAME:    kiln.lowering_config = {kernel = "tiled", workgroup_tile = array<i64: 1, 256>}
+// CHECK:         scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (%{{.+}}, %{{.+}}) step (1, 256)
 // CHECK:           affine.min
 // CHECK:           scf.forall (%{{.+}}, %{{.+}}) in (1, %{{.+}})
 // CHECK:             linalg.fill {{.*}} -> tensor<1x1xf32>

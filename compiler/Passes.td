@@ -698,8 +698,11 @@ def GpuTile : Pass<"kiln-gpu-tile", "mlir::func::FuncOp"> {
     to threads; reduction loops stay whole, so each thread reduces its own
     output. A dynamic loop (extents from push constants, issue 19) is taken
     as a long one: its tile is what is left of the 1024, the last tile
-    partial, and it is never vectorized. Dispatches with dynamic shapes
-    all come here: the kernel passes before it leave them as they are. Producers are fused at both levels. Several results are tiled
+    partial, and it is never vectorized; where the root reduces, a
+    workgroup then takes 256 outputs, one a thread, and the config records
+    `unroll_reductions = 8` (kiln-gpu-unroll-reductions). Dispatches with
+    dynamic shapes come here but for a reduction kernel over a dynamic
+    reduced extent. Producers are fused at both levels. Several results are tiled
     together when one op has them all, or when every other stored op is an
     elementwise producer fused into the last one's tiles through a
     permutation (its tiles are yielded too); otherwise, and when the root is
@@ -718,6 +721,20 @@ def GpuTile : Pass<"kiln-gpu-tile", "mlir::func::FuncOp"> {
                            "mlir::arith::ArithDialect",
                            "mlir::tensor::TensorDialect",
                            "mlir::vector::VectorDialect"];
+}
+
+def GpuUnrollReductions : Pass<"kiln-gpu-unroll-reductions",
+                               "mlir::func::FuncOp"> {
+  let summary = "Unrolls a tiled dispatch's per-thread reduction loops";
+  let description = [{
+    In a dispatch whose `kiln.lowering_config` has `unroll_reductions = N`
+    (kiln-gpu-tile: a thread per output over a dynamic extent), each
+    innermost `scf.for` with a constant trip count is unrolled by N (fully
+    when it runs N times or fewer; by the largest power of two dividing its
+    trip count otherwise), so a thread issues the loads of N steps before
+    it waits for the first: its outputs' reductions were latency-bound.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::arith::ArithDialect"];
 }
 
 def GpuDistributeToThreads : Pass<"kiln-gpu-distribute-to-threads",

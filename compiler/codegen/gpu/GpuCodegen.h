@@ -28,6 +28,9 @@ namespace kiln {
 /// Threads of a workgroup, and the outputs each computes.
 inline constexpr int64_t kGpuWorkgroupThreads = 256;
 inline constexpr int64_t kGpuElementsPerThread = 4;
+/// Steps of a per-thread reduction loop issued together where kiln-gpu-tile
+/// asks (`unroll_reductions`, kiln-gpu-unroll-reductions).
+inline constexpr int64_t kUnrollReductions = 8;
 /// The gpu.module kiln-gpu-outline-kernels puts every kernel in.
 inline constexpr llvm::StringLiteral kGpuKernelModule = "kiln_kernels";
 

@@ -35,6 +35,7 @@ void buildGpuCodegenPipeline(OpPassManager &pm, const GpuTarget &target,
   pm.addPass(createGpuDistributeToThreads());
   // The vendors' lowerings start from loops, not linalg.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createGpuUnrollReductions());
   pm.addPass(createGpuOutlineKernels());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -318,8 +318,9 @@ LogicalResult tileForGpu(func::FuncOp func,
   // as a long one: one output a thread, so four times the workgroups share
   // the work (a decoder step's scores over its cache were 8 workgroups,
   // each thread four 64-long dot products in turn).
-  if (parallelRanges.size() != ranges.size() &&
-      llvm::any_of(parallelRanges, ShapedType::isDynamic))
+  bool unrollReductions = parallelRanges.size() != ranges.size() &&
+                          llvm::any_of(parallelRanges, ShapedType::isDynamic);
+  if (unrollReductions)
     elementsPerThread = 1;
 
   // Tiled ops are tracked by pointer from one level to the next, so nothing
@@ -352,6 +353,9 @@ LogicalResult tileForGpu(func::FuncOp func,
   if (vectorWidth > 1)
     config.push_back(rewriter.getNamedAttr(
         "vector_width", rewriter.getI64IntegerAttr(vectorWidth)));
+  if (unrollReductions)
+    config.push_back(rewriter.getNamedAttr(
+        "unroll_reductions", rewriter.getI64IntegerAttr(kUnrollReductions)));
   setLoweringConfig(func, "tiled", config);
   if (vectorWidth == 1)
     return success();

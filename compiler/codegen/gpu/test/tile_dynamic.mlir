@@ -4,11 +4,12 @@
 // extents from push constants: a dynamic extent is taken as a long one, so
 // the columns fill the 256 outputs a workgroup takes (one a thread: each
 // loops over a reduction) and the rows get 1, the last column tile partial
-// (its size an affine.min); threads reduce along the whole dynamic K. Not
+// (its size an affine.min); threads reduce along the whole dynamic K, the
+// loop unrolled by 8 later (`unroll_reductions`). Not
 // vectorized: the thread tile's extents are not known to divide.
 
 // CHECK-LABEL: func.func private @matmul(
-// CHECK-SAME:    kiln.lowering_config = {kernel = "tiled", workgroup_tile = array<i64: 1, 256>}
+// CHECK-SAME:    kiln.lowering_config = {kernel = "tiled", unroll_reductions = 8 : i64, workgroup_tile = array<i64: 1, 256>}
 // CHECK:         scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (%{{.+}}, %{{.+}}) step (1, 256)
 // CHECK:           affine.min
 // CHECK:           scf.forall (%{{.+}}, %{{.+}}) in (1, %{{.+}})

@@ -68,6 +68,10 @@ def parse_args():
                         help="comma-separated cache lengths (default 128,1024)")
     parser.add_argument("--reps", type=int, default=100)
     parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument("--profile", action="store_true",
+                        help="also run one step at each context under ncu "
+                        "and write the kernels' times (profile_<context>.md "
+                        "in --out-dir, and stdout)")
     parser.add_argument("--out-dir",
                         help="where the run writes decode_bench.json and the "
                         "table (default: none kept)")
@@ -130,6 +134,32 @@ def check(got, expected):
     worst = float(np.max(err / bound))
     return worst <= 1.0, f"max |kiln - ref| {float(err.max()):.2e}, " \
         f"{worst:.3f}x the tolerance"
+
+
+def profile_step(args, paths, context):
+    """ncu over one step at `context`: the kernels summed, markdown (or the
+    reason there is none)."""
+    import kernel_profile
+
+    ncu = kernel_profile.find_ncu()
+    if ncu is None:
+        return "not profiled: ncu not found"
+    out_dir = args.out_dir or tempfile.mkdtemp(prefix="kiln-decode-profile-")
+    os.makedirs(out_dir, exist_ok=True)
+    csv_path = os.path.join(out_dir, f"ncu_{context}.csv")
+    argv = [os.path.join(args.bin_dir, "kiln-benchmark-module"),
+            "--device=cuda", f"--module={os.path.join(args.kit, 'decoder.kiln')}",
+            *[f"--input=@{p}" for p in paths], "--warmup=1",
+            "--benchmark_repetitions=1", "--cuda_use_streams"]
+    try:
+        kernel_profile.profile(ncu, argv, csv_path)
+    except (RuntimeError, OSError, subprocess.SubprocessError) as e:
+        return f"not profiled: {e}"
+    summary = kernel_profile.summarize(csv_path, {}, top=20)
+    with open(os.path.join(out_dir, f"profile_{context}.md"), "w",
+              encoding="utf-8") as f:
+        f.write(summary)
+    return summary
 
 
 def cell(stats):
@@ -196,6 +226,8 @@ def run(args):
             row["graph"] = gpu.torch_device_times(torch, graph.replay,
                                                   args.warmup, args.reps)
             del graph
+        if args.profile:
+            row["profile"] = profile_step(args, paths, context)
         rows.append(row)
         log(f"context {context}: Kiln {cell(row['kiln'])}, eager "
             f"{cell(row['eager'])}, graph {cell(row['graph'])} ms")
@@ -217,6 +249,10 @@ def run(args):
             f"| {row['context']} | {cell(row['kiln'])} | {cell(row['eager'])} "
             f"| {cell(row['graph'])} | {ratio} | {kiln_check} | "
             f"{'pass' if row['torch_ok'] else 'FAIL'}, {row['torch_check']} |")
+    for row in rows:
+        if row.get("profile"):
+            lines += ["", f"Kernels of a step at context {row['context']} "
+                      "(ncu):", "", row["profile"]]
     table = "\n".join(lines)
     print(table)
     if args.out_dir:

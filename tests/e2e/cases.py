@@ -1643,6 +1643,28 @@ dynamicCase(DYN, "matmul_dynamic_k",
             [[I(f"4x{k}xf32"), I(f"{k}x8xf32")] for k in (1, 9, 1025, 3001)],
             lambda p, v: f64(p) @ f64(v),
             scale=lambda p, v: np.abs(f64(p)) @ np.abs(f64(v)))
+dynamicCase(DYN, "dense_rows_wide",
+            [[I(f"{m}x64xf32"), I("64x96xf32"), I("96xf32")]
+             for m in (1, 5, 129, 1000)],
+            lambda x, w, b: np.maximum(f64(x) @ f64(w) + f64(b), 0.0),
+            scale=lambda x, w, b: np.abs(f64(x)) @ np.abs(f64(w)) +
+            np.abs(f64(b)))
+
+
+def _convBatchWide(x, w, b):
+    # NHWC x HWCF as NCHW x FCHW, back to NHWC.
+    out = convNchwFchw(f64(x).transpose(0, 3, 1, 2),
+                       f64(w).transpose(3, 2, 0, 1))
+    return out.transpose(0, 2, 3, 1) + f64(b)
+
+
+dynamicCase(DYN, "conv_batch_wide",
+            [[I(f"{n}x8x8x16xf32"), I("3x3x16x32xf32"), I("32xf32")]
+             for n in (1, 3, 17)],
+            _convBatchWide,
+            scale=lambda x, w, b: _convBatchWide(np.abs(f64(x)),
+                                                 np.abs(f64(w)),
+                                                 np.abs(f64(b))))
 # A cache of 0, 1, 7 and 130 past positions grown by 1 or 5 new ones.
 dynamicCase(DYN, "grow_cache",
             [[I(f"2x{past}x8xf32"), I("2x1x8xf32"), I(f"2x{new}x8xf32")]

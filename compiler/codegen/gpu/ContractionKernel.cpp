@@ -628,14 +628,18 @@ struct GpuContractionKernelsPass
     FailureOr<GpuTarget> target = getGpuTarget(getOperation());
     if (failed(target))
       return signalPassFailure();
+    // Dispatches with dynamic shapes too: the pipelined GEMM kernels take a
+    // dynamic outermost m loop (issue 19); the others match static ones.
     buildKernelsOfDispatches(
-        getOperation(), [&](func::FuncOp func, SymbolTable &symbols) {
+        getOperation(),
+        [&](func::FuncOp func, SymbolTable &symbols) {
           if (succeeded(buildMatvecKernel(func, symbols, *target)) ||
               succeeded(
                   buildMmaContractionKernel(func, symbols, *target, allowTf32)))
             return success();
           return buildContractionKernel(func, symbols, *target);
-        });
+        },
+        /*dynamicToo=*/true);
   }
 };
 

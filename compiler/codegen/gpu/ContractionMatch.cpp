@@ -3,8 +3,10 @@
 #include "compiler/codegen/gpu/ContractionMatch.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 
@@ -17,10 +19,15 @@ SmallVector<int64_t> Contraction::sizes(ArrayRef<int64_t> dims) const {
   return result;
 }
 
-FailureOr<Contraction> matchContraction(func::FuncOp func) {
+// The rows a dynamic outermost m loop is assumed to hold, for choosing
+// tiles (a batch of 32 images, at least 1024 tokens).
+constexpr int64_t kAssumedOuterRows = 32;
+constexpr int64_t kAssumedMinRows = 1024;
+
+FailureOr<Contraction> matchContraction(func::FuncOp func, bool dynamicRows) {
   // Both GEMM kernels store through a transposing epilogue.
-  FailureOr<KernelDispatch> dispatch =
-      matchKernelDispatch(func, /*permutedStore=*/true);
+  FailureOr<KernelDispatch> dispatch = matchKernelDispatch(
+      func, /*permutedStore=*/true, /*dynamicRanges=*/dynamicRows);
   if (failed(dispatch))
     return failure();
   Contraction c;
@@ -96,8 +103,19 @@ FailureOr<Contraction> matchContraction(func::FuncOp func) {
       p *= size;
     return p;
   };
+  // A dynamic loop only as the outermost m loop, not permuted on store.
+  int64_t dynamicLoops = llvm::count_if(c.Ranges, ShapedType::isDynamic);
+  if (dynamicLoops != 0) {
+    if (dynamicLoops != 1 ||
+        !ShapedType::isDynamic(c.Ranges[c.MDims.front()]) || c.OutPermutation)
+      return failure();
+    c.DynamicM = true;
+    c.MPerOuter = product(ArrayRef<int64_t>(c.MDims).drop_front());
+    c.M = std::max(kAssumedOuterRows * c.MPerOuter, kAssumedMinRows);
+  }
   c.Batch = product(c.BatchDims);
-  c.M = product(c.MDims);
+  if (!c.DynamicM)
+    c.M = product(c.MDims);
   c.N = product(c.NDims);
   c.K = product(c.KDims);
   c.ImplicitGemm = !mapA.isProjectedPermutation();
@@ -171,10 +189,32 @@ bool isInnermostIn(const Contraction &c, OpOperand *operand,
          static_cast<int64_t>(innermost.getPosition()) == dims.back();
 }
 
+Value rowCount(OpBuilder &builder, Location loc, const Contraction &c) {
+  if (!c.DynamicM)
+    return nullptr;
+  // Out's dimension indexed by the outermost m loop (Out is stored as the
+  // root's output is: no permutation).
+  AffineMap mapC = linalg::LinalgOp(c.Op).getMatchingIndexingMap(
+      linalg::LinalgOp(c.Op).getDpsInitOperand(0));
+  std::optional<unsigned> position =
+      mapC.getResultPosition(builder.getAffineDimExpr(c.MDims.front()));
+  Value outer = memref::DimOp::create(builder, loc, c.Out, *position);
+  // Affine, so the grid program reads it (kiln-distribute-to-workgroups).
+  AffineMap times =
+      AffineMap::get(0, 1, builder.getAffineSymbolExpr(0) * c.MPerOuter);
+  return affine::AffineApplyOp::create(builder, loc, times, ValueRange{outer});
+}
+
 scf::ForallOp createWorkgroupLoop(OpBuilder &builder, Location loc,
                                   const Contraction &c, int64_t rows,
-                                  int64_t columns) {
-  return createBlockLoop(builder, loc, {c.Batch, c.M, c.N}, {1, rows, columns});
+                                  int64_t columns, Value rowCount) {
+  if (!rowCount)
+    return createBlockLoop(builder, loc, {c.Batch, c.M, c.N},
+                           {1, rows, columns});
+  return createBlockLoop(
+      builder, loc,
+      {builder.getIndexAttr(c.Batch), rowCount, builder.getIndexAttr(c.N)},
+      {1, rows, columns});
 }
 
 } // namespace kiln

@@ -38,6 +38,13 @@ struct Contraction : KernelDispatch {
   /// True when A is read through a convolution's window (not a projected
   /// permutation).
   bool ImplicitGemm = false;
+  /// Issue 19: the outermost m loop's extent is known per call (a batch of
+  /// images, a prompt's tokens; no other loop may be dynamic). M is then an
+  /// assumed count, for choosing tiles only; each value of that loop holds
+  /// MPerOuter rows (the other m loops' product), and the kernel reads the
+  /// call's rows with rowCount().
+  bool DynamicM = false;
+  int64_t MPerOuter = 1;
 
   /// The trip counts of `dims`, loops of the root.
   llvm::SmallVector<int64_t> sizes(llvm::ArrayRef<int64_t> dims) const;
@@ -48,7 +55,13 @@ struct Contraction : KernelDispatch {
 /// with every loop in one of the roles above, B and C read through
 /// projected permutations, and A's indices sums of loops times positive
 /// constants; fails, changing nothing, otherwise.
-mlir::FailureOr<Contraction> matchContraction(mlir::func::FuncOp func);
+mlir::FailureOr<Contraction> matchContraction(mlir::func::FuncOp func,
+                                              bool dynamicRows = false);
+
+/// With c.DynamicM: the call's M, from Out's extent along the outermost m
+/// loop (built at `builder`'s insertion point); else null.
+mlir::Value rowCount(mlir::OpBuilder &builder, mlir::Location loc,
+                     const Contraction &c);
 
 /// The value of each of c's root loops at linear positions `batch`, `m`,
 /// `n` and `k` of their groups (a null position leaves its loops at 0).
@@ -82,7 +95,8 @@ bool isInnermostIn(const Contraction &c, mlir::OpOperand *operand,
 mlir::scf::ForallOp createWorkgroupLoop(mlir::OpBuilder &builder,
                                         mlir::Location loc,
                                         const Contraction &c, int64_t rows,
-                                        int64_t columns);
+                                        int64_t columns,
+                                        mlir::Value rowCount = {});
 
 } // namespace kiln
 

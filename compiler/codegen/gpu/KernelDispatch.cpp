@@ -90,20 +90,21 @@ bool collectWindowLoops(AffineExpr e, SmallVectorImpl<unsigned> &loops) {
   return true;
 }
 
-Value bindingOf(Value tensor) {
-  auto read = tensor.getDefiningOp<bufferization::ToTensorOp>();
-  if (!read)
-    return nullptr;
-  Value buffer = read.getBuffer();
+bool isBindingBuffer(Value buffer) {
   if (isa<BlockArgument>(buffer))
-    return buffer;
-  // A binding of dynamic shape (issue 19) is read through the view
+    return true;
+  // A binding of dynamic shape (issue 19) is accessed through the view
   // kiln-bind-dispatch gives it, its extents the dispatch's push constants.
   auto view = buffer.getDefiningOp<memref::ReinterpretCastOp>();
-  if (view && isa<BlockArgument>(view.getSource()) &&
-      !view.getType().hasStaticShape())
-    return buffer;
-  return nullptr;
+  return view && isa<BlockArgument>(view.getSource()) &&
+         !view.getType().hasStaticShape();
+}
+
+Value bindingOf(Value tensor) {
+  auto read = tensor.getDefiningOp<bufferization::ToTensorOp>();
+  if (!read || !isBindingBuffer(read.getBuffer()))
+    return nullptr;
+  return read.getBuffer();
 }
 
 std::optional<ResultStores> resultStores(func::FuncOp func) {
@@ -111,7 +112,7 @@ std::optional<ResultStores> resultStores(func::FuncOp func) {
   SmallVector<Store> stores;
   func.walk([&](Store op) { stores.push_back(op); });
   if (!llvm::all_of(stores,
-                    [](Store op) { return isa<BlockArgument>(op.getDest()); }))
+                    [](Store op) { return isBindingBuffer(op.getDest()); }))
     return std::nullopt;
   // Whether `op` computes a conversion of `value` that is stored.
   auto storedConversion = [&](Operation *op, Value value) {
@@ -155,8 +156,8 @@ singleBindingStore(func::FuncOp func) {
                                                            : nullptr;
 }
 
-FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func,
-                                              bool permutedStore) {
+FailureOr<KernelDispatch>
+matchKernelDispatch(func::FuncOp func, bool permutedStore, bool dynamicRanges) {
   bufferization::MaterializeInDestinationOp store = singleBindingStore(func);
   if (!store)
     return failure();
@@ -240,8 +241,8 @@ FailureOr<KernelDispatch> matchKernelDispatch(func::FuncOp func,
   }
   d.Init = producer;
   d.Ranges = op.getStaticLoopRanges();
-  if (llvm::any_of(d.Ranges, [](int64_t r) {
-        return ShapedType::isDynamic(r) || r == 0;
+  if (llvm::any_of(d.Ranges, [&](int64_t r) {
+        return ShapedType::isDynamic(r) ? !dynamicRanges : r == 0;
       }))
     return failure();
   return d;
@@ -335,6 +336,13 @@ Type sharedStorageType(Type type) {
 scf::ForallOp createBlockLoop(OpBuilder &builder, Location loc,
                               ArrayRef<int64_t> upper,
                               ArrayRef<int64_t> steps) {
+  return createBlockLoop(
+      builder, loc, getAsIndexOpFoldResult(builder.getContext(), upper), steps);
+}
+
+scf::ForallOp createBlockLoop(OpBuilder &builder, Location loc,
+                              ArrayRef<OpFoldResult> upper,
+                              ArrayRef<int64_t> steps) {
   MLIRContext *ctx = builder.getContext();
   SmallVector<Attribute> mapping;
   for (size_t i = 0; i < upper.size(); ++i)
@@ -343,9 +351,9 @@ scf::ForallOp createBlockLoop(OpBuilder &builder, Location loc,
                  static_cast<uint64_t>(gpu::MappingId::LinearDim0) + i)));
   return scf::ForallOp::create(
       builder, loc,
-      getAsIndexOpFoldResult(ctx, SmallVector<int64_t>(upper.size(), 0)),
-      getAsIndexOpFoldResult(ctx, upper), getAsIndexOpFoldResult(ctx, steps),
-      ValueRange{}, builder.getArrayAttr(mapping));
+      getAsIndexOpFoldResult(ctx, SmallVector<int64_t>(upper.size(), 0)), upper,
+      getAsIndexOpFoldResult(ctx, steps), ValueRange{},
+      builder.getArrayAttr(mapping));
 }
 
 Value uniformInit(const KernelDispatch &d) {

@@ -41,7 +41,9 @@ struct KernelDispatch {
   /// when Out is indexed as the root's output is. Such a dispatch matches
   /// only where the caller of matchKernelDispatch stores through it.
   mlir::AffineMap OutPermutation;
-  llvm::SmallVector<int64_t> Ranges; // the root's loop ranges, all static
+  /// The root's loop ranges: static, but where matchKernelDispatch was
+  /// asked to take dynamic ones (ShapedType::kDynamic).
+  llvm::SmallVector<int64_t> Ranges;
 };
 
 /// `func`'s one store of a result into an output binding (a
@@ -64,12 +66,14 @@ struct ResultStores {
 std::optional<ResultStores> resultStores(mlir::func::FuncOp func);
 
 /// Matches `func`'s single result store against the shape above; fails
-/// (changing nothing) otherwise, or when a loop of the root is dynamic or
-/// empty. With `permutedStore`, the last epilogue may read the value before
-/// it through a permutation that keeps the innermost dimension innermost
-/// (see OutPermutation); without, such a dispatch does not match.
+/// (changing nothing) otherwise, or when a loop of the root is empty, or
+/// dynamic (unless `dynamicRanges`: the caller handles such extents). With
+/// `permutedStore`, the last epilogue may read the value before it through a
+/// permutation that keeps the innermost dimension innermost (see
+/// OutPermutation); without, such a dispatch does not match.
 mlir::FailureOr<KernelDispatch> matchKernelDispatch(mlir::func::FuncOp func,
-                                                    bool permutedStore = false);
+                                                    bool permutedStore = false,
+                                                    bool dynamicRanges = false);
 
 /// Out's indices for the root's output indices `outIndices`: themselves,
 /// or permuted by d.OutPermutation.
@@ -81,6 +85,10 @@ storeIndices(const KernelDispatch &d, llvm::ArrayRef<mlir::Value> outIndices);
 /// dilation) or a plain loop is; false for anything else.
 bool collectWindowLoops(mlir::AffineExpr e,
                         llvm::SmallVectorImpl<unsigned> &loops);
+
+/// Whether `buffer` is a binding: a function argument, or its view with
+/// dynamic extents (issue 19).
+bool isBindingBuffer(mlir::Value buffer);
 
 /// The memref binding `tensor` reads (a to_tensor of a function argument,
 /// or of its view with dynamic extents), or null.
@@ -115,6 +123,11 @@ mlir::Value createSharedBuffer(mlir::OpBuilder &builder, mlir::Location loc,
 mlir::scf::ForallOp createBlockLoop(mlir::OpBuilder &builder,
                                     mlir::Location loc,
                                     llvm::ArrayRef<int64_t> upper,
+                                    llvm::ArrayRef<int64_t> steps);
+/// The same with upper bounds known per call (issue 19) among them.
+mlir::scf::ForallOp createBlockLoop(mlir::OpBuilder &builder,
+                                    mlir::Location loc,
+                                    llvm::ArrayRef<mlir::OpFoldResult> upper,
                                     llvm::ArrayRef<int64_t> steps);
 
 /// The scalar every accumulator starts from when d's init is a fill, else

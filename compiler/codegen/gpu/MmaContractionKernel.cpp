@@ -454,8 +454,21 @@ public:
   void build();
 
 private:
-  // Whether row `m` of A (and C) exists; null when BM divides M.
-  Value rowInBounds(Value m) { return below(m, C.M, T.BM); }
+  // Whether row `m` of A (and C) exists; null when BM divides M (a static
+  // one).
+  Value rowInBounds(Value m) {
+    if (Rows)
+      return arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult, m, Rows);
+    return below(m, C.M, T.BM);
+  }
+  // Row `m` clamped inside A where it may lie past M, so an address formed
+  // from it stays inside the operand.
+  Value clampRow(Value m) {
+    if (Rows)
+      return arith::MinUIOp::create(
+          B, Loc, m, arith::SubIOp::create(B, Loc, Rows, idx(1)));
+    return C.M % T.BM != 0 ? min(m, C.M - 1) : m;
+  }
   // Whether column `n` of B (and C) exists; null when BN divides N.
   Value columnInBounds(Value n) { return below(n, C.N, T.BN); }
   // Whether reduction step `k` exists; null when BK divides K.
@@ -538,6 +551,8 @@ private:
   const GpuMatrixInstruction *Instruction;
   SymbolTable &Symbols;
   Value TileA, TileB, StagesBase, Staging, Batch, Row0, Col0, Tid, Warp, Lane;
+  // The call's M where it is dynamic (issue 19), else null.
+  Value Rows;
   // An FMA thread's K slice and its index among the slice's threads (Tid
   // itself without slices).
   Value Slice, SliceTid;
@@ -607,8 +622,7 @@ Value MmaKernelBuilder::copyStage(Value stage, Value k0, Value valid) {
         // Built in a fixed order (not as call arguments) so the IR is.
         Value inM = rowInBounds(m), inK = stepInBounds(k);
         inBounds = both(valid, both(inM, inK));
-        if (C.M % T.BM != 0)
-          m = min(m, C.M - 1);
+        m = clampRow(m);
         if (C.K % T.BK != 0)
           k = min(k, C.K - width);
         // A padded input: the window's part outside the binding is
@@ -671,8 +685,7 @@ void MmaKernelBuilder::prepareSplitA() {
     PieceA p;
     Value m = add(Row0, div(piece, perRow));
     p.InM = rowInBounds(m);
-    if (C.M % T.BM != 0)
-      m = min(m, C.M - 1);
+    m = clampRow(m);
     p.Column = mul(rem(piece, perRow), width);
     // A's indices at the row with every k loop at 0: the row's part of
     // each (its results are sums of loops times constants).
@@ -1056,13 +1069,19 @@ void MmaKernelBuilder::build() {
         B.getNamedAttr("workgroups_per_processor",
                        B.getI64IntegerAttr(T.WorkgroupsPerProcessor)));
   if (C.ImplicitGemm)
-    config.push_back(B.getNamedAttr("implicit_gemm",
-                                    B.getDenseI64ArrayAttr({C.M, C.N, C.K})));
+    config.push_back(B.getNamedAttr(
+        "implicit_gemm",
+        B.getDenseI64ArrayAttr({C.DynamicM ? -1 : C.M, C.N, C.K})));
+  if (C.DynamicM)
+    config.push_back(B.getNamedAttr("dynamic_rows", B.getUnitAttr()));
   setLoweringConfig(Func, T.Fma ? "fma_contraction" : "mma_contraction",
                     config);
   createStages();
 
-  scf::ForallOp forall = createWorkgroupLoop(B, Loc, C, T.BM, T.BN);
+  // Issue 19: a dynamic M is read once, before the workgroup loop it
+  // bounds.
+  Rows = rowCount(B, Loc, C);
+  scf::ForallOp forall = createWorkgroupLoop(B, Loc, C, T.BM, T.BN, Rows);
   B.setInsertionPointToStart(forall.getBody());
   Batch = forall.getInductionVar(0);
   Row0 = forall.getInductionVar(1);
@@ -1283,7 +1302,7 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
   // operands only), and cp.async copies B as it is stored, N-innermost.
   if (!target.AsyncCopy)
     return failure();
-  FailureOr<Contraction> c = matchContraction(func);
+  FailureOr<Contraction> c = matchContraction(func, /*dynamicRows=*/true);
   if (failed(c))
     return failure();
   Type operand = multiplyAccumulateType(c->Op);

@@ -253,3 +253,39 @@ func.func @matmul_dynamic_k(%p: tensor<4x?xf32>, %v: tensor<?x8xf32>) -> tensor<
   %r = linalg.matmul ins(%p, %v : tensor<4x?xf32>, tensor<?x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
   return %r : tensor<4x8xf32>
 }
+
+// GEMMs over dynamic rows (issue 19: a batch, a prompt's tokens): the
+// pipelined GEMM kernels read M per call, their grid and row bounds from
+// it. A dense layer with a bias and relu, and a channels-last convolution
+// over a dynamic batch with a bias (an implicit GEMM over N x OH x OW
+// rows).
+func.func @dense_rows_wide(%x: tensor<?x64xf32>, %w: tensor<64x96xf32>, %b: tensor<96xf32>) -> tensor<?x96xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x64xf32>
+  %e = tensor.empty(%n) : tensor<?x96xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x96xf32>) -> tensor<?x96xf32>
+  %m = linalg.matmul ins(%x, %w : tensor<?x64xf32>, tensor<64x96xf32>) outs(%f : tensor<?x96xf32>) -> tensor<?x96xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m, %b : tensor<?x96xf32>, tensor<96xf32>) outs(%e : tensor<?x96xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    %y = arith.maximumf %s, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<?x96xf32>
+  return %r : tensor<?x96xf32>
+}
+
+func.func @conv_batch_wide(%x: tensor<?x8x8x16xf32>, %w: tensor<3x3x16x32xf32>, %b: tensor<32xf32>) -> tensor<?x6x6x32xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x8x8x16xf32>
+  %e = tensor.empty(%n) : tensor<?x6x6x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x6x6x32xf32>) -> tensor<?x6x6x32xf32>
+  %conv = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<?x8x8x16xf32>, tensor<3x3x16x32xf32>) outs(%f : tensor<?x6x6x32xf32>) -> tensor<?x6x6x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%conv, %b : tensor<?x6x6x32xf32>, tensor<32xf32>) outs(%e : tensor<?x6x6x32xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %s = arith.addf %a, %c : f32
+    linalg.yield %s : f32
+  } -> tensor<?x6x6x32xf32>
+  return %r : tensor<?x6x6x32xf32>
+}

@@ -2,7 +2,9 @@
 
 // The kernels written whole size tiles, shared buffers and grids from
 // static extents: a dispatch with dynamic shapes (issue 19) is left for the
-// generic tiling, while its static twin becomes a kernel.
+// generic tiling (here: M, N and K all dynamic), while its static twin
+// becomes a kernel. The pipelined GEMM kernels take one dynamic loop, the
+// outermost m loop (@rows_dynamic, below).
 
 // CHECK-LABEL: func.func private @matmul_dynamic(
 // CHECK-NOT:     kiln.workgroup_size
@@ -79,5 +81,34 @@ func.func private @row_sum_static(%x: memref<64x512xf32>, %out: memref<64xf32>) 
     linalg.yield %s : f32
   } -> tensor<64xf32>
   bufferization.materialize_in_destination %3 in restrict writable %out : (tensor<64xf32>, memref<64xf32>) -> ()
+  return
+}
+
+// -----
+
+// Rows known per call only (a batch, a prompt's tokens): the FMA pipeline
+// reads M off the output's view (affine, for the grid program), bounds the
+// workgroup loop and the rows with it, and records `dynamic_rows`.
+
+// CHECK-LABEL: func.func private @rows_dynamic(
+// CHECK-SAME:    dynamic_rows
+// CHECK-SAME:    kernel = "fma_contraction"
+// CHECK:         %[[OUT:.+]] = memref.reinterpret_cast %arg2
+// CHECK:         %[[DIM:.+]] = memref.dim %[[OUT]], %c0
+// CHECK:         %[[ROWS:.+]] = affine.apply #{{.+}}()[%[[DIM]]]
+// CHECK:         scf.forall (%{{.+}}, %{{.+}}, %{{.+}}) = (0, 0, 0) to (1, %[[ROWS]], 96) step (1, {{[0-9]+}}, {{[0-9]+}})
+// CHECK:           arith.cmpi ult, %{{.+}}, %[[ROWS]]
+// CHECK-NOT:     linalg.matmul
+func.func private @rows_dynamic(%arg0: memref<1xf32>, %arg1: memref<64x96xf32>, %arg2: memref<1xf32>, %arg3: i64) attributes {kiln.dispatch} {
+  %m = arith.index_cast %arg3 : i64 to index
+  %a = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%m, 64], strides: [64, 1] : memref<1xf32> to memref<?x64xf32>
+  %0 = bufferization.to_tensor %a restrict : memref<?x64xf32> to tensor<?x64xf32>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<64x96xf32> to tensor<64x96xf32>
+  %c = memref.reinterpret_cast %arg2 to offset: [0], sizes: [%m, 96], strides: [96, 1] : memref<1xf32> to memref<?x96xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %2 = tensor.empty(%m) : tensor<?x96xf32>
+  %3 = linalg.fill ins(%zero : f32) outs(%2 : tensor<?x96xf32>) -> tensor<?x96xf32>
+  %4 = linalg.matmul ins(%0, %1 : tensor<?x64xf32>, tensor<64x96xf32>) outs(%3 : tensor<?x96xf32>) -> tensor<?x96xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<?x96xf32>, memref<?x96xf32>) -> ()
   return
 }

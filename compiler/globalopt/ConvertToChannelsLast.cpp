@@ -46,10 +46,14 @@ struct ToChannelsLast : OpRewritePattern<NchwOp> {
 
   LogicalResult matchAndRewrite(NchwOp op,
                                 PatternRewriter &rewriter) const override {
+    // A dynamic batch (issue 19) stays first in both layouts; other
+    // dimensions must be static.
     if (!op.hasPureTensorSemantics() ||
         llvm::any_of(op->getOperands(), [](Value v) {
           auto type = dyn_cast<RankedTensorType>(v.getType());
-          return !type || !type.hasStaticShape();
+          return !type ||
+                 llvm::any_of(llvm::seq<int64_t>(1, type.getRank()),
+                              [&](int64_t d) { return type.isDynamicDim(d); });
         }))
       return failure();
     Location loc = op.getLoc();

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 
 using namespace mlir;
 
@@ -39,12 +40,28 @@ std::optional<SmallVector<int64_t>> transposePermutation(Operation *op) {
   return perm;
 }
 
+// `value`'s extents; a dynamic one (issue 19: a batch) as its producer
+// reifies it (a linalg op's from its init), so the value itself gains no
+// use: a fill transposed once still has one user and folds.
+static SmallVector<OpFoldResult> extentsOf(OpBuilder &builder, Location loc,
+                                           Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (!type.hasStaticShape())
+    if (auto result = dyn_cast<OpResult>(value)) {
+      ReifiedRankedShapedTypeDims dims;
+      if (succeeded(reifyResultShapes(builder, result.getOwner(), dims)))
+        return dims[result.getResultNumber()];
+    }
+  return tensor::getMixedSizes(builder, loc, value);
+}
+
 Value createTranspose(OpBuilder &builder, Location loc, Value source,
                       ArrayRef<int64_t> perm) {
   auto type = cast<RankedTensorType>(source.getType());
-  SmallVector<int64_t> shape = applyPermutation(type.getShape(), perm);
+  SmallVector<OpFoldResult> sizes =
+      applyPermutation(extentsOf(builder, loc, source), perm);
   Value init =
-      tensor::EmptyOp::create(builder, loc, shape, type.getElementType());
+      tensor::EmptyOp::create(builder, loc, sizes, type.getElementType());
   MLIRContext *ctx = builder.getContext();
   AffineMap read =
       AffineMap::getPermutationMap(invertPermutationVector(perm), ctx);
@@ -66,17 +83,12 @@ Value transposeSource(Operation *transpose) {
   return cast<linalg::LinalgOp>(transpose).getDpsInputOperand(0)->get();
 }
 
-bool hasStaticShape(Value v) {
-  auto type = dyn_cast<RankedTensorType>(v.getType());
-  return type && type.hasStaticShape();
-}
-
 // An all-parallel generic with one result written in its loop order whose
 // payload ignores the result's old value and the loop indices: it computes
 // the same elements whatever order its loops run in.
 bool isLayoutFree(linalg::GenericOp op) {
   if (op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1 ||
-      op.hasIndexSemantics() || !hasStaticShape(op.getResult(0)))
+      op.hasIndexSemantics())
     return false;
   OpOperand *init = op.getDpsInitOperand(0);
   return op.getMatchingIndexingMap(init).isIdentity() &&
@@ -90,8 +102,7 @@ OpOperand *sinkableInput(linalg::GenericOp op) {
     return nullptr;
   for (OpOperand *input : op.getDpsInputOperands())
     if (op.getMatchingIndexingMap(input).isIdentity() &&
-        transposePermutation(input->get().getDefiningOp()) &&
-        hasStaticShape(transposeSource(input->get().getDefiningOp())))
+        transposePermutation(input->get().getDefiningOp()))
       return input;
   return nullptr;
 }
@@ -100,7 +111,7 @@ OpOperand *sinkableInput(linalg::GenericOp op) {
 // loops)), its one result written in the new order; the input at
 // `replaced` (if any) becomes `replacement` read through an identity map.
 linalg::GenericOp relayout(PatternRewriter &rewriter, linalg::GenericOp op,
-                           AffineMap loops, ArrayRef<int64_t> shape,
+                           AffineMap loops, ArrayRef<OpFoldResult> sizes,
                            OpOperand *replaced = nullptr,
                            Value replacement = nullptr) {
   SmallVector<Value> inputs;
@@ -117,7 +128,7 @@ linalg::GenericOp relayout(PatternRewriter &rewriter, linalg::GenericOp op,
   }
   maps.push_back(rewriter.getMultiDimIdentityMap(loops.getNumDims()));
   Type element = getElementTypeOrSelf(op.getResult(0).getType());
-  Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), shape, element);
+  Value init = tensor::EmptyOp::create(rewriter, op.getLoc(), sizes, element);
   auto result = linalg::GenericOp::create(
       rewriter, op.getLoc(), TypeRange{init.getType()}, inputs, init, maps,
       op.getIteratorTypesArray());
@@ -141,9 +152,9 @@ struct SinkThroughElementwise : OpRewritePattern<linalg::GenericOp> {
     Value source = transposeSource(transpose);
     // Old loop j is the source's dimension perm[j].
     AffineMap loops = AffineMap::getPermutationMap(perm, getContext());
-    linalg::GenericOp relaid = relayout(
-        rewriter, op, loops,
-        cast<RankedTensorType>(source.getType()).getShape(), input, source);
+    linalg::GenericOp relaid =
+        relayout(rewriter, op, loops, extentsOf(rewriter, op.getLoc(), source),
+                 input, source);
     rewriter.replaceOp(
         op, createTranspose(rewriter, op.getLoc(), relaid.getResult(0), perm));
     return success();
@@ -271,7 +282,9 @@ struct SinkThroughPad : OpRewritePattern<tensor::PadOp> {
       int64_t l = pad.getStaticLow()[inv[k]], h = pad.getStaticHigh()[inv[k]];
       low.push_back(rewriter.getIndexAttr(l));
       high.push_back(rewriter.getIndexAttr(h));
-      shape.push_back(sourceType.getDimSize(k) + l + h);
+      shape.push_back(sourceType.isDynamicDim(k)
+                          ? ShapedType::kDynamic
+                          : sourceType.getDimSize(k) + l + h);
     }
     Value padded = tensor::PadOp::create(
         rewriter, pad.getLoc(),
@@ -292,16 +305,20 @@ struct TransposeBroadcast : RewritePattern {
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     std::optional<SmallVector<int64_t>> perm = transposePermutation(op);
-    if (!perm || !hasStaticShape(op->getResult(0)))
+    if (!perm)
       return failure();
     Value source = transposeSource(op);
     if (!source.hasOneUse())
       return failure();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    // The result's extents: the transpose's own init's (dynamic ones read
+    // off it, issue 19).
+    SmallVector<OpFoldResult> sizes =
+        extentsOf(rewriter, op->getLoc(),
+                  cast<linalg::LinalgOp>(op).getDpsInitOperand(0)->get());
     if (auto fill = source.getDefiningOp<linalg::FillOp>()) {
-      Value init =
-          tensor::EmptyOp::create(rewriter, op->getLoc(), resultType.getShape(),
-                                  resultType.getElementType());
+      Value init = tensor::EmptyOp::create(rewriter, op->getLoc(), sizes,
+                                           resultType.getElementType());
       rewriter.replaceOp(op, linalg::FillOp::create(rewriter, op->getLoc(),
                                                     fill.getInputs(), init)
                                  .getResult(0));
@@ -318,9 +335,8 @@ struct TransposeBroadcast : RewritePattern {
     // r[inv[k]].
     AffineMap loops = AffineMap::getPermutationMap(
         invertPermutationVector(*perm), getContext());
-    rewriter.replaceOp(
-        op,
-        relayout(rewriter, generic, loops, resultType.getShape()).getResult(0));
+    rewriter.replaceOp(op,
+                       relayout(rewriter, generic, loops, sizes).getResult(0));
     return success();
   }
 };

@@ -88,6 +88,10 @@ def parseArgs():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--repetitions", type=int, default=5)
     p.add_argument("--timeout", type=float, default=1800.0)
+    p.add_argument("--compile-arg", action="append", default=[],
+                   help="an extra kiln-compile argument, for every module "
+                   "(repeatable; e.g. --compile-arg=--conv-layout=nhwc, the "
+                   "layout GPU targets choose)")
     return p.parse_args()
 
 
@@ -218,7 +222,7 @@ def staticCrossCheck(args, name, onnxPath, modelDir, batch, sample, device,
     c = harness.compileOnnx(args.bin_dir, onnxPath, static, "cpu", "",
                             args.timeout,
                             [f"--input-shape=input:{batch}x" +
-                             "x".join(map(str, sample))])
+                             "x".join(map(str, sample))] + args.compile_arg)
     if c.status != harness.PASS:
         return False, f"static b{batch}: compile: {c.reason}"
     outcome, staticOut = runOne(args.bin_dir, device, static, ds,
@@ -257,7 +261,7 @@ def main():
         signatureInput = "?x" + "x".join(map(str, sample)) + "xf32"
         module = os.path.join(modelDir, "model.kiln")
         compiled = harness.compileOnnx(args.bin_dir, onnxPath, module, "cpu",
-                                       "", args.timeout)
+                                       "", args.timeout, args.compile_arg)
         if compiled.status != harness.PASS:
             print(f"FAIL {name}: compile: {compiled.reason}", flush=True)
             failures += 1
@@ -292,7 +296,8 @@ def main():
             static = os.path.join(modelDir, f"static_b{batch}.kiln")
             c = harness.compileOnnx(
                 args.bin_dir, onnxPath, static, "cpu", "", args.timeout,
-                [f"--input-shape=input:{batch}x" + "x".join(map(str, sample))])
+                [f"--input-shape=input:{batch}x" + "x".join(map(str, sample))]
+                + args.compile_arg)
             if c.status != harness.PASS:
                 print(f"static b{batch}: compile: {c.reason}")
                 continue

@@ -172,3 +172,44 @@ func.func @patch_tokens(%x: tensor<1x3x8x8xf32>) -> tensor<1x16x4xf32> {
   %t = linalg.transpose ins(%f : tensor<1x4x16xf32>) outs(%te : tensor<1x16x4xf32>) permutation = [0, 2, 1]
   return %t : tensor<1x16x4xf32>
 }
+
+// -----
+
+// A dynamic batch (issue 19) stays the first dimension in both layouts:
+// the chain goes channels-last as a static one does, each transposed or
+// relaid tensor sized from its source's batch, and the two convolutions
+// meet with no transpose between them (the ReLU and the pad computed
+// channels-last, the pad keeping the batch).
+
+// CHECK-LABEL: func.func @dynamic_batch(
+// CHECK:         %[[F1:.+]] = linalg.fill {{.*}} -> tensor<?x6x6x2xf32>
+// CHECK:         %[[C1:.+]] = linalg.conv_2d_nhwc_hwcf {{.*}} outs(%[[F1]] : tensor<?x6x6x2xf32>)
+// CHECK:         %[[RELU:.+]] = linalg.generic {{.*}} ins(%[[C1]] : tensor<?x6x6x2xf32>)
+// CHECK:         %[[PAD:.+]] = tensor.pad %[[RELU]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// CHECK:         %[[F2:.+]] = linalg.fill {{.*}} -> tensor<?x6x6x4xf32>
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} ins(%[[PAD]], %{{.+}} : tensor<?x8x8x2xf32>, tensor<3x3x2x4xf32>) outs(%[[F2]] : tensor<?x6x6x4xf32>)
+// CHECK-NOT:     linalg.conv_2d_nchw_fchw
+#dyn_id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @dynamic_batch(%x: tensor<?x8x6x6xf32>) -> tensor<?x4x6x6xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %w1 = arith.constant dense<0.25> : tensor<2x8x1x1xf32>
+  %w2 = arith.constant dense<0.5> : tensor<4x2x3x3xf32>
+  %n = tensor.dim %x, %c0 : tensor<?x8x6x6xf32>
+  %e = tensor.empty(%n) : tensor<?x2x6x6xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x2x6x6xf32>) -> tensor<?x2x6x6xf32>
+  %c1 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w1 : tensor<?x8x6x6xf32>, tensor<2x8x1x1xf32>) outs(%f : tensor<?x2x6x6xf32>) -> tensor<?x2x6x6xf32>
+  %relu = linalg.generic {indexing_maps = [#dyn_id, #dyn_id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%c1 : tensor<?x2x6x6xf32>) outs(%e : tensor<?x2x6x6xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<?x2x6x6xf32>
+  %p = tensor.pad %relu low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<?x2x6x6xf32> to tensor<?x2x8x8xf32>
+  %e2 = tensor.empty(%n) : tensor<?x4x6x6xf32>
+  %f2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<?x4x6x6xf32>) -> tensor<?x4x6x6xf32>
+  %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w2 : tensor<?x2x8x8xf32>, tensor<4x2x3x3xf32>) outs(%f2 : tensor<?x4x6x6xf32>) -> tensor<?x4x6x6xf32>
+  return %c2 : tensor<?x4x6x6xf32>
+}

@@ -476,9 +476,14 @@ OwningOpRef<ModuleOp> Importer::run() {
     if (auto b = Options.InputBounds.find(input->name());
         b != Options.InputBounds.end()) {
       llvm::SmallVector<int64_t> low, high;
-      for (auto [lo, hi] : b->second) {
-        low.push_back(lo);
-        high.push_back(hi);
+      auto type = cast<RankedTensorType>(argTypes[i]);
+      for (auto [d, range] : llvm::enumerate(b->second)) {
+        // A dimension fixed by --specialize is static: its bounds are its
+        // size.
+        bool fixed =
+            d < static_cast<size_t>(type.getRank()) && !type.isDynamicDim(d);
+        low.push_back(fixed ? type.getDimSize(d) : range.first);
+        high.push_back(fixed ? type.getDimSize(d) : range.second);
       }
       func.setArgAttr(i, "kiln.dim_min", Builder.getDenseI64ArrayAttr(low));
       func.setArgAttr(i, "kiln.dim_max", Builder.getDenseI64ArrayAttr(high));

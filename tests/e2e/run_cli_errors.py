@@ -526,6 +526,24 @@ def checkSpecialize(s: Suite):
           "symbolic dimensions: batch)" in r.stderr)
     s.report.result(ok, "specialize/unknown_name_lists_names",
                     "" if ok else r.stderr[:300])
+    # Within --input-shape bounds: the specialization's dimension is
+    # static (its bounds its size); the bounds still hold for every call.
+    bounded = os.path.join(work, "bounded.kiln")
+    r = s.run([s.tool("kiln-compile"), model, "--input-shape=x:1..4x2",
+               "--specialize=batch=2", "-o", bounded])
+    if r.problem or r.rc != 0:
+        return s.report.result(False, "specialize/bounded_compile",
+                               r.describe())
+    r = s.run([s.tool("kiln-run-module"), "--device=local-sync",
+               f"--module={bounded}", "--input=2x2xf32=1 2 1 2"])
+    ok = not r.problem and r.rc == 0 and "2x2xf32=[5 -1][5 -1]" in r.stdout
+    s.report.result(ok, "specialize/bounded_run", "" if ok else r.describe())
+    s.expectError("specialize/bounded_call_outside", [
+        s.tool("kiln-run-module"), "--device=local-sync", f"--module={bounded}",
+        "--input=5x2xf32=" + " ".join(["1 2"] * 5)])
+    s.expectError("specialize/compile_outside_bounds", [
+        s.tool("kiln-compile"), model, "--input-shape=x:1..4x2",
+        "--specialize=batch=9", "-o", os.path.join(work, "unused.kiln")])
 
 
 def checkPrintStatistics(s: Suite, module):

@@ -2348,6 +2348,57 @@ def dynamic_kv_cache_step():
     return model, inputs, refs
 
 
+@case
+def dynamic_causal_mask():
+    """A causal mask computed inside the model from its inputs' shapes, as
+    a decoder exported with a cache writes it: past = total - new (Sub),
+    Range over the keys' and the queries' positions (Add), LessOrEqual of
+    the two made 2-D, ConstantOfShape of [new, total] and Where between it
+    and -inf, added to scores before a Softmax. One module at (new, total)
+    = (1, 1), (3, 8), (1, 40) and (6, 6)."""
+    i64 = lambda name, v: helper.make_node(
+        "Constant", [], [name], value=numpy_helper.from_array(
+            np.array(v, np.int64), name))
+    nodes = [
+        helper.make_node("Shape", ["s"], ["shape"]),
+        i64("one", 1), i64("two", 2), i64("zero", 0), i64("axis0", [0]),
+        i64("axis1", [1]),
+        helper.make_node("Gather", ["shape", "one"], ["new"], axis=0),
+        helper.make_node("Gather", ["shape", "two"], ["total"], axis=0),
+        helper.make_node("Sub", ["total", "new"], ["past"]),
+        helper.make_node("Add", ["past", "new"], ["end"]),
+        helper.make_node("Range", ["zero", "total", "one"], ["keys"]),
+        helper.make_node("Range", ["past", "end", "one"], ["queries"]),
+        helper.make_node("Unsqueeze", ["keys", "axis0"], ["keys2"]),
+        helper.make_node("Unsqueeze", ["queries", "axis1"], ["queries2"]),
+        helper.make_node("LessOrEqual", ["keys2", "queries2"], ["allowed"]),
+        helper.make_node("Unsqueeze", ["new", "axis0"], ["new1"]),
+        helper.make_node("Unsqueeze", ["total", "axis0"], ["total1"]),
+        helper.make_node("Concat", ["new1", "total1"], ["dims"], axis=0),
+        helper.make_node("ConstantOfShape", ["dims"], ["zeros"],
+                         value=numpy_helper.from_array(
+                             np.array([0.0], np.float32), "v")),
+        helper.make_node("Constant", [], ["ninf"],
+                         value=numpy_helper.from_array(
+                             np.array(-np.inf, np.float32), "ninf")),
+        helper.make_node("Where", ["allowed", "zeros", "ninf"], ["mask"]),
+        helper.make_node("Add", ["s", "mask"], ["masked"]),
+        helper.make_node("Softmax", ["masked"], ["y"], axis=-1)]
+    model = dynamicGraph(nodes, [("s", [1, "new", "total"])],
+                         [("y", [1, "new", "total"])], {})
+    inputs, refs = Calls(), Calls()
+    for new, total in ((1, 1), (3, 8), (1, 40), (6, 6)):
+        scores = rand((1, new, total), 170 + total, -4, 4)
+        past = total - new
+        allowed = (np.arange(total)[None, :] <=
+                   np.arange(past, total)[:, None])
+        masked = np.where(allowed, scores[0].astype(np.float64), -np.inf)
+        e = np.exp(masked - masked.max(axis=1, keepdims=True))
+        inputs.append([scores])
+        refs.append([(e / e.sum(axis=1, keepdims=True))[None]])
+    return model, inputs, refs
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

@@ -143,6 +143,9 @@ void registerBroadcastingOps(OpRegistry &registry) {
   registry.add("Tile", convertTile);
   registry.add("Where", convertWhere);
   registry.addFolder("Where", foldWhere);
+  // Where broadcasts as the elementwise ops do (emitElementwise): over
+  // dynamic dimensions too (a decoder's mask over its positions, issue 19).
+  registry.acceptDynamicShapes({"Where"});
 }
 
 } // namespace kiln::onnx_import

@@ -7,14 +7,19 @@
 // (NodeContext.h): its elements are constants or host `index` values
 // (tensor.dim), and these folders carry it through Gather, Unsqueeze,
 // Squeeze, Concat, Cast and Identity, so Reshape receives each target
-// dimension as a constant or as the very tensor.dim it copies. A chain
+// dimension as a constant or as the very tensor.dim it copies; through
+// Add, Sub and Mul as index arithmetic the host evaluates per call. A chain
 // whose elements all turn out constant (Gather of a static dimension)
-// becomes a host tensor again, which the ordinary folders take.
+// becomes a host tensor again, which the ordinary folders take. Range and
+// ConstantOfShape over shape values make tensors of dynamic extent (a
+// decoder's causal mask from its positions).
 //
 //===----------------------------------------------------------------------===//
 
 #include "compiler/onnx/ops/Common.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <algorithm>
@@ -152,9 +157,159 @@ FailureOr<bool> foldPassThrough(NodeContext &ctx) {
   return true;
 }
 
+// `e` as an index value at the node.
+Value indexValue(NodeContext &ctx, OpFoldResult e) {
+  return getValueOrCreateConstantIndexOp(ctx.builder(), ctx.loc(), e);
+}
+
+// Input `i` as shape-value elements: a shape value's, or an int64
+// constant's (a scalar or 1-D); nullopt otherwise.
+std::optional<Elements> elementsOf(NodeContext &ctx, size_t i) {
+  if (const Elements *data = ctx.shapeValueInput(i))
+    return *data;
+  const HostTensor *c = ctx.constantInput(i);
+  if (!c || c->dtype() != Int64 || c->shape().size() > 1 ||
+      tooLong(ctx, c->numElements()))
+    return std::nullopt;
+  Elements elements;
+  for (int64_t k = 0; k < c->numElements(); ++k)
+    elements.push_back(ctx.builder().getIndexAttr(c->intAt(k)));
+  return elements;
+}
+
+// Add, Sub and Mul of shape values (a sequence's length plus the cache's,
+// as a decoder's mask computes its positions), elementwise, a one-element
+// side broadcast; the host evaluates them per call (ShapeExpressions).
+FailureOr<bool> foldArithmetic(NodeContext &ctx) {
+  if (!ctx.shapeValueInput(0) && !ctx.shapeValueInput(1))
+    return false;
+  std::optional<Elements> a = elementsOf(ctx, 0), b = elementsOf(ctx, 1);
+  if (!a || !b || (a->size() != b->size() && a->size() != 1 && b->size() != 1))
+    return false;
+  StringRef op = ctx.opType();
+  size_t n = std::max(a->size(), b->size());
+  Elements result;
+  for (size_t k = 0; k < n; ++k) {
+    OpFoldResult x = (*a)[a->size() == 1 ? 0 : k];
+    OpFoldResult y = (*b)[b->size() == 1 ? 0 : k];
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    if (cx && cy) {
+      result.push_back(ctx.builder().getIndexAttr(op == "Add"   ? *cx + *cy
+                                                  : op == "Sub" ? *cx - *cy
+                                                                : *cx * *cy));
+      continue;
+    }
+    Value vx = indexValue(ctx, x), vy = indexValue(ctx, y);
+    OpBuilder &builder = ctx.builder();
+    Value v =
+        op == "Add" ? arith::AddIOp::create(builder, ctx.loc(), vx, vy)
+        : op == "Sub"
+            ? arith::SubIOp::create(builder, ctx.loc(), vx, vy)
+            : arith::MulIOp::create(builder, ctx.loc(), vx, vy).getResult();
+    result.push_back(v);
+  }
+  ctx.setShapeValueOutput(0, result,
+                          ctx.inputRank(0) == 0 && ctx.inputRank(1) == 0);
+  return true;
+}
+
+// Range over scalar shape values (positions 0 .. past + new): a tensor of
+// max(ceil((limit - start) / delta), 0) int64 elements, its length computed
+// on the host per call; delta a positive constant.
+FailureOr<bool> foldRange(NodeContext &ctx) {
+  if (!ctx.shapeValueInput(0) && !ctx.shapeValueInput(1))
+    return false;
+  std::optional<Elements> start = elementsOf(ctx, 0),
+                          limit = elementsOf(ctx, 1);
+  const HostTensor *delta = ctx.constantInput(2);
+  if (!start || !limit || start->size() != 1 || limit->size() != 1 || !delta ||
+      delta->dtype() != Int64 || delta->numElements() != 1 ||
+      delta->intAt(0) <= 0)
+    return false;
+  OpBuilder &builder = ctx.builder();
+  Location loc = ctx.loc();
+  Value first = indexValue(ctx, start->front());
+  Value last = indexValue(ctx, limit->front());
+  Value step = arith::ConstantIndexOp::create(builder, loc, delta->intAt(0));
+  // Unsigned-safe on the host: limit below start gives 0 elements.
+  Value span = arith::SubIOp::create(
+      builder, loc, arith::MaxSIOp::create(builder, loc, last, first), first);
+  Value count = arith::CeilDivSIOp::create(builder, loc, span, step);
+  Type i64 = builder.getI64Type();
+  auto type = RankedTensorType::get({ShapedType::kDynamic}, i64);
+  Value init = tensor::EmptyOp::create(builder, loc, type.getShape(), i64,
+                                       ValueRange{count});
+  auto generic = linalg::GenericOp::create(
+      builder, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+      ArrayRef<AffineMap>{builder.getMultiDimIdentityMap(1)},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+      [&](OpBuilder &b, Location l, ValueRange) {
+        Value i = linalg::IndexOp::create(b, l, 0);
+        Value at = arith::AddIOp::create(b, l, first,
+                                         arith::MulIOp::create(b, l, i, step));
+        linalg::YieldOp::create(
+            b, l, arith::IndexCastOp::create(b, l, i64, at).getResult());
+      });
+  ctx.setOutput(0, generic.getResult(0), Int64);
+  return true;
+}
+
+// ConstantOfShape of a shape value: a splat of dynamic extents.
+FailureOr<bool> foldConstantOfShape(NodeContext &ctx) {
+  const Elements *dims = ctx.shapeValueInput(0);
+  if (!dims || ctx.inputRank(0) != 1)
+    return false;
+  HostTensor value = HostTensor::fromDoubles(Float, {1}, {0.0});
+  FailureOr<std::optional<HostTensor>> attr = ctx.attrTensor("value");
+  if (failed(attr))
+    return failure();
+  if (*attr) {
+    if ((*attr)->numElements() != 1)
+      return ctx.emitError() << "value must hold one element", failure();
+    value = std::move(**attr);
+  }
+  Type element = elementTypeOf(ctx.builder().getContext(), value.dtype());
+  if (!element || !(element.isIntOrFloat()))
+    return false;
+  OpBuilder &builder = ctx.builder();
+  Location loc = ctx.loc();
+  llvm::SmallVector<int64_t> shape;
+  llvm::SmallVector<Value> dynamic;
+  for (OpFoldResult d : *dims) {
+    if (std::optional<int64_t> c = getConstantIntValue(d)) {
+      if (*c < 0)
+        return ctx.emitError() << "negative dimension " << *c, failure();
+      shape.push_back(*c);
+      continue;
+    }
+    shape.push_back(ShapedType::kDynamic);
+    dynamic.push_back(indexValue(ctx, d));
+  }
+  if (failed(ctx.checkShape(staticPartOf(shape), value.dtype(), "output")))
+    return failure();
+  Value init = tensor::EmptyOp::create(builder, loc, shape, element, dynamic);
+  TypedAttr scalar =
+      element.isInteger()
+          ? TypedAttr(builder.getIntegerAttr(element, value.intAt(0)))
+          : TypedAttr(builder.getFloatAttr(element, value.doubleAt(0)));
+  Value fill = linalg::FillOp::create(
+                   builder, loc,
+                   ValueRange{arith::ConstantOp::create(builder, loc, scalar)},
+                   ValueRange{init})
+                   .getResult(0);
+  ctx.setOutput(0, fill, value.dtype());
+  return true;
+}
+
 } // namespace
 
 void registerShapeValuesOps(OpRegistry &registry) {
+  registry.addShapeValueFolder("Add", foldArithmetic);
+  registry.addShapeValueFolder("Sub", foldArithmetic);
+  registry.addShapeValueFolder("Mul", foldArithmetic);
+  registry.addShapeValueFolder("Range", foldRange);
+  registry.addShapeValueFolder("ConstantOfShape", foldConstantOfShape);
   registry.addShapeValueFolder("Shape", foldShape);
   registry.addShapeValueFolder("Gather", foldGather);
   registry.addShapeValueFolder("Unsqueeze", foldUnsqueeze);

@@ -2399,6 +2399,41 @@ def dynamic_causal_mask():
     return model, inputs, refs
 
 
+@case
+def dynamic_trilu_mask():
+    """A prefill's causal mask as torch.triu writes it: Trilu (k = 1,
+    upper) of a ConstantOfShape [T, T] of -inf over the dynamic token
+    count, added to scores before a Softmax. One module at T = 1, 2, 9,
+    33."""
+    nodes = [
+        helper.make_node("Shape", ["s"], ["shape"]),
+        helper.make_node("Constant", [], ["one"], value=numpy_helper.from_array(
+            np.array(1, np.int64), "one")),
+        helper.make_node("Constant", [], ["axes"],
+                         value=numpy_helper.from_array(
+                             np.array([0], np.int64), "axes")),
+        helper.make_node("Gather", ["shape", "one"], ["t"], axis=0),
+        helper.make_node("Unsqueeze", ["t", "axes"], ["t1"]),
+        helper.make_node("Concat", ["t1", "t1"], ["dims"], axis=0),
+        helper.make_node("ConstantOfShape", ["dims"], ["full"],
+                         value=numpy_helper.from_array(
+                             np.array([-np.inf], np.float32), "v")),
+        helper.make_node("Trilu", ["full", "one"], ["mask"], upper=1),
+        helper.make_node("Add", ["s", "mask"], ["masked"]),
+        helper.make_node("Softmax", ["masked"], ["y"], axis=-1)]
+    model = dynamicGraph(nodes, [("s", [1, "t", "t"])],
+                         [("y", [1, "t", "t"])], {})
+    inputs, refs = Calls(), Calls()
+    for t in (1, 2, 9, 33):
+        scores = rand((1, t, t), 190 + t, -4, 4)
+        masked = np.where(np.tril(np.ones((t, t), bool)),
+                          scores[0].astype(np.float64), -np.inf)
+        e = np.exp(masked - masked.max(axis=1, keepdims=True))
+        inputs.append([scores])
+        refs.append([(e / e.sum(axis=1, keepdims=True))[None]])
+    return model, inputs, refs
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

@@ -626,6 +626,9 @@ void registerIndexingOps(OpRegistry &registry) {
   registry.add("GatherElements", convertGatherElements);
   registry.add("OneHot", convertOneHot);
   registry.add("Trilu", convertTrilu);
+  // Elementwise over the indices (emitElementwise): dynamic dimensions too
+  // (a prefill's causal mask over its tokens, issue 19); k stays constant.
+  registry.acceptDynamicShapes({"Trilu"});
   registry.add("CumSum", convertCumSum);
   registry.add("TopK", convertTopK);
   registry.add("ReverseSequence", convertReverseSequence);

@@ -1665,6 +1665,11 @@ dynamicCase(DYN, "conv_batch_wide",
             scale=lambda x, w, b: _convBatchWide(np.abs(f64(x)),
                                                  np.abs(f64(w)),
                                                  np.abs(f64(b))))
+dynamicCase(DYN, "bias_rows",
+            [[I("64x64xf32"), I(f"{new}x{total}xf32")]
+             for new, total in ((1, 1), (3, 8), (1, 40), (5, 64))],
+            lambda bias, x: f64(bias)[x.shape[1] - x.shape[0]:x.shape[1],
+                                      :x.shape[1]] + f64(x))
 # A cache of 0, 1, 7 and 130 past positions grown by 1 or 5 new ones.
 dynamicCase(DYN, "grow_cache",
             [[I(f"2x{past}x8xf32"), I("2x1x8xf32"), I(f"2x{new}x8xf32")]

@@ -2434,6 +2434,47 @@ def dynamic_trilu_mask():
     return model, inputs, refs
 
 
+@case
+def dynamic_bias_slice():
+    """A causal bias buffer sliced at its inputs' positions, as Hugging
+    Face's GPT-2 exports it: rows past .. total and columns 0 .. total of a
+    constant 16 x 16 lower triangle (Slice with starts and ends computed
+    from shapes), then Where between the scores and -1e9. One module at
+    (new, total) = (1, 1), (3, 8), (1, 16), (4, 4)."""
+    bias = np.tril(np.ones((16, 16), np.float32))
+    i64 = lambda name, v: helper.make_node(
+        "Constant", [], [name], value=numpy_helper.from_array(
+            np.array(v, np.int64), name))
+    nodes = [
+        helper.make_node("Shape", ["s"], ["shape"]),
+        i64("one", 1), i64("two", 2), i64("axes0", [0]), i64("axes1", [1]),
+        i64("zero1", [0]),
+        helper.make_node("Gather", ["shape", "one"], ["new"], axis=0),
+        helper.make_node("Gather", ["shape", "two"], ["total"], axis=0),
+        helper.make_node("Sub", ["total", "new"], ["past"]),
+        helper.make_node("Unsqueeze", ["past", "axes0"], ["past1"]),
+        helper.make_node("Unsqueeze", ["total", "axes0"], ["total1"]),
+        helper.make_node("Slice", ["bias", "past1", "total1", "axes0"],
+                         ["rows"]),
+        helper.make_node("Slice", ["rows", "zero1", "total1", "axes1"],
+                         ["block"]),
+        helper.make_node("Cast", ["block"], ["allowed"], to=TensorProto.BOOL),
+        helper.make_node("Constant", [], ["big"],
+                         value=numpy_helper.from_array(
+                             np.array(-1e9, np.float32), "big")),
+        helper.make_node("Where", ["allowed", "s", "big"], ["y"])]
+    model = dynamicGraph(nodes, [("s", [1, "new", "total"])],
+                         [("y", [1, "new", "total"])], {"bias": bias})
+    inputs, refs = Calls(), Calls()
+    for new, total in ((1, 1), (3, 8), (1, 16), (4, 4)):
+        scores = rand((1, new, total), 210 + total)
+        block = bias[total - new:total, :total].astype(bool)
+        inputs.append([scores])
+        refs.append([np.where(block, scores[0].astype(np.float64),
+                              -1e9)[None]])
+    return model, inputs, refs
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

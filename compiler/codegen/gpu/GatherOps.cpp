@@ -293,6 +293,49 @@ FailureOr<linalg::GenericOp> rewriteConcatAsGather(RewriterBase &rewriter,
   return gatherOrFailure(rewriter, concat, type, {}, element);
 }
 
+/// A slice at offsets known per call (issue 19: a decoder's rows of a
+/// causal bias, past .. past + new), unit strides: each index reads the
+/// source at itself plus the offset, clamped inside the source along those
+/// dimensions (the importer's offsets are in range; a hand-written one is
+/// never read past).
+FailureOr<linalg::GenericOp>
+rewriteDynamicSliceAsGather(RewriterBase &rewriter,
+                            tensor::ExtractSliceOp slice) {
+  if (!slice.hasUnitStride() || slice.getDroppedDims().any())
+    return rewriter.notifyMatchFailure(slice, "dynamic slice");
+  Location loc = slice.getLoc();
+  rewriter.setInsertionPoint(slice);
+  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+  // The last index of each dimension read at a dynamic offset.
+  SmallVector<Value> last(offsets.size());
+  for (auto [d, offset] : llvm::enumerate(offsets)) {
+    if (isa<Attribute>(offset))
+      continue;
+    Value extent = getValueOrCreateConstantIndexOp(
+        rewriter, loc,
+        tensor::getMixedSize(rewriter, loc, slice.getSource(), d));
+    last[d] = arith::SubIOp::create(rewriter, loc, extent,
+                                    constantIndex(rewriter, loc, 1));
+  }
+  auto element = [&](OpBuilder &b, Location loc, ArrayRef<Value> index,
+                     ValueRange) -> Value {
+    SmallVector<Value> sourceIndex;
+    for (auto [d, offset] : llvm::enumerate(offsets)) {
+      Value at = index[d];
+      if (std::optional<int64_t> c = getConstantIntValue(offset)) {
+        if (*c != 0)
+          at = arith::AddIOp::create(b, loc, at, constantIndex(b, loc, *c));
+      } else {
+        at = arith::AddIOp::create(b, loc, at, cast<Value>(offset));
+        at = arith::MinUIOp::create(b, loc, at, last[d]);
+      }
+      sourceIndex.push_back(at);
+    }
+    return tensor::ExtractOp::create(b, loc, slice.getSource(), sourceIndex);
+  };
+  return gatherOrFailure(rewriter, slice, slice.getResultType(), {}, element);
+}
+
 FailureOr<linalg::GenericOp>
 rewriteExtractSliceAsGather(RewriterBase &rewriter,
                             tensor::ExtractSliceOp slice) {
@@ -303,7 +346,7 @@ rewriteExtractSliceAsGather(RewriterBase &rewriter,
   std::optional<SmallVector<SliceDim>> dims =
       staticSliceDims(slice, /*wholeDynamic=*/true);
   if (!dims)
-    return rewriter.notifyMatchFailure(slice, "dynamic slice");
+    return rewriteDynamicSliceAsGather(rewriter, slice);
   llvm::SmallBitVector dropped = slice.getDroppedDims();
   auto element = [&](OpBuilder &b, Location loc, ArrayRef<Value> index,
                      ValueRange) -> Value {

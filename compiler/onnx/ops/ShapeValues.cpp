@@ -302,9 +302,86 @@ FailureOr<bool> foldConstantOfShape(NodeContext &ctx) {
   return true;
 }
 
+// Slice of a tensor along static dimensions at starts and ends computed
+// from shape values (a decoder's causal-bias rows past .. past + new, as
+// Hugging Face's GPT-2 slices its buffer): step 1, clamped as ONNX clamps
+// (a constant's negatives counted from the end); the result's extents are
+// computed on the host per call.
+FailureOr<bool> foldSlice(NodeContext &ctx) {
+  if (ctx.opset() < 10 || ctx.shapeValueInput(0) ||
+      (!ctx.shapeValueInput(1) && !ctx.shapeValueInput(2)))
+    return false;
+  std::optional<Elements> starts = elementsOf(ctx, 1),
+                          ends = elementsOf(ctx, 2);
+  if (!starts || !ends || starts->size() != ends->size())
+    return false;
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  llvm::SmallVector<int64_t> axes;
+  if (ctx.hasInput(3)) {
+    const HostTensor *a = ctx.constantInput(3);
+    if (!a || a->numElements() != static_cast<int64_t>(starts->size()))
+      return false;
+    for (int64_t k = 0; k < a->numElements(); ++k)
+      axes.push_back(a->intAt(k));
+  } else {
+    for (size_t k = 0; k < starts->size(); ++k)
+      axes.push_back(static_cast<int64_t>(k));
+  }
+  if (ctx.hasInput(4)) {
+    const HostTensor *steps = ctx.constantInput(4);
+    if (!steps)
+      return false;
+    for (int64_t k = 0; k < steps->numElements(); ++k)
+      if (steps->intAt(k) != 1)
+        return false;
+  }
+  OpBuilder &builder = ctx.builder();
+  Location loc = ctx.loc();
+  Value source = ctx.input(0);
+  SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(builder, loc, source);
+  SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
+  llvm::SmallVector<bool> seen(rank, false);
+  for (auto [k, rawAxis] : llvm::enumerate(axes)) {
+    FailureOr<int64_t> axis = ctx.normalizeAxis(rawAxis, rank);
+    if (failed(axis))
+      return failure();
+    int64_t dim = shape[*axis];
+    if (seen[*axis] || ShapedType::isDynamic(dim))
+      return false;
+    seen[*axis] = true;
+    // A constant bound clamped at import; a host value (a dimension's
+    // arithmetic, never negative) clamped per call.
+    auto clampTo = [&](OpFoldResult bound, Value low) -> Value {
+      if (std::optional<int64_t> c = getConstantIntValue(bound)) {
+        int64_t v = *c < 0 ? *c + dim : *c;
+        v = std::clamp<int64_t>(v, 0, dim);
+        Value cv = arith::ConstantIndexOp::create(builder, loc, v);
+        return low ? arith::MaxSIOp::create(builder, loc, cv, low).getResult()
+                   : cv;
+      }
+      Value v = indexValue(ctx, bound);
+      if (low)
+        v = arith::MaxSIOp::create(builder, loc, v, low);
+      return arith::MinSIOp::create(
+          builder, loc, v, arith::ConstantIndexOp::create(builder, loc, dim));
+    };
+    Value start = clampTo((*starts)[k], nullptr);
+    Value end = clampTo((*ends)[k], start);
+    offsets[*axis] = start;
+    sizes[*axis] = arith::SubIOp::create(builder, loc, end, start).getResult();
+  }
+  Value slice = tensor::ExtractSliceOp::create(builder, loc, source, offsets,
+                                               sizes, strides);
+  ctx.setOutput(0, slice, ctx.inputDType(0));
+  return true;
+}
+
 } // namespace
 
 void registerShapeValuesOps(OpRegistry &registry) {
+  registry.addShapeValueFolder("Slice", foldSlice);
   registry.addShapeValueFolder("Add", foldArithmetic);
   registry.addShapeValueFolder("Sub", foldArithmetic);
   registry.addShapeValueFolder("Mul", foldArithmetic);

@@ -289,3 +289,19 @@ func.func @conv_batch_wide(%x: tensor<?x8x8x16xf32>, %w: tensor<3x3x16x32xf32>, 
   } -> tensor<?x6x6x32xf32>
   return %r : tensor<?x6x6x32xf32>
 }
+
+// A slice at offsets computed from the call's extents (a decoder's causal
+// bias rows past .. past + new, columns 0 .. total, as Hugging Face's GPT-2
+// slices its buffer): a gather reading at the index plus the offset on
+// GPUs.
+func.func @bias_rows(%bias: tensor<64x64xf32>, %x: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %new = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %total = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %past = arith.subi %total, %new : index
+  %rows = tensor.extract_slice %bias[%past, 0] [%new, %total] [1, 1] : tensor<64x64xf32> to tensor<?x?xf32>
+  %e = tensor.empty(%new, %total) : tensor<?x?xf32>
+  %r = linalg.add ins(%rows, %x : tensor<?x?xf32>, tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

@@ -141,3 +141,27 @@ func.func private @pad_dynamic_dim(%arg0: memref<1xf32>, %arg1: memref<1xf32>, %
   bufferization.materialize_in_destination %p in restrict writable %out : (tensor<?xf32>, memref<?xf32>) -> ()
   return
 }
+
+// -----
+
+// A slice at offsets known per call (a decoder's causal-bias rows): each
+// element reads the source at its index plus the offset, clamped to the
+// source's last row so no read leaves it.
+
+// CHECK-LABEL: func.func private @rows_at(
+// CHECK:         %[[LAST:.+]] = arith.subi %c64, %c1
+// CHECK:         linalg.generic
+// CHECK:           %[[AT:.+]] = arith.addi %{{.+}}, %[[OFF:.+]] : index
+// CHECK:           arith.minui %[[AT]], %[[LAST]]
+// CHECK:           tensor.extract %{{.+}} : tensor<64x64xf32>
+// CHECK-NOT:     tensor.extract_slice
+func.func private @rows_at(%arg0: memref<64x64xf32>, %arg1: memref<1xf32>, %arg2: i64, %arg3: i64, %arg4: i64) attributes {kiln.dispatch} {
+  %off = arith.index_cast %arg2 : i64 to index
+  %n = arith.index_cast %arg3 : i64 to index
+  %m = arith.index_cast %arg4 : i64 to index
+  %0 = bufferization.to_tensor %arg0 restrict : memref<64x64xf32> to tensor<64x64xf32>
+  %out = memref.reinterpret_cast %arg1 to offset: [0], sizes: [%n, %m], strides: [%m, 1] : memref<1xf32> to memref<?x?xf32>
+  %s = tensor.extract_slice %0[%off, 0] [%n, %m] [1, 1] : tensor<64x64xf32> to tensor<?x?xf32>
+  bufferization.materialize_in_destination %s in restrict writable %out : (tensor<?x?xf32>, memref<?x?xf32>) -> ()
+  return
+}

@@ -59,16 +59,32 @@ class CachedBlock(transformer_models.PreNormBlock):
 
 
 class CachedDecoder(nn.Module):
-    def __init__(self, layers, width, heads, mlp, vocab, context):
+    def __init__(self, layers, width, heads, mlp, vocab, context,
+                 mask_inside=False):
         super().__init__()
         self.heads = heads
+        # The causal mask computed from the inputs' shapes (as Hugging
+        # Face's decoders export it: Range, LessOrEqual, Where over shape
+        # values) instead of taken as an input.
+        self.mask_inside = mask_inside
         self.wte = nn.Embedding(vocab, width)
         self.wpe = nn.Embedding(context, width)
         self.blocks = nn.ModuleList(
             CachedBlock(width, heads, mlp) for _ in range(layers))
         self.ln = nn.LayerNorm(width)
 
-    def forward(self, ids, positions, mask, *past):
+    def forward(self, ids, positions, *rest):
+        if self.mask_inside:
+            past = rest
+            new = ids.shape[1]
+            total = past[0].shape[2] + new
+            keys = torch.arange(total)
+            queries = torch.arange(total - new, total)
+            allowed = keys[None, :] <= queries[:, None]
+            mask = torch.zeros(new, total).masked_fill(
+                ~allowed, float("-inf"))[None, None]
+        else:
+            mask, past = rest[0], rest[1:]
         x = self.wte(ids) + self.wpe(positions)
         present = []
         for i, block in enumerate(self.blocks):
@@ -78,12 +94,12 @@ class CachedDecoder(nn.Module):
         return (torch.matmul(self.ln(x), self.wte.weight.t()), *present)
 
 
-def build(generator, config=CONFIG):
+def build(generator, config=CONFIG, mask_inside=False):
     """The decoder with seeded weights: Linear layers torch's default
     initialization from the global seed (seed it first), embeddings and
     LayerNorms from `generator` (GPT-2's N(0, 0.02) and N(0, 0.01), affine
     parameters around 1 and 0)."""
-    model = CachedDecoder(**config)
+    model = CachedDecoder(**config, mask_inside=mask_inside)
     with torch.no_grad():
         model.wte.weight.normal_(0.0, 0.02, generator=generator)
         model.wpe.weight.normal_(0.0, 0.01, generator=generator)
@@ -94,8 +110,8 @@ def build(generator, config=CONFIG):
     return model.eval()
 
 
-def input_names(config=CONFIG):
-    names = ["ids", "positions", "mask"]
+def input_names(config=CONFIG, mask_inside=False):
+    names = ["ids", "positions"] + ([] if mask_inside else ["mask"])
     for i in range(config["layers"]):
         names += [f"past_key_{i}", f"past_value_{i}"]
     return names
@@ -146,6 +162,11 @@ def export(model, path, config=CONFIG):
         for kind in ("key", "value"):
             axes[f"past_{kind}_{i}"] = {2: "past"}
             axes[f"present_{kind}_{i}"] = {2: "total"}
-    torch.onnx.export(model, (ids, positions, causal_mask(2, 3), *past),
-                      path, opset_version=17, input_names=input_names(config),
+    inside = getattr(model, "mask_inside", False)
+    if inside:
+        del axes["mask"]
+    mask = () if inside else (causal_mask(2, 3),)
+    torch.onnx.export(model, (ids, positions, *mask, *past), path,
+                      opset_version=17,
+                      input_names=input_names(config, inside),
                       output_names=output_names(config), dynamic_axes=axes)

@@ -60,6 +60,10 @@ def parse_args():
     p.add_argument("--specialize", action="append", default=[],
                    help="kiln-compile --specialize, repeatable (new=1: the "
                    "decode steps run a function compiled for one new token)")
+    p.add_argument("--mask-inside", action="store_true",
+                   help="export the decoder computing its causal mask from "
+                   "its inputs' shapes (as Hugging Face's do) instead of "
+                   "taking it as an input")
     p.add_argument("--prebuilt", metavar="DIR",
                    help="run DIR/decoder.kiln instead of compiling")
     p.add_argument("--compile-only", action="store_true",
@@ -74,9 +78,10 @@ def parse_args():
     return args
 
 
-def build_model():
+def build_model(mask_inside=False):
     torch.manual_seed(0)
-    return decoder_model.build(torch.Generator().manual_seed(1))
+    return decoder_model.build(torch.Generator().manual_seed(1),
+                               mask_inside=mask_inside)
 
 
 def compile_module(args, onnx_path, module):
@@ -104,7 +109,8 @@ class KilnDecoder:
         self.calls += 1
         argv = [os.path.join(self.args.bin_dir, "kiln-run-module"),
                 f"--device={self.device}", f"--module={self.module}"]
-        for i, value in enumerate([ids, positions, mask, *past]):
+        masks = [] if mask is None else [mask]
+        for i, value in enumerate([ids, positions, *masks, *past]):
             path = os.path.join(step, f"in{i}.npy")
             np.save(path, value)
             argv.append(f"--input=@{path}")
@@ -123,7 +129,7 @@ class KilnDecoder:
 def main():
     args = parse_args()
     os.makedirs(args.work_dir, exist_ok=True)
-    model = build_model()
+    model = build_model(args.mask_inside)
     if args.prebuilt:
         # The weights the module was compiled from (another PyTorch may
         # draw the seeded initialization differently).
@@ -151,6 +157,11 @@ def main():
         kiln = KilnDecoder(args, device, module, work)
         failures, prompt, tokens = decode(args, device, reference, kiln)
         failed |= failures != 0
+        if args.mask_inside:
+            # kiln-generate feeds a mask input; this module has none.
+            print(f"skipped: kiln-generate on {device}: the module computes "
+                  "its mask (--mask-inside)")
+            continue
         failed |= not generate(args, device, module, prompt, tokens)
     return 1 if failed else 0
 
@@ -198,11 +209,14 @@ def decode(args, device, reference, kiln):
         positions = np.arange(past, past + new, dtype=np.int64)[None]
         mask = decoder_model.causal_mask(past, new)
         with torch.no_grad():
+            masks = [] if args.mask_inside else [mask.double()]
             out = reference(torch.from_numpy(ids), torch.from_numpy(positions),
-                            mask.double(), *past_ref)
+                            *masks, *past_ref)
         ref_logits, past_ref = out[0].numpy(), list(out[1:])
         try:
-            logits, past_kiln = kiln(ids, positions, mask.numpy(), past_kiln)
+            logits, past_kiln = kiln(ids, positions,
+                                     None if args.mask_inside else
+                                     mask.numpy(), past_kiln)
         except RuntimeError as e:
             print(f"FAIL step {step} (past {past}, new {new}): {e}")
             return 1, [int(t) for t in prompt[0]], generated_ref

@@ -42,6 +42,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(REPO, "tests", "models"))
+sys.path.insert(0, os.path.join(REPO, "tests", "onnx"))
+import onnxharness as harness  # noqa: E402
 import run_gpu_bench as gpu  # noqa: E402
 
 log = gpu.log
@@ -127,13 +129,13 @@ def step_inputs(config, context, seed):
 
 
 def check(got, expected):
-    """The fp32 tolerance against float64, as run_decoder.py holds logits."""
-    scale = float(np.max(np.abs(expected)))
-    err = np.abs(got.astype(np.float64) - expected)
-    bound = 1e-5 * scale + 1e-4 * np.abs(expected)
-    worst = float(np.max(err / bound))
-    return worst <= 1.0, f"max |kiln - ref| {float(err.max()):.2e}, " \
-        f"{worst:.3f}x the tolerance"
+    """The fp32 tolerance against float64, atol scaled by max |ref| (as
+    run_decoder.py holds logits)."""
+    excess = harness.toleranceExcess(got, expected, "f32",
+                                     float(np.max(np.abs(expected))))
+    err = float(np.max(np.abs(got.astype(np.float64) - expected)))
+    return excess <= 1.0, (f"max |kiln - ref| {err:.2e}, {excess:.3f}x the "
+                           "tolerance")
 
 
 def profile_step(args, paths, context):
@@ -146,27 +148,17 @@ def profile_step(args, paths, context):
         return "not profiled: ncu not found"
     out_dir = args.out_dir or tempfile.mkdtemp(prefix="kiln-decode-profile-")
     os.makedirs(out_dir, exist_ok=True)
-    csv_path = os.path.join(out_dir, f"ncu_{context}.csv")
-    argv = [os.path.join(args.bin_dir, "kiln-benchmark-module"),
-            "--device=cuda", f"--module={os.path.join(args.kit, 'decoder.kiln')}",
-            *[f"--input=@{p}" for p in paths], "--warmup=1",
-            "--benchmark_repetitions=1", "--cuda_use_streams"]
     try:
-        kernel_profile.profile(ncu, argv, csv_path)
+        summary, _ = kernel_profile.profile_call(
+            ncu, args.bin_dir, os.path.join(args.kit, "decoder.kiln"),
+            [f"@{p}" for p in paths], out_dir, str(context), top=20)
     except (RuntimeError, OSError, subprocess.SubprocessError) as e:
         return f"not profiled: {e}"
-    summary = kernel_profile.summarize(csv_path, {}, top=20)
-    with open(os.path.join(out_dir, f"profile_{context}.md"), "w",
-              encoding="utf-8") as f:
-        f.write(summary)
     return summary
 
 
 def cell(stats):
-    if isinstance(stats, str):
-        return stats
-    return (f"{stats['median'] * 1e3:.4f} ({stats['p10'] * 1e3:.4f}–"
-            f"{stats['p90'] * 1e3:.4f})")
+    return gpu.ms_cell(stats, digits=4)
 
 
 def run(args):

@@ -180,6 +180,25 @@ def profile(ncu, bench_argv, csv_path, timeout=600):
     raise RuntimeError("; ".join(errors))
 
 
+def profile_call(ncu, bin_dir, module, inputs, out_dir, name,
+                 descriptions=None, header="", top=15):
+    """ncu over one call of `module` (kiln-benchmark-module on cuda, one
+    warm-up call, streams so each kernel is its own launch) at `inputs`
+    (--input values): its kernels summarized (summarize) into
+    OUT_DIR/profile_NAME.md, after `header`, and returned, with the ncu
+    command run."""
+    csv_path = os.path.join(out_dir, f"ncu_{name}.csv")
+    bench = [os.path.join(bin_dir, "kiln-benchmark-module"), "--device=cuda",
+             f"--module={module}", *[f"--input={i}" for i in inputs],
+             "--warmup=1", "--benchmark_repetitions=1", "--cuda_use_streams"]
+    argv = profile(ncu, bench, csv_path)
+    summary = header + summarize(csv_path, descriptions or {}, top)
+    with open(os.path.join(out_dir, f"profile_{name}.md"), "w",
+              encoding="utf-8") as f:
+        f.write(summary)
+    return summary, argv
+
+
 UNITS = {"nsecond": 1e-9, "ns": 1e-9, "usecond": 1e-6, "us": 1e-6,
          "msecond": 1e-3, "ms": 1e-3, "second": 1.0, "s": 1.0}
 

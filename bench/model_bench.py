@@ -533,36 +533,23 @@ def profile(args, entry):
     if ncu is None:
         raise RuntimeError("ncu not found")
     out_dir = args.out_dir or tempfile.mkdtemp(prefix="kiln-model-profile-")
-    csv_path = os.path.join(out_dir, f"ncu_{entry.name}.csv")
-    bench = [os.path.join(args.bin_dir, "kiln-benchmark-module"),
-             "--device=cuda", f"--module={entry.module}",
-             f"--input=@{entry.sets[0].inputs[0]}", "--warmup=1",
-             "--benchmark_repetitions=1", "--cuda_use_streams"]
-    start = time.monotonic()
-    argv = kernel_profile.profile(ncu, bench, csv_path)
-    log(f"profiled {entry.name} in {time.monotonic() - start:.0f}s: "
-        f"{' '.join(argv)}")
     descriptions = {}
     if entry.info.get("dispatches"):
         path = os.path.join(args.kit, entry.info["dispatches"])
         if os.path.isfile(path):
             with open(path, encoding="utf-8") as f:
                 descriptions = json.load(f)
-    summary = (f"### {entry.info['label']}\n\n" +
-               kernel_profile.summarize(csv_path, descriptions))
-    with open(os.path.join(out_dir, f"profile_{entry.name}.md"), "w",
-              encoding="utf-8") as f:
-        f.write(summary)
+    start = time.monotonic()
+    summary, argv = kernel_profile.profile_call(
+        ncu, args.bin_dir, entry.module, [f"@{entry.sets[0].inputs[0]}"],
+        out_dir, entry.name, descriptions,
+        header=f"### {entry.info['label']}\n\n")
+    log(f"profiled {entry.name} in {time.monotonic() - start:.0f}s: "
+        f"{' '.join(argv)}")
     return summary
 
 
-def cell(stats):
-    if isinstance(stats, str):
-        return stats
-    if stats is None:
-        return "–"
-    return (f"{stats['median'] * 1e3:.3f} ({stats['p10'] * 1e3:.3f}–"
-            f"{stats['p90'] * 1e3:.3f})")
+cell = gpu.ms_cell
 
 
 def markdown(rows, notes, header):

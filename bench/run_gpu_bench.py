@@ -532,6 +532,17 @@ def conv_rows(args, torch, work, notes):
 # --- output ------------------------------------------------------------------
 
 
+def ms_cell(stats, digits=3):
+    """A table cell: median (p10–p90) in ms, or the text of a run that
+    gave none."""
+    if isinstance(stats, str):
+        return stats
+    if stats is None:
+        return "–"
+    return (f"{stats['median'] * 1e3:.{digits}f} ({stats['p10'] * 1e3:.{digits}f}"
+            f"–{stats['p90'] * 1e3:.{digits}f})")
+
+
 def format_time(s):
     if s is None:
         return "–"

@@ -3,8 +3,10 @@
 // A function of a module may list specializations (module.fbs Function,
 // minor version 6): other functions computing its results for the calls
 // whose input shapes their signatures accept, static where it has a
-// dynamic dimension (kiln-compile --specialize). The writer, the verifier
-// and the runtime share what "accepts" means.
+// dynamic dimension (kiln-compile --specialize). The verifier (a
+// specialization's signature must refine its general function's) and the
+// runtime (which calls a specialization accepts) share what "accepts"
+// means.
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_SCHEMA_SPECIALIZATIONS_H
@@ -12,27 +14,22 @@
 
 #include <cstdint>
 #include <span>
-#include <vector>
 
 namespace kiln::schema {
 
 /// Function.specialization_of when the function specializes none.
 inline constexpr uint32_t kNoSpecializationOf = 0xFFFFFFFFu;
 
-/// Whether a call with `shapes` fits a signature whose input shapes are
-/// `declared` (-1: any extent): as many inputs, each of the same rank, each
-/// static extent equal.
-inline bool shapesFit(std::span<const std::vector<int64_t>> declared,
-                      std::span<const std::vector<int64_t>> shapes) {
-  if (declared.size() != shapes.size())
+/// Whether a tensor of shape `dims` fits a declared shape `declared` (-1:
+/// any extent): the same rank, each static extent equal. A shape with -1s
+/// fits where its dynamic extents are dynamic in `declared` too.
+inline bool dimsFit(std::span<const int64_t> declared,
+                    std::span<const int64_t> dims) {
+  if (declared.size() != dims.size())
     return false;
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    if (declared[i].size() != shapes[i].size())
+  for (size_t d = 0; d < dims.size(); ++d)
+    if (declared[d] >= 0 && declared[d] != dims[d])
       return false;
-    for (size_t d = 0; d < shapes[i].size(); ++d)
-      if (declared[i][d] >= 0 && declared[i][d] != shapes[i][d])
-        return false;
-  }
   return true;
 }
 

@@ -89,6 +89,11 @@ bool isClonableProducer(mlir::Operation *op);
 /// Returns true if `func` is an outlined dispatch.
 bool isDispatchFunc(mlir::func::FuncOp func);
 
+/// Whether a tensor of `func`'s signature or body has a dynamic dimension
+/// (issue 19): a host function planned per call, or a dispatch whose
+/// kernels read extents per call.
+bool hasDynamicShapes(mlir::func::FuncOp func);
+
 /// A pad of static sizes by a constant: the form whose padding the GPU
 /// kernels of a convolution or pooling read in place when it shares their
 /// dispatch (kiln-form-dispatches' fuse-input-pads).

@@ -120,6 +120,21 @@ bool isClonableProducer(Operation *op) {
 
 bool isDispatchFunc(func::FuncOp func) { return func->hasAttr(kDispatchAttr); }
 
+bool hasDynamicShapes(func::FuncOp func) {
+  auto dynamic = [](Type t) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    return shaped && !shaped.hasStaticShape();
+  };
+  if (llvm::any_of(func.getFunctionType().getInputs(), dynamic) ||
+      llvm::any_of(func.getFunctionType().getResults(), dynamic))
+    return true;
+  WalkResult result = func.walk([&](Operation *op) {
+    return llvm::any_of(op->getResultTypes(), dynamic) ? WalkResult::interrupt()
+                                                       : WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 bool isStaticConstantPad(tensor::PadOp pad) {
   return pad.getConstantPaddingValue() && pad.getLow().empty() &&
          pad.getHigh().empty() && pad.getResultType().hasStaticShape() &&

@@ -149,18 +149,14 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
   llvm::DenseMap<Value, int64_t> lastRead;
   {
     int64_t index = 0;
-    for (Operation &op : block) {
+    // Returned values need no entry: each is a dispatch's result computed
+    // in its output buffer (checked below), never in the arena.
+    for (Operation &op : block)
       if (auto call = dyn_cast<func::CallOp>(op)) {
         for (Value operand : call.getOperands())
           lastRead[viewedValue(operand)] = index;
         ++index;
       }
-      // A value returned through a view is read by the output copy after
-      // every step.
-      if (auto ret = dyn_cast<func::ReturnOp>(op))
-        for (Value operand : ret.getOperands())
-          lastRead[viewedValue(operand)] = index;
-    }
   }
   // Arena slots: their offset and length nodes and the range standing for
   // each when deriving dependencies; the values in them, and the free ones.

@@ -193,21 +193,6 @@ void setBoundaryTypes(func::FuncOp func, HostPlan &plan) {
     plan.SpecializationOf = general.str();
 }
 
-bool hasDynamicShapes(func::FuncOp func) {
-  auto dynamic = [](Type t) {
-    auto shaped = dyn_cast<ShapedType>(t);
-    return shaped && !shaped.hasStaticShape();
-  };
-  if (llvm::any_of(func.getFunctionType().getInputs(), dynamic) ||
-      llvm::any_of(func.getFunctionType().getResults(), dynamic))
-    return true;
-  WalkResult result = func.walk([&](Operation *op) {
-    return llvm::any_of(op->getResultTypes(), dynamic) ? WalkResult::interrupt()
-                                                       : WalkResult::advance();
-  });
-  return result.wasInterrupted();
-}
-
 FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {
   // Static functions keep the plan below unchanged: buffers placed once, at
   // compile time.

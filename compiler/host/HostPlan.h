@@ -110,9 +110,6 @@ inline constexpr uint64_t kBufferAlignment = kBindingAlignment;
 mlir::FailureOr<HostPlan> planHostFunction(mlir::func::FuncOp func,
                                            ConstantPool &pool);
 
-/// Whether a tensor of `func`'s signature or body has a dynamic dimension.
-bool hasDynamicShapes(mlir::func::FuncOp func);
-
 /// Plans a function with dynamic dimensions (planHostFunction calls it):
 /// see DynamicHostPlan.cpp.
 mlir::FailureOr<HostPlan> planDynamicHostFunction(mlir::func::FuncOp func,

@@ -49,7 +49,6 @@ struct ModuleInstance::Function {
   // this one stands in for, if any (then it is not listed).
   std::vector<uint32_t> Specializations;
   uint32_t SpecializationOf = sc::kNoSpecializationOf;
-  std::vector<std::vector<int64_t>> InputShapes; // the signature's
 
   // Binding-table layout: inputs, outputs, arena, constants, then (only
   // when staged) host-visible staging for inputs and outputs.
@@ -200,8 +199,6 @@ Status ModuleInstance::loadFunctions() {
     if (function.InputBytes.size() + function.OutputBytes.size() > (1u << 20))
       return KILN_ERROR(InvalidArgument, functionLabel(function.Signature),
                         " has too many inputs and outputs");
-    for (const TensorSpec &input : function.Signature.Inputs)
-      function.InputShapes.push_back(input.Shape);
     if (const auto *list = def->specializations())
       function.Specializations.assign(list->begin(), list->end());
     function.SpecializationOf = def->specialization_of();
@@ -213,9 +210,14 @@ Status ModuleInstance::loadFunctions() {
 ModuleInstance::Function &
 ModuleInstance::specializedFor(Function &function,
                                std::span<const std::vector<int64_t>> shapes) {
-  for (uint32_t index : function.Specializations)
-    if (schema::shapesFit(Functions[index].InputShapes, shapes))
+  for (uint32_t index : function.Specializations) {
+    const std::vector<TensorSpec> &inputs = Functions[index].Signature.Inputs;
+    bool fits = inputs.size() == shapes.size();
+    for (size_t i = 0; fits && i < inputs.size(); ++i)
+      fits = schema::dimsFit(inputs[i].Shape, shapes[i]);
+    if (fits)
       return Functions[index];
+  }
   return function;
 }
 
@@ -364,19 +366,18 @@ ModuleInstance::call(std::string_view name,
     return lookup(name).status();
 
   // The label is formatted only when a check fails: this is the per-call path.
-  const FunctionSignature &signature = function->Signature;
-  if (inputs.size() != signature.Inputs.size())
-    return KILN_ERROR(InvalidArgument, functionLabel(signature), " expects ",
-                      signature.Inputs.size(), " input(s), got ",
-                      inputs.size());
+  if (inputs.size() != function->Signature.Inputs.size())
+    return KILN_ERROR(InvalidArgument, functionLabel(function->Signature),
+                      " expects ", function->Signature.Inputs.size(),
+                      " input(s), got ", inputs.size());
+  // A specialization has the same inputs, so the count holds for it too.
   if (!function->Specializations.empty()) {
     std::vector<std::vector<int64_t>> shapes;
     for (const HostTensor &input : inputs)
       shapes.push_back(input.Shape);
-    Function &chosen = specializedFor(*function, shapes);
-    if (&chosen != function)
-      return call(chosen.Signature.Name, inputs);
+    function = &specializedFor(*function, shapes);
   }
+  const FunctionSignature &signature = function->Signature;
   if (function->Dynamic)
     return callDynamic(*function, inputs);
   for (size_t i = 0; i < inputs.size(); ++i) {

@@ -171,12 +171,12 @@ private:
         return false;
       for (flatbuffers::uoffset_t t = 0; t < types.size(); ++t) {
         const sc::TensorType &a = *types.Get(t), &b = *refined.Get(t);
-        if (a.element_type() != b.element_type() ||
-            a.shape()->size() != b.shape()->size())
+        if (a.element_type() != b.element_type())
           return false;
-        for (flatbuffers::uoffset_t d = 0; d < a.shape()->size(); ++d)
-          if (a.shape()->Get(d) >= 0 && a.shape()->Get(d) != b.shape()->Get(d))
-            return false;
+        std::vector<int64_t> general(a.shape()->begin(), a.shape()->end()),
+            special(b.shape()->begin(), b.shape()->end());
+        if (!schema::dimsFit(general, special))
+          return false;
       }
       return true;
     };

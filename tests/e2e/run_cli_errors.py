@@ -429,16 +429,13 @@ def checkOnnxErrors(s: Suite):
             "-o", os.path.join(work, "unused.out")])
 
 
-def checkInputBounds(s: Suite):
-    """--input-shape=x:1..4x2 keeps the batch dynamic within bounds: the
-    module says so (kiln-dump-module: "(dim 0 in 1..4)"), runs at batches 1
-    and 4, and refuses batch 5 in one line naming the input, the dimension
-    and the bounds; a reversed range or a range for a static dimension is a
-    one-line compile error."""
+def tinyBatchModel(s: Suite, name):
+    """S.work/NAME/tiny.onnx: y = x @ [[1, -1], [2, 0]] over x of shape
+    [batch, 2], the batch symbolic; (its folder, its path)."""
     import numpy as np
     import onnx
     from onnx import TensorProto, helper, numpy_helper
-    work = os.path.join(s.work, "bounds")
+    work = os.path.join(s.work, name)
     os.makedirs(work)
     w = numpy_helper.from_array(np.array([[1, -1], [2, 0]], np.float32), "w")
     graph = helper.make_graph(
@@ -449,6 +446,16 @@ def checkInputBounds(s: Suite):
     model = os.path.join(work, "tiny.onnx")
     onnx.save(helper.make_model(
         graph, opset_imports=[helper.make_opsetid("", 17)]), model)
+    return work, model
+
+
+def checkInputBounds(s: Suite):
+    """--input-shape=x:1..4x2 keeps the batch dynamic within bounds: the
+    module says so (kiln-dump-module: "(dim 0 in 1..4)"), runs at batches 1
+    and 4, and refuses batch 5 in one line naming the input, the dimension
+    and the bounds; a reversed range or a range for a static dimension is a
+    one-line compile error."""
+    work, model = tinyBatchModel(s, "bounds")
     module = os.path.join(work, "tiny.kiln")
     r = s.run([s.tool("kiln-compile"), model, "--input-shape=x:1..4x2", "-o",
                module])
@@ -482,20 +489,7 @@ def checkSpecialize(s: Suite):
     one (kiln-dump-module names both), the module still lists one function
     and answers right at batches 2 and 3; an unknown dimension name, a
     malformed spec and --specialize on MLIR input are one-line errors."""
-    import numpy as np
-    import onnx
-    from onnx import TensorProto, helper, numpy_helper
-    work = os.path.join(s.work, "specialize")
-    os.makedirs(work)
-    w = numpy_helper.from_array(np.array([[1, -1], [2, 0]], np.float32), "w")
-    graph = helper.make_graph(
-        [helper.make_node("MatMul", ["x", "w"], ["y"])], "tiny",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 2])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 2])],
-        [w])
-    model = os.path.join(work, "tiny.onnx")
-    onnx.save(helper.make_model(
-        graph, opset_imports=[helper.make_opsetid("", 17)]), model)
+    work, model = tinyBatchModel(s, "specialize")
     module = os.path.join(work, "tiny.kiln")
     r = s.run([s.tool("kiln-compile"), model, "--specialize=batch=2", "-o",
                module])
@@ -520,6 +514,13 @@ def checkSpecialize(s: Suite):
         s.expectError(f"specialize/compile_{name}", [
             s.tool("kiln-compile"), model, f"--specialize={spec}", "-o",
             os.path.join(work, "unused.kiln")])
+    mlir = os.path.join(work, "id.mlir")
+    with open(mlir, "w", encoding="utf-8") as f:
+        f.write("func.func @id(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
+                "  return %x : tensor<?xf32>\n}\n")
+    s.expectError("specialize/mlir_input", [
+        s.tool("kiln-compile"), mlir, "--specialize=batch=2", "-o",
+        os.path.join(work, "unused.kiln")])
     r = s.run([s.tool("kiln-compile"), model, "--specialize=seq=2", "-o",
                os.path.join(work, "unused.kiln")])
     ok = ("no graph input has a symbolic dimension named 'seq' (the inputs' "

@@ -2348,6 +2348,27 @@ def dynamic_kv_cache_step():
     return model, inputs, refs
 
 
+def int64Constant(name, value):
+    """A Constant node of int64 `value` (a scalar or a list), output
+    `name`."""
+    return helper.make_node("Constant", [], [name],
+                            value=numpy_helper.from_array(
+                                np.array(value, np.int64), name))
+
+
+def dimsOf(tensor, **dims):
+    """Nodes giving dimensions of `tensor` as scalar shape values, each
+    name of `dims` the dimension at its axis (Shape, then a Gather each, as
+    exporters write `x.shape[i]`)."""
+    nodes = [helper.make_node("Shape", [tensor], [f"{tensor}_shape"])]
+    for name, axis in dims.items():
+        nodes += [int64Constant(f"{name}_axis", axis),
+                  helper.make_node("Gather", [f"{tensor}_shape",
+                                              f"{name}_axis"], [name],
+                                   axis=0)]
+    return nodes
+
+
 @case
 def dynamic_causal_mask():
     """A causal mask computed inside the model from its inputs' shapes, as
@@ -2356,15 +2377,9 @@ def dynamic_causal_mask():
     the two made 2-D, ConstantOfShape of [new, total] and Where between it
     and -inf, added to scores before a Softmax. One module at (new, total)
     = (1, 1), (3, 8), (1, 40) and (6, 6)."""
-    i64 = lambda name, v: helper.make_node(
-        "Constant", [], [name], value=numpy_helper.from_array(
-            np.array(v, np.int64), name))
-    nodes = [
-        helper.make_node("Shape", ["s"], ["shape"]),
-        i64("one", 1), i64("two", 2), i64("zero", 0), i64("axis0", [0]),
-        i64("axis1", [1]),
-        helper.make_node("Gather", ["shape", "one"], ["new"], axis=0),
-        helper.make_node("Gather", ["shape", "two"], ["total"], axis=0),
+    nodes = dimsOf("s", new=1, total=2) + [
+        int64Constant("one", 1), int64Constant("zero", 0),
+        int64Constant("axis0", [0]), int64Constant("axis1", [1]),
         helper.make_node("Sub", ["total", "new"], ["past"]),
         helper.make_node("Add", ["past", "new"], ["end"]),
         helper.make_node("Range", ["zero", "total", "one"], ["keys"]),
@@ -2405,14 +2420,8 @@ def dynamic_trilu_mask():
     upper) of a ConstantOfShape [T, T] of -inf over the dynamic token
     count, added to scores before a Softmax. One module at T = 1, 2, 9,
     33."""
-    nodes = [
-        helper.make_node("Shape", ["s"], ["shape"]),
-        helper.make_node("Constant", [], ["one"], value=numpy_helper.from_array(
-            np.array(1, np.int64), "one")),
-        helper.make_node("Constant", [], ["axes"],
-                         value=numpy_helper.from_array(
-                             np.array([0], np.int64), "axes")),
-        helper.make_node("Gather", ["shape", "one"], ["t"], axis=0),
+    nodes = dimsOf("s", t=1) + [
+        int64Constant("one", 1), int64Constant("axes", [0]),
         helper.make_node("Unsqueeze", ["t", "axes"], ["t1"]),
         helper.make_node("Concat", ["t1", "t1"], ["dims"], axis=0),
         helper.make_node("ConstantOfShape", ["dims"], ["full"],
@@ -2442,15 +2451,9 @@ def dynamic_bias_slice():
     from shapes), then Where between the scores and -1e9. One module at
     (new, total) = (1, 1), (3, 8), (1, 16), (4, 4)."""
     bias = np.tril(np.ones((16, 16), np.float32))
-    i64 = lambda name, v: helper.make_node(
-        "Constant", [], [name], value=numpy_helper.from_array(
-            np.array(v, np.int64), name))
-    nodes = [
-        helper.make_node("Shape", ["s"], ["shape"]),
-        i64("one", 1), i64("two", 2), i64("axes0", [0]), i64("axes1", [1]),
-        i64("zero1", [0]),
-        helper.make_node("Gather", ["shape", "one"], ["new"], axis=0),
-        helper.make_node("Gather", ["shape", "two"], ["total"], axis=0),
+    nodes = dimsOf("s", new=1, total=2) + [
+        int64Constant("axes0", [0]), int64Constant("axes1", [1]),
+        int64Constant("zero1", [0]),
         helper.make_node("Sub", ["total", "new"], ["past"]),
         helper.make_node("Unsqueeze", ["past", "axes0"], ["past1"]),
         helper.make_node("Unsqueeze", ["total", "axes0"], ["total1"]),

@@ -267,11 +267,7 @@ FailureOr<linalg::GenericOp> rewriteConcatAsGather(RewriterBase &rewriter,
     // Operand i's element, its index shifted back by the operand's start.
     auto load = [&](OpBuilder &b, Location loc, size_t i) -> Value {
       SmallVector<Value> at(index);
-      if (std::optional<int64_t> value = getConstantIntValue(starts[i]))
-        at[dim] =
-            locateInSlice(b, loc, index[dim], {*value, 0, 1}, /*check=*/false)
-                .first;
-      else
+      if (!isConstantIntValue(starts[i], 0))
         at[dim] = arith::SubIOp::create(b, loc, index[dim], startAt(b, loc, i));
       return tensor::ExtractOp::create(b, loc, concat.getInputs()[i], at);
     };

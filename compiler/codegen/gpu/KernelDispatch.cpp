@@ -3,7 +3,6 @@
 #include "compiler/codegen/gpu/KernelDispatch.h"
 #include "compiler/codegen/common/Tiling.h"
 #include "compiler/dispatch/DispatchRegions.h"
-#include "compiler/host/HostPlan.h"
 
 #include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

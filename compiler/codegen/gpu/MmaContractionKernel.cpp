@@ -465,8 +465,7 @@ private:
   // from it stays inside the operand.
   Value clampRow(Value m) {
     if (Rows)
-      return arith::MinUIOp::create(
-          B, Loc, m, arith::SubIOp::create(B, Loc, Rows, idx(1)));
+      return arith::MinUIOp::create(B, Loc, m, LastRow);
     return C.M % T.BM != 0 ? min(m, C.M - 1) : m;
   }
   // Whether column `n` of B (and C) exists; null when BN divides N.
@@ -551,8 +550,8 @@ private:
   const GpuMatrixInstruction *Instruction;
   SymbolTable &Symbols;
   Value TileA, TileB, StagesBase, Staging, Batch, Row0, Col0, Tid, Warp, Lane;
-  // The call's M where it is dynamic (issue 19), else null.
-  Value Rows;
+  // The call's M where it is dynamic (issue 19), and M - 1; else null.
+  Value Rows, LastRow;
   // An FMA thread's K slice and its index among the slice's threads (Tid
   // itself without slices).
   Value Slice, SliceTid;
@@ -1081,6 +1080,8 @@ void MmaKernelBuilder::build() {
   // Issue 19: a dynamic M is read once, before the workgroup loop it
   // bounds.
   Rows = rowCount(B, Loc, C);
+  if (Rows)
+    LastRow = arith::SubIOp::create(B, Loc, Rows, idx(1));
   scf::ForallOp forall = createWorkgroupLoop(B, Loc, C, T.BM, T.BN, Rows);
   B.setInsertionPointToStart(forall.getBody());
   Batch = forall.getInductionVar(0);

@@ -99,28 +99,25 @@ FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
   // A contraction is the GEMM kernels' unless its reduced extent is
   // dynamic (a decoder step's attention weights times the cached values):
   // they need static extents, and this kernel splits that loop.
-  bool dynamicReduction = llvm::any_of(
-      llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray()),
-      [](auto loop) {
-        return ShapedType::isDynamic(std::get<0>(loop)) &&
-               std::get<1>(loop) == utils::IteratorType::reduction;
-      });
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  Reduction r;
+  r.DynamicReduced = llvm::any_of(llvm::zip(ranges, iterators), [](auto loop) {
+    return ShapedType::isDynamic(std::get<0>(loop)) &&
+           std::get<1>(loop) == utils::IteratorType::reduction;
+  });
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
       op->getNumResults() != 1 ||
-      (linalg::isaContractionOpInterface(op) && !dynamicReduction) ||
-      linalg::isaConvolutionOpInterface(op) || !hasScalarPayload(op))
+      (linalg::isaContractionOpInterface(op) && !r.DynamicReduced) ||
+      linalg::isaConvolutionOpInterface(op) || !hasScalarPayload(op) ||
+      llvm::is_contained(ranges, 0))
     return failure();
 
-  Reduction r;
   r.Op = op;
   r.Store = store;
   r.Out = store.getDest();
   r.Stored = store.getSource();
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::is_contained(ranges, 0))
-    return failure();
   // Every parallel loop is a result dimension, once.
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<bool> isOutput(ranges.size(), false);
   for (AffineExpr e :
        op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults()) {
@@ -144,11 +141,8 @@ FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
     }
     r.ReducedLoops.push_back(i);
     r.ReducedExtents.push_back(ranges[i]);
-    if (ShapedType::isDynamic(ranges[i])) {
-      r.DynamicReduced = true;
-      continue;
-    }
-    r.Reduced *= ranges[i];
+    if (!ShapedType::isDynamic(ranges[i]))
+      r.Reduced *= ranges[i];
   }
   // A dynamic extent only as the one reduced loop (its index is the linear
   // position itself).

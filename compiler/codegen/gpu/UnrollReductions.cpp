@@ -43,15 +43,15 @@ struct GpuUnrollReductionsPass
       std::optional<APInt> count = loop.getStaticTripCount();
       if (!count || count->getActiveBits() > 32)
         continue;
-      std::optional<int64_t> trips = count->getSExtValue();
-      if (*trips <= 1)
+      int64_t trips = count->getSExtValue();
+      if (trips <= 1)
         continue;
-      if (*trips <= factor) {
+      if (trips <= factor) {
         (void)loopUnrollFull(loop);
         continue;
       }
       // A factor dividing the trip count: no remainder loop.
-      int64_t by = std::min<int64_t>(factor, *trips & -*trips);
+      int64_t by = std::min<int64_t>(factor, trips & -trips);
       if (by > 1)
         (void)loopUnrollByFactor(loop, by);
     }

@@ -40,6 +40,12 @@ times both with kiln-benchmark-module, interleaved over --rounds (the
 issue's comparison with a module compiled for that batch); the ctest runs
 without it.
 
+For the GPU machine (no compiler, no ONNX exporter): here, --target-device
+cuda [--cuda-target sm_90a] --compile-only writes the modules, inputs and
+float64 references under --work-dir; there, --prebuilt with the same
+--work-dir, --models, --batches and --compare-static runs them with numpy
+alone (--device cuda).
+
 Exits 1 when any model fails to compile, a signature lacks the `?`, or
 any batch misses its reference.
 """
@@ -88,6 +94,15 @@ def parseArgs():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--repetitions", type=int, default=5)
     p.add_argument("--timeout", type=float, default=1800.0)
+    p.add_argument("--target-device", default="cpu",
+                   help="kiln-compile --target-device (default cpu)")
+    p.add_argument("--cuda-target", default="sm_90a")
+    p.add_argument("--compile-only", action="store_true",
+                   help="export, reference and compile into --work-dir; "
+                   "run nothing")
+    p.add_argument("--prebuilt", action="store_true",
+                   help="run the modules, inputs and references a "
+                   "--compile-only run left in --work-dir")
     p.add_argument("--compile-arg", action="append", default=[],
                    help="an extra kiln-compile argument, for every module "
                    "(repeatable; e.g. --compile-arg=--conv-layout=nhwc, the "
@@ -212,19 +227,43 @@ def runOne(binDir, device, module, ds, work, timeout):
     return outcome, (np.load(got) if os.path.exists(got) else None)
 
 
+def compileModule(args, onnxPath, out, extra):
+    """harness.compileOnnx for the chosen target."""
+    cudaTarget = args.cuda_target if args.target_device == "cuda" else ""
+    return harness.compileOnnx(args.bin_dir, onnxPath, out,
+                               args.target_device, cudaTarget, args.timeout,
+                               extra + args.compile_arg)
+
+
+# Static modules compiled by this run (one of an earlier run may be stale).
+COMPILED_THIS_RUN = set()
+
+
+def staticModule(args, onnxPath, modelDir, batch, sample):
+    """(path, None) of the module compiled for this static batch, compiled
+    once (found in --work-dir under --prebuilt), or (None, why not)."""
+    static = os.path.join(modelDir, f"static_b{batch}.kiln")
+    if args.prebuilt or static in COMPILED_THIS_RUN:
+        return (static, None) if os.path.exists(static) else (
+            None, f"{static} is missing (compile with --compare-static)")
+    c = compileModule(args, onnxPath, static,
+                      [f"--input-shape=input:{batch}x" +
+                       "x".join(map(str, sample))])
+    if c.status != harness.PASS:
+        return None, f"static b{batch}: compile: {c.reason}"
+    COMPILED_THIS_RUN.add(static)
+    return static, None
+
+
 def staticCrossCheck(args, name, onnxPath, modelDir, batch, sample, device,
                      ds, got):
     """For a batch whose float64 comparison missed: passes when the module
     compiled for that static batch misses the same way (the network's
     float32 rounding, not the dynamic batch) and the two agree within the
     tolerance. Returns (ok, what to print)."""
-    static = os.path.join(modelDir, f"static_b{batch}.kiln")
-    c = harness.compileOnnx(args.bin_dir, onnxPath, static, "cpu", "",
-                            args.timeout,
-                            [f"--input-shape=input:{batch}x" +
-                             "x".join(map(str, sample))] + args.compile_arg)
-    if c.status != harness.PASS:
-        return False, f"static b{batch}: compile: {c.reason}"
+    static, why = staticModule(args, onnxPath, modelDir, batch, sample)
+    if static is None:
+        return False, why
     outcome, staticOut = runOne(args.bin_dir, device, static, ds,
                                 os.path.join(modelDir, f"static_b{batch}"),
                                 args.timeout)
@@ -244,6 +283,62 @@ def staticCrossCheck(args, name, onnxPath, modelDir, batch, sample, device,
         f"{diff:.2e} apart): float32's rounding through the network")
 
 
+def prepare(args, name, modelDir, image, batches, sample):
+    """(onnx path, data sets, dynamic module, None) once the model is
+    exported, referenced and compiled (found under --prebuilt), or
+    (..., why it failed)."""
+    onnxPath = os.path.join(modelDir, "model.onnx")
+    module = os.path.join(modelDir, "model.kiln")
+    if args.prebuilt:
+        sets = [harness.DataSet(
+            [os.path.join(modelDir, f"input_b{b}.npy")],
+            [os.path.join(modelDir, f"expected_b{b}.npy")]) for b in batches]
+        missing = [p for p in [module] + [ds.inputs[0] for ds in sets]
+                   if not os.path.exists(p)]
+        return onnxPath, sets, module, (
+            f"{missing[0]} is missing (made by --compile-only)"
+            if missing else None)
+    model = build(name, image)
+    export(model, onnxPath, sample)
+    sets = dataSets(model, modelDir, batches, sample)
+    compiled = compileModule(args, onnxPath, module, [])
+    if compiled.status != harness.PASS:
+        return onnxPath, sets, module, f"compile: {compiled.reason}"
+    signatureInput = "?x" + "x".join(map(str, sample)) + "xf32"
+    if f"({signatureInput})" not in signature(args.bin_dir, module):
+        return onnxPath, sets, module, (
+            f"the module's signature has no dynamic batch ({signatureInput})")
+    print(f"compiled {name} ({signatureInput}) once in "
+          f"{compiled.seconds:.1f}s", flush=True)
+    return onnxPath, sets, module, None
+
+
+def compareStatic(args, name, onnxPath, modelDir, module, batches, sets,
+                  sample, devices):
+    """Times the dynamic module against the one compiled for each batch."""
+    for batch, ds in zip(batches, sets):
+        static, why = staticModule(args, onnxPath, modelDir, batch, sample)
+        if static is None:
+            print(why, flush=True)
+            continue
+        for device in devices:
+            # Interleaved, so load from elsewhere hits both alike.
+            times = {"dynamic": [], "static": []}
+            for _ in range(args.rounds):
+                for kind, path in (("dynamic", module), ("static", static)):
+                    t = benchmark(args.bin_dir, device, path, ds.inputs[0],
+                                  args.timeout, args.repetitions)
+                    if t is not None:
+                        times[kind].append(t)
+            best = {k: min(v) if v else None for k, v in times.items()}
+            ratio = (f", dynamic/static {best['dynamic'] / best['static']:.3f}"
+                     if best["dynamic"] and best["static"] else "")
+            print(f"{name} b{batch} on {device}: dynamic module "
+                  f"{best['dynamic']} ms, static module {best['static']} ms"
+                  f"{ratio} (best median of {args.rounds} interleaved "
+                  "rounds)", flush=True)
+
+
 def main():
     args = parseArgs()
     devices = args.device or ["local-task"]
@@ -254,25 +349,21 @@ def main():
         os.makedirs(modelDir, exist_ok=True)
         image = args.image or IMAGES.get(name, 0)
         sample = EMBEDDINGS.get(name, (3, image, image))
-        model = build(name, image)
-        onnxPath = os.path.join(modelDir, "model.onnx")
-        export(model, onnxPath, sample)
-        sets = dataSets(model, modelDir, batches, sample)
-        signatureInput = "?x" + "x".join(map(str, sample)) + "xf32"
-        module = os.path.join(modelDir, "model.kiln")
-        compiled = harness.compileOnnx(args.bin_dir, onnxPath, module, "cpu",
-                                       "", args.timeout, args.compile_arg)
-        if compiled.status != harness.PASS:
-            print(f"FAIL {name}: compile: {compiled.reason}", flush=True)
+        onnxPath, sets, module, error = prepare(args, name, modelDir,
+                                                image, batches, sample)
+        if error:
+            print(f"FAIL {name}: {error}", flush=True)
             failures += 1
             continue
-        if f"({signatureInput})" not in signature(args.bin_dir, module):
-            print(f"FAIL {name}: the module's signature has no dynamic batch "
-                  f"({signatureInput})", flush=True)
-            failures += 1
+        if args.compile_only:
+            if args.compare_static or args.static_check:
+                for batch in batches:
+                    _, why = staticModule(args, onnxPath, modelDir, batch,
+                                          sample)
+                    if why:
+                        print(f"FAIL {name}: {why}", flush=True)
+                        failures += 1
             continue
-        print(f"compiled {name} ({signatureInput}) once in "
-              f"{compiled.seconds:.1f}s", flush=True)
         for device in devices:
             for batch, ds in zip(batches, sets):
                 work = os.path.join(modelDir, device.replace("/", "_"),
@@ -290,34 +381,9 @@ def main():
                 print(f"{'PASS' if ok else 'FAIL'} {name} batch {batch} on "
                       f"{device} (the one module): {detail} "
                       f"(run {outcome.seconds:.2f}s)", flush=True)
-        if not args.compare_static:
-            continue
-        for batch, ds in zip(batches, sets):
-            static = os.path.join(modelDir, f"static_b{batch}.kiln")
-            c = harness.compileOnnx(
-                args.bin_dir, onnxPath, static, "cpu", "", args.timeout,
-                [f"--input-shape=input:{batch}x" + "x".join(map(str, sample))]
-                + args.compile_arg)
-            if c.status != harness.PASS:
-                print(f"static b{batch}: compile: {c.reason}")
-                continue
-            for device in devices:
-                # Interleaved, so load from elsewhere hits both alike.
-                times = {"dynamic": [], "static": []}
-                for _ in range(args.rounds):
-                    for kind, path in (("dynamic", module),
-                                       ("static", static)):
-                        t = benchmark(args.bin_dir, device, path,
-                                      ds.inputs[0], args.timeout,
-                                      args.repetitions)
-                        if t is not None:
-                            times[kind].append(t)
-                best = {k: min(v) if v else None for k, v in times.items()}
-                print(f"{name} b{batch} on {device}: dynamic module "
-                      f"{best['dynamic']} ms, static module "
-                      f"{best['static']} ms (best median of {args.rounds} "
-                      f"interleaved rounds; static compile {c.seconds:.1f}s)",
-                      flush=True)
+        if args.compare_static:
+            compareStatic(args, name, onnxPath, modelDir, module, batches,
+                          sets, sample, devices)
     print(f"{'FAILED' if failures else 'passed'}: {failures} failure(s)")
     return 1 if failures else 0
 

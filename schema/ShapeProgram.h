@@ -44,9 +44,11 @@ enum class ShapeOpcode : uint8_t {
   CeilDiv = 7,
   Max = 8,
   Min = 9,
+  InputElementPos = 10,
+  InputElementNeg = 11,
 };
 
-inline constexpr uint8_t kMaxShapeOpcode = 9;
+inline constexpr uint8_t kMaxShapeOpcode = 11;
 
 /// "No node": the static value holds (module.fbs BindingNodes, ...).
 inline constexpr uint32_t kNoShapeNode = 0xFFFFFFFFu;
@@ -61,16 +63,32 @@ struct ShapeNodeData {
 };
 
 inline const char *shapeOpcodeName(ShapeOpcode op) {
-  static const char *const kNames[] = {"const", "dim", "push",     "add",
-                                       "sub",   "mul", "floordiv", "ceildiv",
-                                       "max",   "min"};
+  static const char *const kNames[] = {
+      "const", "dim", "push", "add",       "sub",      "mul",
+      "floordiv", "ceildiv", "max", "min", "element+", "element-"};
   auto raw = static_cast<uint8_t>(op);
   return raw <= kMaxShapeOpcode ? kNames[raw] : "unknown";
 }
 
 inline bool isBinaryShapeOpcode(ShapeOpcode op) {
   return static_cast<uint8_t>(op) >= static_cast<uint8_t>(ShapeOpcode::Add) &&
-         static_cast<uint8_t>(op) <= kMaxShapeOpcode;
+         static_cast<uint8_t>(op) <= static_cast<uint8_t>(ShapeOpcode::Min);
+}
+
+inline bool isInputElementOpcode(ShapeOpcode op) {
+  return op == ShapeOpcode::InputElementPos ||
+         op == ShapeOpcode::InputElementNeg;
+}
+
+/// The leaf an input element's value `v` gives: its positive part for
+/// InputElementPos, its negative part for InputElementNeg; nullopt where
+/// -v overflows.
+inline std::optional<int64_t> inputElementPart(ShapeOpcode op, int64_t v) {
+  if (op == ShapeOpcode::InputElementPos)
+    return v > 0 ? v : 0;
+  if (v == INT64_MIN)
+    return std::nullopt;
+  return v < 0 ? -v : 0;
 }
 
 /// Checks `nodes`' structure: known opcodes, non-negative constants,
@@ -116,7 +134,8 @@ inline bool validShapeNodeRef(uint32_t ref, size_t count, bool allowNone) {
 }
 
 /// Evaluates a program checked by checkShapeProgram into `values`, `leaf`
-/// giving InputDim and PushConstant values (which must be >= 0). Returns an
+/// giving InputDim, PushConstant and InputElement values (which must be
+/// >= 0). Returns an
 /// empty string, or what failed, naming the node.
 inline std::string evaluateShapeProgram(
     std::span<const ShapeNodeData> nodes,

@@ -5,6 +5,8 @@
 #include "runtime/base/ElementType.h"
 #include "runtime/module/Verifier.h"
 
+#include <algorithm>
+
 namespace kiln::module {
 
 namespace sc = kiln::schema;
@@ -43,15 +45,30 @@ std::string describeNode(const std::vector<sc::ShapeNodeData> &program,
     return strCat("input ", data.A, " dimension ", data.B);
   if (data.Op == sc::ShapeOpcode::Constant)
     return strCat("the function's ", data.A);
+  if (sc::isInputElementOpcode(data.Op))
+    return strCat(data.Op == sc::ShapeOpcode::InputElementPos ? "the positive"
+                                                               : "the negative",
+                  " part of input ", data.A, " element ", data.B);
   return strCat("a size computed from the inputs' shapes (shape node ", node,
                 ")");
 }
 
 } // namespace
 
+std::vector<uint32_t> valueInputsOf(const sc::Function &function) {
+  std::vector<uint32_t> inputs;
+  for (const sc::ShapeNodeData &node : shapeProgramOf(function.shape_program()))
+    if (sc::isInputElementOpcode(node.Op))
+      inputs.push_back(static_cast<uint32_t>(node.A));
+  std::sort(inputs.begin(), inputs.end());
+  inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
+  return inputs;
+}
+
 StatusOr<CallShapes>
 resolveCall(const sc::Function &function, std::string_view label,
             std::span<const std::vector<int64_t>> inputShapes,
+            std::span<const std::vector<int64_t>> inputValues,
             uint64_t constantsSize) {
   CallShapes call;
   const auto &inputs = *function.inputs();
@@ -89,14 +106,26 @@ resolveCall(const sc::Function &function, std::string_view label,
 
   std::vector<sc::ShapeNodeData> program =
       shapeProgramOf(function.shape_program());
+  for (uint32_t i : valueInputsOf(function))
+    if (i >= inputValues.size() ||
+        inputValues[i].size() !=
+            call.InputBytes[i] / elementTypeSize(static_cast<ElementType>(
+                                     inputs.Get(i)->element_type())))
+      return KILN_ERROR(InvalidArgument, label,
+                        " computes shapes from the values of input ", i,
+                        ", which this call does not give (call it with host "
+                        "tensors, or pass that input's values)");
   std::vector<int64_t> values;
   std::string failure = sc::evaluateShapeProgram(
       program,
       [&](sc::ShapeOpcode op, int64_t a, int64_t b) -> std::optional<int64_t> {
-        // The verifier checked InputDim leaves against the inputs' ranks.
-        if (op != sc::ShapeOpcode::InputDim)
-          return std::nullopt;
-        return call.InputShapes[a][b];
+        // The verifier checked InputDim leaves against the inputs' ranks
+        // and InputElement leaves against their static element counts.
+        if (op == sc::ShapeOpcode::InputDim)
+          return call.InputShapes[a][b];
+        if (sc::isInputElementOpcode(op))
+          return sc::inputElementPart(op, inputValues[a][b]);
+        return std::nullopt;
       },
       values);
   if (!failure.empty())

@@ -5,7 +5,8 @@
 // concrete. resolveCall evaluates the function's shape program
 // (schema/ShapeProgram.h) from the inputs' shapes and gives everything a
 // recording needs: the inputs checked (rank, static dimensions, the
-// equalities the function needs), output shapes, byte sizes (overflow
+// equalities the function needs), output shapes (which may also depend on
+// the values of integer inputs the program reads), byte sizes (overflow
 // checked, at most 2^48), the arena's size, each step's ranges and push
 // constants, every range checked against its buffer and the steps'
 // dependencies checked against what they touch. A module is hostile until
@@ -43,12 +44,19 @@ struct CallShapes {
   std::vector<std::vector<uint32_t>> PushConstants;
 };
 
+/// The inputs whose values `function`'s shape program reads on the host
+/// (InputElement leaves: a Reshape target or Slice starts given at call
+/// time), ascending.
+std::vector<uint32_t> valueInputsOf(const schema::Function &function);
+
 /// Resolves a verified function with a shape program at `inputShapes`;
-/// `label` ("function @f") starts error messages, `constantsSize` bounds
-/// Constant ranges.
+/// `inputValues` holds, at the index of each input valueInputsOf names, its
+/// elements as int64 (others may be empty); `label` ("function @f") starts
+/// error messages, `constantsSize` bounds Constant ranges.
 StatusOr<CallShapes>
 resolveCall(const schema::Function &function, std::string_view label,
             std::span<const std::vector<int64_t>> inputShapes,
+            std::span<const std::vector<int64_t>> inputValues,
             uint64_t constantsSize);
 
 /// The grid of a dispatch of verified `entry` with `pushConstants`: its

@@ -96,7 +96,7 @@ private:
 
 StatusOr<CallShapes> resolve(const Loaded &loaded,
                              std::vector<std::vector<int64_t>> shapes) {
-  return resolveCall(loaded.function(), "function @f", shapes, 0);
+  return resolveCall(loaded.function(), "function @f", shapes, {}, 0);
 }
 
 std::string verifyError(const test::ModuleSpec &spec) {
@@ -125,6 +125,93 @@ TEST(CallShapesTest, ResolvesEachCallsShapes) {
     EXPECT_EQ(*grid, (std::array<uint32_t, 3>{
                          static_cast<uint32_t>((n + 63) / 64), 1, 1}));
   }
+}
+
+// f(x: ?xf32, s: 1xi64) -> ?xf32, its output as long as s[0] says (a
+// Reshape target given at call time), one dispatch copying that much of x:
+//   n0 = element+ s[0], n1 = element- s[0], n2 = sub n0 n1, n3 = const 4,
+//   n4 = mul n2 n3, n5 = dim input0[0], n6 = mul n5 n3
+//   output 0 shape [n2]; bindings input0[0, +n4), output0[0, +n4)
+test::ModuleSpec valueSpec() {
+  test::ModuleSpec spec = dynamicSpec();
+  spec.VersionMinor = 7;
+  test::FunctionSpec &f = spec.Functions[0];
+  f.Inputs = {{kF32, {-1}}, {static_cast<uint8_t>(sc::ElementType::I64), {1}}};
+  f.OutputDimNodes = {{2}};
+  f.ShapeProgram = {{Op::InputElementPos, 1, 0}, {Op::InputElementNeg, 1, 0},
+                    {Op::Sub, 0, 1},             {Op::Constant, 4, 0},
+                    {Op::Mul, 2, 3},             {Op::InputDim, 0, 0},
+                    {Op::Mul, 5, 3}};
+  f.ShapeChecks = {};
+  test::StepSpec &step = f.Steps[0];
+  step.Bindings = {range(SK::Input, 0, 0, 0), range(SK::Output, 0, 0, 0)};
+  step.Access = {sc::BindingAccess::Read, sc::BindingAccess::Write};
+  step.BindingNodes = {{kNone, 4}, {kNone, 4}};
+  step.PushConstantNodes = {{0, 2}};
+  spec.Executables[0].Variants[0].EntryPoints[0].BindingCount = 2;
+  return spec;
+}
+
+TEST(CallShapesTest, ShapesFromInputValues) {
+  Loaded loaded(valueSpec());
+  ASSERT_TRUE(loaded.verify().ok()) << loaded.verify().message();
+  EXPECT_EQ(loaded.recheck(), "");
+  EXPECT_EQ(valueInputsOf(loaded.function()), std::vector<uint32_t>{1});
+  for (int64_t n : {0, 1, 5}) {
+    std::vector<std::vector<int64_t>> values = {{}, {n}};
+    StatusOr<CallShapes> call = resolveCall(loaded.function(), "function @f",
+                                            {{{8}, {1}}}, values, 0);
+    ASSERT_TRUE(call.ok()) << call.status().message();
+    EXPECT_EQ(call->OutputShapes, (std::vector<std::vector<int64_t>>{{n}}));
+    EXPECT_EQ(call->Ranges[0][1].Length, uint64_t(4 * n));
+  }
+  // A value making a negative extent, one past the input, or none given.
+  std::vector<std::vector<int64_t>> values = {{}, {-3}};
+  StatusOr<CallShapes> call =
+      resolveCall(loaded.function(), "function @f", {{{8}, {1}}}, values, 0);
+  ASSERT_FALSE(call.ok());
+  EXPECT_EQ(call.status().message(),
+            "function @f at these input shapes: shape node 2 (sub) would be "
+            "negative: 0 - 3");
+  values = {{}, {9}};
+  call = resolveCall(loaded.function(), "function @f", {{{8}, {1}}}, values, 0);
+  ASSERT_FALSE(call.ok());
+  EXPECT_NE(call.status().message().find("exceeds its buffer's 32 bytes"),
+            std::string::npos)
+      << call.status().message();
+  values = {{}, {INT64_MIN}};
+  call = resolveCall(loaded.function(), "function @f", {{{8}, {1}}}, values, 0);
+  ASSERT_FALSE(call.ok());
+  EXPECT_EQ(call.status().message(),
+            "function @f at these input shapes: shape node 1 (element-) has "
+            "no value");
+  call = resolveCall(loaded.function(), "function @f", {{{8}, {1}}}, {}, 0);
+  ASSERT_FALSE(call.ok());
+  EXPECT_EQ(call.status().message(),
+            "function @f computes shapes from the values of input 1, which "
+            "this call does not give (call it with host tensors, or pass that "
+            "input's values)");
+}
+
+TEST(CallShapesTest, InputElementsOfIntegersOfStaticShapeOnly) {
+  test::ModuleSpec spec = valueSpec();
+  spec.Functions[0].ShapeProgram[1] = {Op::InputElementNeg, 1, 1};
+  EXPECT_NE(verifyError(spec).find("shape node 1 (element- 1, 1) names "
+                                   "nothing"),
+            std::string::npos)
+      << verifyError(spec);
+  spec = valueSpec();
+  spec.Functions[0].ShapeProgram[0] = {Op::InputElementPos, 0, 0};
+  EXPECT_NE(verifyError(spec).find("shape node 0 (element+ 0, 0) names "
+                                   "nothing"),
+            std::string::npos)
+      << verifyError(spec);
+  spec = valueSpec();
+  spec.Functions[0].Inputs[1].Shape = {-1};
+  EXPECT_NE(verifyError(spec).find("shape node 0 (element+ 1, 0) names "
+                                   "nothing"),
+            std::string::npos)
+      << verifyError(spec);
 }
 
 TEST(CallShapesTest, ContradictingInputsAreOneLineErrors) {

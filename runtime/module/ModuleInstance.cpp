@@ -3,6 +3,7 @@
 #include "runtime/module/ModuleInstance.h"
 #include "schema/Specializations.h"
 
+#include "runtime/hal/BufferTransfer.h"
 #include "runtime/module/CallShapes.h"
 #include "runtime/module/VariantSpec.h"
 #include "runtime/module/Verifier.h"
@@ -44,6 +45,10 @@ struct ModuleInstance::Function {
   // A call at other shapes drops them and records afresh.
   bool Dynamic = false;
   std::optional<CallShapes> Shapes;
+  // The inputs whose values the shape program reads (valueInputsOf), and
+  // those values for the Shapes above (indexed by input).
+  std::vector<uint32_t> ValueInputs;
+  std::vector<std::vector<int64_t>> Values;
   // The functions standing in for this one on the calls whose input shapes
   // they accept (module.fbs), in order; SpecializationOf is the function
   // this one stands in for, if any (then it is not listed).
@@ -184,6 +189,7 @@ Status ModuleInstance::loadFunctions() {
     Function function;
     function.Def = def;
     function.Dynamic = def->shape_program() != nullptr;
+    function.ValueInputs = valueInputsOf(*def);
     function.Signature.Name = def->name()->str();
     for (const sc::TensorType *type : *def->inputs()) {
       KILN_ASSIGN_OR_RETURN(TensorSpec spec, toTensorSpec(*type));
@@ -351,6 +357,39 @@ ModuleInstance::commands(Function &function, bool staged) {
   return recorded;
 }
 
+namespace {
+
+// The elements of an int32 or int64 tensor's `data` as int64 (the verifier
+// allows InputElement leaves on those types only); a partial element at
+// the end is left out, so a short tensor gives too few values, which
+// resolveCall refuses.
+std::vector<int64_t> int64Values(ElementType type,
+                                 std::span<const uint8_t> data) {
+  std::vector<int64_t> values;
+  if (type == ElementType::I64) {
+    values.resize(data.size() / sizeof(int64_t));
+    std::memcpy(values.data(), data.data(), values.size() * sizeof(int64_t));
+  } else if (type == ElementType::I32) {
+    std::vector<int32_t> narrow(data.size() / sizeof(int32_t));
+    std::memcpy(narrow.data(), data.data(), narrow.size() * sizeof(int32_t));
+    values.assign(narrow.begin(), narrow.end());
+  }
+  return values;
+}
+
+// The values of `valueInputs` among `inputs`, indexed by input.
+std::vector<std::vector<int64_t>>
+valuesOf(std::span<const uint32_t> valueInputs,
+         std::span<const HostTensor> inputs) {
+  std::vector<std::vector<int64_t>> values(inputs.size());
+  for (uint32_t i : valueInputs)
+    if (i < inputs.size())
+      values[i] = int64Values(inputs[i].Type, inputs[i].Data);
+  return values;
+}
+
+} // namespace
+
 ModuleInstance::Function *ModuleInstance::find(std::string_view name) {
   for (Function &candidate : Functions)
     if (candidate.Signature.Name == name)
@@ -401,13 +440,16 @@ ModuleInstance::call(std::string_view name,
 
 Status
 ModuleInstance::bindShapes(Function &function,
-                           const std::vector<std::vector<int64_t>> &shapes) {
-  if (function.Shapes && function.Shapes->InputShapes == shapes)
+                           const std::vector<std::vector<int64_t>> &shapes,
+                           const std::vector<std::vector<int64_t>> &values) {
+  if (function.Shapes && function.Shapes->InputShapes == shapes &&
+      (function.ValueInputs.empty() || function.Values == values))
     return Status();
   KILN_ASSIGN_OR_RETURN(CallShapes resolved,
                         resolveCall(*function.Def,
                                     functionLabel(function.Signature), shapes,
-                                    File->constantsSize()));
+                                    values, File->constantsSize()));
+  function.Values = values;
   // What was made for other shapes goes.
   function.Direct.reset();
   function.Staged.reset();
@@ -421,7 +463,8 @@ ModuleInstance::bindShapes(Function &function,
 
 StatusOr<std::vector<TensorSpec>>
 ModuleInstance::outputTypes(std::string_view name,
-                            std::span<const std::vector<int64_t>> inputShapes) {
+                            std::span<const std::vector<int64_t>> inputShapes,
+                            std::span<const HostTensor> inputs) {
   Function *function = find(name);
   if (!function)
     return lookup(name).status();
@@ -440,9 +483,11 @@ ModuleInstance::outputTypes(std::string_view name,
             tensorTypeString(inputShapes[i], signature.Inputs[i].Type));
     return signature.Outputs;
   }
-  KILN_ASSIGN_OR_RETURN(CallShapes resolved,
-                        resolveCall(*function->Def, functionLabel(signature),
-                                    inputShapes, File->constantsSize()));
+  KILN_ASSIGN_OR_RETURN(
+      CallShapes resolved,
+      resolveCall(*function->Def, functionLabel(signature), inputShapes,
+                  valuesOf(function->ValueInputs, inputs),
+                  File->constantsSize()));
   std::vector<TensorSpec> outputs = signature.Outputs;
   for (size_t i = 0; i < outputs.size(); ++i)
     outputs[i].Shape = resolved.OutputShapes[i];
@@ -464,7 +509,8 @@ ModuleInstance::callDynamic(Function &function,
     shapes.push_back(inputs[i].Shape);
   }
   std::lock_guard<std::mutex> lock(Mutex);
-  KILN_RETURN_IF_ERROR(bindShapes(function, shapes));
+  KILN_RETURN_IF_ERROR(
+      bindShapes(function, shapes, valuesOf(function.ValueInputs, inputs)));
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].Data.size() != function.InputBytes[i])
       return KILN_ERROR(InvalidArgument, functionLabel(signature), " input ", i,
@@ -568,9 +614,22 @@ Status ModuleInstance::callWithDeviceBuffers(
                         "its ",
                         signature.Inputs.size(), " input shape(s), got ",
                         inputShapes.size());
-    KILN_RETURN_IF_ERROR(
-        bindShapes(*function, std::vector<std::vector<int64_t>>(
-                                  inputShapes.begin(), inputShapes.end())));
+    // The inputs deciding shapes by their values are read back: a few
+    // integers each (the verifier fixed their sizes).
+    std::vector<std::vector<int64_t>> values(inputs.size());
+    for (uint32_t i : function->ValueInputs) {
+      if (i >= inputs.size() || !inputs[i] ||
+          inputs[i]->size() < function->InputBytes[i])
+        continue; // refused below, naming the input
+      std::vector<uint8_t> bytes(function->InputBytes[i]);
+      KILN_RETURN_IF_ERROR(hal::readBuffer(*Device, inputs[i], 0, bytes));
+      values[i] = int64Values(signature.Inputs[i].Type, bytes);
+    }
+    KILN_RETURN_IF_ERROR(bindShapes(
+        *function,
+        std::vector<std::vector<int64_t>>(inputShapes.begin(),
+                                          inputShapes.end()),
+        values));
   }
   if (inputs.size() != signature.Inputs.size() ||
       outputs.size() != signature.Outputs.size())

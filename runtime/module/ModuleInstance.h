@@ -81,7 +81,8 @@ public:
   /// the device's clock. Calls are serialized with call().
   /// A function with dynamic shapes takes its inputs' shapes in
   /// `inputShapes` (one per input; buffers carry sizes only); outputs must
-  /// hold what those shapes give (outputTypes).
+  /// hold what those shapes give (outputTypes). The inputs whose values
+  /// decide shapes are read back from their buffers first (a few bytes).
   Status callWithDeviceBuffers(
       std::string_view function,
       std::span<const std::shared_ptr<hal::Buffer>> inputs,
@@ -91,10 +92,13 @@ public:
 
   /// The types of `function`'s outputs for inputs of `inputShapes`: the
   /// signature's, or for a function with dynamic shapes what the shapes
-  /// give (checked as a call checks them).
+  /// give (checked as a call checks them). A function whose shapes depend
+  /// on the values of some integer inputs (a Reshape target given at call
+  /// time) needs those in `inputs` (all inputs, as call() takes them).
   StatusOr<std::vector<TensorSpec>>
   outputTypes(std::string_view function,
-              std::span<const std::vector<int64_t>> inputShapes);
+              std::span<const std::vector<int64_t>> inputShapes,
+              std::span<const HostTensor> inputs = {});
 
   const std::shared_ptr<hal::Device> &device() const { return Device; }
 
@@ -136,7 +140,8 @@ private:
   // A function with dynamic shapes at `shapes`: resolved (CallShapes.h),
   // its recordings, table and arena dropped when they were for others.
   Status bindShapes(Function &function,
-                    const std::vector<std::vector<int64_t>> &shapes);
+                    const std::vector<std::vector<int64_t>> &shapes,
+                    const std::vector<std::vector<int64_t>> &values);
   // call() of a function with dynamic shapes: resolves its shapes from the
   // inputs (CallShapes.h), recording afresh when they changed.
   StatusOr<std::vector<HostTensor>>

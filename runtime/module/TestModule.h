@@ -465,12 +465,12 @@ bool wellFormedProgram(const flatbuffers::Vector<const sc::ShapeNode *> &nodes,
   for (flatbuffers::uoffset_t i = 0; i < nodes.size(); ++i) {
     const sc::ShapeNode &n = *nodes.Get(i);
     uint8_t op = static_cast<uint8_t>(n.op());
-    if (op > 9)
+    if (op > 11)
       return false;
     if (n.op() == sc::ShapeOp::Constant) {
       if (n.a() < 0)
         return false;
-    } else if (op >= 3) {
+    } else if (op >= 3 && op <= 9) {
       if (n.a() < 0 || n.b() < 0 || n.a() >= int64_t(i) || n.b() >= int64_t(i))
         return false;
     } else if (!leafOk(n)) {
@@ -608,9 +608,26 @@ inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
     };
     if (dynamic) {
       if (!wellFormedProgram(*f->shape_program(), [&](const sc::ShapeNode &n) {
-            return n.op() == sc::ShapeOp::InputDim && n.a() >= 0 &&
-                   n.a() < int64_t(f->inputs()->size()) && n.b() >= 0 &&
-                   n.b() < int64_t(f->inputs()->Get(n.a())->shape()->size());
+            if (n.a() < 0 || n.a() >= int64_t(f->inputs()->size()) ||
+                n.b() < 0)
+              return false;
+            const sc::TensorType &in = *f->inputs()->Get(n.a());
+            if (n.op() == sc::ShapeOp::InputDim)
+              return n.b() < int64_t(in.shape()->size());
+            if (n.op() != sc::ShapeOp::InputElementPos &&
+                n.op() != sc::ShapeOp::InputElementNeg)
+              return false;
+            // An integer input of static shape holding element b.
+            if (in.element_type() != sc::ElementType::I32 &&
+                in.element_type() != sc::ElementType::I64)
+              return false;
+            int64_t count = 1;
+            for (int64_t d : *in.shape()) {
+              if (d < 0)
+                return false;
+              count *= d;
+            }
+            return n.b() < count;
           }))
         return "shape program";
       if (f->shape_checks())

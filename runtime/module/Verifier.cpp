@@ -490,9 +490,22 @@ private:
         shapeProgramOf(function.shape_program());
     std::string problem = sc::checkShapeProgram(
         program, [&](sc::ShapeOpcode op, int64_t a, int64_t b) {
-          return op == sc::ShapeOpcode::InputDim && a >= 0 &&
-                 a < static_cast<int64_t>(inputs.size()) && b >= 0 &&
-                 b < static_cast<int64_t>(inputs.Get(a)->shape()->size());
+          if (a < 0 || a >= static_cast<int64_t>(inputs.size()) || b < 0)
+            return false;
+          const sc::TensorType &input = *inputs.Get(a);
+          if (op == sc::ShapeOpcode::InputDim)
+            return b < static_cast<int64_t>(input.shape()->size());
+          // An element the runtime reads on the host: of an integer input
+          // whose size the signature fixes.
+          if (!sc::isInputElementOpcode(op) ||
+              (input.element_type() != sc::ElementType::I64 &&
+               input.element_type() != sc::ElementType::I32))
+            return false;
+          int64_t elements = 1;
+          for (int64_t d : *input.shape())
+            if (d < 0 || __builtin_mul_overflow(elements, d, &elements))
+              return false;
+          return b < elements;
         });
     if (!problem.empty())
       return KILN_ERROR(InvalidArgument, where, ": ", problem);

@@ -74,7 +74,7 @@ StatusOr<BenchmarkSamples> runBenchmark(
     shapes.push_back(inputs[i].Shape);
   }
   KILN_ASSIGN_OR_RETURN(std::vector<module::TensorSpec> outputTypes,
-                        instance.outputTypes(function.Name, shapes));
+                        instance.outputTypes(function.Name, shapes, inputs));
 
   hal::Device &device = *instance.device();
   KILN_ASSIGN_OR_RETURN(std::vector<std::shared_ptr<hal::Buffer>> inputBuffers,

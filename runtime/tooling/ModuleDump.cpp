@@ -104,6 +104,11 @@ std::string programString(const std::vector<sc::ShapeNodeData> &program,
     case sc::ShapeOpcode::PushConstant:
       out += strCat("words ", node.A, ", ", node.A + 1);
       break;
+    case sc::ShapeOpcode::InputElementPos:
+    case sc::ShapeOpcode::InputElementNeg:
+      // The positive or negative part of that element's value.
+      out += strCat("input", node.A, ".value[", node.B, "]");
+      break;
     default:
       out += strCat("n", node.A, ", n", node.B);
       break;

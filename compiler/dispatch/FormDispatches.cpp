@@ -62,6 +62,13 @@ bool isReshapeOp(Operation *op) {
 std::optional<uint64_t> aliasByteOffset(Operation *op) {
   if (isReshapeOp(op))
     return 0;
+  // A static tensor viewed with dynamic sizes (a reshape to a target given
+  // at call time): the same bytes.
+  if (auto cast = dyn_cast<tensor::CastOp>(op))
+    if (auto source = dyn_cast<RankedTensorType>(cast.getSource().getType());
+        source && source.hasStaticShape() &&
+        isa<RankedTensorType>(cast.getType()))
+      return 0;
   auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
   if (!slice || !slice.hasUnitStride() ||
       !slice.getSourceType().hasStaticShape())
@@ -577,6 +584,51 @@ LogicalResult formDispatches(func::FuncOp func,
   if (!func.getBody().hasOneBlock())
     return func.emitError("only single-block functions are supported");
   Block &block = func.getBody().front();
+
+  // The plan of a function with dynamic shapes has no fill or copy steps
+  // (their lengths would be computed per call): a result no dispatch
+  // computes is computed by one of its own, a fill as a generic (ONNX
+  // ConstantOfShape of a shape given at call time), an input, a constant
+  // or a view of one copied by a generic (a Reshape to a target given at
+  // call time returned as it is).
+  if (hasDynamicShapes(func)) {
+    Operation *ret = block.getTerminator();
+    for (OpOperand &result : ret->getOpOperands()) {
+      Value root = result.get();
+      while (Operation *def = root.getDefiningOp()) {
+        if (!isAliasOp(def))
+          break;
+        root = def->getOperand(0);
+      }
+      Operation *def = root.getDefiningOp();
+      if (auto fill = dyn_cast_or_null<linalg::FillOp>(def);
+          fill && root == result.get() && isClonableProducer(fill)) {
+        IRRewriter rewriter(fill);
+        if (failed(linalg::generalizeNamedOp(rewriter, fill)))
+          return fill.emitError("cannot compute this fill in a dispatch");
+        continue;
+      }
+      if (def && !isClonableProducer(def) && !isa<arith::ConstantOp>(def))
+        continue;
+      OpBuilder b(ret);
+      Location loc = ret->getLoc();
+      Value value = result.get();
+      auto type = cast<RankedTensorType>(value.getType());
+      Value init =
+          tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, value),
+                                  type.getElementType());
+      AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+      auto copy = linalg::GenericOp::create(
+          b, loc, TypeRange{type}, ValueRange{value}, ValueRange{init},
+          ArrayRef<AffineMap>{identity, identity},
+          SmallVector<utils::IteratorType>(type.getRank(),
+                                           utils::IteratorType::parallel),
+          [](OpBuilder &nested, Location l, ValueRange args) {
+            linalg::YieldOp::create(nested, l, args[0]);
+          });
+      result.set(copy.getResult(0));
+    }
+  }
 
   // Producers absorbed into the dispatch of a later root.
   llvm::DenseMap<Operation *, Operation *> absorbedInto;

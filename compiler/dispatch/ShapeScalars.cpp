@@ -3,23 +3,70 @@
 #include "compiler/dispatch/ShapeScalars.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 
 namespace kiln {
 
+namespace {
+
+// An element of a host function's integer argument read on the host, only
+// to become an index (the ONNX importer's shape given at call time):
+// `tensor.extract %arg[constant indices]`, each use an index_cast.
+bool isInputElementRead(tensor::ExtractOp extract) {
+  auto arg = dyn_cast<BlockArgument>(extract.getTensor());
+  if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()) ||
+      !arg.getOwner()->isEntryBlock() ||
+      !extract.getType().isSignlessInteger() ||
+      !cast<RankedTensorType>(extract.getTensor().getType()).hasStaticShape())
+    return false;
+  for (Value index : extract.getIndices())
+    if (!getConstantIntValue(index))
+      return false;
+  return !extract->use_empty() &&
+         llvm::all_of(extract->getUsers(), [](Operation *user) {
+           auto cast = dyn_cast<arith::IndexCastOp>(user);
+           return cast && cast.getType().isIndex();
+         });
+}
+
+} // namespace
+
 bool isShapeScalarOp(Operation *op) {
   if (isa<tensor::DimOp>(op))
     return true;
-  // The arithmetic the host plan evaluates (ShapeProgram.h's opcodes).
-  // Extents are never negative, so signed and unsigned forms agree.
+  if (auto extract = dyn_cast<tensor::ExtractOp>(op))
+    return isInputElementRead(extract);
+  if (auto cast = dyn_cast<arith::IndexCastOp>(op)) {
+    auto extract = cast.getIn().getDefiningOp<tensor::ExtractOp>();
+    return cast.getType().isIndex() && extract && isInputElementRead(extract);
+  }
+  // Comparisons and selects of extents (a Reshape's 0 and -1 given at call
+  // time), and the conditions they make.
+  auto isIndex = [](Type t) { return t.isIndex(); };
+  auto isBool = [](Type t) { return t.isInteger(1); };
+  if (isa<arith::CmpIOp>(op))
+    return llvm::all_of(op->getOperandTypes(), isIndex);
+  if (auto select = dyn_cast<arith::SelectOp>(op))
+    return isBool(select.getCondition().getType()) &&
+           select.getType().isIndex();
+  if (isa<arith::AndIOp, arith::OrIOp>(op) ||
+      (isa<arith::ConstantOp>(op) && isBool(op->getResult(0).getType())))
+    return llvm::all_of(op->getResultTypes(), isBool) &&
+           llvm::all_of(op->getOperandTypes(), isBool) &&
+           llvm::all_of(op->getUsers(), [](Operation *user) {
+             return isa<arith::SelectOp, arith::AndIOp, arith::OrIOp>(user);
+           });
+  // The arithmetic the host plan evaluates (ShapeProgram.h's opcodes; an
+  // unsigned form takes only values >= 0 there).
   if (!isa<arith::ConstantIndexOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
            arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp,
            arith::CeilDivUIOp, arith::CeilDivSIOp, arith::MaxUIOp,
            arith::MaxSIOp, arith::MinUIOp, arith::MinSIOp>(op))
     return false;
-  auto isIndex = [](Type t) { return t.isIndex(); };
   return llvm::all_of(op->getOperandTypes(), isIndex) &&
          llvm::all_of(op->getResultTypes(), isIndex);
 }

@@ -16,8 +16,10 @@
 
 namespace kiln {
 
-/// Whether `op` computes an extent on the host: `tensor.dim`, or an integer
-/// arith op on `index` values only.
+/// Whether `op` computes an extent on the host: `tensor.dim`, an integer
+/// arith op on `index` values only, a comparison or select of those, or an
+/// element of an integer function argument read as an index (a shape given
+/// at call time).
 bool isShapeScalarOp(mlir::Operation *op);
 
 } // namespace kiln

@@ -179,13 +179,75 @@ FailureOr<uint32_t> ShapeExpressions::extentIn(func::CallOp call,
 }
 
 FailureOr<uint32_t> ShapeExpressions::scalarIn(func::CallOp call, Value value) {
+  FailureOr<Signed> v = signedIn(call, value);
+  if (failed(v))
+    return failure();
+  std::optional<int64_t> pos = Program.constantValue(v->Pos),
+                         neg = Program.constantValue(v->Neg);
+  if (pos && neg && *neg > *pos) {
+    if (Operation *def = value.getDefiningOp())
+      return def->emitError() << "negative extent " << *pos - *neg;
+    return Host.emitError() << "negative extent " << *pos - *neg;
+  }
+  return nonNegative(*v);
+}
+
+uint32_t ShapeExpressions::nonNegative(Signed value) {
+  return Program.sub(value.Pos, value.Neg);
+}
+
+uint32_t ShapeExpressions::less(uint32_t a, uint32_t b) {
+  using Opcode = ShapeProgramBuilder::Opcode;
+  // max(a, b) - a is b - a where b > a, else 0; at most 1 of it.
+  return Program.binary(
+      Opcode::Min,
+      Program.sub(Program.binary(Opcode::Max, a, b), a),
+      Program.constant(1));
+}
+
+namespace {
+
+// The host function's argument and the flat element that `value` reads:
+// `arith.index_cast (tensor.extract %arg[constant indices])` of an integer
+// tensor of static shape, as the ONNX importer reads a shape given at call
+// time.
+std::optional<std::pair<unsigned, int64_t>> inputElementRead(Value value,
+                                                             func::FuncOp host) {
+  auto cast = value.getDefiningOp<arith::IndexCastOp>();
+  if (!cast)
+    return std::nullopt;
+  auto extract = cast.getIn().getDefiningOp<tensor::ExtractOp>();
+  if (!extract)
+    return std::nullopt;
+  auto arg = dyn_cast<BlockArgument>(extract.getTensor());
+  auto type = cast_if_present<RankedTensorType>(extract.getTensor().getType());
+  if (!arg || arg.getOwner() != &host.getBody().front() || !type ||
+      !type.hasStaticShape())
+    return std::nullopt;
+  int64_t flat = 0;
+  for (auto [d, index] : llvm::enumerate(extract.getIndices())) {
+    std::optional<int64_t> i = getConstantIntValue(index);
+    if (!i || *i < 0 || *i >= type.getDimSize(d))
+      return std::nullopt;
+    flat = flat * type.getDimSize(d) + *i;
+  }
+  return std::make_pair(arg.getArgNumber(), flat);
+}
+
+} // namespace
+
+FailureOr<ShapeExpressions::Signed>
+ShapeExpressions::signedIn(func::CallOp call, Value value) {
   if (Value operand = hostOperand(call, value))
-    return scalarIn(nullptr, operand);
+    return signedIn(nullptr, operand);
+  uint32_t zero = Program.constant(0);
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant))) {
-    if (constant.isNegative())
-      return Host.emitError() << "negative extent " << constant.getSExtValue();
-    return Program.constant(constant.getSExtValue());
+    int64_t c = constant.getSExtValue();
+    if (c == INT64_MIN)
+      return Host.emitError() << "an extent of " << c;
+    return c >= 0 ? Signed{Program.constant(c), zero}
+                  : Signed{zero, Program.constant(-c)};
   }
   Operation *def = value.getDefiningOp();
   if (auto dimOp = dyn_cast_or_null<tensor::DimOp>(def)) {
@@ -193,40 +255,150 @@ FailureOr<uint32_t> ShapeExpressions::scalarIn(func::CallOp call, Value value) {
     if (!index)
       return dimOp.emitError("a dimension index known at compile time is "
                              "needed");
-    return dimIn(call, dimOp.getSource(), *index);
+    FailureOr<uint32_t> node = dimIn(call, dimOp.getSource(), *index);
+    if (failed(node))
+      return failure();
+    return Signed{*node, zero};
+  }
+  if (!call)
+    if (std::optional<std::pair<unsigned, int64_t>> read =
+            inputElementRead(value, Host))
+      return Signed{Program.inputElement(read->first, read->second, false),
+                    Program.inputElement(read->first, read->second, true)};
+  if (auto select = dyn_cast_or_null<arith::SelectOp>(def)) {
+    // b + c (a - b) for the condition c in {0, 1}.
+    FailureOr<uint32_t> c = conditionIn(call, select.getCondition());
+    FailureOr<Signed> a = signedIn(call, select.getTrueValue());
+    FailureOr<Signed> b = signedIn(call, select.getFalseValue());
+    if (failed(c) || failed(a) || failed(b))
+      return failure();
+    if (std::optional<int64_t> k = Program.constantValue(*c))
+      return *k ? *a : *b;
+    return Signed{
+        Program.add(b->Pos, Program.mul(*c, Program.add(a->Pos, b->Neg))),
+        Program.add(b->Neg, Program.mul(*c, Program.add(a->Neg, b->Pos)))};
   }
   using Opcode = ShapeProgramBuilder::Opcode;
   std::optional<Opcode> op;
-  if (isa_and_nonnull<arith::AddIOp>(def))
+  // Unsigned forms agree with the signed ones on values >= 0, the only
+  // ones they take here (an operand below zero fails the call).
+  bool nonNegativeOperands = false;
+  if (isa_and_nonnull<arith::AddIOp>(def)) {
     op = Opcode::Add;
-  else if (isa_and_nonnull<arith::SubIOp>(def))
+  } else if (isa_and_nonnull<arith::SubIOp>(def)) {
     op = Opcode::Sub;
-  else if (isa_and_nonnull<arith::MulIOp>(def))
+  } else if (isa_and_nonnull<arith::MulIOp>(def)) {
     op = Opcode::Mul;
-  else if (isa_and_nonnull<arith::DivUIOp, arith::DivSIOp, arith::FloorDivSIOp>(
-               def))
+  } else if (isa_and_nonnull<arith::DivUIOp, arith::DivSIOp,
+                             arith::FloorDivSIOp>(def)) {
     op = Opcode::FloorDiv;
-  else if (isa_and_nonnull<arith::CeilDivUIOp, arith::CeilDivSIOp>(def))
+    nonNegativeOperands = true;
+  } else if (isa_and_nonnull<arith::CeilDivUIOp, arith::CeilDivSIOp>(def)) {
     op = Opcode::CeilDiv;
-  else if (isa_and_nonnull<arith::MaxUIOp, arith::MaxSIOp>(def))
+    nonNegativeOperands = true;
+  } else if (isa_and_nonnull<arith::MaxSIOp>(def)) {
     op = Opcode::Max;
-  else if (isa_and_nonnull<arith::MinUIOp, arith::MinSIOp>(def))
+  } else if (isa_and_nonnull<arith::MinSIOp>(def)) {
     op = Opcode::Min;
+  } else if (isa_and_nonnull<arith::MaxUIOp>(def)) {
+    op = Opcode::Max;
+    nonNegativeOperands = true;
+  } else if (isa_and_nonnull<arith::MinUIOp>(def)) {
+    op = Opcode::Min;
+    nonNegativeOperands = true;
+  }
   if (op && def->getNumOperands() == 2) {
-    FailureOr<uint32_t> a = scalarIn(call, def->getOperand(0));
+    FailureOr<Signed> a = signedIn(call, def->getOperand(0));
     if (failed(a))
       return failure();
-    FailureOr<uint32_t> b = scalarIn(call, def->getOperand(1));
+    FailureOr<Signed> b = signedIn(call, def->getOperand(1));
     if (failed(b))
       return failure();
-    return Program.binary(*op, *a, *b);
+    // Extents never negative: the arithmetic of nodes, as before values
+    // could be (a difference below zero fails the call).
+    if ((a->Neg == zero && b->Neg == zero) || nonNegativeOperands)
+      return Signed{
+          Program.binary(*op, nonNegative(*a), nonNegative(*b)), zero};
+    // a - b = x - y.
+    uint32_t x = Program.add(a->Pos, b->Neg), y = Program.add(a->Neg, b->Pos);
+    switch (*op) {
+    case Opcode::Add:
+      return Signed{Program.add(a->Pos, b->Pos), Program.add(a->Neg, b->Neg)};
+    case Opcode::Sub:
+      return Signed{x, y};
+    case Opcode::Mul:
+      return Signed{
+          Program.add(Program.mul(a->Pos, b->Pos), Program.mul(a->Neg, b->Neg)),
+          Program.add(Program.mul(a->Pos, b->Neg),
+                      Program.mul(a->Neg, b->Pos))};
+    case Opcode::Max: {
+      // b + max(a - b, 0).
+      uint32_t excess = Program.sub(Program.binary(Opcode::Max, x, y), y);
+      return Signed{Program.add(b->Pos, excess), b->Neg};
+    }
+    case Opcode::Min: {
+      // a - max(a - b, 0).
+      uint32_t excess = Program.sub(Program.binary(Opcode::Max, x, y), y);
+      return Signed{a->Pos, Program.add(a->Neg, excess)};
+    }
+    default:
+      break;
+    }
   }
   if (def)
     return def->emitError() << "cannot compute this extent on the host; "
-                               "extents are constants, tensor.dim and index "
-                               "arithmetic (add, sub, mul, div, ceildiv, "
-                               "max, min)";
+                               "extents are constants, tensor.dim, elements "
+                               "of integer inputs and index arithmetic (add, "
+                               "sub, mul, div, ceildiv, max, min, cmpi, "
+                               "select)";
   return Host.emitError("cannot compute an extent on the host");
+}
+
+FailureOr<uint32_t> ShapeExpressions::conditionIn(func::CallOp call,
+                                                  Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return Program.constant(constant.isZero() ? 0 : 1);
+  Operation *def = value.getDefiningOp();
+  if (auto cmp = dyn_cast_or_null<arith::CmpIOp>(def)) {
+    FailureOr<Signed> a = signedIn(call, cmp.getLhs());
+    FailureOr<Signed> b = signedIn(call, cmp.getRhs());
+    if (failed(a) || failed(b))
+      return failure();
+    // a < b exactly when x < y.
+    uint32_t x = Program.add(a->Pos, b->Neg), y = Program.add(a->Neg, b->Pos);
+    uint32_t one = Program.constant(1);
+    switch (cmp.getPredicate()) {
+    case arith::CmpIPredicate::slt:
+      return less(x, y);
+    case arith::CmpIPredicate::sle:
+      return Program.sub(one, less(y, x));
+    case arith::CmpIPredicate::sgt:
+      return less(y, x);
+    case arith::CmpIPredicate::sge:
+      return Program.sub(one, less(x, y));
+    case arith::CmpIPredicate::eq:
+      return Program.sub(one, Program.add(less(x, y), less(y, x)));
+    case arith::CmpIPredicate::ne:
+      return Program.add(less(x, y), less(y, x));
+    default:
+      break;
+    }
+  }
+  if (isa_and_nonnull<arith::AndIOp, arith::OrIOp>(def)) {
+    FailureOr<uint32_t> a = conditionIn(call, def->getOperand(0));
+    FailureOr<uint32_t> b = conditionIn(call, def->getOperand(1));
+    if (failed(a) || failed(b))
+      return failure();
+    return isa<arith::AndIOp>(def)
+               ? Program.mul(*a, *b)
+               : Program.binary(ShapeProgramBuilder::Opcode::Max, *a, *b);
+  }
+  if (def)
+    return def->emitError() << "cannot compute this condition on the host; "
+                               "conditions are signed comparisons (and, or) "
+                               "of extents";
+  return Host.emitError("cannot compute a condition on the host");
 }
 
 LogicalResult ShapeExpressions::appendLoopChecks(

@@ -9,7 +9,10 @@
 // source's plus the padding, a collapse the product of its group, an
 // expansion and a slice the sizes they were given), where the
 // dispatch's arguments lead back to the call's operands; host-side index
-// arithmetic (ShapeScalars.h) becomes arithmetic nodes.
+// arithmetic (ShapeScalars.h) becomes arithmetic nodes, and an element of
+// an integer input read on the host (a shape given at call time) becomes
+// its positive and negative parts, over which signed arithmetic,
+// comparisons and selects are sums and products of parts.
 //
 // The same walk gives the equalities a call needs of its inputs' shapes:
 // every operand dimension a linalg op indexes by one loop alone must equal
@@ -57,6 +60,21 @@ private:
                                   unsigned dim);
   mlir::FailureOr<uint32_t> scalarIn(mlir::func::CallOp call,
                                      mlir::Value value);
+  // A host index value that may be negative (it reads an input's elements:
+  // a Reshape target or Slice starts given at call time) as the difference
+  // Pos - Neg of two nodes, each >= 0 as every node is; scalarIn takes the
+  // difference, which fails the call where it is negative.
+  struct Signed {
+    uint32_t Pos, Neg;
+  };
+  mlir::FailureOr<Signed> signedIn(mlir::func::CallOp call, mlir::Value value);
+  // The node (0 or 1) of an i1 host value: a comparison of index values.
+  mlir::FailureOr<uint32_t> conditionIn(mlir::func::CallOp call,
+                                        mlir::Value value);
+  // `value` as a node when it cannot be negative: a call where it is fails.
+  uint32_t nonNegative(Signed value);
+  // 1 when a < b, else 0 (each >= 0).
+  uint32_t less(uint32_t a, uint32_t b);
   // A constant or an `index` value of the body `call` calls (or the host).
   mlir::FailureOr<uint32_t> extentIn(mlir::func::CallOp call,
                                      mlir::OpFoldResult extent);

@@ -24,6 +24,12 @@ uint32_t ShapeProgramBuilder::pushConstant(uint32_t word) {
   return node(Opcode::PushConstant, word, 0);
 }
 
+uint32_t ShapeProgramBuilder::inputElement(uint32_t input, uint32_t element,
+                                           bool negativePart) {
+  return node(negativePart ? Opcode::InputElementNeg : Opcode::InputElementPos,
+              input, element);
+}
+
 std::optional<int64_t> ShapeProgramBuilder::constantValue(uint32_t n) const {
   if (Nodes[n].Op != Opcode::Constant)
     return std::nullopt;
@@ -38,8 +44,15 @@ uint32_t ShapeProgramBuilder::binary(Opcode op, uint32_t a, uint32_t b) {
       ((op == Opcode::FloorDiv || op == Opcode::CeilDiv) && cb == 1) ||
       ((op == Opcode::Max || op == Opcode::Min) && a == b))
     return a;
-  if ((op == Opcode::Mul && ca == 1) || (op == Opcode::Add && ca == 0))
+  if ((op == Opcode::Mul && ca == 1) || (op == Opcode::Add && ca == 0) ||
+      (op == Opcode::Max && ca == 0))
     return b;
+  // Every node is >= 0.
+  if (op == Opcode::Max && cb == 0)
+    return a;
+  if ((op == Opcode::Mul && (ca == 0 || cb == 0)) ||
+      (op == Opcode::Min && (ca == 0 || cb == 0)) || (op == Opcode::Sub && a == b))
+    return constant(0);
   if (ca && cb) {
     // The shared evaluator folds, so compile time and run time agree; an
     // undefined result stays a node and fails each call that reaches it.

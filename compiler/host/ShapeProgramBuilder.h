@@ -26,10 +26,15 @@ public:
   uint32_t inputDim(uint32_t input, uint32_t dim);
   /// The 64-bit push constant at `word` (an entry point's grid program).
   uint32_t pushConstant(uint32_t word);
+  /// The positive (or, with `negativePart`, negative) part of element
+  /// `element` of input `input`, read per call (a function's program).
+  uint32_t inputElement(uint32_t input, uint32_t element, bool negativePart);
   /// `a op b`, folded when both are constants and the result is defined.
   uint32_t binary(Opcode op, uint32_t a, uint32_t b);
   uint32_t add(uint32_t a, uint32_t b) { return binary(Opcode::Add, a, b); }
   uint32_t mul(uint32_t a, uint32_t b) { return binary(Opcode::Mul, a, b); }
+  /// `a - b`, an error of the call where it would be negative.
+  uint32_t sub(uint32_t a, uint32_t b) { return binary(Opcode::Sub, a, b); }
   /// `a` rounded up to a multiple of `alignment`.
   uint32_t alignTo(uint32_t a, int64_t alignment);
 

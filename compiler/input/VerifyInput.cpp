@@ -82,6 +82,12 @@ bool acceptsDynamicShapes(Operation *op) {
   StringRef dialect = op->getName().getDialectNamespace();
   if (dialect == "linalg" || dialect == "arith" || dialect == "math")
     return true;
+  // A cast only forgets sizes (a static view made dynamic): the host plan
+  // takes it as a view of the same bytes.
+  if (auto cast = dyn_cast<tensor::CastOp>(op))
+    return cast.getSource().getType().getElementType() ==
+               cast.getType().getElementType() &&
+           cast.getSource().getType().hasStaticShape();
   return isa<func::FuncOp, func::ReturnOp, func::CallOp, tensor::EmptyOp,
              tensor::DimOp, tensor::PadOp, tensor::CollapseShapeOp,
              tensor::ExpandShapeOp, tensor::ExtractSliceOp, tensor::ConcatOp>(
@@ -107,8 +113,9 @@ LogicalResult verifyType(Operation *op, Type type, StringRef what) {
                         << "; Kiln compiles dynamic dimensions only in func, "
                            "linalg, arith and math ops, tensor.empty, "
                            "tensor.dim, tensor.pad, tensor.collapse_shape, "
-                           "tensor.expand_shape, tensor.extract_slice and "
-                           "tensor.concat so far";
+                           "tensor.expand_shape, tensor.extract_slice, "
+                           "tensor.concat and tensor.cast of a static tensor "
+                           "so far";
     type = shaped.getElementType();
   }
   if (isa<tosa::shapeType, NoneType>(type))

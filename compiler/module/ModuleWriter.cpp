@@ -27,6 +27,9 @@ constexpr uint16_t kVersionMinorDynamic = 3;
 constexpr uint16_t kVersionMinorEarlyLaunch = 4;
 constexpr uint16_t kVersionMinorBounds = 5;
 constexpr uint16_t kVersionMinorSpecializations = 6;
+// 7: shape nodes reading input elements (InputElementPos/Neg), which a 1.6
+// reader refuses as unknown opcodes rather than misreads.
+constexpr uint16_t kVersionMinorInputValues = 7;
 
 FailureOr<fbs::ElementType> elementTypeOf(Location loc, Type type) {
   if (type.isF32())
@@ -116,6 +119,7 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
     return fbb.CreateVector(out);
   };
   bool dynamic = false;
+  bool readsValues = false;
   bool earlyLaunch = false;
 
   std::vector<flatbuffers::Offset<fbs::Function>> fns;
@@ -224,6 +228,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
         0;
     if (!plan.ShapeProgram.empty()) {
       dynamic = true;
+      for (const schema::ShapeNodeData &node : plan.ShapeProgram)
+        readsValues |= schema::isInputElementOpcode(node.Op);
       program = fbb.CreateVectorOfStructs(toShapeNodes(plan.ShapeProgram));
       std::vector<fbs::ShapeCheck> pairs;
       for (auto [lhs, rhs] : plan.ShapeChecks)
@@ -287,7 +293,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                                 fbs::kConstantsSegmentAlignment);
   auto module = fbs::CreateModule(
       fbb, kVersionMajor,
-      specialized   ? kVersionMinorSpecializations
+      readsValues   ? kVersionMinorInputValues
+      : specialized ? kVersionMinorSpecializations
       : bounded     ? kVersionMinorBounds
       : earlyLaunch ? kVersionMinorEarlyLaunch
       : dynamic     ? kVersionMinorDynamic

@@ -223,6 +223,12 @@ Value reshapeThroughFlat(OpBuilder &b, Location loc, Value value,
   auto flatType = RankedTensorType::get(
       {getConstantIntValue(total).value_or(ShapedType::kDynamic)}, element);
   Value flat = collapseToFlat(b, loc, value, flatType);
+  // A static source viewed at sizes known per call (a target given at call
+  // time): the flat view is made dynamic first, as an expansion into
+  // dynamic dimensions needs.
+  if (flatType.hasStaticShape() && !resultType.hasStaticShape())
+    flat = tensor::CastOp::create(
+        b, loc, RankedTensorType::get({ShapedType::kDynamic}, element), flat);
   if (shape.size() == 1)
     return flat.getType() == resultType
                ? flat

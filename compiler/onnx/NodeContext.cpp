@@ -5,6 +5,8 @@
 #include "compiler/onnx/OnnxTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "onnx/onnx_pb.h"
 
@@ -73,6 +75,34 @@ NodeContext::shapeValueInput(size_t i) const {
     return nullptr;
   auto it = ShapeValues.find(Node.input(i));
   return it == ShapeValues.end() ? nullptr : &it->second;
+}
+
+std::optional<llvm::SmallVector<mlir::Value>>
+NodeContext::intsReadAtCallTime(size_t i) {
+  if (!hasInput(i) || constantInput(i) || shapeValueInput(i))
+    return std::nullopt;
+  int32_t dtype = inputDType(i);
+  mlir::RankedTensorType type = inputType(i);
+  if ((dtype != Int64 && dtype != Int32) || !type.hasStaticShape() ||
+      type.getRank() > 1 || type.getNumElements() > limits().MaxRank)
+    return std::nullopt;
+  mlir::Value value = input(i);
+  // A graph input: the function's argument, whose data the runtime has on
+  // the host before the call (not a value computed inside it).
+  auto arg = mlir::dyn_cast<mlir::BlockArgument>(value);
+  if (!arg || !mlir::isa<mlir::func::FuncOp>(arg.getOwner()->getParentOp()))
+    return std::nullopt;
+  llvm::SmallVector<mlir::Value> elements;
+  for (int64_t k = 0; k < type.getNumElements(); ++k) {
+    llvm::SmallVector<mlir::Value> index;
+    if (type.getRank() == 1)
+      index.push_back(mlir::arith::ConstantIndexOp::create(Builder, Loc, k));
+    mlir::Value element =
+        mlir::tensor::ExtractOp::create(Builder, Loc, value, index);
+    elements.push_back(mlir::arith::IndexCastOp::create(
+        Builder, Loc, Builder.getIndexType(), element));
+  }
+  return elements;
 }
 
 const HostTensor *NodeContext::requireConstant(size_t i, llvm::Twine what) {

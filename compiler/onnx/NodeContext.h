@@ -97,6 +97,13 @@ public:
   /// The input's elements when it is a shape value (ShapeValueTable), else
   /// null.
   const llvm::SmallVector<mlir::OpFoldResult> *shapeValueInput(size_t i) const;
+  /// The integers of a graph input read on the host at each call, as index
+  /// values (tensor.extract and index_cast, which the host plan turns into
+  /// shape nodes): for an int32 or int64 graph input of at most one
+  /// dimension and at most MaxRank elements that is neither a constant nor
+  /// a shape value; nullopt for any other input. A shape, pads or starts
+  /// given at call time (issue 19 item 3).
+  std::optional<llvm::SmallVector<mlir::Value>> intsReadAtCallTime(size_t i);
   /// The input's value when known at import time; else null after an
   /// "unsupported" error naming `what` and saying "input K 'NAME' is computed
   /// at run time" (the node-test runner pins such inputs and retries).

@@ -24,3 +24,29 @@ func.func @add(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
   } -> tensor<?xf32>
   return %r : tensor<?xf32>
 }
+
+// -----
+
+// A result with dynamic shapes that no dispatch computes (an input viewed
+// at a shape given at call time, a fill) is computed by a dispatch of its
+// own: the dynamic plan has no copy or fill steps.
+// CHECK-LABEL: func.func @returned_views(
+// CHECK:         %[[V:.*]] = tensor.expand_shape
+// CHECK:         %[[F:.*]] = call @returned_views_dispatch_0(
+// CHECK:         %[[C:.*]] = call @returned_views_dispatch_1(%[[V]]
+// CHECK:         return %[[C]], %[[F]]
+// CHECK:       func.func private @returned_views_dispatch_0(
+// CHECK:         linalg.generic
+// CHECK:       func.func private @returned_views_dispatch_1(
+// CHECK:         linalg.generic
+func.func @returned_views(%a: tensor<8xf32>, %s: tensor<1xi64>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.extract %s[%c0] : tensor<1xi64>
+  %n = arith.index_cast %e : i64 to index
+  %flat = tensor.cast %a : tensor<8xf32> to tensor<?xf32>
+  %view = tensor.expand_shape %flat [[0]] output_shape [%n] : tensor<?xf32> into tensor<?xf32>
+  %empty = tensor.empty(%n) : tensor<?xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%empty : tensor<?xf32>) -> tensor<?xf32>
+  return %view, %fill : tensor<?xf32>, tensor<?xf32>
+}

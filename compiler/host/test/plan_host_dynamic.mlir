@@ -251,3 +251,34 @@ func.func @split_rows(%a: tensor<?xf32>) -> tensor<?xf32> {
   %3 = call @use(%1, %2, %a) : (tensor<1x64xf32>, tensor<1x64xf32>, tensor<?xf32>) -> tensor<?xf32>
   return %3 : tensor<?xf32>
 }
+
+// -----
+
+func.func private @d(%a: tensor<?xf32>, %n: index) -> tensor<?xf32> attributes {kiln.dispatch} {
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %0 = linalg.exp ins(%a : tensor<?xf32>) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// An element of an integer input read on the host (a shape given at call
+// time) is its positive and negative parts, each a node >= 0; counted from
+// the end when negative (select of a comparison: sums and products of
+// parts), the extent is their difference, which fails a call where it is
+// negative. The view of the input at that length is checked per call to
+// hold as many bytes as the input.
+// CHECK-LABEL: func.func @extent_from_input(
+// CHECK-SAME:    kiln.shape_checks = ["n{{[0-9]+}} == n{{[0-9]+}}"]
+// CHECK-SAME:    kiln.shape_program = [{{.*}}"element+ 1 0", "element- 1 0"{{.*}}"min n{{[0-9]+}} n{{[0-9]+}}"{{.*}}"sub n{{[0-9]+}} n{{[0-9]+}}"
+func.func @extent_from_input(%a: tensor<8xf32>, %s: tensor<1xi64>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %e = tensor.extract %s[%c0] : tensor<1xi64>
+  %v = arith.index_cast %e : i64 to index
+  %negative = arith.cmpi slt, %v, %c0 : index
+  %wrapped = arith.addi %v, %c8 : index
+  %n = arith.select %negative, %wrapped, %v : index
+  %flat = tensor.cast %a : tensor<8xf32> to tensor<?xf32>
+  %view = tensor.expand_shape %flat [[0]] output_shape [%n] : tensor<?xf32> into tensor<?xf32>
+  %0 = call @d(%view, %n) : (tensor<?xf32>, index) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}

@@ -128,12 +128,13 @@ func.func @dynamic_pad_reshape(%a: tensor<?x3x4xf32>) -> tensor<?x5x5xf32> {
 
 // -----
 
-// Other ops keep static shapes.
-func.func @dynamic_result(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'tensor.cast' has a result of dynamic shape 'tensor<?xf32>'; Kiln compiles dynamic dimensions only in func, linalg, arith and math ops, tensor.empty, tensor.dim, tensor.pad, tensor.collapse_shape, tensor.expand_shape, tensor.extract_slice and tensor.concat so far}}
+// A cast may forget a static tensor's sizes (a view, as a reshape to a
+// target given at call time makes); other ops keep static shapes.
+func.func @dynamic_result(%a: tensor<4xf32>, %b: tensor<?x4xf32>) -> tensor<?xf32> {
   %0 = tensor.cast %a : tensor<4xf32> to tensor<?xf32>
-  %1 = tensor.cast %0 : tensor<?xf32> to tensor<4xf32>
-  return %1 : tensor<4xf32>
+  // expected-error @+1 {{'tensor.cast' has a result of dynamic shape 'tensor<?x?xf32>'; Kiln compiles dynamic dimensions only in func, linalg, arith and math ops, tensor.empty, tensor.dim, tensor.pad, tensor.collapse_shape, tensor.expand_shape, tensor.extract_slice, tensor.concat and tensor.cast of a static tensor so far}}
+  %1 = tensor.cast %b : tensor<?x4xf32> to tensor<?x?xf32>
+  return %0 : tensor<?xf32>
 }
 
 // -----

@@ -314,7 +314,58 @@ LogicalResult convertDynamicReshape(NodeContext &ctx) {
   return setReshapedDynamic(ctx, sizes);
 }
 
+/// Reshape to a target given at call time (a graph input, ONNX's backend
+/// tests give every input so): each element's 0 (copying the input's
+/// dimension, unless allowzero) and -1 (taking what the others leave) are
+/// decided per call on the host, and the view's per-call byte check (the
+/// host plan's) refuses a target of another element count.
+LogicalResult convertReshapeAtCallTime(NodeContext &ctx,
+                                       llvm::ArrayRef<Value> target) {
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Value input = ctx.input(0);
+  int64_t rank = ctx.inputRank(0);
+  bool allowZero = ctx.attrInt("allowzero", 0) != 0;
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto equals = [&](Value v, int64_t c) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
+                                 index(c));
+  };
+  llvm::SmallVector<Value> known, inferHere;
+  Value product = index(1);
+  for (auto [k, v] : llvm::enumerate(target)) {
+    Value size = v;
+    if (!allowZero && static_cast<int64_t>(k) < rank)
+      size = arith::SelectOp::create(
+          b, loc, equals(v, 0),
+          getValueOrCreateConstantIndexOp(b, loc, dimSize(b, loc, input, k)),
+          v);
+    Value infer = equals(v, -1);
+    known.push_back(size);
+    inferHere.push_back(infer);
+    product = arith::MulIOp::create(
+        b, loc, product, arith::SelectOp::create(b, loc, infer, index(1), size));
+  }
+  // A target with a 0 and no -1 (allowzero) must not divide by zero.
+  Value total = getValueOrCreateConstantIndexOp(
+      b, loc, leadingProduct(b, loc, input, rank));
+  Value inferred = arith::DivSIOp::create(
+      b, loc, total, arith::MaxSIOp::create(b, loc, product, index(1)));
+  llvm::SmallVector<OpFoldResult> sizes;
+  for (auto [size, infer] : llvm::zip(known, inferHere))
+    sizes.push_back(
+        arith::SelectOp::create(b, loc, infer, inferred, size).getResult());
+  ctx.setOutput(0, reshapeThroughFlat(b, loc, input, sizes), ctx.inputDType(0));
+  return success();
+}
+
 LogicalResult convertReshape(NodeContext &ctx) {
+  if (ctx.opset() >= 5)
+    if (std::optional<llvm::SmallVector<Value>> target =
+            ctx.intsReadAtCallTime(1))
+      return convertReshapeAtCallTime(ctx, *target);
   if (!ctx.inputType(0).hasStaticShape() || ctx.shapeValueInput(1)) {
     if (ctx.opset() < 5)
       return ctx.unsupported("Reshape-1 on a dynamic input");

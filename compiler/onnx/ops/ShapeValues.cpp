@@ -162,11 +162,15 @@ Value indexValue(NodeContext &ctx, OpFoldResult e) {
   return getValueOrCreateConstantIndexOp(ctx.builder(), ctx.loc(), e);
 }
 
-// Input `i` as shape-value elements: a shape value's, or an int64
-// constant's (a scalar or 1-D); nullopt otherwise.
+// Input `i` as shape-value elements: a shape value's, a graph input's read
+// at call time (NodeContext::intsReadAtCallTime), or an int64 constant's (a
+// scalar or 1-D); nullopt otherwise.
 std::optional<Elements> elementsOf(NodeContext &ctx, size_t i) {
   if (const Elements *data = ctx.shapeValueInput(i))
     return *data;
+  if (std::optional<llvm::SmallVector<Value>> read =
+          ctx.intsReadAtCallTime(i))
+    return Elements(read->begin(), read->end());
   const HostTensor *c = ctx.constantInput(i);
   if (!c || c->dtype() != Int64 || c->shape().size() > 1 ||
       tooLong(ctx, c->numElements()))
@@ -255,10 +259,13 @@ FailureOr<bool> foldRange(NodeContext &ctx) {
   return true;
 }
 
-// ConstantOfShape of a shape value: a splat of dynamic extents.
+// ConstantOfShape of a shape value or of a shape given at call time: a
+// splat of dynamic extents (a negative one fails the call).
 FailureOr<bool> foldConstantOfShape(NodeContext &ctx) {
-  const Elements *dims = ctx.shapeValueInput(0);
-  if (!dims || ctx.inputRank(0) != 1)
+  if (ctx.constantInput(0) || ctx.inputRank(0) != 1)
+    return false;
+  std::optional<Elements> dims = elementsOf(ctx, 0);
+  if (!dims)
     return false;
   HostTensor value = HostTensor::fromDoubles(Float, {1}, {0.0});
   FailureOr<std::optional<HostTensor>> attr = ctx.attrTensor("value");
@@ -309,7 +316,9 @@ FailureOr<bool> foldConstantOfShape(NodeContext &ctx) {
 // computed on the host per call.
 FailureOr<bool> foldSlice(NodeContext &ctx) {
   if (ctx.opset() < 10 || ctx.shapeValueInput(0) ||
-      (!ctx.shapeValueInput(1) && !ctx.shapeValueInput(2)))
+      (ctx.constantInput(1) && ctx.constantInput(2)) ||
+      (ctx.hasInput(3) && !ctx.constantInput(3)) ||
+      (ctx.hasInput(4) && !ctx.constantInput(4)))
     return false;
   std::optional<Elements> starts = elementsOf(ctx, 1),
                           ends = elementsOf(ctx, 2);
@@ -351,9 +360,10 @@ FailureOr<bool> foldSlice(NodeContext &ctx) {
     if (seen[*axis] || ShapedType::isDynamic(dim))
       return false;
     seen[*axis] = true;
-    // A constant bound clamped at import; a host value (a dimension's
-    // arithmetic, never negative) clamped per call.
-    auto clampTo = [&](OpFoldResult bound, Value low) -> Value {
+    // A constant bound clamped at import; a host value clamped per call (a
+    // negative one, given at call time, counted from the end).
+    auto clampTo = [&](OpFoldResult bound, Value low,
+                       bool givenAtCallTime) -> Value {
       if (std::optional<int64_t> c = getConstantIntValue(bound)) {
         int64_t v = *c < 0 ? *c + dim : *c;
         v = std::clamp<int64_t>(v, 0, dim);
@@ -362,13 +372,24 @@ FailureOr<bool> foldSlice(NodeContext &ctx) {
                    : cv;
       }
       Value v = indexValue(ctx, bound);
+      auto extent = [&] {
+        return arith::ConstantIndexOp::create(builder, loc, dim);
+      };
+      if (givenAtCallTime) {
+        Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+        Value negative = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::slt, v, zero);
+        v = arith::SelectOp::create(
+            builder, loc, negative,
+            arith::AddIOp::create(builder, loc, v, extent()), v);
+        v = arith::MaxSIOp::create(builder, loc, v, zero);
+      }
       if (low)
         v = arith::MaxSIOp::create(builder, loc, v, low);
-      return arith::MinSIOp::create(
-          builder, loc, v, arith::ConstantIndexOp::create(builder, loc, dim));
+      return arith::MinSIOp::create(builder, loc, v, extent());
     };
-    Value start = clampTo((*starts)[k], nullptr);
-    Value end = clampTo((*ends)[k], start);
+    Value start = clampTo((*starts)[k], nullptr, !ctx.shapeValueInput(1));
+    Value end = clampTo((*ends)[k], start, !ctx.shapeValueInput(2));
     offsets[*axis] = start;
     sizes[*axis] = arith::SubIOp::create(builder, loc, end, start).getResult();
   }

@@ -166,6 +166,53 @@ LogicalResult convertTrilu(NodeContext &ctx) {
   int64_t rank = shape.size();
   if (rank < 2)
     return ctx.emitError() << "input must have at least 2 dimensions";
+  bool upper = ctx.attrInt("upper", 1) != 0;
+  Type element = ctx.inputType(0).getElementType();
+  arith::CmpIPredicate keepIf =
+      upper ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sle;
+  // Kept: j - i >= k (upper) or j - i <= k (lower), k as an index built
+  // by `kIndex` right before the compare (where the constant k's
+  // arith.constant has always been).
+  auto masked = [&](OpBuilder &b, Location l, Value x,
+                    llvm::function_ref<Value(OpBuilder &, Location)> kIndex) {
+    Value i = linalg::IndexOp::create(b, l, rank - 2);
+    Value j = linalg::IndexOp::create(b, l, rank - 1);
+    Value diff = arith::SubIOp::create(b, l, j, i);
+    Value keep = arith::CmpIOp::create(b, l, keepIf, diff, kIndex(b, l));
+    return Value(arith::SelectOp::create(b, l, keep, x,
+                                         scalarConstant(b, l, element, 0)));
+  };
+  if (ctx.hasInput(1) && !ctx.constantInput(1)) {
+    // k computed at run time (a graph input, say) moves only the diagonal,
+    // not any shape, so it is data: one more operand of the generic, 0-d
+    // and read by every element, compared inside the body.
+    int32_t kType = ctx.inputDType(1);
+    if (!isIntegerDType(kType))
+      return ctx.emitError()
+             << "k must be an integer, not " << dtypeName(kType);
+    llvm::ArrayRef<int64_t> kShape = ctx.inputShape(1);
+    if (!ShapedType::isStaticShape(kShape) || numElementsOf(kShape) != 1)
+      return ctx.emitError()
+             << "k must be a scalar, not " << shapeString(kShape);
+    OpBuilder &b = ctx.builder();
+    Location loc = ctx.loc();
+    // A one-element k of rank 1 or more (ONNX asks for 0-d) viewed as 0-d,
+    // so its indexing map reads no loop dimension.
+    Value k = reshapeTo(b, loc, ctx.input(1), {});
+    bool isUnsigned = isUnsignedDType(kType);
+    Value result = buildElementwise(
+        b, loc, {ctx.input(0), k}, shape, element,
+        [&](OpBuilder &nb, Location l, ValueRange a) {
+          return masked(nb, l, a[0], [&](OpBuilder &cb, Location cl) {
+            return isUnsigned ? Value(arith::IndexCastUIOp::create(
+                                    cb, cl, cb.getIndexType(), a[1]))
+                              : Value(arith::IndexCastOp::create(
+                                    cb, cl, cb.getIndexType(), a[1]));
+          });
+        });
+    ctx.setOutput(0, result, ctx.inputDType(0));
+    return success();
+  }
   int64_t k = 0;
   if (ctx.hasInput(1)) {
     FailureOr<llvm::SmallVector<int64_t>> kv = ctx.constantInts(1, "k");
@@ -175,19 +222,11 @@ LogicalResult convertTrilu(NodeContext &ctx) {
       return ctx.emitError() << "k must be a scalar";
     k = (*kv)[0];
   }
-  bool upper = ctx.attrInt("upper", 1) != 0;
-  Type element = ctx.inputType(0).getElementType();
   return emitElementwise(
       ctx, {0}, ctx.inputDType(0), [&](OpBuilder &b, Location l, ValueRange a) {
-        Value i = linalg::IndexOp::create(b, l, rank - 2);
-        Value j = linalg::IndexOp::create(b, l, rank - 1);
-        // Kept: j - i >= k (upper) or j - i <= k (lower).
-        Value diff = arith::SubIOp::create(b, l, j, i);
-        Value keep = arith::CmpIOp::create(
-            b, l, upper ? arith::CmpIPredicate::sge : arith::CmpIPredicate::sle,
-            diff, indexConst(b, l, k));
-        return Value(arith::SelectOp::create(b, l, keep, a[0],
-                                             scalarConstant(b, l, element, 0)));
+        return masked(b, l, a[0], [&](OpBuilder &cb, Location cl) {
+          return indexConst(cb, cl, k);
+        });
       });
 }
 

@@ -314,6 +314,36 @@ def fold_bodies():
     return _foldedCases(cases)
 
 
+def trilu_runtime_k():
+    """Trilu (lower) over a dynamic batch of matrices, its k a 0-d graph
+    input read at call time: k moves only the diagonal, so it is data."""
+    return model(
+        [helper.make_node("Trilu", ["x", "k"], ["y"], upper=0)],
+        [tensor("x", TensorProto.FLOAT, ["batch", 3, 4]),
+         tensor("k", TensorProto.INT64, [])],
+        [tensor("y", TensorProto.FLOAT, ["batch", 3, 4])])
+
+
+def trilu_runtime_k_1d():
+    """Trilu (upper) with k a graph input of shape [1], which ONNX asks to
+    be 0-d and some exporters write as one element."""
+    return model(
+        [helper.make_node("Trilu", ["x", "k"], ["y"], upper=1)],
+        [tensor("x", TensorProto.INT32, [3, 4]),
+         tensor("k", TensorProto.INT64, [1])],
+        [tensor("y", TensorProto.INT32, [3, 4])])
+
+
+def trilu_constant_k():
+    """The same with k a constant (-1): the diagonal folded into the
+    body."""
+    return model(
+        [i64("k", -1),
+         helper.make_node("Trilu", ["x", "k"], ["y"], upper=0)],
+        [tensor("x", TensorProto.FLOAT, ["batch", 3, 4])],
+        [tensor("y", TensorProto.FLOAT, ["batch", 3, 4])])
+
+
 def mod_by_zero():
     return _folded("Mod", np.int64, [7, 5], [3, 0])
 

@@ -2444,6 +2444,27 @@ def dynamic_trilu_mask():
 
 
 @case
+def dynamic_trilu_runtime_k():
+    """Trilu whose k is a graph input read at each call (it moves only the
+    diagonal, so it is data, not a shape): the lower and the upper triangle
+    of x over a dynamic row count, one module at several rows and k,
+    negative k and k past either side included."""
+    nodes = [helper.make_node("Trilu", ["x", "k"], ["lower"], upper=0),
+             helper.make_node("Trilu", ["x", "k"], ["upper"], upper=1)]
+    model = dynamicGraph(nodes, [("x", [2, "t", 5]),
+                                 ("k", [], TensorProto.INT64)],
+                         [("lower", [2, "t", 5]), ("upper", [2, "t", 5])],
+                         {})
+    inputs, refs = Calls(), Calls()
+    for t, k in ((1, 0), (3, -1), (4, 2), (6, -7), (5, 9)):
+        x = rand((2, t, 5), 230 + t)
+        inputs.append([x, np.array(k, np.int64)])
+        refs.append([np.tril(x.astype(np.float64), k),
+                     np.triu(x.astype(np.float64), k)])
+    return model, inputs, refs
+
+
+@case
 def dynamic_bias_slice():
     """A causal bias buffer sliced at its inputs' positions, as Hugging
     Face's GPT-2 exports it: rows past .. total and columns 0 .. total of a

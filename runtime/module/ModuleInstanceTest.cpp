@@ -787,6 +787,77 @@ TEST_P(DynamicShapesTest, OneModuleRunsAtEachCallsShapes) {
   EXPECT_EQ(status.code(), StatusCode::InvalidArgument) << status.toString();
 }
 
+// A shape given at call time: the output's length is the value of input 1,
+// read from host tensors or back from a device buffer; a recording is
+// replayed while shapes and values repeat.
+TEST_P(DynamicShapesTest, ShapesFromInputValues) {
+  auto device = hal::DriverRegistry::global().createDevice(GetParam());
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  std::vector<uint8_t> bytes =
+      test::buildModule(test::valueFillSpec(kernelImage(), 2.5f));
+  auto file = ModuleFile::fromBytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(file.ok()) << file.status().toString();
+  auto instance = ModuleInstance::create(*device, *file);
+  ASSERT_TRUE(instance.ok()) << instance.status().toString();
+  std::vector<float> x(16, 7.0f);
+  auto length = [](int64_t n) {
+    std::vector<uint8_t> data(sizeof(n));
+    std::memcpy(data.data(), &n, sizeof(n));
+    return tensor(ElementType::I64, {1}, data);
+  };
+  const std::vector<std::pair<int64_t, uint64_t>> callsAndRecordings = {
+      {3, 1}, {3, 1}, {16, 2}, {0, 3}, {3, 4}};
+  for (auto [n, expectedRecordings] : callsAndRecordings) {
+    auto outputs = (*instance)->call(
+        "fill_n", {tensor(ElementType::F32, {16}, floatBytes(x)), length(n)});
+    ASSERT_TRUE(outputs.ok()) << outputs.status().toString();
+    EXPECT_EQ((*outputs)[0].Shape, std::vector<int64_t>{n});
+    EXPECT_EQ(asFloats((*outputs)[0]),
+              std::vector<float>(static_cast<size_t>(n), 2.5f));
+    EXPECT_EQ((*instance)->recordingCount(), expectedRecordings) << n;
+  }
+  // A negative length, or one past the input: one-line errors of the call.
+  for (int64_t n : {-1, 17}) {
+    auto wrong = (*instance)->call(
+        "fill_n", {tensor(ElementType::F32, {16}, floatBytes(x)), length(n)});
+    ASSERT_FALSE(wrong.ok()) << n;
+    EXPECT_EQ(wrong.status().message().find('\n'), std::string::npos);
+  }
+  // Output types need the values; device-buffer calls read them back.
+  const std::vector<std::vector<int64_t>> shapes = {{16}, {1}};
+  auto noValues = (*instance)->outputTypes("fill_n", shapes);
+  ASSERT_FALSE(noValues.ok());
+  EXPECT_NE(noValues.status().message().find("values of input 1"),
+            std::string::npos)
+      << noValues.status().message();
+  std::vector<HostTensor> inputs = {
+      tensor(ElementType::F32, {16}, floatBytes(x)), length(5)};
+  auto types = (*instance)->outputTypes("fill_n", shapes, inputs);
+  ASSERT_TRUE(types.ok()) << types.status().toString();
+  EXPECT_EQ((*types)[0].Shape, std::vector<int64_t>{5});
+  hal::Device &dev = **device;
+  auto buffer = [&](uint64_t size) {
+    return dev.allocator().allocate(size, hal::MemoryType::DeviceLocal,
+                                    hal::BufferUsage::Transfer |
+                                        hal::BufferUsage::Dispatch);
+  };
+  auto in = buffer(64), n = buffer(8), out = buffer(64);
+  ASSERT_TRUE(in.ok() && n.ok() && out.ok());
+  ASSERT_TRUE(hal::writeBuffer(dev, *in, 0, floatBytes(x)).ok());
+  ASSERT_TRUE(hal::writeBuffer(dev, *n, 0, inputs[1].Data).ok());
+  std::vector<float> sentinel(16, -1.0f);
+  ASSERT_TRUE(hal::writeBuffer(dev, *out, 0, floatBytes(sentinel)).ok());
+  std::vector<std::shared_ptr<hal::Buffer>> ins = {*in, *n}, outs = {*out};
+  Status status =
+      (*instance)->callWithDeviceBuffers("fill_n", ins, outs, nullptr, shapes);
+  ASSERT_TRUE(status.ok()) << status.toString();
+  std::vector<uint8_t> read(64);
+  ASSERT_TRUE(hal::readBuffer(dev, *out, 0, read).ok());
+  std::vector<float> got = asFloats(tensor(ElementType::F32, {16}, read));
+  for (size_t i = 0; i < 16; ++i)
+    EXPECT_EQ(got[i], i < 5 ? 2.5f : -1.0f) << i;
+}
+
 // A specialization (kiln-compile --specialize) runs the calls whose shapes
 // its signature accepts, by every kind of call; the others run the general
 // function, and only the general function is listed.

@@ -406,6 +406,27 @@ inline ModuleSpec dynamicFillSpec(std::vector<uint8_t> image, float bias) {
   return spec;
 }
 
+/// @fill_n (16xf32, 1xi64) -> ?xf32: dynamicFillSpec's kernel over the
+/// first n elements, n the value of input 1 read per call (minor version
+/// 7, shape nodes InputElementPos/Neg): a shape given at call time.
+inline ModuleSpec valueFillSpec(std::vector<uint8_t> image, float bias) {
+  using Op = sc::ShapeOp;
+  ModuleSpec spec = dynamicFillSpec(std::move(image), bias);
+  spec.VersionMinor = 7;
+  FunctionSpec &f = spec.Functions[0];
+  f.Name = "fill_n";
+  f.Inputs = {{0, {16}}, {static_cast<uint8_t>(sc::ElementType::I64), {1}}};
+  f.OutputDimNodes = {{2}};
+  f.ShapeProgram = {{Op::InputElementPos, 1, 0},
+                    {Op::InputElementNeg, 1, 0},
+                    {Op::Sub, 0, 1},
+                    {Op::Constant, 4, 0},
+                    {Op::Mul, 2, 3}};
+  f.Steps[0].BindingNodes = {{0xFFFFFFFFu, 4}, {0xFFFFFFFFu, 4}};
+  f.Steps[0].PushConstantNodes = {{0, 2}};
+  return spec;
+}
+
 /// dynamicFillSpec's @fill and its specialization @fill_4 (4xf32) ->
 /// 4xf32, which fills its output with `special` (minor version 6): a call
 /// with 4 elements runs @fill_4, any other @fill.

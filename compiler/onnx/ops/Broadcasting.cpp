@@ -2,7 +2,8 @@
 //
 // Expand is a broadcasting copy; Tile reads its input as [1, d0, 1, d1, ...]
 // broadcast to [r0, d0, r1, d1, ...] and collapses pairs, so both are one
-// elementwise generic and a reshape. Where is a select with numpy
+// elementwise generic and a reshape; a shape or repeats given at call time
+// (issue 19) size that generic per call. Where is a select with numpy
 // broadcasting. All three fold on host tensors.
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +11,9 @@
 #include "compiler/onnx/ops/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <cstring>
 
@@ -36,7 +40,64 @@ FailureOr<llvm::SmallVector<int64_t>> expandShape(NodeContext &ctx) {
   return *out;
 }
 
+// A broadcasting copy of `input` (static) to `shape`, whose entries
+// may be host index values (a shape given at call time): numpy-aligned from
+// the innermost, each input dimension of 1 read at index 0.
+Value broadcastTo(OpBuilder &b, Location loc, Value input,
+                  llvm::ArrayRef<OpFoldResult> shape) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = shape.size(), offset = rank - type.getRank();
+  llvm::SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    std::optional<int64_t> out = getConstantIntValue(shape[offset + i]);
+    exprs.push_back(type.getDimSize(i) == 1 && out != 1
+                        ? b.getAffineConstantExpr(0)
+                        : b.getAffineDimExpr(offset + i));
+  }
+  Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  llvm::SmallVector<AffineMap> maps = {
+      AffineMap::get(rank, 0, exprs, b.getContext()),
+      b.getMultiDimIdentityMap(rank)};
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), input, init, maps,
+             llvm::SmallVector<utils::IteratorType>(
+                 rank, utils::IteratorType::parallel),
+             [](OpBuilder &nested, Location l, ValueRange args) {
+               linalg::YieldOp::create(nested, l, args[0]);
+             })
+      .getResult(0);
+}
+
+// Expand to a shape given at call time (ONNX's backend tests give every
+// input so): a dimension the input has as 1, or lacks, takes the given
+// size per call; any other keeps the input's (the given one must be 1 or
+// equal it, as ONNX requires of a model).
+LogicalResult convertExpandAtCallTime(NodeContext &ctx,
+                                      llvm::ArrayRef<Value> given) {
+  llvm::ArrayRef<int64_t> in = ctx.inputShape(0);
+  if (!ctx.inputType(0).hasStaticShape())
+    return ctx.unsupported("Expand of a dynamic input to a shape given at "
+                           "call time");
+  int64_t rank = std::max<int64_t>(in.size(), given.size());
+  int64_t inOffset = rank - in.size(), givenOffset = rank - given.size();
+  llvm::SmallVector<OpFoldResult> shape;
+  OpBuilder &b = ctx.builder();
+  for (int64_t k = 0; k < rank; ++k) {
+    int64_t i = k - inOffset, g = k - givenOffset;
+    if (i >= 0 && (g < 0 || in[i] != 1))
+      shape.push_back(b.getIndexAttr(in[i]));
+    else
+      shape.push_back(given[g]);
+  }
+  ctx.setOutput(0, broadcastTo(b, ctx.loc(), ctx.input(0), shape),
+                ctx.inputDType(0));
+  return success();
+}
+
 LogicalResult convertExpand(NodeContext &ctx) {
+  if (std::optional<llvm::SmallVector<Value>> given =
+          ctx.intsReadAtCallTime(1))
+    return convertExpandAtCallTime(ctx, *given);
   FailureOr<llvm::SmallVector<int64_t>> shape = expandShape(ctx);
   if (failed(shape))
     return failure();
@@ -60,7 +121,38 @@ FailureOr<bool> foldExpand(NodeContext &ctx) {
   return true;
 }
 
+// Tile by repeats given at call time: the input read as [1, d0, 1, d1, ...]
+// broadcast to [r0, d0, r1, d1, ...] per call, then each pair collapsed
+// (a negative repeat fails the call).
+LogicalResult convertTileAtCallTime(NodeContext &ctx,
+                                    llvm::ArrayRef<Value> repeats) {
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  if (!ctx.inputType(0).hasStaticShape())
+    return ctx.unsupported("Tile of a dynamic input by repeats given at call "
+                           "time");
+  if (repeats.size() != shape.size())
+    return ctx.emitError() << "repeats has " << repeats.size()
+                           << " values for rank " << shape.size();
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  llvm::SmallVector<int64_t> spread;
+  llvm::SmallVector<OpFoldResult> tiled;
+  llvm::SmallVector<ReassociationIndices> pairs;
+  for (auto [k, d] : llvm::enumerate(shape)) {
+    spread.append({1, d});
+    tiled.append({repeats[k], b.getIndexAttr(d)});
+    pairs.push_back({static_cast<int64_t>(2 * k), static_cast<int64_t>(2 * k + 1)});
+  }
+  Value t = broadcastTo(b, loc, reshapeTo(b, loc, ctx.input(0), spread), tiled);
+  ctx.setOutput(0, tensor::CollapseShapeOp::create(b, loc, t, pairs),
+                ctx.inputDType(0));
+  return success();
+}
+
 LogicalResult convertTile(NodeContext &ctx) {
+  if (std::optional<llvm::SmallVector<Value>> repeats =
+          ctx.intsReadAtCallTime(1))
+    return convertTileAtCallTime(ctx, *repeats);
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   FailureOr<llvm::SmallVector<int64_t>> repeats =
       ctx.constantInts(1, "repeats");

@@ -296,8 +296,17 @@ LogicalResult convertTopK(NodeContext &ctx) {
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   int64_t rank = shape.size();
   int64_t k;
+  // k given at call time (issue 19): the outputs' extent along the axis is
+  // computed per call (a negative k fails the call).
+  std::optional<Value> kAtCallTime;
   if (ctx.opset() < 10) {
     k = ctx.attrInt("k", -1);
+  } else if (std::optional<llvm::SmallVector<Value>> read =
+                 ctx.intsReadAtCallTime(1)) {
+    if (read->size() != 1)
+      return ctx.emitError() << "k must hold one value";
+    kAtCallTime = read->front();
+    k = 0;
   } else {
     FailureOr<llvm::SmallVector<int64_t>> kv = ctx.constantInts(1, "k");
     if (failed(kv))
@@ -310,7 +319,7 @@ LogicalResult convertTopK(NodeContext &ctx) {
   if (failed(axis))
     return failure();
   int64_t n = shape[*axis];
-  if (k < 0 || k > n)
+  if (!kAtCallTime && (k < 0 || k > n))
     return ctx.emitError() << "k " << k << " is not in [0, " << n << "]";
   bool largest = ctx.attrInt("largest", 1) != 0;
   bool isFloat = isFloatDType(dtype), isUnsigned = isUnsignedDType(dtype);
@@ -371,11 +380,17 @@ LogicalResult convertTopK(NodeContext &ctx) {
           .getResult(0);
   // out[..., r, ...] = the element (and index) whose rank is r.
   llvm::SmallVector<int64_t> outShape(shape);
-  outShape[ax] = k;
-  Value valueInit =
-      filledTensor(b, loc, outShape, element, scalarAttr(element, 0));
-  Value indexInit =
-      filledTensor(b, loc, outShape, b.getI64Type(), b.getI64IntegerAttr(0));
+  outShape[ax] = kAtCallTime ? ShapedType::kDynamic : k;
+  llvm::SmallVector<Value> dynamicK;
+  if (kAtCallTime)
+    dynamicK.push_back(*kAtCallTime);
+  auto filled = [&](Type type, TypedAttr zero) -> Value {
+    Value init = tensor::EmptyOp::create(b, loc, outShape, type, dynamicK);
+    Value scalar = arith::ConstantOp::create(b, loc, zero);
+    return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
+  };
+  Value valueInit = filled(element, scalarAttr(element, 0));
+  Value indexInit = filled(b.getI64Type(), b.getI64IntegerAttr(0));
   auto picked = linalg::GenericOp::create(
       b, loc, TypeRange{valueInit.getType(), indexInit.getType()},
       ValueRange{x, ranks}, ValueRange{valueInit, indexInit},

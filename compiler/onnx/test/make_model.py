@@ -344,6 +344,36 @@ def trilu_constant_k():
         [tensor("y", TensorProto.FLOAT, ["batch", 3, 4])])
 
 
+def reshape_runtime_shape():
+    """Reshape of a static tensor to a target that is a graph input: its 0s
+    and -1 are decided per call on the host (issue 19 item 3)."""
+    return model(
+        [helper.make_node("Reshape", ["x", "shape"], ["y"])],
+        [tensor("x", TensorProto.FLOAT, [2, 3, 4]),
+         tensor("shape", TensorProto.INT64, [3])],
+        [tensor("y", TensorProto.FLOAT, None)])
+
+
+def shapes_runtime():
+    """ConstantOfShape, Expand, Tile and TopK sized by graph inputs read at
+    call time."""
+    return model(
+        [helper.make_node("ConstantOfShape", ["dims"], ["zeros"]),
+         helper.make_node("Expand", ["row", "dims"], ["wide"]),
+         helper.make_node("Tile", ["x", "repeats"], ["tiled"]),
+         helper.make_node("TopK", ["x", "k"], ["top", "where"], axis=1)],
+        [tensor("dims", TensorProto.INT64, [2]),
+         tensor("row", TensorProto.FLOAT, [1, 4]),
+         tensor("x", TensorProto.FLOAT, [3, 4]),
+         tensor("repeats", TensorProto.INT64, [2]),
+         tensor("k", TensorProto.INT64, [1])],
+        [tensor("zeros", TensorProto.FLOAT, None),
+         tensor("wide", TensorProto.FLOAT, None),
+         tensor("tiled", TensorProto.FLOAT, None),
+         tensor("top", TensorProto.FLOAT, None),
+         tensor("where", TensorProto.INT64, None)])
+
+
 def mod_by_zero():
     return _folded("Mod", np.int64, [7, 5], [3, 0])
 

@@ -308,16 +308,21 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, size_t index) {
     if (*folded)
       return success();
   }
-  // A shape value has no tensor to read: only Reshape's shape takes one.
+  // A shape value has no tensor to read: only the shapes of Reshape and
+  // Expand and Tile's repeats take one (NodeContext::intsKnownPerCall).
+  auto takesShapeValue = [&](size_t i) {
+    return domain.empty() && i == 1 &&
+           llvm::is_contained({"Reshape", "Expand", "Tile"}, node.op_type());
+  };
   for (size_t i = 0; i < ctx.numInputs(); ++i)
-    if (ctx.shapeValueInput(i) &&
-        !(domain.empty() && node.op_type() == "Reshape" && i == 1))
+    if (ctx.shapeValueInput(i) && !takesShapeValue(i))
       return ctx.unsupported(
           "input " + std::to_string(i) + " '" + node.input(i) +
           "', computed from dynamic dimensions (a shape), which op " +
           node.op_type() +
-          " does not take so far (Reshape's shape does; pin the graph's "
-          "inputs with --input-shape=NAME:DIMS)");
+          " does not take so far (the shapes of Reshape and Expand and "
+          "Tile's repeats do; pin the graph's inputs with "
+          "--input-shape=NAME:DIMS)");
   // Converters written for static shapes never see a dynamic dimension:
   // their shape arithmetic would meet ShapedType::kDynamic as a number.
   if (!registry.acceptsDynamicShapes(domain, node.op_type()))

@@ -105,6 +105,16 @@ NodeContext::intsReadAtCallTime(size_t i) {
   return elements;
 }
 
+std::optional<llvm::SmallVector<mlir::OpFoldResult>>
+NodeContext::intsKnownPerCall(size_t i) {
+  if (const llvm::SmallVector<mlir::OpFoldResult> *shape = shapeValueInput(i))
+    return *shape;
+  if (std::optional<llvm::SmallVector<mlir::Value>> read =
+          intsReadAtCallTime(i))
+    return llvm::SmallVector<mlir::OpFoldResult>(read->begin(), read->end());
+  return std::nullopt;
+}
+
 const HostTensor *NodeContext::requireConstant(size_t i, llvm::Twine what) {
   if (const HostTensor *constant = constantInput(i))
     return constant;

@@ -104,6 +104,11 @@ public:
   /// a shape value; nullopt for any other input. A shape, pads or starts
   /// given at call time (issue 19 item 3).
   std::optional<llvm::SmallVector<mlir::Value>> intsReadAtCallTime(size_t i);
+  /// The integers of input `i` known per call only: a shape value's
+  /// elements (computed from dynamic dimensions) or intsReadAtCallTime's;
+  /// nullopt otherwise (a constant among them).
+  std::optional<llvm::SmallVector<mlir::OpFoldResult>>
+  intsKnownPerCall(size_t i);
   /// The input's value when known at import time; else null after an
   /// "unsupported" error naming `what` and saying "input K 'NAME' is computed
   /// at run time" (the node-test runner pins such inputs and retries).

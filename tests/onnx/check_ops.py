@@ -2465,6 +2465,71 @@ def dynamic_trilu_runtime_k():
 
 
 @case
+def runtime_shape_inputs():
+    """Shapes given at call time (issue 19 item 3): Reshape to a target
+    whose 0s and -1 are decided per call, ConstantOfShape and Expand to
+    given dims, Tile by given repeats and TopK of a given k, every one a
+    graph input the host reads per call. One module at four sets of
+    values."""
+    nodes = [helper.make_node("Reshape", ["x", "target"], ["reshaped"]),
+             helper.make_node("ConstantOfShape", ["dims"], ["ones"],
+                              value=numpy_helper.from_array(
+                                  np.array([1.0], np.float32), "v")),
+             helper.make_node("Expand", ["row", "dims"], ["expanded"]),
+             helper.make_node("Tile", ["m", "repeats"], ["tiled"]),
+             helper.make_node("TopK", ["m", "k"], ["top", "where"], axis=1)]
+    model = dynamicGraph(
+        nodes, [("x", [2, 3, 4]), ("target", [3], TensorProto.INT64),
+                ("dims", [2], TensorProto.INT64), ("row", [1, 5]),
+                ("m", [3, 5]), ("repeats", [2], TensorProto.INT64),
+                ("k", [1], TensorProto.INT64)],
+        [("reshaped", None), ("ones", None), ("expanded", None),
+         ("tiled", None), ("top", None)], {})
+    inputs, refs = Calls(), Calls()
+    sets = (([4, -1, 2], [3, 5], [2, 1], 1), ([0, -1, 4], [1, 5], [1, 3], 5),
+            ([-1, 1, 2], [4, 1], [3, 2], 3), ([24, 1, 1], [0, 5], [1, 1], 0))
+    for n, (target, dims, repeats, k) in enumerate(sets):
+        x, row, m = rand((2, 3, 4), 240 + n), rand((1, 5), 250 + n), \
+            rand((3, 5), 260 + n)
+        inputs.append([x, np.array(target, np.int64), np.array(dims, np.int64),
+                       row, m, np.array(repeats, np.int64),
+                       np.array([k], np.int64)])
+        shape = [2 if t == 0 else t for t in target]
+        wide = m.astype(np.float64)
+        refs.append([x.astype(np.float64).reshape(shape),
+                     np.ones(dims), np.broadcast_to(
+                         row.astype(np.float64), (dims[0], 5)),
+                     np.tile(wide, repeats),
+                     -np.sort(-wide, axis=1, kind="stable")[:, :k]])
+    return model, inputs, refs
+
+
+@case
+def dynamic_expand_mask():
+    """An attention mask [batch, 1, 1, keys] expanded to [batch, 1,
+    queries, keys] by a shape concatenated from the inputs' own (Shape,
+    Concat, Expand, as exporters write `mask.expand(b, 1, t, s)`): a
+    shape value, each dimension known per call. One module at (batch,
+    queries, keys) = (1, 1, 1), (2, 3, 7), (3, 5, 2)."""
+    nodes = [
+        int64Constant("one", [1]),
+        helper.make_node("Shape", ["mask"], ["b"], start=0, end=1),
+        helper.make_node("Shape", ["q"], ["t"], start=1, end=2),
+        helper.make_node("Shape", ["mask"], ["s"], start=3, end=4),
+        helper.make_node("Concat", ["b", "one", "t", "s"], ["shape"], axis=0),
+        helper.make_node("Expand", ["mask", "shape"], ["y"])]
+    model = dynamicGraph(nodes, [("mask", ["batch", 1, 1, "keys"]),
+                                 ("q", ["batch", "queries", 4])],
+                         [("y", ["batch", 1, "queries", "keys"])], {})
+    inputs, refs = Calls(), Calls()
+    for b, t, k in ((1, 1, 1), (2, 3, 7), (3, 5, 2)):
+        mask, q = rand((b, 1, 1, k), 270 + k), rand((b, t, 4), 280 + t)
+        inputs.append([mask, q])
+        refs.append([np.broadcast_to(mask.astype(np.float64), (b, 1, t, k))])
+    return model, inputs, refs
+
+
+@case
 def dynamic_bias_slice():
     """A causal bias buffer sliced at its inputs' positions, as Hugging
     Face's GPT-2 exports it: rows past .. total and columns 0 .. total of a

@@ -68,24 +68,23 @@ Value broadcastTo(OpBuilder &b, Location loc, Value input,
       .getResult(0);
 }
 
-// Expand to a shape given at call time (ONNX's backend tests give every
-// input so): a dimension the input has as 1, or lacks, takes the given
+// Expand to a shape known per call (a graph input, as ONNX's backend tests
+// give every input, or a shape computed from dynamic dimensions): a dimension the input has as 1, or lacks, takes the given
 // size per call; any other keeps the input's (the given one must be 1 or
 // equal it, as ONNX requires of a model).
 LogicalResult convertExpandAtCallTime(NodeContext &ctx,
-                                      llvm::ArrayRef<Value> given) {
+                                      llvm::ArrayRef<OpFoldResult> given) {
   llvm::ArrayRef<int64_t> in = ctx.inputShape(0);
-  if (!ctx.inputType(0).hasStaticShape())
-    return ctx.unsupported("Expand of a dynamic input to a shape given at "
-                           "call time");
   int64_t rank = std::max<int64_t>(in.size(), given.size());
   int64_t inOffset = rank - in.size(), givenOffset = rank - given.size();
   llvm::SmallVector<OpFoldResult> shape;
   OpBuilder &b = ctx.builder();
   for (int64_t k = 0; k < rank; ++k) {
     int64_t i = k - inOffset, g = k - givenOffset;
+    // A dynamic input dimension is taken as it is, never broadcast (as
+    // exporters write a mask expanded over a dynamic batch).
     if (i >= 0 && (g < 0 || in[i] != 1))
-      shape.push_back(b.getIndexAttr(in[i]));
+      shape.push_back(dimSize(b, ctx.loc(), ctx.input(0), i));
     else
       shape.push_back(given[g]);
   }
@@ -95,8 +94,22 @@ LogicalResult convertExpandAtCallTime(NodeContext &ctx,
 }
 
 LogicalResult convertExpand(NodeContext &ctx) {
-  if (std::optional<llvm::SmallVector<Value>> given =
-          ctx.intsReadAtCallTime(1))
+  std::optional<llvm::SmallVector<OpFoldResult>> given =
+      ctx.intsKnownPerCall(1);
+  if (!given && !ctx.inputType(0).hasStaticShape()) {
+    // A dynamic input to a constant shape: the same broadcast.
+    FailureOr<llvm::SmallVector<int64_t>> shape =
+        ctx.constantInts(1, "shape");
+    if (failed(shape))
+      return failure();
+    given.emplace();
+    for (int64_t d : *shape) {
+      if (d < 0)
+        return ctx.emitError() << "shape has dimension " << d;
+      given->push_back(ctx.builder().getIndexAttr(d));
+    }
+  }
+  if (given)
     return convertExpandAtCallTime(ctx, *given);
   FailureOr<llvm::SmallVector<int64_t>> shape = expandShape(ctx);
   if (failed(shape))
@@ -121,11 +134,11 @@ FailureOr<bool> foldExpand(NodeContext &ctx) {
   return true;
 }
 
-// Tile by repeats given at call time: the input read as [1, d0, 1, d1, ...]
+// Tile by repeats known per call (NodeContext::intsKnownPerCall): the input read as [1, d0, 1, d1, ...]
 // broadcast to [r0, d0, r1, d1, ...] per call, then each pair collapsed
 // (a negative repeat fails the call).
 LogicalResult convertTileAtCallTime(NodeContext &ctx,
-                                    llvm::ArrayRef<Value> repeats) {
+                                    llvm::ArrayRef<OpFoldResult> repeats) {
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   if (!ctx.inputType(0).hasStaticShape())
     return ctx.unsupported("Tile of a dynamic input by repeats given at call "
@@ -150,8 +163,8 @@ LogicalResult convertTileAtCallTime(NodeContext &ctx,
 }
 
 LogicalResult convertTile(NodeContext &ctx) {
-  if (std::optional<llvm::SmallVector<Value>> repeats =
-          ctx.intsReadAtCallTime(1))
+  if (std::optional<llvm::SmallVector<OpFoldResult>> repeats =
+          ctx.intsKnownPerCall(1))
     return convertTileAtCallTime(ctx, *repeats);
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   FailureOr<llvm::SmallVector<int64_t>> repeats =
@@ -237,7 +250,7 @@ void registerBroadcastingOps(OpRegistry &registry) {
   registry.addFolder("Where", foldWhere);
   // Where broadcasts as the elementwise ops do (emitElementwise): over
   // dynamic dimensions too (a decoder's mask over its positions, issue 19).
-  registry.acceptDynamicShapes({"Where"});
+  registry.acceptDynamicShapes({"Where", "Expand"});
 }
 
 } // namespace kiln::onnx_import

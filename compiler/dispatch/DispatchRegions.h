@@ -89,9 +89,10 @@ bool isClonableProducer(mlir::Operation *op);
 /// Returns true if `func` is an outlined dispatch.
 bool isDispatchFunc(mlir::func::FuncOp func);
 
-/// Whether a tensor of `func`'s signature or body has a dynamic dimension
-/// (issue 19): a host function planned per call, or a dispatch whose
-/// kernels read extents per call.
+/// Whether a tensor of `func`'s signature or body has a dynamic dimension,
+/// or its body a condition checked per call (cf.assert) (issue 19): a host
+/// function planned per call, or a dispatch whose kernels read extents per
+/// call.
 bool hasDynamicShapes(mlir::func::FuncOp func);
 
 /// A pad of static sizes by a constant: the form whose padding the GPU

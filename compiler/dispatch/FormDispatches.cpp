@@ -5,6 +5,7 @@
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/dispatch/RowPrograms.h"
 #include "compiler/dispatch/ShapeScalars.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -135,9 +136,12 @@ bool hasDynamicShapes(func::FuncOp func) {
   if (llvm::any_of(func.getFunctionType().getInputs(), dynamic) ||
       llvm::any_of(func.getFunctionType().getResults(), dynamic))
     return true;
+  // A condition checked per call (cf.assert: axes given at call time) needs
+  // the shape program even where every shape is static.
   WalkResult result = func.walk([&](Operation *op) {
-    return llvm::any_of(op->getResultTypes(), dynamic) ? WalkResult::interrupt()
-                                                       : WalkResult::advance();
+    return isa<cf::AssertOp>(op) || llvm::any_of(op->getResultTypes(), dynamic)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
   });
   return result.wasInterrupted();
 }

@@ -3,6 +3,7 @@
 #include "compiler/dispatch/ShapeScalars.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -50,6 +51,9 @@ bool isShapeScalarOp(Operation *op) {
   auto isBool = [](Type t) { return t.isInteger(1); };
   if (isa<arith::CmpIOp>(op))
     return llvm::all_of(op->getOperandTypes(), isIndex);
+  // A condition on them the host checks per call (a shape check).
+  if (isa<cf::AssertOp>(op))
+    return true;
   if (auto select = dyn_cast<arith::SelectOp>(op))
     return isBool(select.getCondition().getType()) &&
            select.getType().isIndex();
@@ -58,7 +62,8 @@ bool isShapeScalarOp(Operation *op) {
     return llvm::all_of(op->getResultTypes(), isBool) &&
            llvm::all_of(op->getOperandTypes(), isBool) &&
            llvm::all_of(op->getUsers(), [](Operation *user) {
-             return isa<arith::SelectOp, arith::AndIOp, arith::OrIOp>(user);
+             return isa<arith::SelectOp, arith::AndIOp, arith::OrIOp,
+                        cf::AssertOp>(user);
            });
   // The arithmetic the host plan evaluates (ShapeProgram.h's opcodes; an
   // unsigned form takes only values >= 0 there).

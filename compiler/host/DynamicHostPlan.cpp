@@ -33,6 +33,7 @@
 #include "compiler/host/ShapeExpressions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 
@@ -118,8 +119,8 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
   // so is a result returned through host reshapes (a flatten at the end),
   // which are views of the same bytes.
   auto producingResult = [](Value value) {
-    while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
-        value.getDefiningOp()))
+    while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+                           tensor::CastOp>(value.getDefiningOp()))
       value = value.getDefiningOp()->getOperand(0);
     return value;
   };
@@ -173,6 +174,22 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
   for (Operation &op : block) {
     if (&op == returnOp.getOperation())
       break;
+    // A condition the model puts on the values it reads per call (a
+    // Squeeze's axes given at call time must be those its declared output
+    // type implies): a check that the condition's node is 1.
+    if (auto check = dyn_cast<cf::AssertOp>(op)) {
+      FailureOr<uint32_t> holds = shapes.condition(check.getArg());
+      if (failed(holds))
+        return failure();
+      if (program.constantValue(*holds) == 0)
+        return check.emitError() << "never holds: " << check.getMsg();
+      if (program.constantValue(*holds) == 1)
+        continue;
+      plan.ShapeCheckMessages.resize(plan.ShapeChecks.size());
+      plan.ShapeChecks.push_back({*holds, program.constant(1)});
+      plan.ShapeCheckMessages.push_back(check.getMsg().str());
+      continue;
+    }
     if (isShapeScalarOp(&op) || isClonableProducer(&op) || op.use_empty())
       continue;
     if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
@@ -410,6 +427,9 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
   }
   plan.Dependencies = schema::deriveStepDependencies(accesses);
   plan.ShapeProgram = program.nodes();
+  // Messages for every check, or none at all.
+  if (!plan.ShapeCheckMessages.empty())
+    plan.ShapeCheckMessages.resize(plan.ShapeChecks.size());
   return plan;
 }
 

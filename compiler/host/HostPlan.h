@@ -69,6 +69,10 @@ struct HostPlan {
   /// nodes (empty for a static output).
   std::vector<schema::ShapeNodeData> ShapeProgram;
   std::vector<std::pair<uint32_t, uint32_t>> ShapeChecks;
+  /// What each check stands for ("" for two sizes that must agree), as
+  /// many as ShapeChecks once planned: a model's own condition on values
+  /// it reads per call (cf.assert on the host) says it in its words.
+  std::vector<std::string> ShapeCheckMessages;
   uint32_t ArenaSizeNode = schema::kNoShapeNode;
   std::vector<std::vector<uint32_t>> OutputDimNodes;
   /// Each input's dimension bounds (`kiln.dim_min`/`kiln.dim_max` argument

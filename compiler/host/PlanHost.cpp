@@ -92,9 +92,14 @@ struct PlanHostPass : impl::PlanHostBase<PlanHostPass> {
       SmallVector<Attribute> nodes, checks, outputs;
       for (const schema::ShapeNodeData &node : plan->ShapeProgram)
         nodes.push_back(b.getStringAttr(describe(node)));
-      for (auto [lhs, rhs] : plan->ShapeChecks)
-        checks.push_back(b.getStringAttr("n" + std::to_string(lhs) + " == n" +
-                                         std::to_string(rhs)));
+      for (auto [i, check] : llvm::enumerate(plan->ShapeChecks)) {
+        std::string text = "n" + std::to_string(check.first) + " == n" +
+                           std::to_string(check.second);
+        if (i < plan->ShapeCheckMessages.size() &&
+            !plan->ShapeCheckMessages[i].empty())
+          text += ": " + plan->ShapeCheckMessages[i];
+        checks.push_back(b.getStringAttr(text));
+      }
       for (const std::vector<uint32_t> &dims : plan->OutputDimNodes)
         outputs.push_back(b.getDenseI32ArrayAttr(
             SmallVector<int32_t>(dims.begin(), dims.end())));

@@ -54,6 +54,10 @@ FailureOr<uint32_t> ShapeExpressions::scalar(Value value) {
   return scalarIn(nullptr, value);
 }
 
+FailureOr<uint32_t> ShapeExpressions::condition(Value value) {
+  return conditionIn(nullptr, value);
+}
+
 FailureOr<uint32_t> ShapeExpressions::byteSize(Value value) {
   auto type = cast<RankedTensorType>(value.getType());
   uint32_t bytes = Program.constant(elementByteSize(type.getElementType()));

@@ -43,6 +43,9 @@ public:
   mlir::FailureOr<llvm::SmallVector<uint32_t>> dims(mlir::Value value);
   /// The node of host `index` scalar `value`.
   mlir::FailureOr<uint32_t> scalar(mlir::Value value);
+  /// The node (0 or 1) of host condition `value` (an i1 comparison of
+  /// extents, or their and/or); an error at the op computing it otherwise.
+  mlir::FailureOr<uint32_t> condition(mlir::Value value);
   /// The bytes of host tensor `value` (i1: one per element).
   mlir::FailureOr<uint32_t> byteSize(mlir::Value value);
 

@@ -31,7 +31,7 @@ bool isSupportedOp(Operation *op) {
 /// Whether `op` is of a dialect Kiln compiles, though perhaps not this op.
 bool isKilnDialect(Operation *op) {
   return llvm::is_contained(
-      {"func", "linalg", "tensor", "arith", "math", "tosa"},
+      {"func", "linalg", "tensor", "arith", "math", "tosa", "cf"},
       op->getName().getDialectNamespace());
 }
 

@@ -226,6 +226,9 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
         0;
     flatbuffers::Offset<flatbuffers::Vector<const fbs::ShapeCheck *>> checks =
         0;
+    flatbuffers::Offset<
+        flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>>
+        messages = 0;
     if (!plan.ShapeProgram.empty()) {
       dynamic = true;
       for (const schema::ShapeNodeData &node : plan.ShapeProgram)
@@ -235,6 +238,10 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
       for (auto [lhs, rhs] : plan.ShapeChecks)
         pairs.emplace_back(lhs, rhs);
       checks = fbb.CreateVectorOfStructs(pairs);
+      if (!plan.ShapeCheckMessages.empty()) {
+        readsValues = true;
+        messages = fbb.CreateVectorOfStrings(plan.ShapeCheckMessages);
+      }
     }
     fns.push_back(fbs::CreateFunction(
         fbb, fbb.CreateString(plan.Name), *inputs, *outputs, plan.ArenaSize,
@@ -242,7 +249,7 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
         specializations[index].empty()
             ? 0
             : fbb.CreateVector(specializations[index]),
-        specializationOf[index]));
+        specializationOf[index], messages));
   }
 
   std::vector<flatbuffers::Offset<fbs::ExecutableVariant>> variantOffsets;

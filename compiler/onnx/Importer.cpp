@@ -8,6 +8,7 @@
 #include "compiler/onnx/ops/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -417,6 +418,22 @@ OwningOpRef<ModuleOp> Importer::run() {
   Scope.Model = Model;
   Scope.Limits = Options.Limits;
   const onnx::GraphProto &graph = Model->graph();
+  auto declare = [&](const onnx::ValueInfoProto &info) {
+    if (!info.type().has_tensor_type() ||
+        !info.type().tensor_type().has_shape())
+      return;
+    llvm::SmallVector<int64_t> shape;
+    for (const auto &dim : info.type().tensor_type().shape().dim()) {
+      if (!dim.has_dim_value() || dim.dim_value() < 0)
+        return;
+      shape.push_back(dim.dim_value());
+    }
+    Scope.DeclaredShapes[info.name()] = shape;
+  };
+  for (const onnx::ValueInfoProto &info : graph.output())
+    declare(info);
+  for (const onnx::ValueInfoProto &info : graph.value_info())
+    declare(info);
   if (failed(readOpsets()) || failed(addInitializers(graph)))
     return nullptr;
 
@@ -499,6 +516,13 @@ OwningOpRef<ModuleOp> Importer::run() {
     Values[input->name()] =
         OnnxValue{cast<RankedTensorType>(argTypes[i]), argDTypes[i],
                   entry->getArgument(i), std::nullopt, input->name()};
+    // A graph input without elements has no values to wait for: converters
+    // take it as the empty constant it is (ReduceSum's empty axes, Resize's
+    // empty roi given as inputs).
+    if (auto type = cast<RankedTensorType>(argTypes[i]);
+        type.hasStaticShape() && type.getNumElements() == 0)
+      Values[input->name()].Constant =
+          HostTensor(argDTypes[i], llvm::to_vector(type.getShape()), {});
   }
   Builder.setInsertionPointToEnd(entry);
 
@@ -544,7 +568,8 @@ OwningOpRef<ModuleOp> importOnnxFile(MLIRContext &context, llvm::StringRef path,
   DialectRegistry registry;
   registerOnnxImportDialects(registry);
   context.appendDialectRegistry(registry);
-  context.loadDialect<arith::ArithDialect, func::FuncDialect,
+  context.loadDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                      func::FuncDialect,
                       linalg::LinalgDialect, math::MathDialect,
                       tensor::TensorDialect, tosa::TosaDialect>();
   OwningOpRef<ModuleOp> module = Importer(context, path, options).run();

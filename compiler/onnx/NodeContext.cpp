@@ -5,6 +5,7 @@
 #include "compiler/onnx/OnnxTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -113,6 +114,81 @@ NodeContext::intsKnownPerCall(size_t i) {
           intsReadAtCallTime(i))
     return llvm::SmallVector<mlir::OpFoldResult>(read->begin(), read->end());
   return std::nullopt;
+}
+
+std::optional<llvm::SmallVector<int64_t>> NodeContext::axesAtCallTime(
+    size_t i, int64_t rank,
+    llvm::function_ref<std::optional<llvm::SmallVector<int64_t>>(
+        llvm::ArrayRef<int64_t>)>
+        deduce,
+    llvm::ArrayRef<int64_t> harmless) {
+  if (!hasOutput(0))
+    return std::nullopt;
+  auto declared = Scope.DeclaredShapes.find(Node.output(0));
+  if (declared == Scope.DeclaredShapes.end())
+    return std::nullopt;
+  std::optional<llvm::SmallVector<mlir::Value>> given = intsReadAtCallTime(i);
+  if (!given)
+    return std::nullopt;
+  std::optional<llvm::SmallVector<int64_t>> axes = deduce(declared->second);
+  if (!axes)
+    return std::nullopt;
+  // Every axis given is one of those or harmless, and each of those is
+  // given: with as many given as needed, the same set.
+  mlir::OpBuilder &b = Builder;
+  auto index = [&](int64_t v) -> mlir::Value {
+    return mlir::arith::ConstantIndexOp::create(b, Loc, v);
+  };
+  auto equals = [&](mlir::Value x, int64_t c) -> mlir::Value {
+    return mlir::arith::CmpIOp::create(b, Loc, mlir::arith::CmpIPredicate::eq,
+                                       x, index(c));
+  };
+  llvm::SmallVector<mlir::Value> normalized;
+  for (mlir::Value v : *given) {
+    mlir::Value negative = mlir::arith::CmpIOp::create(
+        b, Loc, mlir::arith::CmpIPredicate::slt, v, index(0));
+    normalized.push_back(mlir::arith::SelectOp::create(
+        b, Loc, negative,
+        mlir::arith::AddIOp::create(b, Loc, v, index(rank)), v));
+  }
+  mlir::Value holds;
+  auto both = [&](mlir::Value c) {
+    holds = holds ? mlir::arith::AndIOp::create(b, Loc, holds, c).getResult()
+                  : c;
+  };
+  for (mlir::Value v : normalized) {
+    mlir::Value known;
+    for (int64_t a : llvm::concat<const int64_t>(*axes, harmless)) {
+      mlir::Value eq = equals(v, a);
+      known = known ? mlir::arith::OrIOp::create(b, Loc, known, eq).getResult()
+                    : eq;
+    }
+    if (!known)
+      known = mlir::arith::ConstantIntOp::create(b, Loc, 0, 1);
+    both(known);
+  }
+  for (int64_t a : *axes) {
+    mlir::Value found;
+    for (mlir::Value v : normalized) {
+      mlir::Value eq = equals(v, a);
+      found = found ? mlir::arith::OrIOp::create(b, Loc, found, eq).getResult()
+                    : eq;
+    }
+    if (!found)
+      found = mlir::arith::ConstantIntOp::create(b, Loc, 0, 1);
+    both(found);
+  }
+  if (holds) {
+    std::string list;
+    for (auto [k, a] : llvm::enumerate(*axes))
+      list += (k ? ", " : "") + std::to_string(a);
+    mlir::cf::AssertOp::create(
+        b, Loc, holds,
+        "node '" + DisplayName + "' (" + Node.op_type() + "): input " +
+            std::to_string(i) + " '" + Node.input(i) + "' must be the axes [" +
+            list + "] its declared output shape implies");
+  }
+  return axes;
 }
 
 const HostTensor *NodeContext::requireConstant(size_t i, llvm::Twine what) {

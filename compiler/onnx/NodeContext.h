@@ -57,6 +57,10 @@ struct ImportScope {
   /// Keeps the model, whose tensors' bytes host tensors may alias, alive.
   std::shared_ptr<const void> Model;
   TensorLimits Limits;
+  /// The shapes the graph declares for its values (outputs, value_info),
+  /// where every dimension is a number: what a converter needing an input
+  /// given at call time (axes) may take as the node's contract.
+  llvm::StringMap<llvm::SmallVector<int64_t>> DeclaredShapes;
 };
 
 /// Materializes `value`'s constant as an arith.constant at `builder`'s
@@ -109,6 +113,21 @@ public:
   /// nullopt otherwise (a constant among them).
   std::optional<llvm::SmallVector<mlir::OpFoldResult>>
   intsKnownPerCall(size_t i);
+  /// Axes given at call time (a graph input read per call: ONNX's backend
+  /// tests give Squeeze's, Unsqueeze's and ReduceSum's so) that the
+  /// converter needs at import: `deduce` reads them off the node's declared
+  /// output shape (sorted and distinct; nullopt where the shape does not
+  /// determine them), and each call checks that the axes it is given
+  /// (negative ones counted from `rank`) are those, in any order, or
+  /// `harmless` ones (a dimension of 1 reduced); a one-line error names
+  /// them otherwise. nullopt when input `i` is no such input or output 0
+  /// declares no shape.
+  std::optional<llvm::SmallVector<int64_t>> axesAtCallTime(
+      size_t i, int64_t rank,
+      llvm::function_ref<std::optional<llvm::SmallVector<int64_t>>(
+          llvm::ArrayRef<int64_t>)>
+          deduce,
+      llvm::ArrayRef<int64_t> harmless = {});
   /// The input's value when known at import time; else null after an
   /// "unsupported" error naming `what` and saying "input K 'NAME' is computed
   /// at run time" (the node-test runner pins such inputs and retries).

@@ -132,9 +132,19 @@ resolveCall(const sc::Function &function, std::string_view label,
     return KILN_ERROR(InvalidArgument, label,
                       " at these input shapes: ", failure);
   if (const auto *checks = function.shape_checks())
-    for (const sc::ShapeCheck *check : *checks) {
+    for (flatbuffers::uoffset_t c = 0; c < checks->size(); ++c) {
+      const sc::ShapeCheck *check = checks->Get(c);
       if (values[check->lhs()] == values[check->rhs()])
         continue;
+      // A condition of the model's, said in its own words (the verifier
+      // bounded them to one printable line).
+      if (const auto *messages = function.shape_check_messages())
+        if (const flatbuffers::String *message = messages->Get(c);
+            message->size() > 0)
+          return KILN_ERROR(InvalidArgument, label, ": ", message->str(),
+                            " (shape nodes ", check->lhs(), " and ",
+                            check->rhs(), " are ", values[check->lhs()],
+                            " and ", values[check->rhs()], ")");
       // The later input names the one that contradicts the earlier.
       uint32_t culprit = check->rhs(), other = check->lhs();
       if (program[culprit].Op != sc::ShapeOpcode::InputDim)

@@ -193,6 +193,37 @@ TEST(CallShapesTest, ShapesFromInputValues) {
             "input's values)");
 }
 
+// A condition of the model's on a value it reads (axes given at call time):
+// its message reaches the call's error; the verifier wants one printable
+// line per check.
+TEST(CallShapesTest, CheckMessages) {
+  test::ModuleSpec spec = valueSpec();
+  spec.Functions[0].ShapeProgram.push_back({Op::Constant, 5, 0}); // n7
+  spec.Functions[0].ShapeChecks = {{2, 7}};
+  spec.Functions[0].ShapeCheckMessages = {"input 1 must be [5]"};
+  Loaded loaded(spec);
+  ASSERT_TRUE(loaded.verify().ok()) << loaded.verify().message();
+  std::vector<std::vector<int64_t>> values = {{}, {5}};
+  EXPECT_TRUE(resolveCall(loaded.function(), "function @f", {{{8}, {1}}},
+                          values, 0)
+                  .ok());
+  values = {{}, {4}};
+  StatusOr<CallShapes> call =
+      resolveCall(loaded.function(), "function @f", {{{8}, {1}}}, values, 0);
+  ASSERT_FALSE(call.ok());
+  EXPECT_EQ(call.status().message(),
+            "function @f: input 1 must be [5] (shape nodes 2 and 7 are 4 and "
+            "5)");
+  spec.Functions[0].ShapeCheckMessages = {"two\nlines"};
+  EXPECT_NE(verifyError(spec).find("not one printable line"),
+            std::string::npos)
+      << verifyError(spec);
+  spec.Functions[0].ShapeCheckMessages = {"a", "b"};
+  EXPECT_NE(verifyError(spec).find("2 shape check messages for 1 checks"),
+            std::string::npos)
+      << verifyError(spec);
+}
+
 TEST(CallShapesTest, InputElementsOfIntegersOfStaticShapeOnly) {
   test::ModuleSpec spec = valueSpec();
   spec.Functions[0].ShapeProgram[1] = {Op::InputElementNeg, 1, 1};

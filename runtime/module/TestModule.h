@@ -82,6 +82,8 @@ struct FunctionSpec {
   // Specializations (minor version 6): empty leaves the list out.
   std::vector<uint32_t> Specializations;
   uint32_t SpecializationOf = 0xFFFFFFFFu;
+  // One per shape check when not empty (minor version 7).
+  std::vector<std::string> ShapeCheckMessages;
 };
 
 struct EntryPointSpec {
@@ -307,12 +309,15 @@ inline std::vector<uint8_t> buildFlatbuffer(const ModuleSpec &spec) {
     for (auto [lhs, rhs] : f.ShapeChecks)
       checks.emplace_back(lhs, rhs);
     bool hasProgram = f.HasShapeProgram || !program.empty();
+    std::vector<flatbuffers::Offset<flatbuffers::String>> messages;
+    for (const std::string &m : f.ShapeCheckMessages)
+      messages.push_back(fbb.CreateString(m));
     functions.push_back(sc::CreateFunctionDirect(
         fbb, f.Name.c_str(), &inputs, &outputs, f.ArenaSize, &steps,
         hasProgram ? &program : nullptr, checks.empty() ? nullptr : &checks,
         f.ArenaSizeNode,
         f.Specializations.empty() ? nullptr : &f.Specializations,
-        f.SpecializationOf));
+        f.SpecializationOf, messages.empty() ? nullptr : &messages));
   }
   std::vector<flatbuffers::Offset<sc::Executable>> executables;
   for (uint32_t ei = 0; ei < spec.Executables.size(); ++ei) {

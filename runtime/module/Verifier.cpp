@@ -478,6 +478,7 @@ private:
         return KILN_ERROR(InvalidArgument, where, " has bounds on an output");
     if (!function.shape_program()) {
       bool stray = function.shape_checks() ||
+                   function.shape_check_messages() ||
                    function.arena_size_node() != sc::kNoShapeNode;
       for (const sc::TensorType *type : outputs)
         stray |= type->dim_nodes() != nullptr;
@@ -519,6 +520,23 @@ private:
           return KILN_ERROR(InvalidArgument, where,
                             ": a shape check names nodes ", check->lhs(),
                             " and ", check->rhs(), " of ", ProgramSize);
+    // Messages reach one-line errors: one per check, printable, short.
+    if (const auto *messages = function.shape_check_messages()) {
+      size_t checks =
+          function.shape_checks() ? function.shape_checks()->size() : 0;
+      if (messages->size() != checks)
+        return KILN_ERROR(InvalidArgument, where, " has ", messages->size(),
+                          " shape check messages for ", checks, " checks");
+      for (const flatbuffers::String *message : *messages) {
+        bool printable = message->size() <= 1024;
+        for (char c : message->string_view())
+          printable &= c >= 0x20 && c < 0x7f;
+        if (!printable)
+          return KILN_ERROR(InvalidArgument, where,
+                            " has a shape check message that is not one "
+                            "printable line of at most 1024 characters");
+      }
+    }
     if (!valid(function.arena_size_node(), true))
       return KILN_ERROR(InvalidArgument, where, ": arena size node ",
                         function.arena_size_node(), " is not one of ",

@@ -225,8 +225,15 @@ std::string dumpModule(const module::ModuleFile &file) {
       out += programString(module::shapeProgramOf(function->shape_program()),
                            "    ");
       if (const auto *checks = function->shape_checks())
-        for (const sc::ShapeCheck *check : *checks)
-          out += strCat("  check n", check->lhs(), " == n", check->rhs(), "\n");
+        for (flatbuffers::uoffset_t c = 0; c < checks->size(); ++c) {
+          const sc::ShapeCheck *check = checks->Get(c);
+          out += strCat("  check n", check->lhs(), " == n", check->rhs());
+          // The verifier made each message one printable line.
+          if (const auto *messages = function->shape_check_messages();
+              messages && messages->Get(c)->size() > 0)
+            out += strCat(": ", messages->Get(c)->str());
+          out += "\n";
+        }
       const auto &outputs = *function->outputs();
       for (flatbuffers::uoffset_t i = 0; i < outputs.size(); ++i)
         if (const auto *nodes = outputs.Get(i)->dim_nodes()) {

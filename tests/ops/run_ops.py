@@ -419,6 +419,21 @@ func.func @FN(%a: tensor<8xf32>) -> tensor<8xf32> {
   %1 = tensor.concat dim(1) %a, %a : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x8xf32>
   return %0, %1 : tensor<5x4xf32>, tensor<2x8xf32>
 }"""),
+    # A condition the host checks per call on a size (a shape check).
+    "cf.assert": lambda: fn("""func.func @FN(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %n = tensor.dim %a, %c0 : tensor<?xf32>
+  %ok = arith.cmpi sle, %n, %c64 : index
+  cf.assert %ok, "at most 64 elements"
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%a : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<?xf32>
+  return %g : tensor<?xf32>
+}"""),
     "tensor.dim": lambda: fn("""func.func @FN(%a: tensor<3x5xf32>) -> tensor<3x5xf32> {
   %c1 = arith.constant 1 : index
   %d = tensor.dim %a, %c1 : tensor<3x5xf32>

@@ -282,3 +282,28 @@ func.func @extent_from_input(%a: tensor<8xf32>, %s: tensor<1xi64>) -> tensor<?xf
   %0 = call @d(%view, %n) : (tensor<?xf32>, index) -> tensor<?xf32>
   return %0 : tensor<?xf32>
 }
+
+// -----
+
+func.func private @d(%a: tensor<8xf32>) -> tensor<8xf32> attributes {kiln.dispatch} {
+  %e = tensor.empty() : tensor<8xf32>
+  %0 = linalg.exp ins(%a : tensor<8xf32>) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// A condition on values read per call (cf.assert) makes a function of
+// static shapes planned per call: a check that the condition's node is 1,
+// with the assert's message.
+// CHECK-LABEL: func.func @asserted(
+// CHECK-SAME:    kiln.shape_checks = ["n{{[0-9]+}} == n{{[0-9]+}}: axis must be 1"]
+// CHECK-SAME:    kiln.shape_program = [{{.*}}"element+ 1 0", "element- 1 0"
+func.func @asserted(%a: tensor<8xf32>, %s: tensor<1xi64>) -> tensor<8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e = tensor.extract %s[%c0] : tensor<1xi64>
+  %v = arith.index_cast %e : i64 to index
+  %ok = arith.cmpi eq, %v, %c1 : index
+  cf.assert %ok, "axis must be 1"
+  %0 = call @d(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -12,6 +12,38 @@ using namespace mlir;
 
 namespace kiln::onnx_import {
 
+std::optional<llvm::SmallVector<int64_t>>
+uniqueAxes(int64_t rank, int64_t count,
+           llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> valid) {
+  if (rank > 16 || count < 0 || count > rank)
+    return std::nullopt;
+  std::optional<llvm::SmallVector<int64_t>> found;
+  // Every subset of `count` positions, as a bit mask (at most 2^16).
+  for (uint32_t mask = 0; mask < (1u << rank); ++mask) {
+    if (__builtin_popcount(mask) != count)
+      continue;
+    llvm::SmallVector<int64_t> axes;
+    for (int64_t i = 0; i < rank; ++i)
+      if (mask & (1u << i))
+        axes.push_back(i);
+    if (!valid(axes))
+      continue;
+    if (found)
+      return std::nullopt;
+    found = std::move(axes);
+  }
+  return found;
+}
+
+llvm::SmallVector<int64_t> withoutAxes(llvm::ArrayRef<int64_t> shape,
+                                       llvm::ArrayRef<int64_t> axes) {
+  llvm::SmallVector<int64_t> kept;
+  for (auto [i, d] : llvm::enumerate(shape))
+    if (!llvm::is_contained(axes, static_cast<int64_t>(i)))
+      kept.push_back(d);
+  return kept;
+}
+
 std::string shapeString(llvm::ArrayRef<int64_t> shape) {
   if (shape.empty())
     return "a scalar";

@@ -33,13 +33,63 @@ enum class Kind {
   SumSquare
 };
 
+/// Axes given at call time (a graph input): the one set the declared output
+/// shape allows, checked per call; with keepdims a dimension of 1 may be
+/// named or not, reducing it changes nothing.
+std::optional<llvm::SmallVector<int64_t>>
+axesAtCallTime(NodeContext &ctx, int64_t axesInputSince) {
+  if (ctx.opset() < axesInputSince || !ctx.hasInput(1) ||
+      ctx.constantInput(1) || !ctx.inputType(0).hasStaticShape() ||
+      ctx.inputRank(1) != 1)
+    return std::nullopt;
+  llvm::ArrayRef<int64_t> in = ctx.inputShape(0);
+  int64_t rank = in.size(), count = ctx.inputShape(1)[0];
+  bool keepDims = ctx.attrInt("keepdims", 1) != 0;
+  llvm::SmallVector<int64_t> ones;
+  for (int64_t i = 0; i < rank; ++i)
+    if (in[i] == 1)
+      ones.push_back(i);
+  return ctx.axesAtCallTime(
+      1, rank,
+      [&](llvm::ArrayRef<int64_t> declared)
+          -> std::optional<llvm::SmallVector<int64_t>> {
+        if (keepDims) {
+          // The dimensions the output keeps as 1 that were not.
+          if (static_cast<int64_t>(declared.size()) != rank)
+            return std::nullopt;
+          llvm::SmallVector<int64_t> reduced;
+          for (int64_t i = 0; i < rank; ++i) {
+            if (declared[i] == in[i])
+              continue;
+            if (declared[i] != 1)
+              return std::nullopt;
+            reduced.push_back(i);
+          }
+          if (static_cast<int64_t>(reduced.size()) > count || reduced.empty())
+            return std::nullopt;
+          return reduced;
+        }
+        if (static_cast<int64_t>(declared.size()) != rank - count)
+          return std::nullopt;
+        return uniqueAxes(rank, count, [&](llvm::ArrayRef<int64_t> axes) {
+          return withoutAxes(in, axes) == llvm::SmallVector<int64_t>(declared);
+        });
+      },
+      keepDims ? llvm::ArrayRef<int64_t>(ones) : llvm::ArrayRef<int64_t>());
+}
+
 /// The reduced axes (sorted), or nullopt for "return the input" (empty axes
 /// with noop_with_empty_axes).
 FailureOr<std::optional<llvm::SmallVector<int64_t>>>
 reducedAxes(NodeContext &ctx, int64_t axesInputSince) {
   int64_t rank = ctx.inputRank(0);
   FailureOr<std::optional<llvm::SmallVector<int64_t>>> given =
-      ctx.intsFromAttrOrInput("axes", 1, axesInputSince);
+      std::optional<llvm::SmallVector<int64_t>>();
+  if (std::optional<llvm::SmallVector<int64_t>> atCallTime =
+          axesAtCallTime(ctx, axesInputSince))
+    given = std::optional<llvm::SmallVector<int64_t>>(*atCallTime);
+  else
+    given = ctx.intsFromAttrOrInput("axes", 1, axesInputSince);
   if (failed(given))
     return failure();
   llvm::SmallVector<int64_t> axes;

@@ -398,9 +398,43 @@ LogicalResult convertFlatten(NodeContext &ctx) {
   return setReshaped(ctx, {outer, inner});
 }
 
+// Axes given at call time for Squeeze and Unsqueeze (opset 13's input):
+// the one set the declared output shape allows, checked per call.
+std::optional<llvm::SmallVector<int64_t>> squeezeAxesAtCallTime(
+    NodeContext &ctx, bool unsqueeze) {
+  if (ctx.opset() < 13 || !ctx.hasInput(1) || ctx.constantInput(1) ||
+      !ctx.inputType(0).hasStaticShape() || ctx.inputRank(1) != 1)
+    return std::nullopt;
+  llvm::ArrayRef<int64_t> in = ctx.inputShape(0);
+  int64_t count = ctx.inputShape(1)[0];
+  int64_t rank = unsqueeze ? in.size() + count : in.size();
+  return ctx.axesAtCallTime(
+      1, rank,
+      [&](llvm::ArrayRef<int64_t> declared)
+          -> std::optional<llvm::SmallVector<int64_t>> {
+        // Unsqueeze: ones inserted at the axes of the output give it;
+        // Squeeze: ones dropped from the input at the axes give it.
+        llvm::ArrayRef<int64_t> full = unsqueeze ? declared : in;
+        llvm::ArrayRef<int64_t> part = unsqueeze ? in : declared;
+        if (static_cast<int64_t>(full.size()) != rank)
+          return std::nullopt;
+        return uniqueAxes(rank, count, [&](llvm::ArrayRef<int64_t> axes) {
+          for (int64_t a : axes)
+            if (full[a] != 1)
+              return false;
+          return withoutAxes(full, axes) == llvm::SmallVector<int64_t>(part);
+        });
+      });
+}
+
 LogicalResult convertSqueeze(NodeContext &ctx) {
   FailureOr<std::optional<llvm::SmallVector<int64_t>>> axes =
-      ctx.intsFromAttrOrInput("axes", 1, 13);
+      std::optional<llvm::SmallVector<int64_t>>();
+  if (std::optional<llvm::SmallVector<int64_t>> atCallTime =
+          squeezeAxesAtCallTime(ctx, /*unsqueeze=*/false))
+    axes = std::optional<llvm::SmallVector<int64_t>>(*atCallTime);
+  else
+    axes = ctx.intsFromAttrOrInput("axes", 1, 13);
   if (failed(axes))
     return failure();
   llvm::ArrayRef<int64_t> in = ctx.inputShape(0);
@@ -435,7 +469,12 @@ LogicalResult convertSqueeze(NodeContext &ctx) {
 
 LogicalResult convertUnsqueeze(NodeContext &ctx) {
   FailureOr<std::optional<llvm::SmallVector<int64_t>>> axes =
-      ctx.intsFromAttrOrInput("axes", 1, 13);
+      std::optional<llvm::SmallVector<int64_t>>();
+  if (std::optional<llvm::SmallVector<int64_t>> atCallTime =
+          squeezeAxesAtCallTime(ctx, /*unsqueeze=*/true))
+    axes = std::optional<llvm::SmallVector<int64_t>>(*atCallTime);
+  else
+    axes = ctx.intsFromAttrOrInput("axes", 1, 13);
   if (failed(axes))
     return failure();
   if (!*axes)

@@ -46,3 +46,19 @@
 // SMODULE-DAG: = element+ input0.value[1]
 // SMODULE-DAG: = element+ input3.value[1]
 // SMODULE-DAG: = element+ input4.value[0]
+
+// Axes given at call time (Unsqueeze's, ReduceSum's): the ones the declared
+// output shapes imply, each call checking the given ones (negative counted
+// from the rank) with a message naming the node.
+// RUN: /usr/bin/python3 %S/make_model.py axes_runtime %t.a.onnx
+// RUN: kiln-import-onnx %t.a.onnx | FileCheck %s --check-prefix=AXES
+// AXES-LABEL: func.func @main_graph(
+// AXES:         %[[E:.*]] = tensor.extract %arg1[%{{.*}}] : tensor<1xi64>
+// AXES:         cf.assert %{{.*}}, "node 'Unsqueeze#0' (Unsqueeze): input 1 'axes' must be the axes [1] its declared output shape implies"
+// AXES:         tensor.expand_shape {{.*}} into tensor<3x1x4x5xf32>
+// AXES:         cf.assert %{{.*}}, "node 'ReduceSum#1' (ReduceSum): input 1 'raxes' must be the axes [1] its declared output shape implies"
+// RUN: kiln-compile %t.a.onnx --target-device=cpu -o %t.a.kiln
+// RUN: kiln-dump-module %t.a.kiln | FileCheck %s --check-prefix=AMODULE
+// AMODULE: function 'main_graph' (3x4x5xf32, 1xi64, 1xi64) -> (3x1x4x5xf32, 3x1x5xf32)
+// AMODULE-DAG: check n{{[0-9]+}} == n{{[0-9]+}}: node 'Unsqueeze#0' (Unsqueeze): input 1 'axes' must be the axes [1] its declared output shape implies
+// AMODULE-DAG: check n{{[0-9]+}} == n{{[0-9]+}}: node 'ReduceSum#1' (ReduceSum): input 1 'raxes' must be the axes [1] its declared output shape implies

@@ -374,6 +374,20 @@ def shapes_runtime():
          tensor("where", TensorProto.INT64, None)])
 
 
+def axes_runtime():
+    """Unsqueeze and ReduceSum whose axes are graph inputs: the importer
+    takes the axes their declared output shapes imply and each call checks
+    the given ones."""
+    return model(
+        [helper.make_node("Unsqueeze", ["x", "axes"], ["u"]),
+         helper.make_node("ReduceSum", ["x", "raxes"], ["r"], keepdims=1)],
+        [tensor("x", TensorProto.FLOAT, [3, 4, 5]),
+         tensor("axes", TensorProto.INT64, [1]),
+         tensor("raxes", TensorProto.INT64, [1])],
+        [tensor("u", TensorProto.FLOAT, [3, 1, 4, 5]),
+         tensor("r", TensorProto.FLOAT, [3, 1, 5])])
+
+
 def mod_by_zero():
     return _folded("Mod", np.int64, [7, 5], [3, 0])
 

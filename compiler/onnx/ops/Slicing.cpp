@@ -11,8 +11,10 @@
 #include "compiler/onnx/ops/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 
 #include <limits>
 
@@ -114,21 +116,29 @@ FailureOr<SliceSpec> sliceSpec(NodeContext &ctx) {
 
 /// out[i...] = source[index_d(i_d)...] where `index` maps an output index
 /// of dimension d to the source's (an index value); with `inside`, elements
-/// it says are outside the source take `padValue`.
+/// it says are outside the source take `padValue`, or the element of
+/// `padTensor` (0-d, a value given at call time) when there is one. The
+/// output's sizes may be host values (pads given at call time).
 Value gatherGeneric(
-    OpBuilder &b, Location loc, Value source, llvm::ArrayRef<int64_t> shape,
+    OpBuilder &b, Location loc, Value source, llvm::ArrayRef<OpFoldResult> shape,
     llvm::function_ref<Value(OpBuilder &, Location, int64_t, Value)> index,
     llvm::function_ref<Value(OpBuilder &, Location, int64_t, Value)> inside,
-    TypedAttr padValue) {
+    TypedAttr padValue, Value padTensor = nullptr) {
   auto type = cast<RankedTensorType>(source.getType());
   int64_t rank = shape.size();
   Value init = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  llvm::SmallVector<Value> ins;
+  llvm::SmallVector<AffineMap> maps;
+  if (padTensor) {
+    ins.push_back(padTensor);
+    maps.push_back(AffineMap::get(rank, 0, {}, b.getContext()));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(rank));
   return linalg::GenericOp::create(
-             b, loc, init.getType(), ValueRange{}, init,
-             llvm::ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
+             b, loc, init.getType(), ins, init, maps,
              llvm::SmallVector<utils::IteratorType>(
                  rank, utils::IteratorType::parallel),
-             [&](OpBuilder &nb, Location l, ValueRange) {
+             [&](OpBuilder &nb, Location l, ValueRange args) {
                llvm::SmallVector<Value> position;
                Value ok;
                for (int64_t d = 0; d < rank; ++d) {
@@ -141,7 +151,10 @@ Value gatherGeneric(
                }
                Value v = tensor::ExtractOp::create(nb, l, source, position);
                if (ok) {
-                 Value pad = arith::ConstantOp::create(nb, l, padValue);
+                 Value pad =
+                     padTensor ? args[0]
+                               : Value(arith::ConstantOp::create(nb, l,
+                                                                 padValue));
                  v = arith::SelectOp::create(nb, l, ok, v, pad);
                }
                linalg::YieldOp::create(nb, l, v);
@@ -188,7 +201,7 @@ LogicalResult convertSlice(NodeContext &ctx) {
     result = extractSlice(b, loc, source, s);
   } else {
     result = gatherGeneric(
-        b, loc, source, spec->Size,
+        b, loc, source, getAsIndexOpFoldResult(ctx.context(), spec->Size),
         [&](OpBuilder &nb, Location l, int64_t d, Value i) -> Value {
           if (spec->Start[d] == 0 && spec->Step[d] == 1)
             return i;
@@ -292,6 +305,117 @@ LogicalResult convertSplit(NodeContext &ctx) {
   return success();
 }
 
+/// The source index output index `o` of a dimension of `n` elements padded
+/// by `low` reads in `mode` (constant: clamped, the caller masks it).
+Value padSourceIndex(OpBuilder &nb, Location l, llvm::StringRef mode, Value o,
+                     Value low, int64_t n) {
+  Value i = matchPattern(low, m_Zero())
+                ? o
+                : Value(arith::SubIOp::create(nb, l, o, low));
+  Value zero = idx(nb, l, 0), last = idx(nb, l, n - 1);
+  if (mode == "edge" || mode == "constant") {
+    i = arith::MaxSIOp::create(nb, l, i, zero);
+    return arith::MinSIOp::create(nb, l, i, last);
+  }
+  if (mode == "wrap") {
+    Value nn = idx(nb, l, n);
+    Value r = arith::RemSIOp::create(nb, l, i, nn);
+    Value neg =
+        arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, r, zero);
+    return arith::SelectOp::create(nb, l, neg,
+                                   arith::AddIOp::create(nb, l, r, nn), r);
+  }
+  // reflect: -i below 0, 2(n-1) - i above n - 1.
+  Value neg = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, i, zero);
+  i = arith::SelectOp::create(nb, l, neg, arith::SubIOp::create(nb, l, zero, i),
+                              i);
+  Value over = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sgt, i, last);
+  Value mirrored = arith::SubIOp::create(nb, l, idx(nb, l, 2 * (n - 1)), i);
+  return arith::SelectOp::create(nb, l, over, mirrored, i);
+}
+
+/// Whether output index `o` of a dimension of `n` elements padded by `low`
+/// reads the source (constant mode: else it is the pad value).
+Value insidePadSource(OpBuilder &nb, Location l, Value o, Value low,
+                      int64_t n) {
+  Value i = arith::SubIOp::create(nb, l, o, low);
+  Value ge = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, i,
+                                   idx(nb, l, 0));
+  Value lt =
+      arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, i, idx(nb, l, n));
+  return arith::AndIOp::create(nb, l, ge, lt);
+}
+
+/// Pad by pads given at call time (a graph input read on the host; ONNX's
+/// backend tests give them so), and a pad value given as data: each
+/// dimension's extent is n + low + high per call (below zero fails the
+/// call), each output index reads as the static modes read; reflect
+/// needs pads below n, which each call checks.
+LogicalResult convertPadAtCallTime(NodeContext &ctx, llvm::StringRef mode,
+                                   llvm::ArrayRef<Value> pads) {
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  if (!ctx.inputType(0).hasStaticShape())
+    return ctx.unsupported("pads given at call time over a dynamic input");
+  if (ctx.hasInput(3))
+    return ctx.unsupported("axes with pads given at call time");
+  if (static_cast<int64_t>(pads.size()) != 2 * rank)
+    return ctx.emitError() << "pads has " << pads.size() << " values for rank "
+                           << rank;
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Type element = ctx.inputType(0).getElementType();
+  // The pad value: a constant, or an element given at call time (data).
+  double value = 0;
+  Value padTensor;
+  if (ctx.hasInput(2)) {
+    if (numElementsOf(ctx.inputShape(2)) != 1)
+      return ctx.emitError() << "constant_value must be a scalar";
+    if (const HostTensor *v = ctx.constantInput(2))
+      value = v->doubleAt(0);
+    else
+      padTensor = reshapeTo(b, loc, ctx.input(2), {});
+  }
+  llvm::SmallVector<OpFoldResult> outShape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (mode != "constant" && shape[d] == 0)
+      return ctx.unsupported("mode '" + mode.str() +
+                             "' with pads given at call time on an empty "
+                             "dimension");
+    Value size = arith::AddIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, idx(b, loc, shape[d]), pads[d]),
+        pads[rank + d]);
+    outShape.push_back(size);
+    if (mode == "reflect") {
+      Value inside = arith::AndIOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, pads[d],
+                                idx(b, loc, shape[d])),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                pads[rank + d], idx(b, loc, shape[d])));
+      cf::AssertOp::create(b, loc, inside,
+                           "node '" + ctx.name().str() +
+                               "' (Pad): reflect pads of dimension " +
+                               std::to_string(d) + " must be below " +
+                               std::to_string(shape[d]));
+    }
+  }
+  Value result = gatherGeneric(
+      b, loc, ctx.input(0), outShape,
+      [&](OpBuilder &nb, Location l, int64_t d, Value o) -> Value {
+        return padSourceIndex(nb, l, mode, o, pads[d], shape[d]);
+      },
+      mode == "constant"
+          ? llvm::function_ref<Value(OpBuilder &, Location, int64_t, Value)>(
+                [&](OpBuilder &nb, Location l, int64_t d, Value o) -> Value {
+                  return insidePadSource(nb, l, o, pads[d], shape[d]);
+                })
+          : nullptr,
+      scalarAttr(element, value), padTensor);
+  ctx.setOutput(0, result, ctx.inputDType(0));
+  return success();
+}
+
 LogicalResult convertPad(NodeContext &ctx) {
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   int64_t rank = shape.size();
@@ -300,6 +424,10 @@ LogicalResult convertPad(NodeContext &ctx) {
   if (mode != "constant" && mode != "reflect" && mode != "edge" &&
       mode != "wrap")
     return ctx.unsupported("mode '" + mode + "'");
+  if (ctx.opset() >= 11)
+    if (std::optional<llvm::SmallVector<Value>> pads =
+            ctx.intsReadAtCallTime(1))
+      return convertPadAtCallTime(ctx, mode, *pads);
   llvm::SmallVector<int64_t> pads;
   double value = 0;
   llvm::SmallVector<int64_t> axes;
@@ -384,50 +512,19 @@ LogicalResult convertPad(NodeContext &ctx) {
   } else {
     // Each output index o reads source index o - low, mapped into range.
     result = gatherGeneric(
-        b, loc, source, outShape,
+        b, loc, source, getAsIndexOpFoldResult(ctx.context(), outShape),
         [&](OpBuilder &nb, Location l, int64_t d, Value o) -> Value {
-          Value i =
-              low[d]
-                  ? Value(arith::SubIOp::create(nb, l, o, idx(nb, l, low[d])))
-                  : o;
           if (high[d] <= 0 && low[d] <= 0)
-            return i;
-          int64_t n = shape[d];
-          Value zero = idx(nb, l, 0), last = idx(nb, l, n - 1);
-          if (mode == "edge" || mode == "constant") {
-            i = arith::MaxSIOp::create(nb, l, i, zero);
-            return arith::MinSIOp::create(nb, l, i, last);
-          }
-          if (mode == "wrap") {
-            Value nn = idx(nb, l, n);
-            Value r = arith::RemSIOp::create(nb, l, i, nn);
-            Value neg = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
-                                              r, zero);
-            return arith::SelectOp::create(
-                nb, l, neg, arith::AddIOp::create(nb, l, r, nn), r);
-          }
-          // reflect: -i below 0, 2(n-1) - i above n - 1.
-          Value neg =
-              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, i, zero);
-          i = arith::SelectOp::create(nb, l, neg,
-                                      arith::SubIOp::create(nb, l, zero, i), i);
-          Value over =
-              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sgt, i, last);
-          Value mirrored =
-              arith::SubIOp::create(nb, l, idx(nb, l, 2 * (n - 1)), i);
-          return arith::SelectOp::create(nb, l, over, mirrored, i);
+            return low[d] ? Value(arith::SubIOp::create(nb, l, o,
+                                                        idx(nb, l, low[d])))
+                          : o;
+          return padSourceIndex(nb, l, mode, o, idx(nb, l, low[d]), shape[d]);
         },
         mode == "constant"
             ? llvm::function_ref<Value(OpBuilder &, Location, int64_t, Value)>(
                   [&](OpBuilder &nb, Location l, int64_t d, Value o) -> Value {
-                    Value i =
-                        arith::SubIOp::create(nb, l, o, idx(nb, l, low[d]));
-                    Value ge = arith::CmpIOp::create(
-                        nb, l, arith::CmpIPredicate::sge, i, idx(nb, l, 0));
-                    Value lt =
-                        arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
-                                              i, idx(nb, l, shape[d]));
-                    return arith::AndIOp::create(nb, l, ge, lt);
+                    return insidePadSource(nb, l, o, idx(nb, l, low[d]),
+                                           shape[d]);
                   })
             : nullptr,
         scalarAttr(element, value));

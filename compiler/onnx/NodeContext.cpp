@@ -106,6 +106,10 @@ NodeContext::intsReadAtCallTime(size_t i) {
   return elements;
 }
 
+std::string NodeContext::describe() const {
+  return "node '" + DisplayName + "' (" + Node.op_type() + ")";
+}
+
 std::optional<llvm::SmallVector<mlir::OpFoldResult>>
 NodeContext::intsKnownPerCall(size_t i) {
   if (const llvm::SmallVector<mlir::OpFoldResult> *shape = shapeValueInput(i))
@@ -184,9 +188,9 @@ std::optional<llvm::SmallVector<int64_t>> NodeContext::axesAtCallTime(
       list += (k ? ", " : "") + std::to_string(a);
     mlir::cf::AssertOp::create(
         b, Loc, holds,
-        "node '" + DisplayName + "' (" + Node.op_type() + "): input " +
-            std::to_string(i) + " '" + Node.input(i) + "' must be the axes [" +
-            list + "] its declared output shape implies");
+        describe() + ": input " + std::to_string(i) + " '" + Node.input(i) +
+            "' must be the axes [" + list +
+            "] its declared output shape implies");
   }
   return axes;
 }

@@ -80,6 +80,9 @@ public:
   llvm::StringRef opType() const;
   /// The node's name, or "" when it has none.
   llvm::StringRef name() const;
+  /// "node 'NAME' (OP_TYPE)", as errors name the node (a made-up name for
+  /// an unnamed one): for messages checked at call time.
+  std::string describe() const;
   /// The opset version of the node's domain.
   int64_t opset() const { return Opset; }
   mlir::Location loc() const { return Loc; }

@@ -258,6 +258,42 @@ LogicalResult convertSplit(NodeContext &ctx) {
                            std::to_string(*axis) + " of " + shapeString(shape));
   int64_t dim = shape[*axis];
   int64_t outputs = ctx.numOutputs();
+  // Sizes given at call time (a graph input read on the host): each part
+  // sliced at the sum of those before it, the sizes checked per call to
+  // add up to the dimension.
+  if (ctx.opset() >= 13)
+    if (std::optional<llvm::SmallVector<Value>> parts =
+            ctx.intsReadAtCallTime(1)) {
+      if (static_cast<int64_t>(parts->size()) != outputs)
+        return ctx.emitError() << "split has " << parts->size()
+                               << " sizes for " << outputs << " outputs";
+      OpBuilder &b = ctx.builder();
+      Location loc = ctx.loc();
+      Value offset = idx(b, loc, 0);
+      for (auto [i, size] : llvm::enumerate(*parts)) {
+        llvm::SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+        llvm::SmallVector<OpFoldResult> sizes =
+            tensor::getMixedSizes(b, loc, ctx.input(0));
+        llvm::SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+        offsets[*axis] = offset;
+        sizes[*axis] = size;
+        if (ctx.hasOutput(i))
+          ctx.setOutput(i,
+                        tensor::ExtractSliceOp::create(b, loc, ctx.input(0),
+                                                       offsets, sizes, strides),
+                        ctx.inputDType(0));
+        offset = arith::AddIOp::create(b, loc, offset, size);
+      }
+      Value adds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         offset, idx(b, loc, dim));
+      cf::AssertOp::create(b, loc, adds,
+                           ctx.describe() + ": input 1 '" +
+                               ctx.inputInfo(1).Name +
+                               "' must add up to dimension " +
+                               std::to_string(*axis) + "'s " +
+                               std::to_string(dim));
+      return success();
+    }
   FailureOr<std::optional<llvm::SmallVector<int64_t>>> given =
       ctx.intsFromAttrOrInput("split", 1, 13);
   if (failed(given))
@@ -394,8 +430,7 @@ LogicalResult convertPadAtCallTime(NodeContext &ctx, llvm::StringRef mode,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                 pads[rank + d], idx(b, loc, shape[d])));
       cf::AssertOp::create(b, loc, inside,
-                           "node '" + ctx.name().str() +
-                               "' (Pad): reflect pads of dimension " +
+                           ctx.describe() + ": reflect pads of dimension " +
                                std::to_string(d) + " must be below " +
                                std::to_string(shape[d]));
     }

@@ -63,9 +63,9 @@ struct ShapeNodeData {
 };
 
 inline const char *shapeOpcodeName(ShapeOpcode op) {
-  static const char *const kNames[] = {
-      "const", "dim", "push", "add",       "sub",      "mul",
-      "floordiv", "ceildiv", "max", "min", "element+", "element-"};
+  static const char *const kNames[] = {"const", "dim", "push",     "add",
+                                       "sub",   "mul", "floordiv", "ceildiv",
+                                       "max",   "min", "element+", "element-"};
   auto raw = static_cast<uint8_t>(op);
   return raw <= kMaxShapeOpcode ? kNames[raw] : "unknown";
 }

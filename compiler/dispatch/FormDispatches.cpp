@@ -618,9 +618,8 @@ LogicalResult formDispatches(func::FuncOp func,
       Location loc = ret->getLoc();
       Value value = result.get();
       auto type = cast<RankedTensorType>(value.getType());
-      Value init =
-          tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, value),
-                                  type.getElementType());
+      Value init = tensor::EmptyOp::create(
+          b, loc, tensor::getMixedSizes(b, loc, value), type.getElementType());
       AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
       auto copy = linalg::GenericOp::create(
           b, loc, TypeRange{type}, ValueRange{value}, ValueRange{init},

@@ -203,10 +203,9 @@ uint32_t ShapeExpressions::nonNegative(Signed value) {
 uint32_t ShapeExpressions::less(uint32_t a, uint32_t b) {
   using Opcode = ShapeProgramBuilder::Opcode;
   // max(a, b) - a is b - a where b > a, else 0; at most 1 of it.
-  return Program.binary(
-      Opcode::Min,
-      Program.sub(Program.binary(Opcode::Max, a, b), a),
-      Program.constant(1));
+  return Program.binary(Opcode::Min,
+                        Program.sub(Program.binary(Opcode::Max, a, b), a),
+                        Program.constant(1));
 }
 
 namespace {
@@ -215,8 +214,8 @@ namespace {
 // `arith.index_cast (tensor.extract %arg[constant indices])` of an integer
 // tensor of static shape, as the ONNX importer reads a shape given at call
 // time.
-std::optional<std::pair<unsigned, int64_t>> inputElementRead(Value value,
-                                                             func::FuncOp host) {
+std::optional<std::pair<unsigned, int64_t>>
+inputElementRead(Value value, func::FuncOp host) {
   auto cast = value.getDefiningOp<arith::IndexCastOp>();
   if (!cast)
     return std::nullopt;
@@ -321,8 +320,8 @@ ShapeExpressions::signedIn(func::CallOp call, Value value) {
     // Extents never negative: the arithmetic of nodes, as before values
     // could be (a difference below zero fails the call).
     if ((a->Neg == zero && b->Neg == zero) || nonNegativeOperands)
-      return Signed{
-          Program.binary(*op, nonNegative(*a), nonNegative(*b)), zero};
+      return Signed{Program.binary(*op, nonNegative(*a), nonNegative(*b)),
+                    zero};
     // a - b = x - y.
     uint32_t x = Program.add(a->Pos, b->Neg), y = Program.add(a->Neg, b->Pos);
     switch (*op) {

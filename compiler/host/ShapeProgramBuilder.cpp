@@ -51,7 +51,8 @@ uint32_t ShapeProgramBuilder::binary(Opcode op, uint32_t a, uint32_t b) {
   if (op == Opcode::Max && cb == 0)
     return a;
   if ((op == Opcode::Mul && (ca == 0 || cb == 0)) ||
-      (op == Opcode::Min && (ca == 0 || cb == 0)) || (op == Opcode::Sub && a == b))
+      (op == Opcode::Min && (ca == 0 || cb == 0)) ||
+      (op == Opcode::Sub && a == b))
     return constant(0);
   if (ca && cb) {
     // The shared evaluator folds, so compile time and run time agree; an

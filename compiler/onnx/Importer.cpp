@@ -568,10 +568,10 @@ OwningOpRef<ModuleOp> importOnnxFile(MLIRContext &context, llvm::StringRef path,
   DialectRegistry registry;
   registerOnnxImportDialects(registry);
   context.appendDialectRegistry(registry);
-  context.loadDialect<arith::ArithDialect, cf::ControlFlowDialect,
-                      func::FuncDialect,
-                      linalg::LinalgDialect, math::MathDialect,
-                      tensor::TensorDialect, tosa::TosaDialect>();
+  context
+      .loadDialect<arith::ArithDialect, cf::ControlFlowDialect,
+                   func::FuncDialect, linalg::LinalgDialect, math::MathDialect,
+                   tensor::TensorDialect, tosa::TosaDialect>();
   OwningOpRef<ModuleOp> module = Importer(context, path, options).run();
   // What the importer built must verify: a model that makes it build
   // invalid IR is refused here, not by a pass that trusts its input.

@@ -122,8 +122,8 @@ NodeContext::intsKnownPerCall(size_t i) {
 
 std::optional<llvm::SmallVector<int64_t>> NodeContext::axesAtCallTime(
     size_t i, int64_t rank,
-    llvm::function_ref<std::optional<llvm::SmallVector<int64_t>>(
-        llvm::ArrayRef<int64_t>)>
+    llvm::function_ref<
+        std::optional<llvm::SmallVector<int64_t>>(llvm::ArrayRef<int64_t>)>
         deduce,
     llvm::ArrayRef<int64_t> harmless) {
   if (!hasOutput(0))
@@ -152,13 +152,13 @@ std::optional<llvm::SmallVector<int64_t>> NodeContext::axesAtCallTime(
     mlir::Value negative = mlir::arith::CmpIOp::create(
         b, Loc, mlir::arith::CmpIPredicate::slt, v, index(0));
     normalized.push_back(mlir::arith::SelectOp::create(
-        b, Loc, negative,
-        mlir::arith::AddIOp::create(b, Loc, v, index(rank)), v));
+        b, Loc, negative, mlir::arith::AddIOp::create(b, Loc, v, index(rank)),
+        v));
   }
   mlir::Value holds;
   auto both = [&](mlir::Value c) {
-    holds = holds ? mlir::arith::AndIOp::create(b, Loc, holds, c).getResult()
-                  : c;
+    holds =
+        holds ? mlir::arith::AndIOp::create(b, Loc, holds, c).getResult() : c;
   };
   for (mlir::Value v : normalized) {
     mlir::Value known;
@@ -186,11 +186,11 @@ std::optional<llvm::SmallVector<int64_t>> NodeContext::axesAtCallTime(
     std::string list;
     for (auto [k, a] : llvm::enumerate(*axes))
       list += (k ? ", " : "") + std::to_string(a);
-    mlir::cf::AssertOp::create(
-        b, Loc, holds,
-        describe() + ": input " + std::to_string(i) + " '" + Node.input(i) +
-            "' must be the axes [" + list +
-            "] its declared output shape implies");
+    mlir::cf::AssertOp::create(b, Loc, holds,
+                               describe() + ": input " + std::to_string(i) +
+                                   " '" + Node.input(i) +
+                                   "' must be the axes [" + list +
+                                   "] its declared output shape implies");
   }
   return axes;
 }

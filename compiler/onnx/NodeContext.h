@@ -125,12 +125,12 @@ public:
   /// `harmless` ones (a dimension of 1 reduced); a one-line error names
   /// them otherwise. nullopt when input `i` is no such input or output 0
   /// declares no shape.
-  std::optional<llvm::SmallVector<int64_t>> axesAtCallTime(
-      size_t i, int64_t rank,
-      llvm::function_ref<std::optional<llvm::SmallVector<int64_t>>(
-          llvm::ArrayRef<int64_t>)>
-          deduce,
-      llvm::ArrayRef<int64_t> harmless = {});
+  std::optional<llvm::SmallVector<int64_t>>
+  axesAtCallTime(size_t i, int64_t rank,
+                 llvm::function_ref<std::optional<llvm::SmallVector<int64_t>>(
+                     llvm::ArrayRef<int64_t>)>
+                     deduce,
+                 llvm::ArrayRef<int64_t> harmless = {});
   /// The input's value when known at import time; else null after an
   /// "unsupported" error naming `what` and saying "input K 'NAME' is computed
   /// at run time" (the node-test runner pins such inputs and retries).

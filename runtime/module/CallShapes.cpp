@@ -47,7 +47,7 @@ std::string describeNode(const std::vector<sc::ShapeNodeData> &program,
     return strCat("the function's ", data.A);
   if (sc::isInputElementOpcode(data.Op))
     return strCat(data.Op == sc::ShapeOpcode::InputElementPos ? "the positive"
-                                                               : "the negative",
+                                                              : "the negative",
                   " part of input ", data.A, " element ", data.B);
   return strCat("a size computed from the inputs' shapes (shape node ", node,
                 ")");

@@ -138,9 +138,12 @@ test::ModuleSpec valueSpec() {
   test::FunctionSpec &f = spec.Functions[0];
   f.Inputs = {{kF32, {-1}}, {static_cast<uint8_t>(sc::ElementType::I64), {1}}};
   f.OutputDimNodes = {{2}};
-  f.ShapeProgram = {{Op::InputElementPos, 1, 0}, {Op::InputElementNeg, 1, 0},
-                    {Op::Sub, 0, 1},             {Op::Constant, 4, 0},
-                    {Op::Mul, 2, 3},             {Op::InputDim, 0, 0},
+  f.ShapeProgram = {{Op::InputElementPos, 1, 0},
+                    {Op::InputElementNeg, 1, 0},
+                    {Op::Sub, 0, 1},
+                    {Op::Constant, 4, 0},
+                    {Op::Mul, 2, 3},
+                    {Op::InputDim, 0, 0},
                     {Op::Mul, 5, 3}};
   f.ShapeChecks = {};
   test::StepSpec &step = f.Steps[0];
@@ -159,8 +162,8 @@ TEST(CallShapesTest, ShapesFromInputValues) {
   EXPECT_EQ(valueInputsOf(loaded.function()), std::vector<uint32_t>{1});
   for (int64_t n : {0, 1, 5}) {
     std::vector<std::vector<int64_t>> values = {{}, {n}};
-    StatusOr<CallShapes> call = resolveCall(loaded.function(), "function @f",
-                                            {{{8}, {1}}}, values, 0);
+    StatusOr<CallShapes> call =
+        resolveCall(loaded.function(), "function @f", {{{8}, {1}}}, values, 0);
     ASSERT_TRUE(call.ok()) << call.status().message();
     EXPECT_EQ(call->OutputShapes, (std::vector<std::vector<int64_t>>{{n}}));
     EXPECT_EQ(call->Ranges[0][1].Length, uint64_t(4 * n));
@@ -204,9 +207,9 @@ TEST(CallShapesTest, CheckMessages) {
   Loaded loaded(spec);
   ASSERT_TRUE(loaded.verify().ok()) << loaded.verify().message();
   std::vector<std::vector<int64_t>> values = {{}, {5}};
-  EXPECT_TRUE(resolveCall(loaded.function(), "function @f", {{{8}, {1}}},
-                          values, 0)
-                  .ok());
+  EXPECT_TRUE(
+      resolveCall(loaded.function(), "function @f", {{{8}, {1}}}, values, 0)
+          .ok());
   values = {{}, {4}};
   StatusOr<CallShapes> call =
       resolveCall(loaded.function(), "function @f", {{{8}, {1}}}, values, 0);
@@ -215,8 +218,7 @@ TEST(CallShapesTest, CheckMessages) {
             "function @f: input 1 must be [5] (shape nodes 2 and 7 are 4 and "
             "5)");
   spec.Functions[0].ShapeCheckMessages = {"two\nlines"};
-  EXPECT_NE(verifyError(spec).find("not one printable line"),
-            std::string::npos)
+  EXPECT_NE(verifyError(spec).find("not one printable line"), std::string::npos)
       << verifyError(spec);
   spec.Functions[0].ShapeCheckMessages = {"a", "b"};
   EXPECT_NE(verifyError(spec).find("2 shape check messages for 1 checks"),

@@ -483,11 +483,11 @@ ModuleInstance::outputTypes(std::string_view name,
             tensorTypeString(inputShapes[i], signature.Inputs[i].Type));
     return signature.Outputs;
   }
-  KILN_ASSIGN_OR_RETURN(
-      CallShapes resolved,
-      resolveCall(*function->Def, functionLabel(signature), inputShapes,
-                  valuesOf(function->ValueInputs, inputs),
-                  File->constantsSize()));
+  KILN_ASSIGN_OR_RETURN(CallShapes resolved,
+                        resolveCall(*function->Def, functionLabel(signature),
+                                    inputShapes,
+                                    valuesOf(function->ValueInputs, inputs),
+                                    File->constantsSize()));
   std::vector<TensorSpec> outputs = signature.Outputs;
   for (size_t i = 0; i < outputs.size(); ++i)
     outputs[i].Shape = resolved.OutputShapes[i];
@@ -625,11 +625,10 @@ Status ModuleInstance::callWithDeviceBuffers(
       KILN_RETURN_IF_ERROR(hal::readBuffer(*Device, inputs[i], 0, bytes));
       values[i] = int64Values(signature.Inputs[i].Type, bytes);
     }
-    KILN_RETURN_IF_ERROR(bindShapes(
-        *function,
-        std::vector<std::vector<int64_t>>(inputShapes.begin(),
-                                          inputShapes.end()),
-        values));
+    KILN_RETURN_IF_ERROR(bindShapes(*function,
+                                    std::vector<std::vector<int64_t>>(
+                                        inputShapes.begin(), inputShapes.end()),
+                                    values));
   }
   if (inputs.size() != signature.Inputs.size() ||
       outputs.size() != signature.Outputs.size())

@@ -634,8 +634,7 @@ inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
     };
     if (dynamic) {
       if (!wellFormedProgram(*f->shape_program(), [&](const sc::ShapeNode &n) {
-            if (n.a() < 0 || n.a() >= int64_t(f->inputs()->size()) ||
-                n.b() < 0)
+            if (n.a() < 0 || n.a() >= int64_t(f->inputs()->size()) || n.b() < 0)
               return false;
             const sc::TensorType &in = *f->inputs()->Get(n.a());
             if (n.op() == sc::ShapeOp::InputDim)

@@ -477,8 +477,7 @@ private:
       if (type->dim_min() || type->dim_max())
         return KILN_ERROR(InvalidArgument, where, " has bounds on an output");
     if (!function.shape_program()) {
-      bool stray = function.shape_checks() ||
-                   function.shape_check_messages() ||
+      bool stray = function.shape_checks() || function.shape_check_messages() ||
                    function.arena_size_node() != sc::kNoShapeNode;
       for (const sc::TensorType *type : outputs)
         stray |= type->dim_nodes() != nullptr;

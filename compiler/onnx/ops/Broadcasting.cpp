@@ -69,9 +69,10 @@ Value broadcastTo(OpBuilder &b, Location loc, Value input,
 }
 
 // Expand to a shape known per call (a graph input, as ONNX's backend tests
-// give every input, or a shape computed from dynamic dimensions): a dimension the input has as 1, or lacks, takes the given
-// size per call; any other keeps the input's (the given one must be 1 or
-// equal it, as ONNX requires of a model).
+// give every input, or a shape computed from dynamic dimensions): a dimension
+// the input has as 1, or lacks, takes the given size per call; any other keeps
+// the input's (the given one must be 1 or equal it, as ONNX requires of a
+// model).
 LogicalResult convertExpandAtCallTime(NodeContext &ctx,
                                       llvm::ArrayRef<OpFoldResult> given) {
   llvm::ArrayRef<int64_t> in = ctx.inputShape(0);
@@ -98,8 +99,7 @@ LogicalResult convertExpand(NodeContext &ctx) {
       ctx.intsKnownPerCall(1);
   if (!given && !ctx.inputType(0).hasStaticShape()) {
     // A dynamic input to a constant shape: the same broadcast.
-    FailureOr<llvm::SmallVector<int64_t>> shape =
-        ctx.constantInts(1, "shape");
+    FailureOr<llvm::SmallVector<int64_t>> shape = ctx.constantInts(1, "shape");
     if (failed(shape))
       return failure();
     given.emplace();
@@ -134,9 +134,9 @@ FailureOr<bool> foldExpand(NodeContext &ctx) {
   return true;
 }
 
-// Tile by repeats known per call (NodeContext::intsKnownPerCall): the input read as [1, d0, 1, d1, ...]
-// broadcast to [r0, d0, r1, d1, ...] per call, then each pair collapsed
-// (a negative repeat fails the call).
+// Tile by repeats known per call (NodeContext::intsKnownPerCall): the input
+// read as [1, d0, 1, d1, ...] broadcast to [r0, d0, r1, d1, ...] per call, then
+// each pair collapsed (a negative repeat fails the call).
 LogicalResult convertTileAtCallTime(NodeContext &ctx,
                                     llvm::ArrayRef<OpFoldResult> repeats) {
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
@@ -154,7 +154,8 @@ LogicalResult convertTileAtCallTime(NodeContext &ctx,
   for (auto [k, d] : llvm::enumerate(shape)) {
     spread.append({1, d});
     tiled.append({repeats[k], b.getIndexAttr(d)});
-    pairs.push_back({static_cast<int64_t>(2 * k), static_cast<int64_t>(2 * k + 1)});
+    pairs.push_back(
+        {static_cast<int64_t>(2 * k), static_cast<int64_t>(2 * k + 1)});
   }
   Value t = broadcastTo(b, loc, reshapeTo(b, loc, ctx.input(0), spread), tiled);
   ctx.setOutput(0, tensor::CollapseShapeOp::create(b, loc, t, pairs),

@@ -37,9 +37,9 @@ HostTensor broadcastHost(const HostTensor &tensor,
 /// The one set of `count` positions among [0, rank) that `valid` accepts
 /// (sorted), or nullopt when none or several do (or rank is past 16): axes
 /// read off a declared output shape (NodeContext::axesAtCallTime).
-std::optional<llvm::SmallVector<int64_t>> uniqueAxes(
-    int64_t rank, int64_t count,
-    llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> valid);
+std::optional<llvm::SmallVector<int64_t>>
+uniqueAxes(int64_t rank, int64_t count,
+           llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> valid);
 
 /// `shape` without the dimensions `axes` (sorted) names.
 llvm::SmallVector<int64_t> withoutAxes(llvm::ArrayRef<int64_t> shape,

@@ -330,8 +330,7 @@ LogicalResult convertReshapeAtCallTime(NodeContext &ctx,
     return arith::ConstantIndexOp::create(b, loc, v);
   };
   auto equals = [&](Value v, int64_t c) -> Value {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v,
-                                 index(c));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, index(c));
   };
   llvm::SmallVector<Value> known, inferHere;
   Value product = index(1);
@@ -346,7 +345,8 @@ LogicalResult convertReshapeAtCallTime(NodeContext &ctx,
     known.push_back(size);
     inferHere.push_back(infer);
     product = arith::MulIOp::create(
-        b, loc, product, arith::SelectOp::create(b, loc, infer, index(1), size));
+        b, loc, product,
+        arith::SelectOp::create(b, loc, infer, index(1), size));
   }
   // A target with a 0 and no -1 (allowzero) must not divide by zero.
   Value total = getValueOrCreateConstantIndexOp(
@@ -400,8 +400,8 @@ LogicalResult convertFlatten(NodeContext &ctx) {
 
 // Axes given at call time for Squeeze and Unsqueeze (opset 13's input):
 // the one set the declared output shape allows, checked per call.
-std::optional<llvm::SmallVector<int64_t>> squeezeAxesAtCallTime(
-    NodeContext &ctx, bool unsqueeze) {
+std::optional<llvm::SmallVector<int64_t>>
+squeezeAxesAtCallTime(NodeContext &ctx, bool unsqueeze) {
   if (ctx.opset() < 13 || !ctx.hasInput(1) || ctx.constantInput(1) ||
       !ctx.inputType(0).hasStaticShape() || ctx.inputRank(1) != 1)
     return std::nullopt;

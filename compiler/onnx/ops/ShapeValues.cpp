@@ -168,8 +168,7 @@ Value indexValue(NodeContext &ctx, OpFoldResult e) {
 std::optional<Elements> elementsOf(NodeContext &ctx, size_t i) {
   if (const Elements *data = ctx.shapeValueInput(i))
     return *data;
-  if (std::optional<llvm::SmallVector<Value>> read =
-          ctx.intsReadAtCallTime(i))
+  if (std::optional<llvm::SmallVector<Value>> read = ctx.intsReadAtCallTime(i))
     return Elements(read->begin(), read->end());
   const HostTensor *c = ctx.constantInput(i);
   if (!c || c->dtype() != Int64 || c->shape().size() > 1 ||

@@ -120,7 +120,8 @@ FailureOr<SliceSpec> sliceSpec(NodeContext &ctx) {
 /// `padTensor` (0-d, a value given at call time) when there is one. The
 /// output's sizes may be host values (pads given at call time).
 Value gatherGeneric(
-    OpBuilder &b, Location loc, Value source, llvm::ArrayRef<OpFoldResult> shape,
+    OpBuilder &b, Location loc, Value source,
+    llvm::ArrayRef<OpFoldResult> shape,
     llvm::function_ref<Value(OpBuilder &, Location, int64_t, Value)> index,
     llvm::function_ref<Value(OpBuilder &, Location, int64_t, Value)> inside,
     TypedAttr padValue, Value padTensor = nullptr) {
@@ -152,9 +153,9 @@ Value gatherGeneric(
                Value v = tensor::ExtractOp::create(nb, l, source, position);
                if (ok) {
                  Value pad =
-                     padTensor ? args[0]
-                               : Value(arith::ConstantOp::create(nb, l,
-                                                                 padValue));
+                     padTensor
+                         ? args[0]
+                         : Value(arith::ConstantOp::create(nb, l, padValue));
                  v = arith::SelectOp::create(nb, l, ok, v, pad);
                }
                linalg::YieldOp::create(nb, l, v);
@@ -265,8 +266,8 @@ LogicalResult convertSplit(NodeContext &ctx) {
     if (std::optional<llvm::SmallVector<Value>> parts =
             ctx.intsReadAtCallTime(1)) {
       if (static_cast<int64_t>(parts->size()) != outputs)
-        return ctx.emitError() << "split has " << parts->size()
-                               << " sizes for " << outputs << " outputs";
+        return ctx.emitError() << "split has " << parts->size() << " sizes for "
+                               << outputs << " outputs";
       OpBuilder &b = ctx.builder();
       Location loc = ctx.loc();
       Value offset = idx(b, loc, 0);
@@ -286,12 +287,11 @@ LogicalResult convertSplit(NodeContext &ctx) {
       }
       Value adds = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                          offset, idx(b, loc, dim));
-      cf::AssertOp::create(b, loc, adds,
-                           ctx.describe() + ": input 1 '" +
-                               ctx.inputInfo(1).Name +
-                               "' must add up to dimension " +
-                               std::to_string(*axis) + "'s " +
-                               std::to_string(dim));
+      cf::AssertOp::create(
+          b, loc, adds,
+          ctx.describe() + ": input 1 '" + ctx.inputInfo(1).Name +
+              "' must add up to dimension " + std::to_string(*axis) + "'s " +
+              std::to_string(dim));
       return success();
     }
   FailureOr<std::optional<llvm::SmallVector<int64_t>>> given =
@@ -375,8 +375,8 @@ Value padSourceIndex(OpBuilder &nb, Location l, llvm::StringRef mode, Value o,
 Value insidePadSource(OpBuilder &nb, Location l, Value o, Value low,
                       int64_t n) {
   Value i = arith::SubIOp::create(nb, l, o, low);
-  Value ge = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, i,
-                                   idx(nb, l, 0));
+  Value ge =
+      arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, i, idx(nb, l, 0));
   Value lt =
       arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, i, idx(nb, l, n));
   return arith::AndIOp::create(nb, l, ge, lt);

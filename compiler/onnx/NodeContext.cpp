@@ -78,21 +78,26 @@ NodeContext::shapeValueInput(size_t i) const {
   return it == ShapeValues.end() ? nullptr : &it->second;
 }
 
-std::optional<llvm::SmallVector<mlir::Value>>
-NodeContext::intsReadAtCallTime(size_t i) {
+bool NodeContext::readableAtCallTime(size_t i) const {
   if (!hasInput(i) || constantInput(i) || shapeValueInput(i))
-    return std::nullopt;
+    return false;
   int32_t dtype = inputDType(i);
   mlir::RankedTensorType type = inputType(i);
   if ((dtype != Int64 && dtype != Int32) || !type.hasStaticShape() ||
       type.getRank() > 1 || type.getNumElements() > limits().MaxRank)
-    return std::nullopt;
-  mlir::Value value = input(i);
+    return false;
   // A graph input: the function's argument, whose data the runtime has on
   // the host before the call (not a value computed inside it).
-  auto arg = mlir::dyn_cast<mlir::BlockArgument>(value);
-  if (!arg || !mlir::isa<mlir::func::FuncOp>(arg.getOwner()->getParentOp()))
+  auto arg = mlir::dyn_cast_or_null<mlir::BlockArgument>(inputInfo(i).Value);
+  return arg && mlir::isa<mlir::func::FuncOp>(arg.getOwner()->getParentOp());
+}
+
+std::optional<llvm::SmallVector<mlir::Value>>
+NodeContext::intsReadAtCallTime(size_t i) {
+  if (!readableAtCallTime(i))
     return std::nullopt;
+  mlir::Value value = input(i);
+  mlir::RankedTensorType type = inputType(i);
   llvm::SmallVector<mlir::Value> elements;
   for (int64_t k = 0; k < type.getNumElements(); ++k) {
     llvm::SmallVector<mlir::Value> index;

@@ -111,6 +111,8 @@ public:
   /// a shape value; nullopt for any other input. A shape, pads or starts
   /// given at call time (issue 19 item 3).
   std::optional<llvm::SmallVector<mlir::Value>> intsReadAtCallTime(size_t i);
+  /// Whether intsReadAtCallTime(i) would read input `i` (building nothing).
+  bool readableAtCallTime(size_t i) const;
   /// The integers of input `i` known per call only: a shape value's
   /// elements (computed from dynamic dimensions) or intsReadAtCallTime's;
   /// nullopt otherwise (a constant among them).

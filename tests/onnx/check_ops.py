@@ -2505,6 +2505,45 @@ def runtime_shape_inputs():
 
 
 @case
+def runtime_slice_pad_split():
+    """Slice by starts, ends, axes and steps, Pad (reflect) by pads and
+    Split by sizes, each a graph input read per call: one module at four
+    sets of values, negative steps and axes, bounds past either end and an
+    empty part among them."""
+    nodes = [helper.make_node("Slice", ["x", "starts", "ends", "axes",
+                                        "steps"], ["sliced"]),
+             helper.make_node("Pad", ["x", "pads"], ["padded"],
+                              mode="reflect"),
+             helper.make_node("Split", ["x", "split"], ["left", "right"],
+                              axis=1)]
+    i64 = TensorProto.INT64
+    model = dynamicGraph(
+        nodes, [("x", [4, 6]), ("starts", [2], i64), ("ends", [2], i64),
+                ("axes", [2], i64), ("steps", [2], i64), ("pads", [4], i64),
+                ("split", [2], i64)],
+        [("sliced", None), ("padded", None), ("left", None),
+         ("right", None)], {})
+    inputs, refs = Calls(), Calls()
+    sets = (([0, 1], [4, 5], [0, 1], [1, 2], [1, 0, 2, 3], [2, 4]),
+            ([-1, 5], [-5, 0], [0, -1], [-1, -2], [0, 2, 3, 1], [6, 0]),
+            ([1, -100], [100, 3], [1, 0], [2, 1], [3, 5, 0, 0], [0, 6]),
+            ([2, 0], [2, 4], [-2, -1], [1, 3], [0, 0, 0, 0], [1, 5]))
+    for n, (starts, ends, axes, steps, pads, split) in enumerate(sets):
+        x = rand((4, 6), 290 + n)
+        wide = x.astype(np.float64)
+        index = [slice(None), slice(None)]
+        for s, e, a, st in zip(starts, ends, axes, steps):
+            index[a % 2] = slice(s, e, st)
+        inputs.append([x] + [np.array(v, np.int64) for v in
+                             (starts, ends, axes, steps, pads, split)])
+        refs.append([wide[tuple(index)],
+                     np.pad(wide, ((pads[0], pads[2]), (pads[1], pads[3])),
+                            mode="reflect"),
+                     wide[:, :split[0]], wide[:, split[0]:]])
+    return model, inputs, refs
+
+
+@case
 def dynamic_expand_mask():
     """An attention mask [batch, 1, 1, keys] expanded to [batch, 1,
     queries, keys] by a shape concatenated from the inputs' own (Shape,

@@ -182,7 +182,140 @@ Value extractSlice(OpBuilder &b, Location loc, Value source,
                                         strides);
 }
 
+/// Slice with starts, ends, axes or steps given at call time (graph inputs
+/// read on the host; ONNX's backend tests give them so), of a static input:
+/// per dimension the start, end and step of the axis naming it (selected
+/// per call; 0, the extent and 1 for one no axis names), clamped as ONNX
+/// clamps for the step's sign; each output index reads start + i * step,
+/// the step passed as its positive and negative parts (push constants are
+/// never negative). A zero step fails the call.
+LogicalResult convertSliceAtCallTime(NodeContext &ctx) {
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  // Input k's integers as host index values: read per call or constant.
+  auto ints = [&](size_t k) -> FailureOr<llvm::SmallVector<Value>> {
+    if (std::optional<llvm::SmallVector<Value>> read =
+            ctx.intsReadAtCallTime(k))
+      return *read;
+    FailureOr<llvm::SmallVector<int64_t>> c =
+        ctx.constantInts(k, k == 1   ? "starts"
+                            : k == 2 ? "ends"
+                            : k == 3 ? "axes"
+                                     : "steps");
+    if (failed(c))
+      return failure();
+    llvm::SmallVector<Value> values;
+    for (int64_t v : *c)
+      values.push_back(idx(b, loc, v));
+    return values;
+  };
+  FailureOr<llvm::SmallVector<Value>> starts = ints(1), ends = ints(2);
+  if (failed(starts) || failed(ends))
+    return failure();
+  size_t n = starts->size();
+  llvm::SmallVector<Value> axes, steps;
+  if (ctx.hasInput(3)) {
+    FailureOr<llvm::SmallVector<Value>> a = ints(3);
+    if (failed(a))
+      return failure();
+    axes = *a;
+  } else {
+    for (size_t j = 0; j < n; ++j)
+      axes.push_back(idx(b, loc, j));
+  }
+  if (ctx.hasInput(4)) {
+    FailureOr<llvm::SmallVector<Value>> s = ints(4);
+    if (failed(s))
+      return failure();
+    steps = *s;
+  } else {
+    steps.assign(n, idx(b, loc, 1));
+  }
+  if (ends->size() != n || axes.size() != n || steps.size() != n)
+    return ctx.emitError() << "starts, ends, axes and steps differ in length";
+  auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  };
+  auto select = [&](Value c, Value x, Value y) -> Value {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddIOp::create(b, loc, x, y);
+  };
+  auto clamp = [&](Value v, Value lo, Value hi) -> Value {
+    return arith::MinSIOp::create(b, loc,
+                                  arith::MaxSIOp::create(b, loc, v, lo), hi);
+  };
+  Value zero = idx(b, loc, 0), one = idx(b, loc, 1);
+  Value stepsValid;
+  llvm::SmallVector<OpFoldResult> sizes;
+  llvm::SmallVector<Value> first, stepPos, stepNeg;
+  for (int64_t d = 0; d < rank; ++d) {
+    Value dim = idx(b, loc, shape[d]);
+    // The axis naming d (the last one, if several do).
+    Value start = zero, end = dim, step = one;
+    for (size_t j = 0; j < n; ++j) {
+      Value named = cmp(arith::CmpIPredicate::eq,
+                        select(cmp(arith::CmpIPredicate::slt, axes[j], zero),
+                               add(axes[j], idx(b, loc, rank)), axes[j]),
+                        idx(b, loc, d));
+      start = select(named, (*starts)[j], start);
+      end = select(named, (*ends)[j], end);
+      step = select(named, steps[j], step);
+    }
+    Value nonZero = cmp(arith::CmpIPredicate::ne, step, zero);
+    stepsValid = stepsValid
+                     ? Value(arith::AndIOp::create(b, loc, stepsValid, nonZero))
+                     : nonZero;
+    Value forward = cmp(arith::CmpIPredicate::sgt, step, zero);
+    auto fromEnd = [&](Value v) {
+      return select(cmp(arith::CmpIPredicate::slt, v, zero), add(v, dim), v);
+    };
+    // Forward: start and end in [0, dim]; backward: start in [0, dim - 1],
+    // end in [-1, dim - 1].
+    Value last = arith::SubIOp::create(b, loc, dim, one);
+    Value minusOne = idx(b, loc, -1);
+    Value s = select(forward, clamp(fromEnd(start), zero, dim),
+                     clamp(fromEnd(start), zero, last));
+    Value e = select(forward, clamp(fromEnd(end), zero, dim),
+                     clamp(fromEnd(end), minusOne, last));
+    Value span = select(forward, arith::SubIOp::create(b, loc, e, s),
+                        arith::SubIOp::create(b, loc, s, e));
+    Value magnitude =
+        select(forward, step, arith::SubIOp::create(b, loc, zero, step));
+    // max(ceil(span / |step|), 0), |step| at least 1 (a zero step fails).
+    Value count = arith::CeilDivSIOp::create(
+        b, loc, arith::MaxSIOp::create(b, loc, span, zero),
+        arith::MaxSIOp::create(b, loc, magnitude, one));
+    sizes.push_back(count);
+    first.push_back(s);
+    stepPos.push_back(arith::MaxSIOp::create(b, loc, step, zero));
+    stepNeg.push_back(arith::MaxSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, zero, step), zero));
+  }
+  if (stepsValid)
+    cf::AssertOp::create(b, loc, stepsValid,
+                         ctx.describe() + ": steps must not be 0");
+  Value result = gatherGeneric(
+      b, loc, ctx.input(0), sizes,
+      [&](OpBuilder &nb, Location l, int64_t d, Value i) -> Value {
+        Value forward = arith::MulIOp::create(nb, l, i, stepPos[d]);
+        Value backward = arith::MulIOp::create(nb, l, i, stepNeg[d]);
+        return arith::SubIOp::create(
+            nb, l, arith::AddIOp::create(nb, l, first[d], forward), backward);
+      },
+      nullptr, TypedAttr());
+  ctx.setOutput(0, result, ctx.inputDType(0));
+  return success();
+}
+
 LogicalResult convertSlice(NodeContext &ctx) {
+  if (ctx.opset() >= 10 && ctx.inputType(0).hasStaticShape() &&
+      llvm::any_of(llvm::seq<size_t>(1, 5),
+                   [&](size_t k) { return ctx.readableAtCallTime(k); }))
+    return convertSliceAtCallTime(ctx);
   FailureOr<SliceSpec> spec = sliceSpec(ctx);
   if (failed(spec))
     return failure();

@@ -317,6 +317,39 @@ ShapeExpressions::signedIn(func::CallOp call, Value value) {
     FailureOr<Signed> b = signedIn(call, def->getOperand(1));
     if (failed(b))
       return failure();
+    // Constants fold exactly, signed: a difference below zero in a branch a
+    // select does not take must not fail the call.
+    std::optional<int64_t> aPos = Program.constantValue(a->Pos),
+                           aNeg = Program.constantValue(a->Neg),
+                           bPos = Program.constantValue(b->Pos),
+                           bNeg = Program.constantValue(b->Neg);
+    if (aPos && aNeg && bPos && bNeg && !nonNegativeOperands) {
+      int64_t x = *aPos - *aNeg, y = *bPos - *bNeg, r = 0;
+      bool overflow = false;
+      switch (*op) {
+      case Opcode::Add:
+        overflow = __builtin_add_overflow(x, y, &r);
+        break;
+      case Opcode::Sub:
+        overflow = __builtin_sub_overflow(x, y, &r);
+        break;
+      case Opcode::Mul:
+        overflow = __builtin_mul_overflow(x, y, &r);
+        break;
+      case Opcode::Max:
+        r = std::max(x, y);
+        break;
+      case Opcode::Min:
+        r = std::min(x, y);
+        break;
+      default:
+        overflow = true;
+        break;
+      }
+      if (!overflow && r != INT64_MIN)
+        return r >= 0 ? Signed{Program.constant(r), zero}
+                      : Signed{zero, Program.constant(-r)};
+    }
     // Extents never negative: the arithmetic of nodes, as before values
     // could be (a difference below zero fails the call).
     if ((a->Neg == zero && b->Neg == zero) || nonNegativeOperands)

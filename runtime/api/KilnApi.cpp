@@ -237,12 +237,16 @@ Status callBuffers(const char *api, const KilnFunction *function,
   KILN_ASSIGN_OR_RETURN(
       std::vector<std::shared_ptr<hal::Buffer>> out,
       halBuffers(name, "output", outputs, outputCount, instance.device()));
-  KILN_RETURN_IF_ERROR(
-      instance.callWithDeviceBuffers(name, in, out, nullptr, inputShapes));
+  // The call's own output shapes: they may depend on the values of inputs
+  // it read, which outputTypes would need again.
+  std::vector<std::vector<int64_t>> written;
+  KILN_RETURN_IF_ERROR(instance.callWithDeviceBuffers(name, in, out, nullptr,
+                                                      inputShapes, &written));
   if (!outputDims)
     return Status();
-  KILN_ASSIGN_OR_RETURN(std::vector<module::TensorSpec> types,
-                        instance.outputTypes(name, inputShapes));
+  std::vector<module::TensorSpec> types = signature.Outputs;
+  for (size_t i = 0; i < types.size() && i < written.size(); ++i)
+    types[i].Shape = written[i];
   return writeOutputShapes(api, signature, types, outputDims, nullptr);
 }
 

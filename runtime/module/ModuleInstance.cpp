@@ -377,6 +377,15 @@ std::vector<int64_t> int64Values(ElementType type,
   return values;
 }
 
+// Whether every tensor of a signature's list has a static shape.
+bool allStatic(const std::vector<TensorSpec> &tensors) {
+  for (const TensorSpec &tensor : tensors)
+    for (int64_t d : tensor.Shape)
+      if (d < 0)
+        return false;
+  return true;
+}
+
 // The values of `valueInputs` among `inputs`, indexed by input.
 std::vector<std::vector<int64_t>>
 valuesOf(std::span<const uint32_t> valueInputs,
@@ -596,7 +605,8 @@ Status ModuleInstance::callWithDeviceBuffers(
     std::string_view name, std::span<const std::shared_ptr<hal::Buffer>> inputs,
     std::span<const std::shared_ptr<hal::Buffer>> outputs,
     const std::shared_ptr<hal::SubmissionTimer> &timer,
-    std::span<const std::vector<int64_t>> inputShapes) {
+    std::span<const std::vector<int64_t>> inputShapes,
+    std::vector<std::vector<int64_t>> *outputShapes) {
   Function *function = find(name);
   if (!function)
     return lookup(name).status();
@@ -606,7 +616,14 @@ Status ModuleInstance::callWithDeviceBuffers(
   const FunctionSignature &signature = function->Signature;
   std::lock_guard<std::mutex> lock(Mutex);
   // Buffers carry no shapes: a function with dynamic shapes takes them
-  // beside the buffers.
+  // beside the buffers (one whose signature is static, checking values it
+  // reads per call, has them there).
+  std::vector<std::vector<int64_t>> signatureShapes;
+  if (function->Dynamic && inputShapes.empty() && allStatic(signature.Inputs)) {
+    for (const TensorSpec &input : signature.Inputs)
+      signatureShapes.push_back(input.Shape);
+    inputShapes = signatureShapes;
+  }
   if (function->Dynamic) {
     if (inputShapes.size() != signature.Inputs.size())
       return KILN_ERROR(InvalidArgument, functionLabel(signature),
@@ -682,7 +699,15 @@ Status ModuleInstance::callWithDeviceBuffers(
   table.insert(table.end(), outputs.begin(), outputs.end());
   table.push_back(function->Arena);
   table.push_back(Constants);
-  return execute(*function, recorded, table, timer);
+  KILN_RETURN_IF_ERROR(execute(*function, recorded, table, timer));
+  if (outputShapes) {
+    outputShapes->clear();
+    for (size_t i = 0; i < signature.Outputs.size(); ++i)
+      outputShapes->push_back(function->Shapes
+                                  ? function->Shapes->OutputShapes[i]
+                                  : signature.Outputs[i].Shape);
+  }
+  return Status();
 }
 
 StatusOr<std::vector<HostTensor>>

@@ -82,13 +82,16 @@ public:
   /// A function with dynamic shapes takes its inputs' shapes in
   /// `inputShapes` (one per input; buffers carry sizes only); outputs must
   /// hold what those shapes give (outputTypes). The inputs whose values
-  /// decide shapes are read back from their buffers first (a few bytes).
+  /// decide shapes are read back from their buffers first (a few bytes); a
+  /// function whose signature is static needs no shapes even then. With
+  /// `outputShapes`, the shapes of the outputs this call wrote.
   Status callWithDeviceBuffers(
       std::string_view function,
       std::span<const std::shared_ptr<hal::Buffer>> inputs,
       std::span<const std::shared_ptr<hal::Buffer>> outputs,
       const std::shared_ptr<hal::SubmissionTimer> &timer = nullptr,
-      std::span<const std::vector<int64_t>> inputShapes = {});
+      std::span<const std::vector<int64_t>> inputShapes = {},
+      std::vector<std::vector<int64_t>> *outputShapes = nullptr);
 
   /// The types of `function`'s outputs for inputs of `inputShapes`: the
   /// signature's, or for a function with dynamic shapes what the shapes

@@ -848,14 +848,70 @@ TEST_P(DynamicShapesTest, ShapesFromInputValues) {
   std::vector<float> sentinel(16, -1.0f);
   ASSERT_TRUE(hal::writeBuffer(dev, *out, 0, floatBytes(sentinel)).ok());
   std::vector<std::shared_ptr<hal::Buffer>> ins = {*in, *n}, outs = {*out};
-  Status status =
-      (*instance)->callWithDeviceBuffers("fill_n", ins, outs, nullptr, shapes);
+  std::vector<std::vector<int64_t>> written;
+  Status status = (*instance)->callWithDeviceBuffers("fill_n", ins, outs,
+                                                     nullptr, shapes, &written);
   ASSERT_TRUE(status.ok()) << status.toString();
+  EXPECT_EQ(written, (std::vector<std::vector<int64_t>>{{5}}));
   std::vector<uint8_t> read(64);
   ASSERT_TRUE(hal::readBuffer(dev, *out, 0, read).ok());
   std::vector<float> got = asFloats(tensor(ElementType::F32, {16}, read));
   for (size_t i = 0; i < 16; ++i)
     EXPECT_EQ(got[i], i < 5 ? 2.5f : -1.0f) << i;
+}
+
+// A function of static shapes checking a value it reads per call (axes
+// given at call time): device-buffer calls need no shapes, and a value the
+// check refuses is a one-line error with the check's message.
+TEST_P(DynamicShapesTest, StaticSignatureCheckingValues) {
+  using Op = sc::ShapeOp;
+  auto device = hal::DriverRegistry::global().createDevice(GetParam());
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  test::ModuleSpec spec = test::valueFillSpec(kernelImage(), 2.5f);
+  test::FunctionSpec &f = spec.Functions[0];
+  f.Outputs = {{0, {16}}};
+  f.OutputDimNodes = {};
+  f.ShapeProgram = {{Op::InputElementPos, 1, 0},
+                    {Op::InputElementNeg, 1, 0},
+                    {Op::Constant, 3, 0},
+                    {Op::Constant, 64, 0},
+                    {Op::Constant, 16, 0}};
+  f.ShapeChecks = {{0, 2}};
+  f.ShapeCheckMessages = {"input 1 must be 3"};
+  f.Steps[0].BindingNodes = {{0xFFFFFFFFu, 3}, {0xFFFFFFFFu, 3}};
+  f.Steps[0].PushConstantNodes = {{0, 4}};
+  std::vector<uint8_t> bytes = test::buildModule(spec);
+  auto file = ModuleFile::fromBytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(file.ok()) << file.status().toString();
+  auto instance = ModuleInstance::create(*device, *file);
+  ASSERT_TRUE(instance.ok()) << instance.status().toString();
+  hal::Device &dev = **device;
+  auto buffer = [&](uint64_t size) {
+    return dev.allocator().allocate(size, hal::MemoryType::DeviceLocal,
+                                    hal::BufferUsage::Transfer |
+                                        hal::BufferUsage::Dispatch);
+  };
+  auto in = buffer(64), n = buffer(8), out = buffer(64);
+  ASSERT_TRUE(in.ok() && n.ok() && out.ok());
+  std::vector<float> x(16, 1.0f);
+  ASSERT_TRUE(hal::writeBuffer(dev, *in, 0, floatBytes(x)).ok());
+  std::vector<std::shared_ptr<hal::Buffer>> ins = {*in, *n}, outs = {*out};
+  for (int64_t value : {3, 4}) {
+    std::vector<uint8_t> data(sizeof(value));
+    std::memcpy(data.data(), &value, sizeof(value));
+    ASSERT_TRUE(hal::writeBuffer(dev, *n, 0, data).ok());
+    std::vector<std::vector<int64_t>> written;
+    Status status = (*instance)->callWithDeviceBuffers("fill_n", ins, outs,
+                                                       nullptr, {}, &written);
+    if (value == 3) {
+      ASSERT_TRUE(status.ok()) << status.toString();
+      EXPECT_EQ(written, (std::vector<std::vector<int64_t>>{{16}}));
+      continue;
+    }
+    ASSERT_FALSE(status.ok());
+    EXPECT_EQ(status.message(), "function @fill_n: input 1 must be 3 (shape "
+                                "nodes 0 and 2 are 4 and 3)");
+  }
 }
 
 // A specialization (kiln-compile --specialize) runs the calls whose shapes

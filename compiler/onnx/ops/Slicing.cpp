@@ -245,8 +245,8 @@ LogicalResult convertSliceAtCallTime(NodeContext &ctx) {
     return arith::AddIOp::create(b, loc, x, y);
   };
   auto clamp = [&](Value v, Value lo, Value hi) -> Value {
-    return arith::MinSIOp::create(b, loc,
-                                  arith::MaxSIOp::create(b, loc, v, lo), hi);
+    return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, v, lo),
+                                  hi);
   };
   Value zero = idx(b, loc, 0), one = idx(b, loc, 1);
   Value stepsValid;

@@ -49,6 +49,10 @@ struct ModuleInstance::Function {
   // those values for the Shapes above (indexed by input).
   std::vector<uint32_t> ValueInputs;
   std::vector<std::vector<int64_t>> Values;
+  // The arena a call at the inputs' upper bounds needs, where every
+  // dynamic dimension has one (--input-shape=NAME:MIN..MAX) and no shape
+  // reads values: allocated once, so a call within the bounds reuses it.
+  uint64_t BoundArenaSize = 0;
   // The functions standing in for this one on the calls whose input shapes
   // they accept (module.fbs), in order; SpecializationOf is the function
   // this one stands in for, if any (then it is not listed).
@@ -184,6 +188,10 @@ Status ModuleInstance::loadExecutables() {
   return Status();
 }
 
+namespace {
+uint64_t boundArenaSize(const sc::Function &def, uint64_t constantsSize);
+} // namespace
+
 Status ModuleInstance::loadFunctions() {
   for (const sc::Function *def : *File->root().functions()) {
     Function function;
@@ -205,6 +213,8 @@ Status ModuleInstance::loadFunctions() {
     if (function.InputBytes.size() + function.OutputBytes.size() > (1u << 20))
       return KILN_ERROR(InvalidArgument, functionLabel(function.Signature),
                         " has too many inputs and outputs");
+    if (function.Dynamic && function.ValueInputs.empty())
+      function.BoundArenaSize = boundArenaSize(*def, File->constantsSize());
     if (const auto *list = def->specializations())
       function.Specializations.assign(list->begin(), list->end());
     function.SpecializationOf = def->specialization_of();
@@ -250,6 +260,11 @@ ModuleInstance::lookup(std::string_view name) const {
       NotFound, "no function '", name, "' in module '",
       moduleName ? moduleName->string_view() : "",
       "'; available: ", available.empty() ? std::string("none") : available);
+}
+
+uint64_t ModuleInstance::arenaAllocationCount() const {
+  std::lock_guard<std::mutex> lock(Mutex);
+  return ArenaAllocations;
 }
 
 uint64_t ModuleInstance::recordingCount() const {
@@ -386,6 +401,26 @@ bool allStatic(const std::vector<TensorSpec> &tensors) {
   return true;
 }
 
+// The arena a call of `def` at its inputs' upper bounds needs, or 0 where a
+// dynamic dimension has none (or that call is refused: bounds the checks
+// cannot meet together).
+uint64_t boundArenaSize(const sc::Function &def, uint64_t constantsSize) {
+  std::vector<std::vector<int64_t>> shapes;
+  for (const sc::TensorType *type : *def.inputs()) {
+    std::vector<int64_t> shape(type->shape()->begin(), type->shape()->end());
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (shape[d] >= 0)
+        continue;
+      if (!type->dim_max())
+        return 0;
+      shape[d] = type->dim_max()->Get(d);
+    }
+    shapes.push_back(std::move(shape));
+  }
+  StatusOr<CallShapes> call = resolveCall(def, "", shapes, {}, constantsSize);
+  return call.ok() ? call->ArenaSize : 0;
+}
+
 // The values of `valueInputs` among `inputs`, indexed by input.
 std::vector<std::vector<int64_t>>
 valuesOf(std::span<const uint32_t> valueInputs,
@@ -463,7 +498,10 @@ ModuleInstance::bindShapes(Function &function,
   function.Direct.reset();
   function.Staged.reset();
   function.Table.clear();
-  function.Arena.reset();
+  // An arena as large as these shapes need stays (one planned at the
+  // inputs' upper bounds serves every call within them).
+  if (function.Arena && function.Arena->size() < resolved.ArenaSize)
+    function.Arena.reset();
   function.InputBytes = resolved.InputBytes;
   function.OutputBytes = resolved.OutputBytes;
   function.Shapes = std::move(resolved);
@@ -532,8 +570,10 @@ ModuleInstance::callDynamic(Function &function,
 Status ModuleInstance::allocateArena(Function &function) {
   if (function.Arena)
     return Status();
-  uint64_t size =
-      function.Shapes ? function.Shapes->ArenaSize : function.Def->arena_size();
+  uint64_t size = std::max(function.Shapes ? function.Shapes->ArenaSize
+                                           : function.Def->arena_size(),
+                           function.BoundArenaSize);
+  ++ArenaAllocations;
   KILN_ASSIGN_OR_RETURN(function.Arena,
                         Device->allocator().allocate(
                             size, MemoryType::DeviceLocal,

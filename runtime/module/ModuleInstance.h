@@ -111,6 +111,11 @@ public:
   /// call() then needs the staging copies).
   uint64_t recordingCount() const;
 
+  /// How many arenas were allocated: one per function called, plus one each
+  /// time a call needs more than its function's arena holds (none within
+  /// --input-shape bounds: the arena is planned at the upper bound).
+  uint64_t arenaAllocationCount() const;
+
 private:
   struct LoadedExecutable;
   struct Function;
@@ -161,6 +166,7 @@ private:
   std::shared_ptr<hal::Semaphore> Timeline;
   uint64_t TimelineValue = 0;
   uint64_t Recordings = 0;
+  uint64_t ArenaAllocations = 0;
   mutable std::mutex Mutex;
 };
 

@@ -860,6 +860,32 @@ TEST_P(DynamicShapesTest, ShapesFromInputValues) {
     EXPECT_EQ(got[i], i < 5 ? 2.5f : -1.0f) << i;
 }
 
+// Memory planned at the upper bound (--input-shape=NAME:MIN..MAX): the
+// arena is allocated once for the largest call; without bounds it grows
+// with the calls and is never taken back for a smaller one.
+TEST_P(DynamicShapesTest, ArenaPlannedAtTheUpperBound) {
+  auto device = hal::DriverRegistry::global().createDevice(GetParam());
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  for (bool bounded : {true, false}) {
+    std::vector<uint8_t> bytes = test::buildModule(
+        test::dynamicChainSpec(kernelImage(), 2.5f, 1, bounded ? 64 : -1));
+    auto file = ModuleFile::fromBytes(bytes.data(), bytes.size());
+    ASSERT_TRUE(file.ok()) << file.status().toString();
+    auto instance = ModuleInstance::create(*device, *file);
+    ASSERT_TRUE(instance.ok()) << instance.status().toString();
+    for (int64_t n : {5, 64, 1, 13}) {
+      std::vector<float> x(static_cast<size_t>(n), 7.0f);
+      auto outputs = (*instance)->call(
+          "chain", {tensor(ElementType::F32, {n}, floatBytes(x))});
+      ASSERT_TRUE(outputs.ok()) << outputs.status().toString();
+      EXPECT_EQ(asFloats((*outputs)[0]),
+                std::vector<float>(static_cast<size_t>(n), 2.5f));
+    }
+    EXPECT_EQ((*instance)->arenaAllocationCount(), bounded ? 1u : 2u)
+        << (bounded ? "bounded" : "unbounded");
+  }
+}
+
 // A function of static shapes checking a value it reads per call (axes
 // given at call time): device-buffer calls need no shapes, and a value the
 // check refuses is a one-line error with the check's message.

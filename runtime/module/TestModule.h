@@ -84,6 +84,8 @@ struct FunctionSpec {
   uint32_t SpecializationOf = 0xFFFFFFFFu;
   // One per shape check when not empty (minor version 7).
   std::vector<std::string> ShapeCheckMessages;
+  // Input i's bounds when InputDimMax[i] is not empty (minor version 5).
+  std::vector<std::vector<int64_t>> InputDimMin, InputDimMax;
 };
 
 struct EntryPointSpec {
@@ -250,19 +252,24 @@ inline std::vector<uint8_t> buildFlatbuffer(const ModuleSpec &spec) {
   std::vector<flatbuffers::Offset<sc::Function>> functions;
   for (const FunctionSpec &f : spec.Functions) {
     auto types = [&](const std::vector<TensorTypeSpec> &list,
-                     const std::vector<std::vector<uint32_t>> &dimNodes) {
+                     const std::vector<std::vector<uint32_t>> &dimNodes,
+                     bool bounds) {
       std::vector<flatbuffers::Offset<sc::TensorType>> out;
       for (size_t i = 0; i < list.size(); ++i) {
         const TensorTypeSpec &t = list[i];
         bool nodes = i < dimNodes.size() && !dimNodes[i].empty();
+        bool bounded =
+            bounds && i < f.InputDimMax.size() && !f.InputDimMax[i].empty();
         out.push_back(sc::CreateTensorTypeDirect(
             fbb, static_cast<sc::ElementType>(t.ElementType), &t.Shape,
-            nodes ? &dimNodes[i] : nullptr));
+            nodes ? &dimNodes[i] : nullptr,
+            bounded ? &f.InputDimMin[i] : nullptr,
+            bounded ? &f.InputDimMax[i] : nullptr));
       }
       return out;
     };
-    auto inputs = types(f.Inputs, {});
-    auto outputs = types(f.Outputs, f.OutputDimNodes);
+    auto inputs = types(f.Inputs, {}, /*bounds=*/true);
+    auto outputs = types(f.Outputs, f.OutputDimNodes, /*bounds=*/false);
     std::vector<flatbuffers::Offset<sc::Step>> steps;
     for (const StepSpec &s : f.Steps) {
       flatbuffers::Offset<void> kind;
@@ -408,6 +415,29 @@ inline ModuleSpec dynamicFillSpec(std::vector<uint8_t> image, float bias) {
   step.Dependencies = std::vector<uint32_t>{};
   f.Steps = {step};
   spec.Functions = {f};
+  return spec;
+}
+
+/// dynamicFillSpec's kernel twice, through the arena: @chain (?xf32) ->
+/// ?xf32, the first result in an arena slot of 4n bytes (arena_size_node),
+/// with the input's bounds `low`..`high` when high >= 0 (minor version 5).
+inline ModuleSpec dynamicChainSpec(std::vector<uint8_t> image, float bias,
+                                   int64_t low = 0, int64_t high = -1) {
+  using SK = sc::StorageKind;
+  ModuleSpec spec = dynamicFillSpec(std::move(image), bias);
+  spec.VersionMinor = 5;
+  FunctionSpec &f = spec.Functions[0];
+  f.Name = "chain";
+  if (high >= 0) {
+    f.InputDimMin = {{low}};
+    f.InputDimMax = {{high}};
+  }
+  f.ArenaSizeNode = 2;
+  StepSpec first = f.Steps[0], second = f.Steps[0];
+  first.Bindings = {range(SK::Input, 0, 0, 0), range(SK::Arena, 0, 0, 0)};
+  second.Bindings = {range(SK::Arena, 0, 0, 0), range(SK::Output, 0, 0, 0)};
+  second.Dependencies = std::vector<uint32_t>{0};
+  f.Steps = {first, second};
   return spec;
 }
 

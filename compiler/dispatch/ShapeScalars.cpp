@@ -19,18 +19,27 @@ namespace {
 // `tensor.extract %arg[constant indices]`, each use an index_cast.
 bool isInputElementRead(tensor::ExtractOp extract) {
   auto arg = dyn_cast<BlockArgument>(extract.getTensor());
+  Type element = extract.getType();
   if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()) ||
       !arg.getOwner()->isEntryBlock() ||
-      !extract.getType().isSignlessInteger() ||
+      !(element.isSignlessInteger() || element.isF32() || element.isF64()) ||
       !cast<RankedTensorType>(extract.getTensor().getType()).hasStaticShape())
     return false;
   for (Value index : extract.getIndices())
     if (!getConstantIntValue(index))
       return false;
+  auto toIndex = [](Operation *user) {
+    auto cast = dyn_cast<arith::IndexCastOp>(user);
+    return cast && cast.getType().isIndex();
+  };
+  // A float truncated to an integer first (OneHot's depth).
+  auto truncated = [&](Operation *user) {
+    return isa<arith::FPToSIOp>(user) && !user->use_empty() &&
+           llvm::all_of(user->getUsers(), toIndex);
+  };
   return !extract->use_empty() &&
-         llvm::all_of(extract->getUsers(), [](Operation *user) {
-           auto cast = dyn_cast<arith::IndexCastOp>(user);
-           return cast && cast.getType().isIndex();
+         llvm::all_of(extract->getUsers(), [&](Operation *user) {
+           return element.isSignlessInteger() ? toIndex(user) : truncated(user);
          });
 }
 
@@ -42,8 +51,15 @@ bool isShapeScalarOp(Operation *op) {
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
     return isInputElementRead(extract);
   if (auto cast = dyn_cast<arith::IndexCastOp>(op)) {
-    auto extract = cast.getIn().getDefiningOp<tensor::ExtractOp>();
+    Value in = cast.getIn();
+    if (auto truncate = in.getDefiningOp<arith::FPToSIOp>())
+      in = truncate.getIn();
+    auto extract = in.getDefiningOp<tensor::ExtractOp>();
     return cast.getType().isIndex() && extract && isInputElementRead(extract);
+  }
+  if (auto truncate = dyn_cast<arith::FPToSIOp>(op)) {
+    auto extract = truncate.getIn().getDefiningOp<tensor::ExtractOp>();
+    return extract && isInputElementRead(extract);
   }
   // Comparisons and selects of extents (a Reshape's 0 and -1 given at call
   // time), and the conditions they make.

@@ -219,7 +219,11 @@ inputElementRead(Value value, func::FuncOp host) {
   auto cast = value.getDefiningOp<arith::IndexCastOp>();
   if (!cast)
     return std::nullopt;
-  auto extract = cast.getIn().getDefiningOp<tensor::ExtractOp>();
+  // A float input's element truncated first: the runtime truncates it.
+  Value in = cast.getIn();
+  if (auto truncate = in.getDefiningOp<arith::FPToSIOp>())
+    in = truncate.getIn();
+  auto extract = in.getDefiningOp<tensor::ExtractOp>();
   if (!extract)
     return std::nullopt;
   auto arg = dyn_cast<BlockArgument>(extract.getTensor());

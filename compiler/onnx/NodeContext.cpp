@@ -78,13 +78,15 @@ NodeContext::shapeValueInput(size_t i) const {
   return it == ShapeValues.end() ? nullptr : &it->second;
 }
 
-bool NodeContext::readableAtCallTime(size_t i) const {
+bool NodeContext::readableAtCallTime(size_t i, bool truncateFloats) const {
   if (!hasInput(i) || constantInput(i) || shapeValueInput(i))
     return false;
   int32_t dtype = inputDType(i);
   mlir::RankedTensorType type = inputType(i);
-  if ((dtype != Int64 && dtype != Int32) || !type.hasStaticShape() ||
-      type.getRank() > 1 || type.getNumElements() > limits().MaxRank)
+  bool integer = dtype == Int64 || dtype == Int32;
+  bool floating = truncateFloats && (dtype == Float || dtype == Double);
+  if (!(integer || floating) || !type.hasStaticShape() || type.getRank() > 1 ||
+      type.getNumElements() > limits().MaxRank)
     return false;
   // A graph input: the function's argument, whose data the runtime has on
   // the host before the call (not a value computed inside it).
@@ -93,8 +95,8 @@ bool NodeContext::readableAtCallTime(size_t i) const {
 }
 
 std::optional<llvm::SmallVector<mlir::Value>>
-NodeContext::intsReadAtCallTime(size_t i) {
-  if (!readableAtCallTime(i))
+NodeContext::intsReadAtCallTime(size_t i, bool truncateFloats) {
+  if (!readableAtCallTime(i, truncateFloats))
     return std::nullopt;
   mlir::Value value = input(i);
   mlir::RankedTensorType type = inputType(i);
@@ -105,6 +107,9 @@ NodeContext::intsReadAtCallTime(size_t i) {
       index.push_back(mlir::arith::ConstantIndexOp::create(Builder, Loc, k));
     mlir::Value element =
         mlir::tensor::ExtractOp::create(Builder, Loc, value, index);
+    if (mlir::isa<mlir::FloatType>(element.getType()))
+      element = mlir::arith::FPToSIOp::create(Builder, Loc,
+                                              Builder.getI64Type(), element);
     elements.push_back(mlir::arith::IndexCastOp::create(
         Builder, Loc, Builder.getIndexType(), element));
   }

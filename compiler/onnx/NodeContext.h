@@ -110,9 +110,13 @@ public:
   /// dimension and at most MaxRank elements that is neither a constant nor
   /// a shape value; nullopt for any other input. A shape, pads or starts
   /// given at call time (issue 19 item 3).
-  std::optional<llvm::SmallVector<mlir::Value>> intsReadAtCallTime(size_t i);
+  /// With `truncateFloats`, an f32 or f64 input is read too, truncated
+  /// toward zero (as OneHot casts its depth; the runtime refuses one that is
+  /// not finite).
+  std::optional<llvm::SmallVector<mlir::Value>>
+  intsReadAtCallTime(size_t i, bool truncateFloats = false);
   /// Whether intsReadAtCallTime(i) would read input `i` (building nothing).
-  bool readableAtCallTime(size_t i) const;
+  bool readableAtCallTime(size_t i, bool truncateFloats = false) const;
   /// The integers of input `i` known per call only: a shape value's
   /// elements (computed from dynamic dimensions) or intsReadAtCallTime's;
   /// nullopt otherwise (a constant among them).

@@ -8,6 +8,7 @@
 #include "runtime/module/VariantSpec.h"
 #include "runtime/module/Verifier.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace kiln::module {
@@ -374,20 +375,42 @@ ModuleInstance::commands(Function &function, bool staged) {
 
 namespace {
 
-// The elements of an int32 or int64 tensor's `data` as int64 (the verifier
-// allows InputElement leaves on those types only); a partial element at
-// the end is left out, so a short tensor gives too few values, which
-// resolveCall refuses.
-std::vector<int64_t> int64Values(ElementType type,
-                                 std::span<const uint8_t> data) {
+// The elements of an int32, int64, f32 or f64 tensor's `data` as int64
+// (the verifier allows InputElement leaves on those types only), a float
+// truncated toward zero; a partial element at the end is left out, so a
+// short tensor gives too few values, which resolveCall refuses. A float that
+// is not finite or lies past int64 is an error naming the input.
+StatusOr<std::vector<int64_t>> int64Values(ElementType type,
+                                           std::span<const uint8_t> data,
+                                           std::string_view label,
+                                           uint32_t input) {
   std::vector<int64_t> values;
+  auto read = [&]<typename T>(T) {
+    std::vector<T> raw(data.size() / sizeof(T));
+    std::memcpy(raw.data(), data.data(), raw.size() * sizeof(T));
+    return raw;
+  };
+  auto floats = [&](const auto &raw) -> Status {
+    for (auto v : raw) {
+      double d = static_cast<double>(v);
+      // 2^63 is the first double past int64.
+      if (!std::isfinite(d) || d <= -9223372036854775808.0 ||
+          d >= 9223372036854775808.0)
+        return KILN_ERROR(InvalidArgument, label, " input ", input, " holds ",
+                          d, ", which is no size");
+      values.push_back(static_cast<int64_t>(d));
+    }
+    return Status();
+  };
   if (type == ElementType::I64) {
-    values.resize(data.size() / sizeof(int64_t));
-    std::memcpy(values.data(), data.data(), values.size() * sizeof(int64_t));
+    values = read(int64_t());
   } else if (type == ElementType::I32) {
-    std::vector<int32_t> narrow(data.size() / sizeof(int32_t));
-    std::memcpy(narrow.data(), data.data(), narrow.size() * sizeof(int32_t));
+    std::vector<int32_t> narrow = read(int32_t());
     values.assign(narrow.begin(), narrow.end());
+  } else if (type == ElementType::F32) {
+    KILN_RETURN_IF_ERROR(floats(read(float())));
+  } else if (type == ElementType::F64) {
+    KILN_RETURN_IF_ERROR(floats(read(double())));
   }
   return values;
 }
@@ -422,13 +445,15 @@ uint64_t boundArenaSize(const sc::Function &def, uint64_t constantsSize) {
 }
 
 // The values of `valueInputs` among `inputs`, indexed by input.
-std::vector<std::vector<int64_t>>
+StatusOr<std::vector<std::vector<int64_t>>>
 valuesOf(std::span<const uint32_t> valueInputs,
-         std::span<const HostTensor> inputs) {
+         std::span<const HostTensor> inputs, std::string_view label) {
   std::vector<std::vector<int64_t>> values(inputs.size());
   for (uint32_t i : valueInputs)
-    if (i < inputs.size())
-      values[i] = int64Values(inputs[i].Type, inputs[i].Data);
+    if (i < inputs.size()) {
+      KILN_ASSIGN_OR_RETURN(
+          values[i], int64Values(inputs[i].Type, inputs[i].Data, label, i));
+    }
   return values;
 }
 
@@ -530,10 +555,12 @@ ModuleInstance::outputTypes(std::string_view name,
             tensorTypeString(inputShapes[i], signature.Inputs[i].Type));
     return signature.Outputs;
   }
+  KILN_ASSIGN_OR_RETURN(
+      std::vector<std::vector<int64_t>> values,
+      valuesOf(function->ValueInputs, inputs, functionLabel(signature)));
   KILN_ASSIGN_OR_RETURN(CallShapes resolved,
                         resolveCall(*function->Def, functionLabel(signature),
-                                    inputShapes,
-                                    valuesOf(function->ValueInputs, inputs),
+                                    inputShapes, values,
                                     File->constantsSize()));
   std::vector<TensorSpec> outputs = signature.Outputs;
   for (size_t i = 0; i < outputs.size(); ++i)
@@ -556,8 +583,10 @@ ModuleInstance::callDynamic(Function &function,
     shapes.push_back(inputs[i].Shape);
   }
   std::lock_guard<std::mutex> lock(Mutex);
-  KILN_RETURN_IF_ERROR(
-      bindShapes(function, shapes, valuesOf(function.ValueInputs, inputs)));
+  KILN_ASSIGN_OR_RETURN(
+      std::vector<std::vector<int64_t>> values,
+      valuesOf(function.ValueInputs, inputs, functionLabel(signature)));
+  KILN_RETURN_IF_ERROR(bindShapes(function, shapes, values));
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].Data.size() != function.InputBytes[i])
       return KILN_ERROR(InvalidArgument, functionLabel(signature), " input ", i,
@@ -680,7 +709,9 @@ Status ModuleInstance::callWithDeviceBuffers(
         continue; // refused below, naming the input
       std::vector<uint8_t> bytes(function->InputBytes[i]);
       KILN_RETURN_IF_ERROR(hal::readBuffer(*Device, inputs[i], 0, bytes));
-      values[i] = int64Values(signature.Inputs[i].Type, bytes);
+      KILN_ASSIGN_OR_RETURN(values[i],
+                            int64Values(signature.Inputs[i].Type, bytes,
+                                        functionLabel(signature), i));
     }
     KILN_RETURN_IF_ERROR(bindShapes(*function,
                                     std::vector<std::vector<int64_t>>(

@@ -860,6 +860,38 @@ TEST_P(DynamicShapesTest, ShapesFromInputValues) {
     EXPECT_EQ(got[i], i < 5 ? 2.5f : -1.0f) << i;
 }
 
+// A float input read as a size (OneHot's depth): truncated toward zero; one
+// that is not finite is a one-line error naming the input.
+TEST_P(DynamicShapesTest, FloatValuesTruncated) {
+  auto device = hal::DriverRegistry::global().createDevice(GetParam());
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  test::ModuleSpec spec = test::valueFillSpec(kernelImage(), 2.5f);
+  spec.Functions[0].Inputs[1] = {static_cast<uint8_t>(sc::ElementType::F32),
+                                 {1}};
+  std::vector<uint8_t> bytes = test::buildModule(spec);
+  auto file = ModuleFile::fromBytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(file.ok()) << file.status().toString();
+  auto instance = ModuleInstance::create(*device, *file);
+  ASSERT_TRUE(instance.ok()) << instance.status().toString();
+  std::vector<float> x(16, 7.0f);
+  for (float n : {3.7f, 0.5f, std::nanf(""), INFINITY}) {
+    auto outputs = (*instance)->call(
+        "fill_n", {tensor(ElementType::F32, {16}, floatBytes(x)),
+                   tensor(ElementType::F32, {1}, floatBytes({n}))});
+    if (!std::isfinite(n)) {
+      ASSERT_FALSE(outputs.ok()) << n;
+      EXPECT_NE(
+          outputs.status().message().find("function @fill_n input 1 holds"),
+          std::string::npos)
+          << outputs.status().message();
+      continue;
+    }
+    ASSERT_TRUE(outputs.ok()) << outputs.status().toString();
+    EXPECT_EQ((*outputs)[0].Shape,
+              std::vector<int64_t>{static_cast<int64_t>(n)});
+  }
+}
+
 // Memory planned at the upper bound (--input-shape=NAME:MIN..MAX): the
 // arena is allocated once for the largest call; without bounds it grows
 // with the calls and is never taken back for a smaller one.

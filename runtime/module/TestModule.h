@@ -674,7 +674,9 @@ inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
               return false;
             // An integer input of static shape holding element b.
             if (in.element_type() != sc::ElementType::I32 &&
-                in.element_type() != sc::ElementType::I64)
+                in.element_type() != sc::ElementType::I64 &&
+                in.element_type() != sc::ElementType::F32 &&
+                in.element_type() != sc::ElementType::F64)
               return false;
             int64_t count = 1;
             for (int64_t d : *in.shape()) {

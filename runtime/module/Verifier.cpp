@@ -499,7 +499,9 @@ private:
           // whose size the signature fixes.
           if (!sc::isInputElementOpcode(op) ||
               (input.element_type() != sc::ElementType::I64 &&
-               input.element_type() != sc::ElementType::I32))
+               input.element_type() != sc::ElementType::I32 &&
+               input.element_type() != sc::ElementType::F32 &&
+               input.element_type() != sc::ElementType::F64))
             return false;
           int64_t elements = 1;
           for (int64_t d : *input.shape())

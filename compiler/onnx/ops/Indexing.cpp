@@ -11,6 +11,7 @@
 #include "compiler/onnx/ops/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -100,15 +101,33 @@ LogicalResult convertOneHot(NodeContext &ctx) {
   if (!isIntegerDType(ctx.inputDType(0)) && !isFloatDType(ctx.inputDType(0)))
     return ctx.unsupported("indices of element type " +
                            dtypeName(ctx.inputDType(0)));
-  const HostTensor *depthT = ctx.requireConstant(1, "depth");
-  if (!depthT)
-    return failure();
-  if (depthT->numElements() != 1 || numElementsOf(ctx.inputShape(2)) != 2)
+  if (numElementsOf(ctx.inputShape(1)) != 1 ||
+      numElementsOf(ctx.inputShape(2)) != 2)
     return ctx.emitError() << "depth must be a scalar and values hold two";
-  // intAt truncates floats, NaN and infinities included, safely.
-  int64_t depth = depthT->intAt(0);
-  if (depth < 1)
-    return ctx.emitError() << "depth " << depth << " is not positive";
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  // The depth: a constant, or given at call time (read on the host,
+  // truncated as ONNX casts it; the extent of the output's axis per call,
+  // where a depth below 1 fails the call).
+  int64_t depth = ShapedType::kDynamic;
+  Value depthAtCallTime;
+  if (std::optional<llvm::SmallVector<Value>> read =
+          ctx.intsReadAtCallTime(1, /*truncateFloats=*/true)) {
+    depthAtCallTime = read->front();
+    Value positive =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                              depthAtCallTime, indexConst(b, loc, 1));
+    cf::AssertOp::create(b, loc, positive,
+                         ctx.describe() + ": depth must be at least 1");
+  } else {
+    const HostTensor *depthT = ctx.requireConstant(1, "depth");
+    if (!depthT)
+      return failure();
+    // intAt truncates floats, NaN and infinities included, safely.
+    depth = depthT->intAt(0);
+    if (depth < 1)
+      return ctx.emitError() << "depth " << depth << " is not positive";
+  }
   llvm::ArrayRef<int64_t> idx = ctx.inputShape(0);
   int64_t outRank = idx.size() + 1;
   FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.attrInt("axis", -1), outRank);
@@ -116,8 +135,6 @@ LogicalResult convertOneHot(NodeContext &ctx) {
     return failure();
   llvm::SmallVector<int64_t> outShape(idx);
   outShape.insert(outShape.begin() + *axis, depth);
-  OpBuilder &b = ctx.builder();
-  Location loc = ctx.loc();
   MLIRContext *mctx = ctx.context();
   llvm::SmallVector<AffineExpr> idxExprs;
   for (int64_t d = 0; d < outRank; ++d)
@@ -125,7 +142,9 @@ LogicalResult convertOneHot(NodeContext &ctx) {
       idxExprs.push_back(getAffineDimExpr(d, mctx));
   Value values = reshapeTo(b, loc, ctx.input(2), {2});
   Type element = ctx.inputType(2).getElementType();
-  Value init = tensor::EmptyOp::create(b, loc, outShape, element);
+  Value init = tensor::EmptyOp::create(
+      b, loc, outShape, element,
+      depthAtCallTime ? ValueRange{depthAtCallTime} : ValueRange{});
   int32_t idxType = ctx.inputDType(0);
   int64_t ax = *axis;
   Value result =
@@ -143,9 +162,10 @@ LogicalResult convertOneHot(NodeContext &ctx) {
             Value zero = indexConst(nb, l, 0);
             Value neg = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
                                               i, zero);
-            i = arith::SelectOp::create(
-                nb, l, neg,
-                arith::AddIOp::create(nb, l, i, indexConst(nb, l, depth)), i);
+            Value d =
+                depthAtCallTime ? depthAtCallTime : indexConst(nb, l, depth);
+            i = arith::SelectOp::create(nb, l, neg,
+                                        arith::AddIOp::create(nb, l, i, d), i);
             Value hit =
                 arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, i,
                                       linalg::IndexOp::create(nb, l, ax));

@@ -2544,6 +2544,28 @@ def runtime_slice_pad_split():
 
 
 @case
+def runtime_cumsum_axis():
+    """CumSum along an axis given at call time (a graph input), inclusive
+    and reverse-exclusive: one module at each axis of a 3-D input, negative
+    ones among them."""
+    nodes = [helper.make_node("CumSum", ["x", "axis"], ["forward"]),
+             helper.make_node("CumSum", ["x", "axis"], ["backward"],
+                              exclusive=1, reverse=1)]
+    model = dynamicGraph(nodes, [("x", [3, 4, 5]),
+                                 ("axis", [], TensorProto.INT64)],
+                         [("forward", [3, 4, 5]), ("backward", [3, 4, 5])],
+                         {})
+    inputs, refs = Calls(), Calls()
+    for n, axis in enumerate((0, 1, 2, -1, -3)):
+        x = rand((3, 4, 5), 300 + n)
+        wide = x.astype(np.float64)
+        backward = np.flip(np.cumsum(np.flip(wide, axis), axis), axis) - wide
+        inputs.append([x, np.array(axis, np.int64)])
+        refs.append([np.cumsum(wide, axis), backward])
+    return model, inputs, refs
+
+
+@case
 def dynamic_expand_mask():
     """An attention mask [batch, 1, 1, keys] expanded to [batch, 1,
     queries, keys] by a shape concatenated from the inputs' own (Shape,

@@ -250,10 +250,109 @@ LogicalResult convertTrilu(NodeContext &ctx) {
       });
 }
 
+/// CumSum along an axis given at call time (a graph input read on the host):
+/// the same sum over j, j running along the longest dimension, each output
+/// reading the input where its index along the axis is replaced by j (the
+/// axis compared per element: the dimension it names is data of the
+/// kernel), j past that dimension taking nothing; an axis outside the rank
+/// fails the call.
+LogicalResult convertCumSumAtCallTime(NodeContext &ctx, Value given) {
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  if (!ctx.inputType(0).hasStaticShape() || rank == 0)
+    return ctx.unsupported("CumSum along an axis given at call time of " +
+                           shapeString(shape));
+  bool exclusive = ctx.attrInt("exclusive", 0) != 0;
+  bool reverse = ctx.attrInt("reverse", 0) != 0;
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Type element = ctx.inputType(0).getElementType();
+  bool isFloat = isa<FloatType>(element);
+  Value zero = indexConst(b, loc, 0), rankV = indexConst(b, loc, rank);
+  Value axis = arith::SelectOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, given, zero),
+      arith::AddIOp::create(b, loc, given, rankV), given);
+  Value inside = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, axis, zero),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, axis, rankV));
+  cf::AssertOp::create(b, loc, inside,
+                       ctx.describe() + ": axis must lie in [-" +
+                           std::to_string(rank) + ", " + std::to_string(rank) +
+                           ")");
+  int64_t longest = *llvm::max_element(shape);
+  llvm::SmallVector<int64_t> loops(shape);
+  loops.push_back(longest);
+  Value init = filledTensor(b, loc, shape, element, scalarAttr(element, 0));
+  Value x = ctx.input(0);
+  llvm::SmallVector<utils::IteratorType> iterators(
+      rank, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  // The reduction loop's extent comes from a shape-only operand of
+  // [1, ..., 1, longest] (linalg needs an operand to size each loop).
+  llvm::SmallVector<int64_t> span(rank, 1);
+  span.push_back(longest);
+  Value extent = tensor::EmptyOp::create(b, loc, span, b.getI1Type());
+  llvm::SmallVector<AffineExpr> spanExprs;
+  for (int64_t d = 0; d <= rank; ++d)
+    spanExprs.push_back(d == rank ? b.getAffineDimExpr(rank)
+                                  : b.getAffineConstantExpr(0));
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), extent, init,
+          llvm::ArrayRef<AffineMap>{
+              AffineMap::get(rank + 1, 0, spanExprs, ctx.context()),
+              AffineMap::getMultiDimIdentityMap(rank + 1, ctx.context())
+                  .getMajorSubMap(rank)},
+          iterators,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value j = linalg::IndexOp::create(nb, l, rank);
+            Value i = indexConst(nb, l, 0), n = indexConst(nb, l, 0);
+            llvm::SmallVector<Value> position;
+            for (int64_t d = 0; d < rank; ++d) {
+              Value here = arith::CmpIOp::create(
+                  nb, l, arith::CmpIPredicate::eq, axis, indexConst(nb, l, d));
+              Value id = linalg::IndexOp::create(nb, l, d);
+              i = arith::SelectOp::create(nb, l, here, id, i);
+              n = arith::SelectOp::create(nb, l, here,
+                                          indexConst(nb, l, shape[d]), n);
+              Value clamped = arith::MinSIOp::create(
+                  nb, l, j, indexConst(nb, l, shape[d] - 1));
+              position.push_back(
+                  arith::SelectOp::create(nb, l, here, clamped, id));
+            }
+            arith::CmpIPredicate pred =
+                reverse ? (exclusive ? arith::CmpIPredicate::sgt
+                                     : arith::CmpIPredicate::sge)
+                        : (exclusive ? arith::CmpIPredicate::slt
+                                     : arith::CmpIPredicate::sle);
+            Value take = arith::AndIOp::create(
+                nb, l, arith::CmpIOp::create(nb, l, pred, j, i),
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, j, n));
+            Value v = arith::SelectOp::create(
+                nb, l, take, tensor::ExtractOp::create(nb, l, x, position),
+                scalarConstant(nb, l, element, 0));
+            Value sum = isFloat
+                            ? Value(arith::AddFOp::create(nb, l, v, args[1]))
+                            : Value(arith::AddIOp::create(nb, l, v, args[1]));
+            linalg::YieldOp::create(nb, l, sum);
+          })
+          .getResult(0);
+  ctx.setOutput(0, result, ctx.inputDType(0));
+  return success();
+}
+
 LogicalResult convertCumSum(NodeContext &ctx) {
   int32_t dtype = ctx.inputDType(0);
   if (!isFloatDType(dtype) && !isIntegerDType(dtype))
     return ctx.unsupported("element type " + dtypeName(dtype));
+  if (std::optional<llvm::SmallVector<Value>> given =
+          ctx.intsReadAtCallTime(1)) {
+    if (given->size() != 1)
+      return ctx.emitError() << "axis must be a scalar";
+    return convertCumSumAtCallTime(ctx, given->front());
+  }
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   int64_t rank = shape.size();
   FailureOr<llvm::SmallVector<int64_t>> axisV = ctx.constantInts(1, "axis");

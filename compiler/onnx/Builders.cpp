@@ -240,6 +240,14 @@ Value reshapeThroughFlat(OpBuilder &b, Location loc, Value value,
                                        llvm::ArrayRef{all}, sizes);
 }
 
+Value countedFromEnd(OpBuilder &b, Location loc, Value index, Value extent) {
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index,
+                            arith::ConstantIndexOp::create(b, loc, 0));
+  return arith::SelectOp::create(
+      b, loc, negative, arith::AddIOp::create(b, loc, index, extent), index);
+}
+
 Value transpose(OpBuilder &b, Location loc, Value value,
                 llvm::ArrayRef<int64_t> perm) {
   auto type = cast<RankedTensorType>(value.getType());

@@ -79,6 +79,12 @@ mlir::Value reshapeThroughFlat(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value transpose(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
                       llvm::ArrayRef<int64_t> perm);
 
+/// `index` counted from the end of `extent` where it is negative (ONNX's
+/// negative axes, starts and indices): index < 0 ? index + extent : index,
+/// on index values.
+mlir::Value countedFromEnd(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value index, mlir::Value extent);
+
 /// A scalar constant of `type` (float or integer).
 mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Type type, double value);

@@ -1,6 +1,7 @@
 //===- NodeContext.cpp - What an op converter sees of its node ------------===//
 
 #include "compiler/onnx/NodeContext.h"
+#include "compiler/onnx/Builders.h"
 #include "compiler/onnx/OnnxFile.h"
 #include "compiler/onnx/OnnxTypes.h"
 
@@ -158,40 +159,31 @@ std::optional<llvm::SmallVector<int64_t>> NodeContext::axesAtCallTime(
                                        x, index(c));
   };
   llvm::SmallVector<mlir::Value> normalized;
-  for (mlir::Value v : *given) {
-    mlir::Value negative = mlir::arith::CmpIOp::create(
-        b, Loc, mlir::arith::CmpIPredicate::slt, v, index(0));
-    normalized.push_back(mlir::arith::SelectOp::create(
-        b, Loc, negative, mlir::arith::AddIOp::create(b, Loc, v, index(rank)),
-        v));
-  }
+  for (mlir::Value v : *given)
+    normalized.push_back(countedFromEnd(b, Loc, v, index(rank)));
+  // Whether any of `values` equals any of `constants` (false for none).
+  auto anyEqual = [&](llvm::ArrayRef<mlir::Value> values,
+                      llvm::ArrayRef<int64_t> constants) -> mlir::Value {
+    mlir::Value any;
+    for (mlir::Value v : values)
+      for (int64_t c : constants) {
+        mlir::Value eq = equals(v, c);
+        any =
+            any ? mlir::arith::OrIOp::create(b, Loc, any, eq).getResult() : eq;
+      }
+    return any ? any : mlir::arith::ConstantIntOp::create(b, Loc, 0, 1);
+  };
+  llvm::SmallVector<int64_t> allowed(*axes);
+  llvm::append_range(allowed, harmless);
   mlir::Value holds;
   auto both = [&](mlir::Value c) {
     holds =
         holds ? mlir::arith::AndIOp::create(b, Loc, holds, c).getResult() : c;
   };
-  for (mlir::Value v : normalized) {
-    mlir::Value known;
-    for (int64_t a : llvm::concat<const int64_t>(*axes, harmless)) {
-      mlir::Value eq = equals(v, a);
-      known = known ? mlir::arith::OrIOp::create(b, Loc, known, eq).getResult()
-                    : eq;
-    }
-    if (!known)
-      known = mlir::arith::ConstantIntOp::create(b, Loc, 0, 1);
-    both(known);
-  }
-  for (int64_t a : *axes) {
-    mlir::Value found;
-    for (mlir::Value v : normalized) {
-      mlir::Value eq = equals(v, a);
-      found = found ? mlir::arith::OrIOp::create(b, Loc, found, eq).getResult()
-                    : eq;
-    }
-    if (!found)
-      found = mlir::arith::ConstantIntOp::create(b, Loc, 0, 1);
-    both(found);
-  }
+  for (mlir::Value v : normalized)
+    both(anyEqual(v, allowed));
+  for (int64_t a : *axes)
+    both(anyEqual(normalized, a));
   if (holds) {
     std::string list;
     for (auto [k, a] : llvm::enumerate(*axes))

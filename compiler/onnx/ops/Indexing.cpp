@@ -33,10 +33,7 @@ Value normalizedIndex(OpBuilder &b, Location l, Value v, int64_t dim,
                 ? Value(arith::IndexCastUIOp::create(b, l, b.getIndexType(), v))
                 : Value(arith::IndexCastOp::create(b, l, b.getIndexType(), v));
   Value zero = indexConst(b, l, 0);
-  Value negative =
-      arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, i, zero);
-  i = arith::SelectOp::create(
-      b, l, negative, arith::AddIOp::create(b, l, i, indexConst(b, l, dim)), i);
+  i = countedFromEnd(b, l, i, indexConst(b, l, dim));
   i = arith::MaxSIOp::create(b, l, i, zero);
   return arith::MinSIOp::create(b, l, i, indexConst(b, l, dim - 1));
 }
@@ -269,10 +266,7 @@ LogicalResult convertCumSumAtCallTime(NodeContext &ctx, Value given) {
   Type element = ctx.inputType(0).getElementType();
   bool isFloat = isa<FloatType>(element);
   Value zero = indexConst(b, loc, 0), rankV = indexConst(b, loc, rank);
-  Value axis = arith::SelectOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, given, zero),
-      arith::AddIOp::create(b, loc, given, rankV), given);
+  Value axis = countedFromEnd(b, loc, given, rankV);
   Value inside = arith::AndIOp::create(
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, axis, zero),

@@ -427,14 +427,19 @@ squeezeAxesAtCallTime(NodeContext &ctx, bool unsqueeze) {
       });
 }
 
+// Squeeze's or Unsqueeze's axes: given at call time, else the attribute's
+// or the constant input's (nullopt for none).
+FailureOr<std::optional<llvm::SmallVector<int64_t>>>
+squeezeAxes(NodeContext &ctx, bool unsqueeze) {
+  if (std::optional<llvm::SmallVector<int64_t>> atCallTime =
+          squeezeAxesAtCallTime(ctx, unsqueeze))
+    return std::optional<llvm::SmallVector<int64_t>>(*atCallTime);
+  return ctx.intsFromAttrOrInput("axes", 1, 13);
+}
+
 LogicalResult convertSqueeze(NodeContext &ctx) {
   FailureOr<std::optional<llvm::SmallVector<int64_t>>> axes =
-      std::optional<llvm::SmallVector<int64_t>>();
-  if (std::optional<llvm::SmallVector<int64_t>> atCallTime =
-          squeezeAxesAtCallTime(ctx, /*unsqueeze=*/false))
-    axes = std::optional<llvm::SmallVector<int64_t>>(*atCallTime);
-  else
-    axes = ctx.intsFromAttrOrInput("axes", 1, 13);
+      squeezeAxes(ctx, /*unsqueeze=*/false);
   if (failed(axes))
     return failure();
   llvm::ArrayRef<int64_t> in = ctx.inputShape(0);
@@ -469,12 +474,7 @@ LogicalResult convertSqueeze(NodeContext &ctx) {
 
 LogicalResult convertUnsqueeze(NodeContext &ctx) {
   FailureOr<std::optional<llvm::SmallVector<int64_t>>> axes =
-      std::optional<llvm::SmallVector<int64_t>>();
-  if (std::optional<llvm::SmallVector<int64_t>> atCallTime =
-          squeezeAxesAtCallTime(ctx, /*unsqueeze=*/true))
-    axes = std::optional<llvm::SmallVector<int64_t>>(*atCallTime);
-  else
-    axes = ctx.intsFromAttrOrInput("axes", 1, 13);
+      squeezeAxes(ctx, /*unsqueeze=*/true);
   if (failed(axes))
     return failure();
   if (!*axes)

@@ -374,15 +374,10 @@ FailureOr<bool> foldSlice(NodeContext &ctx) {
       auto extent = [&] {
         return arith::ConstantIndexOp::create(builder, loc, dim);
       };
-      if (givenAtCallTime) {
-        Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
-        Value negative = arith::CmpIOp::create(
-            builder, loc, arith::CmpIPredicate::slt, v, zero);
-        v = arith::SelectOp::create(
-            builder, loc, negative,
-            arith::AddIOp::create(builder, loc, v, extent()), v);
-        v = arith::MaxSIOp::create(builder, loc, v, zero);
-      }
+      if (givenAtCallTime)
+        v = arith::MaxSIOp::create(
+            builder, loc, countedFromEnd(builder, loc, v, extent()),
+            arith::ConstantIndexOp::create(builder, loc, 0));
       if (low)
         v = arith::MaxSIOp::create(builder, loc, v, low);
       return arith::MinSIOp::create(builder, loc, v, extent());

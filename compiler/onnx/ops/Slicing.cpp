@@ -215,34 +215,25 @@ LogicalResult convertSliceAtCallTime(NodeContext &ctx) {
   if (failed(starts) || failed(ends))
     return failure();
   size_t n = starts->size();
-  llvm::SmallVector<Value> axes, steps;
-  if (ctx.hasInput(3)) {
-    FailureOr<llvm::SmallVector<Value>> a = ints(3);
-    if (failed(a))
-      return failure();
-    axes = *a;
-  } else {
-    for (size_t j = 0; j < n; ++j)
-      axes.push_back(idx(b, loc, j));
-  }
-  if (ctx.hasInput(4)) {
-    FailureOr<llvm::SmallVector<Value>> s = ints(4);
-    if (failed(s))
-      return failure();
-    steps = *s;
-  } else {
-    steps.assign(n, idx(b, loc, 1));
-  }
-  if (ends->size() != n || axes.size() != n || steps.size() != n)
+  // Axes default to 0 .. n - 1, steps to 1.
+  llvm::SmallVector<Value> defaultAxes, defaultSteps(n, idx(b, loc, 1));
+  for (size_t j = 0; j < n; ++j)
+    defaultAxes.push_back(idx(b, loc, j));
+  FailureOr<llvm::SmallVector<Value>> axes =
+      ctx.hasInput(3) ? ints(3) : defaultAxes;
+  FailureOr<llvm::SmallVector<Value>> steps =
+      ctx.hasInput(4) ? ints(4) : defaultSteps;
+  if (failed(axes) || failed(steps))
+    return failure();
+  if (ends->size() != n || axes->size() != n || steps->size() != n)
     return ctx.emitError() << "starts, ends, axes and steps differ in length";
+  for (Value &axis : *axes)
+    axis = countedFromEnd(b, loc, axis, idx(b, loc, rank));
   auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
     return arith::CmpIOp::create(b, loc, p, x, y);
   };
   auto select = [&](Value c, Value x, Value y) -> Value {
     return arith::SelectOp::create(b, loc, c, x, y);
-  };
-  auto add = [&](Value x, Value y) -> Value {
-    return arith::AddIOp::create(b, loc, x, y);
   };
   auto clamp = [&](Value v, Value lo, Value hi) -> Value {
     return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, v, lo),
@@ -257,22 +248,17 @@ LogicalResult convertSliceAtCallTime(NodeContext &ctx) {
     // The axis naming d (the last one, if several do).
     Value start = zero, end = dim, step = one;
     for (size_t j = 0; j < n; ++j) {
-      Value named = cmp(arith::CmpIPredicate::eq,
-                        select(cmp(arith::CmpIPredicate::slt, axes[j], zero),
-                               add(axes[j], idx(b, loc, rank)), axes[j]),
-                        idx(b, loc, d));
+      Value named = cmp(arith::CmpIPredicate::eq, (*axes)[j], idx(b, loc, d));
       start = select(named, (*starts)[j], start);
       end = select(named, (*ends)[j], end);
-      step = select(named, steps[j], step);
+      step = select(named, (*steps)[j], step);
     }
     Value nonZero = cmp(arith::CmpIPredicate::ne, step, zero);
     stepsValid = stepsValid
                      ? Value(arith::AndIOp::create(b, loc, stepsValid, nonZero))
                      : nonZero;
     Value forward = cmp(arith::CmpIPredicate::sgt, step, zero);
-    auto fromEnd = [&](Value v) {
-      return select(cmp(arith::CmpIPredicate::slt, v, zero), add(v, dim), v);
-    };
+    auto fromEnd = [&](Value v) { return countedFromEnd(b, loc, v, dim); };
     // Forward: start and end in [0, dim]; backward: start in [0, dim - 1],
     // end in [-1, dim - 1].
     Value last = arith::SubIOp::create(b, loc, dim, one);

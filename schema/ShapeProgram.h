@@ -22,6 +22,8 @@
 #ifndef KILN_SCHEMA_SHAPEPROGRAM_H
 #define KILN_SCHEMA_SHAPEPROGRAM_H
 
+#include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -46,9 +48,26 @@ enum class ShapeOpcode : uint8_t {
   Min = 9,
   InputElementPos = 10,
   InputElementNeg = 11,
+  // Real nodes (minor version 8): doubles, for sizes ONNX computes in
+  // floating point (Resize's floor(dim * scale), Range's ceil((limit -
+  // start) / delta)). They read and give only real nodes, except
+  // RealFromInt (an integer node as a double) and RealToInt (back).
+  RealConstant = 12,     // the double whose bits are a
+  InputElementReal = 13, // element b of input a as a double
+  RealFromInt = 14,
+  RealAdd = 15,
+  RealSub = 16,
+  RealMul = 17,
+  RealDiv = 18,
+  RealMax = 19,
+  RealMin = 20,
+  RealFloor = 21,
+  RealCeil = 22,
+  // a truncated toward zero; an error of the call unless -1 < a < 2^63.
+  RealToInt = 23,
 };
 
-inline constexpr uint8_t kMaxShapeOpcode = 11;
+inline constexpr uint8_t kMaxShapeOpcode = 23;
 
 /// "No node": the static value holds (module.fbs BindingNodes, ...).
 inline constexpr uint32_t kNoShapeNode = 0xFFFFFFFFu;
@@ -63,9 +82,11 @@ struct ShapeNodeData {
 };
 
 inline const char *shapeOpcodeName(ShapeOpcode op) {
-  static const char *const kNames[] = {"const", "dim", "push",     "add",
-                                       "sub",   "mul", "floordiv", "ceildiv",
-                                       "max",   "min", "element+", "element-"};
+  static const char *const kNames[] = {
+      "const",     "dim",     "push",    "add",       "sub",      "mul",
+      "floordiv",  "ceildiv", "max",     "min",       "element+", "element-",
+      "realconst", "element", "real",    "realadd",   "realsub",  "realmul",
+      "realdiv",   "realmax", "realmin", "realfloor", "realceil", "int"};
   auto raw = static_cast<uint8_t>(op);
   return raw <= kMaxShapeOpcode ? kNames[raw] : "unknown";
 }
@@ -75,9 +96,31 @@ inline bool isBinaryShapeOpcode(ShapeOpcode op) {
          static_cast<uint8_t>(op) <= static_cast<uint8_t>(ShapeOpcode::Min);
 }
 
+/// Opcodes reading an element of an input on the host.
 inline bool isInputElementOpcode(ShapeOpcode op) {
   return op == ShapeOpcode::InputElementPos ||
-         op == ShapeOpcode::InputElementNeg;
+         op == ShapeOpcode::InputElementNeg ||
+         op == ShapeOpcode::InputElementReal;
+}
+
+/// Opcodes giving a real node (a double) rather than an integer >= 0.
+inline bool isRealShapeOpcode(ShapeOpcode op) {
+  auto raw = static_cast<uint8_t>(op);
+  return raw >= static_cast<uint8_t>(ShapeOpcode::RealConstant) &&
+         raw <= static_cast<uint8_t>(ShapeOpcode::RealCeil);
+}
+
+inline bool isRealBinaryShapeOpcode(ShapeOpcode op) {
+  auto raw = static_cast<uint8_t>(op);
+  return raw >= static_cast<uint8_t>(ShapeOpcode::RealAdd) &&
+         raw <= static_cast<uint8_t>(ShapeOpcode::RealMin);
+}
+
+/// Opcodes of one operand node `a`: RealFromInt (an integer node),
+/// RealFloor, RealCeil and RealToInt (a real node).
+inline bool isUnaryShapeOpcode(ShapeOpcode op) {
+  return op == ShapeOpcode::RealFromInt || op == ShapeOpcode::RealFloor ||
+         op == ShapeOpcode::RealCeil || op == ShapeOpcode::RealToInt;
 }
 
 /// The leaf an input element's value `v` gives: its positive part for
@@ -92,7 +135,8 @@ inline std::optional<int64_t> inputElementPart(ShapeOpcode op, int64_t v) {
 }
 
 /// Checks `nodes`' structure: known opcodes, non-negative constants,
-/// operands naming earlier nodes, and leaves (InputDim, PushConstant) that
+/// operands naming earlier nodes of the kind the opcode reads (integer or
+/// real), and leaves (InputDim, PushConstant, InputElement*) that
 /// `validLeaf(op, a, b)` accepts. Returns an empty string, or why not.
 inline std::string checkShapeProgram(
     std::span<const ShapeNodeData> nodes,
@@ -111,12 +155,30 @@ inline std::string checkShapeProgram(
         return where + " is a negative constant " + std::to_string(node.A);
       continue;
     }
-    if (isBinaryShapeOpcode(node.Op)) {
-      if (node.A < 0 || node.B < 0 || static_cast<uint64_t>(node.A) >= i ||
-          static_cast<uint64_t>(node.B) >= i)
+    if (node.Op == ShapeOpcode::RealConstant) {
+      if (!std::isfinite(std::bit_cast<double>(node.A)))
+        return where + " is a real constant that is not finite";
+      continue;
+    }
+    // An operand: an earlier node, real where the opcode reads reals.
+    auto operand = [&](int64_t n, bool real) {
+      return n >= 0 && static_cast<uint64_t>(n) < i &&
+             isRealShapeOpcode(nodes[n].Op) == real;
+    };
+    bool binary = isBinaryShapeOpcode(node.Op);
+    if (binary || isRealBinaryShapeOpcode(node.Op)) {
+      if (!operand(node.A, !binary) || !operand(node.B, !binary))
         return where + " (" + shapeOpcodeName(node.Op) + ") reads nodes " +
                std::to_string(node.A) + " and " + std::to_string(node.B) +
-               ", not both earlier ones";
+               ", not both earlier " + (binary ? "integer" : "real") + " ones";
+      continue;
+    }
+    if (isUnaryShapeOpcode(node.Op)) {
+      bool real = node.Op != ShapeOpcode::RealFromInt;
+      if (!operand(node.A, real))
+        return where + " (" + shapeOpcodeName(node.Op) + ") reads node " +
+               std::to_string(node.A) + ", not an earlier " +
+               (real ? "real" : "integer") + " one";
       continue;
     }
     if (!validLeaf(node.Op, node.A, node.B))
@@ -133,23 +195,100 @@ inline bool validShapeNodeRef(uint32_t ref, size_t count, bool allowNone) {
   return ref < count || (allowNone && ref == kNoShapeNode);
 }
 
+/// A real node's value, or nullopt where the leaf has none.
+using RealLeaf = std::function<std::optional<double>(int64_t, int64_t)>;
+
+/// Evaluates a real node of a program checked by checkShapeProgram, its
+/// operands' values in `reals`; an empty string, or what failed.
+inline std::string evaluateRealShapeNode(const ShapeNodeData &node,
+                                         const std::vector<int64_t> &values,
+                                         const std::vector<double> &reals,
+                                         const RealLeaf &leaf, double &out) {
+  switch (node.Op) {
+  case ShapeOpcode::RealConstant:
+    out = std::bit_cast<double>(node.A);
+    return "";
+  case ShapeOpcode::InputElementReal: {
+    std::optional<double> value = leaf ? leaf(node.A, node.B) : std::nullopt;
+    if (!value)
+      return " has no value";
+    out = *value;
+    return "";
+  }
+  case ShapeOpcode::RealFromInt:
+    out = static_cast<double>(values[node.A]);
+    return "";
+  case ShapeOpcode::RealFloor:
+    out = std::floor(reals[node.A]);
+    return "";
+  case ShapeOpcode::RealCeil:
+    out = std::ceil(reals[node.A]);
+    return "";
+  default:
+    break;
+  }
+  double a = reals[node.A], b = reals[node.B];
+  switch (node.Op) {
+  case ShapeOpcode::RealAdd:
+    out = a + b;
+    break;
+  case ShapeOpcode::RealSub:
+    out = a - b;
+    break;
+  case ShapeOpcode::RealMul:
+    out = a * b;
+    break;
+  case ShapeOpcode::RealDiv:
+    out = a / b;
+    break;
+  // NaN wins, so a NaN read from an input fails the call at RealToInt.
+  case ShapeOpcode::RealMax:
+    out = std::isnan(a) || std::isnan(b) ? NAN : (a > b ? a : b);
+    break;
+  case ShapeOpcode::RealMin:
+    out = std::isnan(a) || std::isnan(b) ? NAN : (a < b ? a : b);
+    break;
+  default:
+    return " has unknown opcode";
+  }
+  return "";
+}
+
 /// Evaluates a program checked by checkShapeProgram into `values`, `leaf`
-/// giving InputDim, PushConstant and InputElement values (which must be
-/// >= 0). Returns an
+/// giving InputDim, PushConstant and InputElementPos/Neg values (which must
+/// be >= 0) and `realLeaf` InputElementReal's. A real node's entry in
+/// `values` is 0; its double goes to `*realValues` where given. Returns an
 /// empty string, or what failed, naming the node.
 inline std::string evaluateShapeProgram(
     std::span<const ShapeNodeData> nodes,
     const std::function<std::optional<int64_t>(ShapeOpcode, int64_t, int64_t)>
         &leaf,
-    std::vector<int64_t> &values) {
+    std::vector<int64_t> &values, const RealLeaf &realLeaf = nullptr,
+    std::vector<double> *realValues = nullptr) {
   values.assign(nodes.size(), 0);
+  std::vector<double> ownReals;
+  std::vector<double> &reals = realValues ? *realValues : ownReals;
+  reals.assign(nodes.size(), 0.0);
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ShapeNodeData &node = nodes[i];
     std::string where = "shape node " + std::to_string(i) + " (" +
                         shapeOpcodeName(node.Op) + ")";
     int64_t result = 0;
+    if (isRealShapeOpcode(node.Op)) {
+      std::string failure =
+          evaluateRealShapeNode(node, values, reals, realLeaf, reals[i]);
+      if (!failure.empty())
+        return where + failure;
+      continue;
+    }
     if (node.Op == ShapeOpcode::Constant) {
       result = node.A;
+    } else if (node.Op == ShapeOpcode::RealToInt) {
+      double real = reals[node.A];
+      // 2^63 is the first double past int64.
+      if (!(real > -1.0 && real < 9223372036854775808.0))
+        return where + " is no size: " + std::to_string(real);
+      result = static_cast<int64_t>(real);
     } else if (!isBinaryShapeOpcode(node.Op)) {
       std::optional<int64_t> value = leaf(node.Op, node.A, node.B);
       if (!value || *value < 0)

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -14,9 +15,43 @@ namespace kiln {
 
 namespace {
 
-// An element of a host function's integer argument read on the host, only
-// to become an index (the ONNX importer's shape given at call time):
-// `tensor.extract %arg[constant indices]`, each use an index_cast.
+bool feedsRealExtent(Value value);
+
+// An integer computed from an extent only to enter real arithmetic:
+// `arith.sitofp` of it.
+bool feedsRealOnly(Value value) {
+  return !value.use_empty() &&
+         llvm::all_of(value.getUsers(), [](Operation *user) {
+           return isa<arith::SIToFPOp>(user) &&
+                  feedsRealExtent(user->getResult(0));
+         });
+}
+
+// An f64 scalar the host computes an extent from (Resize's floor(dim *
+// scale), Range's ceil((limit - start) / delta): ONNX sizes computed in
+// floating point; the shape program's real nodes): every use more such
+// arithmetic, or its truncation to an index.
+bool feedsRealExtent(Value value) {
+  auto toIndex = [](Operation *user) {
+    auto cast = dyn_cast<arith::IndexCastOp>(user);
+    return cast && cast.getType().isIndex();
+  };
+  return value.getType().isF64() && !value.use_empty() &&
+         llvm::all_of(value.getUsers(), [&](Operation *user) {
+           if (isa<arith::FPToSIOp>(user))
+             return !user->use_empty() &&
+                    llvm::all_of(user->getUsers(), toIndex);
+           return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp,
+                      arith::DivFOp, arith::MaximumFOp, arith::MinimumFOp,
+                      math::FloorOp, math::CeilOp>(user) &&
+                  feedsRealExtent(user->getResult(0));
+         });
+}
+
+// An element of a host function's argument read on the host, only to
+// become an index (the ONNX importer's shape given at call time):
+// `tensor.extract %arg[constant indices]`, each use an index_cast, a
+// float's after its truncation; or only to enter real arithmetic.
 bool isInputElementRead(tensor::ExtractOp extract) {
   auto arg = dyn_cast<BlockArgument>(extract.getTensor());
   Type element = extract.getType();
@@ -37,9 +72,18 @@ bool isInputElementRead(tensor::ExtractOp extract) {
     return isa<arith::FPToSIOp>(user) && !user->use_empty() &&
            llvm::all_of(user->getUsers(), toIndex);
   };
+  // A float made f64 (exactly) for real arithmetic.
+  auto widened = [&](Operation *user) {
+    return isa<arith::ExtFOp>(user) && feedsRealExtent(user->getResult(0));
+  };
+  if (feedsRealExtent(extract.getResult()))
+    return true;
   return !extract->use_empty() &&
          llvm::all_of(extract->getUsers(), [&](Operation *user) {
-           return element.isSignlessInteger() ? toIndex(user) : truncated(user);
+           return element.isSignlessInteger()
+                      ? toIndex(user) || (isa<arith::SIToFPOp>(user) &&
+                                          feedsRealExtent(user->getResult(0)))
+                      : truncated(user) || widened(user);
          });
 }
 
@@ -51,16 +95,30 @@ bool isShapeScalarOp(Operation *op) {
   if (auto extract = dyn_cast<tensor::ExtractOp>(op))
     return isInputElementRead(extract);
   if (auto cast = dyn_cast<arith::IndexCastOp>(op)) {
+    // An extent made an integer for real arithmetic.
+    if (cast.getIn().getType().isIndex())
+      return feedsRealOnly(cast.getResult());
     Value in = cast.getIn();
     if (auto truncate = in.getDefiningOp<arith::FPToSIOp>())
       in = truncate.getIn();
     auto extract = in.getDefiningOp<tensor::ExtractOp>();
+    if (cast.getType().isIndex() && in != cast.getIn() && !extract)
+      return isShapeScalarOp(in.getDefiningOp());
     return cast.getType().isIndex() && extract && isInputElementRead(extract);
   }
   if (auto truncate = dyn_cast<arith::FPToSIOp>(op)) {
     auto extract = truncate.getIn().getDefiningOp<tensor::ExtractOp>();
-    return extract && isInputElementRead(extract);
+    return (extract && isInputElementRead(extract)) ||
+           (truncate.getIn().getType().isF64() &&
+            feedsRealExtent(truncate.getIn()) &&
+            isShapeScalarOp(truncate.getIn().getDefiningOp()));
   }
+  // Real arithmetic toward an extent, from extents and input elements.
+  if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp,
+          arith::MaximumFOp, arith::MinimumFOp, math::FloorOp, math::CeilOp,
+          arith::SIToFPOp, arith::ExtFOp>(op) ||
+      (isa<arith::ConstantOp>(op) && op->getResult(0).getType().isF64()))
+    return feedsRealExtent(op->getResult(0));
   // Comparisons and selects of extents (a Reshape's 0 and -1 given at call
   // time), and the conditions they make.
   auto isIndex = [](Type t) { return t.isIndex(); };

@@ -38,10 +38,15 @@ std::string describe(const BufferSlice &slice) {
 // "mul n1 n2", "dim 0 1", "const 4".
 std::string describe(const schema::ShapeNodeData &node) {
   std::string s = schema::shapeOpcodeName(node.Op);
-  if (schema::isBinaryShapeOpcode(node.Op))
+  if (schema::isBinaryShapeOpcode(node.Op) ||
+      schema::isRealBinaryShapeOpcode(node.Op))
     return s + " n" + std::to_string(node.A) + " n" + std::to_string(node.B);
+  if (schema::isUnaryShapeOpcode(node.Op))
+    return s + " n" + std::to_string(node.A);
   if (node.Op == schema::ShapeOpcode::Constant)
     return s + " " + std::to_string(node.A);
+  if (node.Op == schema::ShapeOpcode::RealConstant)
+    return s + " " + std::to_string(std::bit_cast<double>(node.A));
   return s + " " + std::to_string(node.A) + " " + std::to_string(node.B);
 }
 

@@ -5,10 +5,13 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallBitVector.h"
+
+#include <cmath>
 
 using namespace mlir;
 
@@ -210,20 +213,10 @@ uint32_t ShapeExpressions::less(uint32_t a, uint32_t b) {
 
 namespace {
 
-// The host function's argument and the flat element that `value` reads:
-// `arith.index_cast (tensor.extract %arg[constant indices])` of an integer
-// tensor of static shape, as the ONNX importer reads a shape given at call
-// time.
+// The host function's argument and the flat element `extract` reads:
+// `tensor.extract %arg[constant indices]` of a tensor of static shape.
 std::optional<std::pair<unsigned, int64_t>>
-inputElementRead(Value value, func::FuncOp host) {
-  auto cast = value.getDefiningOp<arith::IndexCastOp>();
-  if (!cast)
-    return std::nullopt;
-  // A float input's element truncated first: the runtime truncates it.
-  Value in = cast.getIn();
-  if (auto truncate = in.getDefiningOp<arith::FPToSIOp>())
-    in = truncate.getIn();
-  auto extract = in.getDefiningOp<tensor::ExtractOp>();
+inputElementOf(tensor::ExtractOp extract, func::FuncOp host) {
   if (!extract)
     return std::nullopt;
   auto arg = dyn_cast<BlockArgument>(extract.getTensor());
@@ -239,6 +232,20 @@ inputElementRead(Value value, func::FuncOp host) {
     flat = flat * type.getDimSize(d) + *i;
   }
   return std::make_pair(arg.getArgNumber(), flat);
+}
+
+// The same for `value` = `arith.index_cast (tensor.extract ...)` of an
+// integer tensor, as the ONNX importer reads a shape given at call time.
+std::optional<std::pair<unsigned, int64_t>>
+inputElementRead(Value value, func::FuncOp host) {
+  auto cast = value.getDefiningOp<arith::IndexCastOp>();
+  if (!cast)
+    return std::nullopt;
+  // A float input's element truncated first: the runtime truncates it.
+  Value in = cast.getIn();
+  if (auto truncate = in.getDefiningOp<arith::FPToSIOp>())
+    in = truncate.getIn();
+  return inputElementOf(in.getDefiningOp<tensor::ExtractOp>(), host);
 }
 
 } // namespace
@@ -272,6 +279,23 @@ ShapeExpressions::signedIn(func::CallOp call, Value value) {
             inputElementRead(value, Host))
       return Signed{Program.inputElement(read->first, read->second, false),
                     Program.inputElement(read->first, read->second, true)};
+  // An integer computed in floating point, truncated toward zero: its
+  // positive part trunc(max(r, 0)) and negative part trunc(max(-r, 0)).
+  if (auto cast = dyn_cast_or_null<arith::IndexCastOp>(def))
+    if (auto truncate = cast.getIn().getDefiningOp<arith::FPToSIOp>();
+        truncate && !call) {
+      FailureOr<uint32_t> real = realIn(truncate.getIn());
+      if (failed(real))
+        return failure();
+      using Opcode = ShapeProgramBuilder::Opcode;
+      uint32_t zeroReal = Program.realConstant(0.0);
+      auto part = [&](uint32_t r) {
+        return Program.unary(Opcode::RealToInt,
+                             Program.binary(Opcode::RealMax, r, zeroReal));
+      };
+      return Signed{part(*real),
+                    part(Program.binary(Opcode::RealSub, zeroReal, *real))};
+    }
   if (auto select = dyn_cast_or_null<arith::SelectOp>(def)) {
     // b + c (a - b) for the condition c in {0, 1}.
     FailureOr<uint32_t> c = conditionIn(call, select.getCondition());
@@ -392,6 +416,83 @@ ShapeExpressions::signedIn(func::CallOp call, Value value) {
                                "sub, mul, div, ceildiv, max, min, cmpi, "
                                "select)";
   return Host.emitError("cannot compute an extent on the host");
+}
+
+FailureOr<uint32_t> ShapeExpressions::realIn(Value value) {
+  using Opcode = ShapeProgramBuilder::Opcode;
+  Operation *def = value.getDefiningOp();
+  FloatAttr constant;
+  if (matchPattern(value, m_Constant(&constant))) {
+    double c = constant.getValueAsDouble();
+    if (!std::isfinite(c))
+      return def->emitError("a real extent from a constant that is not "
+                            "finite");
+    return Program.realConstant(c);
+  }
+  // An element of an input (an integer or a float: exact as a double).
+  if (std::optional<std::pair<unsigned, int64_t>> read =
+          inputElementOf(dyn_cast_or_null<tensor::ExtractOp>(def), Host))
+    return Program.inputElementReal(read->first, read->second);
+  if (auto extend = dyn_cast_or_null<arith::ExtFOp>(def))
+    return realIn(extend.getIn());
+  if (auto convert = dyn_cast_or_null<arith::SIToFPOp>(def)) {
+    Value in = convert.getIn();
+    if (std::optional<std::pair<unsigned, int64_t>> read =
+            inputElementOf(in.getDefiningOp<tensor::ExtractOp>(), Host))
+      return Program.inputElementReal(read->first, read->second);
+    // An extent (an index made an integer first).
+    auto cast = in.getDefiningOp<arith::IndexCastOp>();
+    if (!cast || !cast.getIn().getType().isIndex())
+      return convert.emitError("a real extent from an integer that is "
+                               "neither an extent nor an input's element");
+    FailureOr<Signed> v = signedIn(nullptr, cast.getIn());
+    if (failed(v))
+      return failure();
+    return Program.binary(Opcode::RealSub,
+                          Program.unary(Opcode::RealFromInt, v->Pos),
+                          Program.unary(Opcode::RealFromInt, v->Neg));
+  }
+  std::optional<Opcode> op;
+  if (isa_and_nonnull<math::FloorOp>(def))
+    op = Opcode::RealFloor;
+  else if (isa_and_nonnull<math::CeilOp>(def))
+    op = Opcode::RealCeil;
+  else if (isa_and_nonnull<arith::AddFOp>(def))
+    op = Opcode::RealAdd;
+  else if (isa_and_nonnull<arith::SubFOp>(def))
+    op = Opcode::RealSub;
+  else if (isa_and_nonnull<arith::MulFOp>(def))
+    op = Opcode::RealMul;
+  else if (isa_and_nonnull<arith::DivFOp>(def))
+    op = Opcode::RealDiv;
+  else if (isa_and_nonnull<arith::MaximumFOp>(def))
+    op = Opcode::RealMax;
+  else if (isa_and_nonnull<arith::MinimumFOp>(def))
+    op = Opcode::RealMin;
+  // Rounded to f32, the host's double would differ.
+  if (op && !value.getType().isF64())
+    return def->emitError("real extent arithmetic must be in f64");
+  if (op && def->getNumOperands() == 1) {
+    FailureOr<uint32_t> a = realIn(def->getOperand(0));
+    if (failed(a))
+      return failure();
+    return Program.unary(*op, *a);
+  }
+  if (op && def->getNumOperands() == 2) {
+    FailureOr<uint32_t> a = realIn(def->getOperand(0));
+    if (failed(a))
+      return failure();
+    FailureOr<uint32_t> b = realIn(def->getOperand(1));
+    if (failed(b))
+      return failure();
+    return Program.binary(*op, *a, *b);
+  }
+  if (def)
+    return def->emitError() << "cannot compute this real extent on the host; "
+                               "real extents are f64 constants, input "
+                               "elements, extents and their addf, subf, "
+                               "mulf, divf, maximumf, minimumf, floor, ceil";
+  return Host.emitError("cannot compute a real extent on the host");
 }
 
 FailureOr<uint32_t> ShapeExpressions::conditionIn(func::CallOp call,

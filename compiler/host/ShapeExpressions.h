@@ -71,6 +71,10 @@ private:
     uint32_t Pos, Neg;
   };
   mlir::FailureOr<Signed> signedIn(mlir::func::CallOp call, mlir::Value value);
+  // The real node of an f64 (or f32, where exact: a constant or an
+  // element read) host value: arithmetic over extents and input elements
+  // as the shape program's real nodes compute it.
+  mlir::FailureOr<uint32_t> realIn(mlir::Value value);
   // The node (0 or 1) of an i1 host value: a comparison of index values.
   mlir::FailureOr<uint32_t> conditionIn(mlir::func::CallOp call,
                                         mlir::Value value);

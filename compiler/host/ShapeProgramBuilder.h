@@ -9,6 +9,7 @@
 #define KILN_COMPILER_HOST_SHAPEPROGRAMBUILDER_H
 
 #include "schema/ShapeProgram.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <optional>
@@ -29,8 +30,16 @@ public:
   /// The positive (or, with `negativePart`, negative) part of element
   /// `element` of input `input`, read per call (a function's program).
   uint32_t inputElement(uint32_t input, uint32_t element, bool negativePart);
-  /// `a op b`, folded when both are constants and the result is defined.
+  /// `a op b`, folded when both are constants and the result is defined
+  /// (integer or real opcodes).
   uint32_t binary(Opcode op, uint32_t a, uint32_t b);
+  /// A real node (schema RealConstant .. RealCeil): a double.
+  uint32_t realConstant(double value);
+  /// Element `element` of input `input` as a double, read per call.
+  uint32_t inputElementReal(uint32_t input, uint32_t element);
+  /// RealFromInt, RealFloor, RealCeil or RealToInt of node `a`, folded
+  /// when it is a constant and the result is defined.
+  uint32_t unary(Opcode op, uint32_t a);
   uint32_t add(uint32_t a, uint32_t b) { return binary(Opcode::Add, a, b); }
   uint32_t mul(uint32_t a, uint32_t b) { return binary(Opcode::Mul, a, b); }
   /// `a - b`, an error of the call where it would be negative.
@@ -39,10 +48,14 @@ public:
   uint32_t alignTo(uint32_t a, int64_t alignment);
 
   std::optional<int64_t> constantValue(uint32_t node) const;
+  std::optional<double> realConstantValue(uint32_t node) const;
   const std::vector<schema::ShapeNodeData> &nodes() const { return Nodes; }
 
 private:
   uint32_t node(Opcode op, int64_t a, int64_t b);
+  // `op` over constant operands evaluated as the runtime would, or
+  // nullopt where an operand is no constant or the result is undefined.
+  std::optional<uint32_t> fold(Opcode op, llvm::ArrayRef<uint32_t> operands);
 
   std::vector<schema::ShapeNodeData> Nodes;
   llvm::DenseMap<std::tuple<uint8_t, int64_t, int64_t>, uint32_t> Index;

@@ -30,6 +30,9 @@ constexpr uint16_t kVersionMinorSpecializations = 6;
 // 7: shape nodes reading input elements (InputElementPos/Neg), which a 1.6
 // reader refuses as unknown opcodes rather than misreads.
 constexpr uint16_t kVersionMinorInputValues = 7;
+// 8: real shape nodes (RealConstant .. RealToInt), unknown opcodes to a 1.7
+// reader.
+constexpr uint16_t kVersionMinorRealShapes = 8;
 
 FailureOr<fbs::ElementType> elementTypeOf(Location loc, Type type) {
   if (type.isF32())
@@ -119,7 +122,7 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
     return fbb.CreateVector(out);
   };
   bool dynamic = false;
-  bool readsValues = false;
+  bool readsValues = false, realShapes = false;
   bool earlyLaunch = false;
 
   std::vector<flatbuffers::Offset<fbs::Function>> fns;
@@ -231,8 +234,11 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
         messages = 0;
     if (!plan.ShapeProgram.empty()) {
       dynamic = true;
-      for (const schema::ShapeNodeData &node : plan.ShapeProgram)
+      for (const schema::ShapeNodeData &node : plan.ShapeProgram) {
         readsValues |= schema::isInputElementOpcode(node.Op);
+        realShapes |= schema::isRealShapeOpcode(node.Op) ||
+                      node.Op == schema::ShapeOpcode::RealToInt;
+      }
       program = fbb.CreateVectorOfStructs(toShapeNodes(plan.ShapeProgram));
       std::vector<fbs::ShapeCheck> pairs;
       for (auto [lhs, rhs] : plan.ShapeChecks)
@@ -300,7 +306,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                                 fbs::kConstantsSegmentAlignment);
   auto module = fbs::CreateModule(
       fbb, kVersionMajor,
-      readsValues   ? kVersionMinorInputValues
+      realShapes    ? kVersionMinorRealShapes
+      : readsValues ? kVersionMinorInputValues
       : specialized ? kVersionMinorSpecializations
       : bounded     ? kVersionMinorBounds
       : earlyLaunch ? kVersionMinorEarlyLaunch

@@ -6,6 +6,9 @@
 #include "runtime/module/Verifier.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
 
 namespace kiln::module {
 
@@ -45,7 +48,8 @@ std::string describeNode(const std::vector<sc::ShapeNodeData> &program,
     return strCat("input ", data.A, " dimension ", data.B);
   if (data.Op == sc::ShapeOpcode::Constant)
     return strCat("the function's ", data.A);
-  if (sc::isInputElementOpcode(data.Op))
+  if (data.Op == sc::ShapeOpcode::InputElementPos ||
+      data.Op == sc::ShapeOpcode::InputElementNeg)
     return strCat(data.Op == sc::ShapeOpcode::InputElementPos ? "the positive"
                                                               : "the negative",
                   " part of input ", data.A, " element ", data.B);
@@ -54,6 +58,32 @@ std::string describeNode(const std::vector<sc::ShapeNodeData> &program,
 }
 
 } // namespace
+
+std::vector<int64_t> shapeValues(ElementType type,
+                                 std::span<const uint8_t> data) {
+  std::vector<int64_t> values;
+  auto append = [&]<typename T>(T) {
+    size_t count = data.size() / sizeof(T);
+    values.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      T v;
+      std::memcpy(&v, data.data() + i * sizeof(T), sizeof(T));
+      if constexpr (std::is_floating_point_v<T>)
+        values.push_back(std::bit_cast<int64_t>(static_cast<double>(v)));
+      else
+        values.push_back(static_cast<int64_t>(v));
+    }
+  };
+  if (type == ElementType::I64)
+    append(int64_t());
+  else if (type == ElementType::I32)
+    append(int32_t());
+  else if (type == ElementType::F32)
+    append(float());
+  else if (type == ElementType::F64)
+    append(double());
+  return values;
+}
 
 std::vector<uint32_t> valueInputsOf(const sc::Function &function) {
   std::vector<uint32_t> inputs;
@@ -115,19 +145,47 @@ resolveCall(const sc::Function &function, std::string_view label,
                         " computes shapes from the values of input ", i,
                         ", which this call does not give (call it with host "
                         "tensors, or pass that input's values)");
+  // A float input's elements come as their doubles' bits (shapeValues).
+  auto isFloat = [&](int64_t input) {
+    sc::ElementType type = inputs.Get(input)->element_type();
+    return type == sc::ElementType::F32 || type == sc::ElementType::F64;
+  };
+  // The verifier checked InputDim leaves against the inputs' ranks and
+  // InputElement leaves against their static element counts. An integer
+  // read of a float truncates it toward zero, as ONNX's OneHot casts its
+  // depth.
+  for (const sc::ShapeNodeData &node : program) {
+    if (node.Op != sc::ShapeOpcode::InputElementPos &&
+        node.Op != sc::ShapeOpcode::InputElementNeg)
+      continue;
+    if (!isFloat(node.A))
+      continue;
+    double d = std::bit_cast<double>(inputValues[node.A][node.B]);
+    // 2^63 is the first double past int64.
+    if (!std::isfinite(d) || d <= -9223372036854775808.0 ||
+        d >= 9223372036854775808.0)
+      return KILN_ERROR(InvalidArgument, label, " input ", node.A, " holds ", d,
+                        ", which is no size");
+  }
   std::vector<int64_t> values;
   std::string failure = sc::evaluateShapeProgram(
       program,
       [&](sc::ShapeOpcode op, int64_t a, int64_t b) -> std::optional<int64_t> {
-        // The verifier checked InputDim leaves against the inputs' ranks
-        // and InputElement leaves against their static element counts.
         if (op == sc::ShapeOpcode::InputDim)
           return call.InputShapes[a][b];
-        if (sc::isInputElementOpcode(op))
-          return sc::inputElementPart(op, inputValues[a][b]);
-        return std::nullopt;
+        if (!sc::isInputElementOpcode(op))
+          return std::nullopt;
+        int64_t raw = inputValues[a][b];
+        if (isFloat(a))
+          raw = static_cast<int64_t>(std::bit_cast<double>(raw));
+        return sc::inputElementPart(op, raw);
       },
-      values);
+      values,
+      [&](int64_t a, int64_t b) -> std::optional<double> {
+        int64_t raw = inputValues[a][b];
+        return isFloat(a) ? std::bit_cast<double>(raw)
+                          : static_cast<double>(raw);
+      });
   if (!failure.empty())
     return KILN_ERROR(InvalidArgument, label,
                       " at these input shapes: ", failure);

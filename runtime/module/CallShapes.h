@@ -17,6 +17,7 @@
 #ifndef KILN_RUNTIME_MODULE_CALLSHAPES_H
 #define KILN_RUNTIME_MODULE_CALLSHAPES_H
 
+#include "runtime/base/ElementType.h"
 #include "runtime/base/Status.h"
 #include "runtime/module/StepAccesses.h"
 #include "schema/ShapeProgram.h"
@@ -49,10 +50,20 @@ struct CallShapes {
 /// time), ascending.
 std::vector<uint32_t> valueInputsOf(const schema::Function &function);
 
+/// The elements of an int32, int64, f32 or f64 tensor's `data` as
+/// resolveCall takes them: an integer's value, a float's double's bits
+/// (InputElementReal reads them exactly; InputElementPos/Neg truncate them
+/// toward zero, refusing one that is not finite or lies past int64). A
+/// partial element at the end is left out, so a short tensor gives too few
+/// values, which resolveCall refuses.
+std::vector<int64_t> shapeValues(ElementType type,
+                                 std::span<const uint8_t> data);
+
 /// Resolves a verified function with a shape program at `inputShapes`;
 /// `inputValues` holds, at the index of each input valueInputsOf names, its
-/// elements as int64 (others may be empty); `label` ("function @f") starts
-/// error messages, `constantsSize` bounds Constant ranges.
+/// elements as shapeValues gives them (others may be empty); `label`
+/// ("function @f") starts error messages, `constantsSize` bounds Constant
+/// ranges.
 StatusOr<CallShapes>
 resolveCall(const schema::Function &function, std::string_view label,
             std::span<const std::vector<int64_t>> inputShapes,

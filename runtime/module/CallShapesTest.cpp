@@ -11,6 +11,9 @@
 #include "runtime/module/TestModule.h"
 #include "runtime/module/Verifier.h"
 
+#include <bit>
+#include <cmath>
+#include <cstring>
 #include <gtest/gtest.h>
 
 namespace kiln::module {
@@ -243,6 +246,100 @@ TEST(CallShapesTest, InputElementsOfIntegersOfStaticShapeOnly) {
   spec.Functions[0].Inputs[1].Shape = {-1};
   EXPECT_NE(verifyError(spec).find("shape node 0 (element+ 1, 0) names "
                                    "nothing"),
+            std::string::npos)
+      << verifyError(spec);
+}
+
+// f(x: ?xf32, s: 1xf32) -> ?xf32, its output floor(len(x) * s[0]) long
+// (Resize's output size from a scale given at call time: real nodes,
+// module format 1.8):
+//   n0 = dim input0[0], n1 = real n0, n2 = element. s[0], n3 = realmul,
+//   n4 = realfloor n3, n5 = int n4, n6 = const 4, n7 = mul n5 n6
+test::ModuleSpec realSpec() {
+  test::ModuleSpec spec = valueSpec();
+  spec.VersionMinor = 8;
+  test::FunctionSpec &f = spec.Functions[0];
+  f.Inputs[1] = {kF32, {1}};
+  f.OutputDimNodes = {{5}};
+  f.ShapeProgram = {{Op::InputDim, 0, 0},         {Op::RealFromInt, 0, 0},
+                    {Op::InputElementReal, 1, 0}, {Op::RealMul, 1, 2},
+                    {Op::RealFloor, 3, 0},        {Op::RealToInt, 4, 0},
+                    {Op::Constant, 4, 0},         {Op::Mul, 5, 6}};
+  f.Steps[0].BindingNodes = {{kNone, 7}, {kNone, 7}};
+  f.Steps[0].PushConstantNodes = {{0, 5}};
+  return spec;
+}
+
+TEST(CallShapesTest, RealNodes) {
+  Loaded loaded(realSpec());
+  ASSERT_TRUE(loaded.verify().ok()) << loaded.verify().message();
+  EXPECT_EQ(loaded.recheck(), "");
+  EXPECT_EQ(valueInputsOf(loaded.function()), std::vector<uint32_t>{1});
+  auto resolveAt = [&](float scale) {
+    std::vector<uint8_t> bytes(sizeof(float));
+    std::memcpy(bytes.data(), &scale, sizeof(float));
+    std::vector<std::vector<int64_t>> values = {
+        {}, shapeValues(ElementType::F32, bytes)};
+    return resolveCall(loaded.function(), "function @f", {{{10}, {1}}}, values,
+                       0);
+  };
+  // 0.8f is 0.800000011920929 as a double: 8.00000011920929 floors to 8,
+  // as numpy's (scales * shape).astype(int) gives.
+  for (auto [scale, length] :
+       {std::pair{0.8f, 8}, {0.25f, 2}, {1.0f, 10}, {0.05f, 0}}) {
+    StatusOr<CallShapes> call = resolveAt(scale);
+    ASSERT_TRUE(call.ok()) << call.status().message();
+    EXPECT_EQ(call->OutputShapes, (std::vector<std::vector<int64_t>>{{length}}))
+        << scale;
+  }
+  StatusOr<CallShapes> call = resolveAt(std::nanf(""));
+  ASSERT_FALSE(call.ok());
+  EXPECT_EQ(call.status().message(),
+            "function @f at these input shapes: shape node 5 (int) is no "
+            "size: nan");
+  call = resolveAt(-0.5f);
+  ASSERT_FALSE(call.ok());
+  EXPECT_EQ(call.status().message(),
+            "function @f at these input shapes: shape node 5 (int) is no "
+            "size: -5.000000");
+  call = resolveAt(1.5f);
+  ASSERT_FALSE(call.ok());
+  EXPECT_NE(call.status().message().find("exceeds its buffer's 40 bytes"),
+            std::string::npos)
+      << call.status().message();
+}
+
+// Integer and real nodes do not mix but through RealFromInt and RealToInt.
+TEST(CallShapesTest, RealNodesReadRealNodesOnly) {
+  test::ModuleSpec spec = realSpec();
+  spec.Functions[0].ShapeProgram[3] = {Op::RealMul, 0, 2};
+  EXPECT_NE(verifyError(spec).find("shape node 3 (realmul) reads nodes 0 and "
+                                   "2, not both earlier real ones"),
+            std::string::npos)
+      << verifyError(spec);
+  spec = realSpec();
+  spec.Functions[0].ShapeProgram[7] = {Op::Mul, 4, 6};
+  EXPECT_NE(verifyError(spec).find("shape node 7 (mul) reads nodes 4 and 6, "
+                                   "not both earlier integer ones"),
+            std::string::npos)
+      << verifyError(spec);
+  spec = realSpec();
+  spec.Functions[0].ShapeProgram[5] = {Op::RealToInt, 0, 0};
+  EXPECT_NE(verifyError(spec).find("shape node 5 (int) reads node 0, not an "
+                                   "earlier real one"),
+            std::string::npos)
+      << verifyError(spec);
+  spec = realSpec();
+  spec.Functions[0].ShapeProgram[1] = {Op::RealFromInt, 2, 0};
+  EXPECT_NE(verifyError(spec).find("shape node 1 (real) reads node 2, not an "
+                                   "earlier integer one"),
+            std::string::npos)
+      << verifyError(spec);
+  spec = realSpec();
+  spec.Functions[0].ShapeProgram[1] = {
+      Op::RealConstant, std::bit_cast<int64_t>(double(INFINITY)), 0};
+  EXPECT_NE(verifyError(spec).find("shape node 1 is a real constant that is "
+                                   "not finite"),
             std::string::npos)
       << verifyError(spec);
 }

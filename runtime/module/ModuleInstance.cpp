@@ -375,46 +375,6 @@ ModuleInstance::commands(Function &function, bool staged) {
 
 namespace {
 
-// The elements of an int32, int64, f32 or f64 tensor's `data` as int64
-// (the verifier allows InputElement leaves on those types only), a float
-// truncated toward zero; a partial element at the end is left out, so a
-// short tensor gives too few values, which resolveCall refuses. A float that
-// is not finite or lies past int64 is an error naming the input.
-StatusOr<std::vector<int64_t>> int64Values(ElementType type,
-                                           std::span<const uint8_t> data,
-                                           std::string_view label,
-                                           uint32_t input) {
-  std::vector<int64_t> values;
-  auto read = [&]<typename T>(T) {
-    std::vector<T> raw(data.size() / sizeof(T));
-    std::memcpy(raw.data(), data.data(), raw.size() * sizeof(T));
-    return raw;
-  };
-  auto floats = [&](const auto &raw) -> Status {
-    for (auto v : raw) {
-      double d = static_cast<double>(v);
-      // 2^63 is the first double past int64.
-      if (!std::isfinite(d) || d <= -9223372036854775808.0 ||
-          d >= 9223372036854775808.0)
-        return KILN_ERROR(InvalidArgument, label, " input ", input, " holds ",
-                          d, ", which is no size");
-      values.push_back(static_cast<int64_t>(d));
-    }
-    return Status();
-  };
-  if (type == ElementType::I64) {
-    values = read(int64_t());
-  } else if (type == ElementType::I32) {
-    std::vector<int32_t> narrow = read(int32_t());
-    values.assign(narrow.begin(), narrow.end());
-  } else if (type == ElementType::F32) {
-    KILN_RETURN_IF_ERROR(floats(read(float())));
-  } else if (type == ElementType::F64) {
-    KILN_RETURN_IF_ERROR(floats(read(double())));
-  }
-  return values;
-}
-
 // Whether every tensor of a signature's list has a static shape.
 bool allStatic(const std::vector<TensorSpec> &tensors) {
   for (const TensorSpec &tensor : tensors)
@@ -444,16 +404,15 @@ uint64_t boundArenaSize(const sc::Function &def, uint64_t constantsSize) {
   return call.ok() ? call->ArenaSize : 0;
 }
 
-// The values of `valueInputs` among `inputs`, indexed by input.
-StatusOr<std::vector<std::vector<int64_t>>>
+// The values of `valueInputs` among `inputs`, indexed by input
+// (resolveCall checks them).
+std::vector<std::vector<int64_t>>
 valuesOf(std::span<const uint32_t> valueInputs,
-         std::span<const HostTensor> inputs, std::string_view label) {
+         std::span<const HostTensor> inputs) {
   std::vector<std::vector<int64_t>> values(inputs.size());
   for (uint32_t i : valueInputs)
-    if (i < inputs.size()) {
-      KILN_ASSIGN_OR_RETURN(
-          values[i], int64Values(inputs[i].Type, inputs[i].Data, label, i));
-    }
+    if (i < inputs.size())
+      values[i] = shapeValues(inputs[i].Type, inputs[i].Data);
   return values;
 }
 
@@ -555,9 +514,8 @@ ModuleInstance::outputTypes(std::string_view name,
             tensorTypeString(inputShapes[i], signature.Inputs[i].Type));
     return signature.Outputs;
   }
-  KILN_ASSIGN_OR_RETURN(
-      std::vector<std::vector<int64_t>> values,
-      valuesOf(function->ValueInputs, inputs, functionLabel(signature)));
+  std::vector<std::vector<int64_t>> values =
+      valuesOf(function->ValueInputs, inputs);
   KILN_ASSIGN_OR_RETURN(CallShapes resolved,
                         resolveCall(*function->Def, functionLabel(signature),
                                     inputShapes, values,
@@ -583,9 +541,8 @@ ModuleInstance::callDynamic(Function &function,
     shapes.push_back(inputs[i].Shape);
   }
   std::lock_guard<std::mutex> lock(Mutex);
-  KILN_ASSIGN_OR_RETURN(
-      std::vector<std::vector<int64_t>> values,
-      valuesOf(function.ValueInputs, inputs, functionLabel(signature)));
+  std::vector<std::vector<int64_t>> values =
+      valuesOf(function.ValueInputs, inputs);
   KILN_RETURN_IF_ERROR(bindShapes(function, shapes, values));
   for (size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].Data.size() != function.InputBytes[i])
@@ -709,9 +666,7 @@ Status ModuleInstance::callWithDeviceBuffers(
         continue; // refused below, naming the input
       std::vector<uint8_t> bytes(function->InputBytes[i]);
       KILN_RETURN_IF_ERROR(hal::readBuffer(*Device, inputs[i], 0, bytes));
-      KILN_ASSIGN_OR_RETURN(values[i],
-                            int64Values(signature.Inputs[i].Type, bytes,
-                                        functionLabel(signature), i));
+      values[i] = shapeValues(signature.Inputs[i].Type, bytes);
     }
     KILN_RETURN_IF_ERROR(bindShapes(*function,
                                     std::vector<std::vector<int64_t>>(

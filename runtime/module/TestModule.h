@@ -12,6 +12,8 @@
 #include "schema/ModuleChecksum.h"
 #include "schema/module_generated.h"
 
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -518,16 +520,35 @@ inline std::vector<uint8_t> buildModule(const ModuleSpec &spec) {
 template <typename LeafOk>
 bool wellFormedProgram(const flatbuffers::Vector<const sc::ShapeNode *> &nodes,
                        LeafOk leafOk) {
+  // Which nodes are real (opcodes 12 to 22): read only by real opcodes and
+  // by 23 (to an integer); 14 reads an integer.
+  std::vector<bool> real(nodes.size(), false);
+  auto earlier = [&](int64_t n, flatbuffers::uoffset_t i, bool wantReal) {
+    return n >= 0 && n < int64_t(i) && real[n] == wantReal;
+  };
   for (flatbuffers::uoffset_t i = 0; i < nodes.size(); ++i) {
     const sc::ShapeNode &n = *nodes.Get(i);
     uint8_t op = static_cast<uint8_t>(n.op());
-    if (op > 11)
+    if (op > 23)
       return false;
+    real[i] = op >= 12 && op <= 22;
     if (n.op() == sc::ShapeOp::Constant) {
       if (n.a() < 0)
         return false;
+    } else if (op == 12) {
+      if (!std::isfinite(std::bit_cast<double>(n.a())))
+        return false;
     } else if (op >= 3 && op <= 9) {
-      if (n.a() < 0 || n.b() < 0 || n.a() >= int64_t(i) || n.b() >= int64_t(i))
+      if (!earlier(n.a(), i, false) || !earlier(n.b(), i, false))
+        return false;
+    } else if (op >= 15 && op <= 20) {
+      if (!earlier(n.a(), i, true) || !earlier(n.b(), i, true))
+        return false;
+    } else if (op == 14) {
+      if (!earlier(n.a(), i, false))
+        return false;
+    } else if (op >= 21) {
+      if (!earlier(n.a(), i, true))
         return false;
     } else if (!leafOk(n)) {
       return false;
@@ -670,7 +691,8 @@ inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
             if (n.op() == sc::ShapeOp::InputDim)
               return n.b() < int64_t(in.shape()->size());
             if (n.op() != sc::ShapeOp::InputElementPos &&
-                n.op() != sc::ShapeOp::InputElementNeg)
+                n.op() != sc::ShapeOp::InputElementNeg &&
+                n.op() != sc::ShapeOp::InputElementReal)
               return false;
             // An integer input of static shape holding element b.
             if (in.element_type() != sc::ElementType::I32 &&

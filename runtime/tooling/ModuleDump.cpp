@@ -5,6 +5,7 @@
 #include "runtime/base/HostTensor.h"
 #include "runtime/module/CallShapes.h"
 
+#include <bit>
 #include <cstdio>
 
 namespace kiln::tooling {
@@ -106,8 +107,18 @@ std::string programString(const std::vector<sc::ShapeNodeData> &program,
       break;
     case sc::ShapeOpcode::InputElementPos:
     case sc::ShapeOpcode::InputElementNeg:
-      // The positive or negative part of that element's value.
+    case sc::ShapeOpcode::InputElementReal:
+      // The positive or negative part of that element's value, or it.
       out += strCat("input", node.A, ".value[", node.B, "]");
+      break;
+    case sc::ShapeOpcode::RealConstant:
+      out += strCat(std::bit_cast<double>(node.A));
+      break;
+    case sc::ShapeOpcode::RealFromInt:
+    case sc::ShapeOpcode::RealFloor:
+    case sc::ShapeOpcode::RealCeil:
+    case sc::ShapeOpcode::RealToInt:
+      out += strCat("n", node.A);
       break;
     default:
       out += strCat("n", node.A, ", n", node.B);

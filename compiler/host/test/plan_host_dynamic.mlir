@@ -307,3 +307,37 @@ func.func @asserted(%a: tensor<8xf32>, %s: tensor<1xi64>) -> tensor<8xf32> {
   %0 = call @d(%a) : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+func.func private @d(%a: tensor<8xf32>, %n: index) -> tensor<?xf32> attributes {kiln.dispatch} {
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} outs(%e : tensor<?xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %c = tensor.extract %a[%i] : tensor<8xf32>
+    linalg.yield %c : f32
+  } -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// An extent ONNX computes in floating point (Resize's floor(dim * scale),
+// the scale an f32 input read per call) becomes real nodes: the element
+// as a double, the dimension made real, their product floored, and its
+// positive part made an integer (its negative part too: the extent is
+// their difference).
+// CHECK-LABEL: func.func @extent_from_real(
+// CHECK-SAME:    kiln.shape_program = [{{.*}}"element 1 0"{{.*}}"realmul n{{[0-9]+}} n{{[0-9]+}}", "realfloor n{{[0-9]+}}"{{.*}}"realmax n{{[0-9]+}} n{{[0-9]+}}", "int n{{[0-9]+}}"
+func.func @extent_from_real(%a: tensor<8xf32>, %s: tensor<1xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8.0 : f64
+  %e = tensor.extract %s[%c0] : tensor<1xf32>
+  %w = arith.extf %e : f32 to f64
+  %p = arith.mulf %c8, %w : f64
+  %f = math.floor %p : f64
+  %i = arith.fptosi %f : f64 to i64
+  %n = arith.index_cast %i : i64 to index
+  %0 = call @d(%a, %n) : (tensor<8xf32>, index) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+

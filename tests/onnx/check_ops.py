@@ -2544,6 +2544,66 @@ def runtime_slice_pad_split():
 
 
 @case
+def runtime_resize():
+    """Resize by scales and by sizes given at call time (graph inputs read
+    per call; the output extents computed on the host, floor(dim * scale) in
+    double): one module each for linear (half_pixel), cubic
+    (align_corners, exclude_outside) and nearest (asymmetric, ceil) over
+    scales, and one for linear over sizes, each at several values, up and
+    down, 1 and primes among them; ONNX's own float64 reference
+    (interpolate_nd)."""
+    from onnx.backend.test.case.node import resize as ref
+    f32, i64 = TensorProto.FLOAT, TensorProto.INT64
+    nodes = [
+        helper.make_node("Resize", ["x", "", "scales"], ["linear"],
+                         mode="linear"),
+        helper.make_node("Resize", ["x", "", "scales"], ["cubic"],
+                         mode="cubic",
+                         coordinate_transformation_mode="align_corners",
+                         exclude_outside=1, cubic_coeff_a=-0.5),
+        helper.make_node("Resize", ["x", "", "scales"], ["nearest"],
+                         mode="nearest",
+                         coordinate_transformation_mode="asymmetric",
+                         nearest_mode="ceil"),
+        helper.make_node("Resize", ["x", "", "", "sizes"], ["sized"],
+                         mode="linear",
+                         coordinate_transformation_mode="pytorch_half_pixel"),
+    ]
+    model = dynamicGraph(
+        nodes, [("x", [1, 2, 5, 7]), ("scales", [4], f32),
+                ("sizes", [4], i64)],
+        [("linear", None), ("cubic", None), ("nearest", None),
+         ("sized", None)], {})
+    inputs, refs = Calls(), Calls()
+    sets = (([1, 1, 0.8, 1.6], [1, 2, 3, 11]),
+            ([1, 1, 2.0, 0.5], [1, 2, 1, 7]),
+            ([1, 1, 0.3, 3.0], [1, 2, 13, 2]),
+            ([1, 1, 1.0, 1.0], [1, 2, 5, 1]))
+    for n, (scales, sizes) in enumerate(sets):
+        x = rand((1, 2, 5, 7), 310 + n)
+        wide = x.astype(np.float64)
+        scales32 = np.array(scales, np.float32)
+        factors = scales32.astype(np.float64)
+        linear = ref.interpolate_nd(wide, ref.linear_coeffs,
+                                    scale_factors=factors)
+        cubic = ref.interpolate_nd(
+            wide, lambda r: ref.cubic_coeffs(r, A=-0.5),
+            scale_factors=factors,
+            coordinate_transformation_mode="align_corners",
+            exclude_outside=True)
+        nearest = ref.interpolate_nd(
+            wide, lambda r: ref.nearest_coeffs(r, mode="ceil"),
+            scale_factors=factors,
+            coordinate_transformation_mode="asymmetric")
+        sized = ref.interpolate_nd(
+            wide, ref.linear_coeffs, output_size=sizes,
+            coordinate_transformation_mode="pytorch_half_pixel")
+        inputs.append([x, scales32, np.array(sizes, np.int64)])
+        refs.append([linear, cubic, nearest, sized])
+    return model, inputs, refs
+
+
+@case
 def runtime_cumsum_axis():
     """CumSum along an axis given at call time (a graph input), inclusive
     and reverse-exclusive: one module at each axis of a 3-D input, negative

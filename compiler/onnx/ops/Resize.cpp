@@ -12,11 +12,19 @@
 // asymmetric coordinates and nearest rounding down. GridSample reads its
 // coordinates at run time, so its generic computes them in the body.
 //
+// Scales, sizes or a roi given at call time (issue 19 item 3) leave the
+// tables unknown at import: the output extents are computed on the host per
+// call (sizes read as they are; floor(dim * scale) in double, as the
+// reference's numpy does, through the shape program's real nodes), and the
+// generic computes each such dimension's taps in its body, in double with
+// the same formulas, reading the scale and roi as data.
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/onnx/ops/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -156,6 +164,174 @@ Sampling sample(const ResizeOptions &o, int64_t in, int64_t out, double scale,
   return s;
 }
 
+/// A dimension resized by values given at call time: its extents and where
+/// its scale and region come from (elements of the node's scales and roi
+/// inputs, read by the generic as data).
+struct PerCallDim {
+  Value In, Out; // index extents (Out the host's, for the output's shape)
+  /// Element of the sizes input (which the body reads too: an extent
+  /// captured from the host would fold back into the host's read of it);
+  /// else element of the scales input.
+  std::optional<int64_t> SizeElement, ScaleElement;
+  /// Elements of the roi input (tf_crop_and_resize); none: the options'
+  /// constant region (or the whole input).
+  std::optional<int64_t> RoiStartElement, RoiEndElement;
+};
+
+struct PerCall {
+  Value Sizes, Scales, Roi;
+  /// Per dimension; none where the import-time tables hold.
+  llvm::SmallVector<std::optional<PerCallDim>> Dims;
+};
+
+/// The taps of one dimension at one output index: source index (index) and,
+/// but for nearest, weight (the element type) of each, and whether the
+/// sample lies inside the input (tf_crop_and_resize's; null otherwise).
+struct Taps {
+  llvm::SmallVector<Value, 4> Index, Weight;
+  Value Inside;
+};
+
+/// `sample`'s arithmetic for one output index `x` in the generic's body, in
+/// double, for a dimension whose scale or region is known per call only;
+/// `in` is an index, `out`, `scale`, `roiStart`, `roiEnd` f64 values (the
+/// roi's and out null but for tf_crop_and_resize).
+Taps computedTaps(OpBuilder &b, Location l, const ResizeOptions &o,
+                  Type element, Value x, Value in, Value outR, Value scale,
+                  Value roiStart, Value roiEnd) {
+  Type f64 = b.getF64Type();
+  Type i64 = b.getI64Type();
+  auto real = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, l, b.getF64FloatAttr(v));
+  };
+  auto toReal = [&](Value index) -> Value {
+    return arith::SIToFPOp::create(
+        b, l, f64, arith::IndexCastOp::create(b, l, i64, index));
+  };
+  auto add = [&](Value a, Value c) -> Value {
+    return arith::AddFOp::create(b, l, a, c);
+  };
+  auto sub = [&](Value a, Value c) -> Value {
+    return arith::SubFOp::create(b, l, a, c);
+  };
+  auto mul = [&](Value a, Value c) -> Value {
+    return arith::MulFOp::create(b, l, a, c);
+  };
+  auto div = [&](Value a, Value c) -> Value {
+    return arith::DivFOp::create(b, l, a, c);
+  };
+  auto cmp = [&](arith::CmpFPredicate p, Value a, Value c) -> Value {
+    return arith::CmpFOp::create(b, l, p, a, c);
+  };
+  auto select = [&](Value c, Value a, Value d) -> Value {
+    return arith::SelectOp::create(b, l, c, a, d);
+  };
+  Value xr = toReal(x), inR = toReal(in);
+  Value inLast = sub(inR, real(1));
+  const std::string &t = o.Transform;
+  Value ori;
+  Taps taps;
+  // Each as `sample` computes it, operation for operation, so the double
+  // results agree with the import-time tables'.
+  if (t == "align_corners") {
+    Value outWidth = mul(scale, inR);
+    ori = select(cmp(arith::CmpFPredicate::OEQ, outWidth, real(1)), real(0),
+                 div(mul(xr, inLast), sub(outWidth, real(1))));
+  } else if (t == "asymmetric") {
+    ori = div(xr, scale);
+  } else if (t == "pytorch_half_pixel") {
+    Value outWidth = mul(scale, inR);
+    ori = select(cmp(arith::CmpFPredicate::OEQ, outWidth, real(1)), real(-0.5),
+                 sub(div(add(xr, real(0.5)), scale), real(0.5)));
+  } else if (t == "tf_half_pixel_for_nn") {
+    ori = div(add(xr, real(0.5)), scale);
+  } else if (t == "tf_crop_and_resize") {
+    Value extent = sub(roiEnd, roiStart);
+    ori = select(cmp(arith::CmpFPredicate::OEQ, outR, real(1)),
+                 div(mul(extent, inLast), real(2)),
+                 div(mul(mul(xr, extent), inLast), sub(outR, real(1))));
+    ori = add(ori, mul(roiStart, inLast));
+    taps.Inside = arith::AndIOp::create(
+        b, l, cmp(arith::CmpFPredicate::OGE, ori, real(0)),
+        cmp(arith::CmpFPredicate::OLE, ori, inLast));
+  } else {
+    ori = sub(div(add(xr, real(0.5)), scale), real(0.5));
+  }
+  Value lowD = math::FloorOp::create(b, l, ori);
+  Value low = arith::IndexCastOp::create(
+      b, l, b.getIndexType(), arith::FPToSIOp::create(b, l, i64, lowD));
+  Value ratio = sub(ori, lowD);
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, l, v);
+  };
+  Value last = arith::SubIOp::create(b, l, in, index(1));
+  auto clampIndex = [&](Value i) -> Value {
+    return arith::MinSIOp::create(
+        b, l, arith::MaxSIOp::create(b, l, i, index(0)), last);
+  };
+  if (o.Mode == "nearest") {
+    Value up;
+    if (o.NearestMode == "round_prefer_floor")
+      up = cmp(arith::CmpFPredicate::OGT, ratio, real(0.5));
+    else if (o.NearestMode == "round_prefer_ceil")
+      up = cmp(arith::CmpFPredicate::OGE, ratio, real(0.5));
+    else
+      up = arith::ConstantIntOp::create(b, l, o.NearestMode == "ceil", 1);
+    // An integral coordinate is its own sample.
+    up = arith::AndIOp::create(b, l, up,
+                               cmp(arith::CmpFPredicate::ONE, ori, lowD));
+    taps.Index.push_back(clampIndex(
+        select(up, arith::AddIOp::create(b, l, low, index(1)), low)));
+    return taps;
+  }
+  int64_t count = o.Mode == "linear" ? 2 : 4;
+  Value first = count == 2 ? low : arith::SubIOp::create(b, l, low, index(1));
+  llvm::SmallVector<Value, 4> w;
+  if (count == 2) {
+    w = {sub(real(1), ratio), ratio};
+  } else {
+    // cubicWeights's polynomials.
+    double a = o.CubicA;
+    auto near = [&](Value v) {
+      return add(mul(mul(sub(mul(real(a + 2), v), real(a + 3)), v), v),
+                 real(1));
+    };
+    auto far = [&](Value v) {
+      return sub(
+          mul(add(mul(sub(mul(real(a), v), real(5 * a)), v), real(8 * a)), v),
+          real(4 * a));
+    };
+    w = {far(add(ratio, real(1))), near(ratio), near(sub(real(1), ratio)),
+         far(sub(real(2), ratio))};
+  }
+  llvm::SmallVector<Value, 4> at;
+  for (int64_t k = 0; k < count; ++k)
+    at.push_back(arith::AddIOp::create(b, l, first, index(k)));
+  if (o.ExcludeOutside) {
+    Value total = real(0);
+    for (int64_t k = 0; k < count; ++k) {
+      Value outside = arith::OrIOp::create(
+          b, l,
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, at[k],
+                                index(0)),
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, at[k], in));
+      w[k] = select(outside, real(0), w[k]);
+      total = add(total, w[k]);
+    }
+    Value nonzero = cmp(arith::CmpFPredicate::ONE, total, real(0));
+    for (Value &v : w)
+      v = select(nonzero, div(v, total), v);
+  }
+  for (int64_t k = 0; k < count; ++k) {
+    taps.Index.push_back(clampIndex(at[k]));
+    // The tables hold weights in the element type.
+    taps.Weight.push_back(
+        element == f64 ? w[k]
+                       : Value(arith::TruncFOp::create(b, l, element, w[k])));
+  }
+  return taps;
+}
+
 /// Output 0 = input 0 resized to `outShape`, each dimension's coordinates
 /// divided by its scale: one generic reading per resized dimension its
 /// tables (source index and weight per tap, inside flags) at that
@@ -163,7 +339,12 @@ Sampling sample(const ResizeOptions &o, int64_t in, int64_t out, double scale,
 /// combinations of taps.
 LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
                          llvm::ArrayRef<int64_t> outShape,
-                         llvm::ArrayRef<double> scales) {
+                         llvm::ArrayRef<double> scales,
+                         const PerCall &perCall = {}) {
+  auto isPerCall = [&](int64_t d) {
+    return d < static_cast<int64_t>(perCall.Dims.size()) &&
+           perCall.Dims[d].has_value();
+  };
   int32_t dtype = ctx.inputDType(0);
   if (o.Mode != "nearest" && !isFloatDType(dtype))
     return ctx.unsupported(o.Mode + " resize of " + dtypeName(dtype));
@@ -172,9 +353,9 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
   if (failed(ctx.checkShape(staticPartOf(outShape), dtype, "output")))
     return failure();
   for (int64_t d = 0; d < rank; ++d) {
-    // A dynamic dimension (issue 19: a batch) is never resized: the
-    // callers give it scale 1, and it passes through.
-    if (ShapedType::isDynamic(shape[d]))
+    // A dynamic dimension (issue 19: a batch) is never resized but per
+    // call: the callers give it scale 1, and it passes through.
+    if (ShapedType::isDynamic(shape[d]) || isPerCall(d))
       continue;
     if (shape[d] == 0 && outShape[d] > 0)
       return ctx.emitError() << "resizes an empty dimension " << d;
@@ -188,7 +369,7 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
   }
   std::vector<Sampling> sampling;
   for (int64_t d = 0; d < rank; ++d)
-    sampling.push_back(ShapedType::isDynamic(shape[d])
+    sampling.push_back(ShapedType::isDynamic(shape[d]) || isPerCall(d)
                            ? Sampling{}
                            : sample(o, shape[d], outShape[d], scales[d],
                                     o.RoiStart.empty() ? 0.0 : o.RoiStart[d],
@@ -214,9 +395,37 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
     maps.push_back(AffineMap::get(rank, 0, getAffineDimExpr(d, mctx)));
     return static_cast<int64_t>(operands.size()) - 1;
   };
+  // The scales and roi given at call time, read as data at the elements
+  // each resized dimension takes.
+  auto element0d = [&](Value tensor, int64_t i) {
+    operands.push_back(tensor);
+    maps.push_back(
+        AffineMap::get(rank, 0, getAffineConstantExpr(i, mctx), mctx));
+    return static_cast<int64_t>(operands.size()) - 1;
+  };
+  struct ComputedDim {
+    int64_t Dim;
+    int64_t Size = -1, Scale = -1, RoiStart = -1, RoiEnd = -1;
+  };
+  llvm::SmallVector<ComputedDim> computed;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!isPerCall(d))
+      continue;
+    const PerCallDim &p = *perCall.Dims[d];
+    ComputedDim c{d};
+    if (p.SizeElement)
+      c.Size = element0d(perCall.Sizes, *p.SizeElement);
+    if (p.ScaleElement)
+      c.Scale = element0d(perCall.Scales, *p.ScaleElement);
+    if (p.RoiStartElement)
+      c.RoiStart = element0d(perCall.Roi, *p.RoiStartElement);
+    if (p.RoiEndElement)
+      c.RoiEnd = element0d(perCall.Roi, *p.RoiEndElement);
+    computed.push_back(c);
+  }
   for (int64_t d = 0; d < rank; ++d) {
     const Sampling &s = sampling[d];
-    if (s.Identity)
+    if (s.Identity || isPerCall(d))
       continue;
     int64_t out = outShape[d];
     Tables t{d, {}, {}, -1};
@@ -236,7 +445,9 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
   llvm::SmallVector<Value> dynamicSizes;
   for (int64_t d = 0; d < rank; ++d)
     if (ShapedType::isDynamic(outShape[d]))
-      dynamicSizes.push_back(tensor::DimOp::create(b, loc, source, d));
+      dynamicSizes.push_back(
+          isPerCall(d) ? perCall.Dims[d]->Out
+                       : Value(tensor::DimOp::create(b, loc, source, d)));
   Value init = tensor::EmptyOp::create(b, loc, outShape, element, dynamicSizes);
   Value result =
       linalg::GenericOp::create(
@@ -251,22 +462,87 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
             llvm::SmallVector<Value> base;
             for (int64_t d = 0; d < rank; ++d)
               base.push_back(linalg::IndexOp::create(nb, l, d));
+            // Each resized dimension's taps, from its tables or computed
+            // here, in dimension order.
+            llvm::SmallVector<std::pair<int64_t, Taps>> dims;
+            auto tables = resized.begin();
+            auto perCallDim = computed.begin();
+            auto f64Of = [&](int64_t arg) -> Value {
+              Value v = args[arg];
+              return v.getType().isF64() ? v
+                                         : Value(arith::ExtFOp::create(
+                                               nb, l, nb.getF64Type(), v));
+            };
+            auto real = [&](double v) -> Value {
+              return arith::ConstantOp::create(nb, l, nb.getF64FloatAttr(v));
+            };
+            for (int64_t d = 0; d < rank; ++d) {
+              if (tables != resized.end() && tables->Dim == d) {
+                Taps taps;
+                for (int64_t i : tables->Index)
+                  taps.Index.push_back(asIndex(args[i]));
+                for (int64_t w : tables->Weight)
+                  taps.Weight.push_back(args[w]);
+                if (tables->Inside >= 0)
+                  taps.Inside = args[tables->Inside];
+                dims.emplace_back(d, std::move(taps));
+                ++tables;
+              } else if (perCallDim != computed.end() && perCallDim->Dim == d) {
+                const PerCallDim &p = *perCall.Dims[d];
+                Type f64 = nb.getF64Type();
+                Value inR = arith::SIToFPOp::create(
+                    nb, l, f64,
+                    arith::IndexCastOp::create(nb, l, nb.getI64Type(), p.In));
+                Value outR, scale;
+                if (perCallDim->Size >= 0) {
+                  outR = arith::SIToFPOp::create(nb, l, f64,
+                                                 args[perCallDim->Size]);
+                  scale = arith::DivFOp::create(nb, l, outR, inR);
+                } else {
+                  scale = f64Of(perCallDim->Scale);
+                }
+                Value roiStart, roiEnd;
+                if (o.Transform == "tf_crop_and_resize") {
+                  roiStart =
+                      perCallDim->RoiStart >= 0
+                          ? f64Of(perCallDim->RoiStart)
+                          : real(o.RoiStart.empty() ? 0.0 : o.RoiStart[d]);
+                  roiEnd = perCallDim->RoiEnd >= 0
+                               ? f64Of(perCallDim->RoiEnd)
+                               : real(o.RoiEnd.empty() ? 1.0 : o.RoiEnd[d]);
+                  // The host's floor(dim * extent * scale), again.
+                  if (!outR)
+                    outR = math::FloorOp::create(
+                        nb, l,
+                        arith::MulFOp::create(
+                            nb, l,
+                            arith::MulFOp::create(
+                                nb, l, inR,
+                                arith::SubFOp::create(nb, l, roiEnd, roiStart)),
+                            scale));
+                }
+                dims.emplace_back(d,
+                                  computedTaps(nb, l, o, element, base[d], p.In,
+                                               outR, scale, roiStart, roiEnd));
+                ++perCallDim;
+              }
+            }
             // Sum over the combinations of taps of weight * element.
             Value sum;
             int64_t combinations = 1;
-            for (const Tables &t : resized)
-              combinations *= t.Index.size();
+            for (const auto &[d, taps] : dims)
+              combinations *= taps.Index.size();
             for (int64_t c = 0; c < combinations; ++c) {
               llvm::SmallVector<Value> position = base;
               Value weight;
               int64_t rest = c;
-              for (const Tables &t : resized) {
-                int64_t k = rest % t.Index.size();
-                rest /= t.Index.size();
-                position[t.Dim] = asIndex(args[t.Index[k]]);
-                if (t.Weight.empty())
+              for (const auto &[d, taps] : dims) {
+                int64_t k = rest % taps.Index.size();
+                rest /= taps.Index.size();
+                position[d] = taps.Index[k];
+                if (taps.Weight.empty())
                   continue;
-                Value w = args[t.Weight[k]];
+                Value w = taps.Weight[k];
                 weight =
                     weight ? Value(arith::MulFOp::create(nb, l, weight, w)) : w;
               }
@@ -276,12 +552,13 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
               sum = sum ? Value(arith::AddFOp::create(nb, l, sum, term)) : term;
             }
             Value inside;
-            for (const Tables &t : resized) {
-              if (t.Inside < 0)
+            for (const auto &[d, taps] : dims) {
+              if (!taps.Inside)
                 continue;
-              Value in = args[t.Inside];
               inside =
-                  inside ? Value(arith::AndIOp::create(nb, l, inside, in)) : in;
+                  inside
+                      ? Value(arith::AndIOp::create(nb, l, inside, taps.Inside))
+                      : taps.Inside;
             }
             if (inside)
               sum = arith::SelectOp::create(
@@ -292,6 +569,134 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
           .getResult(0);
   ctx.setOutput(0, result, dtype);
   return success();
+}
+
+/// Resize whose sizes, scales or roi are given at call time along `axes`:
+/// each axis's output extent computed on the host per call, its taps in the
+/// generic's body (emitResize's PerCall).
+LogicalResult resizePerCall(NodeContext &ctx, ResizeOptions o,
+                            llvm::ArrayRef<int64_t> axes, bool haveSizes,
+                            size_t scalesInput = 2) {
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  int64_t n = axes.size();
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // A float input of `count` elements the generic reads as data.
+  auto floatData = [&](size_t i, llvm::StringRef what,
+                       int64_t count) -> LogicalResult {
+    llvm::ArrayRef<int64_t> s = ctx.inputShape(i);
+    if (!isFloatDType(ctx.inputDType(i)) || !ShapedType::isStaticShape(s) ||
+        s.size() != 1 || s[0] != count)
+      return ctx.emitError()
+             << what << " must be " << count << " floats, not "
+             << dtypeName(ctx.inputDType(i)) << " " << shapeString(s);
+    return success();
+  };
+  PerCall perCall;
+  perCall.Dims.resize(rank);
+  bool roiPerCall =
+      o.Transform == "tf_crop_and_resize" && !ctx.constantInput(1);
+  if (roiPerCall) {
+    if (failed(floatData(1, "roi", 2 * n)))
+      return failure();
+    perCall.Roi = ctx.input(1);
+  }
+  // Sizes as they are; scales' floor(dim * extent * scale) in double.
+  llvm::SmallVector<Value> sizes;
+  if (haveSizes) {
+    std::optional<llvm::SmallVector<Value>> read = ctx.intsReadAtCallTime(3);
+    if (!read) {
+      FailureOr<llvm::SmallVector<int64_t>> constant =
+          ctx.constantInts(3, "sizes");
+      if (failed(constant))
+        return failure();
+      read.emplace();
+      for (int64_t v : *constant)
+        read->push_back(index(v));
+    }
+    sizes = *read;
+    if (static_cast<int64_t>(sizes.size()) != n)
+      return ctx.emitError()
+             << "sizes has " << sizes.size() << " values for " << n << " axes";
+    perCall.Sizes = ctx.input(3);
+  } else {
+    if (failed(floatData(scalesInput, "scales", n)))
+      return failure();
+    // The host reads the scales (and a crop's roi) to size the output: a
+    // graph input's, or constants.
+    if (!ctx.constantInput(scalesInput) &&
+        !ctx.readableAtCallTime(scalesInput, /*floats=*/true))
+      return ctx.unsupported("scales computed inside the model");
+    if (roiPerCall && !ctx.readableAtCallTime(1, /*floats=*/true))
+      return ctx.unsupported("a roi computed inside the model with scales");
+    perCall.Scales = ctx.input(scalesInput);
+  }
+  Type f64 = b.getF64Type();
+  auto real = [&](double v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getF64FloatAttr(v));
+  };
+  auto elementF64 = [&](Value tensor, int64_t i) -> Value {
+    Value e = tensor::ExtractOp::create(b, loc, tensor, index(i));
+    return e.getType().isF64() ? e : arith::ExtFOp::create(b, loc, f64, e);
+  };
+  llvm::SmallVector<int64_t> outShape(shape);
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    PerCallDim p;
+    p.In = ShapedType::isDynamic(shape[a])
+               ? Value(tensor::DimOp::create(b, loc, ctx.input(0), a))
+               : index(shape[a]);
+    if (roiPerCall) {
+      p.RoiStartElement = i;
+      p.RoiEndElement = n + i;
+    }
+    if (haveSizes) {
+      p.Out = sizes[i];
+      p.SizeElement = i;
+    } else {
+      p.ScaleElement = i;
+      // floor(dim * extent * scale), multiplied in that order as the
+      // import-time path (and the reference) does.
+      Value size = arith::SIToFPOp::create(
+          b, loc, f64,
+          arith::IndexCastOp::create(b, loc, b.getI64Type(), p.In));
+      if (o.Transform == "tf_crop_and_resize") {
+        Value extent = roiPerCall ? Value(arith::SubFOp::create(
+                                        b, loc, elementF64(perCall.Roi, n + i),
+                                        elementF64(perCall.Roi, i)))
+                                  : real(o.RoiEnd[a] - o.RoiStart[a]);
+        size = arith::MulFOp::create(b, loc, size, extent);
+      }
+      size = arith::MulFOp::create(b, loc, size, elementF64(perCall.Scales, i));
+      size = math::FloorOp::create(b, loc, size);
+      p.Out = arith::IndexCastOp::create(
+          b, loc, b.getIndexType(),
+          arith::FPToSIOp::create(b, loc, b.getI64Type(), size));
+    }
+    // An empty input has no element to sample: only an empty output may
+    // come of it (the import-time path refuses the model so).
+    if (!ShapedType::isDynamic(shape[a]) && shape[a] > 0) {
+      outShape[a] = ShapedType::kDynamic;
+      perCall.Dims[a] = p;
+      continue;
+    }
+    Value sound = arith::OrIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, p.In,
+                              index(0)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, p.Out,
+                              index(0)));
+    cf::AssertOp::create(b, loc, sound,
+                         ctx.describe() + ": resizes an empty dimension " +
+                             std::to_string(a));
+    outShape[a] = ShapedType::kDynamic;
+    perCall.Dims[a] = p;
+  }
+  return emitResize(ctx, o, outShape, llvm::SmallVector<double>(rank, 1.0),
+                    perCall);
 }
 
 LogicalResult convertResize(NodeContext &ctx) {
@@ -337,7 +742,17 @@ LogicalResult convertResize(NodeContext &ctx) {
       return failure();
     a = *axis;
   }
-  if (transform == "tf_crop_and_resize") {
+  bool haveSizes = ctx.hasInput(3) && numElementsOf(ctx.inputShape(3)) > 0;
+  bool haveScales = ctx.hasInput(2) && numElementsOf(ctx.inputShape(2)) > 0;
+  if (haveSizes == haveScales)
+    return ctx.emitError() << "needs exactly one of scales and sizes";
+  // Values given at call time (graph inputs read per call, issue 19).
+  bool roiPerCall = transform == "tf_crop_and_resize" && ctx.hasInput(1) &&
+                    !ctx.constantInput(1);
+  bool perCall =
+      roiPerCall || (haveSizes ? ctx.readableAtCallTime(3)
+                               : ctx.readableAtCallTime(2, /*floats=*/true));
+  if (transform == "tf_crop_and_resize" && !roiPerCall) {
     const HostTensor *roi = ctx.requireConstant(1, "roi");
     if (!roi)
       return failure();
@@ -352,13 +767,11 @@ LogicalResult convertResize(NodeContext &ctx) {
       o.RoiEnd[a] = roi->doubleAt(n + i);
     }
   }
+  if (perCall)
+    return resizePerCall(ctx, o, axes, haveSizes);
   // Output sizes and the scale each dimension's coordinates divide by.
   llvm::SmallVector<int64_t> outShape(shape);
   llvm::SmallVector<double> scales(rank, 1.0);
-  bool haveSizes = ctx.hasInput(3) && numElementsOf(ctx.inputShape(3)) > 0;
-  bool haveScales = ctx.hasInput(2) && numElementsOf(ctx.inputShape(2)) > 0;
-  if (haveSizes == haveScales)
-    return ctx.emitError() << "needs exactly one of scales and sizes";
   if (haveSizes) {
     FailureOr<llvm::SmallVector<int64_t>> sizes = ctx.constantInts(3, "sizes");
     if (failed(sizes))
@@ -429,6 +842,14 @@ LogicalResult convertUpsample(NodeContext &ctx) {
     if (ctx.failedAttributes())
       return failure();
   } else {
+    // Scales given at call time: sized per call, as Resize's.
+    if (ctx.readableAtCallTime(1, /*floats=*/true)) {
+      llvm::SmallVector<int64_t> axes;
+      for (int64_t d = 0; d < rank; ++d)
+        axes.push_back(d);
+      return resizePerCall(ctx, o, axes, /*haveSizes=*/false,
+                           /*scalesInput=*/1);
+    }
     const HostTensor *s = ctx.requireConstant(1, "scales");
     if (!s)
       return failure();

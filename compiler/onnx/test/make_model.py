@@ -354,6 +354,21 @@ def reshape_runtime_shape():
         [tensor("y", TensorProto.FLOAT, None)])
 
 
+def resize_runtime():
+    """Resize by scales and by sizes that are graph inputs: the output
+    extents computed on the host per call, the taps in the kernel."""
+    return model(
+        [helper.make_node("Resize", ["x", "", "scales"], ["y"],
+                          mode="linear"),
+         helper.make_node("Resize", ["x", "", "", "sizes"], ["z"],
+                          mode="nearest")],
+        [tensor("x", TensorProto.FLOAT, [1, 1, 4, 6]),
+         tensor("scales", TensorProto.FLOAT, [4]),
+         tensor("sizes", TensorProto.INT64, [4])],
+        [tensor("y", TensorProto.FLOAT, None),
+         tensor("z", TensorProto.FLOAT, None)])
+
+
 def shapes_runtime():
     """ConstantOfShape, Expand, Tile and TopK sized by graph inputs read at
     call time."""

@@ -2067,15 +2067,16 @@ class Calls(list):
 
 def dynamicGraph(nodes, inputs, outputs, initializers):
     """A model whose inputs and outputs name their dimensions (strings are
-    symbolic: `batch`); an input (name, shape, type) has that element
-    type, else float."""
+    symbolic: `batch`); an input or output (name, shape, type) has that
+    element type, else float."""
     graph = helper.make_graph(
         nodes, "check",
         [helper.make_tensor_value_info(i[0], (i + (TensorProto.FLOAT,))[2],
                                        i[1])
          for i in inputs],
-        [helper.make_tensor_value_info(n, TensorProto.FLOAT, s)
-         for n, s in outputs],
+        [helper.make_tensor_value_info(o[0], (o + (TensorProto.FLOAT,))[2],
+                                       o[1])
+         for o in outputs],
         initializer=[numpy_helper.from_array(a, n)
                      for n, a in initializers.items()])
     model = helper.make_model(graph,
@@ -2600,6 +2601,34 @@ def runtime_resize():
             coordinate_transformation_mode="pytorch_half_pixel")
         inputs.append([x, scales32, np.array(sizes, np.int64)])
         refs.append([linear, cubic, nearest, sized])
+    return model, inputs, refs
+
+
+@case
+def runtime_range():
+    """Range over float and int32 scalars given at call time: one module at
+    rising, falling, fractional and empty ranges (the count computed on the
+    host in double, the elements by the kernel)."""
+    f32, i32 = TensorProto.FLOAT, TensorProto.INT32
+    nodes = [helper.make_node("Range", ["s", "l", "d"], ["floats"]),
+             helper.make_node("Range", ["si", "li", "di"], ["ints"])]
+    model = dynamicGraph(
+        nodes, [("s", [], f32), ("l", [], f32), ("d", [], f32),
+                ("si", [], i32), ("li", [], i32), ("di", [], i32)],
+        [("floats", None), ("ints", None, i32)], {})
+    inputs, refs = Calls(), Calls()
+    sets = (((0.5, 7.25, 0.75), (3, 17, 2)),
+            ((10.0, -3.0, -1.5), (5, -8, -3)),
+            ((1.0, 1.0, 0.1), (4, 4, 1)),
+            ((-2.0, 2.0, 0.3), (7, 0, 5)))
+    for (s, l, d), (si, li, di) in sets:
+        values = [np.array(v, np.float32) for v in (s, l, d)]
+        ints = [np.array(v, np.int32) for v in (si, li, di)]
+        wide = [float(v) for v in values]
+        count = max(int(np.ceil((wide[1] - wide[0]) / wide[2])), 0)
+        floats = wide[0] + np.arange(count, dtype=np.float64) * wide[2]
+        inputs.append(values + ints)
+        refs.append([floats, np.arange(si, li, di).astype(np.int32)])
     return model, inputs, refs
 
 

@@ -12,7 +12,9 @@
 // whose elements all turn out constant (Gather of a static dimension)
 // becomes a host tensor again, which the ordinary folders take. Range and
 // ConstantOfShape over shape values make tensors of dynamic extent (a
-// decoder's causal mask from its positions).
+// decoder's causal mask from its positions), and Range over scalars given
+// at call time (graph inputs read on the host) one whose extent the host
+// computes in double, as ONNX's count is defined.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <algorithm>
@@ -258,6 +261,102 @@ FailureOr<bool> foldRange(NodeContext &ctx) {
   return true;
 }
 
+// Range whose start, limit and delta are scalars given at call time (graph
+// inputs, which the converter runs for when the folders could not): its
+// count max(ceil((limit - start) / delta), 0) computed on the host in
+// double (the shape program's real nodes; a zero delta or NaN fails the
+// call), its elements start + i * delta computed by the kernel reading the
+// scalars as data: in double for floats, as the folder does, in wrapping
+// int64 for integers (exact wherever the result fits).
+LogicalResult convertRange(NodeContext &ctx) {
+  int32_t dtype = ctx.inputDType(0);
+  for (size_t i = 0; i < 3; ++i) {
+    if (ctx.inputDType(i) != dtype)
+      return ctx.emitError() << "start, limit and delta must have one type";
+    if (!ctx.inputType(i).hasStaticShape() ||
+        ctx.inputType(i).getNumElements() != 1)
+      return ctx.emitError() << "start, limit and delta must be scalars";
+    if (!ctx.constantInput(i) &&
+        !ctx.readableAtCallTime(i, /*truncateFloats=*/true))
+      return ctx.unsupported("Range over input " + std::to_string(i) +
+                             " computed inside the model (Range takes "
+                             "constants and graph inputs of type int32, "
+                             "int64, float or double)");
+  }
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Type f64 = b.getF64Type(), i64 = b.getI64Type();
+  // The scalar of input i, as an f64 on the host.
+  auto hostReal = [&](size_t i) -> Value {
+    llvm::SmallVector<Value> index(
+        ctx.inputType(i).getRank(),
+        arith::ConstantIndexOp::create(b, loc, 0).getResult());
+    Value e = tensor::ExtractOp::create(b, loc, ctx.input(i), index);
+    if (e.getType().isF64())
+      return e;
+    if (isa<FloatType>(e.getType()))
+      return arith::ExtFOp::create(b, loc, f64, e);
+    return arith::SIToFPOp::create(b, loc, f64, e);
+  };
+  Value start = hostReal(0), limit = hostReal(1), delta = hostReal(2);
+  Value count = math::CeilOp::create(
+      b, loc,
+      arith::DivFOp::create(b, loc, arith::SubFOp::create(b, loc, limit, start),
+                            delta));
+  count = arith::MaximumFOp::create(
+      b, loc, count, arith::ConstantOp::create(b, loc, b.getF64FloatAttr(0)));
+  Value n = arith::IndexCastOp::create(
+      b, loc, b.getIndexType(), arith::FPToSIOp::create(b, loc, i64, count));
+  Type element = ctx.inputType(0).getElementType();
+  auto type = RankedTensorType::get({ShapedType::kDynamic}, element);
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), element, ValueRange{n});
+  // start and delta read by every element: maps with no loop dimension.
+  auto scalarMap = [&](size_t i) {
+    return AffineMap::get(
+        1, 0,
+        llvm::SmallVector<AffineExpr>(ctx.inputType(i).getRank(),
+                                      getAffineConstantExpr(0, ctx.context())),
+        ctx.context());
+  };
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{ctx.input(0), ctx.input(2)},
+      ValueRange{init},
+      ArrayRef<AffineMap>{scalarMap(0), scalarMap(2),
+                          b.getMultiDimIdentityMap(1)},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value i = arith::IndexCastOp::create(nb, l, i64,
+                                             linalg::IndexOp::create(nb, l, 0));
+        Value at;
+        if (auto floatType = dyn_cast<FloatType>(element)) {
+          auto wide = [&](Value v) -> Value {
+            return floatType.isF64() ? v : arith::ExtFOp::create(nb, l, f64, v);
+          };
+          at = arith::AddFOp::create(
+              nb, l, wide(args[0]),
+              arith::MulFOp::create(nb, l,
+                                    arith::SIToFPOp::create(nb, l, f64, i),
+                                    wide(args[1])));
+          if (!floatType.isF64())
+            at = arith::TruncFOp::create(nb, l, element, at);
+        } else {
+          auto wide = [&](Value v) -> Value {
+            return v.getType() == i64 ? v
+                                      : arith::ExtSIOp::create(nb, l, i64, v);
+          };
+          at = arith::AddIOp::create(
+              nb, l, wide(args[0]),
+              arith::MulIOp::create(nb, l, i, wide(args[1])));
+          if (element != i64)
+            at = arith::TruncIOp::create(nb, l, element, at);
+        }
+        linalg::YieldOp::create(nb, l, at);
+      });
+  ctx.setOutput(0, generic.getResult(0), dtype);
+  return success();
+}
+
 // ConstantOfShape of a shape value or of a shape given at call time: a
 // splat of dynamic extents (a negative one fails the call).
 FailureOr<bool> foldConstantOfShape(NodeContext &ctx) {
@@ -401,6 +500,7 @@ void registerShapeValuesOps(OpRegistry &registry) {
   registry.addShapeValueFolder("Sub", foldArithmetic);
   registry.addShapeValueFolder("Mul", foldArithmetic);
   registry.addShapeValueFolder("Range", foldRange);
+  registry.add("Range", convertRange);
   registry.addShapeValueFolder("ConstantOfShape", foldConstantOfShape);
   registry.addShapeValueFolder("Shape", foldShape);
   registry.addShapeValueFolder("Gather", foldGather);

@@ -134,7 +134,7 @@ NodeContext::intsKnownPerCall(size_t i) {
 std::optional<llvm::SmallVector<int64_t>> NodeContext::axesAtCallTime(
     size_t i, int64_t rank,
     llvm::function_ref<
-        std::optional<llvm::SmallVector<int64_t>>(llvm::ArrayRef<int64_t>)>
+        llvm::SmallVector<llvm::SmallVector<int64_t>>(llvm::ArrayRef<int64_t>)>
         deduce,
     llvm::ArrayRef<int64_t> harmless) {
   if (!hasOutput(0))
@@ -145,8 +145,8 @@ std::optional<llvm::SmallVector<int64_t>> NodeContext::axesAtCallTime(
   std::optional<llvm::SmallVector<mlir::Value>> given = intsReadAtCallTime(i);
   if (!given)
     return std::nullopt;
-  std::optional<llvm::SmallVector<int64_t>> axes = deduce(declared->second);
-  if (!axes)
+  llvm::SmallVector<llvm::SmallVector<int64_t>> sets = deduce(declared->second);
+  if (sets.empty())
     return std::nullopt;
   // Every axis given is one of those or harmless, and each of those is
   // given: with as many given as needed, the same set.
@@ -173,28 +173,36 @@ std::optional<llvm::SmallVector<int64_t>> NodeContext::axesAtCallTime(
       }
     return any ? any : mlir::arith::ConstantIntOp::create(b, Loc, 0, 1);
   };
-  llvm::SmallVector<int64_t> allowed(*axes);
-  llvm::append_range(allowed, harmless);
+  // Given, the axes must be one of the sets (any order), or harmless.
   mlir::Value holds;
-  auto both = [&](mlir::Value c) {
-    holds =
-        holds ? mlir::arith::AndIOp::create(b, Loc, holds, c).getResult() : c;
-  };
-  for (mlir::Value v : normalized)
-    both(anyEqual(v, allowed));
-  for (int64_t a : *axes)
-    both(anyEqual(normalized, a));
-  if (holds) {
-    std::string list;
-    for (auto [k, a] : llvm::enumerate(*axes))
-      list += (k ? ", " : "") + std::to_string(a);
-    mlir::cf::AssertOp::create(b, Loc, holds,
-                               describe() + ": input " + std::to_string(i) +
-                                   " '" + Node.input(i) +
-                                   "' must be the axes [" + list +
-                                   "] its declared output shape implies");
+  for (const llvm::SmallVector<int64_t> &axes : sets) {
+    llvm::SmallVector<int64_t> allowed(axes);
+    llvm::append_range(allowed, harmless);
+    mlir::Value all;
+    auto both = [&](mlir::Value c) {
+      all = all ? mlir::arith::AndIOp::create(b, Loc, all, c).getResult() : c;
+    };
+    for (mlir::Value v : normalized)
+      both(anyEqual(v, allowed));
+    for (int64_t a : axes)
+      both(anyEqual(normalized, a));
+    if (!all) // no axes given and none needed
+      return sets.front();
+    holds = holds ? mlir::arith::OrIOp::create(b, Loc, holds, all).getResult()
+                  : all;
   }
-  return axes;
+  std::string list;
+  for (auto [n, axes] : llvm::enumerate(sets)) {
+    list += n ? " or [" : "[";
+    for (auto [k, a] : llvm::enumerate(axes))
+      list += (k ? ", " : "") + std::to_string(a);
+    list += "]";
+  }
+  mlir::cf::AssertOp::create(b, Loc, holds,
+                             describe() + ": input " + std::to_string(i) +
+                                 " '" + Node.input(i) + "' must be the axes " +
+                                 list + " its declared output shape implies");
+  return sets.front();
 }
 
 const HostTensor *NodeContext::requireConstant(size_t i, llvm::Twine what) {

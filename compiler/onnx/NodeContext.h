@@ -125,18 +125,20 @@ public:
   /// Axes given at call time (a graph input read per call: ONNX's backend
   /// tests give Squeeze's, Unsqueeze's and ReduceSum's so) that the
   /// converter needs at import: `deduce` reads them off the node's declared
-  /// output shape (sorted and distinct; nullopt where the shape does not
-  /// determine them), and each call checks that the axes it is given
-  /// (negative ones counted from `rank`) are those, in any order, or
-  /// `harmless` ones (a dimension of 1 reduced); a one-line error names
-  /// them otherwise. nullopt when input `i` is no such input or output 0
-  /// declares no shape.
-  std::optional<llvm::SmallVector<int64_t>>
-  axesAtCallTime(size_t i, int64_t rank,
-                 llvm::function_ref<std::optional<llvm::SmallVector<int64_t>>(
-                     llvm::ArrayRef<int64_t>)>
-                     deduce,
-                 llvm::ArrayRef<int64_t> harmless = {});
+  /// output shape (sets, each sorted and distinct, that all give the same
+  /// result, as Unsqueeze's ones inserted beside another one do; none
+  /// where the shape does not determine them), and each call checks that
+  /// the axes it is given (negative ones counted from `rank`) are one of
+  /// those sets, in any order, or `harmless` ones (a dimension of 1
+  /// reduced); a one-line error names them otherwise. Returns the first
+  /// set; nullopt when input `i` is no such input or output 0 declares no
+  /// shape.
+  std::optional<llvm::SmallVector<int64_t>> axesAtCallTime(
+      size_t i, int64_t rank,
+      llvm::function_ref<llvm::SmallVector<llvm::SmallVector<int64_t>>(
+          llvm::ArrayRef<int64_t>)>
+          deduce,
+      llvm::ArrayRef<int64_t> harmless = {});
   /// The input's value when known at import time; else null after an
   /// "unsupported" error naming `what` and saying "input K 'NAME' is computed
   /// at run time" (the node-test runner pins such inputs and retries).

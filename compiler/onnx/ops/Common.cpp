@@ -12,12 +12,12 @@ using namespace mlir;
 
 namespace kiln::onnx_import {
 
-std::optional<llvm::SmallVector<int64_t>>
-uniqueAxes(int64_t rank, int64_t count,
-           llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> valid) {
+llvm::SmallVector<llvm::SmallVector<int64_t>>
+validAxes(int64_t rank, int64_t count,
+          llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> valid) {
+  llvm::SmallVector<llvm::SmallVector<int64_t>> found;
   if (rank > 16 || count < 0 || count > rank)
-    return std::nullopt;
-  std::optional<llvm::SmallVector<int64_t>> found;
+    return found;
   // Every subset of `count` positions, as a bit mask (at most 2^16).
   for (uint32_t mask = 0; mask < (1u << rank); ++mask) {
     if (__builtin_popcount(mask) != count)
@@ -26,13 +26,20 @@ uniqueAxes(int64_t rank, int64_t count,
     for (int64_t i = 0; i < rank; ++i)
       if (mask & (1u << i))
         axes.push_back(i);
-    if (!valid(axes))
-      continue;
-    if (found)
-      return std::nullopt;
-    found = std::move(axes);
+    if (valid(axes))
+      found.push_back(std::move(axes));
   }
   return found;
+}
+
+std::optional<llvm::SmallVector<int64_t>>
+uniqueAxes(int64_t rank, int64_t count,
+           llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> valid) {
+  llvm::SmallVector<llvm::SmallVector<int64_t>> found =
+      validAxes(rank, count, valid);
+  if (found.size() != 1)
+    return std::nullopt;
+  return found.front();
 }
 
 llvm::SmallVector<int64_t> withoutAxes(llvm::ArrayRef<int64_t> shape,

@@ -34,14 +34,18 @@ mlir::LogicalResult requireSameDType(NodeContext &ctx, size_t i);
 HostTensor broadcastHost(const HostTensor &tensor,
                          llvm::ArrayRef<int64_t> shape);
 
-/// The one set of `count` positions among [0, rank) that `valid` accepts
-/// (sorted), or nullopt when none or several do (or rank is past 16): axes
-/// read off a declared output shape (NodeContext::axesAtCallTime).
+/// Every set of `count` positions among [0, rank) that `valid` accepts
+/// (each sorted; none where rank is past 16): axes read off a declared
+/// output shape (NodeContext::axesAtCallTime).
+llvm::SmallVector<llvm::SmallVector<int64_t>>
+validAxes(int64_t rank, int64_t count,
+          llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> valid);
+
+/// validAxes' one set, or nullopt when none or several.
 std::optional<llvm::SmallVector<int64_t>>
 uniqueAxes(int64_t rank, int64_t count,
            llvm::function_ref<bool(llvm::ArrayRef<int64_t>)> valid);
 
-/// `shape` without the dimensions `axes` (sorted) names.
 llvm::SmallVector<int64_t> withoutAxes(llvm::ArrayRef<int64_t> shape,
                                        llvm::ArrayRef<int64_t> axes);
 

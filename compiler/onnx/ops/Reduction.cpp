@@ -49,31 +49,38 @@ axesAtCallTime(NodeContext &ctx, int64_t axesInputSince) {
   for (int64_t i = 0; i < rank; ++i)
     if (in[i] == 1)
       ones.push_back(i);
+  // One set at most: reducing other axes would give other sums.
+  auto deduce = [&](llvm::ArrayRef<int64_t> declared)
+      -> std::optional<llvm::SmallVector<int64_t>> {
+    if (keepDims) {
+      // The dimensions the output keeps as 1 that were not.
+      if (static_cast<int64_t>(declared.size()) != rank)
+        return std::nullopt;
+      llvm::SmallVector<int64_t> reduced;
+      for (int64_t i = 0; i < rank; ++i) {
+        if (declared[i] == in[i])
+          continue;
+        if (declared[i] != 1)
+          return std::nullopt;
+        reduced.push_back(i);
+      }
+      if (static_cast<int64_t>(reduced.size()) > count || reduced.empty())
+        return std::nullopt;
+      return reduced;
+    }
+    if (static_cast<int64_t>(declared.size()) != rank - count)
+      return std::nullopt;
+    return uniqueAxes(rank, count, [&](llvm::ArrayRef<int64_t> axes) {
+      return withoutAxes(in, axes) == llvm::SmallVector<int64_t>(declared);
+    });
+  };
   return ctx.axesAtCallTime(
       1, rank,
-      [&](llvm::ArrayRef<int64_t> declared)
-          -> std::optional<llvm::SmallVector<int64_t>> {
-        if (keepDims) {
-          // The dimensions the output keeps as 1 that were not.
-          if (static_cast<int64_t>(declared.size()) != rank)
-            return std::nullopt;
-          llvm::SmallVector<int64_t> reduced;
-          for (int64_t i = 0; i < rank; ++i) {
-            if (declared[i] == in[i])
-              continue;
-            if (declared[i] != 1)
-              return std::nullopt;
-            reduced.push_back(i);
-          }
-          if (static_cast<int64_t>(reduced.size()) > count || reduced.empty())
-            return std::nullopt;
-          return reduced;
-        }
-        if (static_cast<int64_t>(declared.size()) != rank - count)
-          return std::nullopt;
-        return uniqueAxes(rank, count, [&](llvm::ArrayRef<int64_t> axes) {
-          return withoutAxes(in, axes) == llvm::SmallVector<int64_t>(declared);
-        });
+      [&](llvm::ArrayRef<int64_t> declared) {
+        llvm::SmallVector<llvm::SmallVector<int64_t>> sets;
+        if (std::optional<llvm::SmallVector<int64_t>> axes = deduce(declared))
+          sets.push_back(std::move(*axes));
+        return sets;
       },
       keepDims ? llvm::ArrayRef<int64_t>(ones) : llvm::ArrayRef<int64_t>());
 }

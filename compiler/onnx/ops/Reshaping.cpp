@@ -411,14 +411,16 @@ squeezeAxesAtCallTime(NodeContext &ctx, bool unsqueeze) {
   return ctx.axesAtCallTime(
       1, rank,
       [&](llvm::ArrayRef<int64_t> declared)
-          -> std::optional<llvm::SmallVector<int64_t>> {
+          -> llvm::SmallVector<llvm::SmallVector<int64_t>> {
         // Unsqueeze: ones inserted at the axes of the output give it;
-        // Squeeze: ones dropped from the input at the axes give it.
+        // Squeeze: ones dropped from the input at the axes give it. Every
+        // such set gives the same result (a reshape to the declared shape),
+        // so a call may give any of them.
         llvm::ArrayRef<int64_t> full = unsqueeze ? declared : in;
         llvm::ArrayRef<int64_t> part = unsqueeze ? in : declared;
         if (static_cast<int64_t>(full.size()) != rank)
-          return std::nullopt;
-        return uniqueAxes(rank, count, [&](llvm::ArrayRef<int64_t> axes) {
+          return {};
+        return validAxes(rank, count, [&](llvm::ArrayRef<int64_t> axes) {
           for (int64_t a : axes)
             if (full[a] != 1)
               return false;

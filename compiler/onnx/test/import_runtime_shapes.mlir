@@ -62,3 +62,14 @@
 // AMODULE: function 'main_graph' (3x4x5xf32, 1xi64, 1xi64) -> (3x1x4x5xf32, 3x1x5xf32)
 // AMODULE-DAG: check n{{[0-9]+}} == n{{[0-9]+}}: node 'Unsqueeze#0' (Unsqueeze): input 1 'axes' must be the axes [1] its declared output shape implies
 // AMODULE-DAG: check n{{[0-9]+}} == n{{[0-9]+}}: node 'ReduceSum#1' (ReduceSum): input 1 'raxes' must be the axes [1] its declared output shape implies
+
+// Where several sets of axes give the declared shape, and so the same data
+// (ones inserted beside another one), a call may give any of them.
+// RUN: /usr/bin/python3 %S/make_model.py axes_runtime_alternatives %t.alt.onnx
+// RUN: kiln-compile %t.alt.onnx --target-device=cpu -o %t.alt.kiln
+// RUN: /usr/bin/python3 -c "import numpy as np; np.save('%t.alt.x.npy', np.arange(6, dtype=np.float32).reshape(2, 1, 3)); [np.save('%t.alt.%%s.npy' %% n, np.array([v], np.int64)) for n, v in (('a1', 1), ('a2', -2), ('a3', 3))]"
+// RUN: kiln-run-module --device=local-sync --module=%t.alt.kiln --input=@%t.alt.x.npy --input=@%t.alt.a1.npy | FileCheck %s --check-prefix=ALT
+// RUN: kiln-run-module --device=local-sync --module=%t.alt.kiln --input=@%t.alt.x.npy --input=@%t.alt.a2.npy | FileCheck %s --check-prefix=ALT
+// ALT: 2x1x1x3xf32
+// RUN: not kiln-run-module --device=local-sync --module=%t.alt.kiln --input=@%t.alt.x.npy --input=@%t.alt.a3.npy 2>&1 | FileCheck %s --check-prefix=ALTBAD
+// ALTBAD: node 'Unsqueeze#0' (Unsqueeze): input 1 'axes' must be the axes [1] or [2] its declared output shape implies

@@ -403,6 +403,16 @@ def axes_runtime():
          tensor("r", TensorProto.FLOAT, [3, 1, 5])])
 
 
+def axes_runtime_alternatives():
+    """Unsqueeze of [2, 1, 3] to [2, 1, 1, 3]: axes [1] and [2] both give the
+    declared shape, and the same data, so a call may give either."""
+    return model(
+        [helper.make_node("Unsqueeze", ["x", "axes"], ["u"])],
+        [tensor("x", TensorProto.FLOAT, [2, 1, 3]),
+         tensor("axes", TensorProto.INT64, [1])],
+        [tensor("u", TensorProto.FLOAT, [2, 1, 1, 3])])
+
+
 def mod_by_zero():
     return _folded("Mod", np.int64, [7, 5], [3, 0])
 

@@ -123,6 +123,9 @@ private:
   LogicalResult convertNode(const onnx::NodeProto &node, size_t index);
   LogicalResult checkOutput(const onnx::ValueInfoProto &output,
                             const OnnxValue &value);
+  FailureOr<llvm::SmallVector<OnnxValue>>
+  importBody(const onnx::GraphProto &body, llvm::ArrayRef<OnnxValue> inputs,
+             llvm::StringRef owner);
 
   MLIRContext &Context;
   std::string Path;
@@ -135,7 +138,19 @@ private:
   llvm::StringMap<int64_t> Opsets;
   ValueTable Values;
   ShapeValueTable ShapeValues;
+  // Subgraphs being imported (If inside Scan inside If ...), the owning
+  // nodes' names joined, which prefix their nodes' names in errors, and
+  // the nodes converted so far, bodies' repetitions included.
+  int64_t BodyDepth = 0;
+  std::string BodyPrefix;
+  int64_t NodesConverted = 0;
 };
+
+// Bounds on subgraphs, so a file cannot make the import run away: nesting,
+// and the nodes converted in all (a body unrolled per step counts each
+// time).
+constexpr int64_t kMaxBodyDepth = 8;
+constexpr int64_t kMaxNodesConverted = int64_t(1) << 20;
 
 LogicalResult Importer::readOpsets() {
   llvm::Expected<llvm::StringMap<int64_t>> opsets = readOpsetImports(*Model);
@@ -276,9 +291,14 @@ FailureOr<RankedTensorType> Importer::checkedType(llvm::StringRef name,
 }
 
 LogicalResult Importer::convertNode(const onnx::NodeProto &node, size_t index) {
-  std::string displayName = node.name().empty()
-                                ? node.op_type() + "#" + std::to_string(index)
-                                : node.name();
+  std::string displayName =
+      BodyPrefix + (node.name().empty()
+                        ? node.op_type() + "#" + std::to_string(index)
+                        : node.name());
+  if (++NodesConverted > kMaxNodesConverted)
+    return error() << "node '" << displayName << "' (" << node.op_type()
+                   << "): the model converts more than " << kMaxNodesConverted
+                   << " nodes (subgraphs counted per step they are unrolled)";
   llvm::StringRef domain = node.domain();
   if (domain == "ai.onnx")
     domain = "";
@@ -375,6 +395,87 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, size_t index) {
   return success();
 }
 
+FailureOr<llvm::SmallVector<OnnxValue>>
+Importer::importBody(const onnx::GraphProto &body,
+                     llvm::ArrayRef<OnnxValue> inputs, llvm::StringRef owner) {
+  if (BodyDepth >= kMaxBodyDepth)
+    return error() << "node '" << owner << "': subgraphs nest deeper than "
+                   << kMaxBodyDepth;
+  if (llvm::Error e = checkGraphNames(body))
+    return error() << "node '" << owner
+                   << "' subgraph: " << llvm::toString(std::move(e));
+  if (body.input_size() != static_cast<int>(inputs.size()))
+    return error() << "node '" << owner << "': its subgraph takes "
+                   << body.input_size() << " input(s), given " << inputs.size();
+  // The names the body defines shadow the enclosing graphs' for its time;
+  // afterwards those come back and the body's own are forgotten.
+  llvm::StringSet<> defined;
+  for (const onnx::ValueInfoProto &input : body.input())
+    defined.insert(input.name());
+  for (const onnx::TensorProto &tensor : body.initializer())
+    defined.insert(tensor.name());
+  for (const onnx::NodeProto &node : body.node())
+    for (const std::string &output : node.output())
+      if (!output.empty())
+        defined.insert(output);
+  llvm::SmallVector<std::pair<std::string, OnnxValue>> shadowed;
+  llvm::SmallVector<std::pair<std::string, llvm::SmallVector<OpFoldResult>>>
+      shadowedShapes;
+  for (const auto &name : defined) {
+    if (auto it = Values.find(name.getKey()); it != Values.end()) {
+      shadowed.emplace_back(name.getKey().str(), std::move(it->second));
+      Values.erase(it);
+    }
+    if (auto it = ShapeValues.find(name.getKey()); it != ShapeValues.end()) {
+      shadowedShapes.emplace_back(name.getKey().str(), std::move(it->second));
+      ShapeValues.erase(it);
+    }
+  }
+  std::string outerPrefix = BodyPrefix;
+  // The owner's name already holds the enclosing bodies' prefix.
+  BodyPrefix = owner.str() + "/";
+  ++BodyDepth;
+  auto run = [&]() -> FailureOr<llvm::SmallVector<OnnxValue>> {
+    for (auto [input, value] : llvm::zip(body.input(), inputs)) {
+      OnnxValue bound = value;
+      bound.Name = input.name();
+      Values[input.name()] = std::move(bound);
+    }
+    if (failed(addInitializers(body)))
+      return failure();
+    for (auto [index, node] : llvm::enumerate(body.node()))
+      if (failed(convertNode(node, index)))
+        return failure();
+    llvm::SmallVector<OnnxValue> outputs;
+    for (const onnx::ValueInfoProto &output : body.output()) {
+      auto it = Values.find(output.name());
+      if (it == Values.end())
+        return error() << "node '" << owner << "': subgraph output '"
+                       << output.name()
+                       << "' is produced by no node, initializer or input";
+      if (ShapeValues.count(output.name()))
+        return error() << "node '" << owner << "': subgraph output '"
+                       << output.name()
+                       << "' is unsupported: a shape computed from dynamic "
+                          "dimensions";
+      outputs.push_back(it->second);
+    }
+    return outputs;
+  };
+  FailureOr<llvm::SmallVector<OnnxValue>> outputs = run();
+  --BodyDepth;
+  BodyPrefix = outerPrefix;
+  for (const auto &name : defined) {
+    Values.erase(name.getKey());
+    ShapeValues.erase(name.getKey());
+  }
+  for (auto &[name, value] : shadowed)
+    Values[name] = std::move(value);
+  for (auto &[name, shape] : shadowedShapes)
+    ShapeValues[name] = std::move(shape);
+  return outputs;
+}
+
 LogicalResult Importer::checkOutput(const onnx::ValueInfoProto &output,
                                     const OnnxValue &value) {
   if (!output.type().has_tensor_type())
@@ -417,6 +518,9 @@ OwningOpRef<ModuleOp> Importer::run() {
   Scope.ModelDir = llvm::sys::path::parent_path(Path).str();
   Scope.Model = Model;
   Scope.Limits = Options.Limits;
+  Scope.ImportBody =
+      [this](const onnx::GraphProto &body, llvm::ArrayRef<OnnxValue> inputs,
+             llvm::StringRef owner) { return importBody(body, inputs, owner); };
   const onnx::GraphProto &graph = Model->graph();
   auto declare = [&](const onnx::ValueInfoProto &info) {
     if (!info.type().has_tensor_type() ||

@@ -19,11 +19,13 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 
 namespace onnx {
 class NodeProto;
+class GraphProto;
 class AttributeProto;
 } // namespace onnx
 
@@ -61,6 +63,15 @@ struct ImportScope {
   /// where every dimension is a number: what a converter needing an input
   /// given at call time (axes) may take as the node's contract.
   llvm::StringMap<llvm::SmallVector<int64_t>> DeclaredShapes;
+  /// Imports a subgraph (If's branches, Scan's body) at the builder's
+  /// insertion point, its inputs bound to `inputs` and the enclosing
+  /// graphs' values visible to it; its outputs, or failure after an error.
+  /// Its names are forgotten afterwards, so a body imported once per step
+  /// (Scan, unrolled) defines them afresh each time. Set by the importer.
+  std::function<mlir::FailureOr<llvm::SmallVector<OnnxValue>>(
+      const onnx::GraphProto &body, llvm::ArrayRef<OnnxValue> inputs,
+      llvm::StringRef owner)>
+      ImportBody;
 };
 
 /// Materializes `value`'s constant as an arith.constant at `builder`'s
@@ -83,6 +94,8 @@ public:
   /// "node 'NAME' (OP_TYPE)", as errors name the node (a made-up name for
   /// an unnamed one): for messages checked at call time.
   std::string describe() const;
+  /// The node's name in errors: its own, or the one the importer made up.
+  llvm::StringRef displayName() const { return DisplayName; }
   /// The opset version of the node's domain.
   int64_t opset() const { return Opset; }
   mlir::Location loc() const { return Loc; }
@@ -179,6 +192,7 @@ public:
   mlir::FailureOr<int64_t> checkShape(llvm::ArrayRef<int64_t> shape,
                                       int32_t dtype, const llvm::Twine &what);
   const TensorLimits &limits() const { return Scope.Limits; }
+  const ImportScope &scope() const { return Scope; }
 
   // Outputs. An output is absent when the node lists fewer or names it "".
   // Setting an absent output does nothing. An output whose shape is past

@@ -2633,6 +2633,87 @@ def runtime_range():
 
 
 @case
+def if_branches():
+    """If with its condition given at call time: both branches (each
+    reading the enclosing graph's values, one with a node of its own) run
+    and every output is selected by the condition; a constant condition
+    imports only its branch."""
+    f32 = TensorProto.FLOAT
+    then_body = helper.make_graph(
+        [helper.make_node("Mul", ["x", "x"], ["t0"]),
+         helper.make_node("Add", ["t0", "y"], ["t1"])],
+        "then", [], [helper.make_tensor_value_info("t1", f32, [3, 4]),
+                     helper.make_tensor_value_info("x", f32, [3, 4])])
+    else_body = helper.make_graph(
+        [helper.make_node("Sub", ["x", "y"], ["e0"]),
+         helper.make_node("Neg", ["y"], ["e1"])],
+        "else", [], [helper.make_tensor_value_info("e0", f32, [3, 4]),
+                     helper.make_tensor_value_info("e1", f32, [3, 4])])
+    nodes = [helper.make_node("If", ["cond"], ["a", "b"],
+                              then_branch=then_body, else_branch=else_body),
+             helper.make_node("Constant", [], ["yes"],
+                              value=numpy_helper.from_array(
+                                  np.array(True), "yes")),
+             helper.make_node("If", ["yes"], ["c", "d"],
+                              then_branch=then_body, else_branch=else_body)]
+    model = dynamicGraph(
+        nodes, [("cond", [], TensorProto.BOOL), ("x", [3, 4]), ("y", [3, 4])],
+        [("a", [3, 4]), ("b", [3, 4]), ("c", [3, 4]), ("d", [3, 4])], {})
+    inputs, refs = Calls(), Calls()
+    for n, cond in enumerate((True, False, True)):
+        x, y = rand((3, 4), 320 + n), rand((3, 4), 330 + n)
+        wx, wy = x.astype(np.float64), y.astype(np.float64)
+        taken = (wx * wx + wy, wx) if cond else (wx - wy, -wy)
+        inputs.append([np.array(cond), x, y])
+        refs.append(list(taken) + [wx * wx + wy, wx])
+    return model, inputs, refs
+
+
+@case
+def scan_unrolled():
+    """Scan (opset 16) over two scan inputs, one reversed and one along
+    axis 1, with a state and two scan outputs stacked along axes 0 and 1,
+    one in reverse; the body reads a value of the enclosing graph."""
+    f32 = TensorProto.FLOAT
+    body = helper.make_graph(
+        [helper.make_node("Add", ["s_in", "u"], ["s0"]),
+         helper.make_node("Mul", ["s0", "w"], ["s_out"]),
+         helper.make_node("Sub", ["v", "bias"], ["o1"])],
+        "body",
+        [helper.make_tensor_value_info("s_in", f32, [3]),
+         helper.make_tensor_value_info("u", f32, [3]),
+         helper.make_tensor_value_info("v", f32, [3])],
+        [helper.make_tensor_value_info("s_out", f32, [3]),
+         helper.make_tensor_value_info("s_out", f32, [3]),
+         helper.make_tensor_value_info("o1", f32, [3])])
+    body.output[1].name = "s0"
+    node = helper.make_node(
+        "Scan", ["init", "us", "vs"], ["final", "states", "diffs"],
+        body=body, num_scan_inputs=2, scan_input_directions=[1, 0],
+        scan_input_axes=[0, 1], scan_output_axes=[0, 1],
+        scan_output_directions=[0, 1])
+    model = dynamicGraph(
+        [node], [("init", [3]), ("us", [4, 3]), ("vs", [3, 4]),
+                 ("w", [3]), ("bias", [3])],
+        [("final", [3]), ("states", [4, 3]), ("diffs", [3, 4])], {})
+    inputs, refs = Calls(), Calls()
+    for n in range(2):
+        init, us, vs = rand((3,), 340 + n), rand((4, 3), 350 + n), \
+            rand((3, 4), 360 + n)
+        w, bias = rand((3,), 370 + n, 0.5, 1.5), rand((3,), 380 + n)
+        s = init.astype(np.float64)
+        states, diffs = [], []
+        for t in range(4):
+            s0 = s + us[3 - t]
+            s = s0 * w
+            states.append(s0)
+            diffs.append(vs[:, t].astype(np.float64) - bias)
+        inputs.append([init, us, vs, w, bias])
+        refs.append([s, np.stack(states, 0), np.stack(diffs[::-1], 1)])
+    return model, inputs, refs
+
+
+@case
 def runtime_cumsum_axis():
     """CumSum along an axis given at call time (a graph input), inclusive
     and reverse-exclusive: one module at each axis of a 3-D input, negative

@@ -413,6 +413,37 @@ def axes_runtime_alternatives():
         [tensor("u", TensorProto.FLOAT, [2, 1, 1, 3])])
 
 
+def if_runtime():
+    """If whose condition is a graph input: both branches imported, each
+    output selected by the condition."""
+    f32 = TensorProto.FLOAT
+    then_body = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["t"])], "then", [],
+        [tensor("t", f32, [2, 3])])
+    else_body = helper.make_graph(
+        [helper.make_node("Neg", ["x"], ["e"])], "else", [],
+        [tensor("e", f32, [2, 3])])
+    return model(
+        [helper.make_node("If", ["cond"], ["y"], then_branch=then_body,
+                          else_branch=else_body)],
+        [tensor("cond", TensorProto.BOOL, []), tensor("x", f32, [2, 3])],
+        [tensor("y", f32, [2, 3])])
+
+
+def scan_misfit_body():
+    """A Scan whose body takes one input where the node gives a state and a
+    scan input."""
+    f32 = TensorProto.FLOAT
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["a"], ["b"])], "body",
+        [tensor("a", f32, [2])], [tensor("b", f32, [2])])
+    return model(
+        [helper.make_node("Scan", ["s", "xs"], ["f", "ys"], body=body,
+                          num_scan_inputs=1)],
+        [tensor("s", f32, [2]), tensor("xs", f32, [3, 2])],
+        [tensor("f", f32, [2]), tensor("ys", f32, [3, 2])])
+
+
 def mod_by_zero():
     return _folded("Mod", np.int64, [7, 5], [3, 0])
 

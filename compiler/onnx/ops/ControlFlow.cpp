@@ -1,0 +1,375 @@
+//===- ControlFlow.cpp - ONNX If and Scan ---------------------------------===//
+//
+// Subgraphs are imported inline (ImportScope::ImportBody), with the
+// enclosing graph's values visible to them:
+//
+// - If: a condition known at import imports only its branch. One known per
+//   call (a graph input, or computed) imports both branches and selects each
+//   output elementwise by the condition, which the kernel reads as data; so
+//   the branches' outputs must agree in type and static shape. Both branches
+//   run: a check of the one not taken (an index out of range) fails the call
+//   too.
+// - Scan: the sequence length is static, so the body is imported once per
+//   step (as RNN, GRU and LSTM are unrolled), reading each scan input's
+//   slice at the step along its axis (from the end for a reverse direction)
+//   and stacking each scan output's per-step values along its axis. Opset
+//   8's batch dimension runs the steps per batch entry and stacks those.
+//
+//===----------------------------------------------------------------------===//
+
+#include "compiler/onnx/ops/Common.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "onnx/onnx_pb.h"
+
+using namespace mlir;
+
+namespace kiln::onnx_import {
+namespace {
+
+/// The graph attribute `name`, or null after an error.
+const onnx::GraphProto *graphAttr(NodeContext &ctx, llvm::StringRef name) {
+  const onnx::AttributeProto *attr = ctx.attr(name);
+  if (!attr || attr->type() != onnx::AttributeProto::GRAPH || !attr->has_g()) {
+    (void)(ctx.emitError() << "needs a graph attribute '" << name << "'");
+    return nullptr;
+  }
+  return &attr->g();
+}
+
+/// Imports `body` with `inputs`; failure after an error, or when it gives
+/// another number of outputs than `outputs`.
+FailureOr<llvm::SmallVector<OnnxValue>>
+importBody(NodeContext &ctx, const onnx::GraphProto &body,
+           llvm::ArrayRef<OnnxValue> inputs, size_t outputs) {
+  FailureOr<llvm::SmallVector<OnnxValue>> results =
+      ctx.scope().ImportBody(body, inputs, ctx.displayName());
+  if (failed(results))
+    return failure();
+  if (results->size() != outputs)
+    return ctx.emitError() << "its subgraph gives " << results->size()
+                           << " output(s), the node has " << outputs,
+           failure();
+  return results;
+}
+
+/// `value` as a tensor at the builder's point (a constant materialized).
+Value tensorOf(NodeContext &ctx, OnnxValue value) {
+  return materialize(ctx.builder(), value);
+}
+
+/// Sets output `i` to a subgraph's output as it is (a constant stays one).
+void forward(NodeContext &ctx, size_t i, const OnnxValue &value) {
+  if (value.Constant)
+    ctx.setOutput(i, *value.Constant);
+  else
+    ctx.setOutput(i, value.Value, value.DType);
+}
+
+LogicalResult convertIf(NodeContext &ctx) {
+  const onnx::GraphProto *thenBranch = graphAttr(ctx, "then_branch");
+  const onnx::GraphProto *elseBranch = graphAttr(ctx, "else_branch");
+  if (!thenBranch || !elseBranch)
+    return failure();
+  if (ctx.inputDType(0) != Bool || !ctx.inputType(0).hasStaticShape() ||
+      ctx.inputType(0).getNumElements() != 1)
+    return ctx.emitError() << "cond must be one bool, not "
+                           << dtypeName(ctx.inputDType(0)) << " "
+                           << shapeString(ctx.inputShape(0));
+  size_t outputs = ctx.numOutputs();
+  if (const HostTensor *cond = ctx.constantInput(0)) {
+    FailureOr<llvm::SmallVector<OnnxValue>> taken = importBody(
+        ctx, cond->intAt(0) ? *thenBranch : *elseBranch, {}, outputs);
+    if (failed(taken))
+      return failure();
+    for (auto [i, value] : llvm::enumerate(*taken))
+      forward(ctx, i, value);
+    return success();
+  }
+  FailureOr<llvm::SmallVector<OnnxValue>> thenOut =
+      importBody(ctx, *thenBranch, {}, outputs);
+  if (failed(thenOut))
+    return failure();
+  FailureOr<llvm::SmallVector<OnnxValue>> elseOut =
+      importBody(ctx, *elseBranch, {}, outputs);
+  if (failed(elseOut))
+    return failure();
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  // The condition read by every element: viewed as 0-d.
+  Value cond = reshapeTo(b, loc, ctx.input(0), {});
+  for (size_t i = 0; i < outputs; ++i) {
+    const OnnxValue &a = (*thenOut)[i], &c = (*elseOut)[i];
+    llvm::ArrayRef<int64_t> shape = a.Type.getShape();
+    if (a.DType != c.DType || a.Type != c.Type || !a.Type.hasStaticShape())
+      return ctx.unsupported(
+          "output " + std::to_string(i) + " of a condition known per call " +
+          "from branches of types " + dtypeName(a.DType) + " " +
+          shapeString(shape) + " and " + dtypeName(c.DType) + " " +
+          shapeString(c.Type.getShape()) +
+          " (both branches run and their outputs are selected: one static "
+          "shape and type)");
+    Value selected = buildElementwise(
+        b, loc, {cond, tensorOf(ctx, a), tensorOf(ctx, c)}, shape,
+        a.Type.getElementType(), [](OpBuilder &nb, Location l, ValueRange v) {
+          return Value(arith::SelectOp::create(nb, l, v[0], v[1], v[2]));
+        });
+    ctx.setOutput(i, selected, a.DType);
+  }
+  return success();
+}
+
+/// `value`'s element `index` along `axis`, that axis dropped.
+Value sliceAt(OpBuilder &b, Location loc, Value value, int64_t axis,
+              int64_t index) {
+  auto type = cast<RankedTensorType>(value.getType());
+  llvm::SmallVector<OpFoldResult> offsets, sizes, strides;
+  llvm::SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    offsets.push_back(b.getIndexAttr(d == axis ? index : 0));
+    sizes.push_back(b.getIndexAttr(d == axis ? 1 : type.getDimSize(d)));
+    strides.push_back(b.getIndexAttr(1));
+    if (d != axis)
+      shape.push_back(type.getDimSize(d));
+  }
+  return tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), value,
+      offsets, sizes, strides);
+}
+
+/// `values` (one shape) stacked along a new dimension `axis`.
+Value stack(OpBuilder &b, Location loc, llvm::ArrayRef<Value> values,
+            int64_t axis) {
+  llvm::SmallVector<Value> parts;
+  for (Value v : values) {
+    llvm::SmallVector<int64_t> shape(
+        cast<RankedTensorType>(v.getType()).getShape());
+    shape.insert(shape.begin() + axis, 1);
+    parts.push_back(reshapeTo(b, loc, v, shape));
+  }
+  if (parts.size() == 1)
+    return parts.front();
+  return tensor::ConcatOp::create(b, loc, axis, parts);
+}
+
+/// How a Scan walks its inputs and stacks its outputs (opset 9's
+/// attributes; opset 8's are axis 0 and its directions for both).
+struct ScanSpec {
+  int64_t States = 0, ScanInputs = 0, ScanOutputs = 0;
+  llvm::SmallVector<int64_t> InputAxes, InputDirections;
+  llvm::SmallVector<int64_t> OutputAxes, OutputDirections;
+};
+
+/// The body run over `steps` steps from `states` over `scans`: the final
+/// states, then each scan output stacked.
+FailureOr<llvm::SmallVector<OnnxValue>>
+unrollScan(NodeContext &ctx, const onnx::GraphProto &body, const ScanSpec &spec,
+           llvm::SmallVector<OnnxValue> states, llvm::ArrayRef<Value> scans,
+           int64_t steps) {
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  llvm::SmallVector<llvm::SmallVector<Value>> perStep(spec.ScanOutputs);
+  llvm::SmallVector<int32_t> outTypes(spec.ScanOutputs, 0);
+  for (int64_t t = 0; t < steps; ++t) {
+    llvm::SmallVector<OnnxValue> inputs = states;
+    for (auto [j, scan] : llvm::enumerate(scans)) {
+      int64_t at = spec.InputDirections[j] ? steps - 1 - t : t;
+      Value slice = sliceAt(b, loc, scan, spec.InputAxes[j], at);
+      inputs.push_back(
+          OnnxValue{cast<RankedTensorType>(slice.getType()),
+                    ctx.inputDType(ctx.numInputs() - spec.ScanInputs + j),
+                    slice, std::nullopt, ""});
+    }
+    FailureOr<llvm::SmallVector<OnnxValue>> out = importBody(
+        ctx, body, inputs, static_cast<size_t>(spec.States + spec.ScanOutputs));
+    if (failed(out))
+      return failure();
+    for (int64_t s = 0; s < spec.States; ++s) {
+      const OnnxValue &next = (*out)[s];
+      if (next.Type != states[s].Type || next.DType != states[s].DType)
+        return ctx.emitError() << "its body changes state " << s << " from "
+                               << dtypeName(states[s].DType) << " "
+                               << shapeString(states[s].Type.getShape())
+                               << " to " << dtypeName(next.DType) << " "
+                               << shapeString(next.Type.getShape()),
+               failure();
+      states[s] = next;
+    }
+    for (int64_t k = 0; k < spec.ScanOutputs; ++k) {
+      const OnnxValue &v = (*out)[spec.States + k];
+      if (t > 0 &&
+          (v.Type != cast<RankedTensorType>(perStep[k].front().getType()) ||
+           v.DType != outTypes[k]))
+        return ctx.emitError() << "its body's scan output " << k
+                               << " changes type between steps",
+               failure();
+      if (!v.Type.hasStaticShape())
+        return (void)ctx.unsupported("scan output " + std::to_string(k) +
+                                     " of dynamic shape"),
+               failure();
+      outTypes[k] = v.DType;
+      perStep[k].push_back(tensorOf(ctx, v));
+    }
+  }
+  llvm::SmallVector<OnnxValue> results = states;
+  for (int64_t k = 0; k < spec.ScanOutputs; ++k) {
+    llvm::SmallVector<Value> ordered = perStep[k];
+    // A reverse direction stacks the last step's value first.
+    if (spec.OutputDirections[k])
+      std::reverse(ordered.begin(), ordered.end());
+    int64_t rank =
+        cast<RankedTensorType>(ordered.front().getType()).getRank() + 1;
+    int64_t axis =
+        spec.OutputAxes[k] < 0 ? spec.OutputAxes[k] + rank : spec.OutputAxes[k];
+    if (axis < 0 || axis >= rank)
+      return ctx.emitError() << "scan_output_axes " << spec.OutputAxes[k]
+                             << " is outside rank " << rank,
+             failure();
+    Value stacked = stack(b, loc, ordered, axis);
+    results.push_back(OnnxValue{cast<RankedTensorType>(stacked.getType()),
+                                outTypes[k], stacked, std::nullopt, ""});
+  }
+  return results;
+}
+
+/// An attribute list of `count` entries, each `fallback` when absent.
+FailureOr<llvm::SmallVector<int64_t>> perEntry(NodeContext &ctx,
+                                               llvm::StringRef name,
+                                               int64_t count,
+                                               int64_t fallback) {
+  llvm::SmallVector<int64_t> values = ctx.attrInts(name);
+  if (values.empty())
+    values.assign(count, fallback);
+  if (static_cast<int64_t>(values.size()) != count)
+    return ctx.emitError() << name << " has " << values.size()
+                           << " entries for " << count,
+           failure();
+  return values;
+}
+
+LogicalResult convertScan(NodeContext &ctx) {
+  const onnx::GraphProto *body = graphAttr(ctx, "body");
+  if (!body)
+    return failure();
+  bool batched = ctx.opset() < 9;
+  // Opset 8's first input is sequence_lens (all steps when absent).
+  size_t first = batched ? 1 : 0;
+  if (batched && ctx.hasInput(0))
+    return ctx.unsupported("sequence_lens");
+  ScanSpec spec;
+  spec.ScanInputs = ctx.attrInt("num_scan_inputs", -1);
+  int64_t inputs = static_cast<int64_t>(ctx.numInputs()) - first;
+  spec.States = inputs - spec.ScanInputs;
+  if (ctx.failedAttributes())
+    return failure();
+  if (spec.ScanInputs < 1 || spec.States < 0)
+    return ctx.emitError() << "num_scan_inputs " << spec.ScanInputs
+                           << " does not fit its " << inputs << " inputs";
+  spec.ScanOutputs = static_cast<int64_t>(ctx.numOutputs()) - spec.States;
+  if (spec.ScanOutputs < 0)
+    return ctx.emitError() << "has fewer outputs than its " << spec.States
+                           << " states";
+  FailureOr<llvm::SmallVector<int64_t>> inAxes =
+      batched ? FailureOr<llvm::SmallVector<int64_t>>(
+                    llvm::SmallVector<int64_t>(spec.ScanInputs, 0))
+              : perEntry(ctx, "scan_input_axes", spec.ScanInputs, 0);
+  FailureOr<llvm::SmallVector<int64_t>> inDirs =
+      perEntry(ctx, batched ? "directions" : "scan_input_directions",
+               spec.ScanInputs, 0);
+  FailureOr<llvm::SmallVector<int64_t>> outAxes =
+      batched ? FailureOr<llvm::SmallVector<int64_t>>(
+                    llvm::SmallVector<int64_t>(spec.ScanOutputs, 0))
+              : perEntry(ctx, "scan_output_axes", spec.ScanOutputs, 0);
+  FailureOr<llvm::SmallVector<int64_t>> outDirs =
+      batched ? FailureOr<llvm::SmallVector<int64_t>>(
+                    llvm::SmallVector<int64_t>(spec.ScanOutputs, 0))
+              : perEntry(ctx, "scan_output_directions", spec.ScanOutputs, 0);
+  if (failed(inAxes) || failed(inDirs) || failed(outAxes) || failed(outDirs))
+    return failure();
+  spec.InputDirections = *inDirs;
+  spec.OutputAxes = *outAxes;
+  spec.OutputDirections = *outDirs;
+  for (size_t i = first; i < ctx.numInputs(); ++i)
+    if (!ctx.hasInput(i) || !ctx.inputType(i).hasStaticShape())
+      return ctx.unsupported(
+          "input " + std::to_string(i) +
+          (ctx.hasInput(i) ? " of dynamic shape" : " left out"));
+  // Opset 8 runs the steps per batch entry (dimension 0 of every input),
+  // each scan input's sequence then along its dimension 1.
+  int64_t batch = 1;
+  if (batched) {
+    batch = ctx.inputShape(first)[0];
+    for (size_t i = first; i < ctx.numInputs(); ++i)
+      if (ctx.inputRank(i) < 1 || ctx.inputShape(i)[0] != batch)
+        return ctx.emitError()
+               << "input " << i << " has no batch dimension of " << batch;
+  }
+  // Every scan input's sequence length along its axis: one static T.
+  int64_t steps = -1;
+  for (int64_t j = 0; j < spec.ScanInputs; ++j) {
+    size_t i = first + spec.States + j;
+    int64_t rank = ctx.inputRank(i) - (batched ? 1 : 0);
+    int64_t axis = (*inAxes)[j] < 0 ? (*inAxes)[j] + rank : (*inAxes)[j];
+    if (axis < 0 || axis >= rank)
+      return ctx.emitError() << "scan input " << j << " axis " << (*inAxes)[j]
+                             << " is outside rank " << rank;
+    spec.InputAxes.push_back(axis);
+    int64_t length = ctx.inputShape(i)[axis + (batched ? 1 : 0)];
+    if (steps >= 0 && length != steps)
+      return ctx.emitError()
+             << "scan inputs of " << steps << " and " << length << " steps";
+    steps = length;
+  }
+  if (steps < 1)
+    return ctx.unsupported("a scan of no steps");
+  if (steps * batch > kMaxRecurrentSteps)
+    return ctx.unsupported("a scan of " + std::to_string(steps * batch) +
+                           " steps (the importer unrolls at most " +
+                           std::to_string(kMaxRecurrentSteps) + ")");
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  llvm::SmallVector<llvm::SmallVector<OnnxValue>> perBatch;
+  for (int64_t n = 0; n < batch; ++n) {
+    llvm::SmallVector<OnnxValue> states;
+    llvm::SmallVector<Value> scans;
+    for (int64_t s = 0; s < spec.States; ++s) {
+      OnnxValue state = ctx.inputInfo(first + s);
+      if (batched) {
+        Value slice = sliceAt(b, loc, ctx.input(first + s), 0, n);
+        state = OnnxValue{cast<RankedTensorType>(slice.getType()), state.DType,
+                          slice, std::nullopt, ""};
+      }
+      states.push_back(state);
+    }
+    for (int64_t j = 0; j < spec.ScanInputs; ++j) {
+      Value scan = ctx.input(first + spec.States + j);
+      scans.push_back(batched ? sliceAt(b, loc, scan, 0, n) : scan);
+    }
+    FailureOr<llvm::SmallVector<OnnxValue>> results =
+        unrollScan(ctx, *body, spec, states, scans, steps);
+    if (failed(results))
+      return failure();
+    perBatch.push_back(std::move(*results));
+  }
+  for (int64_t i = 0; i < spec.States + spec.ScanOutputs; ++i) {
+    if (!batched) {
+      forward(ctx, i, perBatch.front()[i]);
+      continue;
+    }
+    llvm::SmallVector<Value> entries;
+    for (auto &results : perBatch)
+      entries.push_back(tensorOf(ctx, results[i]));
+    ctx.setOutput(i, stack(b, loc, entries, 0), perBatch.front()[i].DType);
+  }
+  return success();
+}
+
+} // namespace
+
+void registerControlFlowOps(OpRegistry &registry) {
+  registry.add("If", convertIf);
+  registry.add("Scan", convertScan);
+}
+
+} // namespace kiln::onnx_import

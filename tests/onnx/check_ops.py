@@ -2795,6 +2795,97 @@ def dynamic_bias_slice():
     return model, inputs, refs
 
 
+# --- training optimizers (ai.onnx.preview.training) -----------------------
+
+TRAINING = "ai.onnx.preview.training"
+
+
+def optimizerCase(op, groups, states, step, update, attrs, seed):
+    """One `op` node over `groups` (shapes): R, T, then every group's X, G
+    and `states` state tensors (all Xs first, then all Gs, ...); outputs the
+    new Xs, then each state's. `update(r, t, x, g, *states)` is the float64
+    reference of one group."""
+    r, t = rand((), seed, 0.05, 0.5), np.array(step, np.int64)
+    kinds = [[rand(shape, seed + 10 * k + i, *((0.1, 2.0) if k >= 2 else ()))
+              for i, shape in enumerate(groups)] for k in range(2 + states)]
+    names = [[f"{'XG'[k] if k < 2 else 'S' + str(k - 2)}{i}"
+              for i in range(len(groups))] for k in range(2 + states)]
+    results = [update(r.astype(np.float64), step,
+                      *[kinds[k][i].astype(np.float64)
+                        for k in range(2 + states)])
+               for i in range(len(groups))]
+    refs = [results[i][k] for k in range(1 + states) for i in range(len(groups))]
+    inputs = {"R": r, "T": t}
+    for k in range(2 + states):
+        inputs.update(zip(names[k], kinds[k]))
+    outs = [f"out{i}" for i in range(len(refs))]
+    node = helper.make_node(op, list(inputs), outs, domain=TRAINING, **attrs)
+    graph = helper.make_graph(
+        [node], "check",
+        [helper.make_tensor_value_info(n, ELEM[a.dtype], a.shape)
+         for n, a in inputs.items()],
+        [helper.make_tensor_value_info(o, ELEM[outputType(ref)], ref.shape)
+         for o, ref in zip(outs, refs)])
+    model = helper.make_model(graph, opset_imports=[
+        helper.make_opsetid("", 17), helper.make_opsetid(TRAINING, 1)])
+    model.ir_version = 8
+    return model, list(inputs.values()), refs
+
+
+@case
+def adagrad_two_groups():
+    """Decayed rate at step 3, regularized gradients, two groups."""
+    decay, eps, norm = 0.1, 1e-5, 0.01
+
+    def update(r, t, x, g, h):
+        g = norm * x + g
+        h = h + g * g
+        return x - r / (1 + t * decay) * g / (np.sqrt(h) + eps), h
+    return optimizerCase("Adagrad", [(3, 4), (5,)], 1, 3, update,
+                         {"decay_factor": decay, "epsilon": eps,
+                          "norm_coefficient": norm}, 300)
+
+
+@case
+def adam_bias_corrected():
+    """Step 4 (bias-corrected rate), norm_coefficient_post, two groups."""
+    alpha, beta, eps, norm, post = 0.9, 0.99, 1e-3, 0.01, 0.05
+
+    def update(r, t, x, g, v, h):
+        g = norm * x + g
+        v = alpha * v + (1 - alpha) * g
+        h = beta * h + (1 - beta) * g * g
+        rate = r * np.sqrt(1 - beta ** t) / (1 - alpha ** t)
+        return (1 - post) * (x - rate * v / (np.sqrt(h) + eps)), v, h
+    return optimizerCase("Adam", [(2, 3), (4,)], 2, 4, update,
+                         {"alpha": alpha, "beta": beta, "epsilon": eps,
+                          "norm_coefficient": norm,
+                          "norm_coefficient_post": post}, 310)
+
+
+def momentumCase(mode, step, seed):
+    alpha, beta, norm = 0.9, 0.3, 0.02
+
+    def update(r, t, x, g, v):
+        g = norm * x + g
+        v = alpha * v + (beta if t > 0 else 1) * g
+        return x - r * (g + alpha * v if mode == "nesterov" else v), v
+    return optimizerCase("Momentum", [(3, 2), (1,), (2, 2, 2)], 1, step,
+                         update, {"alpha": alpha, "beta": beta,
+                                  "norm_coefficient": norm, "mode": mode},
+                         seed)
+
+
+@case
+def momentum_standard_step2():
+    return momentumCase("standard", 2, 320)
+
+
+@case
+def momentum_nesterov_step1():
+    return momentumCase("nesterov", 1, 330)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

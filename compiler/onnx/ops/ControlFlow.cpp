@@ -104,11 +104,11 @@ LogicalResult convertIf(NodeContext &ctx) {
     llvm::ArrayRef<int64_t> shape = a.Type.getShape();
     if (a.DType != c.DType || a.Type != c.Type || !a.Type.hasStaticShape())
       return ctx.unsupported(
-          "output " + std::to_string(i) + " of a condition known per call " +
-          "from branches of types " + dtypeName(a.DType) + " " +
-          shapeString(shape) + " and " + dtypeName(c.DType) + " " +
-          shapeString(c.Type.getShape()) +
-          " (both branches run and their outputs are selected: one static "
+          "output " + std::to_string(i) +
+          " of a condition known per call from branches giving " +
+          dtypeName(a.DType) + "[" + shapeString(shape) + "] and " +
+          dtypeName(c.DType) + "[" + shapeString(c.Type.getShape()) +
+          "] (both branches run and their outputs are selected: one static "
           "shape and type)");
     Value selected = buildElementwise(
         b, loc, {cond, tensorOf(ctx, a), tensorOf(ctx, c)}, shape,

@@ -765,6 +765,69 @@ def rnn_sequence_1e12(p):
         [f32("w", np.ones((1, 1, 1))), f32("r", np.ones((1, 1, 1)))]))
 
 
+# --- subgraphs (If, Scan: issue 19 item 4) -------------------------------
+
+
+def _nested_ifs(depth):
+    """`depth` Ifs, each the then branch of the one outside it."""
+    inner = helper.make_graph(
+        [node("Relu", ["x"], ["r"], "relu")], "leaf", [],
+        [vi("r", FLOAT, [2])])
+    for level in range(depth):
+        outer_out = f"o{level}"
+        branch = helper.make_graph(
+            [node("If", ["c"], [outer_out], f"if{level}",
+                  then_branch=inner, else_branch=inner)],
+            f"level{level}", [], [vi(outer_out, FLOAT, [2])])
+        inner = branch
+    return inner
+
+
+@case("if_nested_too_deep", "subgraphs nest deeper than 8")
+def if_nested_too_deep(p):
+    """Ifs nested 12 deep: the importer bounds the nesting (each level
+    would import its branches again)."""
+    body = _nested_ifs(12)
+    return p.save(model(
+        [node("If", ["c"], ["y"], "outer", then_branch=body,
+              else_branch=body)],
+        [vi("c", BOOL, []), vi("x", FLOAT, [2])], [vi("y", FLOAT, [2])]))
+
+
+@case("scan_unrolled_past_budget", ("converts more than", "scan_big"),
+      "bounded")
+def scan_unrolled_past_budget(p):
+    """A Scan of 4096 steps whose body holds 300 nodes: 1.2 million node
+    conversions unrolled, past the importer's budget of 2^20."""
+    nodes = [node("Add", ["s", "v"], ["t0"], "n0")]
+    for k in range(1, 300):
+        nodes.append(node("Relu", [f"t{k - 1}"], [f"t{k}"], f"n{k}"))
+    body = helper.make_graph(
+        nodes, "body", [vi("s", FLOAT, [1]), vi("v", FLOAT, [1])],
+        [vi("t299", FLOAT, [1])])
+    return p.save(model(
+        [node("Scan", ["init", "xs"], ["final"], "scan_big", body=body,
+              num_scan_inputs=1)],
+        [vi("init", FLOAT, [1]), vi("xs", FLOAT, [4096, 1])],
+        [vi("final", FLOAT, [1])]))
+
+
+@case("if_branch_misfit", "branches giving float[2] and float[4]")
+def if_branch_misfit(p):
+    """If on a condition given at call time whose branches give outputs of
+    different shapes: both run and are selected, so they must agree."""
+    then_body = helper.make_graph(
+        [node("Relu", ["x"], ["a"], "relu")], "then", [],
+        [vi("a", FLOAT, [2])])
+    else_body = helper.make_graph(
+        [node("Concat", ["x", "x"], ["b"], "cat", axis=0)], "else", [],
+        [vi("b", FLOAT, [4])])
+    return p.save(model(
+        [node("If", ["c"], ["y"], "if_misfit", then_branch=then_body,
+              else_branch=else_body)],
+        [vi("c", BOOL, []), vi("x", FLOAT, [2])], [vi("y", FLOAT, [2])]))
+
+
 # --- nonsense accepted (issue 16, Found 3) ------------------------------
 
 

@@ -2714,6 +2714,28 @@ def scan_unrolled():
 
 
 @case
+def runtime_reduce_axis_choice():
+    """ReduceSum and ReduceMax (keepdims 0) of a [3, 4, 4] input over an
+    axis given at call time where either of axes 1 and 2 gives the declared
+    [3, 4]: the kernel swaps the given one into place, so one module reduces
+    over 1, 2, -1 or -2."""
+    i64 = TensorProto.INT64
+    nodes = [helper.make_node("ReduceSum", ["x", "axes"], ["sum"],
+                              keepdims=0),
+             helper.make_node("ReduceMax", ["x", "axes"], ["max"],
+                              keepdims=0)]
+    model = dynamicGraph(nodes, [("x", [3, 4, 4]), ("axes", [1], i64)],
+                         [("sum", [3, 4]), ("max", [3, 4])], {})
+    inputs, refs = Calls(), Calls()
+    for n, axis in enumerate((1, 2, -1, -2)):
+        x = rand((3, 4, 4), 390 + n)
+        wide = x.astype(np.float64)
+        inputs.append([x, np.array([axis], np.int64)])
+        refs.append([wide.sum(axis), wide.max(axis)])
+    return model, inputs, refs
+
+
+@case
 def runtime_cumsum_axis():
     """CumSum along an axis given at call time (a graph input), inclusive
     and reverse-exclusive: one module at each axis of a 3-D input, negative

@@ -35,9 +35,13 @@ enum class Kind {
 
 /// Axes given at call time (a graph input): the one set the declared output
 /// shape allows, checked per call; with keepdims a dimension of 1 may be
-/// named or not, reducing it changes nothing.
+/// named or not, reducing it changes nothing. Without keepdims, one axis
+/// among several of one extent (removing any of them gives the declared
+/// shape) is chosen per call: `x` becomes x with the first of them and the
+/// one given swapped (a generic reading the axis as data), and that first
+/// one is reduced.
 std::optional<llvm::SmallVector<int64_t>>
-axesAtCallTime(NodeContext &ctx, int64_t axesInputSince) {
+axesAtCallTime(NodeContext &ctx, int64_t axesInputSince, Value &x) {
   if (ctx.opset() < axesInputSince || !ctx.hasInput(1) ||
       ctx.constantInput(1) || !ctx.inputType(0).hasStaticShape() ||
       ctx.inputRank(1) != 1)
@@ -74,26 +78,73 @@ axesAtCallTime(NodeContext &ctx, int64_t axesInputSince) {
       return withoutAxes(in, axes) == llvm::SmallVector<int64_t>(declared);
     });
   };
-  return ctx.axesAtCallTime(
+  // One axis of several without keepdims: each reduces the same extent.
+  llvm::SmallVector<int64_t> swappable;
+  std::optional<llvm::SmallVector<int64_t>> axes = ctx.axesAtCallTime(
       1, rank,
       [&](llvm::ArrayRef<int64_t> declared) {
         llvm::SmallVector<llvm::SmallVector<int64_t>> sets;
         if (std::optional<llvm::SmallVector<int64_t>> axes = deduce(declared))
           sets.push_back(std::move(*axes));
+        else if (!keepDims && count == 1 &&
+                 static_cast<int64_t>(declared.size()) == rank - 1)
+          sets = validAxes(rank, 1, [&](llvm::ArrayRef<int64_t> axes) {
+            return withoutAxes(in, axes) ==
+                   llvm::SmallVector<int64_t>(declared);
+          });
+        if (sets.size() > 1)
+          for (const llvm::SmallVector<int64_t> &set : sets)
+            swappable.push_back(set.front());
         return sets;
       },
       keepDims ? llvm::ArrayRef<int64_t>(ones) : llvm::ArrayRef<int64_t>());
+  if (!axes || swappable.empty())
+    return axes;
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  // The axis is data of the kernel: a 0-d operand (a host value captured
+  // in the body would take its comparisons out to the host).
+  Value axis = reshapeTo(b, loc, ctx.input(1), {});
+  int64_t first = swappable.front();
+  Value source = x;
+  x = buildElementwise(
+      b, loc, {axis}, in, ctx.inputType(0).getElementType(),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value given = countedFromEnd(
+            nb, l,
+            arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[0]),
+            arith::ConstantIndexOp::create(nb, l, rank));
+        llvm::SmallVector<Value> index;
+        for (int64_t d = 0; d < rank; ++d)
+          index.push_back(linalg::IndexOp::create(nb, l, d));
+        llvm::SmallVector<Value> position = index;
+        auto is = [&](int64_t d) -> Value {
+          return arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::eq, given,
+              arith::ConstantIndexOp::create(nb, l, d));
+        };
+        // Dimension `first` reads the given axis's index, the given axis
+        // `first`'s; the others their own.
+        for (int64_t d : llvm::drop_begin(swappable)) {
+          position[first] =
+              arith::SelectOp::create(nb, l, is(d), index[d], position[first]);
+          position[d] =
+              arith::SelectOp::create(nb, l, is(d), index[first], index[d]);
+        }
+        return Value(tensor::ExtractOp::create(nb, l, source, position));
+      });
+  return axes;
 }
 
 /// The reduced axes (sorted), or nullopt for "return the input" (empty axes
 /// with noop_with_empty_axes).
 FailureOr<std::optional<llvm::SmallVector<int64_t>>>
-reducedAxes(NodeContext &ctx, int64_t axesInputSince) {
+reducedAxes(NodeContext &ctx, int64_t axesInputSince, Value &x) {
   int64_t rank = ctx.inputRank(0);
   FailureOr<std::optional<llvm::SmallVector<int64_t>>> given =
       std::optional<llvm::SmallVector<int64_t>>();
   if (std::optional<llvm::SmallVector<int64_t>> atCallTime =
-          axesAtCallTime(ctx, axesInputSince))
+          axesAtCallTime(ctx, axesInputSince, x))
     given = std::optional<llvm::SmallVector<int64_t>>(*atCallTime);
   else
     given = ctx.intsFromAttrOrInput("axes", 1, axesInputSince);
@@ -126,13 +177,13 @@ LogicalResult convertReduce(NodeContext &ctx, Kind kind, int64_t since) {
                    kind == Kind::L1 || kind == Kind::SumSquare;
   if (!isFloat && !(integerOk && isIntegerDType(dtype)))
     return ctx.unsupported("element type " + dtypeName(dtype));
-  auto axes = reducedAxes(ctx, since);
+  Value x = ctx.input(0);
+  auto axes = reducedAxes(ctx, since, x);
   if (failed(axes))
     return failure();
   bool keepDims = ctx.attrInt("keepdims", 1) != 0;
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
-  Value x = ctx.input(0);
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   Type element = ctx.inputType(0).getElementType();
   if (!*axes) {

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/onnx/ops/Common.h"
+#include "compiler/onnx/ops/ScalarMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -31,17 +32,7 @@ namespace {
 constexpr llvm::StringLiteral kTrainingDomain = "ai.onnx.preview.training";
 
 /// The element computations of one step, on values of one float type.
-struct StepMath {
-  OpBuilder &B;
-  Location L;
-  Type Element;
-
-  Value cst(double v) { return scalarConstant(B, L, Element, v); }
-  Value add(Value a, Value b) { return arith::AddFOp::create(B, L, a, b); }
-  Value sub(Value a, Value b) { return arith::SubFOp::create(B, L, a, b); }
-  Value mul(Value a, Value b) { return arith::MulFOp::create(B, L, a, b); }
-  Value div(Value a, Value b) { return arith::DivFOp::create(B, L, a, b); }
-  Value sqrt(Value a) { return math::SqrtOp::create(B, L, a); }
+struct StepMath : ScalarMath {
   /// The gradient with its regularization term: norm x + g.
   Value regularized(double norm, Value x, Value g) {
     return add(mul(cst(norm), x), g);
@@ -162,15 +153,11 @@ LogicalResult emitOptimizer(NodeContext &ctx, const Optimizer &opt) {
       llvm::SmallVector<AffineMap>(2 + count, scalarMap),
       llvm::ArrayRef<utils::IteratorType>{},
       [&](OpBuilder &nb, Location l, ValueRange args) {
-        StepMath m{nb, l, f64};
-        Value rate = args[0].getType() == f64
-                         ? args[0]
-                         : Value(arith::ExtFOp::create(nb, l, f64, args[0]));
+        StepMath m{{nb, l, f64}};
+        Value rate = convertScalar(nb, l, args[0], ctx.inputDType(0), Double);
         llvm::SmallVector<Value> values;
         for (Value v : opt.Coefficients(m, rate, args[1]))
-          values.push_back(element == f64 ? v
-                                          : Value(arith::TruncFOp::create(
-                                                nb, l, element, v)));
+          values.push_back(convertScalar(nb, l, v, Double, dtype));
         linalg::YieldOp::create(nb, l, values);
       });
   llvm::SmallVector<Value> coefficients(scalars.getResults());
@@ -191,7 +178,7 @@ LogicalResult emitOptimizer(NodeContext &ctx, const Optimizer &opt) {
         llvm::SmallVector<utils::IteratorType>(rank,
                                                utils::IteratorType::parallel),
         [&](OpBuilder &nb, Location l, ValueRange args) {
-          StepMath m{nb, l, element};
+          StepMath m{{nb, l, element}};
           ValueRange c = args.take_front(count);
           ValueRange tensorArgs = args.drop_front(count);
           linalg::YieldOp::create(nb, l,

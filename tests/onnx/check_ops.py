@@ -2908,6 +2908,111 @@ def momentum_nesterov_step1():
     return momentumCase("nesterov", 1, 330)
 
 
+# --- RoiAlign ---------------------------------------------------------------
+
+def roi_align_ref(x, rois, batch, oh, ow, ratio, scale, mode, half):
+    """ONNX RoiAlign in float64, sample by sample as its reference (ONNX
+    Runtime's kernel) loops: a sample outside [-1, size] is 0, one past
+    the last pixel reads only it; avg divides by the grid's size (at least
+    1), max keeps the largest weighted tap of any sample (0 for none)."""
+    _, channels, height, width = x.shape
+    out = np.zeros((rois.shape[0], channels, oh, ow))
+    offset = 0.5 if half else 0.0
+
+    def taps(v, size):
+        v = max(v, 0.0)
+        low = int(v)
+        if low >= size - 1:
+            return size - 1, size - 1, 1.0, 0.0
+        return low, low + 1, 1 - (v - low), v - low
+
+    for r, roi in enumerate(rois.astype(np.float64)):
+        x1, y1, x2, y2 = roi * scale - offset
+        rw, rh = x2 - x1, y2 - y1
+        if not half:
+            rw, rh = max(rw, 1.0), max(rh, 1.0)
+        bh, bw = rh / oh, rw / ow
+        gh = ratio if ratio > 0 else int(math.ceil(bh))
+        gw = ratio if ratio > 0 else int(math.ceil(bw))
+        image = x[int(batch[r])].astype(np.float64)
+        for ph in range(oh):
+            for pw in range(ow):
+                values = []
+                for iy in range(max(gh, 0)):
+                    y = y1 + ph * bh + (iy + 0.5) * bh / gh
+                    for ix in range(max(gw, 0)):
+                        xx = x1 + pw * bw + (ix + 0.5) * bw / gw
+                        if y < -1 or y > height or xx < -1 or xx > width:
+                            values.append(np.zeros(channels))
+                            continue
+                        yl, yh, wyl, wyh = taps(y, height)
+                        xl, xh, wxl, wxh = taps(xx, width)
+                        t = [wyl * wxl * image[:, yl, xl],
+                             wyl * wxh * image[:, yl, xh],
+                             wyh * wxl * image[:, yh, xl],
+                             wyh * wxh * image[:, yh, xh]]
+                        values.append(sum(t) if mode == "avg" else
+                                      np.maximum.reduce(t))
+                if not values:
+                    continue
+                out[r, :, ph, pw] = (
+                    sum(values) / max(gh * gw, 1) if mode == "avg" else
+                    np.maximum.reduce(values))
+    return out
+
+
+def roi_align_case(rois, batch, oh, ow, ratio, scale, mode, transform,
+                   opset=16, shape=(2, 3, 6, 7), seed=340):
+    x = rand(shape, seed)
+    rois = np.array(rois, np.float32)
+    batch = np.array(batch, np.int64)
+    attrs = {"output_height": oh, "output_width": ow,
+             "sampling_ratio": ratio, "spatial_scale": scale, "mode": mode}
+    if opset >= 16:
+        attrs["coordinate_transformation_mode"] = transform
+    ref = roi_align_ref(x, rois, batch, oh, ow, ratio, scale, mode,
+                        transform == "half_pixel")
+    return single("RoiAlign", {"x": x, "rois": rois, "batch": batch}, [ref],
+                  attrs=attrs, opset=opset)
+
+
+# ROIs inside X, crossing its edges, past them entirely, reversed (an empty
+# grid for half_pixel's adaptive sampling) and far larger than X (an
+# adaptive grid of many samples, most outside).
+ROIS = [[1.0, 2.0, 9.5, 10.0], [-3.0, -1.0, 4.0, 3.5], [10.0, 9.0, 13.0, 14.0],
+        [20.0, 20.0, 30.0, 25.0], [6.0, 8.0, 2.0, 1.0],
+        [-40.0, -35.0, 60.0, 48.0]]
+ROI_BATCH = [0, 1, 1, 0, 1, 0]
+
+
+@case
+def roi_align_half_pixel_sr2():
+    return roi_align_case(ROIS, ROI_BATCH, 3, 4, 2, 0.5, "avg", "half_pixel")
+
+
+@case
+def roi_align_adaptive_avg():
+    return roi_align_case(ROIS, ROI_BATCH, 2, 3, 0, 0.5, "avg", "half_pixel")
+
+
+@case
+def roi_align_adaptive_max():
+    return roi_align_case(ROIS, ROI_BATCH, 3, 2, 0, 0.5, "max",
+                          "output_half_pixel")
+
+
+@case
+def roi_align_max_sr3():
+    return roi_align_case(ROIS, ROI_BATCH, 2, 2, 3, 0.5, "max", "half_pixel")
+
+
+@case
+def roi_align_opset10_adaptive():
+    """RoiAlign-10: output_half_pixel always (no attribute), scale 1."""
+    return roi_align_case(ROIS, ROI_BATCH, 4, 3, 0, 1.0, "avg",
+                          "output_half_pixel", opset=10)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

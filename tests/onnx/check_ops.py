@@ -2057,6 +2057,99 @@ def grid_sample_bicubic_border():
     return grid_sample_case("bicubic", "border", False)
 
 
+# --- TfIdfVectorizer ----------------------------------------------------------
+
+def tfidf_ref(x, mode, min_n, max_n, max_skip, counts, indexes, pool,
+              weights=None):
+    """TfIdfVectorizer from its definition (as ONNX's reference counts):
+    each n-gram of the pool of a length in [min_n, max_n], looked for with
+    its tokens d apart for every d in 1 .. max_skip + 1 (once for a
+    unigram), its count added into Y[ngram_indexes[its id]]; IDF and TFIDF
+    weight Y[j] by weights[j]."""
+    rows = x.reshape(-1, x.shape[-1]).astype(np.int64)
+    size = max(indexes) + 1
+    freq = np.zeros((rows.shape[0], size), np.float64)
+    grams, gid = [], 0
+    for i, start in enumerate(counts):
+        n = i + 1
+        end = counts[i + 1] if i + 1 < len(counts) else len(pool)
+        for at in range(start, end, n):
+            if min_n <= n <= max_n:
+                grams.append((pool[at:at + n], indexes[gid]))
+            gid += 1
+    for r, row in enumerate(rows):
+        for tokens, j in grams:
+            n = len(tokens)
+            for d in ([1] if n == 1 else range(1, max_skip + 2)):
+                for s in range(len(row) - (n - 1) * d):
+                    freq[r, j] += all(row[s + k * d] == tokens[k]
+                                      for k in range(n))
+    w = (np.ones(size) if weights is None else
+         np.array(weights[:size], np.float32).astype(np.float64))
+    y = {"TF": freq, "IDF": np.where(freq > 0, w, 0.0),
+         "TFIDF": freq * w}[mode]
+    return y.reshape(x.shape[:-1] + (size,))
+
+
+def tfidf_case(mode, shape, dtype, min_n, max_n, max_skip, grams, indexes,
+               weights=None, seed=1):
+    """Tokens drawn from [0, 4), so the pool's n-grams (given per length,
+    from 1) occur; `indexes` maps each n-gram to its output coordinate."""
+    x = np.random.default_rng(seed).integers(0, 4, shape).astype(dtype)
+    counts, pool = [], []
+    for level in grams:
+        counts.append(len(pool))
+        pool += [t for g in level for t in g]
+    attrs = dict(mode=mode, min_gram_length=min_n, max_gram_length=max_n,
+                 max_skip_count=max_skip, ngram_counts=counts,
+                 ngram_indexes=indexes, pool_int64s=pool)
+    if weights is not None:
+        attrs["weights"] = weights
+    ref = tfidf_ref(x, mode, min_n, max_n, max_skip, counts, indexes, pool,
+                    weights)
+    return single("TfIdfVectorizer", {"x": x}, [ref], attrs, opset=9)
+
+
+@case
+def tfidf_tf_uni_bi_skip2():
+    """1-D int64 tokens, unigrams and bigrams with up to 2 tokens skipped."""
+    return tfidf_case("TF", (16,), np.int64, 1, 2, 2,
+                      [[(1,), (3,), (2,)], [(0, 1), (3, 3), (1, 3)]],
+                      [5, 0, 2, 1, 3, 4])
+
+
+@case
+def tfidf_idf_batch_int32_weights():
+    """int32 rows; of a pool of 1- to 3-grams only the 2- and 3-grams count
+    (the unigrams' coordinates stay 0), each coordinate weighted where its
+    n-gram occurs."""
+    return tfidf_case("IDF", (3, 12), np.int32, 2, 3, 1,
+                      [[(0,), (2,)], [(1, 2), (3, 3), (0, 3)],
+                       [(1, 1, 3), (3, 0, 1)]],
+                      [0, 1, 2, 3, 4, 6, 5],
+                      [0.5, -1.25, 2.0, 0.75, 3.0, 1.5, 4.0])
+
+
+@case
+def tfidf_tfidf_batch_shared_coordinates():
+    """int64 rows; two n-grams (a unigram and a bigram) share coordinate 1
+    and their counts add up before the weight; skips up to 3."""
+    return tfidf_case("TFIDF", (2, 10), np.int64, 1, 2, 3,
+                      [[(2,), (0,)], [(1, 0), (2, 3), (3, 3)]],
+                      [1, 0, 1, 3, 2],
+                      [0.25, 2.0, -0.5, 1.5, 3.0])
+
+
+@case
+def tfidf_idf_unweighted_trigrams():
+    """IDF without weights (1 where an n-gram occurs), only trigrams of a
+    pool that has unigrams and bigrams too; skips past the row's length."""
+    return tfidf_case("IDF", (4, 7), np.int32, 3, 3, 9,
+                      [[(1,)], [(1, 2)],
+                       [(3, 3, 3), (1, 1, 3), (3, 0, 3), (1, 3, 0)]],
+                      [0, 1, 2, 3, 4, 5])
+
+
 # --- dynamic batch (issue 19) ---------------------------------------------
 
 

@@ -2158,6 +2158,12 @@ class Calls(list):
     the inputs and references of each call (one list per call)."""
 
 
+class Refused(str):
+    """A call's expected outcome in place of its references: the call fails
+    with one line of error containing this text (a value given at call time
+    that the module refuses)."""
+
+
 def dynamicGraph(nodes, inputs, outputs, initializers):
     """A model whose inputs and outputs name their dimensions (strings are
     symbolic: `batch`); an input or output (name, shape, type) has that
@@ -2850,6 +2856,109 @@ def runtime_cumsum_axis():
     return model, inputs, refs
 
 
+def cosineWindow(coefficients, size, periodic):
+    """ONNX's Hann/Hamming/Blackman window in float64: sum_k (-1)^k a_k
+    cos(2 pi k n / N), N = size or size - 1 (a symmetric window of one
+    element: N = 0, its one angle 0, as Kiln takes it; the formula's 0 / 0
+    is NaN)."""
+    n = size if periodic else size - 1
+    angle = 2 * np.pi * np.arange(size, dtype=np.float64) / max(n, 1)
+    return sum((-1) ** k * a * np.cos(k * angle)
+               for k, a in enumerate(coefficients))
+
+
+@case
+def runtime_window():
+    """Hann (periodic), Hamming (symmetric) and Blackman windows whose size
+    is a graph input: one module at sizes 1, 2, 13 (a prime), 10 and 0, the
+    length read per call, the values computed by the kernel."""
+    nodes = [helper.make_node("HannWindow", ["size"], ["hann"]),
+             helper.make_node("HammingWindow", ["size"], ["hamming"],
+                              periodic=0),
+             helper.make_node("BlackmanWindow", ["size"], ["blackman"])]
+    model = dynamicGraph(nodes, [("size", [], TensorProto.INT64)],
+                         [("hann", ["n"]), ("hamming", ["n"]),
+                          ("blackman", ["n"])], {})
+    inputs, refs = Calls(), Calls()
+    for size in (1, 2, 13, 10, 0):
+        inputs.append([np.array(size, np.int64)])
+        refs.append([cosineWindow((0.5, 0.5), size, True),
+                     cosineWindow((25 / 46, 21 / 46), size, False),
+                     cosineWindow((0.42, 0.5, 0.08), size, True)])
+    return model, inputs, refs
+
+
+def stftReference(signal, step, length, window=None, onesided=True):
+    """ONNX's STFT in float64: [batch, frames, bins, 2]."""
+    wide = signal.astype(np.float64)
+    x = wide[..., 0] + (1j * wide[..., 1] if wide.shape[-1] == 2 else 0)
+    w = np.ones(length) if window is None else window.astype(np.float64)
+    frames = (x.shape[1] - length) // step + 1
+    bins = length // 2 + 1 if onesided else length
+    spectra = np.stack([np.fft.fft(x[:, f * step:f * step + length] * w,
+                                   axis=-1)[:, :bins]
+                        for f in range(frames)], 1)
+    return np.stack([spectra.real, spectra.imag], -1)
+
+
+@case
+def runtime_stft():
+    """STFT whose frame_step (and frame_length) are graph inputs: one module
+    at steps 1, 3, 7 and 37 and frame lengths 1, 5, 16 and 37 over a signal
+    of 37 (a prime) samples: frame_length given (real, one-sided), a window
+    (real, one-sided), and a complex signal (two-sided); the frame count read
+    per call, the step data of the kernel."""
+    i64 = TensorProto.INT64
+    nodes = [helper.make_node("STFT", ["signal", "step", "", "length"],
+                              ["framed"]),
+             helper.make_node("STFT", ["signal", "step", "window"],
+                              ["windowed"]),
+             helper.make_node("STFT", ["complex", "step", "", "length"],
+                              ["twosided"], onesided=0)]
+    model = dynamicGraph(
+        nodes, [("signal", [2, 37, 1]), ("complex", [1, 37, 2]),
+                ("step", [], i64), ("length", [], i64), ("window", [5])],
+        [("framed", [2, "f", "b", 2]), ("windowed", [2, "g", 3, 2]),
+         ("twosided", [1, "f", "l", 2])], {})
+    inputs, refs = Calls(), Calls()
+    window = rand((5,), 410, 0.0, 1.0)
+    for n, (step, length) in enumerate(((1, 5), (3, 16), (7, 1), (37, 37))):
+        signal, complexSignal = rand((2, 37, 1), 400 + n), rand((1, 37, 2),
+                                                                420 + n)
+        inputs.append([signal, complexSignal, np.array(step, np.int64),
+                       np.array(length, np.int64), window])
+        refs.append([stftReference(signal, step, length),
+                     stftReference(signal, step, 5, window),
+                     stftReference(complexSignal, step, length,
+                                   onesided=False)])
+    return model, inputs, refs
+
+
+@case
+def runtime_stft_refused():
+    """STFT given a step of 0, a negative one, a frame longer than the
+    signal or an empty one at call time: each such call fails with the
+    node's one-line error; a good call of the same module runs."""
+    i64 = TensorProto.INT64
+    model = dynamicGraph(
+        [helper.make_node("STFT", ["signal", "step", "", "length"], ["y"])],
+        [("signal", [1, 8, 1]), ("step", [], i64), ("length", [], i64)],
+        [("y", [1, "f", "b", 2])], {})
+    inputs, refs = Calls(), Calls()
+    signal = rand((1, 8, 1), 430)
+    bad = "node 'STFT#0' (STFT): frame_step must be at least 1"
+    long = ("node 'STFT#0' (STFT): frame_length must be from 1 to the "
+            "signal's length 8")
+    for step, length, ref in ((0, 4, Refused(bad)), (-3, 4, Refused(bad)),
+                              (2, 4, None), (1, 9, Refused(long)),
+                              (1, 0, Refused(long))):
+        inputs.append([signal, np.array(step, np.int64),
+                       np.array(length, np.int64)])
+        refs.append(ref if ref is not None else
+                    [stftReference(signal, step, length)])
+    return model, inputs, refs
+
+
 @case
 def dynamic_expand_mask():
     """An attention mask [batch, 1, 1, keys] expanded to [batch, 1,
@@ -3153,6 +3262,11 @@ def check(name, build, work, args):
         for i, a in enumerate(callInputs):
             ds.inputs.append(os.path.join(work, f"in{k}_{i}.npy"))
             np.save(ds.inputs[-1], a)
+        if isinstance(callRefs, Refused):
+            problem = checkRefused(args, module, ds.inputs, callRefs)
+            if problem:
+                return f"call {k}: {problem}"
+            continue
         for i, r in enumerate(callRefs):
             ds.outputs.append(os.path.join(work, f"ref{k}_{i}.npy"))
             np.save(ds.outputs[-1], r.astype(outputType(r)))
@@ -3160,6 +3274,23 @@ def check(name, build, work, args):
     outcome = onnxharness.runAndCheck(args.bin_dir, args.device, module,
                                       sets, work, args.timeout)
     return None if outcome.status == onnxharness.PASS else outcome.reason
+
+
+def checkRefused(args, module, inputs, expected):
+    """None when calling `module` with `inputs` fails with one line of error
+    containing `expected`, else what happened."""
+    r = onnxharness.e2elib.runTool(
+        [os.path.join(args.bin_dir, "kiln-run-module"),
+         f"--device={args.device}", f"--module={module}"] +
+        [f"--input=@{p}" for p in inputs], args.timeout)
+    if r.problem:
+        return r.problem
+    lines = r.stderr.strip().splitlines()
+    if r.rc == 0:
+        return f"ran, but should fail with '{expected}'"
+    if len(lines) != 1 or expected not in lines[0]:
+        return f"failed with {lines!r}, not one line with '{expected}'"
+    return None
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 //===- Signal.cpp - ONNX window functions, DFT and STFT -------------------===//
 //
-// The windows (Hann, Hamming, Blackman) depend on nothing but their size, so
-// the importer needs the size at import time and computes the window on the
-// host in double, as a constant: y[n] = sum_k (-1)^k a_k cos(2 pi k n / N),
-// N = size (periodic) or size - 1 (symmetric).
+// The windows (Hann, Hamming, Blackman) depend on nothing but their size:
+// a size known at import makes the window a constant computed on the host in
+// double, y[n] = sum_k (-1)^k a_k cos(2 pi k n / N), N = size (periodic) or
+// size - 1 (symmetric); a size given at call time (a graph input read on the
+// host) is the output's extent per call, and the kernel computes the same
+// sum in double reading the size as data.
 //
 // A DFT of a static length is linear in its input: a matmul of the
 // (real, imaginary) pairs along the axis by a host-computed [n * 2, bins * 2]
@@ -17,7 +19,9 @@
 #include "compiler/onnx/ops/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
@@ -27,8 +31,94 @@ using namespace mlir;
 namespace kiln::onnx_import {
 namespace {
 
+/// A map of `loops` loops reading input `i`'s one element at every point:
+/// a value given at call time that a kernel reads as data.
+AffineMap everywhereMap(NodeContext &ctx, unsigned loops, size_t i) {
+  return AffineMap::get(
+      loops, 0,
+      llvm::SmallVector<AffineExpr>(ctx.inputRank(i),
+                                    getAffineConstantExpr(0, ctx.context())),
+      ctx.context());
+}
+
+/// A window of cosine terms with coefficients `a` (a0, a1, a2, ...) whose
+/// size is a graph input read at each call: the output's extent is the size
+/// read on the host (a negative one fails the call), and the kernel reads
+/// the size as data and computes each element as the import-time fold does,
+/// in double, converted to output_datatype at the end.
+LogicalResult convertWindowAtCallTime(NodeContext &ctx,
+                                      llvm::ArrayRef<double> a, int32_t dtype,
+                                      bool periodic) {
+  if (ctx.inputType(0).getNumElements() != 1)
+    return ctx.emitError() << "size must be one integer, not "
+                           << shapeString(ctx.inputShape(0));
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Value size = ctx.intsReadAtCallTime(0)->front();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  cf::AssertOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, size, zero),
+      ctx.describe() + ": size must not be negative");
+  // The extent stays >= 0 for the shape program even in a call the check
+  // refuses, so the refusal is the check's message.
+  Value extent = arith::MaxSIOp::create(b, loc, size, zero);
+  Type element = elementTypeOf(ctx.context(), dtype);
+  auto type = RankedTensorType::get({ShapedType::kDynamic}, element);
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element,
+                                       ValueRange{extent});
+  AffineMap sizeMap = everywhereMap(ctx, 1, 0);
+  int32_t sizeDType = ctx.inputDType(0);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{ctx.input(0)}, ValueRange{init},
+      ArrayRef<AffineMap>{sizeMap, b.getMultiDimIdentityMap(1)},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Type f64 = nb.getF64Type(), i64 = nb.getI64Type();
+        Value n = convertScalar(nb, l, args[0], sizeDType, Int64);
+        if (!periodic)
+          n = arith::SubIOp::create(
+              nb, l, n, arith::ConstantIntOp::create(nb, l, i64, 1));
+        // A symmetric window of one element has N = 0; its one angle (i = 0)
+        // is 0 whatever N is, so N is taken as at least 1.
+        n = arith::MaxSIOp::create(nb, l, n,
+                                   arith::ConstantIntOp::create(nb, l, i64, 1));
+        Value i = arith::IndexCastOp::create(nb, l, i64,
+                                             linalg::IndexOp::create(nb, l, 0));
+        auto real = [&](double v) -> Value {
+          return arith::ConstantOp::create(nb, l, nb.getF64FloatAttr(v));
+        };
+        // 2 pi i / N, as the fold's 2 * M_PI * i / n.
+        Value angle = arith::DivFOp::create(
+            nb, l,
+            arith::MulFOp::create(nb, l, real(2 * M_PI),
+                                  arith::SIToFPOp::create(nb, l, f64, i)),
+            arith::SIToFPOp::create(nb, l, f64, n));
+        Value v = real(a[0]);
+        for (size_t k = 1; k < a.size(); ++k) {
+          Value term = arith::MulFOp::create(
+              nb, l, real(k % 2 ? -a[k] : a[k]),
+              math::CosOp::create(
+                  nb, l, arith::MulFOp::create(nb, l, angle, real(k))));
+          v = arith::AddFOp::create(nb, l, v, term);
+        }
+        linalg::YieldOp::create(nb, l, convertScalar(nb, l, v, Double, dtype));
+      });
+  ctx.setOutput(0, generic.getResult(0), dtype);
+  return success();
+}
+
 /// A window of cosine terms with coefficients `a` (a0, a1, a2, ...).
 LogicalResult convertWindow(NodeContext &ctx, llvm::ArrayRef<double> a) {
+  int32_t dtype = ctx.attrInt("output_datatype", Float);
+  bool periodic = ctx.attrInt("periodic", 1) != 0;
+  if (ctx.failedAttributes())
+    return failure();
+  if ((!isFloatDType(dtype) && !isIntegerDType(dtype)) ||
+      !elementTypeOf(ctx.context(), dtype))
+    return ctx.unsupported("output_datatype " + dtypeName(dtype));
+  if (ctx.readableAtCallTime(0))
+    return convertWindowAtCallTime(ctx, a, dtype, periodic);
   const HostTensor *sizeT = ctx.requireConstant(0, "size");
   if (!sizeT)
     return failure();
@@ -42,13 +132,6 @@ LogicalResult convertWindow(NodeContext &ctx, llvm::ArrayRef<double> a) {
   if (size > kMaxFoldElements)
     return ctx.unsupported("size " + llvm::Twine(size) + " (at most " +
                            llvm::Twine(kMaxFoldElements) + ")");
-  int32_t dtype = ctx.attrInt("output_datatype", Float);
-  if ((!isFloatDType(dtype) && !isIntegerDType(dtype)) ||
-      !elementTypeOf(ctx.context(), dtype))
-    return ctx.unsupported("output_datatype " + dtypeName(dtype));
-  bool periodic = ctx.attrInt("periodic", 1) != 0;
-  if (ctx.failedAttributes())
-    return failure();
   int64_t n = periodic ? size : size - 1;
   std::vector<double> y(size);
   for (int64_t i = 0; i < size; ++i) {
@@ -254,6 +337,109 @@ LogicalResult convertDft(NodeContext &ctx) {
   return success();
 }
 
+/// The DFT of every frame of `framed` ([batch, frames, length, c], c = 1
+/// (real) or 2 (complex)), `bins` (a host index value) outputs each:
+/// [batch, frames, bins, 2], for STFT given values at call time. One generic
+/// sums over the frame, each twiddle computed in double as buildDft's matrix
+/// is (then rounded to the element type) from the frame length: `length`,
+/// or else STFT's frame_length (input 3) read as data. Sums in
+/// accumulatorType.
+Value buildDftPerCall(NodeContext &ctx, Value framed, int32_t dtype, Value bins,
+                      std::optional<int64_t> length) {
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  MLIRContext *mctx = ctx.context();
+  auto framedType = cast<RankedTensorType>(framed.getType());
+  Type element = framedType.getElementType();
+  Type acc = accumulatorType(element);
+  llvm::SmallVector<Value> sizes;
+  for (int64_t d : {0, 1})
+    if (framedType.isDynamicDim(d))
+      sizes.push_back(tensor::DimOp::create(b, loc, framed, d));
+  sizes.push_back(bins);
+  llvm::SmallVector<int64_t> outShape = {framedType.getDimSize(0),
+                                         framedType.getDimSize(1),
+                                         ShapedType::kDynamic, 2};
+  Value init = tensor::EmptyOp::create(b, loc, outShape, acc, sizes);
+  init =
+      linalg::FillOp::create(b, loc, ValueRange{scalarConstant(b, loc, acc, 0)},
+                             ValueRange{init})
+          .getResult(0);
+  // Loops: batch, frame, bin, output component; frame position and input
+  // component summed.
+  auto dim = [&](unsigned d) { return getAffineDimExpr(d, mctx); };
+  llvm::SmallVector<Value> operands = {framed};
+  llvm::SmallVector<AffineMap> maps = {
+      AffineMap::get(6, 0, {dim(0), dim(1), dim(4), dim(5)}, mctx)};
+  if (!length) {
+    operands.push_back(ctx.input(3));
+    maps.push_back(everywhereMap(ctx, 6, 3));
+  }
+  maps.push_back(AffineMap::get(6, 0, {dim(0), dim(1), dim(2), dim(3)}, mctx));
+  llvm::SmallVector<utils::IteratorType> iterators(
+      4, utils::IteratorType::parallel);
+  iterators.append(2, utils::IteratorType::reduction);
+  int32_t lengthDType = ctx.hasInput(3) ? ctx.inputDType(3) : Int64;
+  Value y =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), operands, init, maps, iterators,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Type f64 = nb.getF64Type(), i64 = nb.getI64Type();
+            auto index = [&](unsigned d) -> Value {
+              return arith::IndexCastOp::create(
+                  nb, l, i64, linalg::IndexOp::create(nb, l, d));
+            };
+            Value n =
+                length
+                    ? Value(arith::ConstantIntOp::create(nb, l, i64, *length))
+                    : convertScalar(nb, l, args[1], lengthDType, Int64);
+            // j * k mod n keeps the angle small, as buildDft's does.
+            Value jk = arith::RemUIOp::create(
+                nb, l, arith::MulIOp::create(nb, l, index(4), index(2)), n);
+            Value theta = arith::DivFOp::create(
+                nb, l,
+                arith::MulFOp::create(nb, l,
+                                      arith::ConstantOp::create(
+                                          nb, l, nb.getF64FloatAttr(2 * M_PI)),
+                                      arith::SIToFPOp::create(nb, l, f64, jk)),
+                arith::SIToFPOp::create(nb, l, f64, n));
+            auto rounded = [&](Value v) -> Value {
+              v = convertScalar(nb, l, v, Double, dtype);
+              return element == acc ? v : arith::ExtFOp::create(nb, l, acc, v);
+            };
+            Value cos = rounded(math::CosOp::create(nb, l, theta));
+            Value sin = rounded(math::SinOp::create(nb, l, theta));
+            // e^{-i theta}: real -> (cos, -sin), imaginary -> (sin, cos).
+            Value ci = linalg::IndexOp::create(nb, l, 5);
+            Value co = linalg::IndexOp::create(nb, l, 3);
+            auto eq = [&](Value a, Value v) {
+              return arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, a,
+                                           v);
+            };
+            Value zero = arith::ConstantIndexOp::create(nb, l, 0);
+            Value across = arith::SelectOp::create(
+                nb, l, eq(co, zero), sin, arith::NegFOp::create(nb, l, sin));
+            Value twiddle =
+                arith::SelectOp::create(nb, l, eq(ci, co), cos, across);
+            Value x = element == acc
+                          ? args[0]
+                          : Value(arith::ExtFOp::create(nb, l, acc, args[0]));
+            linalg::YieldOp::create(
+                nb, l,
+                Value(arith::AddFOp::create(
+                    nb, l, args.back(),
+                    arith::MulFOp::create(nb, l, x, twiddle))));
+          })
+          .getResult(0);
+  return convertFloatElements(b, loc, y, element);
+}
+
+/// STFT. frame_step and frame_length are constants or graph inputs read at
+/// each call; with either read, the number of frames
+/// (length - frame_length) / frame_step + 1 and the bins are extents
+/// computed on the host per call, which refuses a step below 1 or a frame
+/// outside [1, length] (cf.assert: one line naming the node), the framing
+/// kernel reads the step as data, and the DFT is buildDftPerCall's.
 LogicalResult convertStft(NodeContext &ctx) {
   int32_t dtype = ctx.inputDType(0);
   if (!isFloatDType(dtype))
@@ -262,21 +448,47 @@ LogicalResult convertStft(NodeContext &ctx) {
   if (shape.size() != 3 || (shape[2] != 1 && shape[2] != 2))
     return ctx.emitError() << "signal " << shapeString(shape)
                            << " is not [batch, length, 1 or 2]";
-  FailureOr<llvm::SmallVector<int64_t>> step =
-      ctx.constantInts(1, "frame_step");
-  if (failed(step))
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  // One integer given at call time (input i read on the host), else null.
+  auto readAtCallTime = [&](size_t i, StringRef what) -> FailureOr<Value> {
+    if (!ctx.readableAtCallTime(i))
+      return Value();
+    if (ctx.inputType(i).getNumElements() != 1)
+      return ctx.emitError() << what << " must be one integer", failure();
+    return ctx.intsReadAtCallTime(i)->front();
+  };
+  FailureOr<Value> stepRead = readAtCallTime(1, "frame_step");
+  FailureOr<Value> lengthRead =
+      ctx.hasInput(3) ? readAtCallTime(3, "frame_length") : Value();
+  if (failed(stepRead) || failed(lengthRead))
     return failure();
-  if (step->size() != 1 || (*step)[0] < 1)
-    return ctx.emitError() << "frame_step must be one positive integer";
+  // One positive integer known at import (input i).
+  auto positiveConstant = [&](size_t i, StringRef what) -> FailureOr<int64_t> {
+    FailureOr<llvm::SmallVector<int64_t>> v = ctx.constantInts(i, what);
+    if (failed(v))
+      return failure();
+    if (v->size() != 1 || (*v)[0] < 1)
+      return ctx.emitError() << what << " must be one positive integer",
+             failure();
+    return (*v)[0];
+  };
+  int64_t hop = 0;
+  if (!*stepRead) {
+    FailureOr<int64_t> step = positiveConstant(1, "frame_step");
+    if (failed(step))
+      return failure();
+    hop = *step;
+  }
   int64_t frameLength = -1;
-  if (ctx.hasInput(3)) {
-    FailureOr<llvm::SmallVector<int64_t>> l =
-        ctx.constantInts(3, "frame_length");
+  if (ctx.hasInput(3) && !*lengthRead) {
+    FailureOr<int64_t> l = positiveConstant(3, "frame_length");
     if (failed(l))
       return failure();
-    if (l->size() != 1 || (*l)[0] < 1)
-      return ctx.emitError() << "frame_length must be one positive integer";
-    frameLength = (*l)[0];
+    frameLength = *l;
   }
   if (ctx.hasInput(2)) {
     if (ctx.inputRank(2) != 1 || ctx.inputDType(2) != dtype ||
@@ -286,7 +498,7 @@ LogicalResult convertStft(NodeContext &ctx) {
                              << " is not the signal's type of frame_length";
     frameLength = ctx.inputShape(2)[0];
   }
-  if (frameLength < 0)
+  if (frameLength < 0 && !*lengthRead)
     return ctx.emitError() << "needs a window or frame_length";
   int64_t batch = shape[0], length = shape[1], c = shape[2];
   if (frameLength > length)
@@ -297,23 +509,86 @@ LogicalResult convertStft(NodeContext &ctx) {
     return failure();
   if (onesided && c == 2)
     return ctx.emitError() << "onesided needs a real signal";
-  int64_t hop = (*step)[0];
-  int64_t frames = (length - frameLength) / hop + 1;
-  OpBuilder &b = ctx.builder();
-  Location loc = ctx.loc();
+  bool perCall = *stepRead || *lengthRead;
+  // Per call: the checks, then extents that stay >= 0 for the shape program
+  // even in a call they refuse (the step taken as at least 1, the frame
+  // length clamped to [1, length]), so the refusal is the check's message.
+  Value steps, frames, bins, lengthValue;
+  if (perCall) {
+    auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
+      return arith::CmpIOp::create(b, loc, p, x, y);
+    };
+    using arith::CmpIPredicate;
+    steps = *stepRead ? *stepRead : idx(hop);
+    if (*stepRead) {
+      cf::AssertOp::create(b, loc, cmp(CmpIPredicate::sge, steps, idx(1)),
+                           ctx.describe() + ": frame_step must be at least 1");
+      steps = arith::MaxSIOp::create(b, loc, steps, idx(1));
+    }
+    lengthValue = frameLength >= 0 ? idx(frameLength) : *lengthRead;
+    if (*lengthRead) {
+      Value given = *lengthRead;
+      if (ctx.hasInput(2))
+        cf::AssertOp::create(b, loc, cmp(CmpIPredicate::eq, given, lengthValue),
+                             ctx.describe() +
+                                 ": frame_length must equal the window's "
+                                 "length " +
+                                 std::to_string(frameLength));
+      else
+        cf::AssertOp::create(
+            b, loc,
+            arith::AndIOp::create(b, loc,
+                                  cmp(CmpIPredicate::sge, given, idx(1)),
+                                  cmp(CmpIPredicate::sle, given, idx(length))),
+            ctx.describe() +
+                ": frame_length must be from 1 to the signal's "
+                "length " +
+                std::to_string(length));
+      if (!ctx.hasInput(2))
+        lengthValue = arith::MinSIOp::create(
+            b, loc, arith::MaxSIOp::create(b, loc, given, idx(1)), idx(length));
+    }
+    frames = arith::AddIOp::create(
+        b, loc,
+        arith::DivSIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, idx(length), lengthValue),
+            steps),
+        idx(1));
+    bins = onesided ? arith::AddIOp::create(
+                          b, loc,
+                          arith::DivSIOp::create(b, loc, lengthValue, idx(2)),
+                          idx(1))
+                    : lengthValue;
+  }
+  int64_t frameCount =
+      perCall ? ShapedType::kDynamic : (length - frameLength) / hop + 1;
   MLIRContext *mctx = ctx.context();
   Type element = ctx.inputType(0).getElementType();
   // framed[b, f, j, c] = signal[b, f * hop + j, c] (* window[j]).
-  llvm::SmallVector<int64_t> framedShape = {batch, frames, frameLength, c};
+  llvm::SmallVector<int64_t> framedShape = {batch, frameCount, frameLength, c};
+  llvm::SmallVector<Value> framedSizes;
+  if (perCall) {
+    framedSizes.push_back(frames);
+    if (frameLength < 0)
+      framedSizes.push_back(lengthValue);
+    framedShape[2] = frameLength >= 0 ? frameLength : ShapedType::kDynamic;
+  }
   llvm::SmallVector<Value> operands;
   llvm::SmallVector<AffineMap> maps;
   if (ctx.hasInput(2)) {
     operands.push_back(ctx.input(2));
     maps.push_back(AffineMap::get(4, 0, getAffineDimExpr(2, mctx)));
   }
+  // A step given at call time is data of the kernel.
+  int32_t stepDType = ctx.inputDType(1);
+  if (*stepRead) {
+    operands.push_back(ctx.input(1));
+    maps.push_back(everywhereMap(ctx, 4, 1));
+  }
   maps.push_back(b.getMultiDimIdentityMap(4));
   Value signal = ctx.input(0);
-  Value init = tensor::EmptyOp::create(b, loc, framedShape, element);
+  Value init =
+      tensor::EmptyOp::create(b, loc, framedShape, element, framedSizes);
   Value framed =
       linalg::GenericOp::create(
           b, loc, init.getType(), operands, init, maps,
@@ -322,20 +597,33 @@ LogicalResult convertStft(NodeContext &ctx) {
           [&](OpBuilder &nb, Location l, ValueRange args) {
             Value f = linalg::IndexOp::create(nb, l, 1);
             Value j = linalg::IndexOp::create(nb, l, 2);
+            Value step =
+                *stepRead
+                    ? Value(arith::IndexCastOp::create(
+                          nb, l, nb.getIndexType(),
+                          convertScalar(nb, l, args[ctx.hasInput(2) ? 1 : 0],
+                                        stepDType, Int64)))
+                    : Value(arith::ConstantIndexOp::create(nb, l, hop));
             Value t = arith::AddIOp::create(
-                nb, l,
-                arith::MulIOp::create(
-                    nb, l, f, arith::ConstantIndexOp::create(nb, l, hop)),
-                j);
+                nb, l, arith::MulIOp::create(nb, l, f, step), j);
             Value v = tensor::ExtractOp::create(
                 nb, l, signal,
                 ValueRange{linalg::IndexOp::create(nb, l, 0), t,
                            linalg::IndexOp::create(nb, l, 3)});
-            if (args.size() > 1)
+            if (ctx.hasInput(2))
               v = arith::MulFOp::create(nb, l, v, args[0]);
             linalg::YieldOp::create(nb, l, v);
           })
           .getResult(0);
+  if (perCall) {
+    ctx.setOutput(0,
+                  buildDftPerCall(ctx, framed, dtype, bins,
+                                  frameLength >= 0
+                                      ? std::optional<int64_t>(frameLength)
+                                      : std::nullopt),
+                  dtype);
+    return success();
+  }
   FailureOr<Value> y =
       buildDft(ctx, framed, frameLength,
                onesided ? frameLength / 2 + 1 : frameLength, false, dtype);

@@ -2935,6 +2935,38 @@ def runtime_stft():
 
 
 @case
+def runtime_maxunpool_output_shape():
+    """MaxUnpool (2x2 kernel, stride 2) whose output_shape is a graph input,
+    undoing MaxPool of inputs of 1x2x4x6, 1x2x5x7 (primes, a row and a
+    column no window reached) and 1x2x5x6: one module, the indices flat
+    positions of the output of each call's shape (as maxunpool_pads_output_
+    shape's); another batch or a negative extent is refused with the
+    node's one-line error."""
+    model = dynamicGraph(
+        [helper.make_node("MaxUnpool", ["x", "indices", "shape"], ["y"],
+                          kernel_shape=[2, 2], strides=[2, 2])],
+        [("x", [1, 2, 2, 3]), ("indices", [1, 2, 2, 3], TensorProto.INT64),
+         ("shape", [4], TensorProto.INT64)],
+        [("y", [1, 2, "h", "w"])], {})
+    model.opset_import[0].version = 11
+    inputs, refs = Calls(), Calls()
+    for n, shape in enumerate(((1, 2, 4, 6), (1, 2, 5, 7), (1, 2, 5, 6))):
+        src = rand(shape, 440 + n)
+        vals, idx = maxpool_indices_ref(src, (2, 2), (2, 2), (0,) * 4, False)
+        vals = vals.astype(np.float32)
+        ref = np.zeros(src.size)
+        ref[idx.ravel()] = vals.ravel()
+        inputs.append([vals, idx, np.array(shape, np.int64)])
+        refs.append([ref.reshape(shape)])
+    refused = Refused("node 'MaxUnpool#0' (MaxUnpool): output_shape must be "
+                      "1x2x... with no negative extent")
+    for shape in ((2, 2, 4, 6), (1, 2, -1, 6)):
+        inputs.append([vals, idx, np.array(shape, np.int64)])
+        refs.append(refused)
+    return model, inputs, refs
+
+
+@case
 def runtime_stft_refused():
     """STFT given a step of 0, a negative one, a frame longer than the
     signal or an empty one at call time: each such call fails with the

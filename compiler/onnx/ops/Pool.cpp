@@ -15,6 +15,7 @@
 #include "compiler/onnx/ops/ConvCommon.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -285,7 +286,11 @@ LogicalResult convertMaxPool(NodeContext &ctx) {
 /// positions Indices names, zeros elsewhere: each output element takes the
 /// last X element of its own (n, c) plane whose index names it (a reduction
 /// over the plane, quadratic in its size). MaxPool's indices always name
-/// their own plane; an index into another plane writes nothing.
+/// their own plane; an index into another plane writes nothing. An
+/// output_shape given at call time (a graph input read on the host) sizes
+/// the output's spatial dimensions per call and the flat positions with
+/// them, as a constant one does (the indices name positions of the whole
+/// output, as PyTorch and ONNX Runtime take them).
 LogicalResult convertMaxUnpool(NodeContext &ctx) {
   int32_t dtype = ctx.inputDType(0);
   if (!isFloatDType(dtype) && !isIntegerDType(dtype))
@@ -311,7 +316,37 @@ LogicalResult convertMaxUnpool(NodeContext &ctx) {
     return ctx.emitError() << "kernel_shape, strides and pads must match the "
                            << spatial << " spatial dimensions";
   llvm::SmallVector<int64_t> outShape = {x[0], x[1]};
-  if (ctx.hasInput(2)) {
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  // The spatial extents when output_shape is given at call time: its N and
+  // C checked per call to be X's and its extents not negative, each kept
+  // >= 0 in a call the check refuses, so the refusal is the check's message.
+  llvm::SmallVector<Value> outSizes;
+  if (std::optional<llvm::SmallVector<Value>> read =
+          ctx.intsReadAtCallTime(2)) {
+    if (static_cast<int64_t>(read->size()) != rank)
+      return ctx.emitError() << "output_shape has " << read->size()
+                             << " elements for input " << shapeString(x);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value fits;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value ok = d < 2
+                     ? arith::CmpIOp::create(
+                           b, loc, arith::CmpIPredicate::eq, (*read)[d],
+                           arith::ConstantIndexOp::create(b, loc, x[d]))
+                     : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                             (*read)[d], zero);
+      fits = fits ? arith::AndIOp::create(b, loc, fits, ok) : ok;
+      if (d >= 2) {
+        outShape.push_back(ShapedType::kDynamic);
+        outSizes.push_back(arith::MaxSIOp::create(b, loc, (*read)[d], zero));
+      }
+    }
+    cf::AssertOp::create(b, loc, fits,
+                         ctx.describe() + ": output_shape must be " +
+                             std::to_string(x[0]) + "x" + std::to_string(x[1]) +
+                             "x... with no negative extent");
+  } else if (ctx.hasInput(2)) {
     FailureOr<llvm::SmallVector<int64_t>> shape =
         ctx.constantInts(2, "output_shape");
     if (failed(shape))
@@ -327,11 +362,9 @@ LogicalResult convertMaxUnpool(NodeContext &ctx) {
                          pads[spatial + i]);
   }
   for (int64_t d : outShape)
-    if (d < 0)
+    if (d < 0 && !ShapedType::isDynamic(d))
       return ctx.emitError()
              << "output shape " << shapeString(outShape) << " is negative";
-  OpBuilder &b = ctx.builder();
-  Location loc = ctx.loc();
   MLIRContext *mctx = ctx.context();
   Type element = ctx.inputType(0).getElementType();
   // Loops: n, c, the output's spatial ones, X's spatial ones (reduced).
@@ -347,7 +380,15 @@ LogicalResult convertMaxUnpool(NodeContext &ctx) {
       2 + spatial, utils::IteratorType::parallel);
   iterators.append(spatial, utils::IteratorType::reduction);
   AffineMap inMap = AffineMap::get(loops, 0, inExprs, mctx);
-  Value init = filledTensor(b, loc, outShape, element, scalarAttr(element, 0));
+  Value init =
+      outSizes.empty()
+          ? filledTensor(b, loc, outShape, element, scalarAttr(element, 0))
+          : linalg::FillOp::create(b, loc,
+                                   ValueRange{arith::ConstantOp::create(
+                                       b, loc, scalarAttr(element, 0))},
+                                   ValueRange{tensor::EmptyOp::create(
+                                       b, loc, outShape, element, outSizes)})
+                .getResult(0);
   bool indexUnsigned = isUnsignedDType(ctx.inputDType(1));
   Value result =
       linalg::GenericOp::create(
@@ -363,7 +404,10 @@ LogicalResult convertMaxUnpool(NodeContext &ctx) {
                   nb, l,
                   arith::MulIOp::create(
                       nb, l, flat,
-                      arith::ConstantIndexOp::create(nb, l, outShape[d])),
+                      outSizes.empty() || d < 2
+                          ? Value(arith::ConstantIndexOp::create(nb, l,
+                                                                 outShape[d]))
+                          : outSizes[d - 2]),
                   linalg::IndexOp::create(nb, l, d));
             Value target = indexUnsigned
                                ? Value(arith::IndexCastUIOp::create(

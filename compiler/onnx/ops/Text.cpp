@@ -99,8 +99,8 @@ FailureOr<Pool> readPool(NodeContext &ctx, llvm::ArrayRef<int64_t> pool,
     int64_t items = levelEnd(i) - counts[i], length = i + 1;
     if (items % length != 0)
       return ctx.emitError()
-             << "the pool's " << items << " items of " << length
-             << "-grams (from ngram_counts) are no whole number of them";
+             << "ngram_counts gives the " << length << "-grams " << items
+             << " pool items, not a multiple of " << length;
     total += items / length;
   }
   if (indexes.empty())

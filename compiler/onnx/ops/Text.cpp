@@ -69,8 +69,9 @@ struct Pool {
 
 /// Reads pool_int64s, ngram_counts and ngram_indexes, checking that every
 /// count indexes the pool, that each length's items make whole n-grams,
-/// and that ngram_indexes has one non-negative coordinate per n-gram;
-/// keeps `pool` alive for the grams' token slices. Failure after an error.
+/// and that ngram_indexes has one non-negative coordinate per n-gram.
+/// The grams' tokens are slices of `pool`, which must outlive the result.
+/// Failure after an error.
 FailureOr<Pool> readPool(NodeContext &ctx, llvm::ArrayRef<int64_t> pool,
                          int64_t minLength, int64_t maxLength) {
   llvm::SmallVector<int64_t> counts = ctx.attrInts("ngram_counts");

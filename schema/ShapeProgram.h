@@ -65,9 +65,12 @@ enum class ShapeOpcode : uint8_t {
   RealCeil = 22,
   // a truncated toward zero; an error of the call unless -1 < a < 2^63.
   RealToInt = 23,
+  // a rounded to the nearest float32: f32 arithmetic done in double and
+  // rounded after each operation is exactly f32 arithmetic.
+  RealRoundF32 = 24,
 };
 
-inline constexpr uint8_t kMaxShapeOpcode = 23;
+inline constexpr uint8_t kMaxShapeOpcode = 24;
 
 /// "No node": the static value holds (module.fbs BindingNodes, ...).
 inline constexpr uint32_t kNoShapeNode = 0xFFFFFFFFu;
@@ -83,10 +86,11 @@ struct ShapeNodeData {
 
 inline const char *shapeOpcodeName(ShapeOpcode op) {
   static const char *const kNames[] = {
-      "const",     "dim",     "push",    "add",       "sub",      "mul",
-      "floordiv",  "ceildiv", "max",     "min",       "element+", "element-",
-      "realconst", "element", "real",    "realadd",   "realsub",  "realmul",
-      "realdiv",   "realmax", "realmin", "realfloor", "realceil", "int"};
+      "const",    "dim",       "push",      "add",     "sub",
+      "mul",      "floordiv",  "ceildiv",   "max",     "min",
+      "element+", "element-",  "realconst", "element", "real",
+      "realadd",  "realsub",   "realmul",   "realdiv", "realmax",
+      "realmin",  "realfloor", "realceil",  "int",     "realf32"};
   auto raw = static_cast<uint8_t>(op);
   return raw <= kMaxShapeOpcode ? kNames[raw] : "unknown";
 }
@@ -106,8 +110,9 @@ inline bool isInputElementOpcode(ShapeOpcode op) {
 /// Opcodes giving a real node (a double) rather than an integer >= 0.
 inline bool isRealShapeOpcode(ShapeOpcode op) {
   auto raw = static_cast<uint8_t>(op);
-  return raw >= static_cast<uint8_t>(ShapeOpcode::RealConstant) &&
-         raw <= static_cast<uint8_t>(ShapeOpcode::RealCeil);
+  return (raw >= static_cast<uint8_t>(ShapeOpcode::RealConstant) &&
+          raw <= static_cast<uint8_t>(ShapeOpcode::RealCeil)) ||
+         op == ShapeOpcode::RealRoundF32;
 }
 
 inline bool isRealBinaryShapeOpcode(ShapeOpcode op) {
@@ -117,10 +122,11 @@ inline bool isRealBinaryShapeOpcode(ShapeOpcode op) {
 }
 
 /// Opcodes of one operand node `a`: RealFromInt (an integer node),
-/// RealFloor, RealCeil and RealToInt (a real node).
+/// RealFloor, RealCeil, RealToInt and RealRoundF32 (a real node).
 inline bool isUnaryShapeOpcode(ShapeOpcode op) {
   return op == ShapeOpcode::RealFromInt || op == ShapeOpcode::RealFloor ||
-         op == ShapeOpcode::RealCeil || op == ShapeOpcode::RealToInt;
+         op == ShapeOpcode::RealCeil || op == ShapeOpcode::RealToInt ||
+         op == ShapeOpcode::RealRoundF32;
 }
 
 /// The leaf an input element's value `v` gives: its positive part for
@@ -224,6 +230,22 @@ inline std::string evaluateRealShapeNode(const ShapeNodeData &node,
   case ShapeOpcode::RealCeil:
     out = std::ceil(reals[node.A]);
     return "";
+  case ShapeOpcode::RealRoundF32: {
+    // Past float's range (from FLT_MAX + half an ulp, a tie rounding to
+    // the even infinity) an infinity, as an f32 operation gives; C++
+    // leaves converting those undefined, so they are not converted.
+    double a = reals[node.A];
+    constexpr double kFloatMax = 0x1.fffffep127, kHalfwayPast = 0x1.ffffffp127;
+    if (std::isnan(a))
+      out = a;
+    else if (std::fabs(a) >= kHalfwayPast)
+      out = std::copysign(INFINITY, a);
+    else if (std::fabs(a) > kFloatMax)
+      out = std::copysign(kFloatMax, a);
+    else
+      out = static_cast<double>(static_cast<float>(a));
+    return "";
+  }
   default:
     break;
   }

@@ -17,13 +17,24 @@ namespace {
 
 bool feedsRealExtent(Value value);
 
+// An f64 feeding real extents, or an f32 (an integer made a float, f32
+// arithmetic rounded) only widened to one.
+bool feedsReal(Value value) {
+  if (value.getType().isF64())
+    return feedsRealExtent(value);
+  return value.getType().isF32() && !value.use_empty() &&
+         llvm::all_of(value.getUsers(), [](Operation *user) {
+           return isa<arith::ExtFOp>(user) &&
+                  feedsRealExtent(user->getResult(0));
+         });
+}
+
 // An integer computed from an extent only to enter real arithmetic:
 // `arith.sitofp` of it.
 bool feedsRealOnly(Value value) {
   return !value.use_empty() &&
          llvm::all_of(value.getUsers(), [](Operation *user) {
-           return isa<arith::SIToFPOp>(user) &&
-                  feedsRealExtent(user->getResult(0));
+           return isa<arith::SIToFPOp>(user) && feedsReal(user->getResult(0));
          });
 }
 
@@ -41,6 +52,8 @@ bool feedsRealExtent(Value value) {
            if (isa<arith::FPToSIOp>(user))
              return !user->use_empty() &&
                     llvm::all_of(user->getUsers(), toIndex);
+           if (auto round = dyn_cast<arith::TruncFOp>(user))
+             return round.getType().isF32() && feedsReal(round.getResult());
            return isa<arith::AddFOp, arith::SubFOp, arith::MulFOp,
                       arith::DivFOp, arith::MaximumFOp, arith::MinimumFOp,
                       math::FloorOp, math::CeilOp>(user) &&
@@ -82,7 +95,7 @@ bool isInputElementRead(tensor::ExtractOp extract) {
          llvm::all_of(extract->getUsers(), [&](Operation *user) {
            return element.isSignlessInteger()
                       ? toIndex(user) || (isa<arith::SIToFPOp>(user) &&
-                                          feedsRealExtent(user->getResult(0)))
+                                          feedsReal(user->getResult(0)))
                       : truncated(user) || widened(user);
          });
 }
@@ -118,7 +131,11 @@ bool isShapeScalarOp(Operation *op) {
           arith::MaximumFOp, arith::MinimumFOp, math::FloorOp, math::CeilOp,
           arith::SIToFPOp, arith::ExtFOp>(op) ||
       (isa<arith::ConstantOp>(op) && op->getResult(0).getType().isF64()))
-    return feedsRealExtent(op->getResult(0));
+    return feedsReal(op->getResult(0));
+  // An f64 rounded to f32 and back (f32 arithmetic mirrored in f64).
+  if (auto round = dyn_cast<arith::TruncFOp>(op))
+    return round.getIn().getType().isF64() && round.getType().isF32() &&
+           feedsReal(round.getResult());
   // Comparisons and selects of extents (a Reshape's 0 and -1 given at call
   // time), and the conditions they make.
   auto isIndex = [](Type t) { return t.isIndex(); };

@@ -433,13 +433,29 @@ FailureOr<uint32_t> ShapeExpressions::realIn(Value value) {
   if (std::optional<std::pair<unsigned, int64_t>> read =
           inputElementOf(dyn_cast_or_null<tensor::ExtractOp>(def), Host))
     return Program.inputElementReal(read->first, read->second);
-  if (auto extend = dyn_cast_or_null<arith::ExtFOp>(def))
+  if (auto extend = dyn_cast_or_null<arith::ExtFOp>(def)) {
+    // f32 arithmetic mirrored in f64, each result rounded to f32
+    // (extf (truncf x)): exactly the f32 result.
+    if (auto round = extend.getIn().getDefiningOp<arith::TruncFOp>();
+        round && round.getType().isF32() && round.getIn().getType().isF64()) {
+      FailureOr<uint32_t> a = realIn(round.getIn());
+      if (failed(a))
+        return failure();
+      return Program.unary(Opcode::RealRoundF32, *a);
+    }
     return realIn(extend.getIn());
+  }
   if (auto convert = dyn_cast_or_null<arith::SIToFPOp>(def)) {
     Value in = convert.getIn();
+    // An integer made an f32 rounds to it.
+    auto rounded = [&](uint32_t node) {
+      return convert.getType().isF32()
+                 ? Program.unary(Opcode::RealRoundF32, node)
+                 : node;
+    };
     if (std::optional<std::pair<unsigned, int64_t>> read =
             inputElementOf(in.getDefiningOp<tensor::ExtractOp>(), Host))
-      return Program.inputElementReal(read->first, read->second);
+      return rounded(Program.inputElementReal(read->first, read->second));
     // An extent (an index made an integer first).
     auto cast = in.getDefiningOp<arith::IndexCastOp>();
     if (!cast || !cast.getIn().getType().isIndex())
@@ -448,9 +464,9 @@ FailureOr<uint32_t> ShapeExpressions::realIn(Value value) {
     FailureOr<Signed> v = signedIn(nullptr, cast.getIn());
     if (failed(v))
       return failure();
-    return Program.binary(Opcode::RealSub,
-                          Program.unary(Opcode::RealFromInt, v->Pos),
-                          Program.unary(Opcode::RealFromInt, v->Neg));
+    return rounded(Program.binary(Opcode::RealSub,
+                                  Program.unary(Opcode::RealFromInt, v->Pos),
+                                  Program.unary(Opcode::RealFromInt, v->Neg)));
   }
   std::optional<Opcode> op;
   if (isa_and_nonnull<math::FloorOp>(def))

@@ -388,10 +388,14 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, size_t index) {
     if (failed((*converter)(ctx)) || ctx.failedAttributes())
       return failure();
   }
-  for (const std::string &output : node.output())
-    if (!output.empty() && !Values.count(output))
+  for (const std::string &output : node.output()) {
+    if (output.empty())
+      continue;
+    if (!Values.count(output))
       return ctx.emitError()
              << "the converter produced no value for output '" << output << "'";
+    Scope.Producers[output] = &node;
+  }
   return success();
 }
 

@@ -117,6 +117,113 @@ NodeContext::intsReadAtCallTime(size_t i, bool truncateFloats) {
   return elements;
 }
 
+namespace {
+
+// How realAtCallTime mirrors a value: its steps, checked before anything is
+// built.
+struct RealMirror {
+  const ValueTable &Values;
+  const llvm::StringMap<const onnx::NodeProto *> &Producers;
+
+  // The graph input `name` is (a function argument of one element).
+  static bool isReadableArgument(const OnnxValue &v) {
+    auto arg = mlir::dyn_cast_or_null<mlir::BlockArgument>(v.Value);
+    return arg &&
+           mlir::isa<mlir::func::FuncOp>(arg.getOwner()->getParentOp()) &&
+           !v.Constant && v.Type.hasStaticShape() &&
+           v.Type.getNumElements() == 1 &&
+           (v.DType == Int32 || v.DType == Int64 || v.DType == Float ||
+            v.DType == Double);
+  }
+
+  bool mirrorable(llvm::StringRef name, int depth) const {
+    auto it = Values.find(name);
+    if (it == Values.end() || depth > 16)
+      return false;
+    const OnnxValue &v = it->second;
+    if (v.Constant)
+      return v.Constant->numElements() == 1 &&
+             (isFloatDType(v.DType) || isIntegerDType(v.DType));
+    if (isReadableArgument(v))
+      return true;
+    auto producer = Producers.find(name);
+    if (producer == Producers.end() || !v.Type.hasStaticShape() ||
+        v.Type.getNumElements() != 1)
+      return false;
+    const onnx::NodeProto &node = *producer->second;
+    llvm::StringRef op = node.op_type();
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      return false;
+    bool arithmetic = op == "Add" || op == "Sub" || op == "Mul" || op == "Div";
+    if (op == "Identity" || op == "Cast")
+      return node.input_size() == 1 &&
+             (op == "Identity" || v.DType == Float || v.DType == Double) &&
+             mirrorable(node.input(0), depth + 1);
+    return arithmetic && node.input_size() == 2 &&
+           (v.DType == Float || v.DType == Double) &&
+           mirrorable(node.input(0), depth + 1) &&
+           mirrorable(node.input(1), depth + 1);
+  }
+
+  mlir::Value build(mlir::OpBuilder &b, mlir::Location loc,
+                    llvm::StringRef name) const {
+    const OnnxValue &v = Values.find(name)->second;
+    mlir::Type f64 = b.getF64Type();
+    // An f32 value's f64 mirror rounded to f32, which is exact for one
+    // f32 operation on f32 operands done in double.
+    auto rounded = [&](mlir::Value x) -> mlir::Value {
+      if (v.DType != Float)
+        return x;
+      mlir::Value narrow =
+          mlir::arith::TruncFOp::create(b, loc, b.getF32Type(), x);
+      return mlir::arith::ExtFOp::create(b, loc, f64, narrow);
+    };
+    if (v.Constant)
+      return mlir::arith::ConstantOp::create(
+          b, loc, b.getF64FloatAttr(v.Constant->doubleAt(0)));
+    if (isReadableArgument(v)) {
+      llvm::SmallVector<mlir::Value> index(
+          v.Type.getRank(),
+          mlir::arith::ConstantIndexOp::create(b, loc, 0).getResult());
+      mlir::Value e = mlir::tensor::ExtractOp::create(b, loc, v.Value, index);
+      if (e.getType().isF64())
+        return e;
+      if (mlir::isa<mlir::FloatType>(e.getType()))
+        return mlir::arith::ExtFOp::create(b, loc, f64, e);
+      return mlir::arith::SIToFPOp::create(b, loc, f64, e);
+    }
+    const onnx::NodeProto &node = *Producers.find(name)->second;
+    llvm::StringRef op = node.op_type();
+    if (op == "Identity")
+      return build(b, loc, node.input(0));
+    if (op == "Cast")
+      return rounded(build(b, loc, node.input(0)));
+    mlir::Value x = build(b, loc, node.input(0));
+    mlir::Value y = build(b, loc, node.input(1));
+    mlir::Value r;
+    if (op == "Add")
+      r = mlir::arith::AddFOp::create(b, loc, x, y);
+    else if (op == "Sub")
+      r = mlir::arith::SubFOp::create(b, loc, x, y);
+    else if (op == "Mul")
+      r = mlir::arith::MulFOp::create(b, loc, x, y);
+    else
+      r = mlir::arith::DivFOp::create(b, loc, x, y);
+    return rounded(r);
+  }
+};
+
+} // namespace
+
+std::optional<mlir::Value> NodeContext::realAtCallTime(size_t i) {
+  if (!hasInput(i))
+    return std::nullopt;
+  RealMirror mirror{Values, Scope.Producers};
+  if (!mirror.mirrorable(Node.input(i), 0))
+    return std::nullopt;
+  return mirror.build(Builder, Loc, Node.input(i));
+}
+
 std::string NodeContext::describe() const {
   return "node '" + DisplayName + "' (" + Node.op_type() + ")";
 }

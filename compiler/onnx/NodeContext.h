@@ -63,6 +63,9 @@ struct ImportScope {
   /// where every dimension is a number: what a converter needing an input
   /// given at call time (axes) may take as the node's contract.
   llvm::StringMap<llvm::SmallVector<int64_t>> DeclaredShapes;
+  /// The node that produced each value so far (the last one, for a name a
+  /// body defines per step): what NodeContext::realAtCallTime follows.
+  llvm::StringMap<const onnx::NodeProto *> Producers;
   /// Imports a subgraph (If's branches, Scan's body) at the builder's
   /// insertion point, its inputs bound to `inputs` and the enclosing
   /// graphs' values visible to it; its outputs, or failure after an error.
@@ -128,6 +131,12 @@ public:
   /// not finite).
   std::optional<llvm::SmallVector<mlir::Value>>
   intsReadAtCallTime(size_t i, bool truncateFloats = false);
+  /// The one element of input `i` as an f64 on the host when it is known
+  /// per call: a graph input's (int32, int64, float, double), a constant,
+  /// or computed from those by Identity, Cast to float or double, Add, Sub,
+  /// Mul or Div of floats, mirrored exactly (an f32 result rounded to f32
+  /// after each operation); nullopt otherwise, building nothing.
+  std::optional<mlir::Value> realAtCallTime(size_t i);
   /// Whether intsReadAtCallTime(i) would read input `i` (building nothing).
   bool readableAtCallTime(size_t i, bool truncateFloats = false) const;
   /// The integers of input `i` known per call only: a shape value's

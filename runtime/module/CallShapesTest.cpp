@@ -309,6 +309,46 @@ TEST(CallShapesTest, RealNodes) {
       << call.status().message();
 }
 
+// RealRoundF32 rounds a double to the nearest float, so f32 arithmetic
+// done in double and rounded is ONNX's f32 arithmetic; past float's range
+// it gives the infinity an f32 operation would (the halfway point ties to
+// even, which is the infinity), not undefined behavior.
+TEST(CallShapesTest, RealRoundF32) {
+  auto bits = [](double v) { return std::bit_cast<int64_t>(v); };
+  std::vector<sc::ShapeNodeData> program;
+  std::vector<double> inputs = {0.1,
+                                1.0 / 3.0,
+                                16777217.0,
+                                0x1.fffffep127,
+                                0x1.fffffefp127,
+                                0x1.ffffffp127,
+                                -1e300,
+                                NAN};
+  for (double v : inputs) {
+    program.push_back({sc::ShapeOpcode::RealConstant, bits(v), 0});
+    program.push_back({sc::ShapeOpcode::RealRoundF32,
+                       static_cast<int64_t>(program.size()) - 1, 0});
+  }
+  auto noLeaves = [](sc::ShapeOpcode, int64_t, int64_t) { return false; };
+  EXPECT_EQ(sc::checkShapeProgram(program, noLeaves),
+            "shape node 14 is a real constant that is not finite");
+  program.resize(program.size() - 2); // NaN is no constant a program holds
+  ASSERT_EQ(sc::checkShapeProgram(program, noLeaves), "");
+  std::vector<int64_t> values;
+  std::vector<double> reals;
+  ASSERT_EQ(sc::evaluateShapeProgram(
+                program,
+                [](sc::ShapeOpcode, int64_t, int64_t) { return std::nullopt; },
+                values, nullptr, &reals),
+            "");
+  std::vector<double> want = {double(0.1f),   double(float(1.0 / 3.0)),
+                              16777216.0,     0x1.fffffep127,
+                              0x1.fffffep127, INFINITY,
+                              -INFINITY};
+  for (size_t i = 0; i < want.size(); ++i)
+    EXPECT_EQ(reals[2 * i + 1], want[i]) << inputs[i];
+}
+
 // Integer and real nodes do not mix but through RealFromInt and RealToInt.
 TEST(CallShapesTest, RealNodesReadRealNodesOnly) {
   test::ModuleSpec spec = realSpec();

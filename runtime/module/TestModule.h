@@ -520,8 +520,8 @@ inline std::vector<uint8_t> buildModule(const ModuleSpec &spec) {
 template <typename LeafOk>
 bool wellFormedProgram(const flatbuffers::Vector<const sc::ShapeNode *> &nodes,
                        LeafOk leafOk) {
-  // Which nodes are real (opcodes 12 to 22): read only by real opcodes and
-  // by 23 (to an integer); 14 reads an integer.
+  // Which nodes are real (opcodes 12 to 22 and 24): read only by real
+  // opcodes and by 23 (to an integer); 14 reads an integer.
   std::vector<bool> real(nodes.size(), false);
   auto earlier = [&](int64_t n, flatbuffers::uoffset_t i, bool wantReal) {
     return n >= 0 && n < int64_t(i) && real[n] == wantReal;
@@ -529,9 +529,9 @@ bool wellFormedProgram(const flatbuffers::Vector<const sc::ShapeNode *> &nodes,
   for (flatbuffers::uoffset_t i = 0; i < nodes.size(); ++i) {
     const sc::ShapeNode &n = *nodes.Get(i);
     uint8_t op = static_cast<uint8_t>(n.op());
-    if (op > 23)
+    if (op > 24)
       return false;
-    real[i] = op >= 12 && op <= 22;
+    real[i] = (op >= 12 && op <= 22) || op == 24;
     if (n.op() == sc::ShapeOp::Constant) {
       if (n.a() < 0)
         return false;

@@ -118,6 +118,7 @@ std::string programString(const std::vector<sc::ShapeNodeData> &program,
     case sc::ShapeOpcode::RealFloor:
     case sc::ShapeOpcode::RealCeil:
     case sc::ShapeOpcode::RealToInt:
+    case sc::ShapeOpcode::RealRoundF32:
       out += strCat("n", node.A);
       break;
     default:

@@ -2835,6 +2835,33 @@ def runtime_reduce_axis_choice():
 
 
 @case
+def runtime_range_of_computed_limit():
+    """Range up to a limit computed from an int32 graph input by Cast to
+    float and f32 arithmetic (as the window functions' expanded forms do):
+    the host mirrors it exactly (f32 rounding after each operation) for the
+    count; one module at several inputs, 0 and a prime among them."""
+    f32, i32 = TensorProto.FLOAT, TensorProto.INT32
+    third = numpy_helper.from_array(np.array(1 / 3, np.float32), "third")
+    step = numpy_helper.from_array(np.array(0.7, np.float32), "step")
+    zero = numpy_helper.from_array(np.array(0.0, np.float32), "zero")
+    nodes = [helper.make_node("Cast", ["n"], ["nf"], to=f32),
+             helper.make_node("Mul", ["nf", "third"], ["limit"]),
+             helper.make_node("Range", ["zero", "limit", "step"], ["y"])]
+    model = dynamicGraph(nodes, [("n", [], i32)], [("y", None)],
+                         {"third": numpy_helper.to_array(third),
+                          "step": numpy_helper.to_array(step),
+                          "zero": numpy_helper.to_array(zero)})
+    inputs, refs = Calls(), Calls()
+    for n in (0, 1, 7, 13, 100):
+        limit = np.float32(n) * np.float32(1 / 3)
+        delta = float(np.float32(0.7))
+        count = max(int(np.ceil(float(limit) / delta)), 0)
+        inputs.append([np.array(n, np.int32)])
+        refs.append([np.arange(count, dtype=np.float64) * delta])
+    return model, inputs, refs
+
+
+@case
 def runtime_cumsum_axis():
     """CumSum along an axis given at call time (a graph input), inclusive
     and reverse-exclusive: one module at each axis of a 3-D input, negative

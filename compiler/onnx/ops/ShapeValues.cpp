@@ -270,35 +270,28 @@ FailureOr<bool> foldRange(NodeContext &ctx) {
 // int64 for integers (exact wherever the result fits).
 LogicalResult convertRange(NodeContext &ctx) {
   int32_t dtype = ctx.inputDType(0);
+  llvm::SmallVector<Value, 3> host;
   for (size_t i = 0; i < 3; ++i) {
     if (ctx.inputDType(i) != dtype)
       return ctx.emitError() << "start, limit and delta must have one type";
     if (!ctx.inputType(i).hasStaticShape() ||
         ctx.inputType(i).getNumElements() != 1)
       return ctx.emitError() << "start, limit and delta must be scalars";
-    if (!ctx.constantInput(i) &&
-        !ctx.readableAtCallTime(i, /*truncateFloats=*/true))
-      return ctx.unsupported("Range over input " + std::to_string(i) +
-                             " computed inside the model (Range takes "
-                             "constants and graph inputs of type int32, "
-                             "int64, float or double)");
+    // Read on the host: a graph input's, or computed from those by the
+    // arithmetic the host mirrors (a window's Cast of its size).
+    std::optional<Value> value = ctx.realAtCallTime(i);
+    if (!value)
+      return ctx.unsupported(
+          "Range over input " + std::to_string(i) +
+          " computed inside the model (Range takes constants, graph inputs "
+          "of type int32, int64, float or double, and float arithmetic on "
+          "those)");
+    host.push_back(*value);
   }
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
   Type f64 = b.getF64Type(), i64 = b.getI64Type();
-  // The scalar of input i, as an f64 on the host.
-  auto hostReal = [&](size_t i) -> Value {
-    llvm::SmallVector<Value> index(
-        ctx.inputType(i).getRank(),
-        arith::ConstantIndexOp::create(b, loc, 0).getResult());
-    Value e = tensor::ExtractOp::create(b, loc, ctx.input(i), index);
-    if (e.getType().isF64())
-      return e;
-    if (isa<FloatType>(e.getType()))
-      return arith::ExtFOp::create(b, loc, f64, e);
-    return arith::SIToFPOp::create(b, loc, f64, e);
-  };
-  Value start = hostReal(0), limit = hostReal(1), delta = hostReal(2);
+  Value start = host[0], limit = host[1], delta = host[2];
   Value count = math::CeilOp::create(
       b, loc,
       arith::DivFOp::create(b, loc, arith::SubFOp::create(b, loc, limit, start),

@@ -76,9 +76,13 @@ bool isInputElementRead(tensor::ExtractOp extract) {
   for (Value index : extract.getIndices())
     if (!getConstantIntValue(index))
       return false;
-  auto toIndex = [](Operation *user) {
+  auto toIndex = [&](Operation *user) {
     auto cast = dyn_cast<arith::IndexCastOp>(user);
-    return cast && cast.getType().isIndex();
+    // A bool counts as 0 or 1 (Compress's and NonZero's conditions).
+    auto unsignedCast = dyn_cast<arith::IndexCastUIOp>(user);
+    return (cast && cast.getType().isIndex()) ||
+           (unsignedCast && unsignedCast.getType().isIndex() &&
+            element.isInteger(1));
   };
   // A float truncated to an integer first (OneHot's depth).
   auto truncated = [&](Operation *user) {
@@ -118,6 +122,11 @@ bool isShapeScalarOp(Operation *op) {
     if (cast.getType().isIndex() && in != cast.getIn() && !extract)
       return isShapeScalarOp(in.getDefiningOp());
     return cast.getType().isIndex() && extract && isInputElementRead(extract);
+  }
+  if (auto cast = dyn_cast<arith::IndexCastUIOp>(op)) {
+    auto extract = cast.getIn().getDefiningOp<tensor::ExtractOp>();
+    return cast.getType().isIndex() && cast.getIn().getType().isInteger(1) &&
+           extract && isInputElementRead(extract);
   }
   if (auto truncate = dyn_cast<arith::FPToSIOp>(op)) {
     auto extract = truncate.getIn().getDefiningOp<tensor::ExtractOp>();

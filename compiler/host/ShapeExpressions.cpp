@@ -238,6 +238,12 @@ inputElementOf(tensor::ExtractOp extract, func::FuncOp host) {
 // integer tensor, as the ONNX importer reads a shape given at call time.
 std::optional<std::pair<unsigned, int64_t>>
 inputElementRead(Value value, func::FuncOp host) {
+  // A bool read as 0 or 1.
+  if (auto cast = value.getDefiningOp<arith::IndexCastUIOp>())
+    return cast.getIn().getType().isInteger(1)
+               ? inputElementOf(cast.getIn().getDefiningOp<tensor::ExtractOp>(),
+                                host)
+               : std::nullopt;
   auto cast = value.getDefiningOp<arith::IndexCastOp>();
   if (!cast)
     return std::nullopt;

@@ -89,8 +89,12 @@ bool NodeContext::readableAtCallTime(size_t i, bool truncateFloats) const {
   if (!(integer || floating) || !type.hasStaticShape() || type.getRank() > 1 ||
       type.getNumElements() > limits().MaxRank)
     return false;
-  // A graph input: the function's argument, whose data the runtime has on
-  // the host before the call (not a value computed inside it).
+  return isGraphInput(i);
+}
+
+bool NodeContext::isGraphInput(size_t i) const {
+  if (!hasInput(i) || constantInput(i))
+    return false;
   auto arg = mlir::dyn_cast_or_null<mlir::BlockArgument>(inputInfo(i).Value);
   return arg && mlir::isa<mlir::func::FuncOp>(arg.getOwner()->getParentOp());
 }

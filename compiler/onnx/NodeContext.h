@@ -137,6 +137,9 @@ public:
   /// Mul or Div of floats, mirrored exactly (an f32 result rounded to f32
   /// after each operation); nullopt otherwise, building nothing.
   std::optional<mlir::Value> realAtCallTime(size_t i);
+  /// Whether input `i` is a graph input: the function's argument, whose
+  /// data the runtime has on the host before the call.
+  bool isGraphInput(size_t i) const;
   /// Whether intsReadAtCallTime(i) would read input `i` (building nothing).
   bool readableAtCallTime(size_t i, bool truncateFloats = false) const;
   /// The integers of input `i` known per call only: a shape value's

@@ -78,6 +78,9 @@ std::vector<int64_t> shapeValues(ElementType type,
     append(int64_t());
   else if (type == ElementType::I32)
     append(int32_t());
+  else if (type == ElementType::I1) // a byte, any nonzero one true
+    for (uint8_t byte : data)
+      values.push_back(byte != 0);
   else if (type == ElementType::F32)
     append(float());
   else if (type == ElementType::F64)

@@ -50,8 +50,9 @@ struct CallShapes {
 /// time), ascending.
 std::vector<uint32_t> valueInputsOf(const schema::Function &function);
 
-/// The elements of an int32, int64, f32 or f64 tensor's `data` as
-/// resolveCall takes them: an integer's value, a float's double's bits
+/// The elements of an int32, int64, bool, f32 or f64 tensor's `data` as
+/// resolveCall takes them: an integer's value (a bool's 0 or 1), a float's
+/// double's bits
 /// (InputElementReal reads them exactly; InputElementPos/Neg truncate them
 /// toward zero, refusing one that is not finite or lies past int64). A
 /// partial element at the end is left out, so a short tensor gives too few

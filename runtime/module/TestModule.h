@@ -697,6 +697,7 @@ inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
             // An integer input of static shape holding element b.
             if (in.element_type() != sc::ElementType::I32 &&
                 in.element_type() != sc::ElementType::I64 &&
+                in.element_type() != sc::ElementType::I1 &&
                 in.element_type() != sc::ElementType::F32 &&
                 in.element_type() != sc::ElementType::F64)
               return false;

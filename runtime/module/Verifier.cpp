@@ -495,11 +495,12 @@ private:
           const sc::TensorType &input = *inputs.Get(a);
           if (op == sc::ShapeOpcode::InputDim)
             return b < static_cast<int64_t>(input.shape()->size());
-          // An element the runtime reads on the host: of an integer input
-          // whose size the signature fixes.
+          // An element the runtime reads on the host: of an integer, bool
+          // or float input whose size the signature fixes.
           if (!sc::isInputElementOpcode(op) ||
               (input.element_type() != sc::ElementType::I64 &&
                input.element_type() != sc::ElementType::I32 &&
+               input.element_type() != sc::ElementType::I1 &&
                input.element_type() != sc::ElementType::F32 &&
                input.element_type() != sc::ElementType::F64))
             return false;

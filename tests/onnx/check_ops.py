@@ -2862,6 +2862,42 @@ def runtime_range_of_computed_limit():
 
 
 @case
+def compress_nonzero_by_input_condition():
+    """Compress (along axis 1, and flattened) and NonZero of a bool
+    condition given at call time: the host counts its true elements per
+    call and the kernels place the chosen ones; one module at random
+    conditions, none true and all true among them (an empty output)."""
+    b8 = TensorProto.BOOL
+    nodes = [helper.make_node("Compress", ["x", "keep"], ["cols"], axis=1),
+             helper.make_node("Compress", ["x", "flat"], ["picked"]),
+             helper.make_node("NonZero", ["mask"], ["where"])]
+    model = dynamicGraph(
+        nodes, [("x", [3, 5]), ("keep", [4], b8), ("flat", [15], b8),
+                ("mask", [2, 3, 4], b8)],
+        [("cols", None), ("picked", None),
+         ("where", None, TensorProto.INT64)], {})
+    inputs, refs = Calls(), Calls()
+    rng = np.random.default_rng(400)
+    for n in range(4):
+        x = rand((3, 5), 410 + n)
+        if n == 1:
+            keep, flat, mask = (np.zeros(4, bool), np.zeros(15, bool),
+                                np.zeros((2, 3, 4), bool))
+        elif n == 2:
+            keep, flat, mask = (np.ones(4, bool), np.ones(15, bool),
+                                np.ones((2, 3, 4), bool))
+        else:
+            keep, flat, mask = (rng.random(4) < 0.5, rng.random(15) < 0.5,
+                                rng.random((2, 3, 4)) < 0.5)
+        wide = x.astype(np.float64)
+        inputs.append([x, keep, flat, mask])
+        refs.append([np.compress(keep, wide, axis=1),
+                     np.compress(flat, wide.reshape(-1)),
+                     np.array(np.nonzero(mask), np.int64).reshape(3, -1)])
+    return model, inputs, refs
+
+
+@case
 def runtime_cumsum_axis():
     """CumSum along an axis given at call time (a graph input), inclusive
     and reverse-exclusive: one module at each axis of a 3-D input, negative

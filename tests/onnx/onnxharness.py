@@ -126,9 +126,32 @@ def toleranceExcess(got: np.ndarray, ref: np.ndarray, tol: str,
     return float(excess.max()) if excess.size else 0.0
 
 
+def roundedDecimals(ref: np.ndarray) -> Optional[int]:
+    """The decimals (1 to 4) a float reference was written rounded to, as
+    some of ONNX 1.12's are (GridSample's, RoiAlign's): every finite value a
+    multiple of 10^-d to float32 precision, at least 4 values, and one not a
+    multiple of 10^-(d-1). None otherwise (finer roundings are within the
+    tolerance anyway)."""
+    if ref.dtype.kind != "f":
+        return None
+    wide = ref.astype(np.float64).reshape(-1)
+    wide = wide[np.isfinite(wide)]
+    if wide.size < 4:
+        return None
+    slack = np.abs(wide) * float(np.finfo(np.float32).eps)
+    def multipleOf(d):
+        scaled = wide * 10.0 ** d
+        return np.abs(scaled - np.round(scaled)) <= slack * 10.0 ** d + 1e-9
+    for d in range(1, 5):
+        if multipleOf(d).all():
+            return d if not multipleOf(d - 1).all() else None
+    return None
+
+
 def checkOutput(got: np.ndarray, ref: np.ndarray, scaleByMax: bool,
                 floatTolerance: Optional[str] = None,
-                emulated: Optional[np.ndarray] = None
+                emulated: Optional[np.ndarray] = None,
+                roundedReferences: bool = False
                 ) -> Tuple[bool, float, str]:
     """Compares one output with its reference: same shape, same dtype, then
     |got - ref| <= atol + rtol * |ref| with the dtype's tolerance, or for
@@ -141,7 +164,11 @@ def checkOutput(got: np.ndarray, ref: np.ndarray, scaleByMax: bool,
     precision's roundings (tests/models/emulate.py), sets the budget of a
     deep network whose own roundings already miss the tolerance: an output
     outside the tolerance passes when its excess over it is at most
-    EMULATION_BUDGET times the emulation's (and the detail says so)."""
+    EMULATION_BUDGET times the emulation's (and the detail says so).
+
+    With `roundedReferences`, a float reference written rounded to d <= 4
+    decimals (roundedDecimals) allows half a unit of its last decimal more
+    than the tolerance, and the detail says so."""
     if got.shape != ref.shape or got.dtype != ref.dtype:
         return (False, float("inf"),
                 f"got {npyTypeName(got.dtype)}{list(got.shape)}, want "
@@ -156,6 +183,18 @@ def checkOutput(got: np.ndarray, ref: np.ndarray, scaleByMax: bool,
         finite = np.abs(wide[np.isfinite(wide)])
         atolScale = float(finite.max()) if finite.size else 1.0
     ok, err, detail = cases.compare(got, ref, scale, tol, atolScale)
+    decimals = roundedDecimals(ref) if roundedReferences else None
+    if not ok and decimals is not None and tol != "exact":
+        # The reference's own rounding, half a unit of its last decimal,
+        # on top of the tolerance's atol (scaled as compare scales it).
+        atol = cases.TOLERANCES[tol][0]
+        widened = (atol * atolScale + 0.5 * 10.0 ** -decimals) / atol
+        ok, err, roundedDetail = cases.compare(got, ref, scale, tol, widened)
+        if ok:
+            return True, err, (f"within the tolerance plus the reference's "
+                               f"rounding to {decimals} decimals")
+        detail = f"{detail} (also past the reference's {decimals}-decimal " \
+            f"rounding)"
     if ok or emulated is None or tol == "exact":
         return ok, err, detail
     if emulated.shape != ref.shape:
@@ -190,7 +229,8 @@ class Outcome:
 def runAndCheck(binDir: str, device: str, module: str, sets: List[DataSet],
                 workDir: str, timeout: float, scaleByMax: bool = False,
                 wrapper: Sequence[str] = (),
-                floatTolerance: Optional[str] = None) -> Outcome:
+                floatTolerance: Optional[str] = None,
+                roundedReferences: bool = False) -> Outcome:
     """Runs the module's only function on each data set and compares every
     output; the first failing set decides the reason. A pass that needed
     an emulated reference's budget says so in its reason."""
@@ -224,7 +264,8 @@ def runAndCheck(binDir: str, device: str, module: str, sets: List[DataSet],
             emulated = (np.load(emulatedPath, allow_pickle=False)
                         if emulatedPath else None)
             ok, err, detail = checkOutput(got, ref, scaleByMax,
-                                          floatTolerance, emulated)
+                                          floatTolerance, emulated,
+                                          roundedReferences)
             if ok and detail:
                 notes.append(f"{where}output {k} {detail}")
             if not ok:

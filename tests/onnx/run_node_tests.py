@@ -21,7 +21,12 @@ as exporters write such values; the case's reason names those inputs
 (--no-constant-inputs leaves them unsupported).
 Outputs must have the reference's shape and dtype; floats (and doubles)
 match within 1e-5 + 1e-4 |ref|, float16 within 2.5e-3 + 1e-3 |ref|, NaN
-matches NaN, integers and booleans exactly.
+matches NaN, integers and booleans exactly. A float reference written
+rounded to 4 or fewer decimals (some of ONNX 1.12's are: GridSample's,
+RoiAlign's) allows half a unit of its last decimal more, and the case's
+reason says so. The cases of REFERENCE_DEFECTS, whose references are wrong
+by the operator's definition, stay failures with the defect in their
+reason.
 
 For the GPU machine (no compiler, no ONNX package): here, compile with
 --target-device cuda --cuda-target sm_90a --save-modules KIT (modules,
@@ -333,6 +338,25 @@ def makeInputConstant(modelPath, name, sets, outPath):
     return k
 
 
+# Cases whose ONNX 1.12 reference outputs are themselves wrong, as checked
+# against the operator's definition: they stay failures, and their reason
+# says why, so the table tells them from Kiln's own.
+_WINDOWS = ("generated with pi taken as 3.1415 (onnx/backend/test/case/node/"
+            "*window.py); Kiln computes the definition's 2*pi*n/N")
+REFERENCE_DEFECTS = {
+    **{f"test_{w}window{s}{e}": _WINDOWS
+       for w in ("hann", "hamming", "blackman")
+       for s in ("", "_symmetric") for e in ("", "_expanded")},
+    "test_adam_multiple": (
+        "computed with epsilon 1e-2 where the model leaves the default 1e-6 "
+        "(onnx/onnx#7749, fixed by #7763)"),
+    "test_maxunpool_export_with_output_shape": (
+        "places values by the inferred 4x4 shape and pads to 5x5; ONNX "
+        "Runtime lists it as broken (onnx/onnx#2398); Kiln follows PyTorch "
+        "and ONNX Runtime"),
+}
+
+
 def run(entry, workDir, args):
     """Runs a prepared or prebuilt entry: a Result."""
     ops = entry.info.get("ops", [])
@@ -344,7 +368,11 @@ def run(entry, workDir, args):
     os.makedirs(caseWork, exist_ok=True)
     outcome = harness.runAndCheck(args.bin_dir, args.device, entry.module,
                                   entry.sets, caseWork, args.timeout,
-                                  wrapper=args.wrapper.split())
+                                  wrapper=args.wrapper.split(),
+                                  roundedReferences=True)
+    if outcome.status == FAIL and entry.name in REFERENCE_DEFECTS:
+        outcome.reason += (f" (reference defect: "
+                           f"{REFERENCE_DEFECTS[entry.name]})")
     if not args.keep_temp:
         # Modules and outputs of 900 cases would fill a small /tmp.
         shutil.rmtree(caseWork, ignore_errors=True)
@@ -435,7 +463,11 @@ def writeTable(path, results, args, counts):
         "",
         "Outputs must have the reference's shape and dtype; floats match "
         "within 1e-5 + 1e-4·|ref| (float16: 2.5e-3 + 1e-3·|ref|), NaN "
-        "matches NaN, integers and booleans exactly. *unsupported*: the "
+        "matches NaN, integers and booleans exactly; a reference written "
+        "rounded to 4 or fewer decimals allows half a unit of its last "
+        "decimal more (the case's reason says so). A failure marked "
+        "*reference defect* has a reference that is wrong by the operator's "
+        "definition (the reason says how). *unsupported*: the "
         "importer refused the model saying so, or (reason `runner:`) the "
         "runner cannot pass the case's values to kiln-run-module. "
         "*constant inputs*: graph inputs the importer needs at import time "

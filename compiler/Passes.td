@@ -45,6 +45,21 @@ def LowerInputOps : Pass<"kiln-lower-input-ops", "mlir::func::FuncOp"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def TosaCondIfToSelect : Pass<"kiln-tosa-cond-if-to-select",
+                               "mlir::func::FuncOp"> {
+  let summary = "Runs both branches of a tosa.cond_if and selects the results";
+  let description = [{
+    Kiln's plans have no conditional steps, so a tosa.cond_if (issue 19
+    item 4) inlines both branches and makes each result a linalg.generic
+    selecting elementwise by the condition, read as 0-d data. Branches with
+    side effects and results of dynamic shape are refused with an error at
+    the op.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def TosaConcatToTensor : Pass<"kiln-tosa-concat-to-tensor",
                                "mlir::func::FuncOp"> {
   let summary = "Rewrites tosa.concat as tensor.concat";

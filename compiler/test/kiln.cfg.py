@@ -1,4 +1,5 @@
-# lit configuration: every .mlir under compiler/ with a RUN line is a test.
+# lit configuration: every .mlir under compiler/ with a RUN line is a test
+# (an `Inputs` folder holds files tests compile, not tests).
 import os
 import lit.formats
 
@@ -7,7 +8,7 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
 config.test_source_root = os.path.join(config.kiln_src_root, "compiler")
 config.test_exec_root = config.kiln_test_exec_root
-config.excludes = ["kiln.cfg.py", "lit.site.cfg.py.in"]
+config.excludes = ["kiln.cfg.py", "lit.site.cfg.py.in", "Inputs"]
 config.environment["PATH"] = os.pathsep.join(
     [config.kiln_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 

@@ -771,6 +771,21 @@ func.func @FN(%a: tensor<8xf32>) -> tensor<8xf32> {
   %0 = tosa.reshape %a, %s : (tensor<8xf32>, !tosa.shape<2>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }"""),
+    # Both branches run, each result selected by the condition
+    # (kiln-tosa-cond-if-to-select).
+    "tosa.cond_if": lambda: fn("""func.func @FN(%c: tensor<i1>, %a: tensor<2x4xf32>, %b: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %0 = tosa.cond_if %c (%x = %a, %y = %b) : tensor<i1> (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32> {
+  ^bb0(%x: tensor<2x4xf32>, %y: tensor<2x4xf32>):
+    %s = tosa.add %x, %y : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+    tosa.yield %s : tensor<2x4xf32>
+  } else {
+  ^bb0(%x: tensor<2x4xf32>, %y: tensor<2x4xf32>):
+    %d = tosa.sub %x, %y : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+    tosa.yield %d : tensor<2x4xf32>
+  }
+  return %0 : tensor<2x4xf32>
+}"""),
+    "tosa.yield": lambda: CUSTOM["tosa.cond_if"](),
     "tosa.const_shape": lambda: CUSTOM["tosa.reshape"](),
     "tosa.reshape": lambda: fn("""func.func @FN(%a: tensor<8xf32>) -> tensor<2x4xf32> {
   %s = tosa.const_shape {values = dense<[2, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>

@@ -2898,6 +2898,68 @@ def compress_nonzero_by_input_condition():
 
 
 @case
+def loop_unrolled():
+    """Loop of a constant trip count: a for loop (no condition) with a
+    loop-carried value and a scan output, the step number used as data;
+    and a while loop whose condition is given at call time and recomputed
+    by the body from the carried value (each step masked once it is
+    false)."""
+    f32, i64, b8 = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+    for_body = helper.make_graph(
+        [helper.make_node("Cast", ["i"], ["fi"], to=f32),
+         helper.make_node("Mul", ["y_in", "two"], ["y2"]),
+         helper.make_node("Add", ["y2", "fi"], ["y_out"]),
+         helper.make_node("Identity", ["y_out"], ["scan"])],
+        "for_body",
+        [helper.make_tensor_value_info("i", i64, []),
+         helper.make_tensor_value_info("c_in", b8, []),
+         helper.make_tensor_value_info("y_in", f32, [3])],
+        [helper.make_tensor_value_info("c_in", b8, []),
+         helper.make_tensor_value_info("y_out", f32, [3]),
+         helper.make_tensor_value_info("scan", f32, [3])])
+    while_body = helper.make_graph(
+        [helper.make_node("Add", ["z_in", "one"], ["z_out"]),
+         helper.make_node("ReduceSum", ["z_out"], ["total"], keepdims=0),
+         helper.make_node("Less", ["total", "limit"], ["go"])],
+        "while_body",
+        [helper.make_tensor_value_info("j", i64, []),
+         helper.make_tensor_value_info("go_in", b8, []),
+         helper.make_tensor_value_info("z_in", f32, [3])],
+        [helper.make_tensor_value_info("go", b8, []),
+         helper.make_tensor_value_info("z_out", f32, [3])])
+    trips = numpy_helper.from_array(np.array(4, np.int64), "trips")
+    six = numpy_helper.from_array(np.array(6, np.int64), "six")
+    nodes = [helper.make_node("Constant", [], ["trips"], value=trips),
+             helper.make_node("Constant", [], ["six"], value=six),
+             helper.make_node("Loop", ["trips", "", "y"], ["y_final", "ys"],
+                              body=for_body),
+             helper.make_node("Loop", ["six", "start", "z"], ["z_final"],
+                              body=while_body)]
+    model = dynamicGraph(
+        nodes, [("y", [3]), ("z", [3]), ("start", [], b8), ("limit", [])],
+        [("y_final", [3]), ("ys", [4, 3]), ("z_final", [3])],
+        {"two": np.array(2, np.float32), "one": np.array(1, np.float32)})
+    inputs, refs = Calls(), Calls()
+    for n, (start, limit) in enumerate(((True, 5.0), (True, 100.0),
+                                        (False, 100.0), (True, -50.0))):
+        y, z = rand((3,), 420 + n), rand((3,), 430 + n)
+        wy, wz = y.astype(np.float64), z.astype(np.float64)
+        ys = []
+        for i in range(4):
+            wy = wy * 2 + i
+            ys.append(wy)
+        go = start
+        for _ in range(6):
+            if not go:
+                break
+            wz = wz + 1
+            go = wz.sum() < limit
+        inputs.append([y, z, np.array(start), np.array(limit, np.float32)])
+        refs.append([wy, np.stack(ys), wz])
+    return model, inputs, refs
+
+
+@case
 def runtime_cumsum_axis():
     """CumSum along an axis given at call time (a graph input), inclusive
     and reverse-exclusive: one module at each axis of a 3-D input, negative

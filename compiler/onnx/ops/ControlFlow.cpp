@@ -9,6 +9,11 @@
 //   the branches' outputs must agree in type and static shape. Both branches
 //   run: a check of the one not taken (an index out of range) fails the call
 //   too.
+// - Loop: a constant trip count unrolls it as Scan, the step number a
+//   constant of each step; a condition known per call masks each step (a
+//   step after it turned false keeps the loop-carried values), where scan
+//   outputs, as long as the steps taken, are unsupported. A trip count
+//   known per call would need the runtime to repeat steps.
 // - Scan: the sequence length is static, so the body is imported once per
 //   step (as RNN, GRU and LSTM are unrolled), reading each scan input's
 //   slice at the step along its axis (from the end for a reverse direction)
@@ -322,9 +327,9 @@ LogicalResult convertScan(NodeContext &ctx) {
     steps = length;
   }
   if (steps < 1)
-    return ctx.unsupported("a scan of no steps");
+    return ctx.unsupported("scan of no steps");
   if (steps * batch > kMaxRecurrentSteps)
-    return ctx.unsupported("a scan of " + std::to_string(steps * batch) +
+    return ctx.unsupported("scan of " + std::to_string(steps * batch) +
                            " steps (the importer unrolls at most " +
                            std::to_string(kMaxRecurrentSteps) + ")");
   OpBuilder &b = ctx.builder();
@@ -365,11 +370,155 @@ LogicalResult convertScan(NodeContext &ctx) {
   return success();
 }
 
+/// `value` as a 0-d bool tensor (a condition of one element).
+Value conditionTensor(NodeContext &ctx, const OnnxValue &value) {
+  return reshapeTo(ctx.builder(), ctx.loc(), tensorOf(ctx, value), {});
+}
+
+LogicalResult convertLoop(NodeContext &ctx) {
+  const onnx::GraphProto *body = graphAttr(ctx, "body");
+  if (!body)
+    return failure();
+  // The trip count decides how often the body is imported: it must be
+  // known at import (a trip count given per call would need the runtime to
+  // repeat steps).
+  if (!ctx.hasInput(0))
+    return ctx.unsupported("loop without a trip count (its length is data)");
+  const HostTensor *trips = ctx.constantInput(0);
+  if (!trips)
+    return ctx.unsupported("trip count given per call (the importer unrolls "
+                           "loops whose trip count is a constant)");
+  if (trips->numElements() != 1 || !isIntegerDType(trips->dtype()))
+    return ctx.emitError() << "trip count must be one integer";
+  int64_t steps = std::max<int64_t>(trips->intAt(0), 0);
+  if (steps > kMaxRecurrentSteps)
+    return ctx.unsupported("loop of " + std::to_string(steps) +
+                           " steps (the importer unrolls at most " +
+                           std::to_string(kMaxRecurrentSteps) + ")");
+  int64_t carried = static_cast<int64_t>(ctx.numInputs()) - 2;
+  int64_t scanned = static_cast<int64_t>(ctx.numOutputs()) - carried;
+  if (carried < 0 || scanned < 0)
+    return ctx.emitError() << "has " << ctx.numInputs() << " inputs and "
+                           << ctx.numOutputs() << " outputs";
+  // The condition: absent (the body's is ignored), constant, or data. A
+  // condition known per call masks each step (a step after it turned
+  // false keeps the values), which scan outputs, as long as the steps
+  // taken, cannot follow.
+  bool useCondition = ctx.hasInput(1);
+  std::optional<OnnxValue> cond;
+  if (useCondition) {
+    cond = ctx.inputInfo(1);
+    if (cond->DType != Bool || !cond->Type.hasStaticShape() ||
+        cond->Type.getNumElements() != 1)
+      return ctx.emitError() << "cond must be one bool";
+  }
+  llvm::SmallVector<OnnxValue> values;
+  for (int64_t k = 0; k < carried; ++k) {
+    if (!ctx.hasInput(2 + k))
+      return ctx.emitError() << "loop-carried value " << k << " is missing";
+    values.push_back(ctx.inputInfo(2 + k));
+  }
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  llvm::SmallVector<llvm::SmallVector<Value>> perStep(scanned);
+  llvm::SmallVector<int32_t> scanTypes(scanned, 0);
+  auto constantTrue = [](const std::optional<OnnxValue> &c) {
+    return c && c->Constant && c->Constant->intAt(0) != 0;
+  };
+  auto constantFalse = [](const std::optional<OnnxValue> &c) {
+    return c && c->Constant && c->Constant->intAt(0) == 0;
+  };
+  for (int64_t t = 0; t < steps && !constantFalse(cond); ++t) {
+    llvm::SmallVector<OnnxValue> inputs;
+    inputs.push_back(OnnxValue{RankedTensorType::get({}, b.getI64Type()), Int64,
+                               Value(), HostTensor::fromInt64s(Int64, {}, {t}),
+                               ""});
+    inputs.push_back(
+        cond ? *cond
+             : OnnxValue{RankedTensorType::get({}, b.getI1Type()), Bool,
+                         Value(), HostTensor::fromInt64s(Bool, {}, {1}), ""});
+    llvm::append_range(inputs, values);
+    FailureOr<llvm::SmallVector<OnnxValue>> out = importBody(
+        ctx, *body, inputs, static_cast<size_t>(1 + carried + scanned));
+    if (failed(out))
+      return failure();
+    bool masked = useCondition && !constantTrue(cond);
+    if (masked && scanned > 0)
+      return ctx.unsupported("scan outputs of a loop whose condition is "
+                             "known per call (their length is data)");
+    for (int64_t k = 0; k < carried; ++k) {
+      const OnnxValue &next = (*out)[1 + k];
+      if (next.Type != values[k].Type || next.DType != values[k].DType)
+        return ctx.emitError() << "its body changes loop-carried value " << k
+                               << " from " << dtypeName(values[k].DType) << " "
+                               << shapeString(values[k].Type.getShape())
+                               << " to " << dtypeName(next.DType) << " "
+                               << shapeString(next.Type.getShape());
+      if (!masked) {
+        values[k] = next;
+        continue;
+      }
+      if (!next.Type.hasStaticShape())
+        return ctx.unsupported("loop-carried value of dynamic shape under "
+                               "a condition known per call");
+      Value kept = buildElementwise(
+          b, loc,
+          {conditionTensor(ctx, *cond), tensorOf(ctx, next),
+           tensorOf(ctx, values[k])},
+          next.Type.getShape(), next.Type.getElementType(),
+          [](OpBuilder &nb, Location l, ValueRange v) {
+            return Value(arith::SelectOp::create(nb, l, v[0], v[1], v[2]));
+          });
+      values[k] = OnnxValue{next.Type, next.DType, kept, std::nullopt, ""};
+    }
+    for (int64_t k = 0; k < scanned; ++k) {
+      const OnnxValue &v = (*out)[1 + carried + k];
+      if (!v.Type.hasStaticShape() ||
+          (t > 0 &&
+           (v.Type != cast<RankedTensorType>(perStep[k].front().getType()) ||
+            v.DType != scanTypes[k])))
+        return ctx.unsupported("scan output " + std::to_string(k) +
+                               " of dynamic shape or changing type");
+      scanTypes[k] = v.DType;
+      perStep[k].push_back(tensorOf(ctx, v));
+    }
+    if (!useCondition)
+      continue;
+    // The next step runs while both conditions hold.
+    const OnnxValue &next = (*out)[0];
+    if (next.DType != Bool || !next.Type.hasStaticShape() ||
+        next.Type.getNumElements() != 1)
+      return ctx.emitError() << "its body's condition must be one bool";
+    if (constantTrue(cond) || constantFalse(next))
+      cond = next;
+    else if (!constantTrue(next))
+      cond = OnnxValue{
+          RankedTensorType::get({}, b.getI1Type()), Bool,
+          buildElementwise(
+              b, loc, {conditionTensor(ctx, *cond), conditionTensor(ctx, next)},
+              {}, b.getI1Type(),
+              [](OpBuilder &nb, Location l, ValueRange v) {
+                return Value(arith::AndIOp::create(nb, l, v[0], v[1]));
+              }),
+          std::nullopt, ""};
+  }
+  for (int64_t k = 0; k < carried; ++k)
+    forward(ctx, k, values[k]);
+  for (int64_t k = 0; k < scanned; ++k) {
+    if (perStep[k].empty())
+      return ctx.unsupported("scan output " + std::to_string(k) +
+                             " of a loop of no steps");
+    ctx.setOutput(carried + k, stack(b, loc, perStep[k], 0), scanTypes[k]);
+  }
+  return success();
+}
+
 } // namespace
 
 void registerControlFlowOps(OpRegistry &registry) {
   registry.add("If", convertIf);
   registry.add("Scan", convertScan);
+  registry.add("Loop", convertLoop);
 }
 
 } // namespace kiln::onnx_import

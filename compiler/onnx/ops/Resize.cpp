@@ -632,7 +632,7 @@ LogicalResult resizePerCall(NodeContext &ctx, ResizeOptions o,
         !ctx.readableAtCallTime(scalesInput, /*floats=*/true))
       return ctx.unsupported("scales computed inside the model");
     if (roiPerCall && !ctx.readableAtCallTime(1, /*floats=*/true))
-      return ctx.unsupported("a roi computed inside the model with scales");
+      return ctx.unsupported("roi computed inside the model with scales");
     perCall.Scales = ctx.input(scalesInput);
   }
   Type f64 = b.getF64Type();

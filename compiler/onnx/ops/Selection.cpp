@@ -46,12 +46,12 @@ FailureOr<Condition> readCondition(NodeContext &ctx, size_t i) {
   int64_t n = ctx.inputType(i).getNumElements();
   if (!ctx.isGraphInput(i))
     return (void)ctx.unsupported(
-               "a condition computed inside the model (its count of true "
+               "condition computed inside the model (its count of true "
                "elements would be read back from the device mid-call; a "
                "condition given as a graph input is counted on the host)"),
            failure();
   if (n > kMaxConditionElements)
-    return (void)ctx.unsupported("a condition of " + std::to_string(n) +
+    return (void)ctx.unsupported("condition of " + std::to_string(n) +
                                  " elements (at most " +
                                  std::to_string(kMaxConditionElements) +
                                  " are counted per call)"),

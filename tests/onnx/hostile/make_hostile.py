@@ -812,6 +812,21 @@ def scan_unrolled_past_budget(p):
         [vi("final", FLOAT, [1])]))
 
 
+@case("loop_trip_count_1e12", "loop_long")
+def loop_trip_count_1e12(p):
+    """A Loop of 10^12 steps given as a constant: the importer unrolls at
+    most 4096."""
+    body = helper.make_graph(
+        [node("Identity", ["c_in"], ["c_out"], "keep"),
+         node("Relu", ["v_in"], ["v_out"], "relu")], "body",
+        [vi("i", INT64, []), vi("c_in", BOOL, []), vi("v_in", FLOAT, [2])],
+        [vi("c_out", BOOL, []), vi("v_out", FLOAT, [2])])
+    return p.save(model(
+        [node("Loop", ["trips", "", "x"], ["y"], "loop_long", body=body)],
+        [vi("x", FLOAT, [2])], [vi("y", FLOAT, [2])],
+        [i64("trips", 10**12)]))
+
+
 @case("if_branch_misfit", "branches giving float[2] and float[4]")
 def if_branch_misfit(p):
     """If on a condition given at call time whose branches give outputs of

@@ -127,11 +127,11 @@ def toleranceExcess(got: np.ndarray, ref: np.ndarray, tol: str,
 
 
 def roundedDecimals(ref: np.ndarray) -> Optional[int]:
-    """The decimals (1 to 4) a float reference was written rounded to, as
-    some of ONNX 1.12's are (GridSample's, RoiAlign's): every finite value a
-    multiple of 10^-d to float32 precision, at least 4 values, and one not a
-    multiple of 10^-(d-1). None otherwise (finer roundings are within the
-    tolerance anyway)."""
+    """4 when a float reference was written rounded to 4 decimals, as some
+    of ONNX 1.12's are (GridSample's, RoiAlign's): at least 4 finite values,
+    every one a multiple of 1e-4 to float32 precision and at least half of
+    them not multiples of 1e-3 (values that are simply short, 0.5 or 2.25,
+    are no sign of rounding and get no allowance). None otherwise."""
     if ref.dtype.kind != "f":
         return None
     wide = ref.astype(np.float64).reshape(-1)
@@ -139,13 +139,14 @@ def roundedDecimals(ref: np.ndarray) -> Optional[int]:
     if wide.size < 4:
         return None
     slack = np.abs(wide) * float(np.finfo(np.float32).eps)
+
     def multipleOf(d):
         scaled = wide * 10.0 ** d
         return np.abs(scaled - np.round(scaled)) <= slack * 10.0 ** d + 1e-9
-    for d in range(1, 5):
-        if multipleOf(d).all():
-            return d if not multipleOf(d - 1).all() else None
-    return None
+
+    if not multipleOf(4).all():
+        return None
+    return 4 if (~multipleOf(3)).sum() * 2 >= wide.size else None
 
 
 def checkOutput(got: np.ndarray, ref: np.ndarray, scaleByMax: bool,
@@ -166,9 +167,9 @@ def checkOutput(got: np.ndarray, ref: np.ndarray, scaleByMax: bool,
     outside the tolerance passes when its excess over it is at most
     EMULATION_BUDGET times the emulation's (and the detail says so).
 
-    With `roundedReferences`, a float reference written rounded to d <= 4
-    decimals (roundedDecimals) allows half a unit of its last decimal more
-    than the tolerance, and the detail says so."""
+    With `roundedReferences`, a float reference written rounded to 4
+    decimals (roundedDecimals) allows half a unit of its last decimal (5e-5)
+    more than the tolerance, and the detail says so."""
     if got.shape != ref.shape or got.dtype != ref.dtype:
         return (False, float("inf"),
                 f"got {npyTypeName(got.dtype)}{list(got.shape)}, want "

@@ -22,9 +22,9 @@ as exporters write such values; the case's reason names those inputs
 Outputs must have the reference's shape and dtype; floats (and doubles)
 match within 1e-5 + 1e-4 |ref|, float16 within 2.5e-3 + 1e-3 |ref|, NaN
 matches NaN, integers and booleans exactly. A float reference written
-rounded to 4 or fewer decimals (some of ONNX 1.12's are: GridSample's,
-RoiAlign's) allows half a unit of its last decimal more, and the case's
-reason says so. The cases of REFERENCE_DEFECTS, whose references are wrong
+rounded to 4 decimals (some of ONNX 1.12's are: GridSample's, RoiAlign's;
+onnxharness.roundedDecimals tells) allows 5e-5 more, and the case's reason
+says so. The cases of REFERENCE_DEFECTS, whose references are wrong
 by the operator's definition, stay failures with the defect in their
 reason.
 
@@ -499,8 +499,8 @@ def writeTable(path, results, args, counts):
         "Outputs must have the reference's shape and dtype; floats match "
         "within 1e-5 + 1e-4·|ref| (float16: 2.5e-3 + 1e-3·|ref|), NaN "
         "matches NaN, integers and booleans exactly; a reference written "
-        "rounded to 4 or fewer decimals allows half a unit of its last "
-        "decimal more (the case's reason says so). A failure marked "
+        "rounded to 4 decimals allows 5e-5 more (the case's reason says "
+        "so). A failure marked "
         "*reference defect* has a reference that is wrong by the operator's "
         "definition (the reason says how). *unsupported*: the "
         "importer refused the model saying so, or (reason `runner:`) the "

@@ -2959,6 +2959,51 @@ def loop_unrolled():
     return model, inputs, refs
 
 
+def melReference(mels, n, rate, lo, hi):
+    """MelWeightMatrix by ONNX's definition in float64 (as
+    mel_weight_matrix_lower_edge writes it out)."""
+    mel = lambda f: 2595 * np.log10(1 + f / 700)  # noqa: E731
+    step = (mel(hi) - mel(lo)) / (mels + 2)
+    pts = [int(np.floor((n + 1) * 700 * (10 ** ((mel(lo) + i * step) / 2595)
+                                         - 1) / rate))
+           for i in range(mels + 2)]
+    ref = np.zeros((n // 2 + 1, mels))
+    for i in range(mels):
+        left, center, right = pts[i:i + 3]
+        if center == left:
+            ref[center, i] = 1
+        for j in range(left, center + 1):
+            if center > left:
+                ref[j, i] = (j - left) / (center - left)
+        for j in range(center, right):
+            ref[j, i] = (right - j) / (right - center)
+    return ref
+
+
+@case
+def runtime_mel_weight_matrix():
+    """MelWeightMatrix whose five inputs are given at call time: one module
+    at several bin counts, DFT lengths, rates and edges (the extents read on
+    the host, the weights computed by the kernel in double)."""
+    i64, i32, f32 = TensorProto.INT64, TensorProto.INT32, TensorProto.FLOAT
+    model = dynamicGraph(
+        [helper.make_node("MelWeightMatrix", ["mels", "n", "rate", "lo", "hi"],
+                          ["w"])],
+        [("mels", [], i64), ("n", [], i64), ("rate", [], i32), ("lo", [], f32),
+         ("hi", [], f32)], [("w", None)], {})
+    inputs, refs = Calls(), Calls()
+    for mels, n, rate, lo, hi in ((5, 40, 16000, 300.0, 7000.0),
+                                  (8, 64, 8000, 0.0, 4000.0),
+                                  (1, 17, 22050, 100.0, 5000.0),
+                                  (13, 256, 44100, 20.0, 11025.0)):
+        inputs.append([np.array(mels, np.int64), np.array(n, np.int64),
+                       np.array(rate, np.int32), np.array(lo, np.float32),
+                       np.array(hi, np.float32)])
+        refs.append([melReference(mels, n, rate, float(np.float32(lo)),
+                                  float(np.float32(hi)))])
+    return model, inputs, refs
+
+
 @case
 def runtime_cumsum_axis():
     """CumSum along an axis given at call time (a graph input), inclusive

@@ -148,6 +148,151 @@ LogicalResult convertWindow(NodeContext &ctx, llvm::ArrayRef<double> a) {
   return success();
 }
 
+/// MelWeightMatrix whose inputs are graph inputs read at each call: the
+/// extents [dft_length / 2 + 1, num_mel_bins] read on the host (each
+/// integer checked to be at least 1 per call), and the kernel reading all
+/// five as data and computing each weight as the import-time fold does, in
+/// double: its band's three points, then the rising or falling edge. A
+/// point past the last bin (an upper edge above half the sample rate,
+/// which the fold refuses) leaves that band's triangle cut off there.
+LogicalResult convertMelWeightMatrixAtCallTime(NodeContext &ctx) {
+  static const char *names[] = {"num_mel_bins", "dft_length", "sample_rate",
+                                "lower_edge_hertz", "upper_edge_hertz"};
+  for (size_t i = 0; i < 5; ++i) {
+    if (ctx.inputType(i).getNumElements() != 1)
+      return ctx.emitError() << names[i] << " must be a scalar";
+    if (i < 3 ? !isIntegerDType(ctx.inputDType(i))
+              : !isFloatDType(ctx.inputDType(i)))
+      return ctx.emitError()
+             << names[i] << " must be " << (i < 3 ? "an integer" : "a float");
+  }
+  int32_t dtype = ctx.attrInt("output_datatype", Float);
+  if (ctx.failedAttributes())
+    return failure();
+  if ((!isFloatDType(dtype) && !isIntegerDType(dtype)) ||
+      !elementTypeOf(ctx.context(), dtype))
+    return ctx.unsupported("output_datatype " + dtypeName(dtype));
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  // Each integer as an index on the host: read per call, or the constant.
+  auto hostInt = [&](size_t i) -> Value {
+    if (const HostTensor *c = ctx.constantInput(i))
+      return arith::ConstantIndexOp::create(b, loc, c->intAt(0));
+    return ctx.intsReadAtCallTime(i)->front();
+  };
+  Value mels = hostInt(0), dftLength = hostInt(1), sampleRate = hostInt(2);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value integers[] = {mels, dftLength, sampleRate};
+  for (size_t i = 0; i < 3; ++i)
+    cf::AssertOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, integers[i],
+                              one),
+        ctx.describe() + ": " + names[i] + " must be at least 1");
+  // Extents >= 0 for the shape program even in a call the checks refuse.
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value columns = arith::MaxSIOp::create(b, loc, mels, zero);
+  Value rows = arith::AddIOp::create(
+      b, loc,
+      arith::DivSIOp::create(b, loc,
+                             arith::MaxSIOp::create(b, loc, dftLength, zero),
+                             arith::ConstantIndexOp::create(b, loc, 2)),
+      one);
+  Type element = elementTypeOf(ctx.context(), dtype);
+  auto type = RankedTensorType::get(
+      {ShapedType::kDynamic, ShapedType::kDynamic}, element);
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), element,
+                                       ValueRange{rows, columns});
+  llvm::SmallVector<Value> operands;
+  llvm::SmallVector<AffineMap> maps;
+  for (size_t i = 0; i < 5; ++i) {
+    operands.push_back(ctx.input(i));
+    maps.push_back(everywhereMap(ctx, 2, i));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(2));
+  llvm::SmallVector<int32_t> dtypes;
+  for (size_t i = 0; i < 5; ++i)
+    dtypes.push_back(ctx.inputDType(i));
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, operands, ValueRange{init}, maps,
+      llvm::SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Type f64 = nb.getF64Type(), i64 = nb.getI64Type();
+        auto real = [&](double v) -> Value {
+          return arith::ConstantOp::create(nb, l, nb.getF64FloatAttr(v));
+        };
+        auto asReal = [&](size_t i) {
+          return convertScalar(nb, l, args[i], dtypes[i], Double);
+        };
+        Value melCount = asReal(0), length = asReal(1), rate = asReal(2);
+        auto add = [&](Value x, Value y) -> Value {
+          return arith::AddFOp::create(nb, l, x, y);
+        };
+        auto sub = [&](Value x, Value y) -> Value {
+          return arith::SubFOp::create(nb, l, x, y);
+        };
+        auto mul = [&](Value x, Value y) -> Value {
+          return arith::MulFOp::create(nb, l, x, y);
+        };
+        auto div = [&](Value x, Value y) -> Value {
+          return arith::DivFOp::create(nb, l, x, y);
+        };
+        // mel(f) = 2595 log10(1 + f / 700), as the fold computes it.
+        auto mel = [&](Value f) {
+          return mul(real(2595), math::Log10Op::create(
+                                     nb, l, add(real(1), div(f, real(700)))));
+        };
+        Value low = mel(asReal(3));
+        Value step = div(sub(mel(asReal(4)), low), add(melCount, real(2)));
+        Value j = arith::SIToFPOp::create(
+            nb, l, f64,
+            arith::IndexCastOp::create(nb, l, i64,
+                                       linalg::IndexOp::create(nb, l, 0)));
+        Value band = arith::SIToFPOp::create(
+            nb, l, f64,
+            arith::IndexCastOp::create(nb, l, i64,
+                                       linalg::IndexOp::create(nb, l, 1)));
+        // Point k's bin: floor((dft_length + 1) * f / sample_rate) with
+        // f = 700 (10^((low + k step) / 2595) - 1).
+        auto point = [&](double offset) {
+          Value k = add(band, real(offset));
+          Value f = mul(
+              real(700),
+              sub(math::PowFOp::create(nb, l, real(10),
+                                       div(add(low, mul(k, step)), real(2595))),
+                  real(1)));
+          return Value(math::FloorOp::create(
+              nb, l, div(mul(add(length, real(1)), f), rate)));
+        };
+        Value left = point(0), center = point(1), right = point(2);
+        auto cmp = [&](arith::CmpFPredicate p, Value x, Value y) -> Value {
+          return arith::CmpFOp::create(nb, l, p, x, y);
+        };
+        auto select = [&](Value c, Value x, Value y) -> Value {
+          return arith::SelectOp::create(nb, l, c, x, y);
+        };
+        auto both = [&](Value x, Value y) -> Value {
+          return arith::AndIOp::create(nb, l, x, y);
+        };
+        // The falling edge from the center (written last by the fold, so it
+        // wins at the center), else the rising edge, else the center's 1
+        // of a band whose first two points coincide.
+        Value falling = both(cmp(arith::CmpFPredicate::OGE, j, center),
+                             cmp(arith::CmpFPredicate::OLT, j, right));
+        Value rising = both(both(cmp(arith::CmpFPredicate::OGE, j, left),
+                                 cmp(arith::CmpFPredicate::OLE, j, center)),
+                            cmp(arith::CmpFPredicate::OGT, center, left));
+        Value peak = both(cmp(arith::CmpFPredicate::OEQ, center, left),
+                          cmp(arith::CmpFPredicate::OEQ, j, center));
+        Value w = select(falling, div(sub(right, j), sub(right, center)),
+                         select(rising, div(sub(j, left), sub(center, left)),
+                                select(peak, real(1), real(0))));
+        linalg::YieldOp::create(nb, l, convertScalar(nb, l, w, Double, dtype));
+      });
+  ctx.setOutput(0, generic.getResult(0), dtype);
+  return success();
+}
+
 /// MelWeightMatrix: triangles over the one-sided DFT's bins, computed on
 /// the host from import-time inputs. num_mel_bins + 2 points equally spaced
 /// on the mel scale (mel(f) = 2595 log10(1 + f / 700)) from the lower edge,
@@ -155,6 +300,14 @@ LogicalResult convertWindow(NodeContext &ctx, llvm::ArrayRef<double> a) {
 /// mapped to bin floor((dft_length + 1) * f / sample_rate); band i rises
 /// from point i to 1 at point i + 1 and falls to 0 at point i + 2.
 LogicalResult convertMelWeightMatrix(NodeContext &ctx) {
+  bool atCallTime = false, allKnown = true;
+  for (size_t i = 0; i < 5; ++i) {
+    atCallTime |= !ctx.constantInput(i);
+    allKnown &= ctx.constantInput(i) ||
+                (i < 3 ? ctx.readableAtCallTime(i) : ctx.isGraphInput(i));
+  }
+  if (atCallTime && allKnown)
+    return convertMelWeightMatrixAtCallTime(ctx);
   llvm::SmallVector<double> in;
   static const char *names[] = {"num_mel_bins", "dft_length", "sample_rate",
                                 "lower_edge_hertz", "upper_edge_hertz"};

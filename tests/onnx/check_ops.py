@@ -1917,18 +1917,7 @@ def stft_complex_two_sided_window():
 @case
 def mel_weight_matrix_lower_edge():
     mels, n, rate, lo, hi = 5, 40, 16000, 300.0, 7000.0
-    mel = lambda f: 2595 * np.log10(1 + f / 700)  # noqa: E731
-    step = (mel(hi) - mel(lo)) / (mels + 2)
-    pts = [int(np.floor((n + 1) * 700 * (10 ** ((mel(lo) + i * step) / 2595)
-                                         - 1) / rate))
-           for i in range(mels + 2)]
-    ref = np.zeros((n // 2 + 1, mels))
-    for i in range(mels):
-        left, center, right = pts[i:i + 3]
-        for j in range(left, right):
-            ref[j, i] = ((j - left) / (center - left) if j <= center
-                         else (right - j) / (right - center))
-        ref[center, i] = 1
+    ref = melReference(mels, n, rate, lo, hi)
     x = rand((2,), 1)
     graph = helper.make_graph(
         [helper.make_node("MelWeightMatrix",
@@ -2960,8 +2949,10 @@ def loop_unrolled():
 
 
 def melReference(mels, n, rate, lo, hi):
-    """MelWeightMatrix by ONNX's definition in float64 (as
-    mel_weight_matrix_lower_edge writes it out)."""
+    """MelWeightMatrix by ONNX's definition in float64: num_mel_bins + 2
+    points equally spaced on the mel scale, each a DFT bin, and band i's
+    triangle rising from point i to 1 at point i + 1 and falling to 0 at
+    point i + 2."""
     mel = lambda f: 2595 * np.log10(1 + f / 700)  # noqa: E731
     step = (mel(hi) - mel(lo)) / (mels + 2)
     pts = [int(np.floor((n + 1) * 700 * (10 ** ((mel(lo) + i * step) / 2595)

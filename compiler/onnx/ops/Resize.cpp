@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/onnx/ops/Common.h"
+#include "compiler/onnx/ops/ScalarMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -201,66 +202,49 @@ Taps computedTaps(OpBuilder &b, Location l, const ResizeOptions &o,
                   Value roiStart, Value roiEnd) {
   Type f64 = b.getF64Type();
   Type i64 = b.getI64Type();
-  auto real = [&](double v) -> Value {
-    return arith::ConstantOp::create(b, l, b.getF64FloatAttr(v));
-  };
+  ScalarMath m{b, l, f64};
   auto toReal = [&](Value index) -> Value {
     return arith::SIToFPOp::create(
         b, l, f64, arith::IndexCastOp::create(b, l, i64, index));
   };
-  auto add = [&](Value a, Value c) -> Value {
-    return arith::AddFOp::create(b, l, a, c);
-  };
-  auto sub = [&](Value a, Value c) -> Value {
-    return arith::SubFOp::create(b, l, a, c);
-  };
-  auto mul = [&](Value a, Value c) -> Value {
-    return arith::MulFOp::create(b, l, a, c);
-  };
-  auto div = [&](Value a, Value c) -> Value {
-    return arith::DivFOp::create(b, l, a, c);
-  };
-  auto cmp = [&](arith::CmpFPredicate p, Value a, Value c) -> Value {
-    return arith::CmpFOp::create(b, l, p, a, c);
-  };
-  auto select = [&](Value c, Value a, Value d) -> Value {
-    return arith::SelectOp::create(b, l, c, a, d);
-  };
   Value xr = toReal(x), inR = toReal(in);
-  Value inLast = sub(inR, real(1));
+  Value inLast = m.sub(inR, m.cst(1));
   const std::string &t = o.Transform;
   Value ori;
   Taps taps;
   // Each as `sample` computes it, operation for operation, so the double
   // results agree with the import-time tables'.
   if (t == "align_corners") {
-    Value outWidth = mul(scale, inR);
-    ori = select(cmp(arith::CmpFPredicate::OEQ, outWidth, real(1)), real(0),
-                 div(mul(xr, inLast), sub(outWidth, real(1))));
+    Value outWidth = m.mul(scale, inR);
+    ori =
+        m.select(m.cmp(arith::CmpFPredicate::OEQ, outWidth, m.cst(1)), m.cst(0),
+                 m.div(m.mul(xr, inLast), m.sub(outWidth, m.cst(1))));
   } else if (t == "asymmetric") {
-    ori = div(xr, scale);
+    ori = m.div(xr, scale);
   } else if (t == "pytorch_half_pixel") {
-    Value outWidth = mul(scale, inR);
-    ori = select(cmp(arith::CmpFPredicate::OEQ, outWidth, real(1)), real(-0.5),
-                 sub(div(add(xr, real(0.5)), scale), real(0.5)));
+    Value outWidth = m.mul(scale, inR);
+    ori = m.select(m.cmp(arith::CmpFPredicate::OEQ, outWidth, m.cst(1)),
+                   m.cst(-0.5),
+                   m.sub(m.div(m.add(xr, m.cst(0.5)), scale), m.cst(0.5)));
   } else if (t == "tf_half_pixel_for_nn") {
-    ori = div(add(xr, real(0.5)), scale);
+    ori = m.div(m.add(xr, m.cst(0.5)), scale);
   } else if (t == "tf_crop_and_resize") {
-    Value extent = sub(roiEnd, roiStart);
-    ori = select(cmp(arith::CmpFPredicate::OEQ, outR, real(1)),
-                 div(mul(extent, inLast), real(2)),
-                 div(mul(mul(xr, extent), inLast), sub(outR, real(1))));
-    ori = add(ori, mul(roiStart, inLast));
+    Value extent = m.sub(roiEnd, roiStart);
+    ori = m.select(
+        m.cmp(arith::CmpFPredicate::OEQ, outR, m.cst(1)),
+        m.div(m.mul(extent, inLast), m.cst(2)),
+        m.div(m.mul(m.mul(xr, extent), inLast), m.sub(outR, m.cst(1))));
+    ori = m.add(ori, m.mul(roiStart, inLast));
     taps.Inside = arith::AndIOp::create(
-        b, l, cmp(arith::CmpFPredicate::OGE, ori, real(0)),
-        cmp(arith::CmpFPredicate::OLE, ori, inLast));
+        b, l, m.cmp(arith::CmpFPredicate::OGE, ori, m.cst(0)),
+        m.cmp(arith::CmpFPredicate::OLE, ori, inLast));
   } else {
-    ori = sub(div(add(xr, real(0.5)), scale), real(0.5));
+    ori = m.sub(m.div(m.add(xr, m.cst(0.5)), scale), m.cst(0.5));
   }
   Value lowD = math::FloorOp::create(b, l, ori);
   Value low = arith::IndexCastOp::create(
       b, l, b.getIndexType(), arith::FPToSIOp::create(b, l, i64, lowD));
-  Value ratio = sub(ori, lowD);
+  Value ratio = m.sub(ori, lowD);
   auto index = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, l, v);
   };
@@ -272,55 +256,58 @@ Taps computedTaps(OpBuilder &b, Location l, const ResizeOptions &o,
   if (o.Mode == "nearest") {
     Value up;
     if (o.NearestMode == "round_prefer_floor")
-      up = cmp(arith::CmpFPredicate::OGT, ratio, real(0.5));
+      up = m.cmp(arith::CmpFPredicate::OGT, ratio, m.cst(0.5));
     else if (o.NearestMode == "round_prefer_ceil")
-      up = cmp(arith::CmpFPredicate::OGE, ratio, real(0.5));
+      up = m.cmp(arith::CmpFPredicate::OGE, ratio, m.cst(0.5));
     else
       up = arith::ConstantIntOp::create(b, l, o.NearestMode == "ceil", 1);
     // An integral coordinate is its own sample.
     up = arith::AndIOp::create(b, l, up,
-                               cmp(arith::CmpFPredicate::ONE, ori, lowD));
+                               m.cmp(arith::CmpFPredicate::ONE, ori, lowD));
     taps.Index.push_back(clampIndex(
-        select(up, arith::AddIOp::create(b, l, low, index(1)), low)));
+        m.select(up, arith::AddIOp::create(b, l, low, index(1)), low)));
     return taps;
   }
   int64_t count = o.Mode == "linear" ? 2 : 4;
   Value first = count == 2 ? low : arith::SubIOp::create(b, l, low, index(1));
   llvm::SmallVector<Value, 4> w;
   if (count == 2) {
-    w = {sub(real(1), ratio), ratio};
+    w = {m.sub(m.cst(1), ratio), ratio};
   } else {
     // cubicWeights's polynomials.
     double a = o.CubicA;
     auto near = [&](Value v) {
-      return add(mul(mul(sub(mul(real(a + 2), v), real(a + 3)), v), v),
-                 real(1));
+      return m.add(
+          m.mul(m.mul(m.sub(m.mul(m.cst(a + 2), v), m.cst(a + 3)), v), v),
+          m.cst(1));
     };
     auto far = [&](Value v) {
-      return sub(
-          mul(add(mul(sub(mul(real(a), v), real(5 * a)), v), real(8 * a)), v),
-          real(4 * a));
+      return m.sub(
+          m.mul(m.add(m.mul(m.sub(m.mul(m.cst(a), v), m.cst(5 * a)), v),
+                      m.cst(8 * a)),
+                v),
+          m.cst(4 * a));
     };
-    w = {far(add(ratio, real(1))), near(ratio), near(sub(real(1), ratio)),
-         far(sub(real(2), ratio))};
+    w = {far(m.add(ratio, m.cst(1))), near(ratio), near(m.sub(m.cst(1), ratio)),
+         far(m.sub(m.cst(2), ratio))};
   }
   llvm::SmallVector<Value, 4> at;
   for (int64_t k = 0; k < count; ++k)
     at.push_back(arith::AddIOp::create(b, l, first, index(k)));
   if (o.ExcludeOutside) {
-    Value total = real(0);
+    Value total = m.cst(0);
     for (int64_t k = 0; k < count; ++k) {
       Value outside = arith::OrIOp::create(
           b, l,
           arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, at[k],
                                 index(0)),
           arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, at[k], in));
-      w[k] = select(outside, real(0), w[k]);
-      total = add(total, w[k]);
+      w[k] = m.select(outside, m.cst(0), w[k]);
+      total = m.add(total, w[k]);
     }
-    Value nonzero = cmp(arith::CmpFPredicate::ONE, total, real(0));
+    Value nonzero = m.cmp(arith::CmpFPredicate::ONE, total, m.cst(0));
     for (Value &v : w)
-      v = select(nonzero, div(v, total), v);
+      v = m.select(nonzero, m.div(v, total), v);
   }
   for (int64_t k = 0; k < count; ++k) {
     taps.Index.push_back(clampIndex(at[k]));

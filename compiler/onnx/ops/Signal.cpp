@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "compiler/onnx/ops/Common.h"
+#include "compiler/onnx/ops/ScalarMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -148,6 +149,19 @@ LogicalResult convertWindow(NodeContext &ctx, llvm::ArrayRef<double> a) {
   return success();
 }
 
+/// MelWeightMatrix's output_datatype: a float or integer type Kiln has;
+/// failure after an error otherwise.
+FailureOr<int32_t> melOutputType(NodeContext &ctx) {
+  int32_t dtype = ctx.attrInt("output_datatype", Float);
+  if (ctx.failedAttributes())
+    return failure();
+  if ((!isFloatDType(dtype) && !isIntegerDType(dtype)) ||
+      !elementTypeOf(ctx.context(), dtype))
+    return (void)ctx.unsupported("output_datatype " + dtypeName(dtype)),
+           failure();
+  return dtype;
+}
+
 /// MelWeightMatrix whose inputs are graph inputs read at each call: the
 /// extents [dft_length / 2 + 1, num_mel_bins] read on the host (each
 /// integer checked to be at least 1 per call), and the kernel reading all
@@ -166,12 +180,10 @@ LogicalResult convertMelWeightMatrixAtCallTime(NodeContext &ctx) {
       return ctx.emitError()
              << names[i] << " must be " << (i < 3 ? "an integer" : "a float");
   }
-  int32_t dtype = ctx.attrInt("output_datatype", Float);
-  if (ctx.failedAttributes())
+  FailureOr<int32_t> outputType = melOutputType(ctx);
+  if (failed(outputType))
     return failure();
-  if ((!isFloatDType(dtype) && !isIntegerDType(dtype)) ||
-      !elementTypeOf(ctx.context(), dtype))
-    return ctx.unsupported("output_datatype " + dtypeName(dtype));
+  int32_t dtype = *outputType;
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
   // Each integer as an index on the host: read per call, or the constant.
@@ -218,32 +230,20 @@ LogicalResult convertMelWeightMatrixAtCallTime(NodeContext &ctx) {
       llvm::SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
       [&](OpBuilder &nb, Location l, ValueRange args) {
         Type f64 = nb.getF64Type(), i64 = nb.getI64Type();
-        auto real = [&](double v) -> Value {
-          return arith::ConstantOp::create(nb, l, nb.getF64FloatAttr(v));
-        };
+        ScalarMath m{nb, l, f64};
         auto asReal = [&](size_t i) {
           return convertScalar(nb, l, args[i], dtypes[i], Double);
         };
         Value melCount = asReal(0), length = asReal(1), rate = asReal(2);
-        auto add = [&](Value x, Value y) -> Value {
-          return arith::AddFOp::create(nb, l, x, y);
-        };
-        auto sub = [&](Value x, Value y) -> Value {
-          return arith::SubFOp::create(nb, l, x, y);
-        };
-        auto mul = [&](Value x, Value y) -> Value {
-          return arith::MulFOp::create(nb, l, x, y);
-        };
-        auto div = [&](Value x, Value y) -> Value {
-          return arith::DivFOp::create(nb, l, x, y);
-        };
         // mel(f) = 2595 log10(1 + f / 700), as the fold computes it.
         auto mel = [&](Value f) {
-          return mul(real(2595), math::Log10Op::create(
-                                     nb, l, add(real(1), div(f, real(700)))));
+          return m.mul(m.cst(2595),
+                       math::Log10Op::create(
+                           nb, l, m.add(m.cst(1), m.div(f, m.cst(700)))));
         };
         Value low = mel(asReal(3));
-        Value step = div(sub(mel(asReal(4)), low), add(melCount, real(2)));
+        Value step =
+            m.div(m.sub(mel(asReal(4)), low), m.add(melCount, m.cst(2)));
         Value j = arith::SIToFPOp::create(
             nb, l, f64,
             arith::IndexCastOp::create(nb, l, i64,
@@ -255,38 +255,34 @@ LogicalResult convertMelWeightMatrixAtCallTime(NodeContext &ctx) {
         // Point k's bin: floor((dft_length + 1) * f / sample_rate) with
         // f = 700 (10^((low + k step) / 2595) - 1).
         auto point = [&](double offset) {
-          Value k = add(band, real(offset));
-          Value f = mul(
-              real(700),
-              sub(math::PowFOp::create(nb, l, real(10),
-                                       div(add(low, mul(k, step)), real(2595))),
-                  real(1)));
+          Value k = m.add(band, m.cst(offset));
+          Value f =
+              m.mul(m.cst(700),
+                    m.sub(math::PowFOp::create(
+                              nb, l, m.cst(10),
+                              m.div(m.add(low, m.mul(k, step)), m.cst(2595))),
+                          m.cst(1)));
           return Value(math::FloorOp::create(
-              nb, l, div(mul(add(length, real(1)), f), rate)));
+              nb, l, m.div(m.mul(m.add(length, m.cst(1)), f), rate)));
         };
         Value left = point(0), center = point(1), right = point(2);
-        auto cmp = [&](arith::CmpFPredicate p, Value x, Value y) -> Value {
-          return arith::CmpFOp::create(nb, l, p, x, y);
-        };
-        auto select = [&](Value c, Value x, Value y) -> Value {
-          return arith::SelectOp::create(nb, l, c, x, y);
-        };
         auto both = [&](Value x, Value y) -> Value {
           return arith::AndIOp::create(nb, l, x, y);
         };
         // The falling edge from the center (written last by the fold, so it
         // wins at the center), else the rising edge, else the center's 1
         // of a band whose first two points coincide.
-        Value falling = both(cmp(arith::CmpFPredicate::OGE, j, center),
-                             cmp(arith::CmpFPredicate::OLT, j, right));
-        Value rising = both(both(cmp(arith::CmpFPredicate::OGE, j, left),
-                                 cmp(arith::CmpFPredicate::OLE, j, center)),
-                            cmp(arith::CmpFPredicate::OGT, center, left));
-        Value peak = both(cmp(arith::CmpFPredicate::OEQ, center, left),
-                          cmp(arith::CmpFPredicate::OEQ, j, center));
-        Value w = select(falling, div(sub(right, j), sub(right, center)),
-                         select(rising, div(sub(j, left), sub(center, left)),
-                                select(peak, real(1), real(0))));
+        Value falling = both(m.cmp(arith::CmpFPredicate::OGE, j, center),
+                             m.cmp(arith::CmpFPredicate::OLT, j, right));
+        Value rising = both(both(m.cmp(arith::CmpFPredicate::OGE, j, left),
+                                 m.cmp(arith::CmpFPredicate::OLE, j, center)),
+                            m.cmp(arith::CmpFPredicate::OGT, center, left));
+        Value peak = both(m.cmp(arith::CmpFPredicate::OEQ, center, left),
+                          m.cmp(arith::CmpFPredicate::OEQ, j, center));
+        Value w = m.select(
+            falling, m.div(m.sub(right, j), m.sub(right, center)),
+            m.select(rising, m.div(m.sub(j, left), m.sub(center, left)),
+                     m.select(peak, m.cst(1), m.cst(0))));
         linalg::YieldOp::create(nb, l, convertScalar(nb, l, w, Double, dtype));
       });
   ctx.setOutput(0, generic.getResult(0), dtype);
@@ -333,12 +329,10 @@ LogicalResult convertMelWeightMatrix(NodeContext &ctx) {
     return ctx.emitError() << "needs positive num_mel_bins, dft_length and "
                               "sample_rate, and 0 <= lower_edge_hertz < "
                               "upper_edge_hertz";
-  int32_t dtype = ctx.attrInt("output_datatype", Float);
-  if (ctx.failedAttributes())
+  FailureOr<int32_t> outputType = melOutputType(ctx);
+  if (failed(outputType))
     return failure();
-  if ((!isFloatDType(dtype) && !isIntegerDType(dtype)) ||
-      !elementTypeOf(ctx.context(), dtype))
-    return ctx.unsupported("output_datatype " + dtypeName(dtype));
+  int32_t dtype = *outputType;
   int64_t rows = dftLength / 2 + 1;
   if (numElementsOf({rows, mels}) > kMaxFoldElements)
     return ctx.unsupported(

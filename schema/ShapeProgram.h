@@ -288,15 +288,19 @@ inline std::string evaluateShapeProgram(
     std::vector<int64_t> &values, const RealLeaf &realLeaf = nullptr,
     std::vector<double> *realValues = nullptr) {
   values.assign(nodes.size(), 0);
+  // Sized at the first real node only: most programs (every grid program)
+  // have none, and are evaluated per dispatch and call.
   std::vector<double> ownReals;
   std::vector<double> &reals = realValues ? *realValues : ownReals;
-  reals.assign(nodes.size(), 0.0);
+  reals.clear();
   for (size_t i = 0; i < nodes.size(); ++i) {
     const ShapeNodeData &node = nodes[i];
     std::string where = "shape node " + std::to_string(i) + " (" +
                         shapeOpcodeName(node.Op) + ")";
     int64_t result = 0;
     if (isRealShapeOpcode(node.Op)) {
+      if (reals.empty())
+        reals.assign(nodes.size(), 0.0);
       std::string failure =
           evaluateRealShapeNode(node, values, reals, realLeaf, reals[i]);
       if (!failure.empty())
@@ -306,7 +310,8 @@ inline std::string evaluateShapeProgram(
     if (node.Op == ShapeOpcode::Constant) {
       result = node.A;
     } else if (node.Op == ShapeOpcode::RealToInt) {
-      double real = reals[node.A];
+      // A checked program's operand is an earlier real node.
+      double real = reals.empty() ? NAN : reals[node.A];
       // 2^63 is the first double past int64.
       if (!(real > -1.0 && real < 9223372036854775808.0))
         return where + " is no size: " + std::to_string(real);

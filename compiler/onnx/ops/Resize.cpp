@@ -15,9 +15,11 @@
 // Scales, sizes or a roi given at call time (issue 19 item 3) leave the
 // tables unknown at import: the output extents are computed on the host per
 // call (sizes read as they are; floor(dim * scale) in double, as the
-// reference's numpy does, through the shape program's real nodes), and the
-// generic computes each such dimension's taps in its body, in double with
-// the same formulas, reading the scale and roi as data.
+// reference's numpy does, through the shape program's real nodes), and a
+// small generic per such dimension computes its tables over its output
+// extent, in double with the same formulas, reading the scale, size and roi
+// as data; the resize's generic reads those tables as it reads constant
+// ones.
 //
 //===----------------------------------------------------------------------===//
 
@@ -170,9 +172,9 @@ Sampling sample(const ResizeOptions &o, int64_t in, int64_t out, double scale,
 /// inputs, read by the generic as data).
 struct PerCallDim {
   Value In, Out; // index extents (Out the host's, for the output's shape)
-  /// Element of the sizes input (which the body reads too: an extent
-  /// captured from the host would fold back into the host's read of it);
-  /// else element of the scales input.
+  /// Element of the sizes input (which the tables' kernel reads too: an
+  /// extent captured from the host would fold back into the host's read of
+  /// it); else element of the scales input.
   std::optional<int64_t> SizeElement, ScaleElement;
   /// Elements of the roi input (tf_crop_and_resize); none: the options'
   /// constant region (or the whole input).
@@ -319,6 +321,115 @@ Taps computedTaps(OpBuilder &b, Location l, const ResizeOptions &o,
   return taps;
 }
 
+/// One resized dimension's tables, operands of the resize's generic read at
+/// that dimension's output index: the taps' source indices (i64), weights
+/// (the element type) and inside flags (i1, or i8 computed per call), as
+/// numbers of operands.
+struct Tables {
+  int64_t Dim;
+  llvm::SmallVector<int64_t, 4> Index, Weight;
+  int64_t Inside = -1;
+};
+
+/// The tables of dimension `d`, resized by values known per call: one
+/// generic over the dimension's output extent computes them in double as
+/// `sample` does (computedTaps), reading the scale, size and roi as data;
+/// `addTable(d, tensor)` makes each an operand of the resize.
+Tables computedTables(NodeContext &ctx, const ResizeOptions &o, int64_t d,
+                      const PerCallDim &p, const PerCall &perCall,
+                      llvm::function_ref<int64_t(int64_t, Value)> addTable) {
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  MLIRContext *mctx = ctx.context();
+  Type element = ctx.inputType(0).getElementType();
+  // Inside flags as i8: i1 tensors of dynamic extent are not supported.
+  Type f64 = b.getF64Type(), i64 = b.getI64Type(), i8 = b.getI8Type();
+  // The scale, size and roi elements, each read at every output index.
+  llvm::SmallVector<Value> inputs;
+  llvm::SmallVector<AffineMap> maps;
+  auto read = [&](Value tensor, std::optional<int64_t> element) -> int64_t {
+    if (!element)
+      return -1;
+    inputs.push_back(tensor);
+    maps.push_back(
+        AffineMap::get(1, 0, getAffineConstantExpr(*element, mctx), mctx));
+    return static_cast<int64_t>(inputs.size()) - 1;
+  };
+  int64_t size = read(perCall.Sizes, p.SizeElement);
+  int64_t scale = read(perCall.Scales, p.ScaleElement);
+  int64_t roiStart = read(perCall.Roi, p.RoiStartElement);
+  int64_t roiEnd = read(perCall.Roi, p.RoiEndElement);
+  bool crop = o.Transform == "tf_crop_and_resize";
+  int64_t taps = o.Mode == "nearest" ? 1 : o.Mode == "linear" ? 2 : 4;
+  // Results: the taps' indices, their weights (but for nearest), inside.
+  llvm::SmallVector<Type> types;
+  llvm::SmallVector<Value> inits;
+  auto result = [&](Type t) {
+    types.push_back(RankedTensorType::get({ShapedType::kDynamic}, t));
+    inits.push_back(
+        tensor::EmptyOp::create(b, loc, {ShapedType::kDynamic}, t, p.Out));
+    maps.push_back(b.getMultiDimIdentityMap(1));
+  };
+  for (int64_t k = 0; k < taps; ++k)
+    result(i64);
+  if (o.Mode != "nearest")
+    for (int64_t k = 0; k < taps; ++k)
+      result(element);
+  if (crop)
+    result(i8);
+  auto generic = linalg::GenericOp::create(
+      b, loc, types, inputs, inits, maps,
+      llvm::ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        ScalarMath m{nb, l, f64};
+        auto f64Of = [&](int64_t arg) -> Value {
+          Value v = args[arg];
+          return v.getType().isF64()
+                     ? v
+                     : Value(arith::ExtFOp::create(nb, l, f64, v));
+        };
+        Value inR = arith::SIToFPOp::create(
+            nb, l, f64, arith::IndexCastOp::create(nb, l, i64, p.In));
+        Value outR, scaleR;
+        if (size >= 0) {
+          outR = arith::SIToFPOp::create(nb, l, f64, args[size]);
+          scaleR = m.div(outR, inR);
+        } else {
+          scaleR = f64Of(scale);
+        }
+        Value start, end;
+        if (crop) {
+          start = roiStart >= 0
+                      ? f64Of(roiStart)
+                      : m.cst(o.RoiStart.empty() ? 0.0 : o.RoiStart[d]);
+          end = roiEnd >= 0 ? f64Of(roiEnd)
+                            : m.cst(o.RoiEnd.empty() ? 1.0 : o.RoiEnd[d]);
+          // The host's floor(dim * extent * scale), again.
+          if (!outR)
+            outR = m.floor(m.mul(m.mul(inR, m.sub(end, start)), scaleR));
+        }
+        Taps t =
+            computedTaps(nb, l, o, element, linalg::IndexOp::create(nb, l, 0),
+                         p.In, outR, scaleR, start, end);
+        llvm::SmallVector<Value> yielded;
+        for (Value index : t.Index)
+          yielded.push_back(arith::IndexCastOp::create(nb, l, i64, index));
+        llvm::append_range(yielded, t.Weight);
+        if (t.Inside)
+          yielded.push_back(arith::ExtUIOp::create(nb, l, i8, t.Inside));
+        linalg::YieldOp::create(nb, l, yielded);
+      });
+  Tables tables{d, {}, {}, -1};
+  for (int64_t k = 0; k < taps; ++k)
+    tables.Index.push_back(addTable(d, generic.getResult(k)));
+  if (o.Mode != "nearest")
+    for (int64_t k = 0; k < taps; ++k)
+      tables.Weight.push_back(addTable(d, generic.getResult(taps + k)));
+  if (crop)
+    tables.Inside = addTable(d, generic.getResults().back());
+  return tables;
+}
+
 /// Output 0 = input 0 resized to `outShape`, each dimension's coordinates
 /// divided by its scale: one generic reading per resized dimension its
 /// tables (source index and weight per tap, inside flags) at that
@@ -369,50 +480,26 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
   // Table operands of each non-identity dimension, read at its output index.
   llvm::SmallVector<Value> operands;
   llvm::SmallVector<AffineMap> maps;
-  struct Tables {
-    int64_t Dim;
-    llvm::SmallVector<int64_t, 4> Index, Weight;
-    int64_t Inside = -1;
-  };
   llvm::SmallVector<Tables> resized;
-  auto table = [&](int64_t d, const HostTensor &t, llvm::StringRef what) {
-    OnnxValue v{RankedTensorType(), t.dtype(), Value(), t,
-                (ctx.name() + "_" + what + std::to_string(d)).str()};
-    operands.push_back(materialize(b, v));
+  // A table of dimension d's output indices as an operand: its number.
+  auto tableValue = [&](int64_t d, Value t) {
+    operands.push_back(t);
     maps.push_back(AffineMap::get(rank, 0, getAffineDimExpr(d, mctx)));
     return static_cast<int64_t>(operands.size()) - 1;
   };
-  // The scales and roi given at call time, read as data at the elements
-  // each resized dimension takes.
-  auto element0d = [&](Value tensor, int64_t i) {
-    operands.push_back(tensor);
-    maps.push_back(
-        AffineMap::get(rank, 0, getAffineConstantExpr(i, mctx), mctx));
-    return static_cast<int64_t>(operands.size()) - 1;
+  auto table = [&](int64_t d, const HostTensor &t, llvm::StringRef what) {
+    OnnxValue v{RankedTensorType(), t.dtype(), Value(), t,
+                (ctx.name() + "_" + what + std::to_string(d)).str()};
+    return tableValue(d, materialize(b, v));
   };
-  struct ComputedDim {
-    int64_t Dim;
-    int64_t Size = -1, Scale = -1, RoiStart = -1, RoiEnd = -1;
-  };
-  llvm::SmallVector<ComputedDim> computed;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (!isPerCall(d))
-      continue;
-    const PerCallDim &p = *perCall.Dims[d];
-    ComputedDim c{d};
-    if (p.SizeElement)
-      c.Size = element0d(perCall.Sizes, *p.SizeElement);
-    if (p.ScaleElement)
-      c.Scale = element0d(perCall.Scales, *p.ScaleElement);
-    if (p.RoiStartElement)
-      c.RoiStart = element0d(perCall.Roi, *p.RoiStartElement);
-    if (p.RoiEndElement)
-      c.RoiEnd = element0d(perCall.Roi, *p.RoiEndElement);
-    computed.push_back(c);
-  }
   for (int64_t d = 0; d < rank; ++d) {
     const Sampling &s = sampling[d];
-    if (s.Identity || isPerCall(d))
+    if (isPerCall(d)) {
+      resized.push_back(
+          computedTables(ctx, o, d, *perCall.Dims[d], perCall, tableValue));
+      continue;
+    }
+    if (s.Identity)
       continue;
     int64_t out = outShape[d];
     Tables t{d, {}, {}, -1};
@@ -449,87 +536,22 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
             llvm::SmallVector<Value> base;
             for (int64_t d = 0; d < rank; ++d)
               base.push_back(linalg::IndexOp::create(nb, l, d));
-            // Each resized dimension's taps, from its tables or computed
-            // here, in dimension order.
-            llvm::SmallVector<std::pair<int64_t, Taps>> dims;
-            auto tables = resized.begin();
-            auto perCallDim = computed.begin();
-            auto f64Of = [&](int64_t arg) -> Value {
-              Value v = args[arg];
-              return v.getType().isF64() ? v
-                                         : Value(arith::ExtFOp::create(
-                                               nb, l, nb.getF64Type(), v));
-            };
-            auto real = [&](double v) -> Value {
-              return arith::ConstantOp::create(nb, l, nb.getF64FloatAttr(v));
-            };
-            for (int64_t d = 0; d < rank; ++d) {
-              if (tables != resized.end() && tables->Dim == d) {
-                Taps taps;
-                for (int64_t i : tables->Index)
-                  taps.Index.push_back(asIndex(args[i]));
-                for (int64_t w : tables->Weight)
-                  taps.Weight.push_back(args[w]);
-                if (tables->Inside >= 0)
-                  taps.Inside = args[tables->Inside];
-                dims.emplace_back(d, std::move(taps));
-                ++tables;
-              } else if (perCallDim != computed.end() && perCallDim->Dim == d) {
-                const PerCallDim &p = *perCall.Dims[d];
-                Type f64 = nb.getF64Type();
-                Value inR = arith::SIToFPOp::create(
-                    nb, l, f64,
-                    arith::IndexCastOp::create(nb, l, nb.getI64Type(), p.In));
-                Value outR, scale;
-                if (perCallDim->Size >= 0) {
-                  outR = arith::SIToFPOp::create(nb, l, f64,
-                                                 args[perCallDim->Size]);
-                  scale = arith::DivFOp::create(nb, l, outR, inR);
-                } else {
-                  scale = f64Of(perCallDim->Scale);
-                }
-                Value roiStart, roiEnd;
-                if (o.Transform == "tf_crop_and_resize") {
-                  roiStart =
-                      perCallDim->RoiStart >= 0
-                          ? f64Of(perCallDim->RoiStart)
-                          : real(o.RoiStart.empty() ? 0.0 : o.RoiStart[d]);
-                  roiEnd = perCallDim->RoiEnd >= 0
-                               ? f64Of(perCallDim->RoiEnd)
-                               : real(o.RoiEnd.empty() ? 1.0 : o.RoiEnd[d]);
-                  // The host's floor(dim * extent * scale), again.
-                  if (!outR)
-                    outR = math::FloorOp::create(
-                        nb, l,
-                        arith::MulFOp::create(
-                            nb, l,
-                            arith::MulFOp::create(
-                                nb, l, inR,
-                                arith::SubFOp::create(nb, l, roiEnd, roiStart)),
-                            scale));
-                }
-                dims.emplace_back(d,
-                                  computedTaps(nb, l, o, element, base[d], p.In,
-                                               outR, scale, roiStart, roiEnd));
-                ++perCallDim;
-              }
-            }
             // Sum over the combinations of taps of weight * element.
             Value sum;
             int64_t combinations = 1;
-            for (const auto &[d, taps] : dims)
-              combinations *= taps.Index.size();
+            for (const Tables &t : resized)
+              combinations *= t.Index.size();
             for (int64_t c = 0; c < combinations; ++c) {
               llvm::SmallVector<Value> position = base;
               Value weight;
               int64_t rest = c;
-              for (const auto &[d, taps] : dims) {
-                int64_t k = rest % taps.Index.size();
-                rest /= taps.Index.size();
-                position[d] = taps.Index[k];
-                if (taps.Weight.empty())
+              for (const Tables &t : resized) {
+                int64_t k = rest % t.Index.size();
+                rest /= t.Index.size();
+                position[t.Dim] = asIndex(args[t.Index[k]]);
+                if (t.Weight.empty())
                   continue;
-                Value w = taps.Weight[k];
+                Value w = args[t.Weight[k]];
                 weight =
                     weight ? Value(arith::MulFOp::create(nb, l, weight, w)) : w;
               }
@@ -539,13 +561,16 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
               sum = sum ? Value(arith::AddFOp::create(nb, l, sum, term)) : term;
             }
             Value inside;
-            for (const auto &[d, taps] : dims) {
-              if (!taps.Inside)
+            for (const Tables &t : resized) {
+              if (t.Inside < 0)
                 continue;
+              Value in = args[t.Inside];
+              if (!in.getType().isInteger(1)) // a computed table's i8
+                in = arith::CmpIOp::create(
+                    nb, l, arith::CmpIPredicate::ne, in,
+                    arith::ConstantIntOp::create(nb, l, in.getType(), 0));
               inside =
-                  inside
-                      ? Value(arith::AndIOp::create(nb, l, inside, taps.Inside))
-                      : taps.Inside;
+                  inside ? Value(arith::AndIOp::create(nb, l, inside, in)) : in;
             }
             if (inside)
               sum = arith::SelectOp::create(
@@ -559,8 +584,8 @@ LogicalResult emitResize(NodeContext &ctx, const ResizeOptions &o,
 }
 
 /// Resize whose sizes, scales or roi are given at call time along `axes`:
-/// each axis's output extent computed on the host per call, its taps in the
-/// generic's body (emitResize's PerCall).
+/// each axis's output extent computed on the host per call, its tables by a
+/// kernel (emitResize's PerCall, computedTables).
 LogicalResult resizePerCall(NodeContext &ctx, ResizeOptions o,
                             llvm::ArrayRef<int64_t> axes, bool haveSizes,
                             size_t scalesInput = 2) {

@@ -1,12 +1,15 @@
 // Resize with scales or sizes given at call time (issue 19 item 3): the
 // sampling tables are unknown at import, so the host computes each output
 // extent per call (a scale's floor(dim * scale) in double, as ONNX's
-// reference does: real nodes of the shape program) and the generic reads
-// the scales or sizes as data, one element per resized dimension (a map
-// with a constant result), computing the taps in its body in double.
+// reference does: real nodes of the shape program), a kernel per resized
+// dimension computes its tables over that extent in double, reading the
+// scale or size as data (a map with a constant result), and the resize's
+// generic reads those tables as it reads constant ones.
 // RUN: /usr/bin/python3 %S/make_model.py resize_runtime %t.onnx
 // RUN: kiln-import-onnx %t.onnx | FileCheck %s
-// CHECK-DAG:    #[[E2:.*]] = affine_map<(d0, d1, d2, d3) -> (2)>
+// CHECK-DAG:    #[[E2:.*]] = affine_map<(d0) -> (2)>
+// CHECK-DAG:    #[[OUT1:.*]] = affine_map<(d0) -> (d0)>
+// CHECK-DAG:    #[[T2:.*]] = affine_map<(d0, d1, d2, d3) -> (d2)>
 // CHECK-LABEL:  func.func @main_graph(
 // CHECK-SAME:     %{{.*}}: tensor<1x1x4x6xf32> {kiln.name = "x"}, %[[SCALES:.*]]: tensor<4xf32> {kiln.name = "scales"}, %[[SIZES:.*]]: tensor<4xi64> {kiln.name = "sizes"}
 // CHECK:          %[[S2:.*]] = tensor.extract %[[SCALES]][%c2] : tensor<4xf32>
@@ -15,10 +18,12 @@
 // CHECK-NEXT:     %[[F2:.*]] = math.floor %[[P2]] : f64
 // CHECK-NEXT:     %[[I2:.*]] = arith.fptosi %[[F2]] : f64 to i64
 // CHECK-NEXT:     %[[H2:.*]] = arith.index_cast %[[I2]] : i64 to index
-// CHECK:          %[[EMPTY:.*]] = tensor.empty(%{{.*}}, %{{.*}}, %[[H2]], %{{.*}}) : tensor<?x?x?x?xf32>
-// CHECK:          linalg.generic {indexing_maps = [{{.*}}#[[E2]]{{.*}}]{{.*}} ins(%[[SCALES]], %[[SCALES]], %[[SCALES]], %[[SCALES]] : {{.*}}) outs(%[[EMPTY]] : tensor<?x?x?x?xf32>)
+// CHECK:          %[[LOW:.*]] = tensor.empty(%[[H2]]) : tensor<?xi64>
+// CHECK:          %[[TABLES:.*]]:4 = linalg.generic {indexing_maps = [#[[E2]], #[[OUT1]], #[[OUT1]], #[[OUT1]], #[[OUT1]]]{{.*}} ins(%[[SCALES]] : tensor<4xf32>) outs(%[[LOW]], %{{.*}} : tensor<?xi64>, tensor<?xi64>, tensor<?xf32>, tensor<?xf32>)
 // CHECK:            math.floor %{{.*}} : f64
-// CHECK:          linalg.generic {{.*}} ins(%[[SIZES]], %[[SIZES]], %[[SIZES]], %[[SIZES]] : {{.*}})
+// CHECK:          %[[EMPTY:.*]] = tensor.empty(%{{.*}}, %{{.*}}, %[[H2]], %{{.*}}) : tensor<?x?x?x?xf32>
+// CHECK:          linalg.generic {indexing_maps = [{{.*}}#[[T2]], #[[T2]], #[[T2]], #[[T2]]{{.*}}]{{.*}} ins({{.*}}%[[TABLES]]#0, %[[TABLES]]#1, %[[TABLES]]#2, %[[TABLES]]#3{{.*}}) outs(%[[EMPTY]] : tensor<?x?x?x?xf32>)
+// CHECK:          linalg.generic {{.*}} ins(%[[SIZES]] : tensor<4xi64>)
 // CHECK:            arith.sitofp %{{.*}} : i64 to f64
 
 // Compiled, the shape program reads the scales as doubles (module format

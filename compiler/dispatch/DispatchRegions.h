@@ -100,9 +100,11 @@ bool hasDynamicShapes(mlir::func::FuncOp func);
 /// dispatch (kiln-form-dispatches' fuse-input-pads).
 bool isStaticConstantPad(mlir::tensor::PadOp pad);
 
-/// A static pad by zero of only the dimensions that `inputMap` (the reader's
-/// indexing map) indexes through a window, not by a loop alone (batch,
-/// channels): the padding an implicit GEMM's kernels read in place.
+/// A pad by zero of static widths of only the dimensions that `inputMap`
+/// (the reader's indexing map) indexes through a window, not by a loop
+/// alone (batch, channels): the padding an implicit GEMM's kernels read in
+/// place. The dimensions it does not pad may be dynamic (a batch known per
+/// call, issue 19).
 bool isZeroWindowPad(mlir::tensor::PadOp pad, mlir::AffineMap inputMap);
 
 /// What kiln-form-dispatches fuses beyond what every target takes.

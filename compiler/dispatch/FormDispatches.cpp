@@ -153,15 +153,19 @@ bool isStaticConstantPad(tensor::PadOp pad) {
 }
 
 bool isZeroWindowPad(tensor::PadOp pad, AffineMap inputMap) {
-  if (!isStaticConstantPad(pad))
-    return false;
   Value value = pad.getConstantPaddingValue();
-  if (!matchPattern(value, m_AnyZeroFloat()) && !matchPattern(value, m_Zero()))
+  if (!value || !pad.getLow().empty() || !pad.getHigh().empty() ||
+      (!matchPattern(value, m_AnyZeroFloat()) &&
+       !matchPattern(value, m_Zero())))
     return false;
-  for (auto [i, e] : llvm::enumerate(inputMap.getResults()))
-    if (isa<AffineDimExpr>(e) &&
-        (pad.getStaticLow()[i] != 0 || pad.getStaticHigh()[i] != 0))
+  RankedTensorType source = pad.getSourceType();
+  for (auto [i, e] : llvm::enumerate(inputMap.getResults())) {
+    bool padded = pad.getStaticLow()[i] != 0 || pad.getStaticHigh()[i] != 0;
+    // A loop's own index is not padded; a window's extent is static.
+    if ((isa<AffineDimExpr>(e) && padded) ||
+        (!isa<AffineDimExpr>(e) && source.isDynamicDim(i)))
       return false;
+  }
   return true;
 }
 
@@ -267,12 +271,12 @@ bool isInputPadOf(Operation *producer, Operation *root) {
   auto rootOp = dyn_cast<linalg::LinalgOp>(root);
   if (!pad || !rootOp || !pad->hasOneUse() ||
       !linalg::isaConvolutionOpInterface(rootOp) ||
-      rootOp.getDpsInputOperand(0)->get() != pad.getResult() ||
-      !isStaticConstantPad(pad))
+      rootOp.getDpsInputOperand(0)->get() != pad.getResult())
     return false;
-  return isWindowOp(rootOp) ||
-         isZeroWindowPad(
-             pad, rootOp.getMatchingIndexingMap(rootOp.getDpsInputOperand(0)));
+  if (isWindowOp(rootOp))
+    return isStaticConstantPad(pad);
+  return isZeroWindowPad(
+      pad, rootOp.getMatchingIndexingMap(rootOp.getDpsInputOperand(0)));
 }
 
 bool isComputeOp(Operation *op) {
@@ -596,6 +600,17 @@ LogicalResult formDispatches(func::FuncOp func,
   // or a view of one copied by a generic (a Reshape to a target given at
   // call time returned as it is).
   if (hasDynamicShapes(func)) {
+    // An extent of a pad that it does not pad (a batch known per call) is
+    // its source's: read there, so the op that may take the pad into its
+    // dispatch (fuse-input-pads) is the pad's only reader.
+    func.walk([](tensor::DimOp dim) {
+      auto pad = dim.getSource().getDefiningOp<tensor::PadOp>();
+      std::optional<int64_t> index = dim.getConstantIndex();
+      if (!pad || !index || !pad.getLow().empty() || !pad.getHigh().empty() ||
+          pad.getStaticLow()[*index] != 0 || pad.getStaticHigh()[*index] != 0)
+        return;
+      dim.getSourceMutable().assign(pad.getSource());
+    });
     Operation *ret = block.getTerminator();
     for (OpOperand &result : ret->getOpOperands()) {
       Value root = result.get();

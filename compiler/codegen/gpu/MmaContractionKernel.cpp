@@ -296,12 +296,20 @@ int64_t copyElementsOfA(const Contraction &c, const MmaTile &tile) {
   return 0;
 }
 
+// Whether `type` is dense row-major with only its outermost extent, if
+// any, known per call (a dynamic batch's binding): its strides are then
+// the static suffix products of its shape.
+bool isRowMajorPastOutermost(MemRefType type) {
+  return type.getLayout().isIdentity() && type.getRank() > 0 &&
+         llvm::none_of(type.getShape().drop_front(), ShapedType::isDynamic);
+}
+
 // Whether C's innermost index is the innermost n loop, in runs of
 // kCopyElements, and its layout the identity: kCopyElements consecutive
 // columns are consecutive in memory, 16-byte aligned for 2-byte elements.
 bool hasColumnRuns(const Contraction &c) {
   auto type = cast<MemRefType>(c.Out.getType());
-  return type.getLayout().isIdentity() && type.hasStaticShape() &&
+  return isRowMajorPastOutermost(type) &&
          type.getElementType().isIntOrFloat() &&
          type.getElementTypeBitWidth() % 8 == 0 &&
          isInnermostIn(c, linalg::LinalgOp(c.Op).getDpsInitOperand(0),
@@ -425,16 +433,16 @@ bool isStepAtOneWindowPosition(const Contraction &c, const MmaTile &tile) {
 }
 
 // Whether A's copies split their addresses (MmaKernelBuilder::SplitA): a
-// convolution's A copied (not gathered) from an identity-layout binding,
-// and either a K step at one window position or each thread's copies of A
-// at one column of the tile (the threads a multiple of a row's copies), so
-// that a copy's k part is the same for all of a thread's copies. A copy is
-// at one window position either way (its elements divide the channels).
+// convolution's A copied (not gathered) from a row-major binding (its
+// outermost extent static or per call), and either a K step at one window
+// position or each thread's copies of A at one column of the tile (the
+// threads a multiple of a row's copies), so that a copy's k part is the
+// same for all of a thread's copies. A copy is at one window position
+// either way (its elements divide the channels).
 bool splitsA(const Contraction &c, const MmaTile &tile) {
   auto type = cast<MemRefType>(c.Lhs.getType());
   int64_t width = copyElementsOfA(c, tile);
-  return c.ImplicitGemm && width != 0 && type.getLayout().isIdentity() &&
-         type.hasStaticShape() &&
+  return c.ImplicitGemm && width != 0 && isRowMajorPastOutermost(type) &&
          (isStepAtOneWindowPosition(c, tile) ||
           tile.threads() % (tile.BK / width) == 0);
 }

@@ -106,3 +106,32 @@ func.func @conv_pad_one(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x4xf32>, %w2:
   %d = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%q, %w2 : tensor<1x8x8x18xf32>, tensor<1x1x18x4xf32>) outs(%f : tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
   return %c, %d : tensor<1x8x8x4xf32>, tensor<1x8x8x4xf32>
 }
+
+// -----
+
+// A batch known per call (issue 19): the pad of a convolution's window
+// joins its dispatch, and the extent the next op reads of the padded batch
+// is read of the pad's source.
+// CHECK-LABEL: func.func @conv_pad_dynamic_batch(
+// CHECK:         %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK:         call @conv_pad_dynamic_batch_dispatch_0(%arg0, %arg1, %[[N]])
+// CHECK-NOT:     call
+// CHECK-LABEL: func.func private @conv_pad_dynamic_batch_dispatch_0(
+// CHECK:         tensor.pad
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// DEFAULT-LABEL: func.func @conv_pad_dynamic_batch(
+// DEFAULT:         call @conv_pad_dynamic_batch_dispatch_0(%arg0)
+// DEFAULT:         call @conv_pad_dynamic_batch_dispatch_1(
+func.func @conv_pad_dynamic_batch(%x: tensor<?x8x8x16xf32>, %w: tensor<3x3x16x4xf32>) -> tensor<?x8x8x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<?x8x8x16xf32> to tensor<?x10x10x16xf32>
+  %n = tensor.dim %p, %c0 : tensor<?x10x10x16xf32>
+  %e = tensor.empty(%n) : tensor<?x8x8x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x8x8x4xf32>) -> tensor<?x8x8x4xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : tensor<?x10x10x16xf32>, tensor<3x3x16x4xf32>) outs(%f : tensor<?x8x8x4xf32>) -> tensor<?x8x8x4xf32>
+  return %c : tensor<?x8x8x4xf32>
+}

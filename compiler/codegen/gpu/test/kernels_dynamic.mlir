@@ -112,3 +112,36 @@ func.func private @rows_dynamic(%arg0: memref<1xf32>, %arg1: memref<64x96xf32>, 
   bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<?x96xf32>, memref<?x96xf32>) -> ()
   return
 }
+
+// -----
+
+// A convolution over a batch known per call, its zero padding in its
+// dispatch: the bindings are row-major past the batch, so A is still copied
+// through flat addresses (split A: the binding collapsed to one dimension)
+// and the output stored a run of columns at a time, as for a static batch.
+
+// CHECK-LABEL: func.func private @conv_rows_dynamic(
+// CHECK-SAME:    dynamic_rows
+// CHECK-SAME:    implicit_gemm = array<i64: -1, 32, 144>
+// CHECK-SAME:    kernel = "fma_contraction"
+// CHECK:         memref.collapse_shape %{{.+}} {{\[\[}}0, 1, 2, 3]] : memref<?x8x8x16xf32> into memref<?xf32>
+// CHECK:         nvgpu.device_async_copy
+// CHECK:         vector.store
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+func.func private @conv_rows_dynamic(%arg0: memref<1xf32>, %arg1: memref<3x3x16x32xf32>, %arg2: memref<1xf32>, %arg3: i64) attributes {kiln.dispatch} {
+  %n = arith.index_cast %arg3 : i64 to index
+  %x = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%n, 8, 8, 16], strides: [1024, 128, 16, 1] : memref<1xf32> to memref<?x8x8x16xf32>
+  %0 = bufferization.to_tensor %x restrict : memref<?x8x8x16xf32> to tensor<?x8x8x16xf32>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<3x3x16x32xf32> to tensor<3x3x16x32xf32>
+  %c = memref.reinterpret_cast %arg2 to offset: [0], sizes: [%n, 8, 8, 32], strides: [2048, 256, 32, 1] : memref<1xf32> to memref<?x8x8x32xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %p = tensor.pad %0 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<?x8x8x16xf32> to tensor<?x10x10x16xf32>
+  %2 = tensor.empty(%n) : tensor<?x8x8x32xf32>
+  %3 = linalg.fill ins(%zero : f32) outs(%2 : tensor<?x8x8x32xf32>) -> tensor<?x8x8x32xf32>
+  %4 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %1 : tensor<?x10x10x16xf32>, tensor<3x3x16x32xf32>) outs(%3 : tensor<?x8x8x32xf32>) -> tensor<?x8x8x32xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<?x8x8x32xf32>, memref<?x8x8x32xf32>) -> ()
+  return
+}

@@ -348,6 +348,22 @@ def HoistDispatchScalars : Pass<"kiln-hoist-dispatch-scalars",
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def RowVariants : Pass<"kiln-row-variants", "mlir::ModuleOp"> {
+  let summary = "Compiles GEMM dispatches over a per-call batch for several "
+                "batch sizes, chosen per call";
+  let description = [{
+    Issue 19: a dispatch whose contraction or convolution has its output's
+    outermost extent known per call only (a batch of images), with at least
+    32 rows of the GEMM per index of it, gets a clone for each of the
+    `rowBuckets()` (RowVariants.h), marked with the outer extent its kernel
+    tiles assume (`kiln.assumed_outer_rows`). Each call of it in a function
+    with dynamic shapes records them (`kiln.row_choices`): the host plan
+    turns each into an entry point choice taken when the call's extent is
+    at most the bucket's bound, so a batch of 1 runs tiles chosen for one
+    image and not for 32. GPU targets only. Logic: `addRowVariants`.
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // host
 //===----------------------------------------------------------------------===//

@@ -129,6 +129,8 @@ void buildDispatchPipeline(OpPassManager &pm, const DispatchOptions &options) {
   // look equal; each entry point is compiled once however often it runs.
   pm.addPass(createDedupeDispatches());
   pm.addPass(createHoistDispatchScalars());
+  if (options.RowVariants)
+    pm.addPass(createRowVariants());
 }
 
 namespace {
@@ -285,7 +287,8 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
             });
         buildDispatchPipeline(pm, {/*FuseInputPads=*/gpus, /*FuseRows=*/gpus,
                                    /*FuseAttention=*/attention,
-                                   /*FusePermutedEpilogues=*/gpus});
+                                   /*FusePermutedEpilogues=*/gpus,
+                                   /*RowVariants=*/gpus});
       })))
     return failure();
 

@@ -81,6 +81,8 @@ struct DispatchOptions {
   bool FuseAttention = false;
   /// kiln-form-dispatches' fuse-permuted-epilogues (GPU targets).
   bool FusePermutedEpilogues = false;
+  /// kiln-row-variants (GPU targets).
+  bool RowVariants = false;
 };
 
 /// dispatch formation.

@@ -28,6 +28,7 @@
 
 #include "compiler/dispatch/DispatchRegions.h"
 #include "compiler/dispatch/PushConstants.h"
+#include "compiler/dispatch/RowVariants.h"
 #include "compiler/dispatch/ShapeScalars.h"
 #include "compiler/host/HostPlan.h"
 #include "compiler/host/ShapeExpressions.h"
@@ -399,6 +400,27 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
              << " push constant words, at most " << kMaxPushConstantWords;
     if (failed(shapes.appendLoopChecks(call, plan.ShapeChecks)))
       return failure();
+    if (auto choices = call->getAttrOfType<DictionaryAttr>(kRowChoicesAttr)) {
+      // Each kernel where the result's outer extent is at most its bound:
+      // bound + 1 - min(extent, bound + 1) is then at least 1, else 0.
+      auto dim = choices.getAs<IntegerAttr>("dim");
+      auto callees = choices.getAs<ArrayAttr>("callees");
+      auto atMost = choices.getAs<DenseI64ArrayAttr>("at_most");
+      if (!dim || !callees || !atMost || call.getNumResults() != 1 ||
+          static_cast<int64_t>(callees.size()) != atMost.size() ||
+          !llvm::all_of(callees, llvm::IsaPred<FlatSymbolRefAttr>))
+        return call.emitError() << "malformed " << kRowChoicesAttr;
+      FailureOr<uint32_t> rows = shapes.dim(call.getResult(0), dim.getInt());
+      if (failed(rows))
+        return failure();
+      for (auto [callee, bound] : llvm::zip(callees, atMost.asArrayRef())) {
+        uint32_t past = program.constant(bound + 1);
+        uint32_t fits = program.sub(
+            past, program.binary(schema::ShapeOpcode::Min, *rows, past));
+        step.EntryPointChoices.push_back(
+            {fits, cast<FlatSymbolRefAttr>(callee).getValue().str()});
+      }
+    }
     plan.Steps.push_back(std::move(step));
     accesses.push_back(std::move(stepAccesses));
   }

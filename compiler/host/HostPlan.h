@@ -43,6 +43,10 @@ struct DispatchStepPlan {
   /// program node written at `word` and `word + 1` over zeros in
   /// PushConstants (module.fbs PushConstantNode).
   std::vector<std::pair<uint32_t, uint32_t>> PushConstantNodes;
+  /// (node, entry point): kernels run instead of EntryPoint on a call
+  /// where the node is not zero, the first such one (module.fbs
+  /// EntryPointChoice).
+  std::vector<std::pair<uint32_t, std::string>> EntryPointChoices;
 };
 struct CopyStepPlan {
   BufferSlice Source, Target;

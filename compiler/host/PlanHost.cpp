@@ -75,6 +75,9 @@ struct PlanHostPass : impl::PlanHostBase<PlanHostPass> {
           }
           for (auto [word, node] : d->PushConstantNodes)
             text += " w" + std::to_string(word) + "=n" + std::to_string(node);
+          // "@d_rows_1 if n12": the kernel run instead where n12 is not 0.
+          for (const auto &[node, entry] : d->EntryPointChoices)
+            text += " @" + entry + " if n" + std::to_string(node);
         } else if (auto *c = std::get_if<CopyStepPlan>(&step)) {
           text = "copy " + describe(c->Source) + " -> " + describe(c->Target);
         } else if (auto *f = std::get_if<FillStepPlan>(&step)) {

@@ -33,6 +33,9 @@ constexpr uint16_t kVersionMinorInputValues = 7;
 // 8: real shape nodes (RealConstant .. RealToInt), unknown opcodes to a 1.7
 // reader.
 constexpr uint16_t kVersionMinorRealShapes = 8;
+// 9: dispatches' entry point choices, safe for older readers to skip (they
+// run each step's own kernel, right at every shape).
+constexpr uint16_t kVersionMinorEntryChoices = 9;
 
 FailureOr<fbs::ElementType> elementTypeOf(Location loc, Type type) {
   if (type.isF32())
@@ -122,7 +125,7 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
     return fbb.CreateVector(out);
   };
   bool dynamic = false;
-  bool readsValues = false, realShapes = false;
+  bool readsValues = false, realShapes = false, entryChoices = false;
   bool earlyLaunch = false;
 
   std::vector<flatbuffers::Offset<fbs::Function>> fns;
@@ -199,11 +202,30 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
             nodes.emplace_back(word, node);
           pushNodes = fbb.CreateVectorOfStructs(nodes);
         }
+        flatbuffers::Offset<flatbuffers::Vector<const fbs::EntryPointChoice *>>
+            choices = 0;
+        if (!d->EntryPointChoices.empty()) {
+          std::vector<fbs::EntryPointChoice> chosen;
+          for (const auto &[node, name] : d->EntryPointChoices) {
+            auto choice = entryOrdinal.find(name);
+            if (choice == entryOrdinal.end())
+              return emitError(loc) << "no entry point for " << name;
+            if (variants.front()
+                    .EntryPoints[choice->second]
+                    .PushConstantCount != expected)
+              return emitError(loc)
+                     << name << " takes other push constants than "
+                     << d->EntryPoint << ", which it may replace";
+            chosen.emplace_back(node, choice->second);
+          }
+          choices = fbb.CreateVectorOfStructs(chosen);
+          entryChoices = true;
+        }
         auto dispatch = fbs::CreateDispatchStep(
             fbb, /*executable=*/0, it->second,
             fbb.CreateVectorOfStructs(bindings),
             d->PushConstants.empty() ? 0 : fbb.CreateVector(d->PushConstants),
-            fbb.CreateVector(access), bindingNodes, pushNodes);
+            fbb.CreateVector(access), bindingNodes, pushNodes, choices);
         steps.push_back(fbs::CreateStep(fbb, fbs::StepKind::DispatchStep,
                                         dispatch.Union(), dependencies));
       } else if (auto *c = std::get_if<CopyStepPlan>(&step)) {
@@ -306,7 +328,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                                 fbs::kConstantsSegmentAlignment);
   auto module = fbs::CreateModule(
       fbb, kVersionMajor,
-      realShapes    ? kVersionMinorRealShapes
+      entryChoices  ? kVersionMinorEntryChoices
+      : realShapes  ? kVersionMinorRealShapes
       : readsValues ? kVersionMinorInputValues
       : specialized ? kVersionMinorSpecializations
       : bounded     ? kVersionMinorBounds

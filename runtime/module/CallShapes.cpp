@@ -284,7 +284,15 @@ resolveCall(const sc::Function &function, std::string_view label,
     std::string what = strCat("step ", s);
     std::vector<ResolvedRange> ranges;
     std::vector<uint32_t> words;
+    uint32_t entryPoint = 0;
     if (const auto *dispatch = step.kind_as_DispatchStep()) {
+      entryPoint = dispatch->entry_point();
+      if (const auto *choices = dispatch->entry_point_choices())
+        for (const sc::EntryPointChoice *choice : *choices)
+          if (values[choice->node()] != 0) {
+            entryPoint = choice->entry_point();
+            break;
+          }
       const auto &bindings = *dispatch->bindings();
       const auto *nodes = dispatch->binding_nodes();
       for (flatbuffers::uoffset_t b = 0; b < bindings.size(); ++b) {
@@ -321,6 +329,7 @@ resolveCall(const sc::Function &function, std::string_view label,
     accesses.push_back(stepAccesses(step, ranges));
     call.Ranges.push_back(std::move(ranges));
     call.PushConstants.push_back(std::move(words));
+    call.EntryPoints.push_back(entryPoint);
   }
   // The verifier's rule (StepDependencies.h), at this call's ranges.
   if (auto conflict = sc::findUnorderedConflict(accesses, order))

@@ -43,6 +43,10 @@ struct CallShapes {
   /// dispatch, its push constant words.
   std::vector<std::vector<ResolvedRange>> Ranges;
   std::vector<std::vector<uint32_t>> PushConstants;
+  /// Per step: the entry point a dispatch runs at these shapes (its first
+  /// entry point choice whose node is not zero, else its own; 0 for other
+  /// steps).
+  std::vector<uint32_t> EntryPoints;
 };
 
 /// The inputs whose values `function`'s shape program reads on the host

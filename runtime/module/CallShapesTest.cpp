@@ -130,6 +130,61 @@ TEST(CallShapesTest, ResolvesEachCallsShapes) {
   }
 }
 
+// dynamicSpec with a second kernel ("add_short", the same bindings and
+// push constants) run instead where the length n1 is at most 4:
+//   n4 = const 5, n5 = min n1 n4, n6 = sub n4 n5 (0 past 4).
+test::ModuleSpec choiceSpec() {
+  test::ModuleSpec spec = dynamicSpec();
+  spec.VersionMinor = 9;
+  test::EntryPointSpec shortEntry{"add_short", {1, 1, 1}, {1, 1, 1}, 3, 2, 0};
+  spec.Executables[0].Variants[0].EntryPoints.push_back(shortEntry);
+  test::FunctionSpec &f = spec.Functions[0];
+  f.ShapeProgram.push_back({Op::Constant, 5, 0});
+  f.ShapeProgram.push_back({Op::Min, 1, 4});
+  f.ShapeProgram.push_back({Op::Sub, 4, 5});
+  f.Steps[0].EntryPointChoices = {{6, 1}};
+  return spec;
+}
+
+TEST(CallShapesTest, EntryPointChosenByShape) {
+  Loaded loaded(choiceSpec());
+  ASSERT_TRUE(loaded.verify().ok()) << loaded.verify().message();
+  EXPECT_EQ(loaded.recheck(), "");
+  for (auto [n, entry] :
+       {std::pair<int64_t, uint32_t>{1, 1}, {4, 1}, {5, 0}, {64, 0}}) {
+    StatusOr<CallShapes> call =
+        resolveCall(loaded.function(), "function @f", {{{n}, {n}}}, {}, 0);
+    ASSERT_TRUE(call.ok()) << call.status().message();
+    EXPECT_EQ(call->EntryPoints, std::vector<uint32_t>{entry}) << "n = " << n;
+  }
+}
+
+TEST(CallShapesTest, EntryPointChoicesVerified) {
+  // A node past the program, an entry point past the executable's, and one
+  // that takes other bindings.
+  test::ModuleSpec spec = choiceSpec();
+  spec.Functions[0].Steps[0].EntryPointChoices = {{7, 1}};
+  EXPECT_NE(Loaded(spec).verify().message().find(
+                "an entry point choice reads shape node 7 of 7"),
+            std::string::npos)
+      << Loaded(spec).verify().message();
+  EXPECT_NE(Loaded(spec).recheck(), "");
+  spec = choiceSpec();
+  spec.Functions[0].Steps[0].EntryPointChoices = {{6, 2}};
+  EXPECT_NE(Loaded(spec).verify().message().find(
+                "an entry point choice names entry point 2 of 2"),
+            std::string::npos)
+      << Loaded(spec).verify().message();
+  EXPECT_NE(Loaded(spec).recheck(), "");
+  spec = choiceSpec();
+  spec.Executables[0].Variants[0].EntryPoints[1].BindingCount = 2;
+  EXPECT_NE(Loaded(spec).verify().message().find(
+                "takes 2 bindings and 2 push constants, unlike"),
+            std::string::npos)
+      << Loaded(spec).verify().message();
+  EXPECT_NE(Loaded(spec).recheck(), "");
+}
+
 // f(x: ?xf32, s: 1xi64) -> ?xf32, its output as long as s[0] says (a
 // Reshape target given at call time), one dispatch copying that much of x:
 //   n0 = element+ s[0], n1 = element- s[0], n2 = sub n0 n1, n3 = const 4,

@@ -312,8 +312,13 @@ ModuleInstance::record(Function &function, bool staged) {
     Status recorded;
     if (const sc::DispatchStep *dispatch = step->kind_as_DispatchStep()) {
       const LoadedExecutable &executable = Executables[dispatch->executable()];
+      // The kernel chosen for this call's shapes, where the step has
+      // choices.
+      uint32_t entryIndex = function.Shapes
+                                ? function.Shapes->EntryPoints[stepIndex]
+                                : dispatch->entry_point();
       const sc::EntryPoint *entry =
-          executable.Variant->entry_points()->Get(dispatch->entry_point());
+          executable.Variant->entry_points()->Get(entryIndex);
       std::vector<BufferRef> bindings;
       bindings.reserve(dispatch->bindings()->size());
       for (flatbuffers::uoffset_t b = 0; b < dispatch->bindings()->size(); ++b)
@@ -330,9 +335,8 @@ ModuleInstance::record(Function &function, bool staged) {
       // shapes decide it.
       StatusOr<std::array<uint32_t, 3>> grid =
           resolveGrid(*entry, pushConstants);
-      recorded = grid.ok() ? commands->dispatch(executable.Handle,
-                                                dispatch->entry_point(), *grid,
-                                                bindings, pushConstants)
+      recorded = grid.ok() ? commands->dispatch(executable.Handle, entryIndex,
+                                                *grid, bindings, pushConstants)
                            : grid.status();
     } else if (const sc::CopyStep *copy = step->kind_as_CopyStep()) {
       recorded = commands->copy(function.ref(*copy->source(), stepIndex, 0),

@@ -52,6 +52,8 @@ struct StepSpec {
   // empty leaves them out; (word, node) per push constant computed per call.
   std::vector<std::pair<uint32_t, uint32_t>> BindingNodes;
   std::vector<std::pair<uint32_t, uint32_t>> PushConstantNodes;
+  // (node, entry point) choices (minor version 9); empty leaves them out.
+  std::vector<std::pair<uint32_t, uint32_t>> EntryPointChoices;
 };
 
 /// A shape program node (module.fbs ShapeNode).
@@ -286,12 +288,16 @@ inline std::vector<uint8_t> buildFlatbuffer(const ModuleSpec &spec) {
         std::vector<sc::PushConstantNode> pushNodes;
         for (auto [word, node] : s.PushConstantNodes)
           pushNodes.emplace_back(word, node);
+        std::vector<sc::EntryPointChoice> choices;
+        for (auto [node, entry] : s.EntryPointChoices)
+          choices.emplace_back(node, entry);
         kind = sc::CreateDispatchStepDirect(
                    fbb, s.Executable, s.EntryPoint, &bindings,
                    s.PushConstants.empty() ? nullptr : &s.PushConstants,
                    s.Access.empty() ? nullptr : &s.Access,
                    bindingNodes.empty() ? nullptr : &bindingNodes,
-                   pushNodes.empty() ? nullptr : &pushNodes)
+                   pushNodes.empty() ? nullptr : &pushNodes,
+                   choices.empty() ? nullptr : &choices)
                    .Union();
         break;
       }
@@ -789,6 +795,23 @@ inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
                 uint64_t(n->word()) + 1 >= pushCount)
               return "push constant node";
         }
+        if (const auto *choices = d->entry_point_choices())
+          for (const sc::EntryPointChoice *c : *choices) {
+            if (!dynamic || !isNode(c->node(), false))
+              return "entry point choice node";
+            for (const sc::ExecutableVariant *v :
+                 *executables.Get(d->executable())->variants()) {
+              if (c->entry_point() >= v->entry_points()->size())
+                return "entry point choice index";
+              const sc::EntryPoint *own =
+                  v->entry_points()->Get(d->entry_point());
+              const sc::EntryPoint *chosen =
+                  v->entry_points()->Get(c->entry_point());
+              if (chosen->binding_count() != own->binding_count() ||
+                  chosen->push_constant_count() != own->push_constant_count())
+                return "entry point choice signature";
+            }
+          }
         for (const sc::BufferRange *r : *d->bindings())
           if (!dynamic && !inBounds(*r))
             return "binding range";

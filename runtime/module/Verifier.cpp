@@ -674,6 +674,32 @@ private:
                             node->word(), " and ", node->word() + 1, " of ",
                             pushConstantCount, " from shape node ",
                             node->node(), " of ", ProgramSize);
+    if (const auto *choices = dispatch.entry_point_choices()) {
+      // Chosen per call by the function's program, among kernels that take
+      // what the step passes.
+      if (choices->size() > 0 && ProgramSize == 0)
+        return KILN_ERROR(InvalidArgument, where,
+                          ": entry point choices in a function without a "
+                          "shape program");
+      for (const sc::EntryPointChoice *choice : *choices) {
+        if (!sc::validShapeNodeRef(choice->node(), ProgramSize, false))
+          return KILN_ERROR(InvalidArgument, where,
+                            ": an entry point choice reads shape node ",
+                            choice->node(), " of ", ProgramSize);
+        if (choice->entry_point() >= entryPoints.size())
+          return KILN_ERROR(InvalidArgument, where,
+                            ": an entry point choice names entry point ",
+                            choice->entry_point(), " of ", entryPoints.size());
+        const sc::EntryPoint &chosen = *entryPoints.Get(choice->entry_point());
+        if (chosen.binding_count() != entryPoint.binding_count() ||
+            chosen.push_constant_count() != entryPoint.push_constant_count())
+          return KILN_ERROR(
+              InvalidArgument, where, ": entry point ", choice->entry_point(),
+              " (", quote(chosen.name()), ") takes ", chosen.binding_count(),
+              " bindings and ", chosen.push_constant_count(),
+              " push constants, unlike ", target, ", which it may replace");
+      }
+    }
     if (const auto *access = dispatch.binding_access()) {
       if (access->size() != bindings.size())
         return KILN_ERROR(InvalidArgument, where, ": dispatch has ",

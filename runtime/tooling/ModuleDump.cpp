@@ -180,6 +180,21 @@ std::string stepString(const sc::Module &module, const sc::Step &step) {
                       pushNodes->Get(i)->node());
       out += "]";
     }
+    if (const auto *choices = dispatch->entry_point_choices()) {
+      // "instead [entry point 60 'd_rows_1' where n12]"
+      out += " instead [";
+      for (flatbuffers::uoffset_t i = 0; i < choices->size(); ++i) {
+        const sc::EntryPointChoice &choice = *choices->Get(i);
+        out += strCat(i ? ", " : "", "entry point ", choice.entry_point(), " ",
+                      quoted(executable.variants()
+                                 ->Get(0)
+                                 ->entry_points()
+                                 ->Get(choice.entry_point())
+                                 ->name()),
+                      " where n", choice.node());
+      }
+      out += "]";
+    }
     return out;
   }
   if (const auto *copy = step.kind_as_CopyStep())

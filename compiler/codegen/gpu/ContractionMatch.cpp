@@ -2,6 +2,7 @@
 
 #include "compiler/codegen/gpu/ContractionMatch.h"
 #include "compiler/dispatch/DispatchRegions.h"
+#include "compiler/dispatch/RowVariants.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -112,6 +113,9 @@ FailureOr<Contraction> matchContraction(func::FuncOp func, bool dynamicRows) {
     c.DynamicM = true;
     c.MPerOuter = product(ArrayRef<int64_t>(c.MDims).drop_front());
     c.M = std::max(kAssumedOuterRows * c.MPerOuter, kAssumedMinRows);
+    // A variant for calls of a bounded outer extent (kiln-row-variants).
+    if (auto assumed = func->getAttrOfType<IntegerAttr>(kAssumedOuterRowsAttr))
+      c.M = assumed.getInt() * c.MPerOuter;
   }
   c.Batch = product(c.BatchDims);
   if (!c.DynamicM)

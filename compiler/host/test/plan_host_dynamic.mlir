@@ -341,3 +341,28 @@ func.func @extent_from_real(%a: tensor<8xf32>, %s: tensor<1xf32>) -> tensor<?xf3
   return %0 : tensor<?xf32>
 }
 
+
+// -----
+
+func.func private @d(%a: tensor<?x64xf32>, %n: index) -> tensor<?x64xf32> attributes {kiln.dispatch} {
+  %e = tensor.empty(%n) : tensor<?x64xf32>
+  %0 = linalg.exp ins(%a : tensor<?x64xf32>) outs(%e : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
+}
+func.func private @d_small(%a: tensor<?x64xf32>, %n: index) -> tensor<?x64xf32> attributes {kiln.dispatch} {
+  %e = tensor.empty(%n) : tensor<?x64xf32>
+  %0 = linalg.exp ins(%a : tensor<?x64xf32>) outs(%e : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
+}
+
+// Kernels chosen per call (kiln-row-variants): @d_small where the result's
+// rows n2 are at most 4, that is where 5 - min(n2, 5) is not 0.
+// CHECK-LABEL: func.func @choices(
+// CHECK-SAME:    kiln.shape_program = [{{.*}}"dim 0 0", {{.*}}"const 5", "min n2 n[[FIVE:[0-9]+]]", "sub n[[FIVE]] n[[MIN:[0-9]+]]"]
+// CHECK-SAME:    kiln.steps = ["dispatch @d {{.*}} @d_small if n{{[0-9]+}}"]
+func.func @choices(%a: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?x64xf32>
+  %0 = call @d(%a, %n) {kiln.row_choices = {dim = 0 : i64, callees = [@d_small], at_most = array<i64: 4>}} : (tensor<?x64xf32>, index) -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
+}

@@ -145,3 +145,44 @@ func.func private @conv_rows_dynamic(%arg0: memref<1xf32>, %arg1: memref<3x3x16x
   bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<?x8x8x32xf32>, memref<?x8x8x32xf32>) -> ()
   return
 }
+
+// -----
+
+// A variant of a dispatch for calls of at most one image (kiln-row-variants):
+// its tiles are chosen for the rows of one image, 32 x 32 sliced along K
+// in 32 workgroups, where the dispatch's own kernel (tiles for 32 images)
+// takes 64 x 64.
+
+// CHECK-LABEL: func.func private @conv_rows_assumed(
+// CHECK-SAME:    k_slices = 4
+// CHECK-SAME:    workgroup_tile = array<i64: 32, 32, 32>
+// CHECK-LABEL: func.func private @conv_rows_default(
+// CHECK-NOT:     k_slices
+// CHECK-SAME:    workgroup_tile = array<i64: 64, 64, 16>
+func.func private @conv_rows_assumed(%arg0: memref<1xf32>, %arg1: memref<1x1x64x128xf32>, %arg2: memref<1xf32>, %arg3: i64) attributes {kiln.assumed_outer_rows = 1 : i64, kiln.dispatch} {
+  %n = arith.index_cast %arg3 : i64 to index
+  %x = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%n, 16, 16, 64], strides: [16384, 1024, 64, 1] : memref<1xf32> to memref<?x16x16x64xf32>
+  %0 = bufferization.to_tensor %x restrict : memref<?x16x16x64xf32> to tensor<?x16x16x64xf32>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<1x1x64x128xf32> to tensor<1x1x64x128xf32>
+  %c = memref.reinterpret_cast %arg2 to offset: [0], sizes: [%n, 16, 16, 128], strides: [32768, 2048, 128, 1] : memref<1xf32> to memref<?x16x16x128xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %2 = tensor.empty(%n) : tensor<?x16x16x128xf32>
+  %3 = linalg.fill ins(%zero : f32) outs(%2 : tensor<?x16x16x128xf32>) -> tensor<?x16x16x128xf32>
+  %4 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<?x16x16x64xf32>, tensor<1x1x64x128xf32>) outs(%3 : tensor<?x16x16x128xf32>) -> tensor<?x16x16x128xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<?x16x16x128xf32>, memref<?x16x16x128xf32>) -> ()
+  return
+}
+
+func.func private @conv_rows_default(%arg0: memref<1xf32>, %arg1: memref<1x1x64x128xf32>, %arg2: memref<1xf32>, %arg3: i64) attributes {kiln.dispatch} {
+  %n = arith.index_cast %arg3 : i64 to index
+  %x = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%n, 16, 16, 64], strides: [16384, 1024, 64, 1] : memref<1xf32> to memref<?x16x16x64xf32>
+  %0 = bufferization.to_tensor %x restrict : memref<?x16x16x64xf32> to tensor<?x16x16x64xf32>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<1x1x64x128xf32> to tensor<1x1x64x128xf32>
+  %c = memref.reinterpret_cast %arg2 to offset: [0], sizes: [%n, 16, 16, 128], strides: [32768, 2048, 128, 1] : memref<1xf32> to memref<?x16x16x128xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %2 = tensor.empty(%n) : tensor<?x16x16x128xf32>
+  %3 = linalg.fill ins(%zero : f32) outs(%2 : tensor<?x16x16x128xf32>) -> tensor<?x16x16x128xf32>
+  %4 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<?x16x16x64xf32>, tensor<1x1x64x128xf32>) outs(%3 : tensor<?x16x16x128xf32>) -> tensor<?x16x16x128xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<?x16x16x128xf32>, memref<?x16x16x128xf32>) -> ()
+  return
+}

@@ -1,10 +1,14 @@
 //===- Specializations.cpp - Functions for fixed symbolic dimensions -----===//
 
 #include "compiler/onnx/Specializations.h"
+#include "compiler/onnx/OnnxFile.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include "onnx/onnx_pb.h"
 
 using namespace mlir;
 
@@ -70,6 +74,42 @@ LogicalResult addOnnxSpecializations(MLIRContext &context, llvm::StringRef path,
     module.push_back(specialized);
   }
   return success();
+}
+
+std::string batchDimension(func::FuncOp general, llvm::StringRef path) {
+  // Which inputs have a dynamic dimension, and only the leading one.
+  llvm::StringSet<> batched;
+  for (unsigned i = 0; i < general.getNumArguments(); ++i) {
+    auto type = dyn_cast<RankedTensorType>(general.getArgumentTypes()[i]);
+    auto name = general.getArgAttrOfType<StringAttr>(i, "kiln.name");
+    if (!type || !name)
+      return "";
+    if (type.getNumDynamicDims() == 0)
+      continue;
+    if (type.getNumDynamicDims() != 1 || !type.isDynamicDim(0))
+      return "";
+    batched.insert(name.getValue());
+  }
+  if (batched.empty())
+    return "";
+  llvm::Expected<std::unique_ptr<onnx::ModelProto>> model =
+      onnx_import::readOnnxModel(path);
+  if (!model) {
+    llvm::consumeError(model.takeError());
+    return "";
+  }
+  std::string batch;
+  for (const onnx::ValueInfoProto &input : (*model)->graph().input()) {
+    if (!batched.contains(input.name()))
+      continue;
+    const auto &dims = input.type().tensor_type().shape().dim();
+    if (dims.empty() || dims[0].has_dim_value() ||
+        dims[0].dim_param().empty() ||
+        (!batch.empty() && dims[0].dim_param() != batch))
+      return "";
+    batch = dims[0].dim_param();
+  }
+  return batch;
 }
 
 } // namespace kiln

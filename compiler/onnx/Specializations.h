@@ -15,6 +15,7 @@
 
 #include "compiler/onnx/Importer.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 
@@ -37,6 +38,14 @@ addOnnxSpecializations(mlir::MLIRContext &context, llvm::StringRef path,
                        const OnnxImportOptions &options,
                        const std::vector<std::string> &specs,
                        mlir::ModuleOp module);
+
+/// The name of `general`'s batch (the function the ONNX model at `path`
+/// imported to): the dim_param of the leading dimension of every graph
+/// input that has a dynamic one, when the inputs have no other dynamic
+/// dimension; empty for any other function (one of fixed shapes, a
+/// decoder's sequence and cache lengths, an unnamed dimension).
+/// kiln-compile --specialize-batch-one specializes it to 1.
+std::string batchDimension(mlir::func::FuncOp general, llvm::StringRef path);
 
 } // namespace kiln
 

@@ -1665,6 +1665,20 @@ dynamicCase(DYN, "conv_batch_wide",
             scale=lambda x, w, b: _convBatchWide(np.abs(f64(x)),
                                                  np.abs(f64(w)),
                                                  np.abs(f64(b))))
+
+
+def _convPadBatch(x, w):
+    padded = np.pad(f64(x), ((0, 0), (1, 1), (1, 1), (0, 0)))
+    return convNchwFchw(padded.transpose(0, 3, 1, 2),
+                        f64(w).transpose(3, 2, 0, 1)).transpose(0, 2, 3, 1)
+
+
+# Batches in each of the GPU kernels' buckets (1, 4, 16, past them).
+dynamicCase(DYN, "conv_pad_batch",
+            [[I(f"{n}x8x8x16xf32"), I("3x3x16x64xf32")]
+             for n in (1, 3, 9, 33)],
+            lambda x, w: np.maximum(_convPadBatch(x, w), 0.0),
+            scale=lambda x, w: _convPadBatch(np.abs(f64(x)), np.abs(f64(w))))
 dynamicCase(DYN, "bias_rows",
             [[I("64x64xf32"), I(f"{new}x{total}xf32")]
              for new, total in ((1, 1), (3, 8), (1, 40), (5, 64))],

@@ -545,6 +545,26 @@ def checkSpecialize(s: Suite):
     s.expectError("specialize/compile_outside_bounds", [
         s.tool("kiln-compile"), model, "--input-shape=x:1..4x2",
         "--specialize=batch=9", "-o", os.path.join(work, "unused.kiln")])
+    # For GPUs only, a model whose one symbolic dimension is its batch is
+    # also compiled at batch 1 (--specialize-batch-one, on by default); not
+    # for the CPU, when turned off, or beside --specialize.
+    cuda = ["--target-device=cuda", "--cuda-target=sm_90a"]
+    batchOne = "function 'tiny_specialized1' (1x2xf32) -> (1x2xf32)"
+    for name, argv, want in (
+            ("gpu", cuda, True),
+            ("gpu_off", cuda + ["--specialize-batch-one=false"], False),
+            ("gpu_explicit", cuda + ["--specialize=batch=2"], False),
+            ("cpu", [], False)):
+        out = os.path.join(work, f"batch_one_{name}.kiln")
+        r = s.run([s.tool("kiln-compile"), model, *argv, "-o", out])
+        if r.problem or r.rc != 0:
+            s.report.result(False, f"specialize/batch_one_{name}",
+                            r.describe())
+            continue
+        r = s.run([s.tool("kiln-dump-module"), out])
+        ok = not r.problem and (batchOne in r.stdout) == want
+        s.report.result(ok, f"specialize/batch_one_{name}",
+                        "" if ok else r.stdout[:600])
 
 
 def checkPrintStatistics(s: Suite, module):

@@ -290,6 +290,29 @@ func.func @conv_batch_wide(%x: tensor<?x8x8x16xf32>, %w: tensor<3x3x16x32xf32>, 
   return %r : tensor<?x6x6x32xf32>
 }
 
+// A 3x3 convolution over a dynamic batch with its zero padding and a
+// relu (a ResNet block's): on GPUs the pad joins the convolution's
+// dispatch, and each call runs the kernel compiled for its batch's bucket
+// (at most 1, 4 or 16 images, or the dispatch's own).
+func.func @conv_pad_batch(%x: tensor<?x8x8x16xf32>, %w: tensor<3x3x16x64xf32>) -> tensor<?x8x8x64xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<?x8x8x16xf32> to tensor<?x10x10x16xf32>
+  %n = tensor.dim %p, %c0 : tensor<?x10x10x16xf32>
+  %e = tensor.empty(%n) : tensor<?x8x8x64xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x8x8x64xf32>) -> tensor<?x8x8x64xf32>
+  %conv = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : tensor<?x10x10x16xf32>, tensor<3x3x16x64xf32>) outs(%f : tensor<?x8x8x64xf32>) -> tensor<?x8x8x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%conv : tensor<?x8x8x64xf32>) outs(%e : tensor<?x8x8x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.maximumf %a, %zero : f32
+    linalg.yield %y : f32
+  } -> tensor<?x8x8x64xf32>
+  return %r : tensor<?x8x8x64xf32>
+}
+
 // A slice at offsets computed from the call's extents (a decoder's causal
 // bias rows past .. past + new, columns 0 .. total, as Hugging Face's GPT-2
 // slices its buffer): a gather reading at the index plus the offset on

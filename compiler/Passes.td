@@ -311,6 +311,10 @@ def FormDispatches : Pass<"kiln-form-dispatches", "mlir::ModuleOp"> {
   let options = [
     Option<"fuseInputPads", "fuse-input-pads", "bool", /*default=*/"false",
            "Place pads that only a convolution's input reads in its dispatch">,
+    Option<"fuseDynamicInputPads", "fuse-dynamic-input-pads", "bool",
+           /*default=*/"false",
+           "With fuse-input-pads, also a convolution's zero window padding "
+           "over a batch known per call">,
     Option<"fuseRows", "fuse-rows", "bool", /*default=*/"false",
            "Make each row program (a normalization, a softmax) one dispatch">,
     Option<"fuseAttention", "fuse-attention", "bool", /*default=*/"false",

@@ -120,6 +120,7 @@ void buildGlobalOptPipeline(OpPassManager &pm,
 void buildDispatchPipeline(OpPassManager &pm, const DispatchOptions &options) {
   pm.addPass(createFormDispatches(
       {/*fuseInputPads=*/options.FuseInputPads,
+       /*fuseDynamicInputPads=*/options.FuseDynamicInputPads,
        /*fuseRows=*/options.FuseRows,
        /*fuseAttention=*/options.FuseAttention,
        /*fusePermutedEpilogues=*/options.FusePermutedEpilogues}));
@@ -285,7 +286,13 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
             *backends, [](const std::unique_ptr<TargetBackend> &backend) {
               return backend->fusesAttention();
             });
-        buildDispatchPipeline(pm, {/*FuseInputPads=*/gpus, /*FuseRows=*/gpus,
+        bool dynamicPads = llvm::all_of(
+            *backends, [](const std::unique_ptr<TargetBackend> &backend) {
+              return backend->fusesDynamicInputPads();
+            });
+        buildDispatchPipeline(pm, {/*FuseInputPads=*/gpus,
+                                   /*FuseDynamicInputPads=*/dynamicPads,
+                                   /*FuseRows=*/gpus,
                                    /*FuseAttention=*/attention,
                                    /*FusePermutedEpilogues=*/gpus,
                                    /*RowVariants=*/gpus});

@@ -74,6 +74,9 @@ void buildGlobalOptPipeline(mlir::OpPassManager &pm,
 struct DispatchOptions {
   /// kiln-form-dispatches' fuse-input-pads (GPU targets).
   bool FuseInputPads = false;
+  /// kiln-form-dispatches' fuse-dynamic-input-pads (targets whose GEMM
+  /// kernels read such a pad: TargetBackend::fusesDynamicInputPads).
+  bool FuseDynamicInputPads = false;
   /// kiln-form-dispatches' fuse-rows (GPU targets).
   bool FuseRows = false;
   /// kiln-form-dispatches' fuse-attention (targets with an attention

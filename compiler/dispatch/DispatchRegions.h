@@ -112,6 +112,12 @@ struct FormDispatchOptions {
   /// A pad only a convolution's or pooling's input reads joins that op's
   /// dispatch.
   bool FuseInputPads = false;
+  /// With FuseInputPads, also a convolution's zero window padding whose
+  /// shapes are dynamic (a batch known per call): for targets whose GEMM
+  /// kernels read it in place over dynamic rows
+  /// (TargetBackend::fusesDynamicInputPads); elsewhere the generic kernel
+  /// would take it, materializing windows in per-thread memory.
+  bool FuseDynamicInputPads = false;
   /// A row program (RowPrograms.h) is one dispatch.
   bool FuseRows = false;
   /// An attention (Attention.h) is one dispatch.

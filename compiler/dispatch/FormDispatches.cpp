@@ -262,11 +262,12 @@ bool isWindowOp(linalg::LinalgOp op) {
   return true;
 }
 
-// A static pad by a constant that only a convolution's or pooling's input
+// A pad by a constant that only a convolution's or pooling's input
 // reads, computed in that op's dispatch (fuse-input-pads): by any constant
 // for a window op, by zero along window dimensions for a convolution that
-// also reduces over channels (an implicit GEMM).
-bool isInputPadOf(Operation *producer, Operation *root) {
+// also reduces over channels (an implicit GEMM), over a batch known per
+// call too where `dynamicToo`.
+bool isInputPadOf(Operation *producer, Operation *root, bool dynamicToo) {
   auto pad = dyn_cast<tensor::PadOp>(producer);
   auto rootOp = dyn_cast<linalg::LinalgOp>(root);
   if (!pad || !rootOp || !pad->hasOneUse() ||
@@ -275,6 +276,8 @@ bool isInputPadOf(Operation *producer, Operation *root) {
     return false;
   if (isWindowOp(rootOp))
     return isStaticConstantPad(pad);
+  if (!dynamicToo && !isStaticConstantPad(pad))
+    return false;
   return isZeroWindowPad(
       pad, rootOp.getMatchingIndexingMap(rootOp.getDpsInputOperand(0)));
 }
@@ -656,7 +659,8 @@ LogicalResult formDispatches(func::FuncOp func,
       if (Operation *def = operand.getDefiningOp();
           def &&
           (isInitProducerOf(def, &op) ||
-           (options.FuseInputPads && isInputPadOf(def, &op))) &&
+           (options.FuseInputPads &&
+            isInputPadOf(def, &op, options.FuseDynamicInputPads))) &&
           absorbedInto.try_emplace(def, &op).second)
         absorbedBy[&op].push_back(def);
 
@@ -849,8 +853,9 @@ struct FormDispatchesPass : impl::FormDispatchesBase<FormDispatchesPass> {
       if (!isDispatchFunc(func))
         funcs.push_back(func);
     for (func::FuncOp func : funcs)
-      if (failed(formDispatches(func, {fuseInputPads, fuseRows, fuseAttention,
-                                       fusePermutedEpilogues})))
+      if (failed(formDispatches(func,
+                                {fuseInputPads, fuseDynamicInputPads, fuseRows,
+                                 fuseAttention, fusePermutedEpilogues})))
         return signalPassFailure();
   }
 };

@@ -1,4 +1,5 @@
-// RUN: kiln-opt --split-input-file --kiln-form-dispatches="fuse-input-pads" %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-form-dispatches="fuse-input-pads fuse-dynamic-input-pads" %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-form-dispatches="fuse-input-pads" %s | FileCheck %s --check-prefix=STATICPADS
 // RUN: kiln-opt --split-input-file --kiln-form-dispatches %s | FileCheck %s --check-prefix=DEFAULT
 
 // With fuse-input-pads, a pad that only a depthwise convolution reads is
@@ -109,9 +110,13 @@ func.func @conv_pad_one(%x: tensor<1x8x8x16xf32>, %w: tensor<3x3x16x4xf32>, %w2:
 
 // -----
 
-// A batch known per call (issue 19): the pad of a convolution's window
+// A batch known per call (issue 19): with fuse-dynamic-input-pads (targets
+// whose GEMM kernels read it in place) the pad of a convolution's window
 // joins its dispatch, and the extent the next op reads of the padded batch
-// is read of the pad's source.
+// is read of the pad's source; with fuse-input-pads alone it stays apart.
+// STATICPADS-LABEL: func.func @conv_pad_dynamic_batch(
+// STATICPADS:         call @conv_pad_dynamic_batch_dispatch_0(%arg0)
+// STATICPADS:         call @conv_pad_dynamic_batch_dispatch_1(
 // CHECK-LABEL: func.func @conv_pad_dynamic_batch(
 // CHECK:         %[[N:.*]] = tensor.dim %arg0, %c0
 // CHECK:         call @conv_pad_dynamic_batch_dispatch_0(%arg0, %arg1, %[[N]])

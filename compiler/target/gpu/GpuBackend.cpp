@@ -13,6 +13,10 @@ void GpuBackend::buildCodegenPipeline(OpPassManager &pm) const {
 
 bool GpuBackend::fusesAttention() const { return hasAttentionKernel(Target); }
 
+// The pipelined GEMM kernels (cp.async) take dynamic rows; without them a
+// dynamic convolution goes to the generic kernel.
+bool GpuBackend::fusesDynamicInputPads() const { return Target.AsyncCopy; }
+
 FailureOr<gpu::GPUModuleOp> GpuBackend::kernelModule(ModuleOp lowered) {
   if (auto kernels = lowered.lookupSymbol<gpu::GPUModuleOp>(kGpuKernelModule))
     return kernels;

@@ -23,6 +23,7 @@ public:
 
   void buildCodegenPipeline(mlir::OpPassManager &pm) const override;
   bool fusesAttention() const override;
+  bool fusesDynamicInputPads() const override;
   mlir::FailureOr<EntryPointInfo> entryPoint(mlir::ModuleOp lowered,
                                              llvm::StringRef name) const final;
 

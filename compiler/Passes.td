@@ -60,6 +60,22 @@ def TosaCondIfToSelect : Pass<"kiln-tosa-cond-if-to-select",
                            "mlir::tensor::TensorDialect"];
 }
 
+def TosaUnrollWhileLoops : Pass<"kiln-tosa-unroll-while-loops",
+                                 "mlir::func::FuncOp"> {
+  let summary = "Writes out a tosa.while_loop of a trip count known at "
+                "compile time";
+  let description = [{
+    Kiln's plans have no loops (issue 19 item 4). A tosa.while_loop whose
+    condition folds to a constant at every step, following the
+    loop-carried values it reads from constant initial values through the
+    ops' folders (a counter against a limit), runs its body a number of
+    times known here: the body is cloned that many times (at most
+    `kMaxUnrolledWhileSteps`). Any other loop is an error at the op.
+    Logic: `countWhileLoopSteps` (TosaUnrollWhileLoops.h).
+  }];
+  let dependentDialects = ["mlir::tensor::TensorDialect"];
+}
+
 def TosaConcatToTensor : Pass<"kiln-tosa-concat-to-tensor",
                                "mlir::func::FuncOp"> {
   let summary = "Rewrites tosa.concat as tensor.concat";

@@ -786,6 +786,22 @@ func.func @FN(%a: tensor<8xf32>) -> tensor<8xf32> {
   return %0 : tensor<2x4xf32>
 }"""),
     "tosa.yield": lambda: CUSTOM["tosa.cond_if"](),
+    # A counted loop (a counter against a constant limit): written out.
+    "tosa.while_loop": lambda: fn("""func.func @FN(%a: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %zero = "tosa.const"() <{values = dense<0> : tensor<i32>}> : () -> tensor<i32>
+  %0:2 = tosa.while_loop (%i = %zero, %acc = %a) : (tensor<i32>, tensor<2x4xf32>) -> (tensor<i32>, tensor<2x4xf32>) {
+    %limit = "tosa.const"() <{values = dense<3> : tensor<i32>}> : () -> tensor<i32>
+    %c = tosa.greater %limit, %i : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    tosa.yield %c : tensor<i1>
+  } do {
+  ^bb0(%i: tensor<i32>, %acc: tensor<2x4xf32>):
+    %one = "tosa.const"() <{values = dense<1> : tensor<i32>}> : () -> tensor<i32>
+    %n = tosa.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %s = tosa.add %acc, %a : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+    tosa.yield %n, %s : tensor<i32>, tensor<2x4xf32>
+  }
+  return %0#1 : tensor<2x4xf32>
+}"""),
     "tosa.const_shape": lambda: CUSTOM["tosa.reshape"](),
     "tosa.reshape": lambda: fn("""func.func @FN(%a: tensor<8xf32>) -> tensor<2x4xf32> {
   %s = tosa.const_shape {values = dense<[2, 4]> : tensor<2xindex>} : () -> !tosa.shape<2>

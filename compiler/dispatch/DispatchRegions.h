@@ -99,6 +99,10 @@ bool hasDynamicShapes(mlir::func::FuncOp func);
 /// kernels of a convolution or pooling read in place when it shares their
 /// dispatch (kiln-form-dispatches' fuse-input-pads).
 bool isStaticConstantPad(mlir::tensor::PadOp pad);
+/// A pad by a constant of static widths that pads no dimension of a
+/// per-call extent (a batch, issue 19): the form the window kernel reads
+/// in place over a dynamic batch.
+bool isConstantPadOfStaticWidths(mlir::tensor::PadOp pad);
 
 /// A pad by zero of static widths of only the dimensions that `inputMap`
 /// (the reader's indexing map) indexes through a window, not by a loop

@@ -152,6 +152,17 @@ bool isStaticConstantPad(tensor::PadOp pad) {
          pad.getSourceType().hasStaticShape();
 }
 
+bool isConstantPadOfStaticWidths(tensor::PadOp pad) {
+  if (!pad.getConstantPaddingValue() || !pad.getLow().empty() ||
+      !pad.getHigh().empty())
+    return false;
+  for (int64_t d = 0; d < pad.getSourceType().getRank(); ++d)
+    if (pad.getSourceType().isDynamicDim(d) &&
+        (pad.getStaticLow()[d] != 0 || pad.getStaticHigh()[d] != 0))
+      return false;
+  return true;
+}
+
 bool isZeroWindowPad(tensor::PadOp pad, AffineMap inputMap) {
   Value value = pad.getConstantPaddingValue();
   if (!value || !pad.getLow().empty() || !pad.getHigh().empty() ||
@@ -275,7 +286,8 @@ bool isInputPadOf(Operation *producer, Operation *root, bool dynamicToo) {
       rootOp.getDpsInputOperand(0)->get() != pad.getResult())
     return false;
   if (isWindowOp(rootOp))
-    return isStaticConstantPad(pad);
+    return dynamicToo ? isConstantPadOfStaticWidths(pad)
+                      : isStaticConstantPad(pad);
   if (!dynamicToo && !isStaticConstantPad(pad))
     return false;
   return isZeroWindowPad(

@@ -33,9 +33,9 @@ public:
   /// Whether its code generation writes every attention dispatch
   /// (Attention.h) as one kernel, so dispatch formation may make them.
   virtual bool fusesAttention() const { return false; }
-  /// Whether its GEMM kernels read a convolution's zero window padding in
-  /// place over a batch known per call, so dispatch formation may fuse it
-  /// (FormDispatchOptions::FuseDynamicInputPads).
+  /// Whether its GEMM and window kernels read a convolution's or pooling's
+  /// padding in place over a batch known per call, so dispatch formation
+  /// may fuse it (FormDispatchOptions::FuseDynamicInputPads).
   virtual bool fusesDynamicInputPads() const { return false; }
   /// The launch metadata of dispatch `name` once lowered: binding and push
   /// constant counts, workgroup size and count, shared memory bytes.

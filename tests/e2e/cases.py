@@ -1679,6 +1679,23 @@ dynamicCase(DYN, "conv_pad_batch",
              for n in (1, 3, 9, 33)],
             lambda x, w: np.maximum(_convPadBatch(x, w), 0.0),
             scale=lambda x, w: _convPadBatch(np.abs(f64(x)), np.abs(f64(w))))
+
+
+def _depthwisePadBatch(x, w):
+    padded = np.pad(f64(x), ((0, 0), (1, 1), (1, 1), (0, 0)))
+    n, h, wd, c = x.shape
+    out = np.zeros((n, h, wd, c))
+    for i in range(3):
+        for j in range(3):
+            out += padded[:, i:i + h, j:j + wd, :] * f64(w)[i, j, :]
+    return out
+
+
+dynamicCase(DYN, "depthwise_pad_batch",
+            [[I(f"{n}x9x9x32xf32"), I("3x3x32xf32")] for n in (1, 5, 33)],
+            lambda x, w: np.clip(_depthwisePadBatch(x, w), 0.0, 6.0),
+            scale=lambda x, w: _depthwisePadBatch(np.abs(f64(x)),
+                                                  np.abs(f64(w))))
 dynamicCase(DYN, "bias_rows",
             [[I("64x64xf32"), I(f"{new}x{total}xf32")]
              for new, total in ((1, 1), (3, 8), (1, 40), (5, 64))],

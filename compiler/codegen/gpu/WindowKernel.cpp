@@ -37,6 +37,7 @@
 #include "compiler/codegen/gpu/LoweringConfig.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -81,7 +82,22 @@ struct Window : KernelDispatch {
   int64_t V = 1;
   // The input box one workgroup reads, per input dimension.
   SmallVector<int64_t> Box;
+  // Issue 19: the batch loop (a parallel loop outside the image and lane
+  // loops, the input's and output's outermost index) when its extent is
+  // known per call only; tiles of one along it, never partial.
+  std::optional<unsigned> DynamicBatch;
 };
+
+// The batches a dynamic one is taken to hold when choosing the vector
+// width (as the GEMM kernels assume 32 images).
+constexpr int64_t kAssumedBatch = 32;
+
+// Whether `type` is dense row-major with at most its outermost extent
+// known per call: strides and vector runs along its rows are static.
+bool isRowMajorPastOutermost(MemRefType type) {
+  return type.getLayout().isIdentity() && type.getRank() > 0 &&
+         llvm::none_of(type.getShape().drop_front(), ShapedType::isDynamic);
+}
 
 // The box of input indices one workgroup tile's windows read: along each
 // input dimension, `map`'s result over tile-sized parallel loops and whole
@@ -147,8 +163,7 @@ int64_t vectorWidth(const Window &w, AffineMap mapIn, AffineMap mapFilter,
   int64_t width = 16 / (type.getElementTypeBitWidth() / 8);
   auto alongChannels = [&](Value binding, AffineMap map) {
     auto memref = dyn_cast<MemRefType>(binding.getType());
-    return memref && memref.getLayout().isIdentity() &&
-           memref.hasStaticShape() && memref.getRank() > 0 &&
+    return memref && isRowMajorPastOutermost(memref) &&
            memref.getShape().back() % width == 0 &&
            map.getResults().back() ==
                getAffineDimExpr(channel, map.getContext());
@@ -167,7 +182,7 @@ int64_t vectorWidth(const Window &w, AffineMap mapIn, AffineMap mapFilter,
   for (auto [range, iterator] :
        llvm::zip(w.Ranges, linalg::LinalgOp(w.Op).getIteratorTypesArray()))
     if (iterator == utils::IteratorType::parallel)
-      outputs *= range;
+      outputs *= ShapedType::isDynamic(range) ? kAssumedBatch : range;
   if (outputs / (outputsPerThread(w, width) * width) <
       target.residentThreads() / 16)
     return 1;
@@ -178,7 +193,9 @@ FailureOr<Window> matchWindow(func::FuncOp func, const GpuTarget &target) {
   // The shared box takes at most half the static shared memory of a
   // workgroup, leaving room for two workgroups per processor and more.
   const int64_t maxBoxBytes = target.SharedMemoryBytes / 2;
-  FailureOr<KernelDispatch> dispatch = matchKernelDispatch(func);
+  FailureOr<KernelDispatch> dispatch =
+      matchKernelDispatch(func, /*permutedStore=*/false,
+                          /*dynamicRanges=*/true);
   if (failed(dispatch))
     return failure();
   Window w;
@@ -189,7 +206,7 @@ FailureOr<Window> matchWindow(func::FuncOp func, const GpuTarget &target) {
   Value input = op.getDpsInputOperand(0)->get();
   w.InputShape = llvm::to_vector(cast<ShapedType>(input.getType()).getShape());
   if (auto pad = input.getDefiningOp<tensor::PadOp>()) {
-    if (!isStaticConstantPad(pad) ||
+    if (!isConstantPadOfStaticWidths(pad) ||
         !matchPattern(pad.getConstantPaddingValue(), m_Constant(&w.PadValue)))
       return failure();
     w.PadLow = llvm::to_vector(pad.getStaticLow());
@@ -247,6 +264,18 @@ FailureOr<Window> matchWindow(func::FuncOp func, const GpuTarget &target) {
   }
   if (w.ImageDims.empty() || w.LaneDims.empty() || w.ReductionDims.empty())
     return failure();
+  // At most one loop of a per-call extent: the batch, outermost in the
+  // input and the output, neither an image nor a lane loop.
+  for (unsigned d = 0; d < loops; ++d) {
+    if (!ShapedType::isDynamic(w.Ranges[d]))
+      continue;
+    if (w.DynamicBatch || llvm::is_contained(w.ImageDims, d) ||
+        llvm::is_contained(w.LaneDims, d) ||
+        mapOut.getResult(0) != getAffineDimExpr(d, func.getContext()) ||
+        mapIn.getResult(0) != getAffineDimExpr(d, func.getContext()))
+      return failure();
+    w.DynamicBatch = d;
+  }
   // A thread's R outputs share their filter element.
   int64_t inner = w.ImageDims.back();
   if (w.Filter && mapFilter.isFunctionOfDim(inner))
@@ -405,7 +434,9 @@ void WindowKernelBuilder::copyBox(Value box, ArrayRef<Value> tileStart,
   // past the input (a tile the output does not fill).
   SmallVector<int64_t> lastStart;
   for (auto [range, size] : llvm::zip(W.Ranges, W.Tile))
-    lastStart.push_back(size == range ? 0 : (range - 1) / size * size);
+    lastStart.push_back(size == range || ShapedType::isDynamic(range)
+                            ? 0
+                            : (range - 1) / size * size);
   for (int64_t dim : W.ReductionDims)
     lastStart[dim] = 0;
   SmallVector<int64_t> lastOrigin = map.compose(lastStart);
@@ -439,6 +470,11 @@ void WindowKernelBuilder::copyBox(Value box, ArrayRef<Value> tileStart,
     for (size_t i = 0; i < position.size(); ++i) {
       Value index = add(origin[i], position[i]);
       int64_t size = inputType.getDimSize(i);
+      // A dynamic batch: tiles of one, each inside the input.
+      if (ShapedType::isDynamic(size)) {
+        indices.push_back(index);
+        continue;
+      }
       if (!W.PadLow.empty() && (W.PadLow[i] != 0 || W.InputShape[i] != size)) {
         // Unsigned: an index left of the padding wraps past the size.
         index = arith::SubIOp::create(B, Loc, index, idx(W.PadLow[i]));
@@ -482,15 +518,28 @@ int64_t WindowKernelBuilder::build() {
   Value box =
       createSharedBuffer(B, Loc, Func, Symbols, "_window", W.Box, element);
 
-  // The workgroup loop over the parallel loops (reductions: one step).
-  SmallVector<int64_t> upper, steps;
+  // The workgroup loop over the parallel loops (reductions: one step); a
+  // dynamic batch read off the output's view, an affine value the grid
+  // program evaluates per call.
+  SmallVector<OpFoldResult> upper;
+  SmallVector<int64_t> steps;
   for (auto [range, size] : llvm::zip(W.Ranges, W.Tile)) {
-    upper.push_back(range);
+    upper.push_back(B.getIndexAttr(range));
     steps.push_back(size);
   }
   for (int64_t dim : W.ReductionDims) {
-    upper[dim] = 1;
+    upper[dim] = B.getIndexAttr(1);
     steps[dim] = 1;
+  }
+  if (W.DynamicBatch) {
+    config.push_back(B.getNamedAttr("dynamic_rows", B.getUnitAttr()));
+    setLoweringConfig(Func, "window", config);
+    Value batch = memref::DimOp::create(B, Loc, W.Out, 0);
+    upper[*W.DynamicBatch] =
+        affine::AffineApplyOp::create(
+            B, Loc, AffineMap::get(0, 1, B.getAffineSymbolExpr(0)),
+            ValueRange{batch})
+            .getResult();
   }
   scf::ForallOp forall = createBlockLoop(B, Loc, upper, steps);
   B.setInsertionPointToStart(forall.getBody());
@@ -664,10 +713,13 @@ struct GpuWindowKernelsPass : impl::GpuWindowKernelsBase<GpuWindowKernelsPass> {
     FailureOr<GpuTarget> target = getGpuTarget(getOperation());
     if (failed(target))
       return signalPassFailure();
-    buildKernelsOfDispatches(getOperation(),
-                             [&](func::FuncOp func, SymbolTable &symbols) {
-                               return buildWindowKernel(func, symbols, *target);
-                             });
+    // Over a dynamic batch too (Window::DynamicBatch).
+    buildKernelsOfDispatches(
+        getOperation(),
+        [&](func::FuncOp func, SymbolTable &symbols) {
+          return buildWindowKernel(func, symbols, *target);
+        },
+        /*dynamicToo=*/true);
   }
 };
 

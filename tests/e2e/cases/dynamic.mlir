@@ -313,6 +313,30 @@ func.func @conv_pad_batch(%x: tensor<?x8x8x16xf32>, %w: tensor<3x3x16x64xf32>) -
   return %r : tensor<?x8x8x64xf32>
 }
 
+// A depthwise 3x3 convolution over a dynamic batch with its zero padding
+// and a clamp (MobileNetV2's): on GPUs the window kernel over the batch,
+// the pad read in place.
+func.func @depthwise_pad_batch(%x: tensor<?x9x9x32xf32>, %w: tensor<3x3x32xf32>) -> tensor<?x9x9x32xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %six = arith.constant 6.0 : f32
+  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    tensor.yield %zero : f32
+  } : tensor<?x9x9x32xf32> to tensor<?x11x11x32xf32>
+  %n = tensor.dim %x, %c0 : tensor<?x9x9x32xf32>
+  %e = tensor.empty(%n) : tensor<?x9x9x32xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x9x9x32xf32>) -> tensor<?x9x9x32xf32>
+  %conv = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : tensor<?x11x11x32xf32>, tensor<3x3x32xf32>) outs(%f : tensor<?x9x9x32xf32>) -> tensor<?x9x9x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%conv : tensor<?x9x9x32xf32>) outs(%e : tensor<?x9x9x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %lo = arith.maximumf %a, %zero : f32
+    %y = arith.minimumf %lo, %six : f32
+    linalg.yield %y : f32
+  } -> tensor<?x9x9x32xf32>
+  return %r : tensor<?x9x9x32xf32>
+}
+
 // A slice at offsets computed from the call's extents (a decoder's causal
 // bias rows past .. past + new, columns 0 .. total, as Hugging Face's GPT-2
 // slices its buffer): a gather reading at the index plus the offset on

@@ -289,3 +289,34 @@ func.func private @depthwise_wide(%arg0: memref<1x114x114x256xf32>, %arg1: memre
   bufferization.materialize_in_destination %r in restrict writable %arg3 : (tensor<1x112x112x256xf32>, memref<1x112x112x256xf32>) -> ()
   return
 }
+
+// -----
+
+// A batch known per call (issue 19): the window kernel over it, its
+// padding read in place (the box's rows and columns checked, not the
+// batch), the workgroup loop bounded by the output view's batch, an affine
+// value the grid program evaluates; `dynamic_rows` recorded.
+// CHECK-LABEL: func.func private @depthwise_dynamic_batch(
+// CHECK-SAME:    dynamic_rows
+// CHECK-SAME:    kernel = "window"
+// CHECK:         %[[OUT:.+]] = memref.reinterpret_cast %arg2
+// CHECK:         %[[N:.+]] = memref.dim %[[OUT]], %c0
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0, 0, 0, 0) to (%[[N]], 9, 9, 32, 1, 1)
+// CHECK-NOT:     linalg.depthwise_conv_2d_nhwc_hwc
+func.func private @depthwise_dynamic_batch(%arg0: memref<1xf32>, %arg1: memref<3x3x32xf32>, %arg2: memref<1xf32>, %arg3: i64) attributes {kiln.dispatch} {
+  %n = arith.index_cast %arg3 : i64 to index
+  %x = memref.reinterpret_cast %arg0 to offset: [0], sizes: [%n, 9, 9, 32], strides: [2592, 288, 32, 1] : memref<1xf32> to memref<?x9x9x32xf32>
+  %0 = bufferization.to_tensor %x restrict : memref<?x9x9x32xf32> to tensor<?x9x9x32xf32>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<3x3x32xf32> to tensor<3x3x32xf32>
+  %c = memref.reinterpret_cast %arg2 to offset: [0], sizes: [%n, 9, 9, 32], strides: [2592, 288, 32, 1] : memref<1xf32> to memref<?x9x9x32xf32>
+  %zero = arith.constant 0.000000e+00 : f32
+  %p = tensor.pad %0 low[0, 1, 1, 0] high[0, 1, 1, 0] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %zero : f32
+  } : tensor<?x9x9x32xf32> to tensor<?x11x11x32xf32>
+  %2 = tensor.empty(%n) : tensor<?x9x9x32xf32>
+  %3 = linalg.fill ins(%zero : f32) outs(%2 : tensor<?x9x9x32xf32>) -> tensor<?x9x9x32xf32>
+  %4 = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %1 : tensor<?x11x11x32xf32>, tensor<3x3x32xf32>) outs(%3 : tensor<?x9x9x32xf32>) -> tensor<?x9x9x32xf32>
+  bufferization.materialize_in_destination %4 in restrict writable %c : (tensor<?x9x9x32xf32>, memref<?x9x9x32xf32>) -> ()
+  return
+}

@@ -88,6 +88,11 @@ std::string batchDimension(func::FuncOp general, llvm::StringRef path) {
       continue;
     if (type.getNumDynamicDims() != 1 || !type.isDynamicDim(0))
       return "";
+    // Bounds (--input-shape=NAME:MIN..MAX) that leave 1 out.
+    if (auto low =
+            general.getArgAttrOfType<DenseI64ArrayAttr>(i, "kiln.dim_min"))
+      if (!low.empty() && low[0] > 1)
+        return "";
     batched.insert(name.getValue());
   }
   if (batched.empty())

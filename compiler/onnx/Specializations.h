@@ -43,7 +43,8 @@ addOnnxSpecializations(mlir::MLIRContext &context, llvm::StringRef path,
 /// imported to): the dim_param of the leading dimension of every graph
 /// input that has a dynamic one, when the inputs have no other dynamic
 /// dimension; empty for any other function (one of fixed shapes, a
-/// decoder's sequence and cache lengths, an unnamed dimension).
+/// decoder's sequence and cache lengths, an unnamed dimension, a batch
+/// bounded above 1 by --input-shape).
 /// kiln-compile --specialize-batch-one specializes it to 1.
 std::string batchDimension(mlir::func::FuncOp general, llvm::StringRef path);
 

@@ -554,6 +554,9 @@ def checkSpecialize(s: Suite):
             ("gpu", cuda, True),
             ("gpu_off", cuda + ["--specialize-batch-one=false"], False),
             ("gpu_explicit", cuda + ["--specialize=batch=2"], False),
+            ("gpu_bounded_past_one", cuda + ["--input-shape=x:2..64x2"],
+             False),
+            ("gpu_bounded", cuda + ["--input-shape=x:1..64x2"], True),
             ("cpu", [], False)):
         out = os.path.join(work, f"batch_one_{name}.kiln")
         r = s.run([s.tool("kiln-compile"), model, *argv, "-o", out])

@@ -629,4 +629,9 @@ Value zeroUnless(OpBuilder &builder, Location loc, Value inBounds, Type type,
   });
 }
 
+bool isRowMajorPastOutermost(MemRefType type) {
+  return type.getLayout().isIdentity() && type.getRank() > 0 &&
+         llvm::none_of(type.getShape().drop_front(), ShapedType::isDynamic);
+}
+
 } // namespace kiln

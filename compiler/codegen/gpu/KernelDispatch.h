@@ -75,6 +75,11 @@ mlir::FailureOr<KernelDispatch> matchKernelDispatch(mlir::func::FuncOp func,
                                                     bool permutedStore = false,
                                                     bool dynamicRanges = false);
 
+/// Whether `type` is dense row-major with at most its outermost extent
+/// known per call (a batch's binding, issue 19): its strides, and runs
+/// along its rows, are then static as for a static shape.
+bool isRowMajorPastOutermost(mlir::MemRefType type);
+
 /// Out's indices for the root's output indices `outIndices`: themselves,
 /// or permuted by d.OutPermutation.
 llvm::SmallVector<mlir::Value>

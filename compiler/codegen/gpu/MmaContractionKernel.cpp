@@ -296,14 +296,6 @@ int64_t copyElementsOfA(const Contraction &c, const MmaTile &tile) {
   return 0;
 }
 
-// Whether `type` is dense row-major with only its outermost extent, if
-// any, known per call (a dynamic batch's binding): its strides are then
-// the static suffix products of its shape.
-bool isRowMajorPastOutermost(MemRefType type) {
-  return type.getLayout().isIdentity() && type.getRank() > 0 &&
-         llvm::none_of(type.getShape().drop_front(), ShapedType::isDynamic);
-}
-
 // Whether C's innermost index is the innermost n loop, in runs of
 // kCopyElements, and its layout the identity: kCopyElements consecutive
 // columns are consecutive in memory, 16-byte aligned for 2-byte elements.

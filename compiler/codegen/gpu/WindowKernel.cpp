@@ -92,13 +92,6 @@ struct Window : KernelDispatch {
 // width (as the GEMM kernels assume 32 images).
 constexpr int64_t kAssumedBatch = 32;
 
-// Whether `type` is dense row-major with at most its outermost extent
-// known per call: strides and vector runs along its rows are static.
-bool isRowMajorPastOutermost(MemRefType type) {
-  return type.getLayout().isIdentity() && type.getRank() > 0 &&
-         llvm::none_of(type.getShape().drop_front(), ShapedType::isDynamic);
-}
-
 // The box of input indices one workgroup tile's windows read: along each
 // input dimension, `map`'s result over tile-sized parallel loops and whole
 // reduction loops (its coefficients are positive, so that is a range).

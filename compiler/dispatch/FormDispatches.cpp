@@ -164,10 +164,10 @@ bool isConstantPadOfStaticWidths(tensor::PadOp pad) {
 }
 
 bool isZeroWindowPad(tensor::PadOp pad, AffineMap inputMap) {
+  if (!isConstantPadOfStaticWidths(pad))
+    return false;
   Value value = pad.getConstantPaddingValue();
-  if (!value || !pad.getLow().empty() || !pad.getHigh().empty() ||
-      (!matchPattern(value, m_AnyZeroFloat()) &&
-       !matchPattern(value, m_Zero())))
+  if (!matchPattern(value, m_AnyZeroFloat()) && !matchPattern(value, m_Zero()))
     return false;
   RankedTensorType source = pad.getSourceType();
   for (auto [i, e] : llvm::enumerate(inputMap.getResults())) {

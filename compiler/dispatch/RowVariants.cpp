@@ -32,14 +32,13 @@ ArrayRef<RowBucket> rowBuckets() {
   return kBuckets;
 }
 
-std::optional<unsigned> dynamicOuterRows(func::FuncOp dispatch,
-                                         int64_t minRowsPerOuter) {
+bool hasDynamicOuterRows(func::FuncOp dispatch, int64_t minRowsPerOuter) {
   if (dispatch.getNumResults() != 1)
-    return std::nullopt;
+    return false;
   auto type = dyn_cast<RankedTensorType>(dispatch.getResultTypes().front());
   if (!type || type.getRank() == 0 || type.getNumDynamicDims() != 1 ||
       !type.isDynamicDim(0))
-    return std::nullopt;
+    return false;
   // The one contraction or convolution of the dispatch.
   linalg::LinalgOp root;
   WalkResult walk = dispatch.walk([&](linalg::LinalgOp op) {
@@ -53,26 +52,26 @@ std::optional<unsigned> dynamicOuterRows(func::FuncOp dispatch,
   });
   if (walk.wasInterrupted() || !root || root.getNumDpsInputs() != 2 ||
       root.getNumDpsInits() != 1)
-    return std::nullopt;
+    return false;
   AffineMap a = root.getMatchingIndexingMap(root.getDpsInputOperand(0));
   AffineMap b = root.getMatchingIndexingMap(root.getDpsInputOperand(1));
   AffineMap c = root.getMatchingIndexingMap(root.getDpsInitOperand(0));
   if (!c.isProjectedPermutation() || c.getNumResults() != type.getRank())
-    return std::nullopt;
+    return false;
   SmallVector<int64_t> ranges = root.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = root.getIteratorTypesArray();
   // The output's outermost index: a dynamic loop of A's rows (not B's).
   unsigned outer = cast<AffineDimExpr>(c.getResult(0)).getPosition();
   if (!ShapedType::isDynamic(ranges[outer]) || !a.isFunctionOfDim(outer) ||
       b.isFunctionOfDim(outer))
-    return std::nullopt;
+    return false;
   int64_t rows = 1;
   bool ownChannel = false;
   for (unsigned d = 0; d < ranges.size(); ++d) {
     if (d == outer)
       continue;
     if (ShapedType::isDynamic(ranges[d]))
-      return std::nullopt;
+      return false;
     if (iterators[d] == utils::IteratorType::parallel && a.isFunctionOfDim(d) &&
         !b.isFunctionOfDim(d))
       rows *= ranges[d];
@@ -84,9 +83,7 @@ std::optional<unsigned> dynamicOuterRows(func::FuncOp dispatch,
         return dim && dim.getPosition() == d;
       });
   }
-  if (!ownChannel || rows < minRowsPerOuter)
-    return std::nullopt;
-  return 0;
+  return ownChannel && rows >= minRowsPerOuter;
 }
 
 void addRowVariants(ModuleOp module) {
@@ -99,7 +96,8 @@ void addRowVariants(ModuleOp module) {
   SmallVector<int64_t> bounds;
   for (const RowBucket &bucket : rowBuckets())
     bounds.push_back(bucket.AtMost);
-  llvm::DenseMap<Operation *, std::optional<DictionaryAttr>> choicesOf;
+  // Null where the dispatch takes no variants.
+  llvm::DenseMap<Operation *, DictionaryAttr> choicesOf;
   for (func::FuncOp host : hosts) {
     host.walk([&](func::CallOp call) {
       auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
@@ -107,9 +105,7 @@ void addRowVariants(ModuleOp module) {
         return;
       auto [it, inserted] = choicesOf.try_emplace(callee.getOperation());
       if (inserted) {
-        std::optional<unsigned> dim =
-            dynamicOuterRows(callee, kMinRowsPerOuter);
-        if (!dim)
+        if (!hasDynamicOuterRows(callee, kMinRowsPerOuter))
           return;
         SmallVector<Attribute> callees;
         for (const RowBucket &bucket : rowBuckets()) {
@@ -123,13 +119,12 @@ void addRowVariants(ModuleOp module) {
           callees.push_back(FlatSymbolRefAttr::get(clone));
         }
         it->second = builder.getDictionaryAttr(
-            {builder.getNamedAttr("dim", builder.getI64IntegerAttr(*dim)),
-             builder.getNamedAttr("callees", builder.getArrayAttr(callees)),
+            {builder.getNamedAttr("callees", builder.getArrayAttr(callees)),
              builder.getNamedAttr("at_most",
                                   builder.getDenseI64ArrayAttr(bounds))});
       }
       if (it->second)
-        call->setAttr(kRowChoicesAttr, *it->second);
+        call->setAttr(kRowChoicesAttr, it->second);
     });
   }
 }

@@ -14,17 +14,15 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
-#include <optional>
-
 namespace kiln {
 
 /// On a dispatch clone: the outer extent its contraction's tiles assume
 /// (i64), in place of the default (GPU codegen's ContractionMatch).
 inline constexpr llvm::StringLiteral kAssumedOuterRowsAttr =
     "kiln.assumed_outer_rows";
-/// On a call: `{dim = D, callees = [@a, ...], at_most = array<i64: ...>}`,
-/// each callee run instead where dimension D of the call's result is at
-/// most its bound, the first that fits.
+/// On a call: `{callees = [@a, ...], at_most = array<i64: ...>}`, each
+/// callee run instead where the outermost extent of the call's result is
+/// at most its bound, the first that fits.
 inline constexpr llvm::StringLiteral kRowChoicesAttr = "kiln.row_choices";
 
 /// Calls whose outer extent is at most AtMost run a kernel whose tiles
@@ -37,14 +35,12 @@ struct RowBucket {
 };
 llvm::ArrayRef<RowBucket> rowBuckets();
 
-/// The dimension of `dispatch`'s one result that is its only dynamic one
-/// and the outermost loop of its contraction's (or convolution's) rows,
-/// where each index of it has at least `minRowsPerOuter` rows; none for
-/// any other dispatch.
-std::optional<unsigned> dynamicOuterRows(mlir::func::FuncOp dispatch,
-                                         int64_t minRowsPerOuter);
+/// Whether the outermost dimension of `dispatch`'s one result is its only
+/// dynamic one and the outermost loop of its contraction's (or
+/// convolution's) rows, each index of it at least `minRowsPerOuter` rows.
+bool hasDynamicOuterRows(mlir::func::FuncOp dispatch, int64_t minRowsPerOuter);
 
-/// Clones each dispatch that dynamicOuterRows accepts once per bucket and
+/// Clones each dispatch that hasDynamicOuterRows accepts once per bucket and
 /// records the choices on its calls in functions with dynamic shapes.
 void addRowVariants(mlir::ModuleOp module);
 

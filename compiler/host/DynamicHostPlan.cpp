@@ -401,16 +401,15 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
     if (failed(shapes.appendLoopChecks(call, plan.ShapeChecks)))
       return failure();
     if (auto choices = call->getAttrOfType<DictionaryAttr>(kRowChoicesAttr)) {
-      // Each kernel where the result's outer extent is at most its bound:
+      // Each kernel where the result's outermost extent is at most its bound:
       // bound + 1 - min(extent, bound + 1) is then at least 1, else 0.
-      auto dim = choices.getAs<IntegerAttr>("dim");
       auto callees = choices.getAs<ArrayAttr>("callees");
       auto atMost = choices.getAs<DenseI64ArrayAttr>("at_most");
-      if (!dim || !callees || !atMost || call.getNumResults() != 1 ||
+      if (!callees || !atMost || call.getNumResults() != 1 ||
           static_cast<int64_t>(callees.size()) != atMost.size() ||
           !llvm::all_of(callees, llvm::IsaPred<FlatSymbolRefAttr>))
         return call.emitError() << "malformed " << kRowChoicesAttr;
-      FailureOr<uint32_t> rows = shapes.dim(call.getResult(0), dim.getInt());
+      FailureOr<uint32_t> rows = shapes.dim(call.getResult(0), 0);
       if (failed(rows))
         return failure();
       for (auto [callee, bound] : llvm::zip(callees, atMost.asArrayRef())) {

@@ -21,8 +21,7 @@ SmallVector<int64_t> Contraction::sizes(ArrayRef<int64_t> dims) const {
 }
 
 // The rows a dynamic outermost m loop is assumed to hold, for choosing
-// tiles (a batch of 32 images, at least 1024 tokens).
-constexpr int64_t kAssumedOuterRows = 32;
+// tiles: kAssumedOuterRows images, at least 1024 tokens.
 constexpr int64_t kAssumedMinRows = 1024;
 
 FailureOr<Contraction> matchContraction(func::FuncOp func, bool dynamicRows) {

@@ -75,6 +75,11 @@ mlir::FailureOr<KernelDispatch> matchKernelDispatch(mlir::func::FuncOp func,
                                                     bool permutedStore = false,
                                                     bool dynamicRanges = false);
 
+/// The extent a batch known per call only is taken to have where a kernel
+/// chooses its tiles (the GEMM kernels' rows, the window kernel's vector
+/// width), unless a variant says otherwise (kiln.assumed_outer_rows).
+inline constexpr int64_t kAssumedOuterRows = 32;
+
 /// Whether `type` is dense row-major with at most its outermost extent
 /// known per call (a batch's binding, issue 19): its strides, and runs
 /// along its rows, are then static as for a static shape.

@@ -37,7 +37,6 @@
 #include "compiler/codegen/gpu/LoweringConfig.h"
 #include "compiler/dispatch/DispatchRegions.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -87,10 +86,6 @@ struct Window : KernelDispatch {
   // known per call only; tiles of one along it, never partial.
   std::optional<unsigned> DynamicBatch;
 };
-
-// The batches a dynamic one is taken to hold when choosing the vector
-// width (as the GEMM kernels assume 32 images).
-constexpr int64_t kAssumedBatch = 32;
 
 // The box of input indices one workgroup tile's windows read: along each
 // input dimension, `map`'s result over tile-sized parallel loops and whole
@@ -175,7 +170,7 @@ int64_t vectorWidth(const Window &w, AffineMap mapIn, AffineMap mapFilter,
   for (auto [range, iterator] :
        llvm::zip(w.Ranges, linalg::LinalgOp(w.Op).getIteratorTypesArray()))
     if (iterator == utils::IteratorType::parallel)
-      outputs *= ShapedType::isDynamic(range) ? kAssumedBatch : range;
+      outputs *= ShapedType::isDynamic(range) ? kAssumedOuterRows : range;
   if (outputs / (outputsPerThread(w, width) * width) <
       target.residentThreads() / 16)
     return 1;
@@ -506,14 +501,16 @@ int64_t WindowKernelBuilder::build() {
       B.getNamedAttr("stages", B.getI64IntegerAttr(1))};
   if (W.V > 1)
     config.push_back(B.getNamedAttr("vector_width", B.getI64IntegerAttr(W.V)));
+  if (W.DynamicBatch)
+    config.push_back(B.getNamedAttr("dynamic_rows", B.getUnitAttr()));
   setLoweringConfig(Func, "window", config);
   Type element = cast<MemRefType>(W.Input.getType()).getElementType();
   Value box =
       createSharedBuffer(B, Loc, Func, Symbols, "_window", W.Box, element);
 
   // The workgroup loop over the parallel loops (reductions: one step); a
-  // dynamic batch read off the output's view, an affine value the grid
-  // program evaluates per call.
+  // dynamic batch read off the output's view, which the grid program reads
+  // per call (kiln-distribute-to-workgroups).
   SmallVector<OpFoldResult> upper;
   SmallVector<int64_t> steps;
   for (auto [range, size] : llvm::zip(W.Ranges, W.Tile)) {
@@ -524,16 +521,9 @@ int64_t WindowKernelBuilder::build() {
     upper[dim] = B.getIndexAttr(1);
     steps[dim] = 1;
   }
-  if (W.DynamicBatch) {
-    config.push_back(B.getNamedAttr("dynamic_rows", B.getUnitAttr()));
-    setLoweringConfig(Func, "window", config);
-    Value batch = memref::DimOp::create(B, Loc, W.Out, 0);
+  if (W.DynamicBatch)
     upper[*W.DynamicBatch] =
-        affine::AffineApplyOp::create(
-            B, Loc, AffineMap::get(0, 1, B.getAffineSymbolExpr(0)),
-            ValueRange{batch})
-            .getResult();
-  }
+        memref::DimOp::create(B, Loc, W.Out, 0).getResult();
   scf::ForallOp forall = createBlockLoop(B, Loc, upper, steps);
   B.setInsertionPointToStart(forall.getBody());
   SmallVector<Value> tileStart(forall.getInductionVars());

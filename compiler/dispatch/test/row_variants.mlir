@@ -2,10 +2,10 @@
 
 // A convolution over a batch known per call, 64 rows an image: a clone per
 // bucket, each marked with the images its tiles assume, and the call lists
-// them with their bounds on the result's dimension 0.
+// them with their bounds on the result's outermost extent.
 
 // CHECK-LABEL: func.func @batch(
-// CHECK:         call @conv(%arg0, %arg1, %{{.+}}) {kiln.row_choices = {at_most = array<i64: 1, 4, 16>, callees = [@conv_rows_1, @conv_rows_4, @conv_rows_16], dim = 0 : i64}}
+// CHECK:         call @conv(%arg0, %arg1, %{{.+}}) {kiln.row_choices = {at_most = array<i64: 1, 4, 16>, callees = [@conv_rows_1, @conv_rows_4, @conv_rows_16]}}
 // CHECK:         call @conv(%arg0, %arg1, %{{.+}}) {kiln.row_choices =
 // CHECK-LABEL: func.func private @conv(
 // CHECK-NOT:     kiln.assumed_outer_rows

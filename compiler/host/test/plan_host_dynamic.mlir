@@ -363,6 +363,6 @@ func.func private @d_small(%a: tensor<?x64xf32>, %n: index) -> tensor<?x64xf32> 
 func.func @choices(%a: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %c0 = arith.constant 0 : index
   %n = tensor.dim %a, %c0 : tensor<?x64xf32>
-  %0 = call @d(%a, %n) {kiln.row_choices = {dim = 0 : i64, callees = [@d_small], at_most = array<i64: 4>}} : (tensor<?x64xf32>, index) -> tensor<?x64xf32>
+  %0 = call @d(%a, %n) {kiln.row_choices = {callees = [@d_small], at_most = array<i64: 4>}} : (tensor<?x64xf32>, index) -> tensor<?x64xf32>
   return %0 : tensor<?x64xf32>
 }

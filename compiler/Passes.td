@@ -388,6 +388,21 @@ def RowVariants : Pass<"kiln-row-variants", "mlir::ModuleOp"> {
 // host
 //===----------------------------------------------------------------------===//
 
+def SplitPhases : Pass<"kiln-split-phases", "mlir::ModuleOp"> {
+  let summary = "Splits functions where the host reads values they compute";
+  let description = [{
+    Issue 19 item 4: a function whose extents depend on an element it
+    computes (NonZero of a computed condition, through the count of true
+    elements read on the host) becomes phases run one after another, each a
+    public function marked `kiln.phase_of`, each reading on the host, as its
+    own inputs, what earlier phases computed. The module's
+    `kiln.phase_chains` records the function's type and where each phase's
+    inputs and the function's results come from. Functions that read
+    nothing computed are left as they are. Logic: `splitIntoPhases`
+    (compiler/host/Phases.h).
+  }];
+}
+
 def PlanHost : Pass<"kiln-plan-host", "mlir::ModuleOp"> {
   let summary = "Annotates host functions with their buffer plan";
   let description = [{

@@ -89,6 +89,9 @@ void buildInputPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeOps());
+  // Last, on the canonical form: each phase then goes through everything
+  // after as a function of its own.
+  pm.addPass(createSplitPhases());
 }
 
 void buildGlobalOptPipeline(OpPassManager &pm,
@@ -317,6 +320,13 @@ compileToModuleFile(ModuleOp module, const CompileOptions &options) {
       return failure();
     plans.push_back(std::move(*plan));
   }
+  // Functions split into phases (kiln-split-phases) are no functions of
+  // the IR any more: their plans name their phases.
+  FailureOr<std::vector<PhaseChain>> chains = phaseChainsOf(module);
+  if (failed(chains))
+    return failure();
+  for (const PhaseChain &chain : *chains)
+    plans.push_back(planPhasedFunction(chain));
   if (plans.empty())
     return emitError(loc) << "the module has no public function to export";
 

@@ -62,14 +62,19 @@ bool feedsRealExtent(Value value) {
 }
 
 // An element of a host function's argument read on the host, only to
-// become an index (the ONNX importer's shape given at call time):
-// `tensor.extract %arg[constant indices]`, each use an index_cast, a
-// float's after its truncation; or only to enter real arithmetic.
+// become an index (the ONNX importer's shape given at call time).
 bool isInputElementRead(tensor::ExtractOp extract) {
   auto arg = dyn_cast<BlockArgument>(extract.getTensor());
+  return arg && isa<func::FuncOp>(arg.getOwner()->getParentOp()) &&
+         arg.getOwner()->isEntryBlock() && isHostRead(extract);
+}
+
+} // namespace
+
+bool isHostRead(tensor::ExtractOp extract) {
   Type element = extract.getType();
-  if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()) ||
-      !arg.getOwner()->isEntryBlock() ||
+  if (extract->getParentOp() == nullptr ||
+      !isa<func::FuncOp>(extract->getParentOp()) ||
       !(element.isSignlessInteger() || element.isF32() || element.isF64()) ||
       !cast<RankedTensorType>(extract.getTensor().getType()).hasStaticShape())
     return false;
@@ -103,8 +108,6 @@ bool isInputElementRead(tensor::ExtractOp extract) {
                       : truncated(user) || widened(user);
          });
 }
-
-} // namespace
 
 bool isShapeScalarOp(Operation *op) {
   if (isa<tensor::DimOp>(op))

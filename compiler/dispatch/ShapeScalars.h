@@ -12,6 +12,7 @@
 #ifndef KILN_COMPILER_DISPATCH_SHAPESCALARS_H
 #define KILN_COMPILER_DISPATCH_SHAPESCALARS_H
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Operation.h"
 
 namespace kiln {
@@ -21,6 +22,15 @@ namespace kiln {
 /// element of an integer function argument read as an index (a shape given
 /// at call time).
 bool isShapeScalarOp(mlir::Operation *op);
+
+/// Whether `extract`, in a function's body, reads an element on the host
+/// only to become an extent: `tensor.extract %t[constant indices]` of a
+/// tensor of static shape, each use an index_cast (a float's after its
+/// truncation) or real arithmetic toward an extent. Of a function argument
+/// it is a shape program leaf (an input element); of a value the function
+/// computes, the function is split into phases (compiler/host/Phases.h) so
+/// that a later phase reads it as an argument.
+bool isHostRead(mlir::tensor::ExtractOp extract);
 
 } // namespace kiln
 

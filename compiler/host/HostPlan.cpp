@@ -161,7 +161,17 @@ std::optional<std::pair<uint32_t, uint8_t>> fillPatternOf(Operation *op) {
 
 } // namespace
 
-void setBoundaryTypes(func::FuncOp func, HostPlan &plan) {
+namespace {
+
+// The attributes of argument or result `i` in `all` (func's arg_attrs or
+// res_attrs), or null.
+DictionaryAttr attrsAt(ArrayAttr all, size_t i) {
+  return all && i < all.size() ? dyn_cast<DictionaryAttr>(all[i])
+                               : DictionaryAttr();
+}
+
+void setBoundaryTypes(FunctionType type, ArrayAttr argAttrs, ArrayAttr resAttrs,
+                      HostPlan &plan) {
   // Integers are signless inside; a `kiln.unsigned` argument or result (the
   // ONNX importer's uint8...uint64) is declared unsigned in the module, so
   // callers pass unsigned data. The bytes are the same either way.
@@ -173,10 +183,13 @@ void setBoundaryTypes(func::FuncOp func, HostPlan &plan) {
     return type.clone(IntegerType::get(t.getContext(), integer.getWidth(),
                                        IntegerType::Unsigned));
   };
-  for (auto [i, t] : llvm::enumerate(func.getFunctionType().getInputs())) {
-    plan.Inputs.push_back(boundaryType(t, func.getArgAttrDict(i)));
-    auto low = func.getArgAttrOfType<DenseI64ArrayAttr>(i, "kiln.dim_min");
-    auto high = func.getArgAttrOfType<DenseI64ArrayAttr>(i, "kiln.dim_max");
+  for (auto [i, t] : llvm::enumerate(type.getInputs())) {
+    DictionaryAttr attrs = attrsAt(argAttrs, i);
+    plan.Inputs.push_back(boundaryType(t, attrs));
+    auto low = attrs ? attrs.getAs<DenseI64ArrayAttr>("kiln.dim_min")
+                     : DenseI64ArrayAttr();
+    auto high = attrs ? attrs.getAs<DenseI64ArrayAttr>("kiln.dim_max")
+                      : DenseI64ArrayAttr();
     plan.InputDimMin.emplace_back();
     plan.InputDimMax.emplace_back();
     if (low && high && low.size() == cast<RankedTensorType>(t).getRank() &&
@@ -187,10 +200,30 @@ void setBoundaryTypes(func::FuncOp func, HostPlan &plan) {
                                      high.asArrayRef().end());
     }
   }
-  for (auto [i, t] : llvm::enumerate(func.getFunctionType().getResults()))
-    plan.Outputs.push_back(boundaryType(t, func.getResultAttrDict(i)));
+  for (auto [i, t] : llvm::enumerate(type.getResults()))
+    plan.Outputs.push_back(boundaryType(t, attrsAt(resAttrs, i)));
+}
+
+} // namespace
+
+void setBoundaryTypes(func::FuncOp func, HostPlan &plan) {
+  setBoundaryTypes(func.getFunctionType(), func.getAllArgAttrs(),
+                   func.getAllResultAttrs(), plan);
   if (auto general = func->getAttrOfType<StringAttr>(kSpecializationOfAttrName))
     plan.SpecializationOf = general.str();
+  if (auto chain = func->getAttrOfType<StringAttr>(kPhaseOfAttrName))
+    plan.PhaseOf = chain.str();
+}
+
+HostPlan planPhasedFunction(const PhaseChain &chain) {
+  HostPlan plan;
+  plan.Name = chain.Name;
+  setBoundaryTypes(chain.Type, chain.ArgAttrs, chain.ResAttrs, plan);
+  plan.SpecializationOf = chain.SpecializationOf;
+  plan.Phases = chain.Phases;
+  plan.PhaseInputs = chain.PhaseInputs;
+  plan.PhaseOutputs = chain.Outputs;
+  return plan;
 }
 
 FailureOr<HostPlan> planHostFunction(func::FuncOp func, ConstantPool &pool) {

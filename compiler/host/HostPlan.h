@@ -3,6 +3,7 @@
 #define KILN_COMPILER_HOST_HOSTPLAN_H
 
 #include "compiler/dispatch/DispatchRegions.h"
+#include "compiler/host/Phases.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -87,6 +88,14 @@ struct HostPlan {
   /// kiln-compile --specialize): the general function it stands in for on
   /// the calls its signature accepts; empty otherwise.
   std::string SpecializationOf;
+  /// A phased function (compiler/host/Phases.h; no steps): its phases'
+  /// functions, where each one's inputs come from, and where its outputs
+  /// come from. Empty for any other function.
+  std::vector<std::string> Phases;
+  std::vector<std::vector<PhaseSource>> PhaseInputs;
+  std::vector<PhaseSource> PhaseOutputs;
+  /// For a phase (`kiln.phase_of`): the phased function it belongs to.
+  std::string PhaseOf;
 };
 
 /// Module-wide constant data, 64-byte aligned entries, deduplicated.
@@ -131,6 +140,9 @@ inline constexpr llvm::StringLiteral kSpecializationOfAttrName =
 /// The function's input and output types as the module declares them
 /// (unsigned integers where marked `kiln.unsigned`).
 void setBoundaryTypes(mlir::func::FuncOp func, HostPlan &plan);
+
+/// The plan of a phased function: its signature and phases, no steps.
+HostPlan planPhasedFunction(const PhaseChain &chain);
 
 /// The bytes `step` reads and writes, in the form step dependencies are
 /// derived from.

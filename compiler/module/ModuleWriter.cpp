@@ -36,6 +36,9 @@ constexpr uint16_t kVersionMinorRealShapes = 8;
 // 9: dispatches' entry point choices, safe for older readers to skip (they
 // run each step's own kernel, right at every shape).
 constexpr uint16_t kVersionMinorEntryChoices = 9;
+// 10: phased functions (no steps; readers before it required them, so
+// they refuse such a module).
+constexpr uint16_t kVersionMinorPhases = 10;
 
 FailureOr<fbs::ElementType> elementTypeOf(Location loc, Type type) {
   if (type.isF32())
@@ -153,6 +156,28 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
   bool specialized = llvm::any_of(specializationOf, [](uint32_t g) {
     return g != fbs::kNoSpecializationOf;
   });
+  // Phased functions (kiln-split-phases): each phase names its function.
+  std::vector<uint32_t> phaseOf(functions.size(), fbs::kNoSpecializationOf);
+  for (auto [i, plan] : llvm::enumerate(functions))
+    for (const std::string &phase : plan.Phases) {
+      auto it = functionIndex.find(phase);
+      if (it == functionIndex.end() ||
+          functions[it->second].PhaseOf != plan.Name ||
+          phaseOf[it->second] != fbs::kNoSpecializationOf)
+        return emitError(loc) << "function '" << plan.Name << "' runs '"
+                              << phase << "', which is not one of its phases";
+      phaseOf[it->second] = static_cast<uint32_t>(i);
+    }
+  bool phased = false;
+  auto phaseSources = [&](ArrayRef<PhaseSource> sources) {
+    std::vector<fbs::PhaseSource> out;
+    for (const PhaseSource &s : sources)
+      out.emplace_back(s.Phase == PhaseSource::kFunctionInput
+                           ? 0xFFFFFFFFu
+                           : static_cast<uint32_t>(s.Phase),
+                       static_cast<uint32_t>(s.Index));
+    return fbb.CreateVectorOfStructs(out);
+  };
   uint32_t functionNumber = 0;
   for (const HostPlan &plan : functions) {
     uint32_t index = functionNumber++;
@@ -271,13 +296,29 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
         messages = fbb.CreateVectorOfStrings(plan.ShapeCheckMessages);
       }
     }
+    flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fbs::Phase>>>
+        phases = 0;
+    flatbuffers::Offset<flatbuffers::Vector<const fbs::PhaseSource *>>
+        phaseOutputs = 0;
+    if (!plan.Phases.empty()) {
+      phased = true;
+      std::vector<flatbuffers::Offset<fbs::Phase>> list;
+      for (auto [name, sources] :
+           llvm::zip_equal(plan.Phases, plan.PhaseInputs))
+        list.push_back(fbs::CreatePhase(fbb, functionIndex.lookup(name),
+                                        phaseSources(sources)));
+      phases = fbb.CreateVector(list);
+      phaseOutputs = phaseSources(plan.PhaseOutputs);
+    }
     fns.push_back(fbs::CreateFunction(
         fbb, fbb.CreateString(plan.Name), *inputs, *outputs, plan.ArenaSize,
-        fbb.CreateVector(steps), program, checks, plan.ArenaSizeNode,
+        plan.Phases.empty() ? fbb.CreateVector(steps) : 0, program, checks,
+        plan.ArenaSizeNode,
         specializations[index].empty()
             ? 0
             : fbb.CreateVector(specializations[index]),
-        specializationOf[index], messages));
+        specializationOf[index], messages, phases, phaseOutputs,
+        phaseOf[index]));
   }
 
   std::vector<flatbuffers::Offset<fbs::ExecutableVariant>> variantOffsets;
@@ -328,14 +369,15 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                                 fbs::kConstantsSegmentAlignment);
   auto module = fbs::CreateModule(
       fbb, kVersionMajor,
-      entryChoices  ? kVersionMinorEntryChoices
-      : realShapes  ? kVersionMinorRealShapes
-      : readsValues ? kVersionMinorInputValues
-      : specialized ? kVersionMinorSpecializations
-      : bounded     ? kVersionMinorBounds
-      : earlyLaunch ? kVersionMinorEarlyLaunch
-      : dynamic     ? kVersionMinorDynamic
-                    : kVersionMinor,
+      phased         ? kVersionMinorPhases
+      : entryChoices ? kVersionMinorEntryChoices
+      : realShapes   ? kVersionMinorRealShapes
+      : readsValues  ? kVersionMinorInputValues
+      : specialized  ? kVersionMinorSpecializations
+      : bounded      ? kVersionMinorBounds
+      : earlyLaunch  ? kVersionMinorEarlyLaunch
+      : dynamic      ? kVersionMinorDynamic
+                     : kVersionMinor,
       fbb.CreateString("module"), fbb.CreateVector(fns),
       fbb.CreateVector(executables),
       /*constants=*/0, constants.empty() ? nullptr : &segment);

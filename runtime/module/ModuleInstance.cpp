@@ -59,6 +59,23 @@ struct ModuleInstance::Function {
   // this one stands in for, if any (then it is not listed).
   std::vector<uint32_t> Specializations;
   uint32_t SpecializationOf = sc::kNoSpecializationOf;
+  // A phased function (module.fbs Function.phases) has no steps: a call
+  // runs these functions in turn, each on the values its sources name
+  // ((phase, output), or (kFunctionInput, input)), and returns the phase
+  // outputs PhaseOutputs names. PhaseOf is the phased function this one
+  // is a phase of, if any (then it is not listed).
+  struct PhaseCall {
+    uint32_t Function = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> Inputs;
+  };
+  std::vector<PhaseCall> Phases;
+  std::vector<std::pair<uint32_t, uint32_t>> PhaseOutputs;
+  uint32_t PhaseOf = sc::kNoSpecializationOf;
+  bool phased() const { return !Phases.empty(); }
+  bool listed() const {
+    return SpecializationOf == sc::kNoSpecializationOf &&
+           PhaseOf == sc::kNoSpecializationOf;
+  }
 
   // Binding-table layout: inputs, outputs, arena, constants, then (only
   // when staged) host-visible staging for inputs and outputs.
@@ -219,6 +236,18 @@ Status ModuleInstance::loadFunctions() {
     if (const auto *list = def->specializations())
       function.Specializations.assign(list->begin(), list->end());
     function.SpecializationOf = def->specialization_of();
+    function.PhaseOf = def->phase_of();
+    if (const auto *phases = def->phases()) {
+      for (const sc::Phase *phase : *phases) {
+        Function::PhaseCall call;
+        call.Function = phase->function();
+        for (const sc::PhaseSource *source : *phase->inputs())
+          call.Inputs.emplace_back(source->phase(), source->index());
+        function.Phases.push_back(std::move(call));
+      }
+      for (const sc::PhaseSource *source : *def->phase_outputs())
+        function.PhaseOutputs.emplace_back(source->phase(), source->index());
+    }
     Functions.push_back(std::move(function));
   }
   return Status();
@@ -241,7 +270,7 @@ ModuleInstance::specializedFor(Function &function,
 std::vector<std::string> ModuleInstance::functionNames() const {
   std::vector<std::string> names;
   for (const Function &function : Functions)
-    if (function.SpecializationOf == sc::kNoSpecializationOf)
+    if (function.listed())
       names.push_back(function.Signature.Name);
   return names;
 }
@@ -252,7 +281,7 @@ ModuleInstance::lookup(std::string_view name) const {
   for (const Function &function : Functions) {
     if (function.Signature.Name == name)
       return &function.Signature;
-    if (function.SpecializationOf == sc::kNoSpecializationOf)
+    if (function.listed())
       available +=
           strCat(available.empty() ? "" : ", ", function.Signature.Name);
   }
@@ -449,6 +478,10 @@ ModuleInstance::call(std::string_view name,
     function = &specializedFor(*function, shapes);
   }
   const FunctionSignature &signature = function->Signature;
+  if (function->phased()) {
+    std::lock_guard<std::mutex> lock(Mutex);
+    return callPhased(*function, inputs);
+  }
   if (function->Dynamic)
     return callDynamic(*function, inputs);
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -505,6 +538,10 @@ ModuleInstance::outputTypes(std::string_view name,
     return lookup(name).status();
   function = &specializedFor(*function, inputShapes);
   const FunctionSignature &signature = function->Signature;
+  if (function->phased())
+    return KILN_ERROR(InvalidArgument, functionLabel(signature),
+                      " runs in phases: its output shapes depend on values it "
+                      "computes, known only once it is called");
   if (!function->Dynamic) {
     for (size_t i = 0; i < inputShapes.size() && i < signature.Inputs.size();
          ++i)
@@ -641,20 +678,30 @@ Status ModuleInstance::callWithDeviceBuffers(
   if (!function)
     return lookup(name).status();
   // The shapes pick a specialization; one that is static takes none.
-  if (function->Dynamic)
+  if (function->Dynamic || function->phased())
     function = &specializedFor(*function, inputShapes);
-  const FunctionSignature &signature = function->Signature;
   std::lock_guard<std::mutex> lock(Mutex);
+  if (function->phased())
+    return callPhasedWithBuffers(*function, inputs, outputs, timer, inputShapes,
+                                 outputShapes);
+  return callWithBuffersLocked(*function, inputs, outputs, timer, inputShapes,
+                               outputShapes);
+}
+
+Status ModuleInstance::bindBufferShapes(
+    Function &function, std::span<const std::shared_ptr<hal::Buffer>> inputs,
+    std::span<const std::vector<int64_t>> inputShapes) {
+  const FunctionSignature &signature = function.Signature;
   // Buffers carry no shapes: a function with dynamic shapes takes them
   // beside the buffers (one whose signature is static, checking values it
   // reads per call, has them there).
   std::vector<std::vector<int64_t>> signatureShapes;
-  if (function->Dynamic && inputShapes.empty() && allStatic(signature.Inputs)) {
+  if (function.Dynamic && inputShapes.empty() && allStatic(signature.Inputs)) {
     for (const TensorSpec &input : signature.Inputs)
       signatureShapes.push_back(input.Shape);
     inputShapes = signatureShapes;
   }
-  if (function->Dynamic) {
+  if (function.Dynamic) {
     if (inputShapes.size() != signature.Inputs.size())
       return KILN_ERROR(InvalidArgument, functionLabel(signature),
                         " has dynamic shapes: a call on device buffers needs "
@@ -664,19 +711,31 @@ Status ModuleInstance::callWithDeviceBuffers(
     // The inputs deciding shapes by their values are read back: a few
     // integers each (the verifier fixed their sizes).
     std::vector<std::vector<int64_t>> values(inputs.size());
-    for (uint32_t i : function->ValueInputs) {
+    for (uint32_t i : function.ValueInputs) {
       if (i >= inputs.size() || !inputs[i] ||
-          inputs[i]->size() < function->InputBytes[i])
+          inputs[i]->size() < function.InputBytes[i])
         continue; // refused below, naming the input
-      std::vector<uint8_t> bytes(function->InputBytes[i]);
+      std::vector<uint8_t> bytes(function.InputBytes[i]);
       KILN_RETURN_IF_ERROR(hal::readBuffer(*Device, inputs[i], 0, bytes));
       values[i] = shapeValues(signature.Inputs[i].Type, bytes);
     }
-    KILN_RETURN_IF_ERROR(bindShapes(*function,
+    KILN_RETURN_IF_ERROR(bindShapes(function,
                                     std::vector<std::vector<int64_t>>(
                                         inputShapes.begin(), inputShapes.end()),
                                     values));
   }
+  return Status();
+}
+
+Status ModuleInstance::callWithBuffersLocked(
+    Function &callee, std::span<const std::shared_ptr<hal::Buffer>> inputs,
+    std::span<const std::shared_ptr<hal::Buffer>> outputs,
+    const std::shared_ptr<hal::SubmissionTimer> &timer,
+    std::span<const std::vector<int64_t>> inputShapes,
+    std::vector<std::vector<int64_t>> *outputShapes) {
+  Function *function = &callee;
+  const FunctionSignature &signature = function->Signature;
+  KILN_RETURN_IF_ERROR(bindBufferShapes(*function, inputs, inputShapes));
   if (inputs.size() != signature.Inputs.size() ||
       outputs.size() != signature.Outputs.size())
     return KILN_ERROR(InvalidArgument, functionLabel(signature), " expects ",
@@ -793,6 +852,238 @@ ModuleInstance::callLocked(Function &function,
     outputs.push_back(std::move(output));
   }
   return outputs;
+}
+
+namespace {
+
+constexpr uint32_t kFunctionInput = 0xFFFFFFFFu;
+
+// Bytes of a dense tensor of `shape` (checked: a size past 2^48 is an
+// error naming the tensor).
+StatusOr<uint64_t> denseBytes(const FunctionSignature &signature,
+                              const char *what, size_t index,
+                              std::span<const int64_t> shape,
+                              ElementType type) {
+  uint64_t bytes = elementTypeSize(type);
+  for (int64_t d : shape)
+    if (d < 0 ||
+        __builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes) ||
+        bytes > (uint64_t(1) << 48))
+      return KILN_ERROR(
+          InvalidArgument, functionLabel(signature), " ", what, " ", index,
+          ": shape ",
+          tensorTypeString(std::vector<int64_t>(shape.begin(), shape.end()),
+                           type),
+          " is negative or past 2^48 bytes");
+  return bytes;
+}
+
+// Whether a call's input of `shape` fits the signature's (rank, static
+// extents), as an error naming it.
+Status checkFits(const FunctionSignature &signature, size_t i,
+                 std::span<const int64_t> shape) {
+  const TensorSpec &expected = signature.Inputs[i];
+  if (schema::dimsFit(expected.Shape, shape))
+    return Status();
+  return KILN_ERROR(
+      InvalidArgument, functionLabel(signature), " input ", i, ": expected ",
+      tensorTypeString(expected.Shape, expected.Type), ", got shape ",
+      tensorTypeString(std::vector<int64_t>(shape.begin(), shape.end()),
+                       expected.Type));
+}
+
+} // namespace
+
+Status
+ModuleInstance::runPhases(Function &function,
+                          std::span<const PhaseValue> inputs,
+                          std::span<const std::shared_ptr<hal::Buffer>> outputs,
+                          const std::shared_ptr<hal::SubmissionTimer> &timer,
+                          std::vector<PhaseValue> &results) {
+  const FunctionSignature &signature = function.Signature;
+  if (timer)
+    return KILN_ERROR(Unimplemented, functionLabel(signature),
+                      " runs in phases, whose calls the device clock does "
+                      "not time as one");
+  // The verifier checked every source against the phases and their
+  // signatures, so indices hold.
+  std::vector<std::vector<PhaseValue>> values(function.Phases.size());
+  for (size_t k = 0; k < function.Phases.size(); ++k) {
+    const Function::PhaseCall &call = function.Phases[k];
+    Function &phase = Functions[call.Function];
+    std::vector<std::shared_ptr<hal::Buffer>> in;
+    std::vector<std::vector<int64_t>> shapes;
+    for (auto [from, index] : call.Inputs) {
+      const PhaseValue &value =
+          from == kFunctionInput ? inputs[index] : values[from][index];
+      in.push_back(value.Buffer);
+      shapes.push_back(value.Shape);
+    }
+    // The values this phase reads on the host are read back here, so its
+    // outputs' sizes are known before it runs.
+    KILN_RETURN_IF_ERROR(bindBufferShapes(phase, in, shapes));
+    std::vector<std::shared_ptr<hal::Buffer>> out(phase.outputCount());
+    for (uint32_t i = 0; i < phase.outputCount(); ++i) {
+      uint64_t bytes = phase.OutputBytes[i];
+      // The caller's buffer where the output is one of the function's.
+      for (size_t j = 0; j < function.PhaseOutputs.size() && !out[i]; ++j) {
+        if (function.PhaseOutputs[j] != std::make_pair(uint32_t(k), i) ||
+            j >= outputs.size())
+          continue;
+        if (outputs[j]->size() < bytes)
+          return KILN_ERROR(
+              InvalidArgument, functionLabel(signature), " output ", j,
+              ": this call computed ",
+              tensorTypeString(phase.Shapes ? phase.Shapes->OutputShapes[i]
+                                            : phase.Signature.Outputs[i].Shape,
+                               signature.Outputs[j].Type),
+              ", which needs ", bytes, " bytes; the buffer has ",
+              outputs[j]->size());
+        out[i] = outputs[j];
+      }
+      if (!out[i]) {
+        KILN_ASSIGN_OR_RETURN(
+            out[i], Device->allocator().allocate(
+                        std::max<uint64_t>(bytes, 1), MemoryType::DeviceLocal,
+                        BufferUsage::Transfer | BufferUsage::Dispatch));
+      }
+    }
+    std::vector<std::vector<int64_t>> outShapes;
+    KILN_RETURN_IF_ERROR(
+        callWithBuffersLocked(phase, in, out, nullptr, shapes, &outShapes));
+    for (uint32_t i = 0; i < phase.outputCount(); ++i)
+      values[k].push_back({out[i], std::move(outShapes[i])});
+  }
+  results.clear();
+  std::vector<hal::BufferCopy> copies;
+  for (size_t j = 0; j < function.PhaseOutputs.size(); ++j) {
+    auto [from, index] = function.PhaseOutputs[j];
+    results.push_back(values[from][index]);
+    // An output the function returns twice went to the first buffer.
+    if (j < outputs.size() && outputs[j] != results.back().Buffer) {
+      KILN_ASSIGN_OR_RETURN(uint64_t bytes,
+                            denseBytes(signature, "output", j,
+                                       results.back().Shape,
+                                       signature.Outputs[j].Type));
+      if (outputs[j]->size() < bytes)
+        return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
+                          j, ": this call computed ", bytes,
+                          " bytes; the buffer has ", outputs[j]->size());
+      copies.push_back({results.back().Buffer, outputs[j], bytes});
+      results.back().Buffer = outputs[j];
+    }
+  }
+  if (!copies.empty())
+    KILN_RETURN_IF_ERROR(hal::copyAndWait(*Device, copies));
+  return Status();
+}
+
+StatusOr<std::vector<HostTensor>>
+ModuleInstance::callPhased(Function &function,
+                           const std::vector<HostTensor> &inputs) {
+  const FunctionSignature &signature = function.Signature;
+  std::vector<PhaseValue> values;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const HostTensor &input = inputs[i];
+    if (input.Type != signature.Inputs[i].Type)
+      return KILN_ERROR(
+          InvalidArgument, functionLabel(signature), " input ", i,
+          ": expected ",
+          tensorTypeString(signature.Inputs[i].Shape, signature.Inputs[i].Type),
+          ", got ", input.typeString());
+    KILN_RETURN_IF_ERROR(checkFits(signature, i, input.Shape));
+    KILN_ASSIGN_OR_RETURN(uint64_t bytes, denseBytes(signature, "input", i,
+                                                     input.Shape, input.Type));
+    if (input.Data.size() != bytes)
+      return KILN_ERROR(InvalidArgument, functionLabel(signature), " input ", i,
+                        ": ", input.typeString(), " needs ", bytes,
+                        " bytes of data, got ", input.Data.size());
+    KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> buffer,
+                          Device->allocator().allocate(
+                              std::max<uint64_t>(bytes, 1),
+                              MemoryType::DeviceLocal,
+                              BufferUsage::Transfer | BufferUsage::Dispatch));
+    KILN_RETURN_IF_ERROR(hal::writeBuffer(*Device, buffer, 0, input.Data));
+    values.push_back({std::move(buffer), input.Shape});
+  }
+  std::vector<PhaseValue> results;
+  KILN_RETURN_IF_ERROR(runPhases(function, values, {}, nullptr, results));
+  std::vector<HostTensor> outputs;
+  for (size_t j = 0; j < results.size(); ++j) {
+    HostTensor output;
+    output.Type = signature.Outputs[j].Type;
+    output.Shape = results[j].Shape;
+    KILN_ASSIGN_OR_RETURN(
+        uint64_t bytes,
+        denseBytes(signature, "output", j, output.Shape, output.Type));
+    output.Data.resize(bytes);
+    KILN_RETURN_IF_ERROR(
+        hal::readBuffer(*Device, results[j].Buffer, 0, output.Data));
+    outputs.push_back(std::move(output));
+  }
+  return outputs;
+}
+
+Status ModuleInstance::callPhasedWithBuffers(
+    Function &function, std::span<const std::shared_ptr<hal::Buffer>> inputs,
+    std::span<const std::shared_ptr<hal::Buffer>> outputs,
+    const std::shared_ptr<hal::SubmissionTimer> &timer,
+    std::span<const std::vector<int64_t>> inputShapes,
+    std::vector<std::vector<int64_t>> *outputShapes) {
+  const FunctionSignature &signature = function.Signature;
+  if (inputs.size() != signature.Inputs.size() ||
+      outputs.size() != signature.Outputs.size())
+    return KILN_ERROR(InvalidArgument, functionLabel(signature), " expects ",
+                      signature.Inputs.size(), " input and ",
+                      signature.Outputs.size(), " output buffer(s), got ",
+                      inputs.size(), " and ", outputs.size());
+  std::vector<std::vector<int64_t>> shapes(inputShapes.begin(),
+                                           inputShapes.end());
+  if (shapes.empty() && allStatic(signature.Inputs))
+    for (const TensorSpec &input : signature.Inputs)
+      shapes.push_back(input.Shape);
+  if (shapes.size() != signature.Inputs.size())
+    return KILN_ERROR(InvalidArgument, functionLabel(signature),
+                      " has dynamic shapes: a call on device buffers needs "
+                      "its ",
+                      signature.Inputs.size(), " input shape(s), got ",
+                      shapes.size());
+  std::vector<PhaseValue> values;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    KILN_RETURN_IF_ERROR(checkFits(signature, i, shapes[i]));
+    KILN_ASSIGN_OR_RETURN(
+        uint64_t bytes,
+        denseBytes(signature, "input", i, shapes[i], signature.Inputs[i].Type));
+    if (!inputs[i] || inputs[i]->size() < bytes)
+      return KILN_ERROR(
+          InvalidArgument, functionLabel(signature), " input ", i, ": ",
+          tensorTypeString(shapes[i], signature.Inputs[i].Type), " needs ",
+          bytes, " bytes, the buffer has ", inputs[i] ? inputs[i]->size() : 0);
+    values.push_back({inputs[i], shapes[i]});
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!outputs[i] || outputs[i]->isReadOnly())
+      return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
+                        i, ": no buffer, or a read-only one");
+    for (size_t j = 0; j < inputs.size(); ++j)
+      if (inputs[j] == outputs[i])
+        return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
+                          i, " is the buffer given as input ", j,
+                          "; outputs need buffers of their own");
+    for (size_t j = 0; j < i; ++j)
+      if (outputs[j] == outputs[i])
+        return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
+                          i, " is the buffer given as output ", j,
+                          "; outputs need buffers of their own");
+  }
+  std::vector<PhaseValue> results;
+  KILN_RETURN_IF_ERROR(runPhases(function, values, outputs, timer, results));
+  if (outputShapes) {
+    outputShapes->clear();
+    for (PhaseValue &result : results)
+      outputShapes->push_back(std::move(result.Shape));
+  }
+  return Status();
 }
 
 } // namespace kiln::module

@@ -154,6 +154,41 @@ private:
   // inputs (CallShapes.h), recording afresh when they changed.
   StatusOr<std::vector<HostTensor>>
   callDynamic(Function &function, const std::vector<HostTensor> &inputs);
+  // Resolves `function`'s shapes for a call on device buffers: the values
+  // deciding shapes are read back from their buffers.
+  Status bindBufferShapes(Function &function,
+                          std::span<const std::shared_ptr<hal::Buffer>> inputs,
+                          std::span<const std::vector<int64_t>> inputShapes);
+  // callWithDeviceBuffers() of a function with steps, the lock held.
+  Status
+  callWithBuffersLocked(Function &function,
+                        std::span<const std::shared_ptr<hal::Buffer>> inputs,
+                        std::span<const std::shared_ptr<hal::Buffer>> outputs,
+                        const std::shared_ptr<hal::SubmissionTimer> &timer,
+                        std::span<const std::vector<int64_t>> inputShapes,
+                        std::vector<std::vector<int64_t>> *outputShapes);
+  // A phased function (module.fbs Function.phases): its
+  // phases run in turn on device buffers, the lock held. Outputs go to
+  // `outputs` where given (checked against what the call computed), else
+  // to buffers allocated here; `results` receives every output's buffer
+  // and shape.
+  struct PhaseValue {
+    std::shared_ptr<hal::Buffer> Buffer;
+    std::vector<int64_t> Shape;
+  };
+  Status runPhases(Function &function, std::span<const PhaseValue> inputs,
+                   std::span<const std::shared_ptr<hal::Buffer>> outputs,
+                   const std::shared_ptr<hal::SubmissionTimer> &timer,
+                   std::vector<PhaseValue> &results);
+  StatusOr<std::vector<HostTensor>>
+  callPhased(Function &function, const std::vector<HostTensor> &inputs);
+  Status
+  callPhasedWithBuffers(Function &function,
+                        std::span<const std::shared_ptr<hal::Buffer>> inputs,
+                        std::span<const std::shared_ptr<hal::Buffer>> outputs,
+                        const std::shared_ptr<hal::SubmissionTimer> &timer,
+                        std::span<const std::vector<int64_t>> inputShapes,
+                        std::vector<std::vector<int64_t>> *outputShapes);
 
   std::shared_ptr<hal::Device> Device;
   std::shared_ptr<const ModuleFile> File;

@@ -1024,5 +1024,89 @@ TEST_P(DynamicShapesTest, SpecializationRunsTheCallsItAccepts) {
             std::vector<float>(3, 2.5f));
 }
 
+// A phased function (minor version 10) runs its phases in turn, the
+// second reading on the host what the first computed; its outputs come
+// from both, through call() and on device buffers alike.
+TEST_P(DynamicShapesTest, PhasedFunctionRunsItsPhasesInTurn) {
+  auto device = hal::DriverRegistry::global().createDevice(GetParam());
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  std::vector<uint8_t> bytes =
+      test::buildModule(test::phasedFillSpec(kernelImage(), 2.5f));
+  auto file = ModuleFile::fromBytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(file.ok()) << file.status().toString();
+  auto instance = ModuleInstance::create(*device, *file);
+  ASSERT_TRUE(instance.ok()) << instance.status().toString();
+  EXPECT_EQ((*instance)->functionNames(),
+            std::vector<std::string>{"count_fill"});
+  std::vector<float> x(16, 7.0f);
+  auto length = [](int64_t n) {
+    std::vector<uint8_t> data(sizeof(n));
+    std::memcpy(data.data(), &n, sizeof(n));
+    return tensor(ElementType::I64, {1}, data);
+  };
+  for (int64_t n : {3, 16, 0, 3}) {
+    auto outputs = (*instance)->call(
+        "count_fill",
+        {tensor(ElementType::F32, {16}, floatBytes(x)), length(n)});
+    ASSERT_TRUE(outputs.ok()) << outputs.status().toString();
+    ASSERT_EQ(outputs->size(), 2u);
+    EXPECT_EQ((*outputs)[0].Shape, std::vector<int64_t>{n});
+    EXPECT_EQ(asFloats((*outputs)[0]),
+              std::vector<float>(static_cast<size_t>(n), 2.5f));
+    EXPECT_EQ((*outputs)[1].Data, length(n).Data);
+  }
+  // A length past the input fails in the second phase, in one line.
+  auto wrong = (*instance)->call(
+      "count_fill",
+      {tensor(ElementType::F32, {16}, floatBytes(x)), length(17)});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.status().message().find('\n'), std::string::npos);
+  // Output shapes are known only by running it.
+  const std::vector<std::vector<int64_t>> shapes = {{16}, {1}};
+  auto types = (*instance)->outputTypes("count_fill", shapes);
+  ASSERT_FALSE(types.ok());
+  EXPECT_NE(types.status().message().find("runs in phases"), std::string::npos);
+
+  hal::Device &dev = **device;
+  auto buffer = [&](uint64_t size) {
+    auto b = dev.allocator().allocate(size, hal::MemoryType::DeviceLocal,
+                                      hal::BufferUsage::Transfer |
+                                          hal::BufferUsage::Dispatch);
+    EXPECT_TRUE(b.ok()) << b.status().toString();
+    return b.ok() ? *b : nullptr;
+  };
+  std::vector<std::shared_ptr<hal::Buffer>> ins = {buffer(64), buffer(8)};
+  ASSERT_TRUE(hal::writeBuffer(dev, ins[0], 0, floatBytes(x)).ok());
+  ASSERT_TRUE(hal::writeBuffer(dev, ins[1], 0, length(5).Data).ok());
+  std::vector<std::shared_ptr<hal::Buffer>> outs = {buffer(64), buffer(8)};
+  std::vector<std::vector<int64_t>> written;
+  Status status = (*instance)->callWithDeviceBuffers("count_fill", ins, outs,
+                                                     nullptr, shapes, &written);
+  ASSERT_TRUE(status.ok()) << status.toString();
+  EXPECT_EQ(written, (std::vector<std::vector<int64_t>>{{5}, {1}}));
+  std::vector<uint8_t> read(20), count(8);
+  ASSERT_TRUE(hal::readBuffer(dev, outs[0], 0, read).ok());
+  ASSERT_TRUE(hal::readBuffer(dev, outs[1], 0, count).ok());
+  EXPECT_EQ(asFloats(tensor(ElementType::F32, {5}, read)),
+            std::vector<float>(5, 2.5f));
+  EXPECT_EQ(count, length(5).Data);
+  // An output buffer smaller than what the call computed is refused,
+  // naming the function's output; so is one given twice.
+  std::vector<std::shared_ptr<hal::Buffer>> small = {buffer(16), buffer(8)};
+  status = (*instance)->callWithDeviceBuffers("count_fill", ins, small, nullptr,
+                                              shapes);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("@count_fill"), std::string::npos)
+      << status.toString();
+  EXPECT_NE(status.message().find("output 0"), std::string::npos);
+  std::vector<std::shared_ptr<hal::Buffer>> twice = {outs[0], outs[0]};
+  status = (*instance)->callWithDeviceBuffers("count_fill", ins, twice, nullptr,
+                                              shapes);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("is the buffer given as output 0"),
+            std::string::npos)
+      << status.toString();
+}
+
 } // namespace
 } // namespace kiln::module

@@ -90,6 +90,13 @@ struct FunctionSpec {
   std::vector<std::string> ShapeCheckMessages;
   // Input i's bounds when InputDimMax[i] is not empty (minor version 5).
   std::vector<std::vector<int64_t>> InputDimMin, InputDimMax;
+  // A phased function (minor version 10) when Phases is not empty: each
+  // phase's function and sources ((phase, index), phase 0xFFFFFFFF for an
+  // input), the outputs' sources; Steps are then left out.
+  std::vector<std::pair<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>>>
+      Phases;
+  std::vector<std::pair<uint32_t, uint32_t>> PhaseOutputs;
+  uint32_t PhaseOf = 0xFFFFFFFFu;
 };
 
 struct EntryPointSpec {
@@ -327,12 +334,26 @@ inline std::vector<uint8_t> buildFlatbuffer(const ModuleSpec &spec) {
     std::vector<flatbuffers::Offset<flatbuffers::String>> messages;
     for (const std::string &m : f.ShapeCheckMessages)
       messages.push_back(fbb.CreateString(m));
+    std::vector<flatbuffers::Offset<sc::Phase>> phases;
+    auto sources = [](const std::vector<std::pair<uint32_t, uint32_t>> &list) {
+      std::vector<sc::PhaseSource> out;
+      for (auto [phase, index] : list)
+        out.emplace_back(phase, index);
+      return out;
+    };
+    for (const auto &[function, inputs] : f.Phases) {
+      std::vector<sc::PhaseSource> list = sources(inputs);
+      phases.push_back(sc::CreatePhaseDirect(fbb, function, &list));
+    }
+    std::vector<sc::PhaseSource> phaseOutputs = sources(f.PhaseOutputs);
     functions.push_back(sc::CreateFunctionDirect(
-        fbb, f.Name.c_str(), &inputs, &outputs, f.ArenaSize, &steps,
-        hasProgram ? &program : nullptr, checks.empty() ? nullptr : &checks,
-        f.ArenaSizeNode,
+        fbb, f.Name.c_str(), &inputs, &outputs, f.ArenaSize,
+        f.Phases.empty() ? &steps : nullptr, hasProgram ? &program : nullptr,
+        checks.empty() ? nullptr : &checks, f.ArenaSizeNode,
         f.Specializations.empty() ? nullptr : &f.Specializations,
-        f.SpecializationOf, messages.empty() ? nullptr : &messages));
+        f.SpecializationOf, messages.empty() ? nullptr : &messages,
+        f.Phases.empty() ? nullptr : &phases,
+        f.Phases.empty() ? nullptr : &phaseOutputs, f.PhaseOf));
   }
   std::vector<flatbuffers::Offset<sc::Executable>> executables;
   for (uint32_t ei = 0; ei < spec.Executables.size(); ++ei) {
@@ -490,6 +511,38 @@ inline ModuleSpec specializedFillSpec(std::vector<uint8_t> image, float bias,
   four.SpecializationOf = 0;
   spec.Functions[0].Specializations = {1};
   spec.Functions.push_back(four);
+  return spec;
+}
+
+/// @count_fill (16xf32, 1xi64) -> (?xf32, 1xi64) in two phases (minor
+/// version 10): @copy_count copies input 1 out, and valueFillSpec's
+/// @fill_n reads that copy on the host as its length. The result is
+/// fill_n's, and the copy is returned too.
+inline ModuleSpec phasedFillSpec(std::vector<uint8_t> image, float bias) {
+  ModuleSpec spec = valueFillSpec(std::move(image), bias);
+  spec.VersionMinor = 10;
+  const uint8_t i64 = static_cast<uint8_t>(sc::ElementType::I64);
+  FunctionSpec &fill = spec.Functions[0];
+  fill.PhaseOf = 0;
+  FunctionSpec copy;
+  copy.Name = "copy_count";
+  copy.Inputs = {{i64, {1}}};
+  copy.Outputs = {{i64, {1}}};
+  StepSpec step;
+  step.Kind = sc::StepKind::CopyStep;
+  step.Source = range(sc::StorageKind::Input, 0, 0, 8);
+  step.Target = range(sc::StorageKind::Output, 0, 0, 8);
+  copy.Steps = {step};
+  copy.PhaseOf = 0;
+  FunctionSpec chain;
+  chain.Name = "count_fill";
+  chain.Inputs = {{0, {16}}, {i64, {1}}};
+  chain.Outputs = {{0, {-1}}, {i64, {1}}};
+  constexpr uint32_t kInput = 0xFFFFFFFFu;
+  chain.Phases = {{2, {{kInput, 1}}}, {1, {{kInput, 0}, {0, 0}}}};
+  chain.PhaseOutputs = {{1, 0}, {0, 0}};
+  FunctionSpec fillCopy = fill;
+  spec.Functions = {chain, fillCopy, copy};
   return spec;
 }
 
@@ -662,9 +715,9 @@ inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
             unsigned __int128 bytes =
                 kSizes[static_cast<uint8_t>(t->element_type())];
             for (int64_t d : *t->shape()) {
-              // A dynamic dimension (-1) only with a shape program; its
-              // size is the call's.
-              if (d < 0 && !(d == -1 && f->shape_program()))
+              // A dynamic dimension (-1) only with a shape program or
+              // phases; its size is the call's.
+              if (d < 0 && !(d == -1 && (f->shape_program() || f->phases())))
                 return false;
               if (d < 0)
                 continue;
@@ -679,6 +732,42 @@ inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
     std::vector<uint64_t> inputs, outputs;
     if (!sizes(*f->inputs(), inputs) || !sizes(*f->outputs(), outputs))
       return "tensor type";
+    // Phases: functions that name this one back, sources earlier than
+    // their phase, one per input and output; nothing else of its own.
+    if (const auto *phases = f->phases()) {
+      const auto &all = *m.functions();
+      if (f->steps() || f->shape_program() || phases->size() == 0 ||
+          !f->phase_outputs() ||
+          f->phase_outputs()->size() != f->outputs()->size())
+        return "phased function";
+      uint32_t self = 0;
+      while (all.Get(self) != f)
+        ++self;
+      auto sourceOk = [&](const sc::PhaseSource *s, uint32_t before,
+                          bool inputs) {
+        if (s->phase() == 0xFFFFFFFFu)
+          return inputs && s->index() < f->inputs()->size();
+        return s->phase() < before &&
+               s->index() < all.Get(phases->Get(s->phase())->function())
+                                ->outputs()
+                                ->size();
+      };
+      for (uint32_t p = 0; p < phases->size(); ++p) {
+        uint32_t g = phases->Get(p)->function();
+        if (g >= all.size() || all.Get(g)->phase_of() != self ||
+            phases->Get(p)->inputs()->size() != all.Get(g)->inputs()->size())
+          return "phase";
+        for (const sc::PhaseSource *s : *phases->Get(p)->inputs())
+          if (!sourceOk(s, p, true))
+            return "phase input";
+      }
+      for (const sc::PhaseSource *s : *f->phase_outputs())
+        if (!sourceOk(s, phases->size(), false))
+          return "phase output";
+      continue;
+    }
+    if (!f->steps())
+      return "no steps";
     if (f->arena_size() > (uint64_t(1) << 48))
       return "arena size";
     // Dynamic shapes: every reference names a node of a well-formed

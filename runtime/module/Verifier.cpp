@@ -133,12 +133,117 @@ public:
                           " is defined more than once");
       KILN_RETURN_IF_ERROR(checkFunction(function));
     }
-    for (flatbuffers::uoffset_t i = 0; i < functions.size(); ++i)
+    for (flatbuffers::uoffset_t i = 0; i < functions.size(); ++i) {
       KILN_RETURN_IF_ERROR(checkSpecializations(functions, i));
+      KILN_RETURN_IF_ERROR(checkPhases(functions, i));
+    }
     return Status();
   }
 
 private:
+  using Functions = flatbuffers::Vector<flatbuffers::Offset<sc::Function>>;
+
+  // Function `index`'s phases (module.fbs Function.phases): each another
+  // function of the module naming it back, run once, neither phased nor
+  // specialized; each phase input comes from an earlier phase's output or
+  // the function's input, each output of the function from a phase's
+  // output, and the two hold the same bytes per element at the same rank,
+  // static extents agreeing (an output also its element type).
+  Status checkPhases(const Functions &functions, flatbuffers::uoffset_t index) {
+    const sc::Function &function = *functions.Get(index);
+    std::string where = strCat("function ", quote(function.name()));
+    uint32_t of = function.phase_of();
+    if (of != sc::kNoSpecializationOf) {
+      const auto *phases =
+          of < functions.size() ? functions.Get(of)->phases() : nullptr;
+      bool listed = false;
+      if (phases)
+        for (const sc::Phase *phase : *phases)
+          listed |= phase->function() == index;
+      if (!listed)
+        return KILN_ERROR(InvalidArgument, where, " is a phase of function ",
+                          of, ", which does not run it");
+      if (function.phases() || function.specializations() ||
+          function.specialization_of() != sc::kNoSpecializationOf)
+        return KILN_ERROR(InvalidArgument, where,
+                          " is a phase and has phases or specializations, "
+                          "or is one");
+    }
+    const auto *phases = function.phases();
+    if (!phases)
+      return function.phase_outputs()
+                 ? KILN_ERROR(InvalidArgument, where,
+                              " has phase outputs but no phases")
+                 : Status();
+    const auto *outputs = function.phase_outputs();
+    if (phases->size() == 0 || !outputs ||
+        outputs->size() != function.outputs()->size())
+      return KILN_ERROR(InvalidArgument, where,
+                        " runs in phases but has none, or not one phase "
+                        "output per output");
+    auto compatible = [](const sc::TensorType &a, const sc::TensorType &b) {
+      if (elementTypeSize(static_cast<ElementType>(a.element_type())) !=
+              elementTypeSize(static_cast<ElementType>(b.element_type())) ||
+          a.shape()->size() != b.shape()->size())
+        return false;
+      for (flatbuffers::uoffset_t d = 0; d < a.shape()->size(); ++d) {
+        int64_t x = a.shape()->Get(d), y = b.shape()->Get(d);
+        if (x >= 0 && y >= 0 && x != y)
+          return false;
+      }
+      return true;
+    };
+    // The type of source (phase, index) from phase `before` on, or null.
+    auto sourceType = [&](const sc::PhaseSource &source,
+                          flatbuffers::uoffset_t before,
+                          bool functionInputs) -> const sc::TensorType * {
+      if (source.phase() == 0xFFFFFFFFu)
+        return functionInputs && source.index() < function.inputs()->size()
+                   ? function.inputs()->Get(source.index())
+                   : nullptr;
+      if (source.phase() >= before)
+        return nullptr;
+      const sc::Function &from =
+          *functions.Get(phases->Get(source.phase())->function());
+      return source.index() < from.outputs()->size()
+                 ? from.outputs()->Get(source.index())
+                 : nullptr;
+    };
+    std::vector<bool> seen(functions.size());
+    for (flatbuffers::uoffset_t p = 0; p < phases->size(); ++p) {
+      const sc::Phase &phase = *phases->Get(p);
+      uint32_t f = phase.function();
+      if (f >= functions.size() || f == index || seen[f] ||
+          functions.Get(f)->phase_of() != index)
+        return KILN_ERROR(InvalidArgument, where, " phase ", p,
+                          " runs function ", f,
+                          ", which is not a phase of it or runs twice");
+      seen[f] = true;
+      const sc::Function &callee = *functions.Get(f);
+      if (phase.inputs()->size() != callee.inputs()->size())
+        return KILN_ERROR(InvalidArgument, where, " phase ", p, " passes ",
+                          phase.inputs()->size(), " inputs to ",
+                          quote(callee.name()), ", which takes ",
+                          callee.inputs()->size());
+      for (flatbuffers::uoffset_t i = 0; i < phase.inputs()->size(); ++i) {
+        const sc::TensorType *type =
+            sourceType(*phase.inputs()->Get(i), p, /*functionInputs=*/true);
+        if (!type || !compatible(*type, *callee.inputs()->Get(i)))
+          return KILN_ERROR(InvalidArgument, where, " phase ", p, " input ", i,
+                            " is no earlier value of its type");
+      }
+    }
+    for (flatbuffers::uoffset_t j = 0; j < outputs->size(); ++j) {
+      const sc::TensorType *type = sourceType(*outputs->Get(j), phases->size(),
+                                              /*functionInputs=*/false);
+      if (!type || !compatible(*type, *function.outputs()->Get(j)) ||
+          type->element_type() != function.outputs()->Get(j)->element_type())
+        return KILN_ERROR(InvalidArgument, where, " output ", j,
+                          " is no phase output of its type");
+    }
+    return Status();
+  }
+
   // Function `index`'s specializations (schema/Specializations.h): other
   // functions, each naming it back, whose signatures refine its own (the
   // same element types and ranks, its static extents kept), so a call
@@ -397,20 +502,35 @@ private:
     Inputs.clear();
     Outputs.clear();
     bool hasProgram = function.shape_program() != nullptr;
+    // A phased function's shapes come from its phases' (checkPhases).
+    bool phased = function.phases() != nullptr;
     const auto &inputs = *function.inputs();
     for (flatbuffers::uoffset_t i = 0; i < inputs.size(); ++i) {
       KILN_ASSIGN_OR_RETURN(TensorInfo info,
                             checkTensorType(strCat(where, " input ", i),
-                                            *inputs.Get(i), hasProgram));
+                                            *inputs.Get(i),
+                                            hasProgram || phased));
       Inputs.push_back(std::move(info));
     }
     const auto &outputs = *function.outputs();
     for (flatbuffers::uoffset_t i = 0; i < outputs.size(); ++i) {
       KILN_ASSIGN_OR_RETURN(TensorInfo info,
                             checkTensorType(strCat(where, " output ", i),
-                                            *outputs.Get(i), hasProgram));
+                                            *outputs.Get(i),
+                                            hasProgram || phased));
       Outputs.push_back(std::move(info));
     }
+    if (phased) {
+      if (function.steps() || hasProgram || function.shape_checks() ||
+          function.arena_size() != 0 || function.specializations())
+        return KILN_ERROR(InvalidArgument, where,
+                          " runs in phases and has steps, a shape program, "
+                          "an arena or specializations of its own");
+      return Status();
+    }
+    if (!function.steps())
+      return KILN_ERROR(InvalidArgument, where,
+                        " has neither steps nor phases");
     KILN_RETURN_IF_ERROR(checkShapeProgram(where, function));
     ArenaSize = function.arena_size();
     if (ArenaSize > kMaxModuleByteSize)

@@ -403,6 +403,54 @@ TEST(VerifierTest, Specializations) {
   expectRejected(bad, "other types, ranks or static extents");
 }
 
+// Phased functions (minor version 10) name phases that name them back,
+// each input from the function or an earlier phase, each output from a
+// phase, and have nothing of their own to run.
+TEST(VerifierTest, Phases) {
+  ModuleSpec spec = test::phasedFillSpec({}, 1.0f);
+  Status status = verifySpec(spec);
+  ASSERT_TRUE(status.ok()) << status.toString();
+  constexpr uint32_t kInput = 0xFFFFFFFFu;
+  ModuleSpec bad = spec;
+  bad.Functions[2].PhaseOf = kInput;
+  expectRejected(bad, "phase 0 runs function 2, which is not a phase of it");
+  bad = spec;
+  bad.Functions[0].Phases[1].first = 2;
+  expectRejected(bad, "runs twice");
+  bad = spec;
+  bad.Functions.push_back(bad.Functions[2]);
+  bad.Functions.back().Name = "stray";
+  expectRejected(bad, "'stray' is a phase of function 0, which does not run "
+                      "it");
+  bad = spec;
+  bad.Functions[0].Phases[0].second = {{1, 0}}; // from a later phase
+  expectRejected(bad, "phase 0 input 0 is no earlier value of its type");
+  bad = spec;
+  bad.Functions[0].Phases[1].second = {{kInput, 1}, {0, 0}}; // i64 for f32
+  expectRejected(bad, "phase 1 input 0 is no earlier value of its type");
+  bad = spec;
+  bad.Functions[0].Phases[1].second = {{kInput, 0}};
+  expectRejected(bad, "phase 1 passes 1 inputs to 'fill_n', which takes 2");
+  bad = spec;
+  bad.Functions[0].PhaseOutputs = {{1, 0}, {1, 0}}; // f32 for i64
+  expectRejected(bad, "output 1 is no phase output of its type");
+  bad = spec;
+  bad.Functions[0].PhaseOutputs = {{1, 0}, {kInput, 1}};
+  expectRejected(bad, "output 1 is no phase output of its type");
+  bad = spec;
+  bad.Functions[0].PhaseOutputs = {{1, 0}};
+  expectRejected(bad, "not one phase output per output");
+  bad = spec;
+  bad.Functions[0].ArenaSize = 64;
+  expectRejected(bad, "runs in phases and has steps, a shape program, an "
+                      "arena or specializations of its own");
+  bad = spec;
+  bad.Functions[2].Steps.clear();
+  bad.Functions[2].Phases = {{2, {{kInput, 0}}}};
+  bad.Functions[2].PhaseOutputs = {{0, 0}};
+  expectRejected(bad, "is a phase and has phases or specializations");
+}
+
 TEST(VerifierTest, HostileFunctionNameIsEscaped) {
   ModuleSpec spec = validModuleSpec();
   spec.Functions[0].Name = "ma\nin'" + std::string(100, 'x');

@@ -246,6 +246,34 @@ std::string dumpModule(const module::ModuleFile &file) {
         if (s < functions.size())
           out += strCat("  specialized by ", quoted(functions.Get(s)->name()),
                         "\n");
+    // Phases (values the function computes read on the host between them).
+    if (function->phase_of() < functions.size())
+      out += strCat("  phase of ",
+                    quoted(functions.Get(function->phase_of())->name()), "\n");
+    auto sourceString = [](const sc::PhaseSource *source) {
+      return source->phase() == 0xFFFFFFFFu
+                 ? strCat("input ", source->index())
+                 : strCat("phase ", source->phase(), " output ",
+                          source->index());
+    };
+    if (const auto *phases = function->phases()) {
+      for (flatbuffers::uoffset_t p = 0; p < phases->size(); ++p) {
+        const sc::Phase *phase = phases->Get(p);
+        out += strCat("  phase ", p, ": ",
+                      phase->function() < functions.size()
+                          ? quoted(functions.Get(phase->function())->name())
+                          : strCat("function ", phase->function()),
+                      " (");
+        for (flatbuffers::uoffset_t i = 0; i < phase->inputs()->size(); ++i)
+          out += strCat(i ? ", " : "", sourceString(phase->inputs()->Get(i)));
+        out += ")\n";
+      }
+      if (const auto *outputs = function->phase_outputs())
+        for (flatbuffers::uoffset_t j = 0; j < outputs->size(); ++j)
+          out += strCat("  output ", j, " = ", sourceString(outputs->Get(j)),
+                        "\n");
+      continue;
+    }
     if (function->shape_program()) {
       // Dynamic shapes: what the runtime evaluates per call.
       out += "  shape program:\n";

@@ -1673,6 +1673,15 @@ def _convPadBatch(x, w):
                         f64(w).transpose(3, 2, 0, 1)).transpose(0, 2, 3, 1)
 
 
+# A count the function computes and reads on the host (two phases): none
+# positive (an empty output), some, all.
+dynamicCase(DYN, "compress_positive",
+            [[I("1xf32", -1.0, -0.5)], [I("7xf32")], [I("64xf32", 0.5, 1.0)],
+             [I("65xf32")]],
+            lambda x: (f64(x)[x > 0], np.array((x > 0).sum(), np.int64)),
+            tol=("f32", "exact"))
+
+
 # Batches in each of the GPU kernels' buckets (1, 4, 16, past them).
 dynamicCase(DYN, "conv_pad_batch",
             [[I(f"{n}x8x8x16xf32"), I("3x3x16x64xf32")]

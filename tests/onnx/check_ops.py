@@ -2887,6 +2887,101 @@ def compress_nonzero_by_input_condition():
 
 
 @case
+def compress_nonzero_by_computed_condition():
+    """NonZero and Compress of conditions the model computes (x > 0, and
+    y < 0.25 then And with x's first column > 0): a kernel counts the true
+    elements and the host reads the count, so the function runs as two
+    phases; the chosen elements then feed more arithmetic (Mul by 2) and a
+    ReduceSum over what was picked. One module at random inputs, none
+    picked (an empty output) and all picked among them."""
+    nodes = [
+        helper.make_node("Constant", [], ["zero"],
+                         value=helper.make_tensor("zero", TensorProto.FLOAT,
+                                                  [], [0.0])),
+        helper.make_node("Constant", [], ["quarter"],
+                         value=helper.make_tensor("quarter", TensorProto.FLOAT,
+                                                  [], [0.25])),
+        helper.make_node("Greater", ["x", "zero"], ["positive"]),
+        helper.make_node("NonZero", ["positive"], ["where"]),
+        helper.make_node("Less", ["y", "quarter"], ["small"]),
+        helper.make_node("Compress", ["y", "small"], ["picked"], axis=0),
+        helper.make_node("Mul", ["picked", "picked"], ["squared"]),
+        helper.make_node("ReduceSum", ["squared"], ["total"], keepdims=0),
+    ]
+    model = dynamicGraph(
+        nodes, [("x", [3, 4]), ("y", [6])],
+        [("where", None, TensorProto.INT64), ("picked", None),
+         ("total", None)], {})
+    inputs, refs = Calls(), Calls()
+    for n in range(4):
+        x = rand((3, 4), 430 + n)
+        y = rand((6,), 440 + n)
+        if n == 1:
+            x, y = -np.abs(x) - 0.5, np.abs(y) + 0.5
+        elif n == 2:
+            x, y = np.abs(x) + 0.5, -np.abs(y)
+        wide = y.astype(np.float64)
+        picked = wide[y < np.float32(0.25)]
+        inputs.append([x, y])
+        refs.append([np.array(np.nonzero(x > 0), np.int64).reshape(2, -1),
+                     picked, np.array((picked * picked).sum())])
+    return model, inputs, refs
+
+
+def uniqueRef(x, axis, inOrder):
+    """ONNX Unique's four outputs by numpy: sorted, or in order of first
+    appearance."""
+    y, index, inverse, counts = np.unique(
+        x, return_index=True, return_inverse=True, return_counts=True,
+        axis=axis)
+    inverse = inverse.reshape(-1)
+    if inOrder:
+        order = np.argsort(index, kind="stable")
+        place = np.argsort(order, kind="stable")
+        y = np.take(y, order, axis=0 if axis is None else axis)
+        index, counts, inverse = index[order], counts[order], place[inverse]
+    return [y.astype(np.float64), index.astype(np.int64),
+            inverse.astype(np.int64), counts.astype(np.int64)]
+
+
+@case
+def unique_values_and_slices():
+    """Unique of a flattened input (sorted, and in order of appearance) and
+    of the columns of a matrix (axis 1, sorted): how many unique ones there
+    are is computed on the device and read by the host, so the function
+    runs as two phases. One module at several inputs: repeats, all equal,
+    all different."""
+    i64 = TensorProto.INT64
+    nodes = [helper.make_node("Unique", ["x"], ["y", "at", "inv", "n"]),
+             helper.make_node("Unique", ["x"], ["y2", "at2", "inv2", "n2"],
+                              sorted=0),
+             helper.make_node("Unique", ["m"], ["cols", "cat", "cinv", "cn"],
+                              axis=1)]
+    outs = []
+    for y, at, inv, n in (("y", "at", "inv", "n"),
+                          ("y2", "at2", "inv2", "n2"),
+                          ("cols", "cat", "cinv", "cn")):
+        outs += [(y, None), (at, None, i64), (inv, None, i64), (n, None, i64)]
+    model = dynamicGraph(nodes, [("x", [2, 5]), ("m", [3, 6])], outs, {})
+    inputs, refs = Calls(), Calls()
+    rng = np.random.default_rng(450)
+    for k in range(3):
+        if k == 0:
+            x = rng.integers(-2, 3, (2, 5)).astype(np.float32)
+            m = rng.integers(0, 2, (3, 6)).astype(np.float32)
+        elif k == 1:
+            x = np.full((2, 5), 1.5, np.float32)
+            m = np.full((3, 6), -0.25, np.float32)
+        else:
+            x = rand((2, 5), 460)
+            m = rand((3, 6), 461)
+        inputs.append([x, m])
+        refs.append(uniqueRef(x, None, False) + uniqueRef(x, None, True) +
+                    uniqueRef(m, 1, False))
+    return model, inputs, refs
+
+
+@case
 def loop_unrolled():
     """Loop of a constant trip count: a for loop (no condition) with a
     loop-carried value and a scan output, the step number used as data;

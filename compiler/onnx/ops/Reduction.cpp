@@ -190,12 +190,12 @@ LogicalResult convertReduce(NodeContext &ctx, Kind kind, int64_t since) {
     ctx.setOutput(0, x, dtype);
     return success();
   }
-  // Over a dynamic shape (issue 19) the reduced dimensions are static (a
-  // mean divides by their count) and the others pass through.
+  // Over a dynamic shape (issue 19) a mean's reduced dimensions are static
+  // (it divides by their count); other reductions take any.
   if (!ctx.inputType(0).hasStaticShape()) {
     for (int64_t a : **axes)
-      if (ShapedType::isDynamic(shape[a]))
-        return ctx.unsupported("reducing dynamic dimension " +
+      if (ShapedType::isDynamic(shape[a]) && kind == Kind::Mean)
+        return ctx.unsupported("ReduceMean of dynamic dimension " +
                                std::to_string(a) + " of " + shapeString(shape));
     if (kind == Kind::LogSumExp)
       return ctx.unsupported("ReduceLogSumExp over a dynamic shape");

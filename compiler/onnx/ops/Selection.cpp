@@ -1,4 +1,4 @@
-//===- Selection.cpp - ONNX Compress and NonZero --------------------------===//
+//===- Selection.cpp - ONNX Compress, NonZero and Unique ------------------===//
 //
 // Elements chosen by a bool condition: how many there are is data, so the
 // output's extent is known per call only. Where the condition is a graph
@@ -9,8 +9,13 @@
 // condition that selects, never adds, so the value is copied bit for bit).
 // Both kernels cost the condition's length per element, which the
 // condition's bound (kMaxConditionElements) keeps small. A condition
-// computed inside the model would need the count read back from the device
-// mid-call, which the runtime does not do yet.
+// computed inside the model is counted by a kernel and the count read on
+// the host, which splits the function into phases (compiler/host/Phases.h):
+// the kernels placing the chosen elements run in the next one. Unique
+// chooses the first of each set of equal slices the same way: kernels
+// compare every slice with every other (their first difference), mark the
+// first of each value and its place among them, and the host reads how
+// many there are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +24,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -29,13 +36,43 @@ namespace {
 /// each) and the kernels scan per output element.
 constexpr int64_t kMaxConditionElements = 4096;
 
-/// The bool graph input `i` flattened, with its true elements counted on
-/// the host per call; failure after an error (or "unsupported").
+/// The bool input `i` flattened, with its true elements counted per call
+/// on the host (a graph input) or by a kernel whose count the host reads
+/// (a computed condition); failure after an error (or "unsupported").
 struct Condition {
   Value Flat;  // tensor<n x i1>
   Value Count; // index, on the host
   int64_t Length = 0;
 };
+
+/// How many elements of `flat` (bool [n]) are true, counted by a kernel and
+/// read on the host as an index.
+Value countOnDevice(OpBuilder &b, Location loc, Value flat) {
+  MLIRContext *mctx = b.getContext();
+  Type i64 = b.getI64Type();
+  Value init =
+      linalg::FillOp::create(
+          b, loc,
+          ValueRange{arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0))},
+          ValueRange{
+              tensor::EmptyOp::create(b, loc, llvm::ArrayRef<int64_t>{}, i64)})
+          .getResult(0);
+  Value count =
+      linalg::GenericOp::create(
+          b, loc, init.getType(), ValueRange{flat}, ValueRange{init},
+          llvm::ArrayRef<AffineMap>{
+              AffineMap::get(1, 0, getAffineDimExpr(0, mctx)),
+              AffineMap::get(1, 0, mctx)},
+          llvm::ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value one = arith::ExtUIOp::create(nb, l, i64, args[0]);
+            linalg::YieldOp::create(
+                nb, l, Value(arith::AddIOp::create(nb, l, args[1], one)));
+          })
+          .getResult(0);
+  Value read = tensor::ExtractOp::create(b, loc, count, ValueRange{});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), read);
+}
 
 FailureOr<Condition> readCondition(NodeContext &ctx, size_t i) {
   if (ctx.inputDType(i) != Bool || !ctx.inputType(i).hasStaticShape())
@@ -44,12 +81,6 @@ FailureOr<Condition> readCondition(NodeContext &ctx, size_t i) {
                            << shapeString(ctx.inputShape(i)),
            failure();
   int64_t n = ctx.inputType(i).getNumElements();
-  if (!ctx.isGraphInput(i))
-    return (void)ctx.unsupported(
-               "condition computed inside the model (its count of true "
-               "elements would be read back from the device mid-call; a "
-               "condition given as a graph input is counted on the host)"),
-           failure();
   if (n > kMaxConditionElements)
     return (void)ctx.unsupported("condition of " + std::to_string(n) +
                                  " elements (at most " +
@@ -61,7 +92,11 @@ FailureOr<Condition> readCondition(NodeContext &ctx, size_t i) {
   Condition c;
   c.Length = n;
   c.Flat = reshapeTo(b, loc, ctx.input(i), {n});
-  // Read from the argument itself: the host reads graph inputs only.
+  if (!ctx.isGraphInput(i)) {
+    c.Count = countOnDevice(b, loc, c.Flat);
+    return c;
+  }
+  // Read from the argument itself: one read per element, no kernel.
   Value count = arith::ConstantIndexOp::create(b, loc, 0);
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(i);
   for (int64_t k = 0; k < n; ++k) {
@@ -251,11 +286,236 @@ LogicalResult convertCompress(NodeContext &ctx) {
   return success();
 }
 
+/// A generic over `iterators.size()` loops writing `init` (its map `outMap`)
+/// from `inputs` (their maps `inMaps`), the body given.
+Value generic(OpBuilder &b, Location loc, ValueRange inputs,
+              llvm::ArrayRef<AffineMap> inMaps, Value init, AffineMap outMap,
+              llvm::ArrayRef<utils::IteratorType> iterators,
+              function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  llvm::SmallVector<AffineMap> maps(inMaps);
+  maps.push_back(outMap);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), inputs, ValueRange{init}, maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, body(nb, l, args));
+             })
+      .getResult(0);
+}
+
+/// A tensor of `shape` (static) and `element` filled with `value`.
+Value filled(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
+             Type element, Value value) {
+  return linalg::FillOp::create(
+             b, loc, ValueRange{value},
+             ValueRange{tensor::EmptyOp::create(b, loc, shape, element)})
+      .getResult(0);
+}
+
+/// The most slice comparisons Unique makes (slices squared times a slice's
+/// elements): its kernels compare every slice with every other.
+constexpr int64_t kMaxUniqueComparisons = int64_t(1) << 28;
+
+LogicalResult convertUnique(NodeContext &ctx) {
+  if (!ctx.inputType(0).hasStaticShape())
+    return ctx.unsupported("an input of dynamic shape");
+  llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
+  int64_t rank = shape.size();
+  bool sorted = ctx.attrInt("sorted", 1) != 0;
+  // Without an axis the input is flattened: slices are its elements.
+  std::optional<int64_t> axis;
+  if (ctx.hasAttr("axis")) {
+    FailureOr<int64_t> a = ctx.normalizeAxis(ctx.attrInt("axis", 0), rank);
+    if (failed(a))
+      return failure();
+    axis = *a;
+  }
+  int64_t total = numElementsOf(shape);
+  int64_t n = axis ? shape[*axis] : total;
+  int64_t outer = 1, inner = 1;
+  if (axis) {
+    for (int64_t d = 0; d < *axis; ++d)
+      outer *= shape[d];
+    for (int64_t d = *axis + 1; d < rank; ++d)
+      inner *= shape[d];
+  }
+  if (n > kMaxConditionElements ||
+      n * n > kMaxUniqueComparisons / std::max<int64_t>(outer * inner, 1))
+    return ctx.unsupported("Unique of " + std::to_string(n) + " slices of " +
+                           std::to_string(outer * inner) +
+                           " elements (each is compared with every other; at "
+                           "most " +
+                           std::to_string(kMaxConditionElements) + " slices)");
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  MLIRContext *mctx = b.getContext();
+  Type i64 = b.getI64Type();
+  Type element = ctx.inputType(0).getElementType();
+  bool isFloat = isa<FloatType>(element);
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, mctx); };
+  auto par = utils::IteratorType::parallel;
+  auto red = utils::IteratorType::reduction;
+  auto cst = [&](OpBuilder &nb, Location l, int64_t v) -> Value {
+    return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v));
+  };
+  auto idx = [&](OpBuilder &nb, Location l, unsigned dim) -> Value {
+    return arith::IndexCastOp::create(nb, l, nb.getI64Type(),
+                                      linalg::IndexOp::create(nb, l, dim));
+  };
+  // Slice k is x[o, k, i].
+  Value x = reshapeTo(b, loc, ctx.input(0), {outer, n, inner});
+  // order[j, k]: how slice j compares with slice k, as the least of
+  // 3 p + 1 (j's element p is less) and 3 p + 2 (greater) over the
+  // elements p where they differ, kEqual where none does. A least value
+  // is the first difference whatever order the reduction takes.
+  constexpr int64_t kEqual = std::numeric_limits<int64_t>::max();
+  Value order = generic(
+      b, loc, ValueRange{x, x},
+      {AffineMap::get(4, 0, {d(2), d(0), d(3)}, mctx),
+       AffineMap::get(4, 0, {d(2), d(1), d(3)}, mctx)},
+      filled(b, loc, {n, n}, i64, cst(b, loc, kEqual)),
+      AffineMap::get(4, 0, {d(0), d(1)}, mctx), {par, par, red, red},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value less, greater;
+        if (isFloat) {
+          less = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OLT,
+                                       args[0], args[1]);
+          greater = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT,
+                                          args[0], args[1]);
+        } else {
+          less = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                       args[0], args[1]);
+          greater = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sgt,
+                                          args[0], args[1]);
+        }
+        Value p = arith::AddIOp::create(
+            nb, l,
+            arith::MulIOp::create(nb, l, idx(nb, l, 2), cst(nb, l, inner)),
+            idx(nb, l, 3));
+        Value at = arith::MulIOp::create(nb, l, p, cst(nb, l, 3));
+        Value code = arith::SelectOp::create(
+            nb, l, less, arith::AddIOp::create(nb, l, at, cst(nb, l, 1)),
+            arith::SelectOp::create(
+                nb, l, greater, arith::AddIOp::create(nb, l, at, cst(nb, l, 2)),
+                cst(nb, l, kEqual)));
+        return arith::MinSIOp::create(nb, l, args[2], code);
+      });
+  // first[k]: no slice before k equals it. firstAt[k]: the first slice
+  // equal to k.
+  AffineMap jk = AffineMap::get(2, 0, {d(1), d(0)}, mctx);
+  AffineMap k1 = AffineMap::get(2, 0, {d(0)}, mctx);
+  AffineMap j1 = AffineMap::get(2, 0, {d(1)}, mctx);
+  Value first = generic(
+      b, loc, ValueRange{order}, {jk},
+      filled(b, loc, {n}, b.getI1Type(),
+             arith::ConstantOp::create(b, loc, b.getBoolAttr(true))),
+      k1, {par, red}, [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value before = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                             idx(nb, l, 1), idx(nb, l, 0));
+        Value equal = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                            args[0], cst(nb, l, kEqual));
+        Value repeats = arith::AndIOp::create(nb, l, before, equal);
+        return arith::AndIOp::create(
+            nb, l, args[1],
+            arith::XOrIOp::create(
+                nb, l, repeats,
+                arith::ConstantOp::create(nb, l, nb.getBoolAttr(true))));
+      });
+  Value firstAt = generic(
+      b, loc, ValueRange{order}, {jk}, filled(b, loc, {n}, i64, cst(b, loc, n)),
+      k1, {par, red}, [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value equal = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                            args[0], cst(nb, l, kEqual));
+        return arith::MinSIOp::create(nb, l, args[1],
+                                      arith::SelectOp::create(nb, l, equal,
+                                                              idx(nb, l, 1),
+                                                              cst(nb, l, n)));
+      });
+  // inverse[k]: the place of k's value among the unique ones: how many
+  // first slices come before it, in value order (sorted) or in order of
+  // first appearance.
+  Value inverse = generic(
+      b, loc, ValueRange{first, order, firstAt}, {j1, jk, k1},
+      filled(b, loc, {n}, i64, cst(b, loc, 0)), k1, {par, red},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value before;
+        if (sorted) {
+          Value rem = arith::RemSIOp::create(nb, l, args[1], cst(nb, l, 3));
+          Value differs = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ne,
+                                                args[1], cst(nb, l, kEqual));
+          before = arith::AndIOp::create(
+              nb, l, differs,
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, rem,
+                                    cst(nb, l, 1)));
+        } else {
+          before = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                         idx(nb, l, 1), args[2]);
+        }
+        Value counts = arith::AndIOp::create(nb, l, args[0], before);
+        return arith::AddIOp::create(
+            nb, l, args[3], arith::ExtUIOp::create(nb, l, i64, counts));
+      });
+  Condition c;
+  c.Flat = first;
+  c.Length = n;
+  c.Count = countOnDevice(b, loc, first);
+  // Y: the first slices, each at its place.
+  if (ctx.hasOutput(0)) {
+    llvm::SmallVector<int64_t> outShape =
+        axis ? llvm::SmallVector<int64_t>(shape)
+             : llvm::SmallVector<int64_t>{n};
+    int64_t at = axis.value_or(0);
+    outShape[at] = ShapedType::kDynamic;
+    Value source = ctx.input(0);
+    if (!axis)
+      source = reshapeTo(b, loc, source, {n});
+    Value y = pick(
+        b, loc, c, inverse, outShape, at, element,
+        [&](OpBuilder &nb, Location l, Value i, llvm::ArrayRef<Value> index) {
+          llvm::SmallVector<Value> position(index);
+          position[at] = i;
+          return Value(tensor::ExtractOp::create(nb, l, source, position));
+        });
+    ctx.setOutput(0, y, ctx.inputDType(0));
+  }
+  // indices: where each first slice is.
+  if (ctx.hasOutput(1))
+    ctx.setOutput(
+        1,
+        pick(b, loc, c, inverse, {ShapedType::kDynamic}, 0, i64,
+             [&](OpBuilder &nb, Location l, Value i, llvm::ArrayRef<Value>) {
+               return Value(
+                   arith::IndexCastOp::create(nb, l, nb.getI64Type(), i));
+             }),
+        Int64);
+  if (ctx.hasOutput(2))
+    ctx.setOutput(2, inverse, Int64);
+  // counts: how many slices have each place.
+  if (ctx.hasOutput(3)) {
+    Value empty = tensor::EmptyOp::create(
+        b, loc, llvm::ArrayRef<int64_t>{ShapedType::kDynamic}, i64,
+        ValueRange{c.Count});
+    Value zeros = linalg::FillOp::create(b, loc, ValueRange{cst(b, loc, 0)},
+                                         ValueRange{empty})
+                      .getResult(0);
+    Value counts =
+        generic(b, loc, ValueRange{inverse}, {j1}, zeros, k1, {par, red},
+                [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+                  Value here = arith::CmpIOp::create(
+                      nb, l, arith::CmpIPredicate::eq, args[0], idx(nb, l, 0));
+                  return arith::AddIOp::create(
+                      nb, l, args[1], arith::ExtUIOp::create(nb, l, i64, here));
+                });
+    ctx.setOutput(3, counts, Int64);
+  }
+  return success();
+}
+
 } // namespace
 
 void registerSelectionOps(OpRegistry &registry) {
   registry.add("NonZero", convertNonZero);
   registry.add("Compress", convertCompress);
+  registry.add("Unique", convertUnique);
 }
 
 } // namespace kiln::onnx_import

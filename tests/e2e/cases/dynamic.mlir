@@ -352,3 +352,52 @@ func.func @bias_rows(%bias: tensor<64x64xf32>, %x: tensor<?x?xf32>) -> tensor<?x
   %r = linalg.add ins(%rows, %x : tensor<?x?xf32>, tensor<?x?xf32>) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// Issue 19 item 4: the host reads a value the function computes (how many
+// elements are positive), so the function runs as two phases
+// (kiln-split-phases): the first counts the positive elements and gives
+// each its place among them, the second, sized by the count it reads,
+// places them. The count is returned too, from the first phase.
+func.func @compress_positive(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<i64>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %z64 = arith.constant 0 : i64
+  %n = tensor.dim %x, %c0 : tensor<?xf32>
+  %ce = tensor.empty() : tensor<i64>
+  %cz = linalg.fill ins(%z64 : i64) outs(%ce : tensor<i64>) -> tensor<i64>
+  %count = linalg.generic {indexing_maps = [#id1, affine_map<(i) -> ()>], iterator_types = ["reduction"]} ins(%x : tensor<?xf32>) outs(%cz : tensor<i64>) {
+  ^bb0(%v: f32, %acc: i64):
+    %p = arith.cmpf ogt, %v, %zero : f32
+    %one = arith.extui %p : i1 to i64
+    %s = arith.addi %acc, %one : i64
+    linalg.yield %s : i64
+  } -> tensor<i64>
+  %pe = tensor.empty(%n) : tensor<?xi64>
+  %pz = linalg.fill ins(%z64 : i64) outs(%pe : tensor<?xi64>) -> tensor<?xi64>
+  %prefix = linalg.generic {indexing_maps = [affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<?xf32>) outs(%pz : tensor<?xi64>) {
+  ^bb0(%v: f32, %acc: i64):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %before = arith.cmpi ult, %j, %i : index
+    %p = arith.cmpf ogt, %v, %zero : f32
+    %both = arith.andi %before, %p : i1
+    %one = arith.extui %both : i1 to i64
+    %s = arith.addi %acc, %one : i64
+    linalg.yield %s : i64
+  } -> tensor<?xi64>
+  %read = tensor.extract %count[] : tensor<i64>
+  %m = arith.index_cast %read : i64 to index
+  %oe = tensor.empty(%m) : tensor<?xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%oe : tensor<?xf32>) -> tensor<?xf32>
+  %picked = linalg.generic {indexing_maps = [affine_map<(k, j) -> (j)>, affine_map<(k, j) -> (j)>, affine_map<(k, j) -> (k)>], iterator_types = ["parallel", "reduction"]} ins(%x, %prefix : tensor<?xf32>, tensor<?xi64>) outs(%oz : tensor<?xf32>) {
+  ^bb0(%v: f32, %at: i64, %acc: f32):
+    %k = linalg.index 0 : index
+    %k64 = arith.index_cast %k : index to i64
+    %p = arith.cmpf ogt, %v, %zero : f32
+    %here = arith.cmpi eq, %at, %k64 : i64
+    %both = arith.andi %p, %here : i1
+    %r = arith.select %both, %v, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<?xf32>
+  return %picked, %count : tensor<?xf32>, tensor<i64>
+}

@@ -521,11 +521,12 @@ private:
       Outputs.push_back(std::move(info));
     }
     if (phased) {
+      // Specializations stay: a call picks one first, phased or not.
       if (function.steps() || hasProgram || function.shape_checks() ||
-          function.arena_size() != 0 || function.specializations())
+          function.arena_size() != 0)
         return KILN_ERROR(InvalidArgument, where,
-                          " runs in phases and has steps, a shape program, "
-                          "an arena or specializations of its own");
+                          " runs in phases and has steps, a shape program or "
+                          "an arena of its own");
       return Status();
     }
     if (!function.steps())

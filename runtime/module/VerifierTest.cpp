@@ -442,8 +442,8 @@ TEST(VerifierTest, Phases) {
   expectRejected(bad, "not one phase output per output");
   bad = spec;
   bad.Functions[0].ArenaSize = 64;
-  expectRejected(bad, "runs in phases and has steps, a shape program, an "
-                      "arena or specializations of its own");
+  expectRejected(bad, "runs in phases and has steps, a shape program or an "
+                      "arena of its own");
   bad = spec;
   bad.Functions[2].Steps.clear();
   bad.Functions[2].Phases = {{2, {{kInput, 0}}}};

@@ -344,6 +344,7 @@ def runAll(s: Suite) -> int:
     checkOnnxErrors(s)
     checkInputBounds(s)
     checkSpecialize(s)
+    checkPhases(s)
     return rep.finish()
 
 
@@ -568,6 +569,60 @@ def checkSpecialize(s: Suite):
         ok = not r.problem and (batchOne in r.stdout) == want
         s.report.result(ok, f"specialize/batch_one_{name}",
                         "" if ok else r.stdout[:600])
+
+
+def checkPhases(s: Suite):
+    """A model whose output's extent depends on a value it computes (NonZero
+    of y > 0) runs as phases: on the CPU it prints the nonzero positions;
+    compiled for a GPU with its batch-1 specialization (another symbolic
+    input), both functions are phased and the module loads;
+    kiln-benchmark-module refuses it in one line (its output shapes are
+    known only by calling it)."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper
+    work = os.path.join(s.work, "phases")
+    os.makedirs(work)
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["x"], ["r"]),
+         helper.make_node("Constant", [], ["zero"],
+                          value=helper.make_tensor("z", TensorProto.FLOAT,
+                                                   [], [0.0])),
+         helper.make_node("Greater", ["y", "zero"], ["c"]),
+         helper.make_node("NonZero", ["c"], ["nz"])], "picks",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 2]),
+         helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("r", TensorProto.FLOAT, ["batch", 2]),
+         helper.make_tensor_value_info("nz", TensorProto.INT64, None)])
+    model = os.path.join(work, "picks.onnx")
+    onnx.save(helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17)]), model)
+    cpu = os.path.join(work, "picks.kiln")
+    r = s.run([s.tool("kiln-compile"), model, "-o", cpu])
+    if r.problem or r.rc != 0:
+        return s.report.result(False, "phases/compile", r.describe())
+    y = "--input=2x3xf32=1 -1 2 0 3 -4"
+    r = s.run([s.tool("kiln-run-module"), "--device=local-sync",
+               f"--module={cpu}", "--input=1x2xf32=-1 2", y])
+    ok = (not r.problem and r.rc == 0 and "1x2xf32=[0 2]" in r.stdout
+          and "2x3xi64=[0 0 1][0 2 1]" in r.stdout)
+    s.report.result(ok, "phases/run", "" if ok else r.describe())
+    s.expectError("phases/benchmark_refused", [
+        s.tool("kiln-benchmark-module"), "--device=local-sync",
+        f"--module={cpu}", "--input=1x2xf32=-1 2", y,
+        "--benchmark_repetitions=1"])
+    gpu = os.path.join(work, "picks_cuda.kiln")
+    r = s.run([s.tool("kiln-compile"), model, "--target-device=cuda",
+               "--cuda-target=sm_90a", "-o", gpu])
+    if r.problem or r.rc != 0:
+        return s.report.result(False, "phases/gpu_compile", r.describe())
+    r = s.run([s.tool("kiln-dump-module"), gpu])
+    ok = (not r.problem and r.rc == 0
+          and "specialized by 'picks_specialized1'" in r.stdout
+          and "phase 1: 'picks_phase1'" in r.stdout
+          and "phase 1: 'picks_specialized1_phase1'" in r.stdout)
+    s.report.result(ok, "phases/gpu_specialized",
+                    "" if ok else (r.stdout + r.stderr)[:600])
 
 
 def checkPrintStatistics(s: Suite, module):

@@ -2981,6 +2981,85 @@ def unique_values_and_slices():
     return model, inputs, refs
 
 
+def nmsRef(boxes, scores, limit, iou, threshold, centers):
+    """ONNX NonMaxSuppression by its definition, in float64: per batch and
+    class, candidates above the score threshold in order of score (lower
+    index first among equal ones), each kept unless a kept one overlaps it
+    by more than `iou`, at most `limit` kept."""
+    def corners(b):
+        if centers:
+            return (b[0] - b[2] / 2, b[0] + b[2] / 2,
+                    b[1] - b[3] / 2, b[1] + b[3] / 2)
+        return (min(b[1], b[3]), max(b[1], b[3]),
+                min(b[0], b[2]), max(b[0], b[2]))
+
+    def over(p, q):
+        p, q = corners(p), corners(q)
+        w = min(p[1], q[1]) - max(p[0], q[0])
+        h = min(p[3], q[3]) - max(p[2], q[2])
+        if w <= 0 or h <= 0:
+            return False
+        inter = w * h
+        a = (p[1] - p[0]) * (p[3] - p[2])
+        c = (q[1] - q[0]) * (q[3] - q[2])
+        union = a + c - inter
+        if a <= 0 or c <= 0 or union <= 0:
+            return False
+        return inter / union > iou
+
+    out = []
+    wide = boxes.astype(np.float64)
+    for b in range(boxes.shape[0]):
+        for c in range(scores.shape[1]):
+            s = scores[b, c]
+            cand = sorted((i for i in range(len(s)) if s[i] > threshold),
+                          key=lambda i: (-s[i], i))
+            kept = []
+            for i in cand:
+                if len(kept) >= limit:
+                    break
+                if not any(over(wide[b, i], wide[b, j]) for j in kept):
+                    kept.append(i)
+                    out.append([b, c, i])
+    return np.array(out, np.int64).reshape(-1, 3)
+
+
+@case
+def nms_random_boxes():
+    """NonMaxSuppression over 40 random boxes, 2 batches and 3 classes,
+    corners given in any order and as centers, with the limit, IoU and score
+    thresholds given at call time: the boxes are decided one at a time by
+    kernels, and the host reads how many were kept. One module at several
+    limits (0 keeps none) and thresholds."""
+    i64 = TensorProto.INT64
+    nodes = [helper.make_node("NonMaxSuppression",
+                              ["boxes", "scores", "limit", "iou", "floor"],
+                              ["kept"]),
+             helper.make_node("NonMaxSuppression",
+                              ["boxes", "scores", "limit", "iou"],
+                              ["kept_centers"], center_point_box=1)]
+    model = dynamicGraph(
+        nodes, [("boxes", [2, 40, 4]), ("scores", [2, 3, 40]),
+                ("limit", [1], i64), ("iou", [1]), ("floor", [1])],
+        [("kept", None, i64), ("kept_centers", None, i64)], {})
+    inputs, refs = Calls(), Calls()
+    rng = np.random.default_rng(470)
+    for limit, iou, floor in ((5, 0.3, 0.2), (40, 0.5, 0.0), (0, 0.5, 0.0),
+                              (3, 0.0, 0.5)):
+        boxes = (rng.random((2, 40, 4)) * 4).astype(np.float32)
+        boxes[..., 2:] = np.abs(boxes[..., 2:]) + 0.5
+        scores = rng.random((2, 3, 40)).astype(np.float32)
+        scores[0, 0, 7] = scores[0, 0, 3]  # a tie
+        inputs.append([boxes, scores, np.array([limit], np.int64),
+                       np.array([iou], np.float32),
+                       np.array([floor], np.float32)])
+        refs.append([nmsRef(boxes, scores, limit, np.float32(iou),
+                            np.float32(floor), False),
+                     nmsRef(boxes, scores, limit, np.float32(iou),
+                            -np.inf, True)])
+    return model, inputs, refs
+
+
 @case
 def loop_unrolled():
     """Loop of a constant trip count: a for loop (no condition) with a

@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <array>
 #include <limits>
 
 using namespace mlir;
@@ -510,12 +511,319 @@ LogicalResult convertUnique(NodeContext &ctx) {
   return success();
 }
 
+/// The most boxes NonMaxSuppression takes per batch and class: it decides
+/// them one at a time, two small kernels each.
+constexpr int64_t kMaxSuppressedBoxes = 512;
+
+/// Element 0 of the optional input `i` (of one element) read inside a
+/// kernel body, or `absent` where the node leaves it out.
+Value scalarInput(NodeContext &ctx, OpBuilder &nb, Location l, size_t i,
+                  Value absent) {
+  if (!ctx.hasInput(i))
+    return absent;
+  Value t = ctx.input(i);
+  llvm::SmallVector<Value> zeros(cast<RankedTensorType>(t.getType()).getRank(),
+                                 arith::ConstantIndexOp::create(nb, l, 0));
+  return tensor::ExtractOp::create(nb, l, t, zeros);
+}
+
+LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
+  for (size_t i = 0; i < ctx.numInputs(); ++i)
+    if (ctx.hasInput(i) && !ctx.inputType(i).hasStaticShape())
+      return ctx.unsupported("an input of dynamic shape");
+  llvm::ArrayRef<int64_t> boxShape = ctx.inputShape(0);
+  llvm::ArrayRef<int64_t> scoreShape = ctx.inputShape(1);
+  if (boxShape.size() != 3 || boxShape[2] != 4 || scoreShape.size() != 3 ||
+      scoreShape[0] != boxShape[0] || scoreShape[2] != boxShape[1])
+    return ctx.emitError() << "boxes must be [batches, boxes, 4] and scores "
+                              "[batches, classes, boxes], not "
+                           << shapeString(boxShape) << " and "
+                           << shapeString(scoreShape);
+  for (size_t i = 2; i < 5; ++i)
+    if (ctx.hasInput(i) && ctx.inputType(i).getNumElements() != 1)
+      return ctx.emitError() << "input " << i << " must hold one value, not "
+                             << shapeString(ctx.inputShape(i));
+  if (ctx.inputDType(0) != Float || ctx.inputDType(1) != Float ||
+      (ctx.hasInput(2) && ctx.inputDType(2) != Int64) ||
+      (ctx.hasInput(3) && ctx.inputDType(3) != Float) ||
+      (ctx.hasInput(4) && ctx.inputDType(4) != Float))
+    return ctx.unsupported("inputs other than float boxes, scores and "
+                           "thresholds and an int64 count");
+  int64_t corners = ctx.attrInt("center_point_box", 0);
+  if (corners != 0 && corners != 1)
+    return ctx.emitError() << "center_point_box must be 0 or 1, not "
+                           << corners;
+  const int64_t B = boxShape[0], C = scoreShape[1], N = boxShape[1];
+  if (N > kMaxSuppressedBoxes)
+    return ctx.unsupported(std::to_string(N) +
+                           " boxes (boxes are decided one at a time; at most " +
+                           std::to_string(kMaxSuppressedBoxes) + ")");
+  if (B * C * N > kMaxUniqueComparisons / std::max<int64_t>(B * C * N, 1))
+    return ctx.unsupported("this many batches, classes and boxes");
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  MLIRContext *mctx = b.getContext();
+  Type i64 = b.getI64Type(), f32 = b.getF32Type(), i1 = b.getI1Type();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, mctx); };
+  auto par = utils::IteratorType::parallel;
+  auto red = utils::IteratorType::reduction;
+  auto cst = [&](OpBuilder &nb, Location l, int64_t v) -> Value {
+    return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v));
+  };
+  auto idx = [&](OpBuilder &nb, Location l, unsigned dim) -> Value {
+    return linalg::IndexOp::create(nb, l, dim);
+  };
+  auto toIndex = [](OpBuilder &nb, Location l, Value v) -> Value {
+    return arith::IndexCastOp::create(nb, l, nb.getIndexType(), v);
+  };
+  Value boxes = ctx.input(0), scores = ctx.input(1);
+  // A box's candidacy: its score above the threshold, where one is given.
+  Value valid = generic(
+      b, loc, ValueRange{scores}, {AffineMap::getMultiDimIdentityMap(3, mctx)},
+      tensor::EmptyOp::create(b, loc, {B, C, N}, i1),
+      AffineMap::getMultiDimIdentityMap(3, mctx), {par, par, par},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        if (!ctx.hasInput(4))
+          return arith::ConstantOp::create(nb, l, nb.getBoolAttr(true));
+        return arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, args[0],
+                                     scalarInput(ctx, nb, l, 4, Value()));
+      });
+  // rank[b, c, i]: the boxes before box i, higher scores first and the
+  // lower index first among equal ones.
+  Value rank = generic(
+      b, loc, ValueRange{scores, scores},
+      {AffineMap::get(4, 0, {d(0), d(1), d(3)}, mctx),
+       AffineMap::get(4, 0, {d(0), d(1), d(2)}, mctx)},
+      filled(b, loc, {B, C, N}, i64, cst(b, loc, 0)),
+      AffineMap::get(4, 0, {d(0), d(1), d(2)}, mctx), {par, par, par, red},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value higher = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT,
+                                             args[0], args[1]);
+        Value tie = arith::AndIOp::create(
+            nb, l,
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, args[0],
+                                  args[1]),
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
+                                  idx(nb, l, 3), idx(nb, l, 2)));
+        Value before = arith::OrIOp::create(nb, l, higher, tie);
+        return arith::AddIOp::create(
+            nb, l, args[2], arith::ExtUIOp::create(nb, l, i64, before));
+      });
+  // order[b, c, k]: the box of rank k.
+  Value order = generic(
+      b, loc, ValueRange{rank},
+      {AffineMap::get(4, 0, {d(0), d(1), d(3)}, mctx)},
+      filled(b, loc, {B, C, N}, i64, cst(b, loc, 0)),
+      AffineMap::get(4, 0, {d(0), d(1), d(2)}, mctx), {par, par, par, red},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value here = arith::CmpIOp::create(
+            nb, l, arith::CmpIPredicate::eq, args[0],
+            arith::IndexCastOp::create(nb, l, i64, idx(nb, l, 2)));
+        return arith::SelectOp::create(
+            nb, l, here, arith::IndexCastOp::create(nb, l, i64, idx(nb, l, 3)),
+            args[1]);
+      });
+  // A box's corners (x0, x1, y0, y1), each pair ordered.
+  auto cornersOf = [&](OpBuilder &nb, Location l, Value batch, Value box) {
+    auto at = [&](int64_t k) -> Value {
+      return tensor::ExtractOp::create(
+          nb, l, boxes,
+          ValueRange{batch, box, arith::ConstantIndexOp::create(nb, l, k)});
+    };
+    std::array<Value, 4> c;
+    if (corners == 0) {
+      // [y1, x1, y2, x2], any diagonal pair.
+      c = {arith::MinimumFOp::create(nb, l, at(1), at(3)),
+           arith::MaximumFOp::create(nb, l, at(1), at(3)),
+           arith::MinimumFOp::create(nb, l, at(0), at(2)),
+           arith::MaximumFOp::create(nb, l, at(0), at(2))};
+    } else {
+      // [x_center, y_center, width, height].
+      Value half = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0.5f));
+      Value w = arith::MulFOp::create(nb, l, at(2), half);
+      Value h = arith::MulFOp::create(nb, l, at(3), half);
+      c = {arith::SubFOp::create(nb, l, at(0), w),
+           arith::AddFOp::create(nb, l, at(0), w),
+           arith::SubFOp::create(nb, l, at(1), h),
+           arith::AddFOp::create(nb, l, at(1), h)};
+    }
+    return c;
+  };
+  // Whether two boxes overlap by more than the threshold (ONNX's test: an
+  // empty intersection, box or union never does).
+  auto suppresses = [&](OpBuilder &nb, Location l, std::array<Value, 4> p,
+                        std::array<Value, 4> q) -> Value {
+    using P = arith::CmpFPredicate;
+    Value zero = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0.0f));
+    Value x0 = arith::MaximumFOp::create(nb, l, p[0], q[0]);
+    Value x1 = arith::MinimumFOp::create(nb, l, p[1], q[1]);
+    Value y0 = arith::MaximumFOp::create(nb, l, p[2], q[2]);
+    Value y1 = arith::MinimumFOp::create(nb, l, p[3], q[3]);
+    Value inter =
+        arith::MulFOp::create(nb, l, arith::SubFOp::create(nb, l, x1, x0),
+                              arith::SubFOp::create(nb, l, y1, y0));
+    auto area = [&](std::array<Value, 4> r) -> Value {
+      return arith::MulFOp::create(nb, l,
+                                   arith::SubFOp::create(nb, l, r[1], r[0]),
+                                   arith::SubFOp::create(nb, l, r[3], r[2]));
+    };
+    Value a = area(p), c2 = area(q);
+    Value uni = arith::SubFOp::create(
+        nb, l, arith::AddFOp::create(nb, l, a, c2), inter);
+    Value ok = arith::CmpFOp::create(nb, l, P::OGT, x1, x0);
+    for (auto [lhs, rhs] :
+         {std::pair{y1, y0}, std::pair{inter, zero}, std::pair{a, zero},
+          std::pair{c2, zero}, std::pair{uni, zero}})
+      ok = arith::AndIOp::create(
+          nb, l, ok, arith::CmpFOp::create(nb, l, P::OGT, lhs, rhs));
+    Value iou = arith::DivFOp::create(nb, l, inter, uni);
+    Value threshold = scalarInput(ctx, nb, l, 3, zero);
+    return arith::AndIOp::create(
+        nb, l, ok, arith::CmpFOp::create(nb, l, P::OGT, iou, threshold));
+  };
+  // The boxes decided in rank order: selected[b, c, k] for the box of
+  // rank k. Step k counts the boxes selected before it and whether one of
+  // them overlaps it too much (each such one adds N + 1), then writes its
+  // decision.
+  Value selected =
+      filled(b, loc, {B, C, N}, i1,
+             arith::ConstantOp::create(b, loc, b.getBoolAttr(false)));
+  AffineMap bcj = AffineMap::get(3, 0, {d(0), d(1), d(2)}, mctx);
+  AffineMap bc = AffineMap::get(3, 0, {d(0), d(1)}, mctx);
+  for (int64_t k = 0; k < N; ++k) {
+    Value before = generic(
+        b, loc, ValueRange{selected, order}, {bcj, bcj},
+        filled(b, loc, {B, C}, i64, cst(b, loc, 0)), bc, {par, par, red},
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          Value batch = idx(nb, l, 0), cls = idx(nb, l, 1);
+          Value box = toIndex(
+              nb, l,
+              tensor::ExtractOp::create(
+                  nb, l, order,
+                  ValueRange{batch, cls,
+                             arith::ConstantIndexOp::create(nb, l, k)}));
+          Value earlier = arith::AndIOp::create(
+              nb, l, args[0],
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
+                                    idx(nb, l, 2),
+                                    arith::ConstantIndexOp::create(nb, l, k)));
+          Value over =
+              suppresses(nb, l, cornersOf(nb, l, batch, box),
+                         cornersOf(nb, l, batch, toIndex(nb, l, args[1])));
+          Value weight = arith::SelectOp::create(nb, l, over, cst(nb, l, N + 2),
+                                                 cst(nb, l, 1));
+          return arith::AddIOp::create(
+              nb, l, args[2],
+              arith::SelectOp::create(nb, l, earlier, weight, cst(nb, l, 0)));
+        });
+    selected = generic(
+        b, loc, ValueRange{selected, before}, {bcj, bc},
+        tensor::EmptyOp::create(b, loc, {B, C, N}, i1), bcj, {par, par, par},
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          Value batch = idx(nb, l, 0), cls = idx(nb, l, 1);
+          Value box = toIndex(
+              nb, l,
+              tensor::ExtractOp::create(
+                  nb, l, order,
+                  ValueRange{batch, cls,
+                             arith::ConstantIndexOp::create(nb, l, k)}));
+          Value candidate = tensor::ExtractOp::create(
+              nb, l, valid, ValueRange{batch, cls, box});
+          Value limit = arith::MaxSIOp::create(
+              nb, l, scalarInput(ctx, nb, l, 2, cst(nb, l, 0)), cst(nb, l, 0));
+          // Fewer than `limit` selected before, none overlapping.
+          Value free = arith::AndIOp::create(
+              nb, l,
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, args[1],
+                                    limit),
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, args[1],
+                                    cst(nb, l, N + 1)));
+          Value decide = arith::AndIOp::create(nb, l, candidate, free);
+          Value here = arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::eq, idx(nb, l, 2),
+              arith::ConstantIndexOp::create(nb, l, k));
+          return arith::SelectOp::create(nb, l, here, decide, args[0]);
+        });
+  }
+  // Places in the output: by batch, class, then rank.
+  const int64_t G = B * C, T = G * N;
+  Value flat = reshapeTo(b, loc, selected, {G, N});
+  Value groupCount = generic(
+      b, loc, ValueRange{flat}, {AffineMap::get(2, 0, {d(0), d(1)}, mctx)},
+      filled(b, loc, {G}, i64, cst(b, loc, 0)),
+      AffineMap::get(2, 0, {d(0)}, mctx), {par, red},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        return arith::AddIOp::create(
+            nb, l, args[1], arith::ExtUIOp::create(nb, l, i64, args[0]));
+      });
+  Value groupStart = generic(
+      b, loc, ValueRange{groupCount}, {AffineMap::get(2, 0, {d(1)}, mctx)},
+      filled(b, loc, {G}, i64, cst(b, loc, 0)),
+      AffineMap::get(2, 0, {d(0)}, mctx), {par, red},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        Value earlier = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
+                                              idx(nb, l, 1), idx(nb, l, 0));
+        return arith::AddIOp::create(
+            nb, l, args[1],
+            arith::SelectOp::create(nb, l, earlier, args[0], cst(nb, l, 0)));
+      });
+  Value place = generic(
+      b, loc, ValueRange{flat, groupStart},
+      {AffineMap::get(3, 0, {d(0), d(2)}, mctx),
+       AffineMap::get(3, 0, {d(0)}, mctx)},
+      filled(b, loc, {G, N}, i64, cst(b, loc, 0)),
+      AffineMap::get(3, 0, {d(0), d(1)}, mctx), {par, par, red},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        // The group's start once, plus the selected ranks before this one.
+        Value first = arith::CmpIOp::create(
+            nb, l, arith::CmpIPredicate::eq, idx(nb, l, 2),
+            arith::ConstantIndexOp::create(nb, l, 0));
+        Value earlier = arith::AndIOp::create(
+            nb, l, args[0],
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
+                                  idx(nb, l, 2), idx(nb, l, 1)));
+        Value add = arith::AddIOp::create(
+            nb, l, arith::ExtUIOp::create(nb, l, i64, earlier),
+            arith::SelectOp::create(nb, l, first, args[1], cst(nb, l, 0)));
+        return arith::AddIOp::create(nb, l, args[2], add);
+      });
+  Condition c;
+  c.Flat = reshapeTo(b, loc, selected, {T});
+  c.Length = T;
+  c.Count = countOnDevice(b, loc, c.Flat);
+  Value orderFlat = reshapeTo(b, loc, order, {T});
+  Value result = pick(
+      b, loc, c, reshapeTo(b, loc, place, {T}), {ShapedType::kDynamic, 3}, 0,
+      i64,
+      [&](OpBuilder &nb, Location l, Value i, llvm::ArrayRef<Value> index) {
+        Value flatAt = arith::IndexCastOp::create(nb, l, i64, i);
+        Value batch = arith::DivUIOp::create(nb, l, flatAt, cst(nb, l, C * N));
+        Value cls = arith::RemUIOp::create(
+            nb, l, arith::DivUIOp::create(nb, l, flatAt, cst(nb, l, N)),
+            cst(nb, l, C));
+        Value box = tensor::ExtractOp::create(nb, l, orderFlat, ValueRange{i});
+        Value column = index[1];
+        auto is = [&](int64_t k) -> Value {
+          return arith::CmpIOp::create(
+              nb, l, arith::CmpIPredicate::eq, column,
+              arith::ConstantIndexOp::create(nb, l, k));
+        };
+        return Value(arith::SelectOp::create(
+            nb, l, is(0), batch,
+            arith::SelectOp::create(nb, l, is(1), cls, box)));
+      });
+  (void)f32;
+  ctx.setOutput(0, result, Int64);
+  return success();
+}
+
 } // namespace
 
 void registerSelectionOps(OpRegistry &registry) {
   registry.add("NonZero", convertNonZero);
   registry.add("Compress", convertCompress);
   registry.add("Unique", convertUnique);
+  registry.add("NonMaxSuppression", convertNonMaxSuppression);
 }
 
 } // namespace kiln::onnx_import

@@ -41,10 +41,21 @@ constexpr int64_t kMaxConditionElements = 4096;
 /// on the host (a graph input) or by a kernel whose count the host reads
 /// (a computed condition); failure after an error (or "unsupported").
 struct Condition {
-  Value Flat;  // tensor<n x i1>
+  Value Flat;  // tensor<n x i1>, or of i8 flags (asBool)
   Value Count; // index, on the host
   int64_t Length = 0;
 };
+
+/// A flag as a bool: an i1, or an i8 of 0 or 1 (NonMaxSuppression keeps
+/// its flags in bytes: GPU kernels writing i1 tensors of more than a few
+/// thousand elements need temporaries they cannot allocate yet).
+Value asBool(OpBuilder &b, Location loc, Value flag) {
+  if (flag.getType().isInteger(1))
+    return flag;
+  return arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ne, flag,
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(flag.getType(), 0)));
+}
 
 /// How many elements of `flat` (bool [n]) are true, counted by a kernel and
 /// read on the host as an index.
@@ -193,7 +204,7 @@ Value pick(OpBuilder &b, Location loc, const Condition &c, Value prefix,
                Value at = arith::IndexCastOp::create(nb, l, nb.getI64Type(),
                                                      index[pickDim]);
                Value match = arith::AndIOp::create(
-                   nb, l, args[0],
+                   nb, l, asBool(nb, l, args[0]),
                    arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
                                          args[1], at));
                linalg::YieldOp::create(
@@ -514,6 +525,9 @@ LogicalResult convertUnique(NodeContext &ctx) {
 /// The most boxes NonMaxSuppression takes per batch and class: it decides
 /// them one at a time, two small kernels each.
 constexpr int64_t kMaxSuppressedBoxes = 512;
+/// The most boxes over all batches and classes: each output row is picked
+/// from all of them.
+constexpr int64_t kMaxSuppressionCandidates = 65536;
 
 /// Element 0 of the optional input `i` (of one element) read inside a
 /// kernel body, or `absent` where the node leaves it out.
@@ -558,12 +572,15 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
     return ctx.unsupported(std::to_string(N) +
                            " boxes (boxes are decided one at a time; at most " +
                            std::to_string(kMaxSuppressedBoxes) + ")");
-  if (B * C * N > kMaxUniqueComparisons / std::max<int64_t>(B * C * N, 1))
-    return ctx.unsupported("this many batches, classes and boxes");
+  // The output picks each kept box from all of them.
+  if (B * C * N > kMaxSuppressionCandidates)
+    return ctx.unsupported(std::to_string(B * C * N) +
+                           " boxes over all batches and classes (at most " +
+                           std::to_string(kMaxSuppressionCandidates) + ")");
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
   MLIRContext *mctx = b.getContext();
-  Type i64 = b.getI64Type(), f32 = b.getF32Type(), i1 = b.getI1Type();
+  Type i64 = b.getI64Type(), i8 = b.getI8Type();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, mctx); };
   auto par = utils::IteratorType::parallel;
   auto red = utils::IteratorType::reduction;
@@ -580,13 +597,15 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
   // A box's candidacy: its score above the threshold, where one is given.
   Value valid = generic(
       b, loc, ValueRange{scores}, {AffineMap::getMultiDimIdentityMap(3, mctx)},
-      tensor::EmptyOp::create(b, loc, {B, C, N}, i1),
+      tensor::EmptyOp::create(b, loc, {B, C, N}, i8),
       AffineMap::getMultiDimIdentityMap(3, mctx), {par, par, par},
       [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
         if (!ctx.hasInput(4))
-          return arith::ConstantOp::create(nb, l, nb.getBoolAttr(true));
-        return arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, args[0],
-                                     scalarInput(ctx, nb, l, 4, Value()));
+          return arith::ConstantOp::create(nb, l, nb.getI8IntegerAttr(1));
+        return arith::ExtUIOp::create(
+            nb, l, i8,
+            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, args[0],
+                                  scalarInput(ctx, nb, l, 4, Value())));
       });
   // rank[b, c, i]: the boxes before box i, higher scores first and the
   // lower index first among equal ones.
@@ -625,10 +644,11 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
       });
   // A box's corners (x0, x1, y0, y1), each pair ordered.
   auto cornersOf = [&](OpBuilder &nb, Location l, Value batch, Value box) {
-    auto at = [&](int64_t k) -> Value {
+    auto at = [&](int64_t coordinate) -> Value {
       return tensor::ExtractOp::create(
           nb, l, boxes,
-          ValueRange{batch, box, arith::ConstantIndexOp::create(nb, l, k)});
+          ValueRange{batch, box,
+                     arith::ConstantIndexOp::create(nb, l, coordinate)});
     };
     std::array<Value, 4> c;
     if (corners == 0) {
@@ -686,27 +706,34 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
   // them overlaps it too much (each such one adds N + 1), then writes its
   // decision.
   Value selected =
-      filled(b, loc, {B, C, N}, i1,
-             arith::ConstantOp::create(b, loc, b.getBoolAttr(false)));
+      filled(b, loc, {B, C, N}, i8,
+             arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0)));
   AffineMap bcj = AffineMap::get(3, 0, {d(0), d(1), d(2)}, mctx);
   AffineMap bc = AffineMap::get(3, 0, {d(0), d(1)}, mctx);
+  // The rank decided next, counted on the device: every step reads it
+  // from this tensor rather than as a constant, so the steps are equal
+  // dispatches, compiled once (kiln-dedupe-dispatches).
+  Value step = filled(b, loc, {}, i64, cst(b, loc, 0));
+  AffineMap scalar = AffineMap::get(0, 0, mctx);
   for (int64_t k = 0; k < N; ++k) {
+    Value stepNow = step;
+    auto rankK = [&](OpBuilder &nb, Location l) -> Value {
+      return toIndex(nb, l,
+                     tensor::ExtractOp::create(nb, l, stepNow, ValueRange{}));
+    };
     Value before = generic(
         b, loc, ValueRange{selected, order}, {bcj, bcj},
         filled(b, loc, {B, C}, i64, cst(b, loc, 0)), bc, {par, par, red},
         [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
           Value batch = idx(nb, l, 0), cls = idx(nb, l, 1);
-          Value box = toIndex(
-              nb, l,
-              tensor::ExtractOp::create(
-                  nb, l, order,
-                  ValueRange{batch, cls,
-                             arith::ConstantIndexOp::create(nb, l, k)}));
+          Value box =
+              toIndex(nb, l,
+                      tensor::ExtractOp::create(
+                          nb, l, order, ValueRange{batch, cls, rankK(nb, l)}));
           Value earlier = arith::AndIOp::create(
-              nb, l, args[0],
+              nb, l, asBool(nb, l, args[0]),
               arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
-                                    idx(nb, l, 2),
-                                    arith::ConstantIndexOp::create(nb, l, k)));
+                                    idx(nb, l, 2), rankK(nb, l)));
           Value over =
               suppresses(nb, l, cornersOf(nb, l, batch, box),
                          cornersOf(nb, l, batch, toIndex(nb, l, args[1])));
@@ -718,17 +745,17 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
         });
     selected = generic(
         b, loc, ValueRange{selected, before}, {bcj, bc},
-        tensor::EmptyOp::create(b, loc, {B, C, N}, i1), bcj, {par, par, par},
+        tensor::EmptyOp::create(b, loc, {B, C, N}, i8), bcj, {par, par, par},
         [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
           Value batch = idx(nb, l, 0), cls = idx(nb, l, 1);
-          Value box = toIndex(
-              nb, l,
-              tensor::ExtractOp::create(
-                  nb, l, order,
-                  ValueRange{batch, cls,
-                             arith::ConstantIndexOp::create(nb, l, k)}));
-          Value candidate = tensor::ExtractOp::create(
-              nb, l, valid, ValueRange{batch, cls, box});
+          Value box =
+              toIndex(nb, l,
+                      tensor::ExtractOp::create(
+                          nb, l, order, ValueRange{batch, cls, rankK(nb, l)}));
+          Value candidate =
+              asBool(nb, l,
+                     tensor::ExtractOp::create(nb, l, valid,
+                                               ValueRange{batch, cls, box}));
           Value limit = arith::MaxSIOp::create(
               nb, l, scalarInput(ctx, nb, l, 2, cst(nb, l, 0)), cst(nb, l, 0));
           // Fewer than `limit` selected before, none overlapping.
@@ -739,10 +766,16 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
               arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, args[1],
                                     cst(nb, l, N + 1)));
           Value decide = arith::AndIOp::create(nb, l, candidate, free);
-          Value here = arith::CmpIOp::create(
-              nb, l, arith::CmpIPredicate::eq, idx(nb, l, 2),
-              arith::ConstantIndexOp::create(nb, l, k));
-          return arith::SelectOp::create(nb, l, here, decide, args[0]);
+          Value here = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                             idx(nb, l, 2), rankK(nb, l));
+          return arith::SelectOp::create(
+              nb, l, here, arith::ExtUIOp::create(nb, l, i8, decide), args[0]);
+        });
+    step = generic(
+        b, loc, ValueRange{step}, {scalar},
+        tensor::EmptyOp::create(b, loc, llvm::ArrayRef<int64_t>{}, i64), scalar,
+        {}, [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          return arith::AddIOp::create(nb, l, args[0], cst(nb, l, 1));
         });
   }
   // Places in the output: by batch, class, then rank.
@@ -779,7 +812,7 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
             nb, l, arith::CmpIPredicate::eq, idx(nb, l, 2),
             arith::ConstantIndexOp::create(nb, l, 0));
         Value earlier = arith::AndIOp::create(
-            nb, l, args[0],
+            nb, l, asBool(nb, l, args[0]),
             arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
                                   idx(nb, l, 2), idx(nb, l, 1)));
         Value add = arith::AddIOp::create(
@@ -812,7 +845,6 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
             nb, l, is(0), batch,
             arith::SelectOp::create(nb, l, is(1), cls, box)));
       });
-  (void)f32;
   ctx.setOutput(0, result, Int64);
   return success();
 }

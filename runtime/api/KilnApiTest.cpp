@@ -293,6 +293,76 @@ TEST(KilnApiDynamicShapesTest, EachCallTakesItsInputsShapes) {
   }
 }
 
+// A phased function (test::phasedFillSpec: its second phase reads on the
+// host what its first computed) through the C API: kilnFunctionCall gives
+// outputs at the shapes the call computed, kilnFunctionCallBuffersWithShapes
+// writes them beside buffers sized for the largest, and
+// kilnFunctionOutputShapes, which would need to run it, is refused.
+TEST(KilnApiDynamicShapesTest, PhasedFunctionOutputsTakeComputedShapes) {
+  std::vector<uint8_t> bytes =
+      test::buildModule(test::phasedFillSpec(kernelImage(), -1.5f));
+  for (const char *uri : {"local-sync", "local-task"}) {
+    SCOPED_TRACE(uri);
+    KilnDevice *device = nullptr;
+    KilnModule *module = nullptr;
+    const KilnFunction *fn = nullptr;
+    EXPECT_KILN_OK(kilnDeviceCreate(uri, &device));
+    ASSERT_NE(device, nullptr);
+    EXPECT_KILN_OK(
+        kilnModuleLoadBytes(device, bytes.data(), bytes.size(), &module));
+    ASSERT_NE(module, nullptr);
+    EXPECT_KILN_OK(kilnModuleLookupFunction(module, "count_fill", &fn));
+    ASSERT_NE(fn, nullptr);
+    std::vector<float> x(16, 3.0f);
+    const int64_t xShape[] = {16}, nShape[] = {1};
+    for (int64_t n : {int64_t(5), int64_t(0), int64_t(16)}) {
+      KilnTensor inputs[] = {
+          {KILN_ELEMENT_TYPE_F32, 1, xShape, x.data(), x.size() * 4},
+          {KILN_ELEMENT_TYPE_I64, 1, nShape, &n, sizeof(n)}};
+      KilnOutputs *outputs = nullptr;
+      EXPECT_KILN_OK(kilnFunctionCall(fn, inputs, 2, &outputs));
+      ASSERT_NE(outputs, nullptr);
+      KilnTensor out;
+      EXPECT_KILN_OK(kilnOutputsGet(outputs, 0, &out));
+      ASSERT_EQ(out.rank, 1u);
+      EXPECT_EQ(out.shape[0], n);
+      ASSERT_EQ(out.dataSize, static_cast<size_t>(n) * 4);
+      for (int64_t i = 0; i < n; ++i)
+        EXPECT_EQ(static_cast<const float *>(out.data)[i], -1.5f);
+      kilnOutputsRelease(outputs);
+    }
+    KilnBuffer *xb = nullptr, *nb = nullptr, *yb = nullptr, *cb = nullptr;
+    EXPECT_KILN_OK(kilnBufferAllocate(device, 64, &xb));
+    EXPECT_KILN_OK(kilnBufferAllocate(device, 8, &nb));
+    EXPECT_KILN_OK(kilnBufferAllocate(device, 64, &yb));
+    EXPECT_KILN_OK(kilnBufferAllocate(device, 8, &cb));
+    EXPECT_KILN_OK(kilnBufferWrite(xb, 0, x.data(), 64));
+    const int64_t seven = 7;
+    EXPECT_KILN_OK(kilnBufferWrite(nb, 0, &seven, 8));
+    KilnBuffer *in[] = {xb, nb}, *out[] = {yb, cb};
+    const KilnShape shapes[] = {{1, xShape}, {1, nShape}};
+    int64_t yDims[1] = {-1}, cDims[1] = {-1};
+    int64_t *dims[] = {yDims, cDims};
+    EXPECT_KILN_OK(
+        kilnFunctionCallBuffersWithShapes(fn, in, shapes, 2, out, dims, 2));
+    EXPECT_EQ(yDims[0], 7);
+    EXPECT_EQ(cDims[0], 1);
+    std::vector<float> y(7);
+    EXPECT_KILN_OK(kilnBufferRead(yb, 0, y.data(), 28));
+    EXPECT_EQ(y, std::vector<float>(7, -1.5f));
+    size_t sizes[2];
+    KilnStatus status = kilnFunctionOutputShapes(fn, shapes, 2, dims, sizes, 2);
+    EXPECT_EQ(kilnStatusCode(status), KILN_STATUS_INVALID_ARGUMENT);
+    EXPECT_NE(std::strstr(kilnStatusMessage(status), "runs in phases"), nullptr)
+        << kilnStatusMessage(status);
+    kilnStatusFree(status);
+    for (KilnBuffer *buffer : {xb, nb, yb, cb})
+      kilnBufferRelease(buffer);
+    kilnModuleRelease(module);
+    kilnDeviceRelease(device);
+  }
+}
+
 TEST_F(KilnApiTest, CallWithoutInputs) {
   const KilnFunction *pattern = nullptr;
   EXPECT_KILN_OK(kilnModuleLookupFunction(Module, "pattern", &pattern));

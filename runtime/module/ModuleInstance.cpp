@@ -238,6 +238,7 @@ Status ModuleInstance::loadFunctions() {
     function.SpecializationOf = def->specialization_of();
     function.PhaseOf = def->phase_of();
     if (const auto *phases = def->phases()) {
+      function.Signature.Phased = true;
       for (const sc::Phase *phase : *phases) {
         Function::PhaseCall call;
         call.Function = phase->function();

@@ -43,6 +43,9 @@ struct FunctionSignature {
   std::string Name;
   std::vector<TensorSpec> Inputs;
   std::vector<TensorSpec> Outputs;
+  /// Runs in phases (module.fbs Function.phases): its output shapes depend
+  /// on values it computes, so outputTypes cannot give them before a call.
+  bool Phased = false;
 };
 
 class ModuleInstance {

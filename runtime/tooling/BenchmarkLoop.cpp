@@ -21,7 +21,10 @@ StatusOr<BenchmarkSamples> benchmarkWithTransfers(
     const std::vector<HostTensor> &inputs, const BenchmarkOptions &options) {
   BenchmarkSamples samples;
   samples.NoDeviceTime =
-      "calls with host tensors are timed by the host's clock only";
+      function.Phased
+          ? "a function run in phases (its output shapes depend on values it "
+            "computes) is timed by the host's clock only, with its transfers"
+          : "calls with host tensors are timed by the host's clock only";
   for (int64_t i = 0; i < options.Warmup; ++i)
     KILN_RETURN_IF_ERROR(instance.call(function.Name, inputs).status());
   samples.HostSeconds.reserve(static_cast<size_t>(options.Repetitions));
@@ -46,7 +49,9 @@ StatusOr<BenchmarkSamples> runBenchmark(
   if (options.Warmup < 0 || options.Repetitions < 0)
     return KILN_ERROR(InvalidArgument,
                       "warm-up and repetition counts must not be negative");
-  if (options.IncludeTransfers)
+  // A phased function's outputs cannot be sized before a call: its calls
+  // take host tensors, as call() allocates what each computes.
+  if (options.IncludeTransfers || function.Phased)
     return benchmarkWithTransfers(instance, function, inputs, options);
 
   // call() checks host tensors against the signature; device buffers only

@@ -2,7 +2,7 @@
 // input, or the file.
 // RUN: /usr/bin/python3 %S/make_model.py unsupported_op %t.op.onnx
 // RUN: not kiln-import-onnx %t.op.onnx 2>&1 | FileCheck %s --check-prefix=OP
-// OP: error: node 'nms' (NonMaxSuppression): unsupported op type NonMaxSuppression (opset 17)
+// OP: error: node 'coin' (Bernoulli): unsupported op type Bernoulli (opset 17)
 // OP-NOT: error
 
 // RUN: /usr/bin/python3 %S/make_model.py unsupported_attr %t.attr.onnx

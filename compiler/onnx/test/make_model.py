@@ -479,14 +479,12 @@ def symbolic():
 
 
 def unsupported_op():
-    # A valid NonMaxSuppression (boxes and scores), which Kiln does not
-    # convert: the schema check passes and the converter lookup fails.
+    # A valid Bernoulli (random draws), which Kiln does not convert: the
+    # schema check passes and the converter lookup fails.
     return model([helper.make_node("Relu", ["x"], ["r"], name="first"),
-                  helper.make_node("NonMaxSuppression", ["r", "s"], ["y"],
-                                   name="nms")],
-                 [tensor("x", TensorProto.FLOAT, [1, 4, 4]),
-                  tensor("s", TensorProto.FLOAT, [1, 1, 4])],
-                 [tensor("y", TensorProto.INT64, [4, 3])])
+                  helper.make_node("Bernoulli", ["r"], ["y"], name="coin")],
+                 [tensor("x", TensorProto.FLOAT, [1, 4, 4])],
+                 [tensor("y", TensorProto.FLOAT, [1, 4, 4])])
 
 
 def unsupported_attr():

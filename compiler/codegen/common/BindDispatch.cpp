@@ -158,9 +158,29 @@ LogicalResult bindDispatch(func::FuncOp func) {
         builder, oldArg.getLoc(),
         oldType.clone(cast<MemRefType>(argTypes[i]).getElementType()), newArg,
         /*restrict=*/true, /*writable=*/false);
-    if (tensor.getType() != oldType)
+    if (tensor.getType() != oldType) {
+      // A boolean read element by element (tensor.extract in a body: a
+      // gather) takes its byte and truncates it, so no converted copy of
+      // the whole tensor is made for it (on GPUs, a temporary kernels
+      // cannot allocate).
+      for (OpOperand &use : llvm::make_early_inc_range(oldArg.getUses())) {
+        auto extract = dyn_cast<tensor::ExtractOp>(use.getOwner());
+        if (!extract || use.getOperandNumber() != 0)
+          continue;
+        OpBuilder at(extract);
+        Value byte = tensor::ExtractOp::create(at, extract.getLoc(), tensor,
+                                               extract.getIndices());
+        extract.replaceAllUsesWith(
+            arith::TruncIOp::create(at, extract.getLoc(),
+                                    oldType.getElementType(), byte)
+                .getResult());
+        extract.erase();
+      }
+      if (oldArg.use_empty())
+        continue;
       tensor = castElements(builder, oldArg.getLoc(), tensor,
                             oldType.getElementType());
+    }
     oldArg.replaceAllUsesWith(tensor);
   }
   SmallVector<Value> outputArgs;

@@ -47,8 +47,8 @@ struct Condition {
 };
 
 /// A flag as a bool: an i1, or an i8 of 0 or 1 (NonMaxSuppression keeps
-/// its flags in bytes: GPU kernels writing i1 tensors of more than a few
-/// thousand elements need temporaries they cannot allocate yet).
+/// its flags in bytes, as buffers hold booleans anyway: no conversion
+/// around each of its steps' kernels).
 Value asBool(OpBuilder &b, Location loc, Value flag) {
   if (flag.getType().isInteger(1))
     return flag;

@@ -69,6 +69,33 @@ func.func private @bools(%a: tensor<8xf32>, %m: tensor<8xi1>) -> (tensor<8xi1>, 
 
 // -----
 
+// An i1 input read element by element (a gather in a body) takes its byte
+// and truncates it at the read: no converted copy of the whole tensor,
+// which a GPU kernel would need as a temporary.
+
+// CHECK-LABEL: func.func private @bool_gather(
+// CHECK-SAME:    %[[I:[^:]+]]: memref<4xi64>, %[[M:[^:]+]]: memref<64x128xi8>, %[[OUT:[^:]+]]: memref<4xi8>)
+// CHECK:       %[[TM8:.+]] = bufferization.to_tensor %[[M]] restrict : memref<64x128xi8> to tensor<64x128xi8>
+// CHECK-NOT:   tensor<64x128xi1>
+// CHECK:       linalg.generic
+// CHECK:         %[[B:.+]] = tensor.extract %[[TM8]][%{{.+}}, %{{.+}}] : tensor<64x128xi8>
+// CHECK-NEXT:    %[[T:.+]] = arith.trunci %[[B]] : i8 to i1
+// CHECK-NEXT:    linalg.yield %[[T]] : i1
+func.func private @bool_gather(%at: tensor<4xi64>, %m: tensor<64x128xi1>) -> tensor<4xi1> attributes {kiln.dispatch} {
+  %e = tensor.empty() : tensor<4xi1>
+  %c3 = arith.constant 3 : index
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%at : tensor<4xi64>) outs(%e : tensor<4xi1>) {
+  ^bb0(%i: i64, %o: i1):
+    %j = arith.index_cast %i : i64 to index
+    %v = tensor.extract %m[%c3, %j] : tensor<64x128xi1>
+    linalg.yield %v : i1
+  } -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}
+
+// -----
+
 // An input returned unchanged is still copied into its output binding.
 
 // CHECK-LABEL: func.func private @passthrough(

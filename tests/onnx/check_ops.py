@@ -3061,6 +3061,31 @@ def nms_random_boxes():
 
 
 @case
+def nms_constant_thresholds():
+    """NonMaxSuppression whose limit and thresholds are initializers (what
+    exporters write): constants the kernels read, made before any kernel
+    body asks for them."""
+    i64 = TensorProto.INT64
+    model = dynamicGraph(
+        [helper.make_node("NonMaxSuppression",
+                          ["boxes", "scores", "limit", "iou", "floor"],
+                          ["kept"])],
+        [("boxes", [1, 12, 4]), ("scores", [1, 2, 12])],
+        [("kept", None, i64)],
+        {"limit": np.array([4], np.int64), "iou": np.array([0.4], np.float32),
+         "floor": np.array([0.1], np.float32)})
+    inputs, refs = Calls(), Calls()
+    rng = np.random.default_rng(480)
+    for _ in range(2):
+        boxes = (rng.random((1, 12, 4)) * 3).astype(np.float32)
+        scores = rng.random((1, 2, 12)).astype(np.float32)
+        inputs.append([boxes, scores])
+        refs.append([nmsRef(boxes, scores, 4, np.float32(0.4),
+                            np.float32(0.1), False)])
+    return model, inputs, refs
+
+
+@case
 def loop_unrolled():
     """Loop of a constant trip count: a for loop (no condition) with a
     loop-carried value and a scan output, the step number used as data;

@@ -529,13 +529,11 @@ constexpr int64_t kMaxSuppressedBoxes = 512;
 /// from all of them.
 constexpr int64_t kMaxSuppressionCandidates = 65536;
 
-/// Element 0 of the optional input `i` (of one element) read inside a
-/// kernel body, or `absent` where the node leaves it out.
-Value scalarInput(NodeContext &ctx, OpBuilder &nb, Location l, size_t i,
-                  Value absent) {
-  if (!ctx.hasInput(i))
+/// Element 0 of `t` (an optional input of one element, null where the
+/// node leaves it out) read inside a kernel body, or `absent`.
+Value scalarInput(OpBuilder &nb, Location l, Value t, Value absent) {
+  if (!t)
     return absent;
-  Value t = ctx.input(i);
   llvm::SmallVector<Value> zeros(cast<RankedTensorType>(t.getType()).getRank(),
                                  arith::ConstantIndexOp::create(nb, l, 0));
   return tensor::ExtractOp::create(nb, l, t, zeros);
@@ -594,18 +592,24 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
     return arith::IndexCastOp::create(nb, l, nb.getIndexType(), v);
   };
   Value boxes = ctx.input(0), scores = ctx.input(1);
+  // The optional scalars, made values here: a constant input materializes
+  // where it is first asked for, which must not be inside a kernel body.
+  std::array<Value, 5> given;
+  for (size_t i = 2; i < 5; ++i)
+    if (ctx.hasInput(i))
+      given[i] = ctx.input(i);
   // A box's candidacy: its score above the threshold, where one is given.
   Value valid = generic(
       b, loc, ValueRange{scores}, {AffineMap::getMultiDimIdentityMap(3, mctx)},
       tensor::EmptyOp::create(b, loc, {B, C, N}, i8),
       AffineMap::getMultiDimIdentityMap(3, mctx), {par, par, par},
       [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        if (!ctx.hasInput(4))
+        if (!given[4])
           return arith::ConstantOp::create(nb, l, nb.getI8IntegerAttr(1));
         return arith::ExtUIOp::create(
             nb, l, i8,
             arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, args[0],
-                                  scalarInput(ctx, nb, l, 4, Value())));
+                                  scalarInput(nb, l, given[4], Value())));
       });
   // rank[b, c, i]: the boxes before box i, higher scores first and the
   // lower index first among equal ones.
@@ -697,7 +701,7 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
       ok = arith::AndIOp::create(
           nb, l, ok, arith::CmpFOp::create(nb, l, P::OGT, lhs, rhs));
     Value iou = arith::DivFOp::create(nb, l, inter, uni);
-    Value threshold = scalarInput(ctx, nb, l, 3, zero);
+    Value threshold = scalarInput(nb, l, given[3], zero);
     return arith::AndIOp::create(
         nb, l, ok, arith::CmpFOp::create(nb, l, P::OGT, iou, threshold));
   };
@@ -757,7 +761,8 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
                      tensor::ExtractOp::create(nb, l, valid,
                                                ValueRange{batch, cls, box}));
           Value limit = arith::MaxSIOp::create(
-              nb, l, scalarInput(ctx, nb, l, 2, cst(nb, l, 0)), cst(nb, l, 0));
+              nb, l, scalarInput(nb, l, given[2], cst(nb, l, 0)),
+              cst(nb, l, 0));
           // Fewer than `limit` selected before, none overlapping.
           Value free = arith::AndIOp::create(
               nb, l,

@@ -1362,6 +1362,52 @@ def valid_chain_add_10000(p):
                         [vi("y", FLOAT, [4])]))
 
 
+# Data-dependent counts (issue 19 item 4): kernels compare every box or
+# slice with every other, so their counts are bounded at import.
+
+
+@case("nms_many_boxes", "nms_big")
+def nms_many_boxes(p):
+    """NonMaxSuppression over 100000 boxes of one class: decided one at a
+    time, two kernels each, so refused past 512."""
+    return p.save(model(
+        [node("NonMaxSuppression", ["boxes", "scores"], ["y"], "nms_big")],
+        [vi("boxes", FLOAT, [1, 100000, 4]),
+         vi("scores", FLOAT, [1, 1, 100000])],
+        [vi("y", INT64, None)]))
+
+
+@case("unique_many", "unique_big")
+def unique_many(p):
+    """Unique over 2^20 elements: every element compared with every
+    other."""
+    return p.save(model(
+        [node("Unique", ["x"], ["y"], "unique_big")],
+        [vi("x", FLOAT, [1 << 20])], [vi("y", FLOAT, None)]))
+
+
+@case("nonzero_computed_large", "nz_big")
+def nonzero_computed_large(p):
+    """NonZero of a computed condition of 2^20 elements (each output
+    element scans the condition)."""
+    return p.save(model(
+        [node("Relu", ["x"], ["r"], "relu"),
+         node("Cast", ["r"], ["c"], "to_bool", to=BOOL),
+         node("NonZero", ["c"], ["y"], "nz_big")],
+        [vi("x", FLOAT, [1 << 20])], [vi("y", INT64, None)]))
+
+
+@case("bounded_nms_at_limit", None, "bounded")
+def bounded_nms_at_limit(p):
+    """NonMaxSuppression at its limits: 80 classes of 512 boxes (1536
+    step dispatches)."""
+    return p.save(model(
+        [node("NonMaxSuppression", ["boxes", "scores", "limit"], ["y"],
+              "nms")],
+        [vi("boxes", FLOAT, [1, 512, 4]), vi("scores", FLOAT, [1, 80, 512])],
+        [vi("y", INT64, None)], [i64("limit", [100])]))
+
+
 # Valid but large: host-side tables built for them were slow in issue 16.
 # Any clean outcome passes (exit 0 with a module, or a one-line exit-1
 # error, e.g. a size limit); a signal, the memory limit or the timeout fails.

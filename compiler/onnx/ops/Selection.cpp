@@ -705,77 +705,99 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
     return arith::AndIOp::create(
         nb, l, ok, arith::CmpFOp::create(nb, l, P::OGT, iou, threshold));
   };
-  // The boxes decided in rank order: selected[b, c, k] for the box of
-  // rank k. Step k counts the boxes selected before it and whether one of
-  // them overlaps it too much (each such one adds N + 1), then writes its
-  // decision.
-  Value selected =
+  // The boxes decided in rank order. state[b, c, p] for the box of rank
+  // p: bit 1 once it is kept, bit 0 once a kept one overlaps it too much.
+  // Step k decides rank k (a candidate, not suppressed, fewer than the
+  // limit kept so far) in every thread that needs it, and marks it kept or
+  // the later ranks it suppresses, all ranks at once; count[b, c] is how
+  // many are kept. No step loops over the boxes, so each is a few
+  // microseconds of launches.
+  Value state =
       filled(b, loc, {B, C, N}, i8,
              arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0)));
-  AffineMap bcj = AffineMap::get(3, 0, {d(0), d(1), d(2)}, mctx);
-  AffineMap bc = AffineMap::get(3, 0, {d(0), d(1)}, mctx);
+  Value count = filled(b, loc, {B, C}, i64, cst(b, loc, 0));
   // The rank decided next, counted on the device: every step reads it
   // from this tensor rather than as a constant, so the steps are equal
   // dispatches, compiled once (kiln-dedupe-dispatches).
   Value step = filled(b, loc, {}, i64, cst(b, loc, 0));
   AffineMap scalar = AffineMap::get(0, 0, mctx);
+  AffineMap bcp = AffineMap::get(3, 0, {d(0), d(1), d(2)}, mctx);
+  AffineMap bc3 = AffineMap::get(3, 0, {d(0), d(1)}, mctx);
+  AffineMap bc2 = AffineMap::get(2, 0, {d(0), d(1)}, mctx);
   for (int64_t k = 0; k < N; ++k) {
-    Value stepNow = step;
+    Value stepNow = step, stateNow = state;
     auto rankK = [&](OpBuilder &nb, Location l) -> Value {
       return toIndex(nb, l,
                      tensor::ExtractOp::create(nb, l, stepNow, ValueRange{}));
     };
-    Value before = generic(
-        b, loc, ValueRange{selected, order}, {bcj, bcj},
-        filled(b, loc, {B, C}, i64, cst(b, loc, 0)), bc, {par, par, red},
+    // Whether rank k is kept, given how many are kept before it.
+    auto keeps = [&](OpBuilder &nb, Location l, Value batch, Value cls,
+                     Value kept) -> Value {
+      Value rank = rankK(nb, l);
+      Value box = toIndex(nb, l,
+                          tensor::ExtractOp::create(
+                              nb, l, order, ValueRange{batch, cls, rank}));
+      Value candidate = asBool(
+          nb, l,
+          tensor::ExtractOp::create(nb, l, valid, ValueRange{batch, cls, box}));
+      Value bits = tensor::ExtractOp::create(nb, l, stateNow,
+                                             ValueRange{batch, cls, rank});
+      Value free = arith::CmpIOp::create(
+          nb, l, arith::CmpIPredicate::eq,
+          arith::AndIOp::create(
+              nb, l, bits,
+              arith::ConstantOp::create(nb, l, nb.getI8IntegerAttr(1))),
+          arith::ConstantOp::create(nb, l, nb.getI8IntegerAttr(0)));
+      Value limit = arith::MaxSIOp::create(
+          nb, l, scalarInput(nb, l, given[2], cst(nb, l, 0)), cst(nb, l, 0));
+      Value under =
+          arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, kept, limit);
+      return arith::AndIOp::create(nb, l, candidate,
+                                   arith::AndIOp::create(nb, l, free, under));
+    };
+    state = generic(
+        b, loc, ValueRange{stateNow, count}, {bcp, bc3},
+        tensor::EmptyOp::create(b, loc, {B, C, N}, i8), bcp, {par, par, par},
         [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-          Value batch = idx(nb, l, 0), cls = idx(nb, l, 1);
-          Value box =
+          Value batch = idx(nb, l, 0), cls = idx(nb, l, 1), p = idx(nb, l, 2);
+          Value rank = rankK(nb, l);
+          Value kept = keeps(nb, l, batch, cls, args[1]);
+          Value keptBox =
               toIndex(nb, l,
-                      tensor::ExtractOp::create(
-                          nb, l, order, ValueRange{batch, cls, rankK(nb, l)}));
-          Value earlier = arith::AndIOp::create(
-              nb, l, asBool(nb, l, args[0]),
-              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
-                                    idx(nb, l, 2), rankK(nb, l)));
-          Value over =
-              suppresses(nb, l, cornersOf(nb, l, batch, box),
-                         cornersOf(nb, l, batch, toIndex(nb, l, args[1])));
-          Value weight = arith::SelectOp::create(nb, l, over, cst(nb, l, N + 2),
-                                                 cst(nb, l, 1));
-          return arith::AddIOp::create(
-              nb, l, args[2],
-              arith::SelectOp::create(nb, l, earlier, weight, cst(nb, l, 0)));
+                      tensor::ExtractOp::create(nb, l, order,
+                                                ValueRange{batch, cls, rank}));
+          Value box = toIndex(nb, l,
+                              tensor::ExtractOp::create(
+                                  nb, l, order, ValueRange{batch, cls, p}));
+          Value over = suppresses(nb, l, cornersOf(nb, l, batch, keptBox),
+                                  cornersOf(nb, l, batch, box));
+          Value later =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ugt, p, rank);
+          Value here =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, p, rank);
+          auto bit = [&](Value on, int64_t value) -> Value {
+            return arith::SelectOp::create(
+                nb, l, on,
+                arith::ConstantOp::create(nb, l, nb.getI8IntegerAttr(value)),
+                arith::ConstantOp::create(nb, l, nb.getI8IntegerAttr(0)));
+          };
+          Value keptHere = arith::AndIOp::create(nb, l, kept, here);
+          Value suppressed = arith::AndIOp::create(
+              nb, l, kept, arith::AndIOp::create(nb, l, later, over));
+          return arith::OrIOp::create(nb, l, args[0],
+                                      arith::OrIOp::create(nb, l,
+                                                           bit(keptHere, 2),
+                                                           bit(suppressed, 1)));
         });
-    selected = generic(
-        b, loc, ValueRange{selected, before}, {bcj, bc},
-        tensor::EmptyOp::create(b, loc, {B, C, N}, i8), bcj, {par, par, par},
-        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-          Value batch = idx(nb, l, 0), cls = idx(nb, l, 1);
-          Value box =
-              toIndex(nb, l,
-                      tensor::ExtractOp::create(
-                          nb, l, order, ValueRange{batch, cls, rankK(nb, l)}));
-          Value candidate =
-              asBool(nb, l,
-                     tensor::ExtractOp::create(nb, l, valid,
-                                               ValueRange{batch, cls, box}));
-          Value limit = arith::MaxSIOp::create(
-              nb, l, scalarInput(nb, l, given[2], cst(nb, l, 0)),
-              cst(nb, l, 0));
-          // Fewer than `limit` selected before, none overlapping.
-          Value free = arith::AndIOp::create(
-              nb, l,
-              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, args[1],
-                                    limit),
-              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, args[1],
-                                    cst(nb, l, N + 1)));
-          Value decide = arith::AndIOp::create(nb, l, candidate, free);
-          Value here = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
-                                             idx(nb, l, 2), rankK(nb, l));
-          return arith::SelectOp::create(
-              nb, l, here, arith::ExtUIOp::create(nb, l, i8, decide), args[0]);
-        });
+    count =
+        generic(b, loc, ValueRange{count}, {bc2},
+                tensor::EmptyOp::create(b, loc, {B, C}, i64), bc2, {par, par},
+                [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+                  Value kept =
+                      keeps(nb, l, idx(nb, l, 0), idx(nb, l, 1), args[0]);
+                  return arith::AddIOp::create(
+                      nb, l, args[0], arith::ExtUIOp::create(nb, l, i64, kept));
+                });
     step = generic(
         b, loc, ValueRange{step}, {scalar},
         tensor::EmptyOp::create(b, loc, llvm::ArrayRef<int64_t>{}, i64), scalar,
@@ -783,6 +805,15 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
           return arith::AddIOp::create(nb, l, args[0], cst(nb, l, 1));
         });
   }
+  // selected[b, c, k]: rank k kept (bit 1).
+  Value selected = generic(
+      b, loc, ValueRange{state}, {bcp},
+      tensor::EmptyOp::create(b, loc, {B, C, N}, i8), bcp, {par, par, par},
+      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        return arith::ShRUIOp::create(
+            nb, l, args[0],
+            arith::ConstantOp::create(nb, l, nb.getI8IntegerAttr(1)));
+      });
   // Places in the output: by batch, class, then rank.
   const int64_t G = B * C, T = G * N;
   Value flat = reshapeTo(b, loc, selected, {G, N});

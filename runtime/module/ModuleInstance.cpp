@@ -669,6 +669,39 @@ ModuleInstance::execute(Function &function,
   return Status();
 }
 
+namespace {
+
+// The caller's output buffers: each present and writable, and distinct
+// from each other and from the inputs. Steps run as a graph ordered by
+// what the compiler saw them touch, and it saw every input and output as
+// a buffer of its own.
+Status
+checkOutputBuffers(const FunctionSignature &signature,
+                   std::span<const std::shared_ptr<hal::Buffer>> inputs,
+                   std::span<const std::shared_ptr<hal::Buffer>> outputs) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!outputs[i])
+      return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
+                        i, ": no buffer");
+    if (outputs[i]->isReadOnly())
+      return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
+                        i, ": the buffer is read-only");
+    for (size_t j = 0; j < inputs.size(); ++j)
+      if (inputs[j] == outputs[i])
+        return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
+                          i, " is the buffer given as input ", j,
+                          "; outputs need buffers of their own");
+    for (size_t j = 0; j < i; ++j)
+      if (outputs[j] == outputs[i])
+        return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
+                          i, " is the buffer given as output ", j,
+                          "; outputs need buffers of their own");
+  }
+  return Status();
+}
+
+} // namespace
+
 Status ModuleInstance::callWithDeviceBuffers(
     std::string_view name, std::span<const std::shared_ptr<hal::Buffer>> inputs,
     std::span<const std::shared_ptr<hal::Buffer>> outputs,
@@ -760,25 +793,10 @@ Status ModuleInstance::callWithBuffersLocked(
   for (size_t i = 0; i < inputs.size(); ++i)
     KILN_RETURN_IF_ERROR(check(inputs[i], signature.Inputs[i],
                                function->InputBytes[i], "input", i));
-  for (size_t i = 0; i < outputs.size(); ++i) {
+  for (size_t i = 0; i < outputs.size(); ++i)
     KILN_RETURN_IF_ERROR(check(outputs[i], signature.Outputs[i],
                                function->OutputBytes[i], "output", i));
-    if (outputs[i]->isReadOnly())
-      return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
-                        i, ": the buffer is read-only");
-    // Steps run as a graph ordered by what the compiler saw them touch, and
-    // it saw every input and output as a buffer of its own.
-    for (size_t j = 0; j < inputs.size(); ++j)
-      if (inputs[j] == outputs[i])
-        return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
-                          i, " is the buffer given as input ", j,
-                          "; outputs need buffers of their own");
-    for (size_t j = 0; j < i; ++j)
-      if (outputs[j] == outputs[i])
-        return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
-                          i, " is the buffer given as output ", j,
-                          "; outputs need buffers of their own");
-  }
+  KILN_RETURN_IF_ERROR(checkOutputBuffers(signature, inputs, outputs));
 
   KILN_RETURN_IF_ERROR(allocateArena(*function));
   KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::CommandBuffer> recorded,
@@ -1062,21 +1080,7 @@ Status ModuleInstance::callPhasedWithBuffers(
           bytes, " bytes, the buffer has ", inputs[i] ? inputs[i]->size() : 0);
     values.push_back({inputs[i], shapes[i]});
   }
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    if (!outputs[i] || outputs[i]->isReadOnly())
-      return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
-                        i, ": no buffer, or a read-only one");
-    for (size_t j = 0; j < inputs.size(); ++j)
-      if (inputs[j] == outputs[i])
-        return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
-                          i, " is the buffer given as input ", j,
-                          "; outputs need buffers of their own");
-    for (size_t j = 0; j < i; ++j)
-      if (outputs[j] == outputs[i])
-        return KILN_ERROR(InvalidArgument, functionLabel(signature), " output ",
-                          i, " is the buffer given as output ", j,
-                          "; outputs need buffers of their own");
-  }
+  KILN_RETURN_IF_ERROR(checkOutputBuffers(signature, inputs, outputs));
   std::vector<PhaseValue> results;
   KILN_RETURN_IF_ERROR(runPhases(function, values, outputs, timer, results));
   if (outputShapes) {

@@ -33,6 +33,22 @@ using namespace mlir;
 namespace kiln::onnx_import {
 namespace {
 
+constexpr utils::IteratorType kParallel = utils::IteratorType::parallel;
+constexpr utils::IteratorType kReduction = utils::IteratorType::reduction;
+
+Value i64Constant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
+}
+
+/// A tensor of `shape` (static) and `element` filled with `value`.
+Value filled(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
+             Type element, Value value) {
+  return linalg::FillOp::create(
+             b, loc, ValueRange{value},
+             ValueRange{tensor::EmptyOp::create(b, loc, shape, element)})
+      .getResult(0);
+}
+
 /// The most condition elements the host counts per call (two shape nodes
 /// each) and the kernels scan per output element.
 constexpr int64_t kMaxConditionElements = 4096;
@@ -62,13 +78,7 @@ Value asBool(OpBuilder &b, Location loc, Value flag) {
 Value countOnDevice(OpBuilder &b, Location loc, Value flat) {
   MLIRContext *mctx = b.getContext();
   Type i64 = b.getI64Type();
-  Value init =
-      linalg::FillOp::create(
-          b, loc,
-          ValueRange{arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0))},
-          ValueRange{
-              tensor::EmptyOp::create(b, loc, llvm::ArrayRef<int64_t>{}, i64)})
-          .getResult(0);
+  Value init = filled(b, loc, {}, i64, i64Constant(b, loc, 0));
   Value count =
       linalg::GenericOp::create(
           b, loc, init.getType(), ValueRange{flat}, ValueRange{init},
@@ -133,12 +143,7 @@ FailureOr<Condition> readCondition(NodeContext &ctx, size_t i) {
 Value prefixCount(OpBuilder &b, Location loc, Value flat, int64_t n) {
   MLIRContext *mctx = b.getContext();
   Type i64 = b.getI64Type();
-  Value init =
-      linalg::FillOp::create(
-          b, loc,
-          ValueRange{arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0))},
-          ValueRange{tensor::EmptyOp::create(b, loc, {n}, i64)})
-          .getResult(0);
+  Value init = filled(b, loc, {n}, i64, i64Constant(b, loc, 0));
   return linalg::GenericOp::create(
              b, loc, init.getType(), ValueRange{flat}, ValueRange{init},
              llvm::ArrayRef<AffineMap>{
@@ -314,15 +319,6 @@ Value generic(OpBuilder &b, Location loc, ValueRange inputs,
       .getResult(0);
 }
 
-/// A tensor of `shape` (static) and `element` filled with `value`.
-Value filled(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
-             Type element, Value value) {
-  return linalg::FillOp::create(
-             b, loc, ValueRange{value},
-             ValueRange{tensor::EmptyOp::create(b, loc, shape, element)})
-      .getResult(0);
-}
-
 /// The most slice comparisons Unique makes (slices squared times a slice's
 /// elements): its kernels compare every slice with every other.
 constexpr int64_t kMaxUniqueComparisons = int64_t(1) << 28;
@@ -364,11 +360,8 @@ LogicalResult convertUnique(NodeContext &ctx) {
   Type element = ctx.inputType(0).getElementType();
   bool isFloat = isa<FloatType>(element);
   auto d = [&](unsigned i) { return getAffineDimExpr(i, mctx); };
-  auto par = utils::IteratorType::parallel;
-  auto red = utils::IteratorType::reduction;
-  auto cst = [&](OpBuilder &nb, Location l, int64_t v) -> Value {
-    return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v));
-  };
+  const auto par = kParallel, red = kReduction;
+  const auto cst = i64Constant;
   auto idx = [&](OpBuilder &nb, Location l, unsigned dim) -> Value {
     return arith::IndexCastOp::create(nb, l, nb.getI64Type(),
                                       linalg::IndexOp::create(nb, l, dim));
@@ -580,11 +573,8 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
   MLIRContext *mctx = b.getContext();
   Type i64 = b.getI64Type(), i8 = b.getI8Type();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, mctx); };
-  auto par = utils::IteratorType::parallel;
-  auto red = utils::IteratorType::reduction;
-  auto cst = [&](OpBuilder &nb, Location l, int64_t v) -> Value {
-    return arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(v));
-  };
+  const auto par = kParallel, red = kReduction;
+  const auto cst = i64Constant;
   auto idx = [&](OpBuilder &nb, Location l, unsigned dim) -> Value {
     return linalg::IndexOp::create(nb, l, dim);
   };

@@ -2928,6 +2928,27 @@ def compress_nonzero_by_computed_condition():
     return model, inputs, refs
 
 
+@case
+def nonzero_dynamic_batch():
+    """NonZero of a condition computed over a dynamic batch (x > 0, x of
+    [batch, 3]): counted by a kernel whatever its length, which the host
+    checks per call; one module at batches 1, 5 and 33."""
+    nodes = [
+        helper.make_node("Constant", [], ["zero"],
+                         value=helper.make_tensor("zero", TensorProto.FLOAT,
+                                                  [], [0.0])),
+        helper.make_node("Greater", ["x", "zero"], ["positive"]),
+        helper.make_node("NonZero", ["positive"], ["where"])]
+    model = dynamicGraph(nodes, [("x", ["batch", 3])],
+                         [("where", None, TensorProto.INT64)], {})
+    inputs, refs = Calls(), Calls()
+    for k, batch in enumerate((1, 5, 33)):
+        x = rand((batch, 3), 490 + k)
+        inputs.append([x])
+        refs.append([np.array(np.nonzero(x > 0), np.int64).reshape(2, -1)])
+    return model, inputs, refs
+
+
 def uniqueRef(x, axis, inOrder):
     """ONNX Unique's four outputs by numpy: sorted, or in order of first
     appearance."""

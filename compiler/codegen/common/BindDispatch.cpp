@@ -71,8 +71,8 @@ Value castElements(OpBuilder &builder, Location loc, Value value,
                    Type elementType) {
   auto type = cast<RankedTensorType>(value.getType());
   auto resultType = type.clone(elementType);
-  Value init =
-      tensor::EmptyOp::create(builder, loc, type.getShape(), elementType);
+  Value init = tensor::EmptyOp::create(
+      builder, loc, tensor::getMixedSizes(builder, loc, value), elementType);
   AffineMap identity = builder.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> iterators(type.getRank(),
                                              utils::IteratorType::parallel);
@@ -112,11 +112,6 @@ LogicalResult bindDispatch(func::FuncOp func) {
     auto tensorType = dyn_cast<RankedTensorType>(t);
     if (!tensorType)
       return func.emitError("dispatch operands must be tensors, got ") << t;
-    if (!tensorType.hasStaticShape() &&
-        tensorType.getElementType().isInteger(1))
-      return func.emitError("i1 tensors of dynamic shape are not supported "
-                            "yet (issue 19), got ")
-             << t;
     argTypes.push_back(bindingType(tensorType));
   }
 
@@ -140,23 +135,19 @@ LogicalResult bindDispatch(func::FuncOp func) {
     BlockArgument oldArg = entry.getArgument(i);
     BlockArgument newArg = entry.addArgument(argTypes[i], oldArg.getLoc());
     auto oldType = cast<RankedTensorType>(oldArg.getType());
-    if (!oldType.hasStaticShape()) {
-      Value view =
-          viewBinding(builder, oldArg.getLoc(), newArg, oldType, extents[i]);
-      oldArg.replaceAllUsesWith(bufferization::ToTensorOp::create(
-          builder, oldArg.getLoc(), oldType, view, /*restrict=*/true,
-          /*writable=*/false));
-      continue;
-    }
-    if (oldType.getNumElements() == 0) {
+    if (oldType.hasStaticShape() && oldType.getNumElements() == 0) {
       oldArg.replaceAllUsesWith(
           tensor::EmptyOp::create(builder, oldArg.getLoc(), oldType.getShape(),
                                   oldType.getElementType()));
       continue;
     }
+    Value binding = newArg;
+    if (!oldType.hasStaticShape())
+      binding =
+          viewBinding(builder, oldArg.getLoc(), newArg, oldType, extents[i]);
     Value tensor = bufferization::ToTensorOp::create(
         builder, oldArg.getLoc(),
-        oldType.clone(cast<MemRefType>(argTypes[i]).getElementType()), newArg,
+        oldType.clone(cast<MemRefType>(argTypes[i]).getElementType()), binding,
         /*restrict=*/true, /*writable=*/false);
     if (tensor.getType() != oldType) {
       // A boolean read element by element (tensor.extract in a body: a

@@ -22,6 +22,7 @@
 #include "compiler/onnx/ops/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -46,6 +47,22 @@ Value filled(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
   return linalg::FillOp::create(
              b, loc, ValueRange{value},
              ValueRange{tensor::EmptyOp::create(b, loc, shape, element)})
+      .getResult(0);
+}
+
+/// A generic over `iterators.size()` loops writing `init` (its map `outMap`)
+/// from `inputs` (their maps `inMaps`), the body given.
+Value generic(OpBuilder &b, Location loc, ValueRange inputs,
+              llvm::ArrayRef<AffineMap> inMaps, Value init, AffineMap outMap,
+              llvm::ArrayRef<utils::IteratorType> iterators,
+              function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  llvm::SmallVector<AffineMap> maps(inMaps);
+  maps.push_back(outMap);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), inputs, ValueRange{init}, maps, iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               linalg::YieldOp::create(nb, l, body(nb, l, args));
+             })
       .getResult(0);
 }
 
@@ -97,11 +114,49 @@ Value countOnDevice(OpBuilder &b, Location loc, Value flat) {
 }
 
 FailureOr<Condition> readCondition(NodeContext &ctx, size_t i) {
-  if (ctx.inputDType(i) != Bool || !ctx.inputType(i).hasStaticShape())
-    return ctx.emitError() << "condition must be bool of static shape, not "
+  if (ctx.inputDType(i) != Bool)
+    return ctx.emitError() << "condition must be bool, not "
                            << dtypeName(ctx.inputDType(i)) << " "
                            << shapeString(ctx.inputShape(i)),
            failure();
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Condition c;
+  // Of a shape known per call (issue 19): as byte flags (buffers hold
+  // booleans as bytes; a kernel converting a whole i1 tensor of dynamic
+  // shape would need a temporary), flattened, counted by a kernel, its
+  // length checked per call.
+  if (!ctx.inputType(i).hasStaticShape()) {
+    Value x = ctx.input(i);
+    auto type = cast<RankedTensorType>(x.getType());
+    Type i8 = b.getI8Type();
+    AffineMap identity =
+        AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
+    Value bytes = generic(
+        b, loc, ValueRange{x}, {identity},
+        tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, x), i8),
+        identity,
+        llvm::SmallVector<utils::IteratorType>(type.getRank(), kParallel),
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          return arith::ExtUIOp::create(nb, l, i8, args[0]);
+        });
+    ReassociationIndices all;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      all.push_back(d);
+    c.Length = ShapedType::kDynamic;
+    c.Flat = tensor::CollapseShapeOp::create(
+        b, loc, bytes, llvm::ArrayRef<ReassociationIndices>{all});
+    Value n = tensor::DimOp::create(b, loc, c.Flat, 0);
+    Value fits = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sle, n,
+        arith::ConstantIndexOp::create(b, loc, kMaxConditionElements));
+    cf::AssertOp::create(b, loc, fits,
+                         (ctx.opType() + " condition has more than " +
+                          std::to_string(kMaxConditionElements) + " elements")
+                             .str());
+    c.Count = countOnDevice(b, loc, c.Flat);
+    return c;
+  }
   int64_t n = ctx.inputType(i).getNumElements();
   if (n > kMaxConditionElements)
     return (void)ctx.unsupported("condition of " + std::to_string(n) +
@@ -109,9 +164,6 @@ FailureOr<Condition> readCondition(NodeContext &ctx, size_t i) {
                                  std::to_string(kMaxConditionElements) +
                                  " are counted per call)"),
            failure();
-  OpBuilder &b = ctx.builder();
-  Location loc = ctx.loc();
-  Condition c;
   c.Length = n;
   c.Flat = reshapeTo(b, loc, ctx.input(i), {n});
   if (!ctx.isGraphInput(i)) {
@@ -143,7 +195,15 @@ FailureOr<Condition> readCondition(NodeContext &ctx, size_t i) {
 Value prefixCount(OpBuilder &b, Location loc, Value flat, int64_t n) {
   MLIRContext *mctx = b.getContext();
   Type i64 = b.getI64Type();
-  Value init = filled(b, loc, {n}, i64, i64Constant(b, loc, 0));
+  Value init =
+      ShapedType::isDynamic(n)
+          ? linalg::FillOp::create(
+                b, loc, ValueRange{i64Constant(b, loc, 0)},
+                ValueRange{tensor::EmptyOp::create(
+                    b, loc, llvm::ArrayRef<int64_t>{n}, i64,
+                    ValueRange{tensor::DimOp::create(b, loc, flat, 0)})})
+                .getResult(0)
+          : filled(b, loc, {n}, i64, i64Constant(b, loc, 0));
   return linalg::GenericOp::create(
              b, loc, init.getType(), ValueRange{flat}, ValueRange{init},
              llvm::ArrayRef<AffineMap>{
@@ -156,7 +216,8 @@ Value prefixCount(OpBuilder &b, Location loc, Value flat, int64_t n) {
                    arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
                                          linalg::IndexOp::create(nb, l, 1),
                                          linalg::IndexOp::create(nb, l, 0));
-               Value counts = arith::AndIOp::create(nb, l, before, args[0]);
+               Value counts =
+                   arith::AndIOp::create(nb, l, before, asBool(nb, l, args[0]));
                Value one = arith::ExtUIOp::create(nb, l, i64, counts);
                linalg::YieldOp::create(
                    nb, l, Value(arith::AddIOp::create(nb, l, args[1], one)));
@@ -229,6 +290,12 @@ LogicalResult convertNonZero(NodeContext &ctx) {
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   int64_t rank = shape.size();
   Value prefix = prefixCount(b, loc, c->Flat, c->Length);
+  // A dimension known per call is a host index the kernel takes (its
+  // strides computed from them in the body).
+  llvm::SmallVector<Value> dims(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    if (ShapedType::isDynamic(shape[d]))
+      dims[d] = tensor::DimOp::create(b, loc, ctx.input(0), d);
   // Output [rank, count]: row r holds coordinate r of each chosen element.
   Value result = pick(
       b, loc, *c, prefix, {rank, ShapedType::kDynamic}, 1, b.getI64Type(),
@@ -236,12 +303,16 @@ LogicalResult convertNonZero(NodeContext &ctx) {
         Value coordinate =
             arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(0));
         int64_t stride = 1;
+        Value strideValue; // once a dimension is known per call
         for (int64_t d = rank - 1; d >= 0; --d) {
+          Value extent =
+              dims[d] ? dims[d]
+                      : Value(arith::ConstantIndexOp::create(nb, l, shape[d]));
+          Value by = strideValue
+                         ? strideValue
+                         : Value(arith::ConstantIndexOp::create(nb, l, stride));
           Value along = arith::RemUIOp::create(
-              nb, l,
-              arith::DivUIOp::create(
-                  nb, l, i, arith::ConstantIndexOp::create(nb, l, stride)),
-              arith::ConstantIndexOp::create(nb, l, shape[d]));
+              nb, l, arith::DivUIOp::create(nb, l, i, by), extent);
           Value isRow =
               arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, index[0],
                                     arith::ConstantIndexOp::create(nb, l, d));
@@ -249,7 +320,10 @@ LogicalResult convertNonZero(NodeContext &ctx) {
               nb, l, isRow,
               arith::IndexCastOp::create(nb, l, nb.getI64Type(), along),
               coordinate);
-          stride *= shape[d];
+          if (strideValue || dims[d])
+            strideValue = arith::MulIOp::create(nb, l, by, extent);
+          else
+            stride *= shape[d];
         }
         return coordinate;
       });
@@ -301,22 +375,6 @@ LogicalResult convertCompress(NodeContext &ctx) {
       });
   ctx.setOutput(0, result, ctx.inputDType(0));
   return success();
-}
-
-/// A generic over `iterators.size()` loops writing `init` (its map `outMap`)
-/// from `inputs` (their maps `inMaps`), the body given.
-Value generic(OpBuilder &b, Location loc, ValueRange inputs,
-              llvm::ArrayRef<AffineMap> inMaps, Value init, AffineMap outMap,
-              llvm::ArrayRef<utils::IteratorType> iterators,
-              function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
-  llvm::SmallVector<AffineMap> maps(inMaps);
-  maps.push_back(outMap);
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), inputs, ValueRange{init}, maps, iterators,
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               linalg::YieldOp::create(nb, l, body(nb, l, args));
-             })
-      .getResult(0);
 }
 
 /// The most slice comparisons Unique makes (slices squared times a slice's
@@ -882,6 +940,9 @@ void registerSelectionOps(OpRegistry &registry) {
   registry.add("Compress", convertCompress);
   registry.add("Unique", convertUnique);
   registry.add("NonMaxSuppression", convertNonMaxSuppression);
+  // A condition of any shape: counted by a kernel, its length checked per
+  // call.
+  registry.acceptDynamicShapes({"NonZero"});
 }
 
 } // namespace kiln::onnx_import

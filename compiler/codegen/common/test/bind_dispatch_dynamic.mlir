@@ -60,7 +60,18 @@ func.func private @matrix(%x: tensor<?x?xf32>) -> tensor<?x?xf32> attributes {ki
 
 // -----
 
-// expected-error @+1 {{i1 tensors of dynamic shape are not supported yet (issue 19)}}
+// Booleans of dynamic shape are bytes too: viewed at their extents as i8,
+// truncated after the load and zero-extended before the store, the
+// conversions sized by the tensor's own extents.
+// CHECK-LABEL: func.func private @booleans(
+// CHECK-SAME:    %[[X:[^:]+]]: memref<1xi8>, %[[OUT:[^:]+]]: memref<1xi8>, %[[N:[^:]+]]: i64, %[[M:[^:]+]]: i64)
+// CHECK:       %[[VIEW:.+]] = memref.reinterpret_cast %[[X]] to offset: [0], sizes: [%{{.+}}], strides: [1] : memref<1xi8> to memref<?xi8>
+// CHECK:       %[[T8:.+]] = bufferization.to_tensor %[[VIEW]] restrict : memref<?xi8> to tensor<?xi8>
+// CHECK:       %[[D:.+]] = tensor.dim %[[T8]], %{{.+}} : tensor<?xi8>
+// CHECK:       tensor.empty(%[[D]]) : tensor<?xi1>
+// CHECK:       arith.trunci %{{.+}} : i8 to i1
+// CHECK:       arith.extui %{{.+}} : i1 to i8
+// CHECK:       bufferization.materialize_in_destination %{{.+}} in restrict writable %{{.+}} : (tensor<?xi8>, memref<?xi8>) -> ()
 func.func private @booleans(%x: tensor<?xi1>) -> tensor<?xi1> attributes {kiln.dispatch} {
   return %x : tensor<?xi1>
 }

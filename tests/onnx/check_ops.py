@@ -2949,6 +2949,39 @@ def nonzero_dynamic_batch():
     return model, inputs, refs
 
 
+@case
+def compress_dynamic_batch():
+    """Compress of an input over a dynamic batch: along axis 1 by a
+    condition given at call time (the batch passes through), and
+    flattened by a condition computed from the input (x > 0, reshaped to
+    one dimension: its length known per call, checked against the input's
+    per call); one module at batches 1, 4 and 9."""
+    b8 = TensorProto.BOOL
+    nodes = [
+        helper.make_node("Compress", ["x", "keep"], ["cols"], axis=1),
+        helper.make_node("Constant", [], ["zero"],
+                         value=helper.make_tensor("zero", TensorProto.FLOAT,
+                                                  [], [0.0])),
+        helper.make_node("Constant", [], ["flat"],
+                         value=numpy_helper.from_array(
+                             np.array([-1], np.int64))),
+        helper.make_node("Greater", ["x", "zero"], ["positive"]),
+        helper.make_node("Reshape", ["positive", "flat"], ["cond"]),
+        helper.make_node("Compress", ["x", "cond"], ["picked"])]
+    model = dynamicGraph(nodes, [("x", ["batch", 5]), ("keep", [4], b8)],
+                         [("cols", None), ("picked", None)], {})
+    inputs, refs = Calls(), Calls()
+    rng = np.random.default_rng(495)
+    for k, batch in enumerate((1, 4, 9)):
+        x = rand((batch, 5), 496 + k)
+        keep = rng.random(4) < 0.5
+        wide = x.astype(np.float64)
+        inputs.append([x, keep])
+        refs.append([np.compress(keep, wide, axis=1),
+                     wide.reshape(-1)[(x > 0).reshape(-1)]])
+    return model, inputs, refs
+
+
 def uniqueRef(x, axis, inOrder):
     """ONNX Unique's four outputs by numpy: sorted, or in order of first
     appearance."""

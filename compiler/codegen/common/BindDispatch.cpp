@@ -167,6 +167,23 @@ LogicalResult bindDispatch(func::FuncOp func) {
                 .getResult());
         extract.erase();
       }
+      // One of dynamic shape read by a generic takes bytes too, truncated
+      // in the body: a conversion kernel over a per-call extent would not
+      // be fused into its consumer, and its result would be a temporary.
+      if (!oldType.hasStaticShape())
+        for (OpOperand &use : llvm::make_early_inc_range(oldArg.getUses())) {
+          auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+          if (!generic || !generic.isDpsInput(&use))
+            continue;
+          use.set(tensor);
+          BlockArgument bodyArg = generic.getMatchingBlockArgument(&use);
+          bodyArg.setType(
+              cast<RankedTensorType>(tensor.getType()).getElementType());
+          OpBuilder at = OpBuilder::atBlockBegin(bodyArg.getOwner());
+          Value truncated = arith::TruncIOp::create(
+              at, bodyArg.getLoc(), oldType.getElementType(), bodyArg);
+          bodyArg.replaceAllUsesExcept(truncated, truncated.getDefiningOp());
+        }
       if (oldArg.use_empty())
         continue;
       tensor = castElements(builder, oldArg.getLoc(), tensor,

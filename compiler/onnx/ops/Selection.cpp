@@ -233,14 +233,17 @@ Value pick(OpBuilder &b, Location loc, const Condition &c, Value prefix,
            llvm::ArrayRef<int64_t> outShape, int64_t pickDim, Type element,
            llvm::function_ref<Value(OpBuilder &, Location, Value,
                                     llvm::ArrayRef<Value>)>
-               value) {
+               value,
+           llvm::ArrayRef<Value> sizes = {}) {
   MLIRContext *mctx = b.getContext();
   int64_t rank = outShape.size();
   Value flat = c.Flat, positions = prefix;
+  // The chosen dimension's extent is the count; another dynamic one's is
+  // given in `sizes` (by dimension).
   llvm::SmallVector<Value> dynamicSizes;
   for (int64_t d = 0; d < rank; ++d)
     if (ShapedType::isDynamic(outShape[d]))
-      dynamicSizes.push_back(c.Count);
+      dynamicSizes.push_back(d == pickDim ? c.Count : sizes[d]);
   Value empty =
       tensor::EmptyOp::create(b, loc, outShape, element, dynamicSizes);
   Value init =
@@ -332,8 +335,6 @@ LogicalResult convertNonZero(NodeContext &ctx) {
 }
 
 LogicalResult convertCompress(NodeContext &ctx) {
-  if (!ctx.inputType(0).hasStaticShape())
-    return ctx.unsupported("an input of dynamic shape");
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   llvm::ArrayRef<int64_t> condShape = ctx.inputShape(1);
   if (condShape.size() != 1)
@@ -354,16 +355,40 @@ LogicalResult convertCompress(NodeContext &ctx) {
     if (failed(a))
       return failure();
     axis = *a;
-  } else {
+  } else if (ctx.inputType(0).hasStaticShape()) {
     xShape = {numElementsOf(shape)};
     x = reshapeTo(b, loc, x, xShape);
+  } else {
+    ReassociationIndices all;
+    for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+      all.push_back(d);
+    xShape = {ShapedType::kDynamic};
+    x = tensor::CollapseShapeOp::create(
+        b, loc, x, llvm::ArrayRef<ReassociationIndices>{all});
   }
-  if (c->Length > xShape[axis])
-    return ctx.emitError() << "condition of " << c->Length
-                           << " elements is longer than axis " << axis << " of "
-                           << shapeString(xShape);
+  if (!ShapedType::isDynamic(c->Length) &&
+      !ShapedType::isDynamic(xShape[axis])) {
+    if (c->Length > xShape[axis])
+      return ctx.emitError()
+             << "condition of " << c->Length << " elements is longer than axis "
+             << axis << " of " << shapeString(xShape);
+  } else {
+    // Lengths known per call: checked per call.
+    Value length = tensor::DimOp::create(b, loc, c->Flat, 0);
+    Value extent = tensor::DimOp::create(b, loc, x, axis);
+    cf::AssertOp::create(b, loc,
+                         arith::CmpIOp::create(
+                             b, loc, arith::CmpIPredicate::sle, length, extent),
+                         "Compress condition is longer than axis " +
+                             std::to_string(axis) + " of its input");
+  }
   llvm::SmallVector<int64_t> outShape(xShape);
   outShape[axis] = ShapedType::kDynamic;
+  // The input's other extents known per call, by dimension.
+  llvm::SmallVector<Value> sizes(xShape.size());
+  for (size_t d = 0; d < xShape.size(); ++d)
+    if (ShapedType::isDynamic(xShape[d]) && static_cast<int64_t>(d) != axis)
+      sizes[d] = tensor::DimOp::create(b, loc, x, d);
   Value prefix = prefixCount(b, loc, c->Flat, c->Length);
   Type element = ctx.inputType(0).getElementType();
   Value result = pick(
@@ -372,7 +397,8 @@ LogicalResult convertCompress(NodeContext &ctx) {
         llvm::SmallVector<Value> position(index);
         position[axis] = i;
         return Value(tensor::ExtractOp::create(nb, l, x, position));
-      });
+      },
+      sizes);
   ctx.setOutput(0, result, ctx.inputDType(0));
   return success();
 }
@@ -940,9 +966,9 @@ void registerSelectionOps(OpRegistry &registry) {
   registry.add("Compress", convertCompress);
   registry.add("Unique", convertUnique);
   registry.add("NonMaxSuppression", convertNonMaxSuppression);
-  // A condition of any shape: counted by a kernel, its length checked per
-  // call.
-  registry.acceptDynamicShapes({"NonZero"});
+  // A condition, and Compress's input, of any shape: counted by a kernel,
+  // their lengths checked per call.
+  registry.acceptDynamicShapes({"NonZero", "Compress"});
 }
 
 } // namespace kiln::onnx_import

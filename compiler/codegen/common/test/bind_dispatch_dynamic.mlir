@@ -75,3 +75,27 @@ func.func private @matrix(%x: tensor<?x?xf32>) -> tensor<?x?xf32> attributes {ki
 func.func private @booleans(%x: tensor<?xi1>) -> tensor<?xi1> attributes {kiln.dispatch} {
   return %x : tensor<?xi1>
 }
+
+// -----
+
+// A boolean input of dynamic shape read by a generic takes its bytes,
+// truncated in the body: no separate conversion over a per-call extent.
+// CHECK-LABEL: func.func private @bool_operand(
+// CHECK:       %[[T8:.+]] = bufferization.to_tensor %{{.+}} restrict : memref<?xi8> to tensor<?xi8>
+// CHECK-NOT:   tensor<?xi1>
+// CHECK:       linalg.generic {{.*}} ins(%[[T8]], %{{.+}} : tensor<?xi8>, tensor<?xf32>)
+// CHECK-NEXT:  ^bb0(%[[B:.+]]: i8, %[[V:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT:    %[[T:.+]] = arith.trunci %[[B]] : i8 to i1
+// CHECK-NEXT:    arith.select %[[T]], %[[V]], %{{.+}} : f32
+func.func private @bool_operand(%m: tensor<?xi1>, %x: tensor<?xf32>) -> tensor<?xf32> attributes {kiln.dispatch} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?xf32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]} ins(%m, %x : tensor<?xi1>, tensor<?xf32>) outs(%e : tensor<?xf32>) {
+  ^bb0(%b: i1, %v: f32, %o: f32):
+    %s = arith.select %b, %v, %zero : f32
+    linalg.yield %s : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}

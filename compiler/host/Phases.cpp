@@ -253,7 +253,7 @@ struct SplitPhasesPass : impl::SplitPhasesBase<SplitPhasesPass> {
     if (auto existing = module->getAttrOfType<ArrayAttr>(kPhaseChainsAttrName))
       llvm::append_range(chains, existing);
     for (func::FuncOp func : funcs) {
-      FailureOr<std::optional<PhaseChain>> chain = Splitter(func).run();
+      FailureOr<std::optional<PhaseChain>> chain = splitIntoPhases(func);
       if (failed(chain))
         return signalPassFailure();
       if (*chain)

@@ -3115,6 +3115,21 @@ def nms_random_boxes():
 
 
 @case
+def nms_no_classes():
+    """NonMaxSuppression over scores of no class: nothing is kept (an
+    empty [0, 3] result), whatever the boxes."""
+    i64 = TensorProto.INT64
+    model = dynamicGraph(
+        [helper.make_node("NonMaxSuppression", ["boxes", "scores"],
+                          ["kept"])],
+        [("boxes", [1, 3, 4]), ("scores", [1, 0, 3])],
+        [("kept", None, i64)], {})
+    boxes = rand((1, 3, 4), 485)
+    return (model, Calls([[boxes, np.zeros((1, 0, 3), np.float32)]]),
+            Calls([[np.zeros((0, 3), np.int64)]]))
+
+
+@case
 def nms_constant_thresholds():
     """NonMaxSuppression whose limit and thresholds are initializers (what
     exporters write): constants the kernels read, made before any kernel

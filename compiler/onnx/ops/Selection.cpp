@@ -665,6 +665,16 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
   auto toIndex = [](OpBuilder &nb, Location l, Value v) -> Value {
     return arith::IndexCastOp::create(nb, l, nb.getIndexType(), v);
   };
+  // No box, class or batch: nothing is kept.
+  if (B * C * N == 0) {
+    auto type = RankedTensorType::get({0, 3}, i64);
+    ctx.setOutput(
+        0,
+        arith::ConstantOp::create(
+            b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>{})),
+        Int64);
+    return success();
+  }
   Value boxes = ctx.input(0), scores = ctx.input(1);
   // The optional scalars, made values here: a constant input materializes
   // where it is first asked for, which must not be inside a kernel body.
@@ -785,29 +795,29 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
   // limit kept so far) in every thread that needs it, and marks it kept or
   // the later ranks it suppresses, all ranks at once; count[b, c] is how
   // many are kept. No step loops over the boxes, so each is a few
-  // microseconds of launches.
+  // microseconds of launches. count[b, C] is the rank decided next,
+  // counted on the device: every step reads it from there rather than as
+  // a constant, so the steps are equal dispatches, compiled once
+  // (kiln-dedupe-dispatches), two per rank.
   Value state =
       filled(b, loc, {B, C, N}, i8,
              arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0)));
-  Value count = filled(b, loc, {B, C}, i64, cst(b, loc, 0));
-  // The rank decided next, counted on the device: every step reads it
-  // from this tensor rather than as a constant, so the steps are equal
-  // dispatches, compiled once (kiln-dedupe-dispatches).
-  Value step = filled(b, loc, {}, i64, cst(b, loc, 0));
-  AffineMap scalar = AffineMap::get(0, 0, mctx);
+  Value count = filled(b, loc, {B, C + 1}, i64, cst(b, loc, 0));
   AffineMap bcp = AffineMap::get(3, 0, {d(0), d(1), d(2)}, mctx);
-  AffineMap bc3 = AffineMap::get(3, 0, {d(0), d(1)}, mctx);
   AffineMap bc2 = AffineMap::get(2, 0, {d(0), d(1)}, mctx);
   for (int64_t k = 0; k < N; ++k) {
-    Value stepNow = step, stateNow = state;
-    auto rankK = [&](OpBuilder &nb, Location l) -> Value {
-      return toIndex(nb, l,
-                     tensor::ExtractOp::create(nb, l, stepNow, ValueRange{}));
+    Value countNow = count, stateNow = state;
+    auto rankK = [&](OpBuilder &nb, Location l, Value batch) -> Value {
+      return toIndex(
+          nb, l,
+          tensor::ExtractOp::create(
+              nb, l, countNow,
+              ValueRange{batch, arith::ConstantIndexOp::create(nb, l, C)}));
     };
     // Whether rank k is kept, given how many are kept before it.
     auto keeps = [&](OpBuilder &nb, Location l, Value batch, Value cls,
                      Value kept) -> Value {
-      Value rank = rankK(nb, l);
+      Value rank = rankK(nb, l, batch);
       Value box = toIndex(nb, l,
                           tensor::ExtractOp::create(
                               nb, l, order, ValueRange{batch, cls, rank}));
@@ -830,12 +840,14 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
                                    arith::AndIOp::create(nb, l, free, under));
     };
     state = generic(
-        b, loc, ValueRange{stateNow, count}, {bcp, bc3},
+        b, loc, ValueRange{stateNow}, {bcp},
         tensor::EmptyOp::create(b, loc, {B, C, N}, i8), bcp, {par, par, par},
         [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
           Value batch = idx(nb, l, 0), cls = idx(nb, l, 1), p = idx(nb, l, 2);
-          Value rank = rankK(nb, l);
-          Value kept = keeps(nb, l, batch, cls, args[1]);
+          Value rank = rankK(nb, l, batch);
+          Value kept = keeps(nb, l, batch, cls,
+                             tensor::ExtractOp::create(nb, l, countNow,
+                                                       ValueRange{batch, cls}));
           Value keptBox =
               toIndex(nb, l,
                       tensor::ExtractOp::create(nb, l, order,
@@ -863,20 +875,23 @@ LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
                                                            bit(keptHere, 2),
                                                            bit(suppressed, 1)));
         });
-    count =
-        generic(b, loc, ValueRange{count}, {bc2},
-                tensor::EmptyOp::create(b, loc, {B, C}, i64), bc2, {par, par},
-                [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-                  Value kept =
-                      keeps(nb, l, idx(nb, l, 0), idx(nb, l, 1), args[0]);
-                  return arith::AddIOp::create(
-                      nb, l, args[0], arith::ExtUIOp::create(nb, l, i64, kept));
-                });
-    step = generic(
-        b, loc, ValueRange{step}, {scalar},
-        tensor::EmptyOp::create(b, loc, llvm::ArrayRef<int64_t>{}, i64), scalar,
-        {}, [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-          return arith::AddIOp::create(nb, l, args[0], cst(nb, l, 1));
+    // The counts, and in column C the next rank.
+    count = generic(
+        b, loc, ValueRange{countNow}, {bc2},
+        tensor::EmptyOp::create(b, loc, {B, C + 1}, i64), bc2, {par, par},
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          Value batch = idx(nb, l, 0), column = idx(nb, l, 1);
+          Value isRank =
+              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, column,
+                                    arith::ConstantIndexOp::create(nb, l, C));
+          // Column C is no class: read class C - 1 there, then discard it.
+          Value cls = arith::MinUIOp::create(
+              nb, l, column, arith::ConstantIndexOp::create(nb, l, C - 1));
+          Value kept = keeps(nb, l, batch, cls, args[0]);
+          Value add =
+              arith::SelectOp::create(nb, l, isRank, cst(nb, l, 1),
+                                      arith::ExtUIOp::create(nb, l, i64, kept));
+          return arith::AddIOp::create(nb, l, args[0], add);
         });
   }
   // selected[b, c, k]: rank k kept (bit 1).

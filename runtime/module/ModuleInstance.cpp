@@ -938,9 +938,15 @@ ModuleInstance::runPhases(Function &function,
       in.push_back(value.Buffer);
       shapes.push_back(value.Shape);
     }
+    // An error of a phase names the function called too.
+    auto inPhase = [&](Status status) {
+      if (!status.ok())
+        status.annotate(strCat(functionLabel(signature), " phase ", k));
+      return status;
+    };
     // The values this phase reads on the host are read back here, so its
     // outputs' sizes are known before it runs.
-    KILN_RETURN_IF_ERROR(bindBufferShapes(phase, in, shapes));
+    KILN_RETURN_IF_ERROR(inPhase(bindBufferShapes(phase, in, shapes)));
     std::vector<std::shared_ptr<hal::Buffer>> out(phase.outputCount());
     for (uint32_t i = 0; i < phase.outputCount(); ++i) {
       uint64_t bytes = phase.OutputBytes[i];
@@ -968,8 +974,8 @@ ModuleInstance::runPhases(Function &function,
       }
     }
     std::vector<std::vector<int64_t>> outShapes;
-    KILN_RETURN_IF_ERROR(
-        callWithBuffersLocked(phase, in, out, nullptr, shapes, &outShapes));
+    KILN_RETURN_IF_ERROR(inPhase(
+        callWithBuffersLocked(phase, in, out, nullptr, shapes, &outShapes)));
     for (uint32_t i = 0; i < phase.outputCount(); ++i)
       values[k].push_back({out[i], std::move(outShapes[i])});
   }

@@ -615,6 +615,26 @@ def checkPhases(s: Suite):
           in r.stdout + r.stderr)
     s.report.result(ok, "phases/benchmark_host_clock",
                     "" if ok else r.describe())
+    # A condition over a dynamic batch: its length is checked per call,
+    # an error naming the function and its phase.
+    graph = helper.make_graph(
+        [helper.make_node("Constant", [], ["zero"],
+                          value=helper.make_tensor("z", TensorProto.FLOAT,
+                                                   [], [0.0])),
+         helper.make_node("Greater", ["x", "zero"], ["c"]),
+         helper.make_node("NonZero", ["c"], ["nz"])], "where",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 3])],
+        [helper.make_tensor_value_info("nz", TensorProto.INT64, None)])
+    batched = os.path.join(work, "where.onnx")
+    onnx.save(helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17)]), batched)
+    where = os.path.join(work, "where.kiln")
+    r = s.run([s.tool("kiln-compile"), batched, "-o", where])
+    if r.problem or r.rc != 0:
+        return s.report.result(False, "phases/where_compile", r.describe())
+    s.expectError("phases/condition_too_long", [
+        s.tool("kiln-run-module"), "--device=local-sync", f"--module={where}",
+        "--input=2000x3xf32=1"])
     gpu = os.path.join(work, "picks_cuda.kiln")
     r = s.run([s.tool("kiln-compile"), model, "--target-device=cuda",
                "--cuda-target=sm_90a", "-o", gpu])

@@ -151,7 +151,7 @@ FailureOr<Condition> readCondition(NodeContext &ctx, size_t i) {
         b, loc, arith::CmpIPredicate::sle, n,
         arith::ConstantIndexOp::create(b, loc, kMaxConditionElements));
     cf::AssertOp::create(b, loc, fits,
-                         (ctx.opType() + " condition has more than " +
+                         (ctx.opType() + " condition must have at most " +
                           std::to_string(kMaxConditionElements) + " elements")
                              .str());
     c.Count = countOnDevice(b, loc, c.Flat);
@@ -379,7 +379,7 @@ LogicalResult convertCompress(NodeContext &ctx) {
     cf::AssertOp::create(b, loc,
                          arith::CmpIOp::create(
                              b, loc, arith::CmpIPredicate::sle, length, extent),
-                         "Compress condition is longer than axis " +
+                         "Compress condition must be no longer than axis " +
                              std::to_string(axis) + " of its input");
   }
   llvm::SmallVector<int64_t> outShape(xShape);

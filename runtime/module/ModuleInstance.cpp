@@ -718,8 +718,8 @@ Status ModuleInstance::callWithDeviceBuffers(
   if (function->phased())
     return callPhasedWithBuffers(*function, inputs, outputs, timer, inputShapes,
                                  outputShapes);
-  return callWithBuffersLocked(*function, inputs, outputs, timer, inputShapes,
-                               outputShapes);
+  KILN_RETURN_IF_ERROR(bindBufferShapes(*function, inputs, inputShapes));
+  return callWithBuffersLocked(*function, inputs, outputs, timer, outputShapes);
 }
 
 Status ModuleInstance::bindBufferShapes(
@@ -765,11 +765,9 @@ Status ModuleInstance::callWithBuffersLocked(
     Function &callee, std::span<const std::shared_ptr<hal::Buffer>> inputs,
     std::span<const std::shared_ptr<hal::Buffer>> outputs,
     const std::shared_ptr<hal::SubmissionTimer> &timer,
-    std::span<const std::vector<int64_t>> inputShapes,
     std::vector<std::vector<int64_t>> *outputShapes) {
   Function *function = &callee;
   const FunctionSignature &signature = function->Signature;
-  KILN_RETURN_IF_ERROR(bindBufferShapes(*function, inputs, inputShapes));
   if (inputs.size() != signature.Inputs.size() ||
       outputs.size() != signature.Outputs.size())
     return KILN_ERROR(InvalidArgument, functionLabel(signature), " expects ",
@@ -974,8 +972,8 @@ ModuleInstance::runPhases(Function &function,
       }
     }
     std::vector<std::vector<int64_t>> outShapes;
-    KILN_RETURN_IF_ERROR(inPhase(
-        callWithBuffersLocked(phase, in, out, nullptr, shapes, &outShapes)));
+    KILN_RETURN_IF_ERROR(
+        inPhase(callWithBuffersLocked(phase, in, out, nullptr, &outShapes)));
     for (uint32_t i = 0; i < phase.outputCount(); ++i)
       values[k].push_back({out[i], std::move(outShapes[i])});
   }

@@ -162,13 +162,13 @@ private:
   Status bindBufferShapes(Function &function,
                           std::span<const std::shared_ptr<hal::Buffer>> inputs,
                           std::span<const std::vector<int64_t>> inputShapes);
-  // callWithDeviceBuffers() of a function with steps, the lock held.
+  // callWithDeviceBuffers() of a function with steps, the lock held and
+  // its shapes bound (bindBufferShapes: the value inputs read back once).
   Status
   callWithBuffersLocked(Function &function,
                         std::span<const std::shared_ptr<hal::Buffer>> inputs,
                         std::span<const std::shared_ptr<hal::Buffer>> outputs,
                         const std::shared_ptr<hal::SubmissionTimer> &timer,
-                        std::span<const std::vector<int64_t>> inputShapes,
                         std::vector<std::vector<int64_t>> *outputShapes);
   // A phased function (module.fbs Function.phases): its
   // phases run in turn on device buffers, the lock held. Outputs go to

@@ -583,13 +583,17 @@ def checkPhases(s: Suite):
     from onnx import TensorProto, helper
     work = os.path.join(s.work, "phases")
     os.makedirs(work)
+    def nonZeroOfPositive(name):
+        """NonZero(NAME > 0) into `nz`: a count the model computes."""
+        return [helper.make_node("Constant", [], ["zero"],
+                                 value=helper.make_tensor(
+                                     "z", TensorProto.FLOAT, [], [0.0])),
+                helper.make_node("Greater", [name, "zero"], ["c"]),
+                helper.make_node("NonZero", ["c"], ["nz"])]
+
     graph = helper.make_graph(
-        [helper.make_node("Relu", ["x"], ["r"]),
-         helper.make_node("Constant", [], ["zero"],
-                          value=helper.make_tensor("z", TensorProto.FLOAT,
-                                                   [], [0.0])),
-         helper.make_node("Greater", ["y", "zero"], ["c"]),
-         helper.make_node("NonZero", ["c"], ["nz"])], "picks",
+        [helper.make_node("Relu", ["x"], ["r"])] + nonZeroOfPositive("y"),
+        "picks",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 2]),
          helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
         [helper.make_tensor_value_info("r", TensorProto.FLOAT, ["batch", 2]),
@@ -618,11 +622,7 @@ def checkPhases(s: Suite):
     # A condition over a dynamic batch: its length is checked per call,
     # an error naming the function and its phase.
     graph = helper.make_graph(
-        [helper.make_node("Constant", [], ["zero"],
-                          value=helper.make_tensor("z", TensorProto.FLOAT,
-                                                   [], [0.0])),
-         helper.make_node("Greater", ["x", "zero"], ["c"]),
-         helper.make_node("NonZero", ["c"], ["nz"])], "where",
+        nonZeroOfPositive("x"), "where",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 3])],
         [helper.make_tensor_value_info("nz", TensorProto.INT64, None)])
     batched = os.path.join(work, "where.onnx")

@@ -130,13 +130,8 @@ FailureOr<Condition> readCondition(NodeContext &ctx, size_t i) {
     Value x = ctx.input(i);
     auto type = cast<RankedTensorType>(x.getType());
     Type i8 = b.getI8Type();
-    AffineMap identity =
-        AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext());
-    Value bytes = generic(
-        b, loc, ValueRange{x}, {identity},
-        tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, x), i8),
-        identity,
-        llvm::SmallVector<utils::IteratorType>(type.getRank(), kParallel),
+    Value bytes = buildElementwise(
+        b, loc, ValueRange{x}, type.getShape(), i8,
         [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
           return arith::ExtUIOp::create(nb, l, i8, args[0]);
         });

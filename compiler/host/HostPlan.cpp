@@ -222,6 +222,8 @@ HostPlan planPhasedFunction(const PhaseChain &chain) {
   plan.SpecializationOf = chain.SpecializationOf;
   plan.Phases = chain.Phases;
   plan.PhaseInputs = chain.PhaseInputs;
+  plan.PhaseLoopCarried = chain.LoopCarried;
+  plan.PhaseLoopOutputs = chain.LoopOutputs;
   plan.PhaseOutputs = chain.Outputs;
   return plan;
 }

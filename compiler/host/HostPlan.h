@@ -93,6 +93,10 @@ struct HostPlan {
   /// come from. Empty for any other function.
   std::vector<std::string> Phases;
   std::vector<std::vector<PhaseSource>> PhaseInputs;
+  /// Per phase: -1, or the values a loop phase carries (its function is
+  /// the loop's body; PhaseChain::LoopCarried).
+  std::vector<int64_t> PhaseLoopCarried;
+  std::vector<std::vector<int64_t>> PhaseLoopOutputs;
   std::vector<PhaseSource> PhaseOutputs;
   /// For a phase (`kiln.phase_of`): the phased function it belongs to.
   std::string PhaseOf;

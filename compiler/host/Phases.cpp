@@ -46,7 +46,9 @@ bool isRecomputed(Operation *op) {
 }
 
 struct Phase {
-  func::FuncOp Func;
+  func::FuncOp Func;         // null for a loop phase
+  Operation *Loop = nullptr; // the loop call a loop phase runs
+  unsigned Level = 0;
   IRMapping Map;
   std::vector<PhaseSource> Inputs;
   // Values of the original function this phase returns, in order.
@@ -60,22 +62,41 @@ public:
   FailureOr<std::optional<PhaseChain>> run();
 
 private:
-  // The first phase in which `op` can run.
+  // The level from which `value` is known: a loop's results only after its
+  // level's loop phases, which follow that level's ordinary phase.
   unsigned levelOf(Value value) const {
     Operation *def = value.getDefiningOp();
-    return def ? Levels.lookup(def) : 0;
+    if (!def)
+      return 0;
+    return Levels.lookup(def) + (LoopPhase.count(def) ? 1 : 0);
   }
-  // `value` (of the original function) in phase `p`, bringing it in as an
-  // input or computing it again there as needed.
+  // The phase computing `def`'s results (not a recomputed op).
+  unsigned phaseOf(Operation *def) const {
+    auto loop = LoopPhase.find(def);
+    return loop != LoopPhase.end() ? loop->second
+                                   : NormalPhase.lookup(Levels.lookup(def));
+  }
+  // `value` (of the original function) in ordinary phase `p`, bringing it
+  // in as an input or computing it again there as needed.
   Value lookup(unsigned p, Value value);
+  // Where loop phase `p` takes `value` from.
+  PhaseSource sourceFor(unsigned p, Value value);
   unsigned exportFrom(unsigned p, Value value);
+  // Drops ordinary phases left empty and renumbers the rest and every
+  // source naming them.
+  void compact(PhaseChain &chain);
 
   func::FuncOp Func;
   DenseMap<Operation *, unsigned> Levels;
+  DenseMap<unsigned, unsigned> NormalPhase;  // level -> its ordinary phase
+  DenseMap<Operation *, unsigned> LoopPhase; // loop call -> its phase
   std::vector<Phase> Phases;
 };
 
 unsigned Splitter::exportFrom(unsigned p, Value value) {
+  // A loop phase's outputs are its call's results.
+  if (Phases[p].Loop)
+    return cast<OpResult>(value).getResultNumber();
   SmallVector<Value> &exports = Phases[p].Exports;
   auto it = llvm::find(exports, value);
   if (it != exports.end())
@@ -105,15 +126,56 @@ Value Splitter::lookup(unsigned p, Value value) {
     b.clone(*def, phase.Map);
     return phase.Map.lookup(value);
   }
-  unsigned from = Levels.lookup(def);
+  unsigned from = phaseOf(def);
   assert(from < p && "a value of this phase is mapped before its uses");
   return addInput({static_cast<int64_t>(from), exportFrom(from, value)});
+}
+
+PhaseSource Splitter::sourceFor(unsigned p, Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return {PhaseSource::kFunctionInput, arg.getArgNumber()};
+  Operation *def = value.getDefiningOp();
+  unsigned from;
+  if (isRecomputed(def)) {
+    // A constant the loop takes comes from the ordinary phase before it.
+    from = NormalPhase.lookup(Phases[p].Level);
+    (void)lookup(from, value);
+  } else {
+    from = phaseOf(def);
+  }
+  assert(from < p && "a loop's operands are computed before it");
+  return {static_cast<int64_t>(from), exportFrom(from, value)};
+}
+
+void Splitter::compact(PhaseChain &chain) {
+  std::vector<int64_t> renumbered(Phases.size(), -1);
+  std::vector<Phase> kept;
+  for (auto [p, phase] : llvm::enumerate(Phases)) {
+    bool empty = !phase.Loop && phase.Inputs.empty() && phase.Exports.empty() &&
+                 phase.Func.getBody().front().without_terminator().empty();
+    if (empty) {
+      phase.Func.erase();
+      continue;
+    }
+    renumbered[p] = kept.size();
+    kept.push_back(std::move(phase));
+  }
+  auto renumber = [&](std::vector<PhaseSource> &sources) {
+    for (PhaseSource &s : sources)
+      if (s.Phase != PhaseSource::kFunctionInput)
+        s.Phase = renumbered[s.Phase];
+  };
+  Phases = std::move(kept);
+  for (Phase &phase : Phases)
+    renumber(phase.Inputs);
+  renumber(chain.Outputs);
 }
 
 FailureOr<std::optional<PhaseChain>> Splitter::run() {
   Block &block = Func.getBody().front();
   unsigned last = 0;
-  bool reads = false;
+  bool split = false;
+  SmallVector<Operation *> loops;
   for (Operation &op : block.without_terminator()) {
     unsigned level = 0;
     for (Value operand : op.getOperands())
@@ -123,28 +185,52 @@ FailureOr<std::optional<PhaseChain>> Splitter::run() {
     });
     if (isComputedRead(&op)) {
       level = levelOf(cast<tensor::ExtractOp>(op).getTensor()) + 1;
-      reads = true;
+      split = true;
     }
     Levels[&op] = level;
+    if (loopCallOf(&op)) {
+      // Marked now so that its users' levels follow its phase.
+      LoopPhase[&op] = 0;
+      loops.push_back(&op);
+      split = true;
+    }
     last = std::max(last, level);
   }
-  if (!reads)
+  if (!split)
     return std::optional<PhaseChain>();
+  if (Func->hasAttr(kPhaseOfAttrName))
+    return Func.emitError()
+               << "is the body of a loop run per call and itself reads "
+                  "values it computes on the host or runs such a loop, "
+                  "which is unsupported",
+           failure();
 
-  // The phases, placed where the function was.
+  // Per level, its ordinary phase, then its loops, placed where the
+  // function was; ordinary phases are named once empty ones are dropped.
   OpBuilder b(Func);
-  for (unsigned p = 0; p <= last; ++p) {
+  for (unsigned level = 0; level <= last; ++level) {
     auto func = func::FuncOp::create(
-        b, Func.getLoc(), (Func.getSymName() + "_phase" + Twine(p)).str(),
+        b, Func.getLoc(), (Func.getSymName() + "_level" + Twine(level)).str(),
         b.getFunctionType({}, {}));
     func.addEntryBlock();
     func->setAttr(kPhaseOfAttrName, Func.getSymNameAttr());
-    Phases.push_back({func, {}, {}, {}});
+    NormalPhase[level] = Phases.size();
+    Phases.push_back({func, nullptr, level, {}, {}, {}});
+    for (Operation *loop : loops)
+      if (Levels.lookup(loop) == level) {
+        LoopPhase[loop] = Phases.size();
+        Phases.push_back({nullptr, loop, level, {}, {}, {}});
+      }
   }
   for (Operation &op : block.without_terminator()) {
     if (isRecomputed(&op))
       continue;
-    unsigned p = Levels.lookup(&op);
+    if (auto loop = LoopPhase.find(&op); loop != LoopPhase.end()) {
+      for (Value operand : op.getOperands())
+        Phases[loop->second].Inputs.push_back(sourceFor(loop->second, operand));
+      continue;
+    }
+    unsigned p = NormalPhase.lookup(Levels.lookup(&op));
     for (Value operand : op.getOperands())
       (void)lookup(p, operand);
     visitUsedValuesDefinedAbove(
@@ -168,10 +254,12 @@ FailureOr<std::optional<PhaseChain>> Splitter::run() {
       return returnOp.emitError()
              << "returns its input " << arg.getArgNumber()
              << " unchanged, which a function split into phases (it reads "
-                "values it computes on the host) does not do yet";
+                "values it computes on the host or runs a loop per call) "
+                "does not do yet";
     Operation *def = result.getDefiningOp();
-    unsigned p = isRecomputed(def) ? last : Levels.lookup(def);
-    (void)lookup(p, result);
+    unsigned p = isRecomputed(def) ? NormalPhase.lookup(last) : phaseOf(def);
+    if (!Phases[p].Loop)
+      (void)lookup(p, result);
     unsigned index = exportFrom(p, result);
     chain.Outputs.push_back({p, index});
     if (DictionaryAttr attrs = Func.getResultAttrDict(i))
@@ -179,6 +267,8 @@ FailureOr<std::optional<PhaseChain>> Splitter::run() {
   }
 
   for (auto [p, phase] : llvm::enumerate(Phases)) {
+    if (phase.Loop)
+      continue;
     Block &body = phase.Func.getBody().front();
     SmallVector<Value> results;
     for (Value value : phase.Exports)
@@ -194,8 +284,35 @@ FailureOr<std::optional<PhaseChain>> Splitter::run() {
     for (unsigned r = 0; r < results.size(); ++r)
       if (DictionaryAttr attrs = resultAttrs.lookup({p, r}))
         phase.Func.setResultAttrs(r, attrs);
-    chain.Phases.push_back(phase.Func.getSymName().str());
+  }
+  compact(chain);
+
+  for (auto [p, phase] : llvm::enumerate(Phases))
+    if (!phase.Loop)
+      phase.Func.setSymName((Func.getSymName() + "_phase" + Twine(p)).str());
+  SymbolTable symbols(Func->getParentOfType<ModuleOp>());
+  for (auto [p, phase] : llvm::enumerate(Phases)) {
+    int64_t carried = -1;
+    std::vector<int64_t> loopOutputs;
+    func::FuncOp function = phase.Func;
+    if (phase.Loop) {
+      std::optional<LoopCall> loop = loopCallOf(phase.Loop);
+      carried = loop->Carried;
+      loopOutputs = loop->Outputs;
+      function = loop->Body;
+      // A body another function's loop runs already (a specialization's
+      // copy of the call) is copied: a phase belongs to one function.
+      auto owner = function->getAttrOfType<StringAttr>(kPhaseOfAttrName);
+      if (owner && owner != Func.getSymNameAttr()) {
+        function = function.clone();
+        symbols.insert(function, Block::iterator(Func));
+      }
+      function->setAttr(kPhaseOfAttrName, Func.getSymNameAttr());
+    }
+    chain.Phases.push_back(function.getSymName().str());
     chain.PhaseInputs.push_back(phase.Inputs);
+    chain.LoopCarried.push_back(carried);
+    chain.LoopOutputs.push_back(std::move(loopOutputs));
   }
   Func.erase();
   return std::optional<PhaseChain>(std::move(chain));
@@ -232,10 +349,20 @@ DictionaryAttr chainAttr(Builder &b, const PhaseChain &chain) {
     fields.push_back(b.getNamedAttr("specialization_of",
                                     b.getStringAttr(chain.SpecializationOf)));
   SmallVector<Attribute> phases;
-  for (auto [name, inputs] : llvm::zip_equal(chain.Phases, chain.PhaseInputs))
-    phases.push_back(b.getDictionaryAttr(
-        {b.getNamedAttr("function", b.getStringAttr(name)),
-         b.getNamedAttr("inputs", sourcesAttr(b, inputs))}));
+  for (auto [name, inputs, carried, loopOutputs] :
+       llvm::zip_equal(chain.Phases, chain.PhaseInputs, chain.LoopCarried,
+                       chain.LoopOutputs)) {
+    SmallVector<NamedAttribute> phase = {
+        b.getNamedAttr("function", b.getStringAttr(name)),
+        b.getNamedAttr("inputs", sourcesAttr(b, inputs))};
+    if (carried >= 0)
+      phase.push_back(
+          b.getNamedAttr("loop_carried", b.getI64IntegerAttr(carried)));
+    if (!loopOutputs.empty())
+      phase.push_back(
+          b.getNamedAttr("loop_outputs", b.getDenseI64ArrayAttr(loopOutputs)));
+    phases.push_back(b.getDictionaryAttr(phase));
+  }
   fields.push_back(b.getNamedAttr("phases", b.getArrayAttr(phases)));
   fields.push_back(b.getNamedAttr("outputs", sourcesAttr(b, chain.Outputs)));
   return b.getDictionaryAttr(fields);
@@ -261,10 +388,40 @@ struct SplitPhasesPass : impl::SplitPhasesBase<SplitPhasesPass> {
     }
     if (!chains.empty())
       module->setAttr(kPhaseChainsAttrName, b.getArrayAttr(chains));
+    // The loops' declarations stood for the loop phases now made.
+    for (auto decl : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      if (decl.isExternal() && decl->hasAttr(kLoopBodyAttrName))
+        decl.erase();
   }
 };
 
 } // namespace
+
+std::optional<LoopCall> loopCallOf(Operation *op) {
+  auto call = dyn_cast_or_null<func::CallOp>(op);
+  if (!call)
+    return std::nullopt;
+  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
+  auto body = callee
+                  ? callee->getAttrOfType<FlatSymbolRefAttr>(kLoopBodyAttrName)
+                  : FlatSymbolRefAttr();
+  auto carried = callee
+                     ? callee->getAttrOfType<IntegerAttr>(kLoopCarriedAttrName)
+                     : IntegerAttr();
+  if (!body || !carried)
+    return std::nullopt;
+  auto function =
+      SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(call, body);
+  if (!function)
+    return std::nullopt;
+  LoopCall loop{function, carried.getInt(), {}};
+  if (auto outputs =
+          callee->getAttrOfType<DenseI64ArrayAttr>(kLoopOutputsAttrName))
+    loop.Outputs.assign(outputs.asArrayRef().begin(),
+                        outputs.asArrayRef().end());
+  return loop;
+}
 
 FailureOr<std::optional<PhaseChain>> splitIntoPhases(func::FuncOp func) {
   return Splitter(func).run();
@@ -308,6 +465,12 @@ FailureOr<std::vector<PhaseChain>> phaseChainsOf(ModuleOp module) {
         return failure();
       chain.Phases.push_back(function.str());
       chain.PhaseInputs.push_back(std::move(*inputs));
+      auto carried = phase.getAs<IntegerAttr>("loop_carried");
+      chain.LoopCarried.push_back(carried ? carried.getInt() : -1);
+      std::vector<int64_t> loopOutputs;
+      if (auto list = phase.getAs<DenseI64ArrayAttr>("loop_outputs"))
+        loopOutputs.assign(list.asArrayRef().begin(), list.asArrayRef().end());
+      chain.LoopOutputs.push_back(std::move(loopOutputs));
     }
     FailureOr<std::vector<PhaseSource>> outputs =
         sourcesOf(loc, dict.get("outputs"));

@@ -39,6 +39,8 @@ constexpr uint16_t kVersionMinorEntryChoices = 9;
 // 10: phased functions (no steps; readers before it required them, so
 // they refuse such a module).
 constexpr uint16_t kVersionMinorPhases = 10;
+// Loop phases (Phase.loop): a function repeated per call.
+constexpr uint16_t kVersionMinorLoops = 11;
 
 FailureOr<fbs::ElementType> elementTypeOf(Location loc, Type type) {
   if (type.isF32())
@@ -168,7 +170,7 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                               << phase << "', which is not one of its phases";
       phaseOf[it->second] = static_cast<uint32_t>(i);
     }
-  bool phased = false;
+  bool phased = false, loops = false;
   auto phaseSources = [&](ArrayRef<PhaseSource> sources) {
     std::vector<fbs::PhaseSource> out;
     for (const PhaseSource &s : sources)
@@ -303,10 +305,25 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
     if (!plan.Phases.empty()) {
       phased = true;
       std::vector<flatbuffers::Offset<fbs::Phase>> list;
-      for (auto [name, sources] :
-           llvm::zip_equal(plan.Phases, plan.PhaseInputs))
-        list.push_back(fbs::CreatePhase(fbb, functionIndex.lookup(name),
-                                        phaseSources(sources)));
+      for (auto [name, sources, carried, loopOutputs] :
+           llvm::zip_equal(plan.Phases, plan.PhaseInputs, plan.PhaseLoopCarried,
+                           plan.PhaseLoopOutputs)) {
+        uint32_t function = functionIndex.lookup(name);
+        if (carried < 0) {
+          list.push_back(
+              fbs::CreatePhase(fbb, function, phaseSources(sources)));
+          continue;
+        }
+        // A loop phase names no function, so that a reader before 1.11
+        // refuses it.
+        loops = true;
+        std::vector<int32_t> outputs(loopOutputs.begin(), loopOutputs.end());
+        auto loop = fbs::CreatePhaseLoop(
+            fbb, function, static_cast<uint32_t>(carried),
+            outputs.empty() ? 0 : fbb.CreateVector(outputs));
+        list.push_back(
+            fbs::CreatePhase(fbb, 0xFFFFFFFFu, phaseSources(sources), loop));
+      }
       phases = fbb.CreateVector(list);
       phaseOutputs = phaseSources(plan.PhaseOutputs);
     }
@@ -369,7 +386,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                                 fbs::kConstantsSegmentAlignment);
   auto module = fbs::CreateModule(
       fbb, kVersionMajor,
-      phased         ? kVersionMinorPhases
+      loops          ? kVersionMinorLoops
+      : phased       ? kVersionMinorPhases
       : entryChoices ? kVersionMinorEntryChoices
       : realShapes   ? kVersionMinorRealShapes
       : readsValues  ? kVersionMinorInputValues

@@ -126,6 +126,9 @@ private:
   FailureOr<llvm::SmallVector<OnnxValue>>
   importBody(const onnx::GraphProto &body, llvm::ArrayRef<OnnxValue> inputs,
              llvm::StringRef owner);
+  FailureOr<ImportScope::BodyFunction>
+  importBodyFunction(const onnx::GraphProto &body,
+                     llvm::ArrayRef<OnnxValue> inputs, llvm::StringRef owner);
 
   MLIRContext &Context;
   std::string Path;
@@ -144,7 +147,34 @@ private:
   int64_t BodyDepth = 0;
   std::string BodyPrefix;
   int64_t NodesConverted = 0;
+  // Subgraphs imported as functions so far (their names' numbers).
+  int64_t BodyFunctions = 0;
 };
+
+/// Every name `graph` and the subgraphs in its nodes read, and every name
+/// they define: what they read and do not define comes from outside.
+void collectNames(const onnx::GraphProto &graph, llvm::StringSet<> &defined,
+                  std::vector<std::string> &read) {
+  for (const onnx::ValueInfoProto &input : graph.input())
+    defined.insert(input.name());
+  for (const onnx::TensorProto &tensor : graph.initializer())
+    defined.insert(tensor.name());
+  for (const onnx::NodeProto &node : graph.node()) {
+    for (const std::string &input : node.input())
+      if (!input.empty())
+        read.push_back(input);
+    for (const std::string &output : node.output())
+      defined.insert(output);
+    for (const onnx::AttributeProto &attr : node.attribute()) {
+      if (attr.has_g())
+        collectNames(attr.g(), defined, read);
+      for (const onnx::GraphProto &g : attr.graphs())
+        collectNames(g, defined, read);
+    }
+  }
+  for (const onnx::ValueInfoProto &output : graph.output())
+    read.push_back(output.name());
+}
 
 // Bounds on subgraphs, so a file cannot make the import run away: nesting,
 // and the nodes converted in all (a body unrolled per step counts each
@@ -480,6 +510,80 @@ Importer::importBody(const onnx::GraphProto &body,
   return outputs;
 }
 
+FailureOr<ImportScope::BodyFunction>
+Importer::importBodyFunction(const onnx::GraphProto &body,
+                             llvm::ArrayRef<OnnxValue> inputs,
+                             llvm::StringRef owner) {
+  auto outer =
+      Builder.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  auto enclosing = Builder.getInsertionBlock()
+                       ->getParentOp()
+                       ->getParentOfType<func::FuncOp>();
+  if (!enclosing)
+    enclosing =
+        dyn_cast<func::FuncOp>(Builder.getInsertionBlock()->getParentOp());
+  OpBuilder::InsertionGuard guard(Builder);
+  Builder.setInsertionPointToEnd(outer.getBody());
+  ImportScope::BodyFunction result;
+  result.Func = func::FuncOp::create(
+      Builder, NameLoc::get(Builder.getStringAttr(BodyPrefix + owner.str())),
+      (enclosing.getSymName() + "_loop" + llvm::Twine(BodyFunctions++)).str(),
+      Builder.getFunctionType({}, {}));
+  Block *entry = result.Func.addEntryBlock();
+  llvm::SmallVector<OnnxValue> bound;
+  for (const OnnxValue &input : inputs) {
+    OnnxValue arg = input;
+    arg.Value = entry->addArgument(input.Type, result.Func.getLoc());
+    arg.Constant = std::nullopt;
+    bound.push_back(std::move(arg));
+  }
+  // The enclosing graphs' values the body reads: arguments after its own
+  // inputs (constants are made again inside), rebound for its import.
+  llvm::StringSet<> defined, seen;
+  std::vector<std::string> read;
+  collectNames(body, defined, read);
+  llvm::SmallVector<std::pair<std::string, OnnxValue>> rebound;
+  auto restore = [&] {
+    for (auto &[name, value] : rebound)
+      Values[name] = std::move(value);
+  };
+  for (const std::string &name : read) {
+    if (defined.contains(name) || !seen.insert(name).second)
+      continue;
+    if (ShapeValues.count(name)) {
+      restore();
+      result.Func.erase();
+      return error() << "node '" << BodyPrefix << owner
+                     << "' is unsupported: its loop, run per call, reads '"
+                     << name
+                     << "', a shape computed from dynamic dimensions outside "
+                        "it";
+    }
+    auto it = Values.find(name);
+    if (it == Values.end())
+      continue; // the body's import names it
+    OnnxValue inside = it->second;
+    if (!inside.Constant) {
+      result.Captures.push_back(it->second);
+      inside.Value = entry->addArgument(inside.Type, result.Func.getLoc());
+    } else {
+      inside.Value = Value();
+    }
+    rebound.emplace_back(name, std::move(it->second));
+    it->second = std::move(inside);
+  }
+  Builder.setInsertionPointToEnd(entry);
+  FailureOr<llvm::SmallVector<OnnxValue>> outputs =
+      importBody(body, bound, owner);
+  restore();
+  if (failed(outputs)) {
+    result.Func.erase();
+    return failure();
+  }
+  result.Outputs = std::move(*outputs);
+  return result;
+}
+
 LogicalResult Importer::checkOutput(const onnx::ValueInfoProto &output,
                                     const OnnxValue &value) {
   if (!output.type().has_tensor_type())
@@ -525,6 +629,11 @@ OwningOpRef<ModuleOp> Importer::run() {
   Scope.ImportBody =
       [this](const onnx::GraphProto &body, llvm::ArrayRef<OnnxValue> inputs,
              llvm::StringRef owner) { return importBody(body, inputs, owner); };
+  Scope.ImportBodyFunction = [this](const onnx::GraphProto &body,
+                                    llvm::ArrayRef<OnnxValue> inputs,
+                                    llvm::StringRef owner) {
+    return importBodyFunction(body, inputs, owner);
+  };
   const onnx::GraphProto &graph = Model->graph();
   auto declare = [&](const onnx::ValueInfoProto &info) {
     if (!info.type().has_tensor_type() ||

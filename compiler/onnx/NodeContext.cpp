@@ -79,48 +79,6 @@ NodeContext::shapeValueInput(size_t i) const {
   return it == ShapeValues.end() ? nullptr : &it->second;
 }
 
-bool NodeContext::readableAtCallTime(size_t i, bool truncateFloats) const {
-  if (!hasInput(i) || constantInput(i) || shapeValueInput(i))
-    return false;
-  int32_t dtype = inputDType(i);
-  mlir::RankedTensorType type = inputType(i);
-  bool integer = dtype == Int64 || dtype == Int32;
-  bool floating = truncateFloats && (dtype == Float || dtype == Double);
-  if (!(integer || floating) || !type.hasStaticShape() || type.getRank() > 1 ||
-      type.getNumElements() > limits().MaxRank)
-    return false;
-  return isGraphInput(i);
-}
-
-bool NodeContext::isGraphInput(size_t i) const {
-  if (!hasInput(i) || constantInput(i))
-    return false;
-  auto arg = mlir::dyn_cast_or_null<mlir::BlockArgument>(inputInfo(i).Value);
-  return arg && mlir::isa<mlir::func::FuncOp>(arg.getOwner()->getParentOp());
-}
-
-std::optional<llvm::SmallVector<mlir::Value>>
-NodeContext::intsReadAtCallTime(size_t i, bool truncateFloats) {
-  if (!readableAtCallTime(i, truncateFloats))
-    return std::nullopt;
-  mlir::Value value = input(i);
-  mlir::RankedTensorType type = inputType(i);
-  llvm::SmallVector<mlir::Value> elements;
-  for (int64_t k = 0; k < type.getNumElements(); ++k) {
-    llvm::SmallVector<mlir::Value> index;
-    if (type.getRank() == 1)
-      index.push_back(mlir::arith::ConstantIndexOp::create(Builder, Loc, k));
-    mlir::Value element =
-        mlir::tensor::ExtractOp::create(Builder, Loc, value, index);
-    if (mlir::isa<mlir::FloatType>(element.getType()))
-      element = mlir::arith::FPToSIOp::create(Builder, Loc,
-                                              Builder.getI64Type(), element);
-    elements.push_back(mlir::arith::IndexCastOp::create(
-        Builder, Loc, Builder.getIndexType(), element));
-  }
-  return elements;
-}
-
 namespace {
 
 // How realAtCallTime mirrors a value: its steps, checked before anything is
@@ -217,7 +175,124 @@ struct RealMirror {
   }
 };
 
+// An integer of one element known per call, mirrored on the host as an
+// index (what the host plan evaluates): a graph input's, a constant, or
+// made from those by views (Identity, Unsqueeze, Squeeze, Reshape,
+// Flatten), Cast to int64, and int64 Add, Sub and Mul (wrapping in 64 bits
+// as the model's). A loop body's slice at its iteration (Slice from
+// Unsqueeze(iteration) to Unsqueeze(iteration + 1)) reads its starts so.
+struct IntMirror {
+  const ValueTable &Values;
+  const llvm::StringMap<const onnx::NodeProto *> &Producers;
+
+  bool mirrorable(llvm::StringRef name, int depth) const {
+    auto it = Values.find(name);
+    if (it == Values.end() || depth > 16)
+      return false;
+    const OnnxValue &v = it->second;
+    if (v.DType != Int32 && v.DType != Int64)
+      return false;
+    if (v.Constant)
+      return v.Constant->numElements() == 1;
+    if (!v.Type.hasStaticShape() || v.Type.getNumElements() != 1)
+      return false;
+    auto arg = mlir::dyn_cast_or_null<mlir::BlockArgument>(v.Value);
+    if (arg && mlir::isa<mlir::func::FuncOp>(arg.getOwner()->getParentOp()))
+      return true;
+    auto producer = Producers.find(name);
+    if (producer == Producers.end())
+      return false;
+    const onnx::NodeProto &node = *producer->second;
+    llvm::StringRef op = node.op_type();
+    if ((!node.domain().empty() && node.domain() != "ai.onnx") ||
+        node.input_size() < 1)
+      return false;
+    if (op == "Identity" || op == "Unsqueeze" || op == "Squeeze" ||
+        op == "Reshape" || op == "Flatten" ||
+        (op == "Cast" && v.DType == Int64))
+      return mirrorable(node.input(0), depth + 1);
+    return (op == "Add" || op == "Sub" || op == "Mul") && v.DType == Int64 &&
+           node.input_size() == 2 && mirrorable(node.input(0), depth + 1) &&
+           mirrorable(node.input(1), depth + 1);
+  }
+
+  mlir::Value build(mlir::OpBuilder &b, mlir::Location loc,
+                    llvm::StringRef name) const {
+    const OnnxValue &v = Values.find(name)->second;
+    if (v.Constant)
+      return mlir::arith::ConstantIndexOp::create(b, loc, v.Constant->intAt(0));
+    if (auto arg = mlir::dyn_cast_or_null<mlir::BlockArgument>(v.Value);
+        arg && mlir::isa<mlir::func::FuncOp>(arg.getOwner()->getParentOp())) {
+      llvm::SmallVector<mlir::Value> index(
+          v.Type.getRank(),
+          mlir::arith::ConstantIndexOp::create(b, loc, 0).getResult());
+      mlir::Value e = mlir::tensor::ExtractOp::create(b, loc, v.Value, index);
+      return mlir::arith::IndexCastOp::create(b, loc, b.getIndexType(), e);
+    }
+    const onnx::NodeProto &node = *Producers.find(name)->second;
+    llvm::StringRef op = node.op_type();
+    mlir::Value x = build(b, loc, node.input(0));
+    if (op != "Add" && op != "Sub" && op != "Mul")
+      return x;
+    mlir::Value y = build(b, loc, node.input(1));
+    if (op == "Add")
+      return mlir::arith::AddIOp::create(b, loc, x, y);
+    if (op == "Sub")
+      return mlir::arith::SubIOp::create(b, loc, x, y);
+    return mlir::arith::MulIOp::create(b, loc, x, y);
+  }
+};
+
 } // namespace
+
+bool NodeContext::readableAtCallTime(size_t i, bool truncateFloats) const {
+  if (!hasInput(i) || constantInput(i) || shapeValueInput(i))
+    return false;
+  int32_t dtype = inputDType(i);
+  mlir::RankedTensorType type = inputType(i);
+  bool integer = dtype == Int64 || dtype == Int32;
+  bool floating = truncateFloats && (dtype == Float || dtype == Double);
+  if (!(integer || floating) || !type.hasStaticShape() || type.getRank() > 1 ||
+      type.getNumElements() > limits().MaxRank)
+    return false;
+  return isGraphInput(i) ||
+         (integer &&
+          IntMirror{Values, Scope.Producers}.mirrorable(Node.input(i), 0));
+}
+
+bool NodeContext::isGraphInput(size_t i) const {
+  if (!hasInput(i) || constantInput(i))
+    return false;
+  auto arg = mlir::dyn_cast_or_null<mlir::BlockArgument>(inputInfo(i).Value);
+  return arg && mlir::isa<mlir::func::FuncOp>(arg.getOwner()->getParentOp());
+}
+
+std::optional<llvm::SmallVector<mlir::Value>>
+NodeContext::intsReadAtCallTime(size_t i, bool truncateFloats) {
+  if (!readableAtCallTime(i, truncateFloats))
+    return std::nullopt;
+  if (!isGraphInput(i)) {
+    // One integer computed from graph inputs and constants (IntMirror).
+    return llvm::SmallVector<mlir::Value>{
+        IntMirror{Values, Scope.Producers}.build(Builder, Loc, Node.input(i))};
+  }
+  mlir::Value value = input(i);
+  mlir::RankedTensorType type = inputType(i);
+  llvm::SmallVector<mlir::Value> elements;
+  for (int64_t k = 0; k < type.getNumElements(); ++k) {
+    llvm::SmallVector<mlir::Value> index;
+    if (type.getRank() == 1)
+      index.push_back(mlir::arith::ConstantIndexOp::create(Builder, Loc, k));
+    mlir::Value element =
+        mlir::tensor::ExtractOp::create(Builder, Loc, value, index);
+    if (mlir::isa<mlir::FloatType>(element.getType()))
+      element = mlir::arith::FPToSIOp::create(Builder, Loc,
+                                              Builder.getI64Type(), element);
+    elements.push_back(mlir::arith::IndexCastOp::create(
+        Builder, Loc, Builder.getIndexType(), element));
+  }
+  return elements;
+}
 
 std::optional<mlir::Value> NodeContext::realAtCallTime(size_t i) {
   if (!hasInput(i))

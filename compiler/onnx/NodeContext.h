@@ -14,6 +14,7 @@
 #include "compiler/onnx/HostTensor.h"
 #include "compiler/onnx/TensorLimits.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -75,6 +76,20 @@ struct ImportScope {
       const onnx::GraphProto &body, llvm::ArrayRef<OnnxValue> inputs,
       llvm::StringRef owner)>
       ImportBody;
+  /// A subgraph imported as a function of the module of its own (a loop
+  /// run per call, compiler/host/Phases.h), after the functions there:
+  /// its inputs bound to arguments of `inputs`' types, then one argument
+  /// per value of the enclosing graphs it reads that is not a constant
+  /// (Captures: those values). The caller makes its return from Outputs.
+  struct BodyFunction {
+    mlir::func::FuncOp Func;
+    llvm::SmallVector<OnnxValue> Captures;
+    llvm::SmallVector<OnnxValue> Outputs;
+  };
+  std::function<mlir::FailureOr<BodyFunction>(const onnx::GraphProto &body,
+                                              llvm::ArrayRef<OnnxValue> inputs,
+                                              llvm::StringRef owner)>
+      ImportBodyFunction;
 };
 
 /// Materializes `value`'s constant as an arith.constant at `builder`'s

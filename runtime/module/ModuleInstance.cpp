@@ -65,8 +65,15 @@ struct ModuleInstance::Function {
   // outputs PhaseOutputs names. PhaseOf is the phased function this one
   // is a phase of, if any (then it is not listed).
   struct PhaseCall {
-    uint32_t Function = 0;
+    uint32_t Function = 0; // a loop phase's body
     std::vector<std::pair<uint32_t, uint32_t>> Inputs;
+    // A loop phase (module.fbs PhaseLoop) repeats Function, carrying this
+    // many values.
+    bool Loop = false;
+    uint32_t Carried = 0;
+    // Where each of the body's values is (module.fbs PhaseLoop.outputs);
+    // empty: its results in order.
+    std::vector<int32_t> LoopOutputs;
   };
   std::vector<PhaseCall> Phases;
   std::vector<std::pair<uint32_t, uint32_t>> PhaseOutputs;
@@ -242,6 +249,13 @@ Status ModuleInstance::loadFunctions() {
       for (const sc::Phase *phase : *phases) {
         Function::PhaseCall call;
         call.Function = phase->function();
+        if (const sc::PhaseLoop *loop = phase->loop()) {
+          call.Function = loop->body();
+          call.Loop = true;
+          call.Carried = loop->carried();
+          if (const auto *outputs = loop->outputs())
+            call.LoopOutputs.assign(outputs->begin(), outputs->end());
+        }
         for (const sc::PhaseSource *source : *phase->inputs())
           call.Inputs.emplace_back(source->phase(), source->index());
         function.Phases.push_back(std::move(call));
@@ -942,6 +956,15 @@ ModuleInstance::runPhases(Function &function,
         status.annotate(strCat(functionLabel(signature), " phase ", k));
       return status;
     };
+    if (call.Loop) {
+      std::vector<PhaseValue> in;
+      for (auto [from, index] : call.Inputs)
+        in.push_back(from == kFunctionInput ? inputs[index]
+                                            : values[from][index]);
+      KILN_RETURN_IF_ERROR(inPhase(
+          runLoop(phase, call.Carried, call.LoopOutputs, in, values[k])));
+      continue;
+    }
     // The values this phase reads on the host are read back here, so its
     // outputs' sizes are known before it runs.
     KILN_RETURN_IF_ERROR(inPhase(bindBufferShapes(phase, in, shapes)));
@@ -998,6 +1021,122 @@ ModuleInstance::runPhases(Function &function,
   }
   if (!copies.empty())
     KILN_RETURN_IF_ERROR(hal::copyAndWait(*Device, copies));
+  return Status();
+}
+
+// How many times one call may run a loop's body: a trip count or
+// condition from a model or a call is data, and a loop past this is an
+// error rather than a call that never returns.
+constexpr int64_t kMaxLoopSteps = int64_t(1) << 20;
+
+Status ModuleInstance::runLoop(Function &body, uint32_t carried,
+                               std::span<const int32_t> where,
+                               std::span<const PhaseValue> inputs,
+                               std::vector<PhaseValue> &results) {
+  const FunctionSignature &signature = body.Signature;
+  // The body's values (condition, carried..., slices...): its results, or
+  // where `where` puts them (the verifier checked every index).
+  size_t count = where.empty() ? signature.Outputs.size() : where.size();
+  auto spec = [&](size_t j) -> const TensorSpec & {
+    int32_t k = where.empty() ? int32_t(j) : where[j];
+    return k >= 0 ? signature.Outputs[k] : signature.Inputs[-1 - k];
+  };
+  auto allocate = [&](uint64_t bytes) {
+    return Device->allocator().allocate(
+        std::max<uint64_t>(bytes, 1), MemoryType::DeviceLocal,
+        BufferUsage::Transfer | BufferUsage::Dispatch);
+  };
+  // The trip count (i64) and the condition (one byte), read back; the
+  // verifier fixed the body's types and the inputs' count.
+  int64_t trips = 0;
+  uint8_t condition = 0;
+  KILN_RETURN_IF_ERROR(hal::readBuffer(
+      *Device, inputs[0].Buffer, 0,
+      std::span(reinterpret_cast<uint8_t *>(&trips), sizeof(trips))));
+  KILN_RETURN_IF_ERROR(
+      hal::readBuffer(*Device, inputs[1].Buffer, 0, std::span(&condition, 1)));
+  std::shared_ptr<hal::Buffer> conditionBuffer = inputs[1].Buffer;
+  // The carried values, then the values the body only reads.
+  std::vector<PhaseValue> state(inputs.begin() + 2, inputs.end());
+  size_t scans = count - 1 - carried;
+  std::vector<std::vector<PhaseValue>> slices(scans);
+  int64_t step = 0;
+  for (; step < trips && condition; ++step) {
+    if (step == kMaxLoopSteps)
+      return KILN_ERROR(ResourceExhausted, functionLabel(signature),
+                        ": the loop is still running after ", kMaxLoopSteps,
+                        " steps, the most one call runs (trip count ", trips,
+                        ")");
+    // Each step's own iteration buffer: nothing of an earlier step's may
+    // still be reading it.
+    KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> iteration,
+                          allocate(sizeof(step)));
+    KILN_RETURN_IF_ERROR(hal::writeBuffer(
+        *Device, iteration, 0,
+        std::span(reinterpret_cast<const uint8_t *>(&step), sizeof(step))));
+    std::vector<std::shared_ptr<hal::Buffer>> in{iteration, conditionBuffer};
+    std::vector<std::vector<int64_t>> shapes{{}, {}};
+    for (const PhaseValue &value : state) {
+      in.push_back(value.Buffer);
+      shapes.push_back(value.Shape);
+    }
+    KILN_RETURN_IF_ERROR(bindBufferShapes(body, in, shapes));
+    std::vector<std::shared_ptr<hal::Buffer>> out;
+    for (uint32_t i = 0; i < body.outputCount(); ++i) {
+      KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> buffer,
+                            allocate(body.OutputBytes[i]));
+      out.push_back(std::move(buffer));
+    }
+    std::vector<std::vector<int64_t>> outShapes;
+    KILN_RETURN_IF_ERROR(
+        callWithBuffersLocked(body, in, out, nullptr, &outShapes));
+    std::vector<PhaseValue> got;
+    for (size_t j = 0; j < count; ++j) {
+      int32_t k = where.empty() ? int32_t(j) : where[j];
+      got.push_back(k >= 0 ? PhaseValue{out[k], outShapes[k]}
+                           : PhaseValue{in[-1 - k], shapes[-1 - k]});
+    }
+    KILN_RETURN_IF_ERROR(
+        hal::readBuffer(*Device, got[0].Buffer, 0, std::span(&condition, 1)));
+    conditionBuffer = got[0].Buffer;
+    for (uint32_t i = 0; i < carried; ++i)
+      state[i] = got[1 + i];
+    for (size_t k = 0; k < scans; ++k) {
+      PhaseValue &slice = got[1 + carried + k];
+      ElementType type = spec(1 + carried + k).Type;
+      if (!slices[k].empty() && slices[k].front().Shape != slice.Shape)
+        return KILN_ERROR(
+            InvalidArgument, functionLabel(signature), ": scan output ", k,
+            " is ", tensorTypeString(slice.Shape, type), " at step ", step,
+            " but was ", tensorTypeString(slices[k].front().Shape, type),
+            " before; the steps' slices must agree to stack");
+      slices[k].push_back(std::move(slice));
+    }
+  }
+  results.assign(state.begin(), state.begin() + carried);
+  // Each scan output: its slices one after another, a new first
+  // dimension of the steps taken (a slice's static shape after none).
+  for (size_t k = 0; k < scans; ++k) {
+    const TensorSpec &slice = spec(1 + carried + k);
+    std::vector<int64_t> shape =
+        slices[k].empty() ? slice.Shape : slices[k].front().Shape;
+    for (int64_t &dim : shape)
+      dim = std::max<int64_t>(dim, 0);
+    KILN_ASSIGN_OR_RETURN(
+        uint64_t sliceBytes,
+        denseBytes(signature, "scan output", k, shape, slice.Type));
+    shape.insert(shape.begin(), step);
+    KILN_ASSIGN_OR_RETURN(uint64_t bytes, denseBytes(signature, "scan output",
+                                                     k, shape, slice.Type));
+    KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> stacked,
+                          allocate(bytes));
+    std::vector<hal::BufferCopy> copies;
+    for (size_t s = 0; s < slices[k].size(); ++s)
+      copies.push_back(
+          {slices[k][s].Buffer, stacked, sliceBytes, 0, s * sliceBytes});
+    KILN_RETURN_IF_ERROR(hal::copyAndWait(*Device, copies));
+    results.push_back({std::move(stacked), std::move(shape)});
+  }
   return Status();
 }
 

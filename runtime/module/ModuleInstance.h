@@ -183,6 +183,14 @@ private:
                    std::span<const std::shared_ptr<hal::Buffer>> outputs,
                    const std::shared_ptr<hal::SubmissionTimer> &timer,
                    std::vector<PhaseValue> &results);
+  // A loop phase (module.fbs PhaseLoop): `body` repeated on `inputs`
+  // (trip count, condition, the carried values' first values, the values
+  // read); `results` receives the carried values' last values, then each
+  // scan output stacked.
+  Status runLoop(Function &body, uint32_t carried,
+                 std::span<const int32_t> where,
+                 std::span<const PhaseValue> inputs,
+                 std::vector<PhaseValue> &results);
   StatusOr<std::vector<HostTensor>>
   callPhased(Function &function, const std::vector<HostTensor> &inputs);
   Status

@@ -143,15 +143,97 @@ public:
 private:
   using Functions = flatbuffers::Vector<flatbuffers::Offset<sc::Function>>;
 
+  // A value's type as the phase checks compare it.
+  struct TypeView {
+    uint32_t ElementType = 0;
+    std::vector<int64_t> Shape; // -1: dynamic
+  };
+  static TypeView viewOf(const sc::TensorType &type) {
+    return {static_cast<uint32_t>(type.element_type()),
+            std::vector<int64_t>(type.shape()->begin(), type.shape()->end())};
+  }
+  // The same bytes per element at the same rank, static extents agreeing.
+  static bool compatible(const TypeView &a, const TypeView &b) {
+    if (elementTypeSize(static_cast<ElementType>(a.ElementType)) !=
+            elementTypeSize(static_cast<ElementType>(b.ElementType)) ||
+        a.Shape.size() != b.Shape.size())
+      return false;
+    for (size_t d = 0; d < a.Shape.size(); ++d)
+      if (a.Shape[d] >= 0 && b.Shape[d] >= 0 && a.Shape[d] != b.Shape[d])
+        return false;
+    return true;
+  }
+  static bool scalarOf(const TypeView &type, ElementType elementType) {
+    return type.Shape.empty() &&
+           type.ElementType == static_cast<uint32_t>(elementType);
+  }
+
+  // The type of a loop's value `j` (condition, carried..., slices...):
+  // where PhaseLoop.outputs puts it; null outside the body.
+  static const sc::TensorType *loopValue(const sc::PhaseLoop &loop,
+                                         const sc::Function &body, uint64_t j) {
+    const auto *map = loop.outputs();
+    if (!map)
+      return j < body.outputs()->size() ? body.outputs()->Get(j) : nullptr;
+    if (j >= map->size())
+      return nullptr;
+    int64_t k = map->Get(j);
+    if (k >= 0)
+      return uint64_t(k) < body.outputs()->size() ? body.outputs()->Get(k)
+                                                  : nullptr;
+    return uint64_t(-1 - k) < body.inputs()->size() ? body.inputs()->Get(-1 - k)
+                                                    : nullptr;
+  }
+  static uint64_t loopValues(const sc::PhaseLoop &loop,
+                             const sc::Function &body) {
+    return loop.outputs() ? loop.outputs()->size() : body.outputs()->size();
+  }
+
+  // Loop phase `p`'s body `body` (module.fbs PhaseLoop): (i64[], i1[],
+  // carried..., read...) -> (i1[], carried..., slices...), each carried
+  // value's next value of its type, every value where `outputs` says.
+  static Status checkLoopBody(const std::string &where,
+                              flatbuffers::uoffset_t p,
+                              const sc::Function &body,
+                              const sc::PhaseLoop &loop) {
+    uint32_t carried = loop.carried();
+    const auto &in = *body.inputs();
+    uint64_t values = loopValues(loop, body);
+    bool fits = in.size() >= 2 + uint64_t(carried) &&
+                values >= 1 + uint64_t(carried) &&
+                scalarOf(viewOf(*in.Get(0)), ElementType::I64) &&
+                scalarOf(viewOf(*in.Get(1)), ElementType::I1);
+    for (uint64_t j = 0; fits && j < values; ++j)
+      fits = loopValue(loop, body, j) != nullptr;
+    fits = fits && scalarOf(viewOf(*loopValue(loop, body, 0)), ElementType::I1);
+    for (uint32_t i = 0; fits && i < carried; ++i) {
+      const sc::TensorType &next = *loopValue(loop, body, 1 + i);
+      fits = compatible(viewOf(*in.Get(2 + i)), viewOf(next)) &&
+             in.Get(2 + i)->element_type() == next.element_type();
+    }
+    if (!fits)
+      return KILN_ERROR(InvalidArgument, where, " phase ", p,
+                        " repeats function ", quote(body.name()),
+                        ", which does not take (i64[], i1[], ", carried,
+                        " carried values...) and give (i1[], the same "
+                        "carried values...)");
+    return Status();
+  }
+
   // Function `index`'s phases (module.fbs Function.phases): each another
   // function of the module naming it back, run once, neither phased nor
-  // specialized; each phase input comes from an earlier phase's output or
-  // the function's input, each output of the function from a phase's
-  // output, and the two hold the same bytes per element at the same rank,
-  // static extents agreeing (an output also its element type).
+  // specialized (a loop phase's body repeated); each phase input comes
+  // from an earlier phase's output or the function's input, each output
+  // of the function from a phase's output, and the two hold the same bytes
+  // per element at the same rank, static extents agreeing (an output also
+  // its element type).
   Status checkPhases(const Functions &functions, flatbuffers::uoffset_t index) {
     const sc::Function &function = *functions.Get(index);
     std::string where = strCat("function ", quote(function.name()));
+    // The function phase `phase` runs (a loop's body).
+    auto runs = [](const sc::Phase &phase) {
+      return phase.loop() ? phase.loop()->body() : phase.function();
+    };
     uint32_t of = function.phase_of();
     if (of != sc::kNoSpecializationOf) {
       const auto *phases =
@@ -159,7 +241,7 @@ private:
       bool listed = false;
       if (phases)
         for (const sc::Phase *phase : *phases)
-          listed |= phase->function() == index;
+          listed |= runs(*phase) == index;
       if (!listed)
         return KILN_ERROR(InvalidArgument, where, " is a phase of function ",
                           of, ", which does not run it");
@@ -181,63 +263,69 @@ private:
       return KILN_ERROR(InvalidArgument, where,
                         " runs in phases but has none, or not one phase "
                         "output per output");
-    auto compatible = [](const sc::TensorType &a, const sc::TensorType &b) {
-      if (elementTypeSize(static_cast<ElementType>(a.element_type())) !=
-              elementTypeSize(static_cast<ElementType>(b.element_type())) ||
-          a.shape()->size() != b.shape()->size())
-        return false;
-      for (flatbuffers::uoffset_t d = 0; d < a.shape()->size(); ++d) {
-        int64_t x = a.shape()->Get(d), y = b.shape()->Get(d);
-        if (x >= 0 && y >= 0 && x != y)
-          return false;
-      }
-      return true;
-    };
-    // The type of source (phase, index) from phase `before` on, or null.
+    // The type of source (phase, index) from phase `before` on, if any. A
+    // loop phase gives its carried values, then its scan outputs' slices
+    // stacked along a new dimension.
     auto sourceType = [&](const sc::PhaseSource &source,
                           flatbuffers::uoffset_t before,
-                          bool functionInputs) -> const sc::TensorType * {
-      if (source.phase() == 0xFFFFFFFFu)
-        return functionInputs && source.index() < function.inputs()->size()
-                   ? function.inputs()->Get(source.index())
-                   : nullptr;
+                          bool functionInputs) -> std::optional<TypeView> {
+      if (source.phase() == 0xFFFFFFFFu) {
+        if (functionInputs && source.index() < function.inputs()->size())
+          return viewOf(*function.inputs()->Get(source.index()));
+        return std::nullopt;
+      }
       if (source.phase() >= before)
-        return nullptr;
-      const sc::Function &from =
-          *functions.Get(phases->Get(source.phase())->function());
-      return source.index() < from.outputs()->size()
-                 ? from.outputs()->Get(source.index())
-                 : nullptr;
+        return std::nullopt;
+      const sc::Phase &phase = *phases->Get(source.phase());
+      const sc::Function &from = *functions.Get(runs(phase));
+      if (!phase.loop())
+        return source.index() < from.outputs()->size()
+                   ? std::optional(viewOf(*from.outputs()->Get(source.index())))
+                   : std::nullopt;
+      uint64_t carried = phase.loop()->carried();
+      if (source.index() < carried)
+        return viewOf(*from.inputs()->Get(2 + source.index()));
+      const sc::TensorType *slice =
+          loopValue(*phase.loop(), from, 1 + uint64_t(source.index()));
+      if (!slice)
+        return std::nullopt;
+      TypeView stacked = viewOf(*slice);
+      stacked.Shape.insert(stacked.Shape.begin(), -1);
+      return stacked;
     };
     std::vector<bool> seen(functions.size());
     for (flatbuffers::uoffset_t p = 0; p < phases->size(); ++p) {
       const sc::Phase &phase = *phases->Get(p);
-      uint32_t f = phase.function();
+      uint32_t f = runs(phase);
       if (f >= functions.size() || f == index || seen[f] ||
-          functions.Get(f)->phase_of() != index)
+          functions.Get(f)->phase_of() != index ||
+          (phase.loop() && phase.function() != 0xFFFFFFFFu))
         return KILN_ERROR(InvalidArgument, where, " phase ", p,
                           " runs function ", f,
                           ", which is not a phase of it or runs twice");
       seen[f] = true;
       const sc::Function &callee = *functions.Get(f);
+      if (phase.loop())
+        KILN_RETURN_IF_ERROR(checkLoopBody(where, p, callee, *phase.loop()));
       if (phase.inputs()->size() != callee.inputs()->size())
         return KILN_ERROR(InvalidArgument, where, " phase ", p, " passes ",
                           phase.inputs()->size(), " inputs to ",
                           quote(callee.name()), ", which takes ",
                           callee.inputs()->size());
       for (flatbuffers::uoffset_t i = 0; i < phase.inputs()->size(); ++i) {
-        const sc::TensorType *type =
+        std::optional<TypeView> type =
             sourceType(*phase.inputs()->Get(i), p, /*functionInputs=*/true);
-        if (!type || !compatible(*type, *callee.inputs()->Get(i)))
+        if (!type || !compatible(*type, viewOf(*callee.inputs()->Get(i))))
           return KILN_ERROR(InvalidArgument, where, " phase ", p, " input ", i,
                             " is no earlier value of its type");
       }
     }
     for (flatbuffers::uoffset_t j = 0; j < outputs->size(); ++j) {
-      const sc::TensorType *type = sourceType(*outputs->Get(j), phases->size(),
-                                              /*functionInputs=*/false);
-      if (!type || !compatible(*type, *function.outputs()->Get(j)) ||
-          type->element_type() != function.outputs()->Get(j)->element_type())
+      std::optional<TypeView> type = sourceType(
+          *outputs->Get(j), phases->size(), /*functionInputs=*/false);
+      TypeView want = viewOf(*function.outputs()->Get(j));
+      if (!type || !compatible(*type, want) ||
+          type->ElementType != want.ElementType)
         return KILN_ERROR(InvalidArgument, where, " output ", j,
                           " is no phase output of its type");
     }

@@ -259,11 +259,14 @@ std::string dumpModule(const module::ModuleFile &file) {
     if (const auto *phases = function->phases()) {
       for (flatbuffers::uoffset_t p = 0; p < phases->size(); ++p) {
         const sc::Phase *phase = phases->Get(p);
-        out += strCat("  phase ", p, ": ",
-                      phase->function() < functions.size()
-                          ? quoted(functions.Get(phase->function())->name())
-                          : strCat("function ", phase->function()),
-                      " (");
+        // A loop phase repeats its body (module.fbs PhaseLoop).
+        const sc::PhaseLoop *loop = phase->loop();
+        uint32_t runs = loop ? loop->body() : phase->function();
+        out +=
+            strCat("  phase ", p, ": ", loop ? "loop of " : "",
+                   runs < functions.size() ? quoted(functions.Get(runs)->name())
+                                           : strCat("function ", runs),
+                   loop ? strCat(" carrying ", loop->carried()) : "", " (");
         for (flatbuffers::uoffset_t i = 0; i < phase->inputs()->size(); ++i)
           out += strCat(i ? ", " : "", sourceString(phase->inputs()->Get(i)));
         out += ")\n";

@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/host/Phases.h"
 #include "compiler/onnx/ops/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -375,31 +376,209 @@ Value conditionTensor(NodeContext &ctx, const OnnxValue &value) {
   return reshapeTo(ctx.builder(), ctx.loc(), tensorOf(ctx, value), {});
 }
 
+/// A type both `a` and `b` fit: their dimensions where they agree, `?`
+/// elsewhere (one rank).
+RankedTensorType joinTypes(RankedTensorType a, RankedTensorType b) {
+  llvm::SmallVector<int64_t> shape;
+  for (auto [x, y] : llvm::zip_equal(a.getShape(), b.getShape()))
+    shape.push_back(x == y ? x : ShapedType::kDynamic);
+  return RankedTensorType::get(shape, a.getElementType());
+}
+
+/// Whether a value of type `value` fits where `slot` is declared: one rank,
+/// the slot's static dimensions kept.
+bool fitsIn(RankedTensorType value, RankedTensorType slot) {
+  if (value.getRank() != slot.getRank())
+    return false;
+  for (auto [v, s] : llvm::zip_equal(value.getShape(), slot.getShape()))
+    if (!ShapedType::isDynamic(s) && v != s)
+      return false;
+  return true;
+}
+
+/// A 0-d constant tensor of `type` holding `value`.
+Value scalarTensor(OpBuilder &b, Location loc, Type type, int64_t value) {
+  auto shaped = RankedTensorType::get({}, type);
+  return arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          shaped, IntegerAttr::get(
+                      type, APInt(type.getIntOrFloatBitWidth(), value, true))));
+}
+
+/// A Loop the runtime repeats (compiler/host/Phases.h): the trip count or
+/// the condition is known per call. The body becomes a function of the
+/// module, on (iteration, condition, carried..., the enclosing values it
+/// reads...) giving (condition, carried..., scan slices...); the node a
+/// call of a declaration standing for the loop, which kiln-split-phases
+/// makes a loop phase. A carried value whose shape the body changes is
+/// declared with `?` where it does (the body imported again so).
+LogicalResult convertRuntimeLoop(NodeContext &ctx, const onnx::GraphProto &body,
+                                 int64_t carried, int64_t scanned) {
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Type i64 = b.getI64Type(), i1 = b.getI1Type();
+  auto scalar = [](Type t) { return RankedTensorType::get({}, t); };
+  Value trips;
+  if (ctx.hasInput(0)) {
+    if (ctx.inputDType(0) != Int64 || !ctx.inputType(0).hasStaticShape() ||
+        ctx.inputType(0).getNumElements() != 1)
+      return ctx.emitError() << "trip count must be one int64, not "
+                             << dtypeName(ctx.inputDType(0)) << " "
+                             << shapeString(ctx.inputShape(0));
+    trips = reshapeTo(b, loc, ctx.input(0), {});
+  } else {
+    // No trip count: the condition alone ends the loop (and the runtime's
+    // bound on steps).
+    trips = scalarTensor(b, loc, i64, std::numeric_limits<int64_t>::max());
+  }
+  Value cond = ctx.hasInput(1) ? reshapeTo(b, loc, ctx.input(1), {})
+                               : scalarTensor(b, loc, i1, 1);
+  llvm::SmallVector<OnnxValue> inputs = {
+      OnnxValue{scalar(i64), Int64, Value(), std::nullopt, ""},
+      OnnxValue{scalar(i1), Bool, Value(), std::nullopt, ""}};
+  llvm::SmallVector<Value> operands = {trips, cond};
+  for (int64_t k = 0; k < carried; ++k) {
+    if (!ctx.hasInput(2 + k))
+      return ctx.emitError() << "loop-carried value " << k << " is missing";
+    OnnxValue value = ctx.inputInfo(2 + k);
+    operands.push_back(tensorOf(ctx, value));
+    inputs.push_back(
+        OnnxValue{value.Type, value.DType, Value(), std::nullopt, ""});
+  }
+  std::optional<ImportScope::BodyFunction> imported;
+  for (int attempt = 0; attempt < 2 && !imported; ++attempt) {
+    FailureOr<ImportScope::BodyFunction> function =
+        ctx.scope().ImportBodyFunction(body, inputs, ctx.displayName());
+    if (failed(function))
+      return failure();
+    if (function->Outputs.size() !=
+        static_cast<size_t>(1 + carried + scanned)) {
+      function->Func.erase();
+      return ctx.emitError()
+             << "its subgraph gives " << function->Outputs.size()
+             << " output(s), the node has " << ctx.numOutputs() << " and "
+             << carried << " loop-carried value(s)";
+    }
+    bool refit = false;
+    for (int64_t k = 0; k < carried; ++k) {
+      OnnxValue &slot = inputs[2 + k];
+      const OnnxValue &next = function->Outputs[1 + k];
+      if (next.DType != slot.DType ||
+          next.Type.getRank() != slot.Type.getRank()) {
+        function->Func.erase();
+        return ctx.emitError() << "its body changes loop-carried value " << k
+                               << " from " << dtypeName(slot.DType) << " "
+                               << shapeString(slot.Type.getShape()) << " to "
+                               << dtypeName(next.DType) << " "
+                               << shapeString(next.Type.getShape());
+      }
+      if (!fitsIn(next.Type, slot.Type)) {
+        slot.Type = joinTypes(slot.Type, next.Type);
+        refit = true;
+      }
+    }
+    if (!refit)
+      imported = std::move(*function);
+    else
+      function->Func.erase();
+  }
+  if (!imported)
+    return ctx.unsupported("a loop whose body changes a loop-carried value's "
+                           "shape again once declared with `?` dimensions");
+  func::FuncOp bodyFunc = imported->Func;
+  Block &entry = bodyFunc.getBody().front();
+  OpBuilder fb = OpBuilder::atBlockEnd(&entry);
+  llvm::SmallVector<Value> results;
+  OnnxValue &condOut = imported->Outputs[0];
+  if (ctx.hasInput(1)) {
+    if (condOut.DType != Bool || !condOut.Type.hasStaticShape() ||
+        condOut.Type.getNumElements() != 1) {
+      bodyFunc.erase();
+      return ctx.emitError() << "its body's condition must be one bool";
+    }
+    results.push_back(reshapeTo(fb, loc, materialize(fb, condOut), {}));
+  } else {
+    // Without a loop condition the body's is ignored.
+    results.push_back(scalarTensor(fb, loc, i1, 1));
+  }
+  llvm::SmallVector<Type> resultTypes;
+  llvm::SmallVector<int32_t> dtypes;
+  for (int64_t k = 0; k < carried; ++k) {
+    results.push_back(materialize(fb, imported->Outputs[1 + k]));
+    resultTypes.push_back(inputs[2 + k].Type);
+    dtypes.push_back(inputs[2 + k].DType);
+  }
+  for (int64_t k = 0; k < scanned; ++k) {
+    OnnxValue &slice = imported->Outputs[1 + carried + k];
+    results.push_back(materialize(fb, slice));
+    llvm::SmallVector<int64_t> shape(slice.Type.getShape());
+    shape.insert(shape.begin(), ShapedType::kDynamic);
+    resultTypes.push_back(
+        RankedTensorType::get(shape, slice.Type.getElementType()));
+    dtypes.push_back(slice.DType);
+  }
+  // A function with dynamic shapes copies no value into a result, so the
+  // body returns each value it computes once; where each of the loop's
+  // values is (an input passed through: the condition; a scan output that
+  // is a carried value) goes to kiln.loop_outputs.
+  llvm::SmallVector<Value> returned;
+  llvm::SmallVector<int64_t> where;
+  for (Value result : results) {
+    if (auto arg = dyn_cast<BlockArgument>(result)) {
+      where.push_back(-1 - static_cast<int64_t>(arg.getArgNumber()));
+      continue;
+    }
+    auto at = llvm::find(returned, result);
+    where.push_back(at - returned.begin());
+    if (at == returned.end())
+      returned.push_back(result);
+  }
+  func::ReturnOp::create(fb, loc, returned);
+  bodyFunc.setFunctionType(b.getFunctionType(entry.getArgumentTypes(),
+                                             ValueRange(returned).getTypes()));
+  auto enclosing = cast<func::FuncOp>(b.getInsertionBlock()->getParentOp());
+  bodyFunc->setAttr(kPhaseOfAttrName, enclosing.getSymNameAttr());
+  for (OnnxValue &capture : imported->Captures)
+    operands.push_back(tensorOf(ctx, capture));
+  // The declaration standing for the loop until kiln-split-phases.
+  OpBuilder mb =
+      OpBuilder::atBlockEnd(enclosing->getParentOfType<ModuleOp>().getBody());
+  auto decl = func::FuncOp::create(
+      mb, loc, (bodyFunc.getSymName() + "_run").str(),
+      b.getFunctionType(ValueRange(operands).getTypes(), resultTypes));
+  decl.setPrivate();
+  decl->setAttr(kLoopBodyAttrName,
+                FlatSymbolRefAttr::get(bodyFunc.getSymNameAttr()));
+  decl->setAttr(kLoopCarriedAttrName, b.getI64IntegerAttr(carried));
+  if (returned.size() != results.size())
+    decl->setAttr(kLoopOutputsAttrName, b.getDenseI64ArrayAttr(where));
+  auto call = func::CallOp::create(b, loc, decl, operands);
+  for (auto [i, dtype] : llvm::enumerate(dtypes))
+    ctx.setOutput(i, call.getResult(i), dtype);
+  return success();
+}
+
 LogicalResult convertLoop(NodeContext &ctx) {
   const onnx::GraphProto *body = graphAttr(ctx, "body");
   if (!body)
     return failure();
-  // The trip count decides how often the body is imported: it must be
-  // known at import (a trip count given per call would need the runtime to
-  // repeat steps).
-  if (!ctx.hasInput(0))
-    return ctx.unsupported("loop without a trip count (its length is data)");
-  const HostTensor *trips = ctx.constantInput(0);
-  if (!trips)
-    return ctx.unsupported("trip count given per call (the importer unrolls "
-                           "loops whose trip count is a constant)");
-  if (trips->numElements() != 1 || !isIntegerDType(trips->dtype()))
-    return ctx.emitError() << "trip count must be one integer";
-  int64_t steps = std::max<int64_t>(trips->intAt(0), 0);
-  if (steps > kMaxRecurrentSteps)
-    return ctx.unsupported("loop of " + std::to_string(steps) +
-                           " steps (the importer unrolls at most " +
-                           std::to_string(kMaxRecurrentSteps) + ")");
   int64_t carried = static_cast<int64_t>(ctx.numInputs()) - 2;
   int64_t scanned = static_cast<int64_t>(ctx.numOutputs()) - carried;
   if (carried < 0 || scanned < 0)
     return ctx.emitError() << "has " << ctx.numInputs() << " inputs and "
                            << ctx.numOutputs() << " outputs";
+  // A constant trip count unrolls the body, unless it is long or the
+  // condition, known per call, decides how long the scan outputs are: then
+  // the runtime repeats it, as it does where the trip count is data.
+  const HostTensor *trips = ctx.hasInput(0) ? ctx.constantInput(0) : nullptr;
+  if (trips && (trips->numElements() != 1 || !isIntegerDType(trips->dtype())))
+    return ctx.emitError() << "trip count must be one integer";
+  bool conditionPerCall = ctx.hasInput(1) && !ctx.constantInput(1);
+  if (!trips || trips->intAt(0) > kMaxRecurrentSteps ||
+      (conditionPerCall && scanned > 0))
+    return convertRuntimeLoop(ctx, *body, carried, scanned);
+  int64_t steps = std::max<int64_t>(trips->intAt(0), 0);
   // The condition: absent (the body's is ignored), constant, or data. A
   // condition known per call masks each step (a step after it turned
   // false keeps the values), which scan outputs, as long as the steps
@@ -443,9 +622,12 @@ LogicalResult convertLoop(NodeContext &ctx) {
     if (failed(out))
       return failure();
     bool masked = useCondition && !constantTrue(cond);
+    // A condition computed inside the body and known per call: the scan
+    // outputs' length is data, which only the runtime's loop follows.
     if (masked && scanned > 0)
-      return ctx.unsupported("scan outputs of a loop whose condition is "
-                             "known per call (their length is data)");
+      return ctx.unsupported("scan outputs of a loop whose body computes "
+                             "its condition per call under a trip count "
+                             "known at import");
     for (int64_t k = 0; k < carried; ++k) {
       const OnnxValue &next = (*out)[1 + k];
       if (next.Type != values[k].Type || next.DType != values[k].DType)

@@ -2886,6 +2886,128 @@ def compress_nonzero_by_input_condition():
     return model, inputs, refs
 
 
+def loopGraph(body_nodes, body_inputs, body_outputs):
+    """A Loop body graph: inputs and outputs (name, type, shape)."""
+    return helper.make_graph(
+        body_nodes, "body",
+        [helper.make_tensor_value_info(n, t, s) for n, t, s in body_inputs],
+        [helper.make_tensor_value_info(n, t, s) for n, t, s in body_outputs])
+
+
+@case
+def loop_trip_count_per_call():
+    """A Loop whose trip count is a graph input: the runtime repeats its
+    body (a loop phase). The body reads a value the graph computes before
+    the loop (w = 2x), casts its iteration to float, carries acc, and scans
+    acc and the iteration; at 0 steps the scans have no rows."""
+    body = loopGraph(
+        [helper.make_node("Identity", ["c"], ["c_out"]),
+         helper.make_node("Constant", [], ["half"],
+                          value=helper.make_tensor("half", TensorProto.FLOAT,
+                                                   [], [0.5])),
+         helper.make_node("Cast", ["i"], ["fi"], to=TensorProto.FLOAT),
+         helper.make_node("Mul", ["acc", "half"], ["h"]),
+         helper.make_node("Mul", ["w", "fi"], ["wi"]),
+         helper.make_node("Add", ["h", "wi"], ["acc_out"]),
+         helper.make_node("Identity", ["i"], ["i_out"])],
+        [("i", TensorProto.INT64, []), ("c", TensorProto.BOOL, []),
+         ("acc", TensorProto.FLOAT, [4])],
+        [("c_out", TensorProto.BOOL, []), ("acc_out", TensorProto.FLOAT, [4]),
+         ("acc_out", TensorProto.FLOAT, [4]),
+         ("i_out", TensorProto.INT64, [])])
+    nodes = [
+        helper.make_node("Add", ["x", "x"], ["w"]),
+        helper.make_node("Loop", ["n", "", "x"], ["acc", "accs", "steps"],
+                         body=body),
+    ]
+    model = dynamicGraph(
+        nodes, [("n", [], TensorProto.INT64), ("x", [4])],
+        [("acc", [4]), ("accs", None), ("steps", None, TensorProto.INT64)], {})
+    inputs, refs = Calls(), Calls()
+    for k, n in enumerate([3, 0, 1, 7]):
+        x = rand((4,), 450 + k)
+        acc, w = x.astype(np.float64), 2 * x.astype(np.float64)
+        accs = []
+        for i in range(n):
+            acc = acc * 0.5 + w * i
+            accs.append(acc)
+        inputs.append([np.array(n, np.int64), x])
+        refs.append([acc, np.array(accs).reshape(n, 4),
+                     np.arange(n, dtype=np.int64)])
+    return model, inputs, refs
+
+
+@case
+def loop_while_condition():
+    """A Loop without a trip count: its condition, computed before the loop
+    and by each step (the sum of |v| below 100), alone ends it, after a
+    number of steps the data decides (none where x is large already)."""
+    def sum_below(v, out):
+        return [helper.make_node("Abs", [v], [out + "_abs"]),
+                helper.make_node("ReduceSum", [out + "_abs"], [out + "_sum"],
+                                 keepdims=0),
+                helper.make_node("Less", [out + "_sum", "limit"], [out])]
+    body = loopGraph(
+        [helper.make_node("Add", ["v", "v"], ["v_out"])] +
+        sum_below("v_out", "c_out") +
+        [helper.make_node("Identity", ["c_out_sum"], ["total"])],
+        [("i", TensorProto.INT64, []), ("c", TensorProto.BOOL, []),
+         ("v", TensorProto.FLOAT, [3])],
+        [("c_out", TensorProto.BOOL, []), ("v_out", TensorProto.FLOAT, [3]),
+         ("total", TensorProto.FLOAT, [])])
+    nodes = ([helper.make_node("Constant", [], ["limit"],
+                               value=helper.make_tensor(
+                                   "limit", TensorProto.FLOAT, [], [100.0]))] +
+             sum_below("x", "c0") +
+             [helper.make_node("Loop", ["", "c0", "x"], ["v", "totals"],
+                               body=body)])
+    model = dynamicGraph(nodes, [("x", [3])],
+                         [("v", [3]), ("totals", None)], {})
+    inputs, refs = Calls(), Calls()
+    for k, scale in enumerate([1.0, 0.01, 80.0]):
+        x = rand((3,), 460 + k) * np.float32(scale)
+        v = x.astype(np.float64)
+        totals = []
+        # The condition as the model computes it, in f32.
+        while np.abs(v.astype(np.float32)).sum(dtype=np.float32) < 100:
+            v = v * 2
+            totals.append(np.abs(v).sum())
+        inputs.append([x])
+        refs.append([v, np.array(totals)])
+    return model, inputs, refs
+
+
+@case
+def loop_growing_carried_value():
+    """A Loop whose body grows its carried value (Concat of one element per
+    step): the body is imported again with that dimension `?`, and the
+    loop's result has as many elements as the steps the call's trip count
+    asks for."""
+    body = loopGraph(
+        [helper.make_node("Identity", ["c"], ["c_out"]),
+         helper.make_node("Cast", ["i"], ["fi"], to=TensorProto.FLOAT),
+         helper.make_node("Mul", ["fi", "s"], ["e"]),
+         helper.make_node("Constant", [], ["axes"],
+                          value=numpy_helper.from_array(
+                              np.array([0], np.int64))),
+         helper.make_node("Unsqueeze", ["e", "axes"], ["e1"]),
+         helper.make_node("Concat", ["y", "e1"], ["y_out"], axis=0)],
+        [("i", TensorProto.INT64, []), ("c", TensorProto.BOOL, []),
+         ("y", TensorProto.FLOAT, [1])],
+        [("c_out", TensorProto.BOOL, []), ("y_out", TensorProto.FLOAT, None)])
+    model = dynamicGraph(
+        [helper.make_node("Loop", ["n", "", "y0"], ["y"], body=body)],
+        [("n", [], TensorProto.INT64), ("y0", [1]), ("s", [])],
+        [("y", None)], {})
+    inputs, refs = Calls(), Calls()
+    for k, n in enumerate([4, 0, 9]):
+        y0, s = rand((1,), 470 + k), rand((), 480 + k)
+        ref = [float(y0[0])] + [i * float(s) for i in range(n)]
+        inputs.append([np.array(n, np.int64), y0, s])
+        refs.append([np.array(ref)])
+    return model, inputs, refs
+
+
 @case
 def compress_nonzero_by_computed_condition():
     """NonZero and Compress of conditions the model computes (x > 0, and

@@ -118,6 +118,54 @@ func.func @returns_input(%x: tensor<8xf32>) -> (tensor<?xf32>, tensor<8xf32>) {
   %out = tensor.empty(%n) : tensor<?xf32>
   %c1 = arith.constant 1.0 : f32
   %filled = linalg.fill ins(%c1 : f32) outs(%out : tensor<?xf32>) -> tensor<?xf32>
-  // expected-error @+1 {{returns its input 0 unchanged, which a function split into phases (it reads values it computes on the host) does not do yet}}
+  // expected-error @+1 {{returns its input 0 unchanged, which a function split into phases (it reads values it computes on the host or runs a loop per call) does not do yet}}
   return %filled, %x : tensor<?xf32>, tensor<8xf32>
 }
+
+// -----
+
+// A loop the runtime repeats (a call of a declaration naming its body):
+// its own phase, between the ordinary phase computing what it takes (x + x,
+// and the condition constant, computed again there) and the one using its
+// results; the body becomes a phase of the function and the declaration
+// goes. The phase records the values carried and where the body's values
+// are (its condition passed through: input 1).
+// CHECK: module attributes {kiln.phase_chains = [{function_type = (tensor<i64>, tensor<4xf32>) -> tensor<4xf32>, name = "looped", outputs = array<i64: 2, 0>, phases = [{function = "looped_phase0", inputs = array<i64: -1, 1>}, {function = "body", inputs = array<i64: -1, 0, 0, 0, 0, 1>, loop_carried = 1 : i64, loop_outputs = array<i64: -2, 0>}, {function = "looped_phase2", inputs = array<i64: 1, 0>}]}]}
+// CHECK-LABEL: func.func @looped_phase0
+// CHECK-SAME: -> (tensor<i1>, tensor<4xf32>) attributes {kiln.phase_of = "looped"}
+// CHECK-LABEL: func.func @looped_phase2
+// CHECK-SAME: (%{{.*}}: tensor<4xf32>) -> tensor<4xf32>
+// CHECK: func.func @body
+// CHECK-SAME: attributes {kiln.phase_of = "looped"}
+// CHECK-NOT: looped_run
+func.func @looped(%n: tensor<i64>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %true = arith.constant dense<true> : tensor<i1>
+  %e = tensor.empty() : tensor<4xf32>
+  %twice = linalg.add ins(%x, %x : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %last = func.call @looped_run(%n, %true, %twice) : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4xf32>
+  %y = linalg.mul ins(%last, %last : tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+func.func @body(%i: tensor<i64>, %c: tensor<i1>, %v: tensor<4xf32>) -> tensor<4xf32> attributes {kiln.phase_of = "looped"} {
+  %e = tensor.empty() : tensor<4xf32>
+  %w = linalg.add ins(%v, %v : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %w : tensor<4xf32>
+}
+func.func private @looped_run(tensor<i64>, tensor<i1>, tensor<4xf32>) -> tensor<4xf32> attributes {kiln.loop_body = @body, kiln.loop_carried = 1 : i64, kiln.loop_outputs = array<i64: -2, 0>}
+
+// -----
+
+// A loop body that itself runs a loop the runtime repeats is refused.
+func.func @outer(%n: tensor<i64>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %true = arith.constant dense<true> : tensor<i1>
+  %last = func.call @outer_run(%n, %true, %x) : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> tensor<4xf32>
+  return %last : tensor<4xf32>
+}
+// expected-error @+1 {{is the body of a loop run per call and itself reads values it computes on the host or runs such a loop}}
+func.func @inner(%i: tensor<i64>, %c: tensor<i1>, %v: tensor<4xf32>) -> tensor<4xf32> attributes {kiln.phase_of = "outer"} {
+  %true = arith.constant dense<true> : tensor<i1>
+  %w = func.call @outer_run(%i, %true, %v) : (tensor<i64>, tensor<i1>, tensor<4xf32>) -> tensor<4xf32>
+  return %w : tensor<4xf32>
+}
+func.func private @outer_run(tensor<i64>, tensor<i1>, tensor<4xf32>) -> tensor<4xf32> attributes {kiln.loop_body = @inner, kiln.loop_carried = 1 : i64, kiln.loop_outputs = array<i64: -2, 0>}

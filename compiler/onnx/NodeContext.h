@@ -139,8 +139,10 @@ public:
   /// values (tensor.extract and index_cast, which the host plan turns into
   /// shape nodes): for an int32 or int64 graph input of at most one
   /// dimension and at most MaxRank elements that is neither a constant nor
-  /// a shape value; nullopt for any other input. A shape, pads or starts
-  /// given at call time (issue 19 item 3).
+  /// a shape value, or one integer computed from such inputs and constants
+  /// by views, Cast to int64 and int64 Add, Sub and Mul (mirrored on the
+  /// host: a loop body's Slice at its iteration); nullopt for any other
+  /// input. A shape, pads or starts given at call time (issue 19 item 3).
   /// With `truncateFloats`, an f32 or f64 input is read too, truncated
   /// toward zero (as OneHot casts its depth; the runtime refuses one that is
   /// not finite).

@@ -45,10 +45,11 @@ LogicalResult addOnnxSpecializations(MLIRContext &context, llvm::StringRef path,
                                      ModuleOp module) {
   if (specs.empty())
     return success();
+  // The graph's function comes first; loop bodies and their declarations
+  // (compiler/host/Phases.h) follow it.
   auto functions = llvm::to_vector(module.getOps<func::FuncOp>());
-  if (functions.size() != 1)
-    return module.emitError("--specialize: the import has ")
-           << functions.size() << " functions, expected 1";
+  if (functions.empty() || functions.front()->hasAttr("kiln.phase_of"))
+    return module.emitError("--specialize: the import has no graph function");
   func::FuncOp general = functions.front();
   for (auto [k, spec] : llvm::enumerate(specs)) {
     llvm::Expected<llvm::StringMap<int64_t>> values = parseSpecialization(spec);
@@ -66,12 +67,28 @@ LogicalResult addOnnxSpecializations(MLIRContext &context, llvm::StringRef path,
       return general.emitError("--specialize=")
              << spec << " fixes no dimension the general function leaves "
              << "dynamic";
-    specialized->remove();
-    specialized.setSymName(
-        (general.getSymName() + "_specialized" + llvm::Twine(k + 1)).str());
+    std::string suffix = "_specialized" + std::to_string(k + 1);
+    // The specialization's loop bodies and declarations are its own: renamed
+    // beside the general function's, each body a phase of the
+    // specialization (Phases.h's kPhaseOfAttrName).
+    std::string name = (general.getSymName() + suffix).str();
+    for (auto other : llvm::to_vector(imported->getOps<func::FuncOp>())) {
+      if (other == specialized)
+        continue;
+      auto renamed = StringAttr::get(&context, other.getSymName() + suffix);
+      if (failed(SymbolTable::replaceAllSymbolUses(other, renamed, *imported)))
+        return other.emitError("--specialize: cannot rename it");
+      other.setSymName(renamed);
+      if (other->hasAttr("kiln.phase_of"))
+        other->setAttr("kiln.phase_of", StringAttr::get(&context, name));
+    }
+    specialized.setSymName(name);
     // HostPlan.h's kSpecializationOfAttrName.
     specialized->setAttr("kiln.specialization_of", general.getSymNameAttr());
-    module.push_back(specialized);
+    for (auto function : llvm::to_vector(imported->getOps<func::FuncOp>())) {
+      function->remove();
+      module.push_back(function);
+    }
   }
   return success();
 }

@@ -1063,10 +1063,14 @@ Status ModuleInstance::runLoop(Function &body, uint32_t carried,
   int64_t step = 0;
   for (; step < trips && condition; ++step) {
     if (step == kMaxLoopSteps)
-      return KILN_ERROR(ResourceExhausted, functionLabel(signature),
-                        ": the loop is still running after ", kMaxLoopSteps,
-                        " steps, the most one call runs (trip count ", trips,
-                        ")");
+      return KILN_ERROR(
+          ResourceExhausted, functionLabel(signature),
+          ": the loop is still running after ", kMaxLoopSteps,
+          " steps, the most one call runs (",
+          trips == std::numeric_limits<int64_t>::max()
+              ? std::string("no trip count: its condition stayed true")
+              : strCat("trip count ", trips),
+          ")");
     // Each step's own iteration buffer: nothing of an earlier step's may
     // still be reading it.
     KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> iteration,

@@ -345,6 +345,7 @@ def runAll(s: Suite) -> int:
     checkInputBounds(s)
     checkSpecialize(s)
     checkPhases(s)
+    checkLoops(s)
     return rep.finish()
 
 
@@ -646,6 +647,59 @@ def checkPhases(s: Suite):
           and "phase 1: 'picks_phase1'" in r.stdout
           and "phase 1: 'picks_specialized1_phase1'" in r.stdout)
     s.report.result(ok, "phases/gpu_specialized",
+                    "" if ok else (r.stdout + r.stderr)[:600])
+
+
+def checkLoops(s: Suite):
+    """An ONNX Loop the runtime repeats (no trip count: its condition, given
+    per call and passed through by the body, alone ends it): with the
+    condition false it runs no step; true, it never ends, and the call
+    stops at the runtime's bound on steps with one line. Compiled for a GPU
+    with its batch-1 specialization, each function has its own loop body."""
+    import onnx
+    from onnx import TensorProto, helper
+    work = os.path.join(s.work, "loops")
+    os.makedirs(work)
+    body = helper.make_graph(
+        [helper.make_node("Identity", ["c"], ["c_out"]),
+         helper.make_node("Add", ["v", "v"], ["v_out"])],
+        "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("c", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("v", TensorProto.FLOAT, ["batch", 2])],
+        [helper.make_tensor_value_info("c_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("v_out", TensorProto.FLOAT,
+                                       ["batch", 2])])
+    graph = helper.make_graph(
+        [helper.make_node("Loop", ["", "go", "x"], ["y"], body=body)],
+        "spin",
+        [helper.make_tensor_value_info("go", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["batch", 2])])
+    model = os.path.join(work, "spin.onnx")
+    onnx.save(helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17)]), model)
+    cpu = os.path.join(work, "spin.kiln")
+    r = s.run([s.tool("kiln-compile"), model, "-o", cpu])
+    if r.problem or r.rc != 0:
+        return s.report.result(False, "loops/compile", r.describe())
+    run = [s.tool("kiln-run-module"), "--device=local-sync",
+           f"--module={cpu}"]
+    x = "--input=1x2xf32=1 -2"
+    r = s.run(run + ["--input=i1=0", x])
+    ok = not r.problem and r.rc == 0 and "1x2xf32=[1 -2]" in r.stdout
+    s.report.result(ok, "loops/no_step", "" if ok else r.describe())
+    s.expectError("loops/never_ends", run + ["--input=i1=1", x])
+    gpu = os.path.join(work, "spin_cuda.kiln")
+    r = s.run([s.tool("kiln-compile"), model, "--target-device=cuda",
+               "--cuda-target=sm_90a", "-o", gpu])
+    if r.problem or r.rc != 0:
+        return s.report.result(False, "loops/gpu_compile", r.describe())
+    r = s.run([s.tool("kiln-dump-module"), gpu])
+    ok = (not r.problem and r.rc == 0 and "version 1.11" in r.stdout
+          and "loop of 'spin_loop0' carrying 1" in r.stdout
+          and "loop of 'spin_loop0_specialized1' carrying 1" in r.stdout)
+    s.report.result(ok, "loops/gpu_specialized",
                     "" if ok else (r.stdout + r.stderr)[:600])
 
 

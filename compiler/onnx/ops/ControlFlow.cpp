@@ -11,9 +11,10 @@
 //   too.
 // - Loop: a constant trip count unrolls it as Scan, the step number a
 //   constant of each step; a condition known per call masks each step (a
-//   step after it turned false keeps the loop-carried values), where scan
-//   outputs, as long as the steps taken, are unsupported. A trip count
-//   known per call would need the runtime to repeat steps.
+//   step after it turned false keeps the loop-carried values). A trip
+//   count known per call (or absent, or long), or scan outputs whose length
+//   such a condition decides, make the body a function the runtime repeats
+//   (convertRuntimeLoop; compiler/host/Phases.h).
 // - Scan: the sequence length is static, so the body is imported once per
 //   step (as RNN, GRU and LSTM are unrolled), reading each scan input's
 //   slice at the step along its axis (from the end for a reverse direction)
@@ -701,6 +702,10 @@ void registerControlFlowOps(OpRegistry &registry) {
   registry.add("If", convertIf);
   registry.add("Scan", convertScan);
   registry.add("Loop", convertLoop);
+  // Values of dynamic shape: carried through a loop the runtime repeats
+  // (its body a function over `?`), or unrolled as they are (masking and
+  // scan outputs refuse them).
+  registry.acceptDynamicShapes({"Loop"});
 }
 
 } // namespace kiln::onnx_import

@@ -1046,6 +1046,15 @@ Status ModuleInstance::runLoop(Function &body, uint32_t carried,
         std::max<uint64_t>(bytes, 1), MemoryType::DeviceLocal,
         BufferUsage::Transfer | BufferUsage::Dispatch);
   };
+  // What the host writes or reads every step lives in memory it maps, so
+  // a step costs no staged transfer (each a wait); allocated once, as such
+  // memory is slow to get (pinned), and reused: every step has finished
+  // before the next begins.
+  auto mapped = [&](uint64_t bytes) {
+    return Device->allocator().allocate(
+        std::max<uint64_t>(bytes, 1), MemoryType::HostVisible,
+        BufferUsage::Transfer | BufferUsage::Dispatch | BufferUsage::Mapping);
+  };
   // The trip count (i64) and the condition (one byte), read back; the
   // verifier fixed the body's types and the inputs' count.
   int64_t trips = 0;
@@ -1060,6 +1069,17 @@ Status ModuleInstance::runLoop(Function &body, uint32_t carried,
   std::vector<PhaseValue> state(inputs.begin() + 2, inputs.end());
   size_t scans = count - 1 - carried;
   std::vector<std::vector<PhaseValue>> slices(scans);
+  KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> iteration,
+                        mapped(sizeof(int64_t)));
+  // The condition the body computes goes to one of two mapped buffers in
+  // turn (the last step's is this step's input); one passed through from
+  // the loop's own stays as it is.
+  int32_t conditionAt = where.empty() ? 0 : where[0];
+  std::shared_ptr<hal::Buffer> conditions[2];
+  if (conditionAt >= 0)
+    for (auto &buffer : conditions) {
+      KILN_ASSIGN_OR_RETURN(buffer, mapped(body.OutputBytes[conditionAt]));
+    }
   int64_t step = 0;
   for (; step < trips && condition; ++step) {
     if (step == kMaxLoopSteps)
@@ -1071,10 +1091,6 @@ Status ModuleInstance::runLoop(Function &body, uint32_t carried,
               ? std::string("no trip count: its condition stayed true")
               : strCat("trip count ", trips),
           ")");
-    // Each step's own iteration buffer: nothing of an earlier step's may
-    // still be reading it.
-    KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> iteration,
-                          allocate(sizeof(step)));
     KILN_RETURN_IF_ERROR(hal::writeBuffer(
         *Device, iteration, 0,
         std::span(reinterpret_cast<const uint8_t *>(&step), sizeof(step))));
@@ -1087,6 +1103,10 @@ Status ModuleInstance::runLoop(Function &body, uint32_t carried,
     KILN_RETURN_IF_ERROR(bindBufferShapes(body, in, shapes));
     std::vector<std::shared_ptr<hal::Buffer>> out;
     for (uint32_t i = 0; i < body.outputCount(); ++i) {
+      if (int32_t(i) == conditionAt) {
+        out.push_back(conditions[step % 2]);
+        continue;
+      }
       KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> buffer,
                             allocate(body.OutputBytes[i]));
       out.push_back(std::move(buffer));
@@ -1100,8 +1120,22 @@ Status ModuleInstance::runLoop(Function &body, uint32_t carried,
       got.push_back(k >= 0 ? PhaseValue{out[k], outShapes[k]}
                            : PhaseValue{in[-1 - k], shapes[-1 - k]});
     }
-    KILN_RETURN_IF_ERROR(
-        hal::readBuffer(*Device, got[0].Buffer, 0, std::span(&condition, 1)));
+    // A carried value or slice in a buffer reused by the next steps (the
+    // iteration passed through, the condition scanned) gets one of its own.
+    for (size_t j = 1; j < count; ++j) {
+      std::shared_ptr<hal::Buffer> &buffer = got[j].Buffer;
+      if (buffer != iteration && buffer != conditions[0] &&
+          buffer != conditions[1])
+        continue;
+      KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> copy,
+                            allocate(buffer->size()));
+      hal::BufferCopy copying{buffer, copy, buffer->size(), 0, 0};
+      KILN_RETURN_IF_ERROR(hal::copyAndWait(*Device, {&copying, 1}));
+      buffer = std::move(copy);
+    }
+    if (got[0].Buffer != conditionBuffer)
+      KILN_RETURN_IF_ERROR(
+          hal::readBuffer(*Device, got[0].Buffer, 0, std::span(&condition, 1)));
     conditionBuffer = got[0].Buffer;
     for (uint32_t i = 0; i < carried; ++i)
       state[i] = got[1 + i];

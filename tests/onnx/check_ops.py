@@ -10,13 +10,20 @@ reference rounded to float32, integers and booleans exactly).
 
   /usr/bin/python3 tests/onnx/check_ops.py --bin-dir build/bin [-k FILTER]
 
+For a GPU machine without the compiler: --save-kit DIR compiles each case
+for --target-device/--cuda-target and keeps its module, inputs and
+references in DIR; there `check_ops.py --bin-dir BIN --kit DIR --device
+cuda [--wrapper "compute-sanitizer ..."]` runs and compares them.
+
 The ONNX backend node-test runner (tests/onnx/run_node_tests.py) checks
 against ONNX's own reference outputs; these cases cover the attribute forms
 and opset variants the converters choose between.
 """
 
 import argparse
+import json
 import math
+import shlex
 import os
 import sys
 import tempfile
@@ -2941,7 +2948,8 @@ def loop_trip_count_per_call():
 def loop_while_condition():
     """A Loop without a trip count: its condition, computed before the loop
     and by each step (the sum of |v| below 100), alone ends it, after a
-    number of steps the data decides (none where x is large already)."""
+    number of steps the data decides (none where x is large already). The
+    condition is scanned too (true, then false at the last step)."""
     def sum_below(v, out):
         return [helper.make_node("Abs", [v], [out + "_abs"]),
                 helper.make_node("ReduceSum", [out + "_abs"], [out + "_sum"],
@@ -2954,15 +2962,16 @@ def loop_while_condition():
         [("i", TensorProto.INT64, []), ("c", TensorProto.BOOL, []),
          ("v", TensorProto.FLOAT, [3])],
         [("c_out", TensorProto.BOOL, []), ("v_out", TensorProto.FLOAT, [3]),
-         ("total", TensorProto.FLOAT, [])])
+         ("total", TensorProto.FLOAT, []), ("c_out", TensorProto.BOOL, [])])
     nodes = ([helper.make_node("Constant", [], ["limit"],
                                value=helper.make_tensor(
                                    "limit", TensorProto.FLOAT, [], [100.0]))] +
              sum_below("x", "c0") +
-             [helper.make_node("Loop", ["", "c0", "x"], ["v", "totals"],
-                               body=body)])
+             [helper.make_node("Loop", ["", "c0", "x"],
+                               ["v", "totals", "going"], body=body)])
     model = dynamicGraph(nodes, [("x", [3])],
-                         [("v", [3]), ("totals", None)], {})
+                         [("v", [3]), ("totals", None),
+                          ("going", None, TensorProto.BOOL)], {})
     inputs, refs = Calls(), Calls()
     for k, scale in enumerate([1.0, 0.01, 80.0]):
         x = rand((3,), 460 + k) * np.float32(scale)
@@ -2972,8 +2981,11 @@ def loop_while_condition():
         while np.abs(v.astype(np.float32)).sum(dtype=np.float32) < 100:
             v = v * 2
             totals.append(np.abs(v).sum())
+        going = [True] * len(totals)
+        if going:
+            going[-1] = False
         inputs.append([x])
-        refs.append([v, np.array(totals)])
+        refs.append([v, np.array(totals), np.array(going, bool)])
     return model, inputs, refs
 
 
@@ -3805,13 +3817,27 @@ def main():
     p.add_argument("-k", default="", help="run cases whose name contains this")
     p.add_argument("--device", default="local-task")
     p.add_argument("--timeout", type=float, default=300.0)
+    p.add_argument("--target-device", default="cpu")
+    p.add_argument("--cuda-target", default="")
+    p.add_argument("--save-kit", metavar="DIR",
+                   help="compile into DIR for --target-device, run nothing")
+    p.add_argument("--kit", metavar="DIR",
+                   help="run the modules --save-kit left in DIR")
+    p.add_argument("--wrapper", default="",
+                   help="a command each kiln-run-module runs under")
     args = p.parse_args()
     failed = passed = 0
     with tempfile.TemporaryDirectory(prefix="kiln_onnx_ops_") as work:
-        for name, build in CASES.items():
+        names = (sorted(os.listdir(args.kit)) if args.kit else list(CASES))
+        for name in names:
             if args.k not in name:
                 continue
-            problem = check(name, build, os.path.join(work, name), args)
+            if args.kit:
+                problem = runKit(os.path.join(args.kit, name), args)
+            else:
+                root = args.save_kit or work
+                problem = check(name, CASES[name], os.path.join(root, name),
+                                args)
             if problem:
                 failed += 1
                 print(f"FAIL {name}: {problem}")
@@ -3823,7 +3849,7 @@ def main():
 
 
 def check(name, build, work, args):
-    os.makedirs(work)
+    os.makedirs(work, exist_ok=True)
     model, inputs, refs = build()
     # ONNX 1.12's checker knows opsets up to 17; newer models are checked
     # by the importer alone.
@@ -3832,31 +3858,66 @@ def check(name, build, work, args):
     path = os.path.join(work, "model.onnx")
     onnx.save(model, path)
     module = os.path.join(work, "model.kiln")
-    compiled = onnxharness.compileOnnx(args.bin_dir, path, module, "cpu", "",
+    compiled = onnxharness.compileOnnx(args.bin_dir, path, module,
+                                       args.target_device, args.cuda_target,
                                        args.timeout)
     if compiled.status != onnxharness.PASS:
         return f"{compiled.status}: {compiled.reason}"
     # One call, or (a Calls case) one module called at several shapes.
     calls = (list(zip(inputs, refs)) if isinstance(inputs, Calls) else
              [(inputs, refs)])
-    sets = []
+    sets, kit = [], []
     for k, (callInputs, callRefs) in enumerate(calls):
         ds = onnxharness.DataSet([], [])
         for i, a in enumerate(callInputs):
             ds.inputs.append(os.path.join(work, f"in{k}_{i}.npy"))
             np.save(ds.inputs[-1], a)
         if isinstance(callRefs, Refused):
-            problem = checkRefused(args, module, ds.inputs, callRefs)
-            if problem:
-                return f"call {k}: {problem}"
+            kit.append({"inputs": ds.inputs, "refused": str(callRefs)})
             continue
         for i, r in enumerate(callRefs):
             ds.outputs.append(os.path.join(work, f"ref{k}_{i}.npy"))
             np.save(ds.outputs[-1], r.astype(outputType(r)))
         sets.append(ds)
+        kit.append({"inputs": ds.inputs, "outputs": ds.outputs})
+    if args.save_kit:
+        with open(os.path.join(work, "calls.json"), "w") as f:
+            json.dump([{k: ([os.path.basename(p) for p in v]
+                            if isinstance(v, list) else v)
+                        for k, v in call.items()} for call in kit], f)
+        return None
+    return runCalls(module, kit, work, args)
+
+
+def runCalls(module, calls, work, args):
+    """Runs `module` on each call ({inputs, outputs} or {inputs, refused})
+    and compares; None when all hold, else what did not."""
+    sets = []
+    for k, call in enumerate(calls):
+        if "refused" in call:
+            problem = checkRefused(args, module, call["inputs"],
+                                   call["refused"])
+            if problem:
+                return f"call {k}: {problem}"
+            continue
+        sets.append(onnxharness.DataSet(call["inputs"], call["outputs"]))
     outcome = onnxharness.runAndCheck(args.bin_dir, args.device, module,
-                                      sets, work, args.timeout)
+                                      sets, work, args.timeout,
+                                      wrapper=shlex.split(args.wrapper))
     return None if outcome.status == onnxharness.PASS else outcome.reason
+
+
+def runKit(case, args):
+    """A case --save-kit compiled, run and compared here."""
+    if not os.path.exists(os.path.join(case, "calls.json")):
+        return "not in the kit (--save-kit did not compile it)"
+    with open(os.path.join(case, "calls.json")) as f:
+        calls = json.load(f)
+    for call in calls:
+        for key in ("inputs", "outputs"):
+            if key in call:
+                call[key] = [os.path.join(case, p) for p in call[key]]
+    return runCalls(os.path.join(case, "model.kiln"), calls, case, args)
 
 
 def checkRefused(args, module, inputs, expected):

@@ -1046,40 +1046,48 @@ Status ModuleInstance::runLoop(Function &body, uint32_t carried,
         std::max<uint64_t>(bytes, 1), MemoryType::DeviceLocal,
         BufferUsage::Transfer | BufferUsage::Dispatch);
   };
-  // What the host writes or reads every step lives in memory it maps, so
-  // a step costs no staged transfer (each a wait); allocated once, as such
-  // memory is slow to get (pinned), and reused: every step has finished
-  // before the next begins.
-  auto mapped = [&](uint64_t bytes) {
-    return Device->allocator().allocate(
-        std::max<uint64_t>(bytes, 1), MemoryType::HostVisible,
-        BufferUsage::Transfer | BufferUsage::Dispatch | BufferUsage::Mapping);
+  // What the host writes or reads every step lives in memory it maps
+  // (LoopMapped: the iteration, and two conditions), so a step costs no
+  // staged transfer; reused, as every step has finished before the next
+  // begins.
+  for (auto &buffer : LoopMapped)
+    if (!buffer) {
+      KILN_ASSIGN_OR_RETURN(buffer,
+                            Device->allocator().allocate(
+                                sizeof(int64_t), MemoryType::HostVisible,
+                                BufferUsage::Transfer | BufferUsage::Dispatch |
+                                    BufferUsage::Mapping));
+    }
+  const std::shared_ptr<hal::Buffer> &iteration = LoopMapped[0];
+  // A few bytes of a device buffer, through the iteration's memory.
+  auto readSmall = [&](const std::shared_ptr<hal::Buffer> &source,
+                       std::span<uint8_t> out) -> Status {
+    hal::BufferCopy copy{source, iteration, out.size(), 0, 0};
+    KILN_RETURN_IF_ERROR(hal::copyAndWait(*Device, {&copy, 1}));
+    return hal::readBuffer(*Device, iteration, 0, out);
   };
   // The trip count (i64) and the condition (one byte), read back; the
   // verifier fixed the body's types and the inputs' count.
   int64_t trips = 0;
   uint8_t condition = 0;
-  KILN_RETURN_IF_ERROR(hal::readBuffer(
-      *Device, inputs[0].Buffer, 0,
-      std::span(reinterpret_cast<uint8_t *>(&trips), sizeof(trips))));
   KILN_RETURN_IF_ERROR(
-      hal::readBuffer(*Device, inputs[1].Buffer, 0, std::span(&condition, 1)));
+      readSmall(inputs[0].Buffer,
+                std::span(reinterpret_cast<uint8_t *>(&trips), sizeof(trips))));
+  KILN_RETURN_IF_ERROR(readSmall(inputs[1].Buffer, std::span(&condition, 1)));
   std::shared_ptr<hal::Buffer> conditionBuffer = inputs[1].Buffer;
   // The carried values, then the values the body only reads.
   std::vector<PhaseValue> state(inputs.begin() + 2, inputs.end());
   size_t scans = count - 1 - carried;
   std::vector<std::vector<PhaseValue>> slices(scans);
-  KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> iteration,
-                        mapped(sizeof(int64_t)));
   // The condition the body computes goes to one of two mapped buffers in
   // turn (the last step's is this step's input); one passed through from
   // the loop's own stays as it is.
   int32_t conditionAt = where.empty() ? 0 : where[0];
   std::shared_ptr<hal::Buffer> conditions[2];
-  if (conditionAt >= 0)
-    for (auto &buffer : conditions) {
-      KILN_ASSIGN_OR_RETURN(buffer, mapped(body.OutputBytes[conditionAt]));
-    }
+  if (conditionAt >= 0) {
+    conditions[0] = LoopMapped[1];
+    conditions[1] = LoopMapped[2];
+  }
   int64_t step = 0;
   for (; step < trips && condition; ++step) {
     if (step == kMaxLoopSteps)

@@ -213,6 +213,11 @@ private:
   uint64_t TimelineValue = 0;
   uint64_t Recordings = 0;
   uint64_t ArenaAllocations = 0;
+  // What a loop phase's host writes or reads every step (runLoop): three
+  // small buffers of memory the host maps, slow to get (pinned), so made
+  // on the first loop and kept. Calls hold the lock, and a loop's body runs
+  // no loop, so one set serves every loop.
+  std::shared_ptr<hal::Buffer> LoopMapped[3];
   mutable std::mutex Mutex;
 };
 

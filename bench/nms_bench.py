@@ -16,7 +16,8 @@ where the GPU is:
 Both answers are checked against a float64 implementation of ONNX's
 definition (tests/onnx/check_ops.py's nmsRef, run by --make-kit) before
 they are timed. A phased function is timed by kiln-benchmark-module's host
-clock around call(): the inputs uploaded and the kept indices read back.
+clock; here with --benchmark_include_transfers, around call(): the inputs
+uploaded and the kept indices read back.
 PyTorch's time is the host's clock around the same work: the inputs
 copied to the GPU, batched_nms, the per-class limit, the result copied
 back. Medians with p10-p90 of --reps calls after --warmup.
@@ -150,7 +151,8 @@ def main():
                  "the definition's")
     run = argparse.Namespace(bin_dir=args.bin_dir, device="cuda",
                              modules_dir=args.kit, warmup=args.warmup)
-    kiln = gpu.run_kiln(run, "nms.kiln", None, inputs, args.reps)["host"]
+    kiln = gpu.run_kiln(run, "nms.kiln", None, inputs, args.reps,
+                        ["--benchmark_include_transfers"])["host"]
     torch_times = gpu.torch_host_times(
         torch, lambda: torch_nms(torch, torchvision, values, "cuda"),
         args.warmup, args.reps)

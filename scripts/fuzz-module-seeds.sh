@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$out"
 for src in tests/e2e/cli/add.mlir examples/classifier.mlir \
   fuzz/seeds/steps.mlir fuzz/seeds/dynamic.mlir fuzz/seeds/values.mlir \
-  fuzz/seeds/phases.mlir; do
+  fuzz/seeds/phases.mlir fuzz/seeds/loops.mlir; do
   name="$(basename "$src" .mlir)"
   "$bin/kiln-compile" "$src" --target-device=cpu -o "$tmp/$name.kiln"
   head -c -16 "$tmp/$name.kiln" >"$out/$name.kiln-nofooter"

@@ -1108,5 +1108,53 @@ TEST_P(DynamicShapesTest, PhasedFunctionRunsItsPhasesInTurn) {
       << status.toString();
 }
 
+// A loop phase (minor version 11) repeats its body while the iteration is
+// below the trip count and the condition holds, carrying the body's value
+// on and stacking its scan slices; no steps leave the first value and no
+// rows. Its condition comes from the body or, mapped, passes through.
+TEST_P(DynamicShapesTest, LoopPhaseRepeatsItsBody) {
+  auto device = hal::DriverRegistry::global().createDevice(GetParam());
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  auto i64 = [](int64_t v) {
+    std::vector<uint8_t> data(sizeof(v));
+    std::memcpy(data.data(), &v, sizeof(v));
+    return tensor(ElementType::I64, {}, data);
+  };
+  auto flag = [](bool v) {
+    return tensor(ElementType::I1, {}, {static_cast<uint8_t>(v)});
+  };
+  auto values = [](const HostTensor &t) {
+    std::vector<int64_t> out(t.Data.size() / 8);
+    std::memcpy(out.data(), t.Data.data(), t.Data.size());
+    return out;
+  };
+  for (bool mapped : {false, true}) {
+    std::vector<uint8_t> bytes = test::buildModule(test::loopCountSpec(mapped));
+    auto file = ModuleFile::fromBytes(bytes.data(), bytes.size());
+    ASSERT_TRUE(file.ok()) << file.status().toString();
+    auto instance = ModuleInstance::create(*device, *file);
+    ASSERT_TRUE(instance.ok()) << instance.status().toString();
+    EXPECT_EQ((*instance)->functionNames(),
+              std::vector<std::string>{"count_loop"});
+    for (auto [n, go] : {std::pair{int64_t(5), true},
+                         {int64_t(0), true},
+                         {int64_t(3), false},
+                         {int64_t(1), true}}) {
+      auto outputs =
+          (*instance)->call("count_loop", {i64(n), flag(go), i64(42)});
+      ASSERT_TRUE(outputs.ok()) << outputs.status().toString();
+      ASSERT_EQ(outputs->size(), 2u);
+      int64_t steps = go ? n : 0;
+      std::vector<int64_t> iterations(static_cast<size_t>(steps));
+      for (int64_t i = 0; i < steps; ++i)
+        iterations[i] = i;
+      EXPECT_EQ(values((*outputs)[0]),
+                std::vector<int64_t>{steps ? steps - 1 : 42});
+      EXPECT_EQ((*outputs)[1].Shape, std::vector<int64_t>{steps});
+      EXPECT_EQ(values((*outputs)[1]), iterations) << "mapped " << mapped;
+    }
+  }
+}
+
 } // namespace
 } // namespace kiln::module

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <random>
 #include <string>
@@ -97,6 +98,14 @@ struct FunctionSpec {
       Phases;
   std::vector<std::pair<uint32_t, uint32_t>> PhaseOutputs;
   uint32_t PhaseOf = 0xFFFFFFFFu;
+  // Loop phases (minor version 11), by phase index: that phase repeats
+  // its function (written as PhaseLoop.body, the phase's own function
+  // 0xFFFFFFFF), carrying `Carried` values; `Outputs` where not empty.
+  struct LoopSpec {
+    uint32_t Carried = 0;
+    std::vector<int32_t> Outputs;
+  };
+  std::map<uint32_t, LoopSpec> Loops;
 };
 
 struct EntryPointSpec {
@@ -341,9 +350,18 @@ inline std::vector<uint8_t> buildFlatbuffer(const ModuleSpec &spec) {
         out.emplace_back(phase, index);
       return out;
     };
-    for (const auto &[function, inputs] : f.Phases) {
+    for (uint32_t p = 0; p < f.Phases.size(); ++p) {
+      const auto &[function, inputs] = f.Phases[p];
       std::vector<sc::PhaseSource> list = sources(inputs);
-      phases.push_back(sc::CreatePhaseDirect(fbb, function, &list));
+      auto loop = f.Loops.find(p);
+      if (loop == f.Loops.end()) {
+        phases.push_back(sc::CreatePhaseDirect(fbb, function, &list));
+        continue;
+      }
+      const std::vector<int32_t> &where = loop->second.Outputs;
+      auto body = sc::CreatePhaseLoopDirect(fbb, function, loop->second.Carried,
+                                            where.empty() ? nullptr : &where);
+      phases.push_back(sc::CreatePhaseDirect(fbb, 0xFFFFFFFFu, &list, body));
     }
     std::vector<sc::PhaseSource> phaseOutputs = sources(f.PhaseOutputs);
     functions.push_back(sc::CreateFunctionDirect(
@@ -546,6 +564,48 @@ inline ModuleSpec phasedFillSpec(std::vector<uint8_t> image, float bias) {
   return spec;
 }
 
+/// @count_loop (n: i64[], go: i1[], first: i64[]) -> (i64[], ?xi64): one
+/// loop phase (minor version 11) repeating @count_body, which copies its
+/// iteration into the carried value and the scan slice (copy steps only),
+/// so n steps give n - 1 and 0..n-1 (none: `first` and no rows). With
+/// `mapped`, the body returns those two only and PhaseLoop.outputs passes
+/// the loop's condition through (input 1); else the body copies it out.
+inline ModuleSpec loopCountSpec(bool mapped) {
+  ModuleSpec spec;
+  spec.VersionMinor = 11;
+  const uint8_t i64 = static_cast<uint8_t>(sc::ElementType::I64);
+  const uint8_t i1 = static_cast<uint8_t>(sc::ElementType::I1);
+  FunctionSpec loop;
+  loop.Name = "count_loop";
+  loop.Inputs = {{i64, {}}, {i1, {}}, {i64, {}}};
+  loop.Outputs = {{i64, {}}, {i64, {-1}}};
+  constexpr uint32_t kInput = 0xFFFFFFFFu;
+  loop.Phases = {{1, {{kInput, 0}, {kInput, 1}, {kInput, 2}}}};
+  loop.Loops[0] = {1, mapped ? std::vector<int32_t>{-2, 0, 1}
+                             : std::vector<int32_t>{}};
+  loop.PhaseOutputs = {{0, 0}, {0, 1}};
+  FunctionSpec body;
+  body.Name = "count_body";
+  body.Inputs = loop.Inputs;
+  body.PhaseOf = 0;
+  auto copy = [](uint32_t from, uint32_t to, uint64_t bytes) {
+    StepSpec step;
+    step.Kind = sc::StepKind::CopyStep;
+    step.Source = range(sc::StorageKind::Input, from, 0, bytes);
+    step.Target = range(sc::StorageKind::Output, to, 0, bytes);
+    return step;
+  };
+  if (mapped) {
+    body.Outputs = {{i64, {}}, {i64, {}}};
+    body.Steps = {copy(0, 0, 8), copy(0, 1, 8)};
+  } else {
+    body.Outputs = {{i1, {}}, {i64, {}}, {i64, {}}};
+    body.Steps = {copy(1, 0, 1), copy(0, 1, 8), copy(0, 2, 8)};
+  }
+  spec.Functions = {loop, body};
+  return spec;
+}
+
 /// Serializes `spec` as the compiler does: the flatbuffer, its constants
 /// segment and the checksum footer; then declares what spec.Segment says.
 inline std::vector<uint8_t> buildModule(const ModuleSpec &spec) {
@@ -743,20 +803,60 @@ inline std::string checkVerifiedModule(const uint8_t *base, size_t size) {
       uint32_t self = 0;
       while (all.Get(self) != f)
         ++self;
+      // The function a phase runs: a loop phase's body.
+      auto runs = [&](const sc::Phase *phase) {
+        return phase->loop() ? phase->loop()->body() : phase->function();
+      };
+      // A loop's values (condition, carried..., slices...): the body's
+      // results, or where its outputs map says.
+      auto loopValues = [&](const sc::Phase *phase) -> uint64_t {
+        const auto *where = phase->loop()->outputs();
+        return where ? where->size() : all.Get(runs(phase))->outputs()->size();
+      };
+      // A phase's outputs: a loop gives its values but the condition.
+      auto outputCount = [&](uint32_t p) -> uint64_t {
+        const sc::Phase *phase = phases->Get(p);
+        return phase->loop() ? loopValues(phase) - 1
+                             : all.Get(runs(phase))->outputs()->size();
+      };
       auto sourceOk = [&](const sc::PhaseSource *s, uint32_t before,
                           bool inputs) {
         if (s->phase() == 0xFFFFFFFFu)
           return inputs && s->index() < f->inputs()->size();
-        return s->phase() < before &&
-               s->index() < all.Get(phases->Get(s->phase())->function())
-                                ->outputs()
-                                ->size();
+        return s->phase() < before && s->index() < outputCount(s->phase());
       };
       for (uint32_t p = 0; p < phases->size(); ++p) {
-        uint32_t g = phases->Get(p)->function();
+        uint32_t g = runs(phases->Get(p));
         if (g >= all.size() || all.Get(g)->phase_of() != self ||
             phases->Get(p)->inputs()->size() != all.Get(g)->inputs()->size())
           return "phase";
+        if (const sc::PhaseLoop *loop = phases->Get(p)->loop()) {
+          // The body takes (i64[], i1[], carried...) and gives a one-byte
+          // condition first; every mapped value is inside it.
+          const sc::Function &body = *all.Get(g);
+          auto scalar = [](const sc::TensorType *t, sc::ElementType e) {
+            return t->element_type() == e && t->shape()->size() == 0;
+          };
+          if (phases->Get(p)->function() != 0xFFFFFFFFu ||
+              body.inputs()->size() < 2 + uint64_t(loop->carried()) ||
+              loopValues(phases->Get(p)) < 1 + uint64_t(loop->carried()) ||
+              !scalar(body.inputs()->Get(0), sc::ElementType::I64) ||
+              !scalar(body.inputs()->Get(1), sc::ElementType::I1))
+            return "loop phase";
+          if (const auto *where = loop->outputs())
+            for (int32_t k : *where)
+              if (k >= 0 ? uint32_t(k) >= body.outputs()->size()
+                         : uint64_t(-1 - int64_t(k)) >= body.inputs()->size())
+                return "loop output";
+          int64_t first = loop->outputs() ? loop->outputs()->Get(0) : 0;
+          const sc::TensorType *condition =
+              first >= 0 && uint64_t(first) < body.outputs()->size()
+                  ? body.outputs()->Get(first)
+              : first < 0 ? body.inputs()->Get(-1 - first)
+                          : nullptr;
+          if (!condition || !scalar(condition, sc::ElementType::I1))
+            return "loop condition";
+        }
         for (const sc::PhaseSource *s : *phases->Get(p)->inputs())
           if (!sourceOk(s, p, true))
             return "phase input";

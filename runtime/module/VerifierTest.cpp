@@ -451,6 +451,49 @@ TEST(VerifierTest, Phases) {
   expectRejected(bad, "is a phase and has phases or specializations");
 }
 
+// A loop phase (minor version 11) names its body in PhaseLoop and no
+// function of its own; the body takes (i64[], i1[], carried...) and gives
+// a condition and each carried value's next of its type, every value of
+// PhaseLoop.outputs inside it; the phase's outputs are the carried values
+// and the scans stacked (a `?` before the slice).
+TEST(VerifierTest, LoopPhases) {
+  for (bool mapped : {false, true}) {
+    ModuleSpec spec = test::loopCountSpec(mapped);
+    Status status = verifySpec(spec);
+    ASSERT_TRUE(status.ok()) << status.toString();
+    EXPECT_EQ(
+        checkVerifiedModule(buildModule(spec).data(), buildModule(spec).size()),
+        "");
+    ModuleSpec bad = spec;
+    bad.Functions[0].Loops.clear(); // the body run once: a 1.10 phase
+    expectRejected(bad, "is no phase output of its type");
+    bad = spec;
+    bad.Functions[0].Loops[0].Carried = 3;
+    expectRejected(bad, "phase 0 repeats function 'count_body', which does "
+                        "not take (i64[], i1[], 3 carried values...)");
+    bad = spec;
+    bad.Functions[1].Inputs[0].ElementType =
+        static_cast<uint8_t>(schema::ElementType::F64);
+    expectRejected(bad, "phase 0 repeats function 'count_body'");
+    bad = spec;
+    bad.Functions[0].Loops[0].Outputs = {-2, 0, 5};
+    expectRejected(bad, "phase 0 repeats function 'count_body'");
+    bad = spec;
+    bad.Functions[0].Loops[0].Outputs = {-4, 0, 1};
+    expectRejected(bad, "phase 0 repeats function 'count_body'");
+    bad = spec;
+    bad.Functions[0].Outputs[1].Shape = {4}; // a scan's rows are the steps'
+    Status scans = verifySpec(bad);
+    EXPECT_TRUE(scans.ok()) << "a static extent agrees with `?`";
+    bad = spec;
+    bad.Functions[0].Outputs[1].Shape = {};
+    expectRejected(bad, "output 1 is no phase output of its type");
+    bad = spec;
+    bad.Functions[1].PhaseOf = 0xFFFFFFFFu;
+    expectRejected(bad, "which is not a phase of it");
+  }
+}
+
 TEST(VerifierTest, HostileFunctionNameIsEscaped) {
   ModuleSpec spec = validModuleSpec();
   spec.Functions[0].Name = "ma\nin'" + std::string(100, 'x');

@@ -21,10 +21,7 @@ StatusOr<BenchmarkSamples> benchmarkWithTransfers(
     const std::vector<HostTensor> &inputs, const BenchmarkOptions &options) {
   BenchmarkSamples samples;
   samples.NoDeviceTime =
-      function.Phased
-          ? "a function run in phases (its output shapes depend on values it "
-            "computes) is timed by the host's clock only, with its transfers"
-          : "calls with host tensors are timed by the host's clock only";
+      "calls with host tensors are timed by the host's clock only";
   for (int64_t i = 0; i < options.Warmup; ++i)
     KILN_RETURN_IF_ERROR(instance.call(function.Name, inputs).status());
   samples.HostSeconds.reserve(static_cast<size_t>(options.Repetitions));
@@ -49,9 +46,7 @@ StatusOr<BenchmarkSamples> runBenchmark(
   if (options.Warmup < 0 || options.Repetitions < 0)
     return KILN_ERROR(InvalidArgument,
                       "warm-up and repetition counts must not be negative");
-  // A phased function's outputs cannot be sized before a call: its calls
-  // take host tensors, as call() allocates what each computes.
-  if (options.IncludeTransfers || function.Phased)
+  if (options.IncludeTransfers)
     return benchmarkWithTransfers(instance, function, inputs, options);
 
   // call() checks host tensors against the signature; device buffers only
@@ -78,8 +73,19 @@ StatusOr<BenchmarkSamples> runBenchmark(
                         inputs[i].Data.size(), " bytes of data");
     shapes.push_back(inputs[i].Shape);
   }
-  KILN_ASSIGN_OR_RETURN(std::vector<module::TensorSpec> outputTypes,
-                        instance.outputTypes(function.Name, shapes, inputs));
+  // A phased function's output shapes are known only by calling it: one
+  // call on the host tensors gives them (the same inputs give the same
+  // shapes), then the timed calls run on device buffers of those sizes.
+  std::vector<module::TensorSpec> outputTypes;
+  if (function.Phased) {
+    KILN_ASSIGN_OR_RETURN(std::vector<HostTensor> first,
+                          instance.call(function.Name, inputs));
+    for (const HostTensor &output : first)
+      outputTypes.push_back({output.Type, output.Shape});
+  } else {
+    KILN_ASSIGN_OR_RETURN(outputTypes,
+                          instance.outputTypes(function.Name, shapes, inputs));
+  }
 
   hal::Device &device = *instance.device();
   KILN_ASSIGN_OR_RETURN(std::vector<std::shared_ptr<hal::Buffer>> inputBuffers,
@@ -108,7 +114,12 @@ StatusOr<BenchmarkSamples> runBenchmark(
 
   StatusOr<std::shared_ptr<hal::SubmissionTimer>> timer =
       device.createSubmissionTimer();
-  if (timer.ok()) {
+  if (function.Phased) {
+    // Its phases are submissions the host waits for in turn.
+    samples.NoDeviceTime =
+        "a function run in phases (its output shapes depend on values it "
+        "computes) is timed by the host's clock only";
+  } else if (timer.ok()) {
     // The host pass just ran: the device is as warm as it gets.
     samples.DeviceSeconds.reserve(static_cast<size_t>(options.Repetitions));
     for (int64_t i = 0; i < options.Repetitions; ++i) {

@@ -4,6 +4,8 @@
 #include "runtime/hal/DeviceParamName.h"
 
 #include "runtime/hal/DriverRegistry.h"
+#include "runtime/module/ModuleFile.h"
+#include "runtime/module/TestModule.h"
 #include "runtime/tooling/BenchmarkTestModule.h"
 
 #include <gtest/gtest.h>
@@ -96,6 +98,45 @@ TEST_P(BenchmarkLoopTest, IncludeTransfersTimesWholeCalls) {
   expectOutputs(samples->Outputs);
   // Warm-up plus timed calls, one recording.
   EXPECT_EQ(Instance->recordingCount(), 1u);
+}
+
+// A phased function's output shapes are known only by calling it: one
+// call on the host tensors sizes the outputs, then the timed calls run on
+// device buffers (the host's clock only, which it says).
+TEST_P(BenchmarkLoopTest, PhasedFunctionsRunOnDeviceBuffers) {
+  auto device = hal::DriverRegistry::global().createDevice(GetParam());
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  std::vector<uint8_t> bytes =
+      module::test::buildModule(module::test::loopCountSpec(false));
+  auto file = module::ModuleFile::fromBytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(file.ok()) << file.status().toString();
+  auto instance = module::ModuleInstance::create(*device, *file);
+  ASSERT_TRUE(instance.ok()) << instance.status().toString();
+  auto loop = (*instance)->lookup("count_loop");
+  ASSERT_TRUE(loop.ok());
+  auto i64 = [](int64_t v) {
+    std::vector<uint8_t> data(8);
+    std::memcpy(data.data(), &v, 8);
+    return hostTensor(ElementType::I64, {}, data);
+  };
+  BenchmarkOptions options;
+  options.Warmup = 1;
+  options.Repetitions = 3;
+  options.ReadOutputs = true;
+  auto samples = runBenchmark(
+      **instance, **loop,
+      {i64(4), hostTensor(ElementType::I1, {}, {1}), i64(7)}, options);
+  ASSERT_TRUE(samples.ok()) << samples.status().toString();
+  EXPECT_EQ(samples->HostSeconds.size(), 3u);
+  EXPECT_TRUE(samples->DeviceSeconds.empty());
+  EXPECT_NE(samples->NoDeviceTime.find("run in phases"), std::string::npos)
+      << samples->NoDeviceTime;
+  ASSERT_EQ(samples->Outputs.size(), 2u);
+  EXPECT_EQ(samples->Outputs[0].Data, i64(3).Data);
+  EXPECT_EQ(samples->Outputs[1].Shape, std::vector<int64_t>{4});
+  std::vector<int64_t> rows(4);
+  std::memcpy(rows.data(), samples->Outputs[1].Data.data(), 32);
+  EXPECT_EQ(rows, (std::vector<int64_t>{0, 1, 2, 3}));
 }
 
 TEST_P(BenchmarkLoopTest, InputsAreCheckedBeforeAnythingRuns) {

@@ -577,7 +577,7 @@ def checkPhases(s: Suite):
     of y > 0) runs as phases: on the CPU it prints the nonzero positions;
     compiled for a GPU with its batch-1 specialization (another symbolic
     input), both functions are phased and the module loads;
-    kiln-benchmark-module times it with its transfers by the host's clock
+    kiln-benchmark-module times it by the host's clock
     (its output shapes are known only by calling it) and says so."""
     import numpy as np
     import onnx
@@ -612,7 +612,7 @@ def checkPhases(s: Suite):
     ok = (not r.problem and r.rc == 0 and "1x2xf32=[0 2]" in r.stdout
           and "2x3xi64=[0 0 1][0 2 1]" in r.stdout)
     s.report.result(ok, "phases/run", "" if ok else r.describe())
-    # Timed with its transfers by the host's clock, which it says.
+    # Timed by the host's clock, which it says.
     r = s.run([s.tool("kiln-benchmark-module"), "--device=local-sync",
                f"--module={cpu}", "--input=1x2xf32=-1 2", y,
                "--benchmark_repetitions=2"])

@@ -70,10 +70,31 @@ def TosaUnrollWhileLoops : Pass<"kiln-tosa-unroll-while-loops",
     loop-carried values it reads from constant initial values through the
     ops' folders (a counter against a limit), runs its body a number of
     times known here: the body is cloned that many times (at most
-    `kMaxUnrolledWhileSteps`). Any other loop is an error at the op.
+    `kMaxUnrolledWhileSteps`). Any other loop is left to
+    kiln-tosa-outline-while-loops (the runtime repeats it).
     Logic: `countWhileLoopSteps` (TosaUnrollWhileLoops.h).
   }];
   let dependentDialects = ["mlir::tensor::TensorDialect"];
+}
+
+def TosaOutlineWhileLoops : Pass<"kiln-tosa-outline-while-loops",
+                                  "mlir::ModuleOp"> {
+  let summary = "Makes a tosa.while_loop of a trip count known per call a "
+                "loop the runtime repeats";
+  let description = [{
+    Issue 19 item 4. Runs after kiln-tosa-unroll-while-loops, which writes
+    out the loops whose trip count follows from constants: each other
+    tosa.while_loop at the top of a function has its body, then its
+    condition on the values the body gives, made a function of the module
+    on (iteration, condition, the loop's values, the values its regions
+    read), and becomes the call of a loop without a trip count
+    (compiler/host/LoopCalls.h), the condition on the first values computed
+    where it was; kiln-split-phases makes it a loop phase. A loop inside
+    another op's region, or inside such a loop, is an error at the op.
+    Logic: `outlineWhileLoop` (TosaOutlineWhileLoops.h).
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
 }
 
 def TosaConcatToTensor : Pass<"kiln-tosa-concat-to-tensor",

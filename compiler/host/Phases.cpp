@@ -397,32 +397,6 @@ struct SplitPhasesPass : impl::SplitPhasesBase<SplitPhasesPass> {
 
 } // namespace
 
-std::optional<LoopCall> loopCallOf(Operation *op) {
-  auto call = dyn_cast_or_null<func::CallOp>(op);
-  if (!call)
-    return std::nullopt;
-  auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
-      call, call.getCalleeAttr());
-  auto body = callee
-                  ? callee->getAttrOfType<FlatSymbolRefAttr>(kLoopBodyAttrName)
-                  : FlatSymbolRefAttr();
-  auto carried = callee
-                     ? callee->getAttrOfType<IntegerAttr>(kLoopCarriedAttrName)
-                     : IntegerAttr();
-  if (!body || !carried)
-    return std::nullopt;
-  auto function =
-      SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(call, body);
-  if (!function)
-    return std::nullopt;
-  LoopCall loop{function, carried.getInt(), {}};
-  if (auto outputs =
-          callee->getAttrOfType<DenseI64ArrayAttr>(kLoopOutputsAttrName))
-    loop.Outputs.assign(outputs.asArrayRef().begin(),
-                        outputs.asArrayRef().end());
-  return loop;
-}
-
 FailureOr<std::optional<PhaseChain>> splitIntoPhases(func::FuncOp func) {
   return Splitter(func).run();
 }

@@ -18,6 +18,7 @@
 #ifndef KILN_COMPILER_HOST_PHASES_H
 #define KILN_COMPILER_HOST_PHASES_H
 
+#include "compiler/host/LoopCalls.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -28,35 +29,6 @@ namespace kiln {
 
 /// The module attribute listing the functions split into phases.
 inline constexpr llvm::StringLiteral kPhaseChainsAttrName = "kiln.phase_chains";
-/// A phase function's attribute naming the function it is a phase of.
-inline constexpr llvm::StringLiteral kPhaseOfAttrName = "kiln.phase_of";
-
-/// A run-time loop (ONNX Loop with a trip count or condition known per
-/// call) before the split: a `func.call` of a declaration carrying these
-/// attributes, on (trip count: tensor<i64>, condition: tensor<i1>, the
-/// carried values' first values, the values the body reads) and giving the
-/// carried values' last values, then each scan output stacked (a leading
-/// `?`). `kiln.loop_body` names the body, a public function on
-/// (iteration: tensor<i64>, condition: tensor<i1>, carried..., read...)
-/// giving (condition: tensor<i1>, carried..., one slice per scan output),
-/// marked `kiln.phase_of` the function it is a loop of; `kiln.loop_carried`
-/// is how many values it carries. The split makes each such call a loop
-/// phase (module.fbs PhaseLoop).
-inline constexpr llvm::StringLiteral kLoopBodyAttrName = "kiln.loop_body";
-inline constexpr llvm::StringLiteral kLoopCarriedAttrName = "kiln.loop_carried";
-/// Optional: where each of the body's values (condition, carried...,
-/// slices...) is, as module.fbs PhaseLoop.outputs (k >= 0 its result k,
-/// k < 0 its input -1 - k); absent, its results in order.
-inline constexpr llvm::StringLiteral kLoopOutputsAttrName = "kiln.loop_outputs";
-
-/// The body `call` repeats and how many values it carries, where `call`
-/// runs a run-time loop; std::nullopt otherwise.
-struct LoopCall {
-  mlir::func::FuncOp Body;
-  int64_t Carried = 0;
-  std::vector<int64_t> Outputs; // empty: the body's results in order
-};
-std::optional<LoopCall> loopCallOf(mlir::Operation *op);
 
 /// Where a phase's input or a phased function's output comes from: output
 /// `Index` of phase `Phase`, or with Phase == kFunctionInput the function's

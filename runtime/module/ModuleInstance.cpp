@@ -1,6 +1,7 @@
 //===- ModuleInstance.cpp -------------------------------------------------===//
 
 #include "runtime/module/ModuleInstance.h"
+#include "schema/LoopSteps.h"
 #include "schema/Specializations.h"
 
 #include "runtime/hal/BufferTransfer.h"
@@ -1024,10 +1025,7 @@ ModuleInstance::runPhases(Function &function,
   return Status();
 }
 
-// How many times one call may run a loop's body: a trip count or
-// condition from a model or a call is data, and a loop past this is an
-// error rather than a call that never returns.
-constexpr int64_t kMaxLoopSteps = int64_t(1) << 20;
+using schema::kMaxLoopSteps;
 
 Status ModuleInstance::runLoop(Function &body, uint32_t carried,
                                std::span<const int32_t> where,

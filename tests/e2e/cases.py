@@ -1682,6 +1682,26 @@ dynamicCase(DYN, "compress_positive",
             tol=("f32", "exact"))
 
 
+def _whileDoubling(x, limit):
+    """acc = 2 acc + x while sum |acc| < limit; the condition as the
+    module computes it, in f32; (acc, steps)."""
+    acc32, acc, steps = x.copy(), f64(x), 0
+    while np.float32(limit[0]) > np.abs(acc32).sum(dtype=np.float32):
+        acc32 = acc32 * np.float32(2) + x
+        acc = 2 * acc + f64(x)
+        steps += 1
+    return acc, np.array(steps, np.int32)
+
+
+# A tosa.while_loop the runtime repeats, one module at several limits: one
+# reached after some steps, after many, and one reached before the first.
+for _variant, _lo, _hi in (("limit_20", 20.0, 30.0), ("limit_1e4", 1e4, 2e4),
+                           ("limit_below", -1.0, -0.5)):
+    CASES.append(Case(DYN, "while_doubling",
+                      (I("8xf32"), I("1xf32", _lo, _hi)), _whileDoubling,
+                      ("f32", "exact"), None, _variant))
+
+
 # Batches in each of the GPU kernels' buckets (1, 4, 16, past them).
 dynamicCase(DYN, "conv_pad_batch",
             [[I(f"{n}x8x8x16xf32"), I("3x3x16x64xf32")]

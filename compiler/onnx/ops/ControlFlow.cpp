@@ -23,8 +23,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/host/Phases.h"
+#include "compiler/host/LoopCalls.h"
 #include "compiler/onnx/ops/Common.h"
+#include "schema/LoopSteps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -519,42 +520,11 @@ LogicalResult convertRuntimeLoop(NodeContext &ctx, const onnx::GraphProto &body,
         RankedTensorType::get(shape, slice.Type.getElementType()));
     dtypes.push_back(slice.DType);
   }
-  // A function with dynamic shapes copies no value into a result, so the
-  // body returns each value it computes once; where each of the loop's
-  // values is (an input passed through: the condition; a scan output that
-  // is a carried value) goes to kiln.loop_outputs.
-  llvm::SmallVector<Value> returned;
-  llvm::SmallVector<int64_t> where;
-  for (Value result : results) {
-    if (auto arg = dyn_cast<BlockArgument>(result)) {
-      where.push_back(-1 - static_cast<int64_t>(arg.getArgNumber()));
-      continue;
-    }
-    auto at = llvm::find(returned, result);
-    where.push_back(at - returned.begin());
-    if (at == returned.end())
-      returned.push_back(result);
-  }
-  func::ReturnOp::create(fb, loc, returned);
-  bodyFunc.setFunctionType(b.getFunctionType(entry.getArgumentTypes(),
-                                             ValueRange(returned).getTypes()));
   auto enclosing = cast<func::FuncOp>(b.getInsertionBlock()->getParentOp());
-  bodyFunc->setAttr(kPhaseOfAttrName, enclosing.getSymNameAttr());
   for (OnnxValue &capture : imported->Captures)
     operands.push_back(tensorOf(ctx, capture));
-  // The declaration standing for the loop until kiln-split-phases.
-  OpBuilder mb =
-      OpBuilder::atBlockEnd(enclosing->getParentOfType<ModuleOp>().getBody());
-  auto decl = func::FuncOp::create(
-      mb, loc, (bodyFunc.getSymName() + "_run").str(),
-      b.getFunctionType(ValueRange(operands).getTypes(), resultTypes));
-  decl.setPrivate();
-  decl->setAttr(kLoopBodyAttrName,
-                FlatSymbolRefAttr::get(bodyFunc.getSymNameAttr()));
-  decl->setAttr(kLoopCarriedAttrName, b.getI64IntegerAttr(carried));
-  if (returned.size() != results.size())
-    decl->setAttr(kLoopOutputsAttrName, b.getDenseI64ArrayAttr(where));
-  auto call = func::CallOp::create(b, loc, decl, operands);
+  func::CallOp call = buildLoopCall(b, loc, bodyFunc, enclosing.getSymName(),
+                                    carried, results, operands, resultTypes);
   for (auto [i, dtype] : llvm::enumerate(dtypes))
     ctx.setOutput(i, call.getResult(i), dtype);
   return success();
@@ -576,6 +546,11 @@ LogicalResult convertLoop(NodeContext &ctx) {
   if (trips && (trips->numElements() != 1 || !isIntegerDType(trips->dtype())))
     return ctx.emitError() << "trip count must be one integer";
   bool conditionPerCall = ctx.hasInput(1) && !ctx.constantInput(1);
+  if (trips && trips->intAt(0) > schema::kMaxLoopSteps)
+    return ctx.unsupported("loop of " + std::to_string(trips->intAt(0)) +
+                           " steps (the runtime runs at most " +
+                           std::to_string(schema::kMaxLoopSteps) +
+                           " per call)");
   if (!trips || trips->intAt(0) > kMaxRecurrentSteps ||
       (conditionPerCall && scanned > 0))
     return convertRuntimeLoop(ctx, *body, carried, scanned);

@@ -401,3 +401,25 @@ func.func @compress_positive(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<i64>) 
   } -> tensor<?xf32>
   return %picked, %count : tensor<?xf32>, tensor<i64>
 }
+
+// A tosa.while_loop whose condition reads what the loop computes (the sum
+// of |acc| below a limit given per call): the runtime repeats its body, a
+// loop phase (kiln-tosa-outline-while-loops). acc = 2 acc + x per step;
+// the steps taken are returned too.
+func.func @while_doubling(%x: tensor<8xf32>, %limit: tensor<1xf32>) -> (tensor<8xf32>, tensor<i32>) {
+  %zero = "tosa.const"() <{values = dense<0> : tensor<i32>}> : () -> tensor<i32>
+  %0:2 = tosa.while_loop (%i = %zero, %acc = %x) : (tensor<i32>, tensor<8xf32>) -> (tensor<i32>, tensor<8xf32>) {
+    %a = tosa.abs %acc : (tensor<8xf32>) -> tensor<8xf32>
+    %s = tosa.reduce_sum %a {axis = 0 : i32} : (tensor<8xf32>) -> tensor<1xf32>
+    %c = tosa.greater %limit, %s : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xi1>
+    tosa.yield %c : tensor<1xi1>
+  } do {
+  ^bb0(%i: tensor<i32>, %acc: tensor<8xf32>):
+    %one = "tosa.const"() <{values = dense<1> : tensor<i32>}> : () -> tensor<i32>
+    %n = tosa.add %i, %one : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %d = tosa.add %acc, %acc : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %s = tosa.add %d, %x : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    tosa.yield %n, %s : tensor<i32>, tensor<8xf32>
+  }
+  return %0#1, %0#0 : tensor<8xf32>, tensor<i32>
+}

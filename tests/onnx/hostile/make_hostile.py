@@ -815,7 +815,7 @@ def scan_unrolled_past_budget(p):
 @case("loop_trip_count_1e12", "loop_long")
 def loop_trip_count_1e12(p):
     """A Loop of 10^12 steps given as a constant: the importer unrolls at
-    most 4096."""
+    most 4096, the runtime repeats at most 2^20 per call."""
     body = helper.make_graph(
         [node("Identity", ["c_in"], ["c_out"], "keep"),
          node("Relu", ["v_in"], ["v_out"], "relu")], "body",

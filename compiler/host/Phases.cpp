@@ -137,8 +137,9 @@ PhaseSource Splitter::sourceFor(unsigned p, Value value) {
   Operation *def = value.getDefiningOp();
   unsigned from;
   if (isRecomputed(def)) {
-    // A constant the loop takes comes from the ordinary phase before it.
-    from = NormalPhase.lookup(Phases[p].Level);
+    // A constant the loop takes comes from the first ordinary phase that
+    // knows all it is computed from, which runs before the loop.
+    from = NormalPhase.lookup(Levels.lookup(def));
     (void)lookup(from, value);
   } else {
     from = phaseOf(def);

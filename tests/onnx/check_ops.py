@@ -3021,6 +3021,41 @@ def loop_growing_carried_value():
 
 
 @case
+def if_branches_of_different_shapes():
+    """An If on a condition given per call whose branches' outputs differ
+    in shape (Relu of w = 2x, 2 elements; Concat of x and w, 4; and a
+    second output of one shape in both): one branch runs per call, as two
+    loops of at most one step, reading w, which the graph computes."""
+    then_body = helper.make_graph(
+        [helper.make_node("Relu", ["w"], ["a"]),
+         helper.make_node("Neg", ["x"], ["n"])], "then", [],
+        [helper.make_tensor_value_info("a", TensorProto.FLOAT, [2]),
+         helper.make_tensor_value_info("n", TensorProto.FLOAT, [2])])
+    else_body = helper.make_graph(
+        [helper.make_node("Concat", ["x", "w"], ["b"], axis=0),
+         helper.make_node("Abs", ["x"], ["m"])], "else", [],
+        [helper.make_tensor_value_info("b", TensorProto.FLOAT, [4]),
+         helper.make_tensor_value_info("m", TensorProto.FLOAT, [2])])
+    nodes = [helper.make_node("Add", ["x", "x"], ["w"]),
+             helper.make_node("If", ["c"], ["y", "z"], then_branch=then_body,
+                              else_branch=else_body)]
+    model = dynamicGraph(nodes, [("c", [], TensorProto.BOOL), ("x", [2])],
+                         [("y", None), ("z", [2])], {})
+    inputs, refs = Calls(), Calls()
+    for k, c in enumerate([True, False, True]):
+        x = rand((2,), 490 + k)
+        w = 2 * x.astype(np.float64)
+        if c:
+            ref = [np.maximum(w, 0), -x.astype(np.float64)]
+        else:
+            ref = [np.concatenate([x.astype(np.float64), w]),
+                   np.abs(x.astype(np.float64))]
+        inputs.append([np.array(c), x])
+        refs.append(ref)
+    return model, inputs, refs
+
+
+@case
 def compress_nonzero_by_computed_condition():
     """NonZero and Compress of conditions the model computes (x > 0, and
     y < 0.25 then And with x's first column > 0): a kernel counts the true

@@ -28,6 +28,7 @@
 #include "schema/LoopSteps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "onnx/onnx_pb.h"
 
@@ -75,6 +76,10 @@ void forward(NodeContext &ctx, size_t i, const OnnxValue &value) {
     ctx.setOutput(i, value.Value, value.DType);
 }
 
+FailureOr<bool> convertIfByLoops(NodeContext &ctx,
+                                 const onnx::GraphProto &thenBranch,
+                                 const onnx::GraphProto &elseBranch);
+
 LogicalResult convertIf(NodeContext &ctx) {
   const onnx::GraphProto *thenBranch = graphAttr(ctx, "then_branch");
   const onnx::GraphProto *elseBranch = graphAttr(ctx, "else_branch");
@@ -95,6 +100,11 @@ LogicalResult convertIf(NodeContext &ctx) {
       forward(ctx, i, value);
     return success();
   }
+  // Branches whose outputs differ in shape: one of two loops of at most
+  // one step runs, by the condition.
+  FailureOr<bool> byLoops = convertIfByLoops(ctx, *thenBranch, *elseBranch);
+  if (failed(byLoops) || *byLoops)
+    return byLoops;
   FailureOr<llvm::SmallVector<OnnxValue>> thenOut =
       importBody(ctx, *thenBranch, {}, outputs);
   if (failed(thenOut))
@@ -116,8 +126,7 @@ LogicalResult convertIf(NodeContext &ctx) {
           " of a condition known per call from branches giving " +
           dtypeName(a.DType) + "[" + shapeString(shape) + "] and " +
           dtypeName(c.DType) + "[" + shapeString(c.Type.getShape()) +
-          "] (both branches run and their outputs are selected: one static "
-          "shape and type)");
+          "] (one element type and rank)");
     Value selected = buildElementwise(
         b, loc, {cond, tensorOf(ctx, a), tensorOf(ctx, c)}, shape,
         a.Type.getElementType(), [](OpBuilder &nb, Location l, ValueRange v) {
@@ -528,6 +537,110 @@ LogicalResult convertRuntimeLoop(NodeContext &ctx, const onnx::GraphProto &body,
   for (auto [i, dtype] : llvm::enumerate(dtypes))
     ctx.setOutput(i, call.getResult(i), dtype);
   return success();
+}
+
+/// An If on a condition known per call whose branches' outputs differ in
+/// shape (one element type and rank), as two loops the runtime repeats at
+/// most once (compiler/host/LoopCalls.h): the else branch's body runs when
+/// the condition is false, carrying placeholders of the outputs' joined
+/// types (`?` where they differ) otherwise; the then branch's runs when it
+/// is true, carrying the else loop's values otherwise. So exactly one
+/// branch runs and its values come out. False, leaving nothing, where the
+/// outputs agree (one static type: the caller selects) or a branch cannot
+/// be a function of its own (the caller imports it inline and says why).
+FailureOr<bool> convertIfByLoops(NodeContext &ctx,
+                                 const onnx::GraphProto &thenBranch,
+                                 const onnx::GraphProto &elseBranch) {
+  size_t outputs = ctx.numOutputs();
+  std::optional<ImportScope::BodyFunction> branches[2];
+  {
+    // A trial: what goes wrong here is said by the inline import.
+    ScopedDiagnosticHandler quiet(ctx.context(),
+                                  [](Diagnostic &) { return success(); });
+    const onnx::GraphProto *graphs[2] = {&thenBranch, &elseBranch};
+    for (auto [k, graph] : llvm::enumerate(graphs)) {
+      FailureOr<ImportScope::BodyFunction> function =
+          ctx.scope().ImportBodyFunction(*graph, {}, ctx.displayName());
+      if (succeeded(function))
+        branches[k] = std::move(*function);
+    }
+  }
+  auto dropBoth = [&] {
+    for (auto &branch : branches)
+      if (branch)
+        branch->Func.erase();
+  };
+  bool agree = branches[0] && branches[1] &&
+               branches[0]->Outputs.size() == outputs &&
+               branches[1]->Outputs.size() == outputs;
+  bool fit = agree;
+  for (size_t i = 0; fit && i < outputs; ++i) {
+    const OnnxValue &a = branches[0]->Outputs[i], &c = branches[1]->Outputs[i];
+    agree = agree && a.DType == c.DType && a.Type == c.Type &&
+            a.Type.hasStaticShape();
+    fit = a.DType == c.DType && a.Type.getRank() == c.Type.getRank();
+  }
+  if (agree || !fit) {
+    dropBoth();
+    return false;
+  }
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Type i64 = b.getI64Type(), i1 = b.getI1Type();
+  llvm::SmallVector<Type> joined;
+  llvm::SmallVector<Value> placeholders;
+  for (size_t i = 0; i < outputs; ++i) {
+    auto type =
+        joinTypes(branches[0]->Outputs[i].Type, branches[1]->Outputs[i].Type);
+    joined.push_back(type);
+    // Never read: one element along each dimension the branches differ in.
+    llvm::SmallVector<int64_t> shape(type.getShape());
+    for (int64_t &d : shape)
+      d = ShapedType::isDynamic(d) ? 1 : d;
+    Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+    Value filled = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+    placeholders.push_back(tensor::CastOp::create(b, loc, type, filled));
+  }
+  Value cond = reshapeTo(b, loc, ctx.input(0), {});
+  Value notCond = buildElementwise(
+      b, loc, {cond}, {}, i1, [](OpBuilder &nb, Location l, ValueRange v) {
+        Value one = arith::ConstantIntOp::create(nb, l, 1, 1);
+        return Value(arith::XOrIOp::create(nb, l, v[0], one));
+      });
+  Value once = scalarTensor(b, loc, i64, 1);
+  auto enclosing = cast<func::FuncOp>(b.getInsertionBlock()->getParentOp());
+  // A branch's function as a loop body: (iteration, condition, carried...)
+  // before the values it reads; its condition passed through.
+  auto loopOf = [&](ImportScope::BodyFunction &branch, Value runs,
+                    ValueRange firsts) {
+    func::FuncOp body = branch.Func;
+    llvm::SmallVector<Type> types = {RankedTensorType::get({}, i64),
+                                     RankedTensorType::get({}, i1)};
+    llvm::append_range(types, joined);
+    // All before the arguments the import gave it (what it reads), in turn.
+    llvm::SmallVector<unsigned> at(types.size(), 0);
+    llvm::SmallVector<DictionaryAttr> attrs(at.size());
+    llvm::SmallVector<Location> locs(at.size(), loc);
+    (void)body.insertArguments(at, types, attrs, locs);
+    OpBuilder fb = OpBuilder::atBlockEnd(&body.getBody().front());
+    llvm::SmallVector<Value> values = {body.getArgument(1)};
+    for (OnnxValue &output : branch.Outputs)
+      values.push_back(materialize(fb, output));
+    llvm::SmallVector<Value> operands = {once, runs};
+    llvm::append_range(operands, firsts);
+    for (OnnxValue &capture : branch.Captures)
+      operands.push_back(tensorOf(ctx, capture));
+    return buildLoopCall(b, loc, body, enclosing.getSymName(),
+                         static_cast<int64_t>(outputs), values, operands,
+                         joined);
+  };
+  func::CallOp otherwise = loopOf(*branches[1], notCond, placeholders);
+  func::CallOp taken = loopOf(*branches[0], cond, otherwise.getResults());
+  for (size_t i = 0; i < outputs; ++i)
+    ctx.setOutput(i, taken.getResult(i), branches[0]->Outputs[i].DType);
+  return true;
 }
 
 LogicalResult convertLoop(NodeContext &ctx) {

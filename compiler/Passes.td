@@ -71,16 +71,15 @@ def TosaUnrollWhileLoops : Pass<"kiln-tosa-unroll-while-loops",
     ops' folders (a counter against a limit), runs its body a number of
     times known here: the body is cloned that many times (at most
     `kMaxUnrolledWhileSteps`). Any other loop is left to
-    kiln-tosa-outline-while-loops (the runtime repeats it).
+    kiln-tosa-outline-control-flow (the runtime repeats it).
     Logic: `countWhileLoopSteps` (TosaUnrollWhileLoops.h).
   }];
   let dependentDialects = ["mlir::tensor::TensorDialect"];
 }
 
-def TosaOutlineWhileLoops : Pass<"kiln-tosa-outline-while-loops",
-                                  "mlir::ModuleOp"> {
-  let summary = "Makes a tosa.while_loop of a trip count known per call a "
-                "loop the runtime repeats";
+def TosaOutlineControlFlow : Pass<"kiln-tosa-outline-control-flow",
+                                   "mlir::ModuleOp"> {
+  let summary = "Makes TOSA control flow known per call run by the runtime";
   let description = [{
     Issue 19 item 4. Runs after kiln-tosa-unroll-while-loops, which writes
     out the loops whose trip count follows from constants: each other
@@ -91,9 +90,14 @@ def TosaOutlineWhileLoops : Pass<"kiln-tosa-outline-while-loops",
     (compiler/host/LoopCalls.h), the condition on the first values computed
     where it was; kiln-split-phases makes it a loop phase. A loop inside
     another op's region, or inside such a loop, is an error at the op.
-    Logic: `outlineWhileLoop` (TosaOutlineWhileLoops.h).
+    Each tosa.cond_if at the top of a function with a result of dynamic
+    shape (which kiln-tosa-cond-if-to-select cannot select between) has
+    each branch made a function and becomes two loops of at most one step
+    (buildBranchLoops), so only the branch taken runs.
+    Logic: `outlineWhileLoop`, `outlineCondIf` (TosaOutlineControlFlow.h).
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect"];
 }
 

@@ -74,7 +74,7 @@ void buildInputPipeline(OpPassManager &pm) {
   pm.addPass(createVerifyInput());
   pm.addPass(createInlinerPass());
   pm.addNestedPass<func::FuncOp>(createTosaUnrollWhileLoops());
-  pm.addPass(createTosaOutlineWhileLoops());
+  pm.addPass(createTosaOutlineControlFlow());
   pm.addNestedPass<func::FuncOp>(createTosaCondIfToSelect());
   // Kiln accepts every element type its back ends handle, not only the TOSA
   // profiles', so TOSA's profile validation stays off.

@@ -2,6 +2,9 @@
 
 #include "compiler/host/LoopCalls.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -72,6 +75,53 @@ func::CallOp buildLoopCall(OpBuilder &b, Location loc, func::FuncOp body,
   if (returned.size() != values.size())
     decl->setAttr(kLoopOutputsAttrName, b.getDenseI64ArrayAttr(where));
   return func::CallOp::create(b, loc, decl, operands);
+}
+
+SmallVector<Value> buildBranchLoops(OpBuilder &b, Location loc, StringRef owner,
+                                    Value cond, TypeRange types,
+                                    BranchBody &taken, BranchBody &otherwise) {
+  Type i64 = b.getI64Type(), i1 = b.getI1Type();
+  auto scalar = [](Type element) { return RankedTensorType::get({}, element); };
+  SmallVector<Value> placeholders;
+  for (Type t : types) {
+    auto type = cast<RankedTensorType>(t);
+    // Never read: one element along each dimension the branches differ in.
+    SmallVector<int64_t> shape(type.getShape());
+    for (int64_t &d : shape)
+      d = ShapedType::isDynamic(d) ? 1 : d;
+    Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+    Value filled = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
+    placeholders.push_back(tensor::CastOp::create(b, loc, type, filled));
+  }
+  Value once = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(scalar(i64), int64_t(1)));
+  Value yes = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(scalar(i1), true));
+  Value notCond = arith::XOrIOp::create(b, loc, cond, yes);
+  // A branch's function as a loop body: (iteration, condition, carried...)
+  // before the arguments it has, its condition passed through.
+  auto loopOf = [&](BranchBody &branch, Value runs, ValueRange firsts) {
+    func::FuncOp body = branch.Func;
+    SmallVector<Type> added = {scalar(i64), scalar(i1)};
+    llvm::append_range(added, types);
+    SmallVector<unsigned> at(added.size(), 0);
+    SmallVector<DictionaryAttr> attrs(added.size());
+    SmallVector<Location> locs(added.size(), loc);
+    (void)body.insertArguments(at, added, attrs, locs);
+    SmallVector<Value> values = {body.getArgument(1)};
+    llvm::append_range(values, branch.Values);
+    SmallVector<Value> operands = {once, runs};
+    llvm::append_range(operands, firsts);
+    llvm::append_range(operands, branch.Reads);
+    return buildLoopCall(b, loc, body, owner,
+                         static_cast<int64_t>(types.size()), values, operands,
+                         types);
+  };
+  func::CallOp first = loopOf(otherwise, notCond, placeholders);
+  func::CallOp second = loopOf(taken, cond, first.getResults());
+  return SmallVector<Value>(second.getResults());
 }
 
 } // namespace kiln

@@ -60,6 +60,27 @@ mlir::func::CallOp buildLoopCall(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::ValueRange operands,
                                  mlir::TypeRange resultTypes);
 
+/// One branch of an if the runtime decides: a function of the module whose
+/// entry block computes `Values` (one per result of the if) from its
+/// arguments, which stand for `Reads` of the caller, in order.
+struct BranchBody {
+  mlir::func::FuncOp Func;
+  llvm::SmallVector<mlir::Value> Values;
+  llvm::SmallVector<mlir::Value> Reads;
+};
+
+/// An if on `cond` (a 0-d tensor<i1>) known per call whose branches give
+/// values of different shapes, as two loops of at most one step
+/// (buildLoopCall, at `b`'s point): `otherwise`'s runs when the condition
+/// is false, carrying placeholders of `types` (one element along a `?`)
+/// when not; `taken`'s runs when it is true, carrying the first loop's
+/// values when not. So one branch runs per call and its values come out,
+/// of `types` (what each branch gives fits). Returns them.
+llvm::SmallVector<mlir::Value>
+buildBranchLoops(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef owner,
+                 mlir::Value cond, mlir::TypeRange types, BranchBody &taken,
+                 BranchBody &otherwise);
+
 } // namespace kiln
 
 #endif // KILN_COMPILER_HOST_LOOPCALLS_H

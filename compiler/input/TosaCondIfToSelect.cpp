@@ -129,7 +129,9 @@ struct TosaCondIfToSelectPass
     WalkResult left = getOperation().walk([](tosa::IfOp op) {
       op.emitError("tosa.cond_if: Kiln runs both branches and selects each "
                    "result, which needs results of static shape and "
-                   "branches without side effects");
+                   "branches without side effects (an if of results of "
+                   "dynamic shape at the top of a function runs only the "
+                   "branch taken)");
       return WalkResult::interrupt();
     });
     if (left.wasInterrupted())

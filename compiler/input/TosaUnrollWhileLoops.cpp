@@ -1,7 +1,7 @@
 //===- TosaUnrollWhileLoops.cpp - Counted tosa.while_loop unrolled --------===//
 //
 // A loop whose trip count is known only per call runs as the runtime's loop
-// (kiln-tosa-outline-while-loops), a submission and a read-back per step,
+// (kiln-tosa-outline-control-flow), a submission and a read-back per step,
 // so a loop whose condition
 // depends only on values the compiler can follow from constants (a counter
 // stepped by a constant against a constant limit: the common counted loop)

@@ -88,10 +88,12 @@ bool acceptsDynamicShapes(Operation *op) {
     return cast.getSource().getType().getElementType() ==
                cast.getType().getElementType() &&
            cast.getSource().getType().hasStaticShape();
+  // TOSA control flow of dynamic values runs as the runtime's loops
+  // (kiln-tosa-outline-control-flow), whose bodies are functions over `?`.
   return isa<func::FuncOp, func::ReturnOp, func::CallOp, tensor::EmptyOp,
              tensor::DimOp, tensor::PadOp, tensor::CollapseShapeOp,
-             tensor::ExpandShapeOp, tensor::ExtractSliceOp, tensor::ConcatOp>(
-      op);
+             tensor::ExpandShapeOp, tensor::ExtractSliceOp, tensor::ConcatOp,
+             tosa::IfOp, tosa::WhileOp, tosa::YieldOp>(op);
 }
 
 /// `what` says how `op` holds the value: "argument", "result" or "block

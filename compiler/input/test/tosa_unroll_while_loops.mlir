@@ -52,7 +52,7 @@ func.func @never(%x: tensor<2xf32>) -> tensor<2xf32> {
 // -----
 
 // A limit given per call: the trip count is data, the loop left for
-// kiln-tosa-outline-while-loops (the runtime repeats it).
+// kiln-tosa-outline-control-flow (the runtime repeats it).
 // CHECK-LABEL: func.func @per_call(
 // CHECK:         tosa.while_loop
 // CHECK-NOT:     tosa.add

@@ -28,7 +28,6 @@
 #include "schema/LoopSteps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "onnx/onnx_pb.h"
 
@@ -586,60 +585,25 @@ FailureOr<bool> convertIfByLoops(NodeContext &ctx,
   }
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
-  Type i64 = b.getI64Type(), i1 = b.getI1Type();
   llvm::SmallVector<Type> joined;
-  llvm::SmallVector<Value> placeholders;
-  for (size_t i = 0; i < outputs; ++i) {
-    auto type =
-        joinTypes(branches[0]->Outputs[i].Type, branches[1]->Outputs[i].Type);
-    joined.push_back(type);
-    // Never read: one element along each dimension the branches differ in.
-    llvm::SmallVector<int64_t> shape(type.getShape());
-    for (int64_t &d : shape)
-      d = ShapedType::isDynamic(d) ? 1 : d;
-    Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
-    Value zero =
-        arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
-    Value filled = linalg::FillOp::create(b, loc, zero, empty).getResult(0);
-    placeholders.push_back(tensor::CastOp::create(b, loc, type, filled));
-  }
-  Value cond = reshapeTo(b, loc, ctx.input(0), {});
-  Value notCond = buildElementwise(
-      b, loc, {cond}, {}, i1, [](OpBuilder &nb, Location l, ValueRange v) {
-        Value one = arith::ConstantIntOp::create(nb, l, 1, 1);
-        return Value(arith::XOrIOp::create(nb, l, v[0], one));
-      });
-  Value once = scalarTensor(b, loc, i64, 1);
-  auto enclosing = cast<func::FuncOp>(b.getInsertionBlock()->getParentOp());
-  // A branch's function as a loop body: (iteration, condition, carried...)
-  // before the values it reads; its condition passed through.
-  auto loopOf = [&](ImportScope::BodyFunction &branch, Value runs,
-                    ValueRange firsts) {
-    func::FuncOp body = branch.Func;
-    llvm::SmallVector<Type> types = {RankedTensorType::get({}, i64),
-                                     RankedTensorType::get({}, i1)};
-    llvm::append_range(types, joined);
-    // All before the arguments the import gave it (what it reads), in turn.
-    llvm::SmallVector<unsigned> at(types.size(), 0);
-    llvm::SmallVector<DictionaryAttr> attrs(at.size());
-    llvm::SmallVector<Location> locs(at.size(), loc);
-    (void)body.insertArguments(at, types, attrs, locs);
-    OpBuilder fb = OpBuilder::atBlockEnd(&body.getBody().front());
-    llvm::SmallVector<Value> values = {body.getArgument(1)};
-    for (OnnxValue &output : branch.Outputs)
-      values.push_back(materialize(fb, output));
-    llvm::SmallVector<Value> operands = {once, runs};
-    llvm::append_range(operands, firsts);
-    for (OnnxValue &capture : branch.Captures)
-      operands.push_back(tensorOf(ctx, capture));
-    return buildLoopCall(b, loc, body, enclosing.getSymName(),
-                         static_cast<int64_t>(outputs), values, operands,
-                         joined);
-  };
-  func::CallOp otherwise = loopOf(*branches[1], notCond, placeholders);
-  func::CallOp taken = loopOf(*branches[0], cond, otherwise.getResults());
   for (size_t i = 0; i < outputs; ++i)
-    ctx.setOutput(i, taken.getResult(i), branches[0]->Outputs[i].DType);
+    joined.push_back(
+        joinTypes(branches[0]->Outputs[i].Type, branches[1]->Outputs[i].Type));
+  BranchBody bodies[2];
+  for (auto [body, branch] : llvm::zip(bodies, branches)) {
+    body.Func = branch->Func;
+    OpBuilder fb = OpBuilder::atBlockEnd(&body.Func.getBody().front());
+    for (OnnxValue &output : branch->Outputs)
+      body.Values.push_back(materialize(fb, output));
+    for (OnnxValue &capture : branch->Captures)
+      body.Reads.push_back(tensorOf(ctx, capture));
+  }
+  auto enclosing = cast<func::FuncOp>(b.getInsertionBlock()->getParentOp());
+  llvm::SmallVector<Value> results = buildBranchLoops(
+      b, loc, enclosing.getSymName(), reshapeTo(b, loc, ctx.input(0), {}),
+      joined, bodies[0], bodies[1]);
+  for (size_t i = 0; i < outputs; ++i)
+    ctx.setOutput(i, results[i], branches[0]->Outputs[i].DType);
   return true;
 }
 

@@ -404,7 +404,7 @@ func.func @compress_positive(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<i64>) 
 
 // A tosa.while_loop whose condition reads what the loop computes (the sum
 // of |acc| below a limit given per call): the runtime repeats its body, a
-// loop phase (kiln-tosa-outline-while-loops). acc = 2 acc + x per step;
+// loop phase (kiln-tosa-outline-control-flow). acc = 2 acc + x per step;
 // the steps taken are returned too.
 func.func @while_doubling(%x: tensor<8xf32>, %limit: tensor<1xf32>) -> (tensor<8xf32>, tensor<i32>) {
   %zero = "tosa.const"() <{values = dense<0> : tensor<i32>}> : () -> tensor<i32>

@@ -1,5 +1,5 @@
 // A tosa.while_loop whose limit is an input: the runtime repeats its body
-// (kiln-tosa-outline-while-loops), doubling acc `limit` times.
+// (kiln-tosa-outline-control-flow), doubling acc `limit` times.
 func.func @doubling(%x: tensor<2xf32>, %limit: tensor<i32>) -> (tensor<i32>, tensor<2xf32>) {
   %zero = "tosa.const"() <{values = dense<0> : tensor<i32>}> : () -> tensor<i32>
   %0:2 = tosa.while_loop (%i = %zero, %acc = %x) : (tensor<i32>, tensor<2xf32>) -> (tensor<i32>, tensor<2xf32>) {

@@ -1,4 +1,4 @@
-// RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-tosa-outline-while-loops %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --verify-diagnostics --kiln-tosa-outline-control-flow %s | FileCheck %s
 
 // A limit given per call: the body, then the condition on what it gives,
 // become @per_call_while0 on (iteration, condition, i, acc, limit); the
@@ -89,3 +89,39 @@ func.func @nested(%x: tensor<2xf32>, %limit: tensor<i32>, %p: tensor<i1>) -> ten
 // THREE-NEXT: 2xf32=8 -16
 // NONE: i32=0
 // NONE-NEXT: 2xf32=1 -2
+
+// -----
+
+// An if of a result of dynamic shape (branches of 2 and 3 elements): each
+// branch a function on what it reads, the if two loops of at most one
+// step, the else branch's first (on the negated condition, carrying a
+// placeholder), then the then branch's carrying the first's value.
+// CHECK-LABEL: func.func @dynamic_result(
+// CHECK-SAME:    %[[C:.*]]: tensor<i1>, %[[A:.*]]: tensor<2xf32>, %[[B:.*]]: tensor<3xf32>)
+// CHECK:         %[[FILL:.*]] = linalg.fill
+// CHECK:         %[[HOLD:.*]] = tensor.cast %[[FILL]] : tensor<1xf32> to tensor<?xf32>
+// CHECK:         %[[ONCE:.*]] = arith.constant dense<1> : tensor<i64>
+// CHECK:         %[[NOT:.*]] = arith.xori %[[C]],
+// CHECK:         %[[E:.*]] = call @dynamic_result_if0_else_run(%[[ONCE]], %[[NOT]], %[[HOLD]], %[[B]])
+// CHECK:         %[[T:.*]] = call @dynamic_result_if0_then_run(%[[ONCE]], %[[C]], %[[E]], %[[A]])
+// CHECK:         return %[[T]]
+// CHECK-LABEL: func.func @dynamic_result_if0_then(
+// CHECK-SAME:    tensor<i64>, %{{.*}}: tensor<i1>, %{{.*}}: tensor<?xf32>, %{{.*}}: tensor<2xf32>) -> tensor<?xf32>
+// CHECK-SAME:    kiln.phase_of = "dynamic_result"
+func.func @dynamic_result(%c: tensor<i1>, %a: tensor<2xf32>, %b: tensor<3xf32>) -> tensor<?xf32> {
+  %0 = tosa.cond_if %c : tensor<i1> -> tensor<?xf32> {
+    %x = tensor.cast %a : tensor<2xf32> to tensor<?xf32>
+    tosa.yield %x : tensor<?xf32>
+  } else {
+    %y = tensor.cast %b : tensor<3xf32> to tensor<?xf32>
+    tosa.yield %y : tensor<?xf32>
+  }
+  return %0 : tensor<?xf32>
+}
+
+// Compiled and run, one module: the branch taken decides the extent.
+// RUN: kiln-compile %S/Inputs/cond_if_dynamic.mlir --target-device=cpu -o %t.if.kiln
+// RUN: kiln-run-module --device=local-sync --module=%t.if.kiln --input="i1=1" --input="2xf32=[1 5]" --input="3xf32=[2 3 4]" | FileCheck %s --check-prefix=THEN
+// RUN: kiln-run-module --device=local-sync --module=%t.if.kiln --input="i1=0" --input="2xf32=[1 5]" --input="3xf32=[2 3 4]" | FileCheck %s --check-prefix=ELSE
+// THEN: 2xf32=2 10
+// ELSE: 3xf32=4 6 8

@@ -1,7 +1,7 @@
-//===- TosaOutlineWhileLoops.h - tosa.while_loop run by the runtime -*- C++
+//===- TosaOutlineControlFlow.h - tosa.while_loop run by the runtime -*- C++
 //-*-===//
-#ifndef KILN_COMPILER_INPUT_TOSAOUTLINEWHILELOOPS_H
-#define KILN_COMPILER_INPUT_TOSAOUTLINEWHILELOOPS_H
+#ifndef KILN_COMPILER_INPUT_TOSAOUTLINECONTROLFLOW_H
+#define KILN_COMPILER_INPUT_TOSAOUTLINECONTROLFLOW_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -18,6 +18,15 @@ mlir::LogicalResult outlineWhileLoop(mlir::tosa::WhileOp loop,
                                      mlir::func::FuncOp func,
                                      llvm::StringRef name);
 
+/// Makes `op`, at the top of `func`'s body, an if the runtime decides
+/// (buildBranchLoops): each branch becomes a function of the module,
+/// `name`_then / `name`_else, on the if's inputs and the values its region
+/// reads from `func`, and the if two loops of at most one step giving its
+/// results (of dynamic shape: which extents they have, the branch taken
+/// decides).
+mlir::LogicalResult outlineCondIf(mlir::tosa::IfOp op, mlir::func::FuncOp func,
+                                  llvm::StringRef name);
+
 } // namespace kiln
 
-#endif // KILN_COMPILER_INPUT_TOSAOUTLINEWHILELOOPS_H
+#endif // KILN_COMPILER_INPUT_TOSAOUTLINECONTROLFLOW_H

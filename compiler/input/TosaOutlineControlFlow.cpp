@@ -1,4 +1,5 @@
-//===- TosaOutlineWhileLoops.cpp - tosa.while_loop run by the runtime -----===//
+//===- TosaOutlineControlFlow.cpp - tosa.while_loop run by the runtime
+//-----===//
 //
 // Issue 19 item 4: a tosa.while_loop whose trip count the compiler cannot
 // follow from constants (kiln-tosa-unroll-while-loops writes those out)
@@ -8,11 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/input/TosaOutlineWhileLoops.h"
+#include "compiler/input/TosaOutlineControlFlow.h"
 #include "compiler/Passes.h"
 #include "compiler/host/LoopCalls.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -20,7 +22,7 @@
 #include <limits>
 
 namespace kiln {
-#define GEN_PASS_DEF_TOSAOUTLINEWHILELOOPS
+#define GEN_PASS_DEF_TOSAOUTLINECONTROLFLOW
 #include "compiler/Passes.h.inc"
 } // namespace kiln
 
@@ -57,8 +59,8 @@ FailureOr<Value> scalarCondition(OpBuilder &b, Location loc, Value cond) {
       ArrayRef<ReassociationIndices>{}));
 }
 
-struct TosaOutlineWhileLoopsPass
-    : impl::TosaOutlineWhileLoopsBase<TosaOutlineWhileLoopsPass> {
+struct TosaOutlineControlFlowPass
+    : impl::TosaOutlineControlFlowBase<TosaOutlineControlFlowPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> funcs;
@@ -66,14 +68,26 @@ struct TosaOutlineWhileLoopsPass
       if (!func.isExternal())
         funcs.push_back(func);
     for (func::FuncOp func : funcs) {
-      auto loops =
-          llvm::to_vector(func.getBody().front().getOps<tosa::WhileOp>());
+      Block &top = func.getBody().front();
+      auto loops = llvm::to_vector(top.getOps<tosa::WhileOp>());
       for (auto [k, loop] : llvm::enumerate(loops))
         if (failed(outlineWhileLoop(
                 loop, func, (func.getSymName() + "_while" + Twine(k)).str())))
           return signalPassFailure();
+      // The ifs a select cannot cover: a result of dynamic shape.
+      SmallVector<tosa::IfOp> ifs;
+      for (auto op : top.getOps<tosa::IfOp>())
+        if (llvm::any_of(op.getResultTypes(), [](Type t) {
+              auto type = dyn_cast<RankedTensorType>(t);
+              return type && !type.hasStaticShape();
+            }))
+          ifs.push_back(op);
+      for (auto [k, op] : llvm::enumerate(ifs))
+        if (failed(outlineCondIf(op, func,
+                                 (func.getSymName() + "_if" + Twine(k)).str())))
+          return signalPassFailure();
     }
-    // What is left sits inside another op's region: said where.
+    // A loop left sits inside another op's region: said where.
     WalkResult left = module.walk([](tosa::WhileOp loop) {
       bool inLoop =
           loop->getParentOfType<func::FuncOp>()->hasAttr(kPhaseOfAttrName);
@@ -90,6 +104,45 @@ struct TosaOutlineWhileLoopsPass
 };
 
 } // namespace
+
+LogicalResult outlineCondIf(tosa::IfOp op, func::FuncOp func, StringRef name) {
+  Location loc = op.getLoc();
+  OpBuilder b(op);
+  FailureOr<Value> cond = scalarCondition(b, loc, op.getCondition());
+  if (failed(cond))
+    return op.emitError("tosa.cond_if: its condition must be one i1");
+  BranchBody bodies[2];
+  Region *regions[2] = {&op.getThenGraph(), &op.getElseGraph()};
+  OpBuilder atModuleEnd =
+      OpBuilder::atBlockEnd(func->getParentOfType<ModuleOp>().getBody());
+  for (auto [k, body, region] : llvm::enumerate(bodies, regions)) {
+    // Arguments: the if's inputs (the region's own), then what it reads.
+    SetVector<Value> read;
+    getUsedValuesDefinedAbove(*region, read);
+    body.Reads.assign(op.getInputList().begin(), op.getInputList().end());
+    llvm::append_range(body.Reads, read.getArrayRef());
+    SmallVector<Type> types;
+    for (Value v : body.Reads)
+      types.push_back(v.getType());
+    body.Func = func::FuncOp::create(
+        atModuleEnd, loc, (name + (k == 0 ? "_then" : "_else")).str(),
+        b.getFunctionType(types, {}));
+    Block *entry = body.Func.addEntryBlock();
+    OpBuilder inBody = OpBuilder::atBlockEnd(entry);
+    IRMapping map;
+    size_t inputs = op.getInputList().size();
+    for (auto [i, v] : llvm::enumerate(read))
+      map.map(v, entry->getArgument(inputs + i));
+    body.Values = inlineRegion(inBody, *region,
+                               entry->getArguments().take_front(inputs), map);
+  }
+  SmallVector<Value> results =
+      buildBranchLoops(b, loc, func.getSymName(), *cond, op.getResultTypes(),
+                       bodies[0], bodies[1]);
+  op.replaceAllUsesWith(results);
+  op.erase();
+  return success();
+}
 
 LogicalResult outlineWhileLoop(tosa::WhileOp loop, func::FuncOp func,
                                StringRef name) {

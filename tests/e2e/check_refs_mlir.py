@@ -28,10 +28,11 @@ CASES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases")
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 LLVM_LIB = "/usr/lib/llvm-22/lib"
 
-TOSA_TO_LINALG = ("builtin.module(func.func(tosa-to-linalg-named,"
+TOSA_TO_LINALG = ("builtin.module(func.func(tosa-to-scf,tosa-to-linalg-named,"
                   "tosa-to-linalg,tosa-to-arith,tosa-to-tensor))")
 TO_LLVM = ("builtin.module(func.func(llvm-request-c-wrappers),"
-           "one-shot-bufferize{bufferize-function-boundaries "
+           "one-shot-bufferize{allow-return-allocs-from-loops "
+           "bufferize-function-boundaries "
            "function-boundary-type-conversion=identity-layout-map},"
            "func.func(convert-linalg-to-loops),expand-strided-metadata,"
            "lower-affine,convert-scf-to-cf,"

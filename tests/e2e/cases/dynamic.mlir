@@ -412,7 +412,8 @@ func.func @while_doubling(%x: tensor<8xf32>, %limit: tensor<1xf32>) -> (tensor<8
     %a = tosa.abs %acc : (tensor<8xf32>) -> tensor<8xf32>
     %s = tosa.reduce_sum %a {axis = 0 : i32} : (tensor<8xf32>) -> tensor<1xf32>
     %c = tosa.greater %limit, %s : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xi1>
-    tosa.yield %c : tensor<1xi1>
+    %c0 = tensor.collapse_shape %c [] : tensor<1xi1> into tensor<i1>
+    tosa.yield %c0 : tensor<i1>
   } do {
   ^bb0(%i: tensor<i32>, %acc: tensor<8xf32>):
     %one = "tosa.const"() <{values = dense<1> : tensor<i32>}> : () -> tensor<i32>

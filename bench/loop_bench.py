@@ -92,16 +92,9 @@ def main():
     parser = argparse.ArgumentParser(
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--kit", required=True)
-    parser.add_argument("--make-kit", action="store_true",
-                        help="write the model and inputs and compile the "
-                        "module into --kit, then stop")
-    parser.add_argument("--bin-dir", default=os.path.join(REPO, "build", "bin"))
-    parser.add_argument("--cuda-target", default="sm_90a")
+    gpu.add_kit_arguments(parser, reps=20, warmup=3)
     parser.add_argument("--rows", type=int, default=64)
     parser.add_argument("--cols", type=int, default=256)
-    parser.add_argument("--reps", type=int, default=20)
-    parser.add_argument("--warmup", type=int, default=3)
     args = parser.parse_args()
     if args.make_kit:
         return make_kit(args)

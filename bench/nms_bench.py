@@ -116,16 +116,9 @@ def main():
     parser = argparse.ArgumentParser(
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--kit", required=True)
-    parser.add_argument("--make-kit", action="store_true",
-                        help="write the model, inputs and reference and "
-                        "compile the module into --kit, then stop")
-    parser.add_argument("--bin-dir", default=os.path.join(REPO, "build", "bin"))
-    parser.add_argument("--cuda-target", default="sm_90a")
+    gpu.add_kit_arguments(parser, reps=50, warmup=5)
     parser.add_argument("--boxes", type=int, default=512)
     parser.add_argument("--classes", type=int, default=80)
-    parser.add_argument("--reps", type=int, default=50)
-    parser.add_argument("--warmup", type=int, default=5)
     args = parser.parse_args()
     if args.make_kit:
         return make_kit(args)

@@ -196,6 +196,21 @@ class Row:
         self.error = None
 
 
+def add_kit_arguments(parser, reps, warmup):
+    """The options a benchmark made of a kit shares: where the kit is,
+    whether to make it here, the tools, the GPU's target, repetitions."""
+    parser.add_argument("--kit", required=True)
+    parser.add_argument("--make-kit", action="store_true",
+                        help="write the model and inputs and compile the "
+                        "module into --kit, then stop")
+    parser.add_argument("--bin-dir", default=os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "build",
+        "bin"))
+    parser.add_argument("--cuda-target", default="sm_90a")
+    parser.add_argument("--reps", type=int, default=reps)
+    parser.add_argument("--warmup", type=int, default=warmup)
+
+
 def check_note(name, ok, detail):
     return f"{name}: result {'matches' if ok else 'DOES NOT MATCH'} the reference ({detail})"
 

@@ -13,6 +13,7 @@
 
 #include "compiler/input/TosaCondIfToSelect.h"
 #include "compiler/Passes.h"
+#include "compiler/input/RegionInlining.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -44,21 +45,6 @@ bool effectFree(Region &region) {
   return !walk.wasInterrupted();
 }
 
-// The values `region`'s yield gives, its ops cloned before `at` with its
-// block arguments bound to `inputs`.
-SmallVector<Value> inlineBranch(PatternRewriter &rewriter, Region &region,
-                                ValueRange inputs) {
-  Block &block = region.front();
-  IRMapping map;
-  map.map(block.getArguments(), inputs);
-  for (Operation &op : block.without_terminator())
-    rewriter.clone(op, map);
-  SmallVector<Value> yielded;
-  for (Value v : block.getTerminator()->getOperands())
-    yielded.push_back(map.lookupOrDefault(v));
-  return yielded;
-}
-
 struct CondIfToSelect : OpRewritePattern<tosa::IfOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::IfOp op,
@@ -74,10 +60,11 @@ struct CondIfToSelect : OpRewritePattern<tosa::IfOp> {
     if (!condType.hasStaticShape() || condType.getNumElements() != 1)
       return rewriter.notifyMatchFailure(op, "a condition of many elements");
     Location loc = op.getLoc();
+    IRMapping thenMap, elseMap;
     SmallVector<Value> thenValues =
-        inlineBranch(rewriter, op.getThenGraph(), op.getInputList());
+        inlineRegion(rewriter, op.getThenGraph(), op.getInputList(), thenMap);
     SmallVector<Value> elseValues =
-        inlineBranch(rewriter, op.getElseGraph(), op.getInputList());
+        inlineRegion(rewriter, op.getElseGraph(), op.getInputList(), elseMap);
     // The condition read by every element: viewed as 0-d.
     Value cond = op.getCondition();
     if (condType.getRank() > 0)

@@ -12,6 +12,7 @@
 #include "compiler/input/TosaOutlineControlFlow.h"
 #include "compiler/Passes.h"
 #include "compiler/host/LoopCalls.h"
+#include "compiler/input/RegionInlining.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -30,20 +31,6 @@ using namespace mlir;
 
 namespace kiln {
 namespace {
-
-// The ops of `region`'s block cloned at `b` with its arguments `arguments`;
-// what its terminator yields, mapped.
-SmallVector<Value> inlineRegion(OpBuilder &b, Region &region,
-                                ValueRange arguments, IRMapping &map) {
-  Block &block = region.front();
-  map.map(block.getArguments(), arguments);
-  for (Operation &op : block.without_terminator())
-    b.clone(op, map);
-  SmallVector<Value> yielded;
-  for (Value v : block.getTerminator()->getOperands())
-    yielded.push_back(map.lookupOrDefault(v));
-  return yielded;
-}
 
 // The condition a cond region yields as a 0-d tensor<i1> (TOSA allows one
 // element of any rank).

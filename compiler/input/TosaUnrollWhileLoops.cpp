@@ -12,6 +12,7 @@
 
 #include "compiler/input/TosaUnrollWhileLoops.h"
 #include "compiler/Passes.h"
+#include "compiler/input/RegionInlining.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -86,15 +87,10 @@ struct UnrollWhileLoop : OpRewritePattern<tosa::WhileOp> {
         countWhileLoopSteps(loop, kMaxUnrolledWhileSteps);
     if (!steps)
       return rewriter.notifyMatchFailure(loop, "no constant trip count");
-    Block &body = loop.getBodyGraph().front();
     SmallVector<Value> values(loop.getInputList());
     for (int64_t step = 0; step < *steps; ++step) {
       IRMapping map;
-      map.map(body.getArguments(), values);
-      for (Operation &op : body.without_terminator())
-        rewriter.clone(op, map);
-      for (auto [i, v] : llvm::enumerate(body.getTerminator()->getOperands()))
-        values[i] = map.lookupOrDefault(v);
+      values = inlineRegion(rewriter, loop.getBodyGraph(), values, map);
     }
     // A step may yield a more refined type than the loop's result.
     for (auto [value, type] : llvm::zip(values, loop.getResultTypes()))

@@ -422,8 +422,12 @@ def SplitPhases : Pass<"kiln-split-phases", "mlir::ModuleOp"> {
     public function marked `kiln.phase_of`, each reading on the host, as its
     own inputs, what earlier phases computed. The module's
     `kiln.phase_chains` records the function's type and where each phase's
-    inputs and the function's results come from. Functions that read
-    nothing computed are left as they are. Logic: `splitIntoPhases`
+    inputs and the function's results come from. A call of a loop the
+    runtime repeats (compiler/host/LoopCalls.h: an ONNX Loop or If, a
+    tosa.while_loop or tosa.cond_if decided per call) becomes a loop phase
+    of its own, its body a phase function (`loop_carried`, `loop_outputs`
+    in the chain). Functions that read nothing computed and run no such
+    loop are left as they are. Logic: `splitIntoPhases`
     (compiler/host/Phases.h).
   }];
 }

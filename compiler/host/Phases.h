@@ -13,6 +13,8 @@
 // marked `kiln.phase_of = "F"`, and an entry of the module's
 // `kiln.phase_chains` array naming F, its type and attributes, and for
 // each phase and for F's results where each value comes from (a PhaseChain).
+// A loop the runtime repeats (LoopCalls.h) is a phase of its own: its body
+// is the phase's function, run once per step (module.fbs PhaseLoop).
 //
 //===----------------------------------------------------------------------===//
 #ifndef KILN_COMPILER_HOST_PHASES_H

@@ -514,14 +514,10 @@ FailureOr<ImportScope::BodyFunction>
 Importer::importBodyFunction(const onnx::GraphProto &body,
                              llvm::ArrayRef<OnnxValue> inputs,
                              llvm::StringRef owner) {
-  auto outer =
-      Builder.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
-  auto enclosing = Builder.getInsertionBlock()
-                       ->getParentOp()
-                       ->getParentOfType<func::FuncOp>();
-  if (!enclosing)
-    enclosing =
-        dyn_cast<func::FuncOp>(Builder.getInsertionBlock()->getParentOp());
+  // Nodes (a body imported inline too) are built in a function's block.
+  auto enclosing =
+      cast<func::FuncOp>(Builder.getInsertionBlock()->getParentOp());
+  auto outer = enclosing->getParentOfType<ModuleOp>();
   OpBuilder::InsertionGuard guard(Builder);
   Builder.setInsertionPointToEnd(outer.getBody());
   ImportScope::BodyFunction result;

@@ -551,6 +551,28 @@ FailureOr<bool> convertIfByLoops(NodeContext &ctx,
                                  const onnx::GraphProto &thenBranch,
                                  const onnx::GraphProto &elseBranch) {
   size_t outputs = ctx.numOutputs();
+  // Branches declaring every output of one static type alike (what
+  // exporters write) take the select without a trial import of each.
+  auto declared = [](const onnx::ValueInfoProto &v) {
+    std::optional<std::pair<int32_t, llvm::SmallVector<int64_t>>> type;
+    if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape())
+      return type;
+    llvm::SmallVector<int64_t> shape;
+    for (const auto &dim : v.type().tensor_type().shape().dim()) {
+      if (!dim.has_dim_value())
+        return type;
+      shape.push_back(dim.dim_value());
+    }
+    type.emplace(v.type().tensor_type().elem_type(), std::move(shape));
+    return type;
+  };
+  bool alike = thenBranch.output_size() == elseBranch.output_size();
+  for (int i = 0; alike && i < thenBranch.output_size(); ++i) {
+    auto a = declared(thenBranch.output(i)), c = declared(elseBranch.output(i));
+    alike = a && c && *a == *c;
+  }
+  if (alike)
+    return false;
   std::optional<ImportScope::BodyFunction> branches[2];
   {
     // A trial: what goes wrong here is said by the inline import.

@@ -836,6 +836,17 @@ def argmin_last_index():
                   attrs={"axis": 1, "keepdims": 0, "select_last_index": 1})
 
 
+@case
+def argmax_segmentation_map():
+    """ArgMax over the classes of a 21 x 96 x 128 map, as segmentation
+    models end: 12288 outputs. On GPUs the running maximum beside the index
+    was once a temporary of the whole map per thread, which no kernel could
+    allocate."""
+    x = rand((1, 21, 96, 128), 2)
+    return single("ArgMax", {"x": x}, [np.argmax(x, 1).astype(np.int64)],
+                  attrs={"axis": 1, "keepdims": 0})
+
+
 # --- normalizations, einsum, indexing, resize, conv transpose ----------------
 
 def layernorm_ref(x, scale, bias, axis, eps):

@@ -248,6 +248,41 @@ findTileRoot(ArrayRef<bufferization::MaterializeInDestinationOp> stores) {
   return cast<TilingInterface>(root);
 }
 
+// Removes the shared outputs of scf.forall loops whose results nobody
+// reads, outermost loop first: the tile then writes into a slice of the
+// output's empty tensor itself, which bufferization makes a temporary of
+// the tile's shape. A thread loop's output becomes unread once the
+// workgroup loop no longer inserts its result.
+void dropUnreadTileResults(func::FuncOp func) {
+  SmallVector<scf::ForallOp> loops;
+  func.walk<WalkOrder::PreOrder>(
+      [&](scf::ForallOp loop) { loops.push_back(loop); });
+  IRRewriter rewriter(func.getContext());
+  for (scf::ForallOp loop : loops) {
+    BitVector unread(loop.getNumResults());
+    BitVector unreadArgs(loop.getBody()->getNumArguments());
+    SmallVector<Value> kept;
+    for (OpResult result : loop.getResults()) {
+      OpOperand *init = loop.getTiedOpOperand(result);
+      if (!result.use_empty()) {
+        kept.push_back(init->get());
+        continue;
+      }
+      BlockArgument arg = loop.getTiedBlockArgument(init);
+      for (Operation *insert : loop.getCombiningOps(arg))
+        rewriter.eraseOp(insert);
+      rewriter.replaceAllUsesWith(arg, init->get());
+      unread.set(result.getResultNumber());
+      unreadArgs.set(arg.getArgNumber());
+    }
+    if (unread.none())
+      continue;
+    loop.getBody()->eraseArguments(unreadArgs);
+    auto trimmed = cast<scf::ForallOp>(rewriter.eraseOpResults(loop, unread));
+    trimmed.getOutputsMutable().assign(kept);
+  }
+}
+
 } // namespace
 
 SmallVector<int64_t> chooseGpuWorkgroupTile(ArrayRef<int64_t> ranges,
@@ -348,6 +383,11 @@ LogicalResult tileForGpu(func::FuncOp func,
   if (failed(resolveDims(func, dims)))
     return failure();
   eraseDeadOps(func);
+  // A result no store reads (an argmax's running maximum beside its index)
+  // is still a shared output of the tile loops, which would make it a
+  // temporary of the whole dispatch's size, allocated per thread. Folding
+  // those outputs away leaves each thread a temporary of its own tile.
+  dropUnreadTileResults(func);
   SmallVector<NamedAttribute> config = {rewriter.getNamedAttr(
       "workgroup_tile", rewriter.getDenseI64ArrayAttr(workgroupSizes))};
   if (vectorWidth > 1)

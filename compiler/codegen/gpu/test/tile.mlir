@@ -285,3 +285,48 @@ func.func private @scalar_operands(%x: memref<64xi8>, %s: memref<f32>, %z: memre
   bufferization.materialize_in_destination %3 in restrict writable %out : (tensor<64xf32>, memref<64xf32>) -> ()
   return
 }
+
+// -----
+
+// An argmax over 21 classes of a 64 x 96 map: the running maximum is a
+// second result nothing stores. Its shared outputs are dropped from both
+// tile loops, so each thread's maximum is a one-element slice of its empty
+// tensor, which bufferization makes a one-element temporary (it was a
+// temporary of the whole map per thread, which no kernel can allocate);
+// only the index leaves the loops.
+
+// CHECK-LABEL: func.func private @argmax_map(
+// CHECK:         %[[MAX:.+]] = tensor.empty() : tensor<64x96xf32>
+// CHECK:         %[[IDX:.+]] = scf.forall ({{.*}}) = (0, 0) to (64, 96) step (10, 96) shared_outs(%{{[^,]+}}) -> (tensor<64x96xi64>)
+// CHECK:           tensor.extract_slice %[[MAX]]
+// CHECK:           scf.forall ({{.*}}) in ({{.*}}) shared_outs(%{{[^,]+}}) -> (tensor<?x96xi64>)
+// CHECK:             linalg.generic
+// CHECK:             } -> (tensor<1x1xf32>, tensor<1x1xi64>)
+// CHECK:               tensor.parallel_insert_slice %{{.+}}#1
+// CHECK-NEXT:          }
+// CHECK:         bufferization.materialize_in_destination %[[IDX]]
+#in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#out = affine_map<(d0, d1, d2) -> (d1, d2)>
+func.func private @argmax_map(%x: memref<21x64x96xf32>, %out: memref<64x96xi64>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<21x64x96xf32> to tensor<21x64x96xf32>
+  %none = arith.constant -1 : i64
+  %zero = arith.constant 0 : i64
+  %lowest = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<64x96xf32>
+  %max = linalg.fill ins(%lowest : f32) outs(%e : tensor<64x96xf32>) -> tensor<64x96xf32>
+  %ei = tensor.empty() : tensor<64x96xi64>
+  %idx = linalg.fill ins(%none : i64) outs(%ei : tensor<64x96xi64>) -> tensor<64x96xi64>
+  %r:2 = linalg.generic {indexing_maps = [#in, #out, #out], iterator_types = ["reduction", "parallel", "parallel"]} ins(%0 : tensor<21x64x96xf32>) outs(%max, %idx : tensor<64x96xf32>, tensor<64x96xi64>) {
+  ^bb0(%in: f32, %m: f32, %i: i64):
+    %k = linalg.index 0 : index
+    %ki = arith.index_cast %k : index to i64
+    %gt = arith.cmpf ogt, %in, %m : f32
+    %first = arith.cmpi slt, %i, %zero : i64
+    %take = arith.ori %gt, %first : i1
+    %nm = arith.select %take, %in, %m : f32
+    %ni = arith.select %take, %ki, %i : i64
+    linalg.yield %nm, %ni : f32, i64
+  } -> (tensor<64x96xf32>, tensor<64x96xi64>)
+  bufferization.materialize_in_destination %r#1 in restrict writable %out : (tensor<64x96xi64>, memref<64x96xi64>) -> ()
+  return
+}

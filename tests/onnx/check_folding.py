@@ -1,21 +1,21 @@
 #!/usr/bin/python3
-"""Checks that the ONNX importer evaluates every elementwise op on constants
-at import time: each ONNX 1.12 backend node case (Debian's
-libonnx-testdata) of only elementwise ops gets every graph input made an
-initializer holding its test value; kiln-import-onnx must then emit no
-linalg op (the outputs are constants), and the module kiln-compile makes
-of it must give the case's reference outputs on local-sync (the node
-tests' tolerances: floats 1e-5 + 1e-4 |ref|, float16 2.5e-3 + 1e-3 |ref|,
-integers and booleans exactly).
+"""Checks that the ONNX importer evaluates every elementwise op, and the
+reductions and Tile (SHAPE_ARITHMETIC), on constants at import time: each
+ONNX 1.12 backend node case (Debian's libonnx-testdata) of only such ops
+gets every graph input made an initializer holding its test value;
+kiln-import-onnx must then emit no linalg op (the outputs are constants),
+and the module kiln-compile makes of it must give the case's reference
+outputs on local-sync (the node tests' tolerances: floats 1e-5 + 1e-4
+|ref|, float16 2.5e-3 + 1e-3 |ref|, integers and booleans exactly).
 
   /usr/bin/python3 tests/onnx/check_folding.py --bin-dir build/bin \\
       [--filter REGEX] [--jobs 2]
 
-ELEMENTWISE lists the op types checked; cases the runner cannot express
-(string and bfloat16 values) are not selected. What the importer leaves to
-run time on purpose (math on float16 and bfloat16, more than 2^16
-elements; compiler/onnx/BodyEvaluation.h) has no node case here and is
-checked by the lit test compiler/onnx/test/import_shape_folding.mlir.
+ELEMENTWISE and SHAPE_ARITHMETIC list the op types checked; cases the
+runner cannot express (string and bfloat16 values) are not selected. What
+the importer leaves to run time on purpose (math on float16 and bfloat16,
+more than 2^16 elements; compiler/onnx/BodyEvaluation.h) has no node case
+here and is checked by the lit test compiler/onnx/test/import_shape_folding.mlir.
 Prints a line per case and the counts; exits 1 on any failure.
 """
 
@@ -48,6 +48,14 @@ ELEMENTWISE = {
     "ThresholdedRelu", "Where", "Xor",
     # Cases built from the ops above (the *_expanded function bodies).
     "Constant",
+}
+
+# Shape arithmetic beyond elementwise ops that the importer evaluates on
+# constants too (a detector's image sizes: ReduceMax of constants, anchors
+# by Tile). ReduceLogSumExp is left to run time.
+SHAPE_ARITHMETIC = {
+    "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceMax", "ReduceMean",
+    "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare", "Tile",
 }
 
 
@@ -108,7 +116,8 @@ def main():
     if not os.path.isdir(args.data_dir):
         return e2elib.fatal(f"no {args.data_dir} (libonnx-testdata)", report)
     cases = [c for c in nodetests.loadCases(args.data_dir, args.filter)
-             if c.ops and set(c.ops) <= ELEMENTWISE and not c.problem and
+             if c.ops and set(c.ops) <= ELEMENTWISE | SHAPE_ARITHMETIC and
+             not c.problem and
              not c.loadError]
     if not cases:
         return e2elib.fatal("no case selected", report)

@@ -163,6 +163,40 @@ LogicalResult convertTileAtCallTime(NodeContext &ctx,
   return success();
 }
 
+// Tile of a constant by constant repeats (a detector's anchors), computed
+// while importing so what reads it can fold too; anything the converter
+// would refuse is left to it.
+FailureOr<bool> foldTile(NodeContext &ctx) {
+  const HostTensor *x = ctx.constantInput(0);
+  const HostTensor *r = ctx.hasInput(1) ? ctx.constantInput(1) : nullptr;
+  if (!x || !r || r->numElements() != x->rank() || !isIntegerDType(r->dtype()))
+    return false;
+  llvm::ArrayRef<int64_t> shape = x->shape();
+  llvm::SmallVector<int64_t> repeats = r->toInt64s(), out;
+  for (auto [d, n] : llvm::zip(shape, repeats)) {
+    std::optional<int64_t> size = checkedMul(n, d);
+    if (n < 0 || !size)
+      return false;
+    out.push_back(*size);
+  }
+  if (numElementsOf(out) > kMaxFoldElements)
+    return false;
+  // Output element at (i0, i1, ...) reads (i0 mod d0, i1 mod d1, ...).
+  llvm::SmallVector<int64_t> flat(numElementsOf(out), 0);
+  llvm::SmallVector<int64_t> at(out.size(), 0);
+  for (int64_t &index : flat) {
+    for (size_t d = 0; d < out.size(); ++d)
+      index = index * shape[d] + at[d] % shape[d];
+    for (size_t d = out.size(); d-- > 0;) {
+      if (++at[d] < out[d])
+        break;
+      at[d] = 0;
+    }
+  }
+  ctx.setOutput(0, x->gathered(out, flat));
+  return true;
+}
+
 LogicalResult convertTile(NodeContext &ctx) {
   if (std::optional<llvm::SmallVector<OpFoldResult>> repeats =
           ctx.intsKnownPerCall(1))
@@ -247,6 +281,7 @@ void registerBroadcastingOps(OpRegistry &registry) {
   registry.add("Expand", convertExpand);
   registry.addFolder("Expand", foldExpand);
   registry.add("Tile", convertTile);
+  registry.addFolder("Tile", foldTile);
   registry.add("Where", convertWhere);
   registry.addFolder("Where", foldWhere);
   // Where broadcasts as the elementwise ops do (emitElementwise): over

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/onnx/BodyEvaluation.h"
 #include "compiler/onnx/ops/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -136,23 +137,16 @@ axesAtCallTime(NodeContext &ctx, int64_t axesInputSince, Value &x) {
   return axes;
 }
 
-/// The reduced axes (sorted), or nullopt for "return the input" (empty axes
-/// with noop_with_empty_axes).
+/// The axes `given` names, normalized and sorted (all of them when none
+/// are named), or nullopt for "return the input" (empty axes with
+/// noop_with_empty_axes).
 FailureOr<std::optional<llvm::SmallVector<int64_t>>>
-reducedAxes(NodeContext &ctx, int64_t axesInputSince, Value &x) {
+normalizedAxes(NodeContext &ctx,
+               const std::optional<llvm::SmallVector<int64_t>> &given) {
   int64_t rank = ctx.inputRank(0);
-  FailureOr<std::optional<llvm::SmallVector<int64_t>>> given =
-      std::optional<llvm::SmallVector<int64_t>>();
-  if (std::optional<llvm::SmallVector<int64_t>> atCallTime =
-          axesAtCallTime(ctx, axesInputSince, x))
-    given = std::optional<llvm::SmallVector<int64_t>>(*atCallTime);
-  else
-    given = ctx.intsFromAttrOrInput("axes", 1, axesInputSince);
-  if (failed(given))
-    return failure();
   llvm::SmallVector<int64_t> axes;
-  if (*given && !(*given)->empty()) {
-    for (int64_t a : **given) {
+  if (given && !given->empty()) {
+    for (int64_t a : *given) {
       FailureOr<int64_t> axis = ctx.normalizeAxis(a, rank);
       if (failed(axis))
         return failure();
@@ -169,13 +163,108 @@ reducedAxes(NodeContext &ctx, int64_t axesInputSince, Value &x) {
   return std::optional<llvm::SmallVector<int64_t>>(axes);
 }
 
+/// The reduced axes (sorted), or nullopt for "return the input" (empty axes
+/// with noop_with_empty_axes).
+FailureOr<std::optional<llvm::SmallVector<int64_t>>>
+reducedAxes(NodeContext &ctx, int64_t axesInputSince, Value &x) {
+  if (std::optional<llvm::SmallVector<int64_t>> atCallTime =
+          axesAtCallTime(ctx, axesInputSince, x))
+    return normalizedAxes(ctx, *atCallTime);
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> given =
+      ctx.intsFromAttrOrInput("axes", 1, axesInputSince);
+  if (failed(given))
+    return failure();
+  return normalizedAxes(ctx, *given);
+}
+
+/// The reductions integers take: Sum, Max, Min, Prod, L1 and SumSquare.
+bool takesIntegers(Kind kind) {
+  return kind == Kind::Sum || kind == Kind::Max || kind == Kind::Min ||
+         kind == Kind::Prod || kind == Kind::L1 || kind == Kind::SumSquare;
+}
+
+/// The accumulator's first value: -inf (or the lowest integer) for Max,
+/// +inf (or the highest) for Min, 1 for Prod, else 0.
+TypedAttr reductionInit(Kind kind, Type element, bool isUnsigned) {
+  if (kind == Kind::Max || kind == Kind::Min) {
+    bool isMax = kind == Kind::Max;
+    if (auto f = dyn_cast<FloatType>(element))
+      return FloatAttr::get(f, APFloat::getInf(f.getFloatSemantics(), isMax));
+    unsigned w = element.getIntOrFloatBitWidth();
+    APInt v = isUnsigned
+                  ? (isMax ? APInt::getMinValue(w) : APInt::getMaxValue(w))
+                  : (isMax ? APInt::getSignedMinValue(w)
+                           : APInt::getSignedMaxValue(w));
+    return IntegerAttr::get(element, v);
+  }
+  return scalarAttr(element, kind == Kind::Prod ? 1 : 0);
+}
+
+/// One step of the reduction: the accumulator `acc` after element `v`.
+Value combine(OpBuilder &b, Location loc, Kind kind, bool isUnsigned, Value v,
+              Value acc) {
+  bool isFloat = isa<FloatType>(v.getType());
+  auto add = [&](Value x, Value y) -> Value {
+    return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
+                   : Value(arith::AddIOp::create(b, loc, x, y));
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return isFloat ? Value(arith::MulFOp::create(b, loc, x, y))
+                   : Value(arith::MulIOp::create(b, loc, x, y));
+  };
+  switch (kind) {
+  case Kind::Max:
+    if (isFloat)
+      return arith::MaximumFOp::create(b, loc, v, acc);
+    return isUnsigned ? Value(arith::MaxUIOp::create(b, loc, v, acc))
+                      : Value(arith::MaxSIOp::create(b, loc, v, acc));
+  case Kind::Min:
+    if (isFloat)
+      return arith::MinimumFOp::create(b, loc, v, acc);
+    return isUnsigned ? Value(arith::MinUIOp::create(b, loc, v, acc))
+                      : Value(arith::MinSIOp::create(b, loc, v, acc));
+  case Kind::Prod:
+    return mul(v, acc);
+  case Kind::L1:
+    return add(isFloat ? Value(math::AbsFOp::create(b, loc, v))
+                       : Value(math::AbsIOp::create(b, loc, v)),
+               acc);
+  case Kind::L2:
+  case Kind::SumSquare:
+    return add(mul(v, v), acc);
+  default:
+    return add(v, acc);
+  }
+}
+
+/// Whether the reduced value takes a last elementwise step (finish).
+bool hasFinish(Kind kind) {
+  return kind == Kind::Mean || kind == Kind::L2 || kind == Kind::LogSum ||
+         kind == Kind::LogSumExp;
+}
+
+/// That step on the reduced value a[0] (and, for LogSumExp, the maximum
+/// a[1] subtracted before): Mean divides by the `count` elements reduced.
+Value finish(OpBuilder &b, Location loc, Kind kind, int64_t count,
+             ValueRange a) {
+  switch (kind) {
+  case Kind::Mean:
+    return arith::DivFOp::create(b, loc, a[0],
+                                 scalarConstant(b, loc, a[0].getType(), count));
+  case Kind::L2:
+    return math::SqrtOp::create(b, loc, a[0]);
+  case Kind::LogSum:
+    return math::LogOp::create(b, loc, a[0]);
+  default:
+    return arith::AddFOp::create(b, loc, math::LogOp::create(b, loc, a[0]),
+                                 a[1]);
+  }
+}
+
 LogicalResult convertReduce(NodeContext &ctx, Kind kind, int64_t since) {
   int32_t dtype = ctx.inputDType(0);
   bool isFloat = isFloatDType(dtype);
-  bool integerOk = kind == Kind::Sum || kind == Kind::Max ||
-                   kind == Kind::Min || kind == Kind::Prod ||
-                   kind == Kind::L1 || kind == Kind::SumSquare;
-  if (!isFloat && !(integerOk && isIntegerDType(dtype)))
+  if (!isFloat && !(takesIntegers(kind) && isIntegerDType(dtype)))
     return ctx.unsupported("element type " + dtypeName(dtype));
   Value x = ctx.input(0);
   auto axes = reducedAxes(ctx, since, x);
@@ -201,24 +290,14 @@ LogicalResult convertReduce(NodeContext &ctx, Kind kind, int64_t since) {
       return ctx.unsupported("ReduceLogSumExp over a dynamic shape");
   }
   bool isUnsigned = isUnsignedDType(dtype);
-  auto add = [&](OpBuilder &nb, Location l, Value a, Value c) -> Value {
-    return isFloat ? Value(arith::AddFOp::create(nb, l, a, c))
-                   : Value(arith::AddIOp::create(nb, l, a, c));
-  };
-  auto mul = [&](OpBuilder &nb, Location l, Value a, Value c) -> Value {
-    return isFloat ? Value(arith::MulFOp::create(nb, l, a, c))
-                   : Value(arith::MulIOp::create(nb, l, a, c));
-  };
   // LogSumExp subtracts the maximum first so exp cannot overflow.
   Value max;
   if (kind == Kind::LogSumExp) {
-    auto f = cast<FloatType>(element);
-    max = buildReduction(
-        b, loc, x, **axes, true,
-        FloatAttr::get(f, APFloat::getInf(f.getFloatSemantics(), true)),
-        [](OpBuilder &nb, Location l, Value v, Value acc) {
-          return Value(arith::MaximumFOp::create(nb, l, v, acc));
-        });
+    max = buildReduction(b, loc, x, **axes, true,
+                         reductionInit(Kind::Max, element, isUnsigned),
+                         [](OpBuilder &nb, Location l, Value v, Value acc) {
+                           return combine(nb, l, Kind::Max, false, v, acc);
+                         });
     // A row of -inf would give -inf - -inf = NaN: shift by 0 there.
     max = buildElementwise(
         b, loc, max, cast<RankedTensorType>(max.getType()).getShape(), element,
@@ -234,64 +313,17 @@ LogicalResult convertReduce(NodeContext &ctx, Kind kind, int64_t since) {
               nb, l, arith::SubFOp::create(nb, l, a[0], a[1])));
         });
   }
-  TypedAttr init;
-  switch (kind) {
-  case Kind::Max:
-  case Kind::Min: {
-    bool isMax = kind == Kind::Max;
-    if (auto f = dyn_cast<FloatType>(element)) {
-      init = FloatAttr::get(f, APFloat::getInf(f.getFloatSemantics(), isMax));
-    } else {
-      unsigned w = element.getIntOrFloatBitWidth();
-      APInt v = isUnsigned
-                    ? (isMax ? APInt::getMinValue(w) : APInt::getMaxValue(w))
-                    : (isMax ? APInt::getSignedMinValue(w)
-                             : APInt::getSignedMaxValue(w));
-      init = IntegerAttr::get(element, v);
-    }
-    break;
-  }
-  case Kind::Prod:
-    init = scalarAttr(element, 1);
-    break;
-  default:
-    init = scalarAttr(element, 0);
-  }
   Value reduced = buildReduction(
-      b, loc, x, **axes, keepDims, init,
-      [&](OpBuilder &nb, Location l, Value v, Value acc) -> Value {
-        switch (kind) {
-        case Kind::Max:
-          if (isFloat)
-            return arith::MaximumFOp::create(nb, l, v, acc);
-          return isUnsigned ? Value(arith::MaxUIOp::create(nb, l, v, acc))
-                            : Value(arith::MaxSIOp::create(nb, l, v, acc));
-        case Kind::Min:
-          if (isFloat)
-            return arith::MinimumFOp::create(nb, l, v, acc);
-          return isUnsigned ? Value(arith::MinUIOp::create(nb, l, v, acc))
-                            : Value(arith::MinSIOp::create(nb, l, v, acc));
-        case Kind::Prod:
-          return mul(nb, l, v, acc);
-        case Kind::L1:
-          return add(nb, l,
-                     isFloat ? Value(math::AbsFOp::create(nb, l, v))
-                             : Value(math::AbsIOp::create(nb, l, v)),
-                     acc);
-        case Kind::L2:
-        case Kind::SumSquare:
-          return add(nb, l, mul(nb, l, v, v), acc);
-        default:
-          return add(nb, l, v, acc);
-        }
+      b, loc, x, **axes, keepDims, reductionInit(kind, element, isUnsigned),
+      [&](OpBuilder &nb, Location l, Value v, Value acc) {
+        return combine(nb, l, kind, isUnsigned, v, acc);
       });
   llvm::ArrayRef<int64_t> outShape =
       cast<RankedTensorType>(reduced.getType()).getShape();
   int64_t count = 1;
   for (int64_t a : **axes)
     count *= shape[a];
-  if (kind == Kind::Mean || kind == Kind::L2 || kind == Kind::LogSum ||
-      kind == Kind::LogSumExp) {
+  if (hasFinish(kind)) {
     Value maxKept = max;
     llvm::SmallVector<Value> operands = {reduced};
     if (kind == Kind::LogSumExp) {
@@ -299,25 +331,123 @@ LogicalResult convertReduce(NodeContext &ctx, Kind kind, int64_t since) {
         maxKept = reshapeTo(b, loc, max, outShape);
       operands.push_back(maxKept);
     }
-    reduced = buildElementwise(
-        b, loc, operands, outShape, element,
-        [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
-          switch (kind) {
-          case Kind::Mean:
-            return arith::DivFOp::create(nb, l, a[0],
-                                         scalarConstant(nb, l, element, count));
-          case Kind::L2:
-            return math::SqrtOp::create(nb, l, a[0]);
-          case Kind::LogSum:
-            return math::LogOp::create(nb, l, a[0]);
-          default:
-            return arith::AddFOp::create(
-                nb, l, math::LogOp::create(nb, l, a[0]), a[1]);
-          }
-        });
+    reduced = buildElementwise(b, loc, operands, outShape, element,
+                               [&](OpBuilder &nb, Location l, ValueRange a) {
+                                 return finish(nb, l, kind, count, a);
+                               });
   }
   ctx.setOutput(0, reduced, dtype);
   return success();
+}
+
+/// A reduction of a constant over constant axes, evaluated while importing
+/// by the converter's own steps (BodyEvaluation.h), element after element
+/// in the kernel's order: shape arithmetic stays known (a detector's
+/// largest image side, ReduceMax of a constant, then Ceil and Sub into
+/// Pad's pads). LogSumExp, and whatever does not fold, is left to run time.
+FailureOr<bool> foldReduce(NodeContext &ctx, Kind kind, int64_t since) {
+  const HostTensor *x = ctx.constantInput(0);
+  if (!x || x->numElements() > kMaxBodyFoldElements || kind == Kind::LogSumExp)
+    return false;
+  int32_t dtype = x->dtype();
+  if (!isFloatDType(dtype) && !(isIntegerDType(dtype) && takesIntegers(kind)))
+    return false;
+  if (ctx.opset() >= since && ctx.hasInput(1) && !ctx.constantInput(1))
+    return false;
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> given =
+      ctx.intsFromAttrOrInput("axes", 1, since);
+  if (failed(given))
+    return failure();
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> axes =
+      normalizedAxes(ctx, *given);
+  if (failed(axes))
+    return failure();
+  if (!*axes) {
+    ctx.setOutput(0, *x);
+    return true;
+  }
+  // The output's shape, and for each reduced position in order (row-major
+  // over the reduced dimensions) the input's flat index of each output.
+  bool keepDims = ctx.attrInt("keepdims", 1) != 0;
+  llvm::ArrayRef<int64_t> shape = x->shape();
+  llvm::SmallVector<int64_t> outShape, kept, reduced;
+  for (auto [d, extent] : llvm::enumerate(shape)) {
+    bool isReduced = llvm::is_contained(**axes, static_cast<int64_t>(d));
+    (isReduced ? reduced : kept).push_back(d);
+    if (!isReduced || keepDims)
+      outShape.push_back(isReduced ? 1 : extent);
+  }
+  int64_t outputs = numElementsOf(outShape);
+  int64_t count = x->numElements() / std::max<int64_t>(outputs, 1);
+  if (outputs == 0)
+    count = 0;
+  llvm::SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  // Flat input offset of output o, and of reduced position r.
+  auto offsets = [&](llvm::ArrayRef<int64_t> dims) {
+    llvm::SmallVector<int64_t> extents;
+    for (int64_t d : dims)
+      extents.push_back(shape[d]);
+    llvm::SmallVector<int64_t> result(numElementsOf(extents), 0);
+    llvm::SmallVector<int64_t> at(dims.size(), 0);
+    for (int64_t &offset : result) {
+      for (size_t k = 0; k < dims.size(); ++k)
+        offset += at[k] * strides[dims[k]];
+      for (size_t k = dims.size(); k-- > 0;) {
+        if (++at[k] < extents[k])
+          break;
+        at[k] = 0;
+      }
+    }
+    return result;
+  };
+  llvm::SmallVector<int64_t> outputOffsets = offsets(kept);
+  llvm::SmallVector<int64_t> reducedOffsets = offsets(reduced);
+  MLIRContext *context = ctx.context();
+  Type element = elementTypeOf(context, dtype);
+  bool isUnsigned = isUnsignedDType(dtype);
+  TypedAttr init = reductionInit(kind, element, isUnsigned);
+  APInt initInt =
+      isa<IntegerAttr>(init) ? cast<IntegerAttr>(init).getValue() : APInt();
+  HostTensor acc =
+      isa<FloatType>(element)
+          ? HostTensor::fromDoubles(dtype, {},
+                                    {cast<FloatAttr>(init).getValueAsDouble()})
+          : HostTensor::fromInt64s(
+                dtype, {},
+                {isUnsigned ? static_cast<int64_t>(initInt.getZExtValue())
+                            : initInt.getSExtValue()});
+  auto step = [&](OpBuilder &b, Location l, ValueRange a) {
+    return combine(b, l, kind, isUnsigned, a[0], a[1]);
+  };
+  llvm::SmallVector<int64_t> flat(outputOffsets.size());
+  for (int64_t r : reducedOffsets) {
+    for (auto [o, offset] : llvm::enumerate(outputOffsets))
+      flat[o] = offset + r;
+    std::optional<HostTensor> next =
+        evaluateBody(context, ctx.loc(), {x->gathered(outShape, flat), acc},
+                     outShape, dtype, step);
+    if (!next)
+      return false;
+    acc = std::move(*next);
+  }
+  if (hasFinish(kind)) {
+    std::optional<HostTensor> done =
+        evaluateBody(context, ctx.loc(), {acc}, outShape, dtype,
+                     [&](OpBuilder &b, Location l, ValueRange a) {
+                       return finish(b, l, kind, count, a);
+                     });
+    if (!done)
+      return false;
+    acc = std::move(*done);
+  }
+  // With nothing reduced over, or no outputs, the accumulator is still the
+  // splat of its first value.
+  ctx.setOutput(0, acc.rank() == static_cast<int64_t>(outShape.size())
+                       ? acc
+                       : broadcastHost(acc, outShape));
+  return true;
 }
 
 LogicalResult convertArg(NodeContext &ctx, bool isMax) {
@@ -378,6 +508,9 @@ void registerReductionOps(OpRegistry &registry) {
   for (const Entry &e : kReductions) {
     registry.add(e.Name, [&e](NodeContext &ctx) {
       return convertReduce(ctx, e.K, e.AxesInputSince);
+    });
+    registry.addFolder(e.Name, [&e](NodeContext &ctx) {
+      return foldReduce(ctx, e.K, e.AxesInputSince);
     });
     // Static reduced dimensions of a dynamic input (convertReduce refuses
     // the rest).

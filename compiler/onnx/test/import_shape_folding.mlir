@@ -20,6 +20,16 @@
 // PAD: tensor.pad %arg0 low[0, 0, 2, 3] high[0, 0, 1, 0]
 // PAD: } : tensor<1x3x5x6xf32> to tensor<1x3x8x9xf32>
 
+// A detector's pads from ReduceMax over constant image sizes (then Cast,
+// Div, Ceil, Mul, Sub), and a sum of tiled anchors: the reduction and Tile
+// fold too, so Pad gets numbers and the sum is a constant.
+// RUN: /usr/bin/python3 %S/make_model.py pad_from_reduce_max %t.reduce.onnx
+// RUN: kiln-import-onnx %t.reduce.onnx | FileCheck %s --check-prefix=REDUCE
+// REDUCE-LABEL: func.func @main_graph(
+// REDUCE: tensor.pad %arg0 low[0, 0, 0, 0] high[0, 0, 3, 2]
+// REDUCE: arith.constant dense<6.000000e+00> : tensor<1xf32>
+// REDUCE-NOT: linalg.reduce
+
 // Elementwise ops with host tables fold to constants, with ONNX's
 // integer semantics.
 // RUN: /usr/bin/python3 %S/make_model.py fold_values %t.values.onnx

@@ -210,6 +210,41 @@ def pad_mod():
         [tensor("y", TensorProto.FLOAT, [1, 3, 8, 9])])
 
 
+def pad_from_reduce_max():
+    """Pads as torchvision's detectors export their batching: the largest
+    image sides by ReduceMax over constant sizes, rounded up to a multiple
+    of 4 (Cast, Div, Ceil, Cast, Mul), less the image's own (Sub), and
+    anchors by Tile of a constant. Sizes [[5, 6], [3, 7]]: sides 5 and 7,
+    padded to 8 and 8, pads [0, 0, 0, 0, 0, 0, 3, 2]; the anchors [1, 2]
+    tiled twice, summed by ReduceSum to 6 and that added to the image.
+    All of it folds at import."""
+    sizes = numpy_helper.from_array(np.array([[5, 6], [3, 7]], np.int64))
+    return model(
+        [helper.make_node("Constant", [], ["sizes"], value=sizes),
+         i64("four", [4]), i64("zeros", [0, 0, 0, 0, 0, 0]),
+         i64("image", [5, 6]), i64("two", [2]), i64("anchors", [1, 2]),
+         helper.make_node("ReduceMax", ["sizes"], ["largest"], axes=[0],
+                          keepdims=0),
+         helper.make_node("Cast", ["largest"], ["largest_f"],
+                          to=TensorProto.FLOAT),
+         helper.make_node("Cast", ["four"], ["four_f"], to=TensorProto.FLOAT),
+         helper.make_node("Div", ["largest_f", "four_f"], ["quarters"]),
+         helper.make_node("Ceil", ["quarters"], ["whole"]),
+         helper.make_node("Cast", ["whole"], ["whole_i"],
+                          to=TensorProto.INT64),
+         helper.make_node("Mul", ["whole_i", "four"], ["padded"]),
+         helper.make_node("Sub", ["padded", "image"], ["ends"]),
+         helper.make_node("Concat", ["zeros", "ends"], ["pads"], axis=0),
+         helper.make_node("Pad", ["x", "pads"], ["p"]),
+         helper.make_node("Tile", ["anchors", "two"], ["tiled"]),
+         helper.make_node("ReduceSum", ["tiled"], ["total_i"], keepdims=1),
+         helper.make_node("Cast", ["total_i"], ["total"],
+                          to=TensorProto.FLOAT),
+         helper.make_node("Add", ["p", "total"], ["y"])],
+        [tensor("x", TensorProto.FLOAT, [1, 3, 5, 6])],
+        [tensor("y", TensorProto.FLOAT, [1, 3, 8, 8])], opset=13)
+
+
 def _folded(op, dtype, *operands, **attrs):
     """One op on constants of `dtype`, its result the graph's output."""
     names = [f"c{i}" for i in range(len(operands))]

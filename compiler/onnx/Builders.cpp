@@ -248,6 +248,20 @@ Value countedFromEnd(OpBuilder &b, Location loc, Value index, Value extent) {
       b, loc, negative, arith::AddIOp::create(b, loc, index, extent), index);
 }
 
+Value clampedIndex(OpBuilder &b, Location loc, Value v, Value extent,
+                   bool isUnsigned) {
+  Value i =
+      isUnsigned
+          ? Value(arith::IndexCastUIOp::create(b, loc, b.getIndexType(), v))
+          : Value(arith::IndexCastOp::create(b, loc, b.getIndexType(), v));
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  i = countedFromEnd(b, loc, i, extent);
+  i = arith::MaxSIOp::create(b, loc, i, zero);
+  return arith::MinSIOp::create(b, loc, i,
+                                arith::SubIOp::create(b, loc, extent, one));
+}
+
 Value transpose(OpBuilder &b, Location loc, Value value,
                 llvm::ArrayRef<int64_t> perm) {
   auto type = cast<RankedTensorType>(value.getType());

@@ -85,6 +85,14 @@ mlir::Value transpose(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value,
 mlir::Value countedFromEnd(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Value index, mlir::Value extent);
 
+/// An index read from integer element `v` of an index tensor (unsigned
+/// when `isUnsigned`), negative ones counted from `extent`, clamped into
+/// [0, extent - 1]: out of range is an error in ONNX and must not read
+/// outside the tensor. An extent of 0 must be refused before (at import,
+/// or per call where it is dynamic).
+mlir::Value clampedIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                         mlir::Value extent, bool isUnsigned);
+
 /// A scalar constant of `type` (float or integer).
 mlir::Value scalarConstant(mlir::OpBuilder &b, mlir::Location loc,
                            mlir::Type type, double value);

@@ -359,21 +359,21 @@ LogicalResult Importer::convertNode(const onnx::NodeProto &node, size_t index) {
     if (*folded)
       return success();
   }
-  // A shape value has no tensor to read: only the shapes of Reshape and
-  // Expand and Tile's repeats take one (NodeContext::intsKnownPerCall).
+  // A shape value is host values: the shapes of Reshape and Expand, Tile's
+  // repeats and TopK's k take one as such (NodeContext::intsKnownPerCall).
   auto takesShapeValue = [&](size_t i) {
     return domain.empty() && i == 1 &&
-           llvm::is_contained({"Reshape", "Expand", "Tile"}, node.op_type());
+           llvm::is_contained({"Reshape", "Expand", "Tile", "TopK"},
+                              node.op_type());
   };
+  // Other ops compute on it as a tensor made of its elements.
   for (size_t i = 0; i < ctx.numInputs(); ++i)
-    if (ctx.shapeValueInput(i) && !takesShapeValue(i))
+    if (ctx.shapeValueInput(i) && !takesShapeValue(i) &&
+        failed(ctx.materializeShapeValue(i)))
       return ctx.unsupported(
           "input " + std::to_string(i) + " '" + node.input(i) +
-          "', computed from dynamic dimensions (a shape), which op " +
-          node.op_type() +
-          " does not take so far (the shapes of Reshape and Expand and "
-          "Tile's repeats do; pin the graph's inputs with "
-          "--input-shape=NAME:DIMS)");
+          "', computed from dynamic dimensions (a shape) in an enclosing "
+          "graph (pin the graph's inputs with --input-shape=NAME:DIMS)");
   // Converters written for static shapes never see a dynamic dimension:
   // their shape arithmetic would meet ShapedType::kDynamic as a number.
   if (!registry.acceptsDynamicShapes(domain, node.op_type()))

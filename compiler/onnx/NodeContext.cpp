@@ -6,8 +6,10 @@
 #include "compiler/onnx/OnnxTypes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "onnx/onnx_pb.h"
@@ -77,6 +79,56 @@ NodeContext::shapeValueInput(size_t i) const {
     return nullptr;
   auto it = ShapeValues.find(Node.input(i));
   return it == ShapeValues.end() ? nullptr : &it->second;
+}
+
+mlir::LogicalResult NodeContext::materializeShapeValue(size_t i) {
+  const llvm::SmallVector<mlir::OpFoldResult> *elements = shapeValueInput(i);
+  OnnxValue &value = Values.find(Node.input(i))->second;
+  if (!elements || value.Value)
+    return mlir::success(elements != nullptr);
+  mlir::Region *here = Builder.getInsertionBlock()->getParent();
+  for (mlir::OpFoldResult e : *elements)
+    if (auto v = mlir::dyn_cast<mlir::Value>(e);
+        v && !v.getParentRegion()->isAncestor(here))
+      return mlir::failure();
+  // A kernel writes it: element k is the k-th host value, each a scalar
+  // the kernel takes (tensor.from_elements of host scalars has no
+  // dispatch to live in). The unsigned cast keeps the index's 64 bits and
+  // is not folded into the host read's signed one, which would leave the
+  // kernel an i64 read of a tensor element instead of an extent.
+  llvm::SmallVector<mlir::Value> items;
+  for (mlir::OpFoldResult e : *elements)
+    items.push_back(mlir::getValueOrCreateConstantIndexOp(Builder, Loc, e));
+  int64_t rank = value.Type.getRank();
+  mlir::Type i64 = Builder.getI64Type();
+  mlir::Value init =
+      mlir::tensor::EmptyOp::create(Builder, Loc, value.Type.getShape(), i64);
+  value.Value =
+      mlir::linalg::GenericOp::create(
+          Builder, Loc, mlir::TypeRange{value.Type}, mlir::ValueRange{},
+          mlir::ValueRange{init},
+          llvm::ArrayRef<mlir::AffineMap>{Builder.getMultiDimIdentityMap(rank)},
+          llvm::SmallVector<mlir::utils::IteratorType>(
+              rank, mlir::utils::IteratorType::parallel),
+          [&](mlir::OpBuilder &b, mlir::Location l, mlir::ValueRange) {
+            mlir::Value picked = items.back();
+            if (rank == 1) {
+              mlir::Value k = mlir::linalg::IndexOp::create(b, l, 0);
+              for (size_t j = items.size() - 1; j-- > 0;)
+                picked = mlir::arith::SelectOp::create(
+                    b, l,
+                    mlir::arith::CmpIOp::create(
+                        b, l, mlir::arith::CmpIPredicate::eq, k,
+                        mlir::arith::ConstantIndexOp::create(b, l, j)),
+                    items[j], picked);
+            }
+            mlir::linalg::YieldOp::create(
+                b, l,
+                mlir::Value(
+                    mlir::arith::IndexCastUIOp::create(b, l, i64, picked)));
+          })
+          .getResult(0);
+  return mlir::success();
 }
 
 namespace {

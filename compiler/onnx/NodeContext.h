@@ -135,6 +135,12 @@ public:
   /// The input's elements when it is a shape value (ShapeValueTable), else
   /// null.
   const llvm::SmallVector<mlir::OpFoldResult> *shapeValueInput(size_t i) const;
+  /// Makes shape-value input `i` a tensor as well (its elements' host
+  /// values gathered into an int64 tensor at the node), for an op that
+  /// computes on it (a detector's Equal of a box count with 0 deciding an
+  /// If); fails, building nothing, when an element is not a value of the
+  /// function being built.
+  mlir::LogicalResult materializeShapeValue(size_t i);
   /// The integers of a graph input read on the host at each call, as index
   /// values (tensor.extract and index_cast, which the host plan turns into
   /// shape nodes): for an int32 or int64 graph input of at most one

@@ -3109,6 +3109,89 @@ def compress_nonzero_by_computed_condition():
 
 
 @case
+def detector_candidates():
+    """A torchvision detector's candidate selection, as its exporter writes
+    it: scores above a threshold (Greater, NonZero, Transpose) picked by
+    GatherND (indices of a count known per call), the best min(4, count) of
+    them by TopK, k computed from that count (Shape, Gather, Concat with 4,
+    ReduceMin, Reshape: host arithmetic), their boxes gathered along the
+    picked count by Gather, and whether none was picked (ReduceProd of
+    the Shape, Equal 0: a shape made a tensor). Calls where 7, 2 (fewer
+    than k) and no scores pass."""
+    def const(name, values, dtype=np.int64):
+        return helper.make_node(
+            "Constant", [], [name],
+            value=numpy_helper.from_array(np.array(values, dtype), name))
+    nodes = [
+        const("threshold", 0.5, np.float32), const("four", [4]),
+        const("zero", [0]), const("axis0", [0]), const("one", [1]),
+        helper.make_node("Greater", ["scores", "threshold"], ["passing"]),
+        helper.make_node("NonZero", ["passing"], ["where"]),
+        helper.make_node("Transpose", ["where"], ["picks"], perm=[1, 0]),
+        helper.make_node("GatherND", ["scores", "picks"], ["candidates"]),
+        helper.make_node("GatherND", ["boxes", "picks"], ["candidate_boxes"]),
+        helper.make_node("Shape", ["candidates"], ["count_shape"]),
+        helper.make_node("Gather", ["count_shape", "zero"], ["count"],
+                         axis=0),
+        helper.make_node("Concat", ["four", "count"], ["both"], axis=0),
+        helper.make_node("ReduceMin", ["both"], ["k0"], keepdims=0),
+        helper.make_node("Reshape", ["k0", "one"], ["k"]),
+        helper.make_node("TopK", ["candidates", "k"], ["best", "order"]),
+        helper.make_node("Gather", ["candidate_boxes", "order"],
+                         ["best_boxes"], axis=0),
+        helper.make_node("ReduceProd", ["count_shape"], ["total"],
+                         keepdims=0),
+        helper.make_node("Equal", ["total", "zero"], ["none"]),
+    ]
+    model = dynamicGraph(
+        nodes, [("scores", [12]), ("boxes", [12, 4])],
+        [("best", None), ("best_boxes", None),
+         ("none", None, TensorProto.BOOL)], {})
+    inputs, refs = Calls(), Calls()
+    for passing in (7, 2, 0):
+        rng = np.random.default_rng(500 + passing)
+        scores = rng.uniform(0.0, 0.45, size=12).astype(np.float32)
+        chosen = rng.permutation(12)[:passing]
+        scores[chosen] = rng.uniform(0.55, 1.0, size=passing)
+        boxes = rand((12, 4), 510 + passing)
+        where = np.nonzero(scores > np.float32(0.5))[0]
+        cand = scores[where]
+        order = np.argsort(-cand, kind="stable")[:min(4, len(cand))]
+        inputs.append([scores, boxes])
+        refs.append([cand[order].astype(np.float64),
+                     boxes[where][order].astype(np.float64),
+                     np.array([len(where) == 0])])
+    return model, inputs, refs
+
+
+@case
+def topk_dynamic_extent():
+    """TopK with a constant k over a dynamic extent, and Gather along a
+    dynamic dimension with negative indices: k = 3 of 5 and of 9 elements;
+    of 2 the call fails in one line (k past the extent)."""
+    k = numpy_helper.from_array(np.array([3], np.int64), "k")
+    picks = numpy_helper.from_array(np.array([-1, 0, -2], np.int64), "picks")
+    nodes = [helper.make_node("Constant", [], ["k"], value=k),
+             helper.make_node("Constant", [], ["picks"], value=picks),
+             helper.make_node("TopK", ["x", "k"], ["top", "where"]),
+             helper.make_node("Gather", ["x", "picks"], ["ends"], axis=0)]
+    model = dynamicGraph(nodes, [("x", ["n"])],
+                         [("top", [3]), ("where", [3], TensorProto.INT64),
+                          ("ends", [3])], {})
+    inputs, refs = Calls(), Calls()
+    for n in (5, 9, 2):
+        x = rand((n,), 520 + n)
+        inputs.append([x])
+        if n < 3:
+            refs.append(Refused("k is not in [0, the extent of dimension 0]"))
+            continue
+        order = np.argsort(-x, kind="stable")[:3]
+        refs.append([x[order].astype(np.float64), order.astype(np.int64),
+                     x[[-1, 0, -2]].astype(np.float64)])
+    return model, inputs, refs
+
+
+@case
 def nonzero_dynamic_batch():
     """NonZero of a condition computed over a dynamic batch (x > 0, x of
     [batch, 3]): counted by a kernel whatever its length, which the host

@@ -11,6 +11,7 @@
 #include "compiler/onnx/ops/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -24,18 +25,10 @@ Value indexConst(OpBuilder &b, Location l, int64_t v) {
   return arith::ConstantIndexOp::create(b, l, v);
 }
 
-/// An index read from an integer tensor element, negative ones counted
-/// from `dim`, clamped into [0, dim) (out of range is an error in ONNX and
-/// must not read outside the tensor).
+/// clampedIndex over a static extent.
 Value normalizedIndex(OpBuilder &b, Location l, Value v, int64_t dim,
                       bool isUnsigned) {
-  Value i = isUnsigned
-                ? Value(arith::IndexCastUIOp::create(b, l, b.getIndexType(), v))
-                : Value(arith::IndexCastOp::create(b, l, b.getIndexType(), v));
-  Value zero = indexConst(b, l, 0);
-  i = countedFromEnd(b, l, i, indexConst(b, l, dim));
-  i = arith::MaxSIOp::create(b, l, i, zero);
-  return arith::MinSIOp::create(b, l, i, indexConst(b, l, dim - 1));
+  return clampedIndex(b, l, v, indexConst(b, l, dim), isUnsigned);
 }
 
 LogicalResult convertGatherElements(NodeContext &ctx) {
@@ -414,11 +407,14 @@ LogicalResult convertTopK(NodeContext &ctx) {
   std::optional<Value> kAtCallTime;
   if (ctx.opset() < 10) {
     k = ctx.attrInt("k", -1);
-  } else if (std::optional<llvm::SmallVector<Value>> read =
-                 ctx.intsReadAtCallTime(1)) {
-    if (read->size() != 1)
+  } else if (std::optional<llvm::SmallVector<OpFoldResult>> known =
+                 ctx.intsKnownPerCall(1)) {
+    // Read from a graph input, or computed from dynamic dimensions (a
+    // detector's min(k, candidates)).
+    if (known->size() != 1)
       return ctx.emitError() << "k must hold one value";
-    kAtCallTime = read->front();
+    kAtCallTime = getValueOrCreateConstantIndexOp(ctx.builder(), ctx.loc(),
+                                                  known->front());
     k = 0;
   } else {
     FailureOr<llvm::SmallVector<int64_t>> kv = ctx.constantInts(1, "k");
@@ -432,12 +428,28 @@ LogicalResult convertTopK(NodeContext &ctx) {
   if (failed(axis))
     return failure();
   int64_t n = shape[*axis];
-  if (!kAtCallTime && (k < 0 || k > n))
+  if (!kAtCallTime && (k < 0 || (!ShapedType::isDynamic(n) && k > n)))
     return ctx.emitError() << "k " << k << " is not in [0, " << n << "]";
   bool largest = ctx.attrInt("largest", 1) != 0;
   bool isFloat = isFloatDType(dtype), isUnsigned = isUnsignedDType(dtype);
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
+  // k per call, or the extent per call, is checked per call: a k past the
+  // extent would be outputs no element ranks into.
+  if (kAtCallTime || ShapedType::isDynamic(n)) {
+    Value extent = tensor::DimOp::create(b, loc, ctx.input(0), *axis);
+    Value kValue = kAtCallTime ? *kAtCallTime : indexConst(b, loc, k);
+    cf::AssertOp::create(
+        b, loc,
+        arith::AndIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, kValue,
+                                  indexConst(b, loc, 0)),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, kValue,
+                                  extent)),
+        ctx.describe() + ": k is not in [0, the extent of dimension " +
+            std::to_string(*axis) + "]");
+  }
   MLIRContext *mctx = ctx.context();
   Type element = ctx.inputType(0).getElementType();
   Value x = ctx.input(0);
@@ -454,8 +466,8 @@ LogicalResult convertTopK(NodeContext &ctx) {
   llvm::SmallVector<utils::IteratorType> iterators(
       rank, utils::IteratorType::parallel);
   iterators.push_back(utils::IteratorType::reduction);
-  Value rankInit =
-      filledTensor(b, loc, shape, b.getI64Type(), b.getI64IntegerAttr(0));
+  Value rankInit = filledTensor(b, loc, shape, b.getI64Type(),
+                                b.getI64IntegerAttr(0), ValueRange{x});
   Value ranks =
       linalg::GenericOp::create(
           b, loc, rankInit.getType(), ValueRange{x, x}, rankInit,
@@ -494,9 +506,12 @@ LogicalResult convertTopK(NodeContext &ctx) {
   // out[..., r, ...] = the element (and index) whose rank is r.
   llvm::SmallVector<int64_t> outShape(shape);
   outShape[ax] = kAtCallTime ? ShapedType::kDynamic : k;
+  // The outputs' dynamic extents: the input's, and k's along the axis.
   llvm::SmallVector<Value> dynamicK;
-  if (kAtCallTime)
-    dynamicK.push_back(*kAtCallTime);
+  for (int64_t d = 0; d < rank; ++d)
+    if (ShapedType::isDynamic(outShape[d]))
+      dynamicK.push_back(d == ax ? *kAtCallTime
+                                 : Value(tensor::DimOp::create(b, loc, x, d)));
   auto filled = [&](Type type, TypedAttr zero) -> Value {
     Value init = tensor::EmptyOp::create(b, loc, outShape, type, dynamicK);
     Value scalar = arith::ConstantOp::create(b, loc, zero);
@@ -531,6 +546,18 @@ LogicalResult convertGatherND(NodeContext &ctx) {
   int64_t r = data.size(), q = idx.size();
   if (!isIntegerDType(ctx.inputDType(1)))
     return ctx.emitError() << "indices must be integers";
+  // Dynamic shapes (issue 19: a detector's picks from NonZero): the index
+  // depth and the batch are static; the indices' other dimensions and the
+  // data's trailing ones may be `?`, and a gathered dimension of the data
+  // too (an empty one fails the call).
+  if (q >= 1 && (ShapedType::isDynamic(idx.back()) ||
+                 llvm::any_of(idx.take_front(std::min(batch, q)),
+                              ShapedType::isDynamic) ||
+                 llvm::any_of(data.take_front(std::min(batch, r)),
+                              ShapedType::isDynamic)))
+    return ctx.unsupported("GatherND over a dynamic batch or index depth: "
+                           "indices " +
+                           shapeString(idx) + ", data " + shapeString(data));
   if (q < 1 || batch < 0 || batch >= std::min(r, q) || idx.back() > r - batch ||
       idx.take_front(batch) != data.take_front(batch))
     return ctx.emitError() << "indices " << shapeString(idx)
@@ -546,7 +573,42 @@ LogicalResult convertGatherND(NodeContext &ctx) {
   Value source = ctx.input(0), indices = ctx.input(1);
   Type element = ctx.inputType(0).getElementType();
   bool isUnsigned = isUnsignedDType(ctx.inputDType(1));
-  Value init = tensor::EmptyOp::create(b, loc, outShape, element);
+  llvm::SmallVector<Value> sizes;
+  for (int64_t d = 0; d < outRank; ++d)
+    if (ShapedType::isDynamic(outShape[d]))
+      sizes.push_back(d < prefix
+                          ? tensor::DimOp::create(b, loc, indices, d)
+                          : tensor::DimOp::create(b, loc, source,
+                                                  d - prefix + batch + depth));
+  // The gathered dimensions' dynamic extents; one of 0 with indices to
+  // read fails the call rather than read outside the data.
+  llvm::SmallVector<Value> extents;
+  Value picks;
+  for (int64_t t = 0; t < depth; ++t) {
+    int64_t extent = data[batch + t];
+    if (!ShapedType::isDynamic(extent)) {
+      extents.push_back(Value());
+      continue;
+    }
+    Value dim = tensor::DimOp::create(b, loc, source, batch + t);
+    extents.push_back(dim);
+    if (!picks) {
+      picks = indexConst(b, loc, 1);
+      for (int64_t d = 0; d < prefix; ++d)
+        picks = arith::MulIOp::create(
+            b, loc, picks, tensor::DimOp::create(b, loc, indices, d));
+    }
+    Value fine = arith::OrIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, dim,
+                              indexConst(b, loc, 0)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, picks,
+                              indexConst(b, loc, 0)));
+    cf::AssertOp::create(b, loc, fine,
+                         ctx.describe() + ": gathers from an empty dimension " +
+                             std::to_string(batch + t));
+  }
+  Value init = tensor::EmptyOp::create(b, loc, outShape, element, sizes);
   Value result =
       linalg::GenericOp::create(
           b, loc, init.getType(), ValueRange{}, init,
@@ -565,7 +627,9 @@ LogicalResult convertGatherND(NodeContext &ctx) {
               at.push_back(indexConst(nb, l, t));
               Value v = tensor::ExtractOp::create(nb, l, indices, at);
               position.push_back(
-                  normalizedIndex(nb, l, v, data[batch + t], isUnsigned));
+                  ShapedType::isDynamic(data[batch + t])
+                      ? clampedIndex(nb, l, v, extents[t], isUnsigned)
+                      : normalizedIndex(nb, l, v, data[batch + t], isUnsigned));
             }
             position.append(outIndex.begin() + prefix, outIndex.end());
             linalg::YieldOp::create(
@@ -795,7 +859,7 @@ void registerIndexingOps(OpRegistry &registry) {
   registry.add("Trilu", convertTrilu);
   // Elementwise over the indices (emitElementwise): dynamic dimensions too
   // (a prefill's causal mask over its tokens, issue 19); k stays constant.
-  registry.acceptDynamicShapes({"Trilu"});
+  registry.acceptDynamicShapes({"Trilu", "GatherND", "TopK"});
   registry.add("CumSum", convertCumSum);
   registry.add("TopK", convertTopK);
   registry.add("ReverseSequence", convertReverseSequence);

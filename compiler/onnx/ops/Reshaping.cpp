@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -700,13 +701,10 @@ LogicalResult convertGather(NodeContext &ctx) {
     return failure();
   llvm::SmallVector<int64_t> shape = gatherShape(ctx, *axis);
   int64_t dim = ctx.inputShape(0)[*axis];
-  // Indices are clamped to the gathered dimension, which must be known;
-  // any other dimension of the data or the indices may be dynamic (a
-  // decoder's token ids over a `?` sequence, issue 19).
-  if (ShapedType::isDynamic(dim))
-    return ctx.unsupported("a gather along the dynamic dimension " +
-                           std::to_string(*axis) + " of input 0 " +
-                           shapeString(ctx.inputShape(0)));
+  // Indices are clamped to the gathered dimension; any dimension of the
+  // data or the indices may be dynamic (a decoder's token ids over a `?`
+  // sequence, a detector's boxes picked by TopK, issue 19). A dynamic
+  // gathered dimension of 0 with indices to read fails the call.
   if (dim == 0 && numElementsOf(shape) > 0)
     return ctx.emitError() << "gathers from an empty dimension";
   int64_t dataRank = ctx.inputRank(0);
@@ -714,9 +712,11 @@ LogicalResult convertGather(NodeContext &ctx) {
   int64_t rank = shape.size();
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
-  if (const HostTensor *constant = ctx.constantInput(1)) {
+  const HostTensor *constant = ctx.constantInput(1);
+  if (constant && !ShapedType::isDynamic(dim)) {
     // Constant indices out of range are the model's error, found here
-    // rather than clamped at run time.
+    // rather than clamped at run time (along a dynamic dimension, as any
+    // index, per call).
     for (int64_t i = 0, e = constant->numElements(); i < e; ++i) {
       int64_t index = constant->intAt(i);
       if (index < -dim || index >= dim)
@@ -767,26 +767,34 @@ LogicalResult convertGather(NodeContext &ctx) {
   Value init = tensor::EmptyOp::create(b, loc, shape, element, sizes);
   bool isUnsigned = isUnsignedDType(ctx.inputDType(1));
   int64_t ax = *axis;
+  Value extent;
+  if (ShapedType::isDynamic(dim)) {
+    extent = tensor::DimOp::create(b, loc, data, ax);
+    Value picks = arith::ConstantIndexOp::create(b, loc, 1);
+    for (int64_t d = 0; d < indexRank; ++d)
+      picks = arith::MulIOp::create(b, loc, picks,
+                                    tensor::DimOp::create(b, loc, indices, d));
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    cf::AssertOp::create(
+        b, loc,
+        arith::OrIOp::create(
+            b, loc,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, extent,
+                                  zero),
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, picks,
+                                  zero)),
+        ctx.describe() + ": gathers from an empty dimension");
+  }
   Value result =
       linalg::GenericOp::create(
           b, loc, init.getType(), indices, init, maps,
           llvm::SmallVector<utils::IteratorType>(rank,
                                                  utils::IteratorType::parallel),
           [&](OpBuilder &nb, Location l, ValueRange args) {
-            Value index = args[0];
-            Value i = isUnsigned ? Value(arith::IndexCastUIOp::create(
-                                       nb, l, nb.getIndexType(), index))
-                                 : Value(arith::IndexCastOp::create(
-                                       nb, l, nb.getIndexType(), index));
-            Value dimV = arith::ConstantIndexOp::create(nb, l, dim);
-            Value zero = arith::ConstantIndexOp::create(nb, l, 0);
-            Value last = arith::ConstantIndexOp::create(nb, l, dim - 1);
-            Value negative = arith::CmpIOp::create(
-                nb, l, arith::CmpIPredicate::slt, i, zero);
-            i = arith::SelectOp::create(
-                nb, l, negative, arith::AddIOp::create(nb, l, i, dimV), i);
-            i = arith::MaxSIOp::create(nb, l, i, zero);
-            i = arith::MinSIOp::create(nb, l, i, last);
+            Value i = clampedIndex(
+                nb, l, args[0],
+                extent ? extent : arith::ConstantIndexOp::create(nb, l, dim),
+                isUnsigned);
             llvm::SmallVector<Value> position;
             for (int64_t d = 0; d < ax; ++d)
               position.push_back(linalg::IndexOp::create(nb, l, d));

@@ -6,9 +6,10 @@
 // with a dynamic dimension (issue 19) Shape yields a *shape value*
 // (NodeContext.h): its elements are constants or host `index` values
 // (tensor.dim), and these folders carry it through Gather, Unsqueeze,
-// Squeeze, Concat, Cast and Identity, so Reshape receives each target
+// Squeeze, Reshape, Concat, Cast and Identity, so Reshape receives each target
 // dimension as a constant or as the very tensor.dim it copies; through
-// Add, Sub and Mul as index arithmetic the host evaluates per call. A chain
+// Add, Sub, Mul, Min and Max (and ReduceMin/Max/Sum/Prod over a 1-D
+// shape value) as index arithmetic the host evaluates per call. A chain
 // whose elements all turn out constant (Gather of a static dimension)
 // becomes a host tensor again, which the ordinary folders take. Range and
 // ConstantOfShape over shape values make tensors of dynamic extent (a
@@ -24,6 +25,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include "llvm/ADT/StringSwitch.h"
 
 #include <algorithm>
 
@@ -103,6 +106,21 @@ FailureOr<bool> foldUnsqueeze(NodeContext &ctx) {
   if (!*axes || (*axes)->size() != 1 || ((**axes)[0] != 0 && (**axes)[0] != -1))
     return false;
   ctx.setShapeValueOutput(0, *data, /*scalar=*/false);
+  return true;
+}
+
+// A shape value reshaped to a scalar or 1-D shape of as many elements
+// (a detector's min(k, candidates) made [1] for TopK).
+FailureOr<bool> foldReshape(NodeContext &ctx) {
+  const Elements *data = ctx.shapeValueInput(0);
+  const HostTensor *target = ctx.hasInput(1) ? ctx.constantInput(1) : nullptr;
+  if (!data || !target || target->numElements() > 1)
+    return false;
+  llvm::SmallVector<int64_t> dims = target->toInt64s();
+  int64_t n = data->size();
+  if (dims.empty() ? n != 1 : dims[0] != n && !(dims[0] == -1 && n > 0))
+    return false;
+  ctx.setShapeValueOutput(0, *data, /*scalar=*/dims.empty());
   return true;
 }
 
@@ -186,8 +204,35 @@ std::optional<Elements> elementsOf(NodeContext &ctx, size_t i) {
 // Add, Sub and Mul of shape values (a sequence's length plus the cache's,
 // as a decoder's mask computes its positions), elementwise, a one-element
 // side broadcast; the host evaluates them per call (ShapeExpressions).
+// x op y for Add, Sub, Mul, Min and Max on shape-value elements: a constant
+// when both are, else index arithmetic on the host.
+OpFoldResult combineIndices(NodeContext &ctx, StringRef op, OpFoldResult x,
+                            OpFoldResult y) {
+  std::optional<int64_t> cx = getConstantIntValue(x),
+                         cy = getConstantIntValue(y);
+  OpBuilder &builder = ctx.builder();
+  if (cx && cy)
+    return builder.getIndexAttr(op == "Add"   ? *cx + *cy
+                                : op == "Sub" ? *cx - *cy
+                                : op == "Mul" ? *cx * *cy
+                                : op == "Min" ? std::min(*cx, *cy)
+                                              : std::max(*cx, *cy));
+  Value vx = indexValue(ctx, x), vy = indexValue(ctx, y);
+  Location loc = ctx.loc();
+  if (op == "Add")
+    return arith::AddIOp::create(builder, loc, vx, vy).getResult();
+  if (op == "Sub")
+    return arith::SubIOp::create(builder, loc, vx, vy).getResult();
+  if (op == "Mul")
+    return arith::MulIOp::create(builder, loc, vx, vy).getResult();
+  if (op == "Min")
+    return arith::MinSIOp::create(builder, loc, vx, vy).getResult();
+  return arith::MaxSIOp::create(builder, loc, vx, vy).getResult();
+}
+
 FailureOr<bool> foldArithmetic(NodeContext &ctx) {
-  if (!ctx.shapeValueInput(0) && !ctx.shapeValueInput(1))
+  if ((!ctx.shapeValueInput(0) && !ctx.shapeValueInput(1)) ||
+      ctx.numInputs() != 2)
     return false;
   std::optional<Elements> a = elementsOf(ctx, 0), b = elementsOf(ctx, 1);
   if (!a || !b || (a->size() != b->size() && a->size() != 1 && b->size() != 1))
@@ -198,25 +243,42 @@ FailureOr<bool> foldArithmetic(NodeContext &ctx) {
   for (size_t k = 0; k < n; ++k) {
     OpFoldResult x = (*a)[a->size() == 1 ? 0 : k];
     OpFoldResult y = (*b)[b->size() == 1 ? 0 : k];
-    std::optional<int64_t> cx = getConstantIntValue(x),
-                           cy = getConstantIntValue(y);
-    if (cx && cy) {
-      result.push_back(ctx.builder().getIndexAttr(op == "Add"   ? *cx + *cy
-                                                  : op == "Sub" ? *cx - *cy
-                                                                : *cx * *cy));
-      continue;
-    }
-    Value vx = indexValue(ctx, x), vy = indexValue(ctx, y);
-    OpBuilder &builder = ctx.builder();
-    Value v =
-        op == "Add" ? arith::AddIOp::create(builder, ctx.loc(), vx, vy)
-        : op == "Sub"
-            ? arith::SubIOp::create(builder, ctx.loc(), vx, vy)
-            : arith::MulIOp::create(builder, ctx.loc(), vx, vy).getResult();
-    result.push_back(v);
+    result.push_back(combineIndices(ctx, op, x, y));
   }
   ctx.setShapeValueOutput(0, result,
                           ctx.inputRank(0) == 0 && ctx.inputRank(1) == 0);
+  return true;
+}
+
+// ReduceMin/Max/Sum/Prod over all of a 1-D shape value (a detector's
+// min(k, candidates) for TopK): the elements combined on the host, a scalar
+// or (keepdims) one element.
+FailureOr<bool> foldReduce(NodeContext &ctx) {
+  const Elements *data = ctx.shapeValueInput(0);
+  if (!data || data->empty() || ctx.inputRank(0) != 1)
+    return false;
+  int64_t since = ctx.opType() == "ReduceSum" ? 13 : 18;
+  if (ctx.opset() >= since && ctx.hasInput(1) && !ctx.constantInput(1))
+    return false;
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> axes =
+      ctx.intsFromAttrOrInput("axes", 1, since);
+  if (failed(axes))
+    return failure();
+  if (*axes && !(*axes)->empty() &&
+      !llvm::all_of(**axes, [](int64_t a) { return a == 0 || a == -1; }))
+    return false;
+  if ((!*axes || (*axes)->empty()) &&
+      ctx.attrInt("noop_with_empty_axes", 0) != 0)
+    return false;
+  StringRef op = llvm::StringSwitch<StringRef>(ctx.opType())
+                     .Case("ReduceMin", "Min")
+                     .Case("ReduceMax", "Max")
+                     .Case("ReduceSum", "Add")
+                     .Default("Mul");
+  OpFoldResult acc = data->front();
+  for (OpFoldResult e : llvm::drop_begin(*data))
+    acc = combineIndices(ctx, op, acc, e);
+  ctx.setShapeValueOutput(0, {acc}, ctx.attrInt("keepdims", 1) == 0);
   return true;
 }
 
@@ -492,6 +554,11 @@ void registerShapeValuesOps(OpRegistry &registry) {
   registry.addShapeValueFolder("Add", foldArithmetic);
   registry.addShapeValueFolder("Sub", foldArithmetic);
   registry.addShapeValueFolder("Mul", foldArithmetic);
+  registry.addShapeValueFolder("Min", foldArithmetic);
+  registry.addShapeValueFolder("Max", foldArithmetic);
+  for (const char *reduce :
+       {"ReduceMin", "ReduceMax", "ReduceSum", "ReduceProd"})
+    registry.addShapeValueFolder(reduce, foldReduce);
   registry.addShapeValueFolder("Range", foldRange);
   registry.add("Range", convertRange);
   registry.addShapeValueFolder("ConstantOfShape", foldConstantOfShape);
@@ -499,6 +566,7 @@ void registerShapeValuesOps(OpRegistry &registry) {
   registry.addShapeValueFolder("Gather", foldGather);
   registry.addShapeValueFolder("Unsqueeze", foldUnsqueeze);
   registry.addShapeValueFolder("Squeeze", foldSqueeze);
+  registry.addShapeValueFolder("Reshape", foldReshape);
   registry.addShapeValueFolder("Concat", foldConcat);
   registry.addShapeValueFolder("Cast", foldPassThrough);
   registry.addShapeValueFolder("Identity", foldPassThrough);

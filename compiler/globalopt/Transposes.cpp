@@ -12,6 +12,8 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 
+#include <numeric>
+
 using namespace mlir;
 
 namespace kiln {
@@ -137,6 +139,32 @@ linalg::GenericOp relayout(PatternRewriter &rewriter, linalg::GenericOp op,
   return result;
 }
 
+// Whether `perm` is an image layout's: the batch first, the leading
+// dimensions after it (channels, or channel groups) moved behind the rest
+// in order, the rest in any order ([0, 3, 1, 2] from channels-last,
+// [0, 2, 3, 1] to it, [0, 4, 3, 1, 2] with a channel shuffle). Reshapes,
+// slices and concatenations only move such transposes, so the ones of
+// attention ([0, 2, 1, 3]) keep their places.
+bool isLayoutTranspose(ArrayRef<int64_t> perm) {
+  int64_t rank = perm.size();
+  if (rank < 4 || perm[0] != 0)
+    return false;
+  int64_t moved = perm.back();
+  if (moved < 1 || moved > rank - 2)
+    return false;
+  for (int64_t t = 0; t < moved; ++t)
+    if (perm[rank - moved + t] != t + 1)
+      return false;
+  return true;
+}
+
+std::optional<SmallVector<int64_t>> layoutPermutation(Operation *op) {
+  std::optional<SmallVector<int64_t>> perm = transposePermutation(op);
+  if (!perm || !isLayoutTranspose(*perm))
+    return std::nullopt;
+  return perm;
+}
+
 // elementwise(transpose(x), y...) -> transpose(elementwise'(x, y'...)),
 // where elementwise' runs over x's layout and reads y through maps
 // composed with the permutation.
@@ -221,43 +249,156 @@ struct ComposeTransposes : RewritePattern {
   }
 };
 
-// transpose(collapse(transpose(x))) -> collapse'(transpose'(x)): a
-// transpose of a collapse moves whole groups, so it is a collapse of the
-// groups' dimensions transposed, which then compose with the transpose
-// below (a channels-last convolution's result, turned back to NCHW by its
-// layout edge, flattened and transposed into tokens by a ViT's patch
-// embedding: no transpose at all). Only over a transpose, so reshapes
-// elsewhere (attention's heads) keep their form.
-struct TransposeOfCollapsedTranspose : RewritePattern {
-  TransposeOfCollapsedTranspose(MLIRContext *ctx)
-      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
-  LogicalResult matchAndRewrite(Operation *op,
+// concat(transpose(a), transpose(b), ...) -> transpose(concat'(a, b, ...)),
+// every operand transposed alike, joined along the concatenated dimension
+// in their layout (DenseNet's and Inception's channel concatenations of
+// channels-last convolutions).
+struct SinkThroughConcat : OpRewritePattern<tensor::ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ConcatOp concat,
                                 PatternRewriter &rewriter) const override {
-    std::optional<SmallVector<int64_t>> perm = transposePermutation(op);
-    if (!perm)
+    if (!concat.getResultType().hasStaticShape())
       return failure();
-    auto collapse =
-        transposeSource(op).getDefiningOp<tensor::CollapseShapeOp>();
-    if (!collapse || !collapse->hasOneUse() ||
-        !collapse.getSrcType().hasStaticShape() ||
-        !transposePermutation(collapse.getSrc().getDefiningOp()))
+    std::optional<SmallVector<int64_t>> perm;
+    SmallVector<Value> sources;
+    for (Value input : concat.getInputs()) {
+      Operation *transpose = input.getDefiningOp();
+      std::optional<SmallVector<int64_t>> p = layoutPermutation(transpose);
+      if (!p || (perm && *p != *perm))
+        return failure();
+      perm = p;
+      sources.push_back(transposeSource(transpose));
+    }
+    Value joined = tensor::ConcatOp::create(rewriter, concat.getLoc(),
+                                            (*perm)[concat.getDim()], sources);
+    rewriter.replaceOp(
+        concat, createTranspose(rewriter, concat.getLoc(), joined, *perm));
+    return success();
+  }
+};
+
+// extract_slice(transpose(x)) -> transpose(extract_slice'(x)), the slice's
+// offsets and sizes in x's order (a channel split).
+struct SinkThroughExtractSlice : OpRewritePattern<tensor::ExtractSliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    Operation *transpose = slice.getSource().getDefiningOp();
+    std::optional<SmallVector<int64_t>> perm = layoutPermutation(transpose);
+    RankedTensorType type = slice.getResultType();
+    if (!perm || type.getRank() != slice.getSourceType().getRank() ||
+        !type.hasStaticShape() || !slice.getOffsets().empty() ||
+        !slice.hasUnitStride())
+      return failure();
+    SmallVector<int64_t> inv = invertPermutationVector(*perm);
+    SmallVector<OpFoldResult> offsets, sizes,
+        strides(type.getRank(), rewriter.getIndexAttr(1));
+    for (int64_t k = 0; k < type.getRank(); ++k) {
+      offsets.push_back(
+          rewriter.getIndexAttr(slice.getStaticOffsets()[inv[k]]));
+      sizes.push_back(rewriter.getIndexAttr(type.getDimSize(inv[k])));
+    }
+    Value cut = tensor::ExtractSliceOp::create(rewriter, slice.getLoc(),
+                                               transposeSource(transpose),
+                                               offsets, sizes, strides);
+    rewriter.replaceOp(slice,
+                       createTranspose(rewriter, slice.getLoc(), cut, *perm));
+    return success();
+  }
+};
+
+// expand_shape(transpose(x)) -> transpose'(expand_shape'(x)): each
+// dimension splits the same way in x's layout (a channel shuffle's
+// [N, C, H, W] -> [N, G, C / G, H, W] of a channels-last result).
+struct SinkThroughExpand : OpRewritePattern<tensor::ExpandShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::ExpandShapeOp expand,
+                                PatternRewriter &rewriter) const override {
+    Operation *transpose = expand.getSrc().getDefiningOp();
+    std::optional<SmallVector<int64_t>> perm = layoutPermutation(transpose);
+    RankedTensorType type = expand.getResultType();
+    if (!perm || !type.hasStaticShape())
+      return failure();
+    SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
+    SmallVector<int64_t> inv = invertPermutationVector(*perm);
+    // x's dimension k splits as the transpose's dimension inv[k] does.
+    SmallVector<ReassociationIndices> sourceGroups;
+    SmallVector<int64_t> shape, start(perm->size());
+    for (int64_t k = 0, e = perm->size(); k < e; ++k) {
+      start[k] = static_cast<int64_t>(shape.size());
+      ReassociationIndices group;
+      for (int64_t d : groups[inv[k]]) {
+        group.push_back(static_cast<int64_t>(shape.size()));
+        shape.push_back(type.getDimSize(d));
+      }
+      sourceGroups.push_back(group);
+    }
+    SmallVector<int64_t> newPerm;
+    for (auto [j, group] : llvm::enumerate(groups))
+      for (size_t t = 0; t < group.size(); ++t)
+        newPerm.push_back(start[(*perm)[j]] + static_cast<int64_t>(t));
+    Value split = tensor::ExpandShapeOp::create(
+        rewriter, expand.getLoc(),
+        RankedTensorType::get(shape, type.getElementType()),
+        transposeSource(transpose), sourceGroups);
+    rewriter.replaceOp(expand, isIdentityPermutation(newPerm)
+                                   ? split
+                                   : createTranspose(rewriter, expand.getLoc(),
+                                                     split, newPerm));
+    return success();
+  }
+};
+
+// collapse_shape(transpose(x)) -> transpose'(collapse'(within(x))): the
+// collapse's groups taken in the order they lie in x, each one's
+// dimensions first brought together in its order by a transpose within
+// them (`within`, a channel shuffle's own permutation), so what is left of
+// the transpose moves whole groups and keeps moving down, toward a
+// transpose it cancels with: the next convolution's, or the one a ViT's
+// patch embedding makes of its flattened channels-last result (no
+// transpose left at all).
+struct SinkThroughCollapse : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
+                                PatternRewriter &rewriter) const override {
+    Operation *transpose = collapse.getSrc().getDefiningOp();
+    std::optional<SmallVector<int64_t>> perm = layoutPermutation(transpose);
+    if (!perm || !collapse.getSrcType().hasStaticShape())
       return failure();
     SmallVector<ReassociationIndices> groups =
         collapse.getReassociationIndices();
-    SmallVector<int64_t> sourcePerm;
+    // Groups in the order of their first dimension in x.
+    SmallVector<int64_t> order(groups.size());
+    std::iota(order.begin(), order.end(), 0);
+    auto first = [&](int64_t g) {
+      int64_t m = INT64_MAX;
+      for (int64_t d : groups[g])
+        m = std::min(m, (*perm)[d]);
+      return m;
+    };
+    llvm::stable_sort(
+        order, [&](int64_t a, int64_t b) { return first(a) < first(b); });
+    SmallVector<int64_t> within, outer(groups.size());
     SmallVector<ReassociationIndices> newGroups;
-    for (int64_t j : *perm) {
+    for (auto [position, g] : llvm::enumerate(order)) {
+      outer[g] = static_cast<int64_t>(position);
       ReassociationIndices group;
-      for (int64_t d : groups[j]) {
-        group.push_back(static_cast<int64_t>(sourcePerm.size()));
-        sourcePerm.push_back(d);
+      for (int64_t d : groups[g]) {
+        group.push_back(static_cast<int64_t>(within.size()));
+        within.push_back((*perm)[d]);
       }
       newGroups.push_back(group);
     }
-    Value moved =
-        createTranspose(rewriter, op->getLoc(), collapse.getSrc(), sourcePerm);
-    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
-        op, op->getResult(0).getType(), moved, newGroups);
+    if (isIdentityPermutation(outer))
+      return failure();
+    Location loc = collapse.getLoc();
+    Value source = transposeSource(transpose);
+    if (!isIdentityPermutation(within))
+      source = createTranspose(rewriter, loc, source, within);
+    Value collapsed =
+        tensor::CollapseShapeOp::create(rewriter, loc, source, newGroups);
+    rewriter.replaceOp(collapse,
+                       createTranspose(rewriter, loc, collapsed, outer));
     return success();
   }
 };
@@ -353,7 +494,15 @@ struct FoldConstantTranspose : RewritePattern {
     std::optional<SmallVector<int64_t>> perm = transposePermutation(op);
     if (!perm)
       return failure();
-    auto constant = transposeSource(op).getDefiningOp<arith::ConstantOp>();
+    // A reshape of a constant (a depthwise filter's [C, 1, KH, KW]
+    // collapsed) has the same bytes under the reshaped type.
+    Value source = transposeSource(op);
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    if (auto collapse = source.getDefiningOp<tensor::CollapseShapeOp>())
+      source = collapse.getSrc();
+    else if (auto expand = source.getDefiningOp<tensor::ExpandShapeOp>())
+      source = expand.getSrc();
+    auto constant = source.getDefiningOp<arith::ConstantOp>();
     if (!constant)
       return failure();
     auto attr = dyn_cast<ElementsAttr>(constant.getValue());
@@ -373,9 +522,8 @@ struct FoldConstantTranspose : RewritePattern {
     if (bits % 8 != 0 || type.getNumElements() * elementBytes > MaxBytes)
       return failure();
     std::optional<ArrayRef<char>> bytes = constantBytes(attr, elementBytes);
-    if (!bytes)
+    if (!bytes || !sourceType.hasStaticShape())
       return failure();
-    auto sourceType = cast<RankedTensorType>(attr.getType());
     SmallVector<int64_t> strides = computeStrides(sourceType.getShape());
     // Walks the result in order; result index r reads source offset
     // sum over j of r[j] * strides[perm[j]].
@@ -415,8 +563,9 @@ void populateTransposePropagationPatterns(RewritePatternSet &patterns,
                                           int64_t maxConstantBytes) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SinkThroughElementwise, FoldIntoConsumer, SinkThroughPad>(ctx);
-  patterns.add<ComposeTransposes, TransposeBroadcast,
-               TransposeOfCollapsedTranspose>(ctx);
+  patterns.add<ComposeTransposes, TransposeBroadcast>(ctx);
+  patterns.add<SinkThroughConcat, SinkThroughExtractSlice, SinkThroughExpand,
+               SinkThroughCollapse>(ctx);
   patterns.add<FoldConstantTranspose>(ctx, maxConstantBytes);
 }
 

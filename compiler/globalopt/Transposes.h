@@ -36,8 +36,15 @@ mlir::Value createTranspose(mlir::OpBuilder &builder, mlir::Location loc,
 ///  - a transpose of a broadcast (a generic none of whose inputs has the
 ///    result's rank, or a linalg.fill) is that broadcast in the transposed
 ///    layout;
-///  - a transpose of a constant is a transposed constant (dense elements or
-///    dense_resource blobs, up to `maxConstantBytes`).
+///  - a transpose of a constant, or of a reshape of one, is a transposed
+///    constant (dense elements or dense_resource blobs, up to
+///    `maxConstantBytes`);
+///  - an image layout's transpose (batch first, the channels moved behind
+///    the rest: not attention's) sinks through a concatenation of such
+///    transposes, a slice, an expand_shape and a collapse_shape (whose
+///    groups a transpose within them first brings together: a channel
+///    shuffle), so channel splits, joins and shuffles run in the
+///    convolutions' layout.
 void populateTransposePropagationPatterns(mlir::RewritePatternSet &patterns,
                                           int64_t maxConstantBytes = 1 << 30);
 

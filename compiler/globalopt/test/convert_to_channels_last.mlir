@@ -213,3 +213,99 @@ func.func @dynamic_batch(%x: tensor<?x8x6x6xf32>) -> tensor<?x4x6x6xf32> {
   %c2 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w2 : tensor<?x2x8x8xf32>, tensor<4x2x3x3xf32>) outs(%f2 : tensor<?x4x6x6xf32>) -> tensor<?x4x6x6xf32>
   return %c2 : tensor<?x4x6x6xf32>
 }
+
+// -----
+
+// A ShuffleNet block: two convolutions concatenated along the channels,
+// the channels shuffled (reshape to [N, 2, C / 2, H, W], transpose the two
+// channel dimensions, reshape back), the first half kept and the second
+// half through a third convolution, then concatenated again. The layout
+// edges sink through the concatenations (joined along the channels-last
+// dimension), the reshapes (split and joined in the channels-last
+// dimension) and the slices, so the whole block runs channels-last: the
+// shuffle is one transpose of the two innermost dimensions, and the only
+// transpose back to NCHW is the function's result.
+
+// CHECK-LABEL: func.func @shuffle_block(
+// CHECK:         %[[A:.+]] = linalg.conv_2d_nhwc_hwcf
+// CHECK:         %[[B:.+]] = linalg.conv_2d_nhwc_hwcf
+// CHECK:         %[[CAT:.+]] = tensor.concat dim(3) %[[A]], %[[B]] : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x8xf32>
+// CHECK:         %[[SPLIT:.+]] = tensor.expand_shape %[[CAT]] {{\[\[}}0], [1], [2], [3, 4]] output_shape [1, 4, 4, 2, 4]
+// CHECK:         linalg.generic {indexing_maps = [#[[SWAP:.+]], #{{.+}}], {{.*}} ins(%[[SPLIT]] : tensor<1x4x4x2x4xf32>) outs(%{{.+}} : tensor<1x4x4x4x2xf32>)
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK:         %[[OUT:.+]] = tensor.concat dim(3)
+// CHECK:         %[[NCHW:.+]] = linalg.generic {{.*}} ins(%[[OUT]] : tensor<1x4x4x8xf32>) outs(%{{.+}} : tensor<1x8x4x4xf32>)
+// CHECK:         return %[[NCHW]]
+// CHECK-NOT:     linalg.conv_2d_nchw_fchw
+func.func @shuffle_block(%x: tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32> {
+  %wa = arith.constant dense<0.25> : tensor<4x8x1x1xf32>
+  %wb = arith.constant dense<0.5> : tensor<4x8x1x1xf32>
+  %wc = arith.constant dense<0.75> : tensor<4x4x1x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<1x4x4x4xf32>
+  %f0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %a = linalg.conv_2d_nchw_fchw ins(%x, %wa : tensor<1x8x4x4xf32>, tensor<4x8x1x1xf32>) outs(%f0 : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %b = linalg.conv_2d_nchw_fchw ins(%x, %wb : tensor<1x8x4x4xf32>, tensor<4x8x1x1xf32>) outs(%f0 : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %c = tensor.concat dim(1) %a, %b : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %e = tensor.expand_shape %c [[0], [1, 2], [3], [4]] output_shape [1, 2, 4, 4, 4] : tensor<1x8x4x4xf32> into tensor<1x2x4x4x4xf32>
+  %te = tensor.empty() : tensor<1x4x2x4x4xf32>
+  %t = linalg.transpose ins(%e : tensor<1x2x4x4x4xf32>) outs(%te : tensor<1x4x2x4x4xf32>) permutation = [0, 2, 1, 3, 4]
+  %col = tensor.collapse_shape %t [[0], [1, 2], [3], [4]] : tensor<1x4x2x4x4xf32> into tensor<1x8x4x4xf32>
+  %s1 = tensor.extract_slice %col[0, 0, 0, 0] [1, 4, 4, 4] [1, 1, 1, 1] : tensor<1x8x4x4xf32> to tensor<1x4x4x4xf32>
+  %s2 = tensor.extract_slice %col[0, 4, 0, 0] [1, 4, 4, 4] [1, 1, 1, 1] : tensor<1x8x4x4xf32> to tensor<1x4x4x4xf32>
+  %y = linalg.conv_2d_nchw_fchw ins(%s2, %wc : tensor<1x4x4x4xf32>, tensor<4x4x1x1xf32>) outs(%f0 : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %out = tensor.concat dim(1) %s1, %y : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x8x4x4xf32>
+  return %out : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// A depthwise filter [C, 1, KH, KW] (a model's weights: a dense_resource
+// blob, which canonicalization does not reshape) is collapsed to
+// [C, KH, KW] before its layout changes: the transpose of that reshape of
+// a constant is a constant too, so no dispatch transposes weights at run
+// time.
+
+// CHECK-LABEL: func.func @depthwise_filter(
+// CHECK:         %[[W:.+]] = arith.constant dense_resource<depthwise_weights_t> : tensor<3x3x2xf32>
+// CHECK:         linalg.depthwise_conv_2d_nhwc_hwc {{.*}} ins(%{{.+}}, %[[W]] : tensor<1x6x6x2xf32>, tensor<3x3x2xf32>)
+func.func @depthwise_filter(%x: tensor<1x2x6x6xf32>) -> tensor<1x2x4x4xf32> {
+  %w4 = arith.constant dense_resource<depthwise_weights> : tensor<2x1x3x3xf32>
+  %w = tensor.collapse_shape %w4 [[0, 1], [2], [3]] : tensor<2x1x3x3xf32> into tensor<2x3x3xf32>
+  %w1 = arith.constant dense<0.5> : tensor<2x2x1x1xf32>
+  %zero = arith.constant 0.0 : f32
+  %e6 = tensor.empty() : tensor<1x2x6x6xf32>
+  %f6 = linalg.fill ins(%zero : f32) outs(%e6 : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %p = linalg.conv_2d_nchw_fchw ins(%x, %w1 : tensor<1x2x6x6xf32>, tensor<2x2x1x1xf32>) outs(%f6 : tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xf32>
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %d = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%p, %w : tensor<1x2x6x6xf32>, tensor<2x3x3xf32>) outs(%f : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %d : tensor<1x2x4x4xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      depthwise_weights: "0x040000000000803F0000004000004040000080400000A0400000C0400000E0400000004100001041000020410000304100004041000050410000604100007041000080410000884100009041"
+    }
+  }
+#-}
+
+// -----
+
+// Attention's transposes are not image layouts: a slice and a reshape of
+// one ([0, 2, 1, 3], heads and tokens swapped) keep their places in a
+// function that also has convolutions.
+
+// CHECK-LABEL: func.func @heads_stay(
+// CHECK:         %[[T:.+]] = linalg.transpose ins(%{{.+}} : tensor<1x4x2x8xf32>) {{.*}} permutation = [0, 2, 1, 3]
+// CHECK:         tensor.extract_slice %[[T]][0, 0, 0, 0] [1, 2, 2, 8]
+// CHECK:         tensor.collapse_shape %[[T]] {{\[\[}}0], [1], [2, 3]]
+func.func @heads_stay(%q: tensor<1x4x16xf32>) -> (tensor<1x2x2x8xf32>, tensor<1x2x32xf32>) {
+  %h = tensor.expand_shape %q [[0], [1], [2, 3]] output_shape [1, 4, 2, 8] : tensor<1x4x16xf32> into tensor<1x4x2x8xf32>
+  %te = tensor.empty() : tensor<1x2x4x8xf32>
+  %t = linalg.transpose ins(%h : tensor<1x4x2x8xf32>) outs(%te : tensor<1x2x4x8xf32>) permutation = [0, 2, 1, 3]
+  %s = tensor.extract_slice %t[0, 0, 0, 0] [1, 2, 2, 8] [1, 1, 1, 1] : tensor<1x2x4x8xf32> to tensor<1x2x2x8xf32>
+  %c = tensor.collapse_shape %t [[0], [1], [2, 3]] : tensor<1x2x4x8xf32> into tensor<1x2x32xf32>
+  return %s, %c : tensor<1x2x2x8xf32>, tensor<1x2x32xf32>
+}

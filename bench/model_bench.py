@@ -90,6 +90,17 @@ ROWS = (
     ("gpt_tf32", "GPT-style decoder f32, --precision=tf32"),
     ("bert_tf32", "BERT-style encoder f32, --precision=tf32"),
 )
+# More torchvision classifiers (export_models.ZOO), f32 at batch 1 and 32:
+# not in the default table, named with --models (or --models zoo).
+ZOO_ROWS = tuple(
+    row for name, label in (
+        ("shufflenet_v2_x1_0", "ShuffleNetV2 x1.0"), ("googlenet", "GoogLeNet"),
+        ("densenet121", "DenseNet-121"), ("efficientnet_b0", "EfficientNet-B0"),
+        ("mobilenet_v3_large", "MobileNetV3-Large"),
+        ("regnet_y_400mf", "RegNetY-400MF"), ("mnasnet1_0", "MNASNet 1.0"),
+        ("squeezenet1_1", "SqueezeNet 1.1"))
+    for row in ((name, f"{label} f32 batch 1"),
+                (f"{name}_b32", f"{label} f32 batch 32")))
 # A row's --precision, by the suffix of its name, and the exported model
 # it compiles.
 PRECISIONS = {"_p16": "f16", "_tf32": "tf32"}
@@ -101,7 +112,7 @@ def precision_of(model):
         if model.endswith(suffix):
             return model[:-len(suffix)], precision
     return model, None
-LABELS = dict(ROWS)
+LABELS = dict(ROWS + ZOO_ROWS)
 PROFILE_DEFAULT = "vit,gpt,resnet50_b32_f16"
 # Inputs up to this size travel in a pack; larger ones are regenerated
 # from their seed where the kit is run (and checked against their digest).
@@ -134,7 +145,8 @@ def parse_args():
                    "there)")
     p.add_argument("--models", default=",".join(m for m, _ in ROWS),
                    help="comma-separated rows (models of "
-                   "tests/models/export_models.py; default: all)")
+                   "tests/models/export_models.py; default: the table's; "
+                   "`zoo` adds the zoo rows, ZOO_ROWS)")
     p.add_argument("--cuda-target", default="sm_90a",
                    help="kiln-compile --cuda-target for --make-kit")
     p.add_argument("--reps", type=int, default=100,
@@ -155,6 +167,9 @@ def parse_args():
     args = p.parse_args()
     args.kit = os.path.abspath(args.kit)
     args.models = [m for m in args.models.split(",") if m]
+    if "zoo" in args.models:
+        at = args.models.index("zoo")
+        args.models[at:at + 1] = [m for m, _ in ZOO_ROWS]
     unknown = [m for m in args.models if m not in LABELS]
     if unknown:
         p.error(f"unknown row(s): {', '.join(unknown)}")

@@ -82,8 +82,13 @@ import emulate  # noqa: E402
 import transformer_models  # noqa: E402
 
 SEED = 20261123
+# More torchvision classifiers, each at its default configuration with
+# random weights (bench/model_bench.py's zoo rows): channel shuffles,
+# concatenations, squeeze-and-excitation, grouped convolutions.
+ZOO = ("shufflenet_v2_x1_0", "googlenet", "densenet121", "efficientnet_b0",
+       "mobilenet_v3_large", "regnet_y_400mf", "mnasnet1_0", "squeezenet1_1")
 ARCHITECTURES = ("mobilenetv2", "resnet50", "encoder", "swin_t",
-                 *transformer_models.NAMES)
+                 *transformer_models.NAMES, *ZOO)
 # What is exported without --models (ctest onnx_models_local).
 MODELS = ("mobilenetv2", "resnet50", "encoder")
 OPSETS = (13, 17)
@@ -143,6 +148,13 @@ def build(name):
         model, shape = torchvision.models.resnet50(), (1, 3, 224, 224)
     elif name == "swin_t":
         model, shape = torchvision.models.swin_t(), (1, 3, 224, 224)
+    elif name == "googlenet":
+        # Without the training-only auxiliary classifiers.
+        model = torchvision.models.googlenet(aux_logits=False,
+                                             init_weights=True)
+        shape = (1, 3, 224, 224)
+    elif name in ZOO:
+        model, shape = getattr(torchvision.models, name)(), (1, 3, 224, 224)
     elif name == "encoder":
         layer = torch.nn.TransformerEncoderLayer(
             d_model=64, nhead=4, dim_feedforward=128, dropout=0.0,

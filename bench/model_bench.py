@@ -143,10 +143,11 @@ def parse_args():
                    "(blocks.xz.1, .2, ...) of at most this many MiB, each "
                    "carried on its own into DIR (run unpacks once all are "
                    "there)")
-    p.add_argument("--models", default=",".join(m for m, _ in ROWS),
+    p.add_argument("--models", default=None,
                    help="comma-separated rows (models of "
-                   "tests/models/export_models.py; default: the table's; "
-                   "`zoo` adds the zoo rows, ZOO_ROWS)")
+                   "tests/models/export_models.py; default: the table's, "
+                   "and for a run every row the kit holds; `zoo` names "
+                   "the zoo rows, ZOO_ROWS)")
     p.add_argument("--cuda-target", default="sm_90a",
                    help="kiln-compile --cuda-target for --make-kit")
     p.add_argument("--reps", type=int, default=100,
@@ -166,7 +167,9 @@ def parse_args():
                    "the ncu reports and their summaries (default: none kept)")
     args = p.parse_args()
     args.kit = os.path.abspath(args.kit)
-    args.models = [m for m in args.models.split(",") if m]
+    args.models_given = args.models is not None
+    args.models = [m for m in (args.models or ",".join(
+        m for m, _ in ROWS)).split(",") if m]
     if "zoo" in args.models:
         at = args.models.index("zoo")
         args.models[at:at + 1] = [m for m, _ in ZOO_ROWS]
@@ -595,6 +598,9 @@ def run(args):
         written = kitpack.unpack(args.kit)
         log(f"model_bench: unpacked {len(written)} files into {args.kit}")
     meta, entries = harness.readKit(args.kit)
+    # Without --models, every row the kit holds (the table's order first).
+    if not args.models_given:
+        args.models = [m for m in LABELS if m in {e.name for e in entries}]
     order = {m: k for k, m in enumerate(args.models)}
     entries = sorted((e for e in entries if e.name in order),
                      key=lambda e: order[e.name])

@@ -115,13 +115,15 @@ def reference(model, x, mode):
     Unsupported when the model cannot be emulated."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode}")
-    wide = _foldedCopy(model)
-    if mode != "storage-f16":
-        with torch.no_grad():
-            for m in wide.modules():
-                if isinstance(m, _MULTIPLYING_MODULES):
-                    m.weight.copy_(rounded(m.weight, mode))
+    # Folding the batch norms traces the model with fx too (ShuffleNet's
+    # channel shuffle unpacks x.size(), which fx cannot).
     try:
+        wide = _foldedCopy(model)
+        if mode != "storage-f16":
+            with torch.no_grad():
+                for m in wide.modules():
+                    if isinstance(m, _MULTIPLYING_MODULES):
+                        m.weight.copy_(rounded(m.weight, mode))
         graph = torch.fx.symbolic_trace(wide)
     except Exception as e:  # noqa: BLE001 - any tracing failure
         first = str(e).splitlines()[0] if str(e) else type(e).__name__

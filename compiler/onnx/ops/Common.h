@@ -76,6 +76,18 @@ std::optional<NamedActivation> namedActivation(llvm::StringRef name);
 mlir::Value transposedInput(NodeContext &ctx, size_t i,
                             llvm::ArrayRef<int64_t> perm);
 
+/// The axes a Reduce* node reduces, when known at import (an attribute, or
+/// a constant input: since opset 13 for ReduceSum, 18 for the others):
+/// `Axes` sorted and normalized, every axis when the node names none, or
+/// `Identity` for "return the input" (empty axes with
+/// noop_with_empty_axes). Not `Known` when they are given at run time.
+struct ImportAxes {
+  bool Known = false;
+  bool Identity = false;
+  llvm::SmallVector<int64_t> Axes;
+};
+mlir::FailureOr<ImportAxes> reducedAxesAtImport(NodeContext &ctx);
+
 /// Largest folded tensor the importer computes on the host (elements).
 inline constexpr int64_t kMaxFoldElements = int64_t(1) << 20;
 

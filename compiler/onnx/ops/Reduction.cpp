@@ -177,6 +177,31 @@ reducedAxes(NodeContext &ctx, int64_t axesInputSince, Value &x) {
   return normalizedAxes(ctx, *given);
 }
 
+} // namespace
+
+FailureOr<ImportAxes> reducedAxesAtImport(NodeContext &ctx) {
+  // Axes are an input since opset 13 for ReduceSum, 18 for the others.
+  int64_t since = ctx.opType() == "ReduceSum" ? 13 : 18;
+  if (ctx.opset() >= since && ctx.hasInput(1) && !ctx.constantInput(1))
+    return ImportAxes{};
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> given =
+      ctx.intsFromAttrOrInput("axes", 1, since);
+  if (failed(given))
+    return failure();
+  FailureOr<std::optional<llvm::SmallVector<int64_t>>> axes =
+      normalizedAxes(ctx, *given);
+  if (failed(axes))
+    return failure();
+  ImportAxes result;
+  result.Known = true;
+  result.Identity = !*axes;
+  if (*axes)
+    result.Axes = std::move(**axes);
+  return result;
+}
+
+namespace {
+
 /// The reductions integers take: Sum, Max, Min, Prod, L1 and SumSquare.
 bool takesIntegers(Kind kind) {
   return kind == Kind::Sum || kind == Kind::Max || kind == Kind::Min ||
@@ -345,24 +370,19 @@ LogicalResult convertReduce(NodeContext &ctx, Kind kind, int64_t since) {
 /// in the kernel's order: shape arithmetic stays known (a detector's
 /// largest image side, ReduceMax of a constant, then Ceil and Sub into
 /// Pad's pads). LogSumExp, and whatever does not fold, is left to run time.
-FailureOr<bool> foldReduce(NodeContext &ctx, Kind kind, int64_t since) {
+FailureOr<bool> foldReduce(NodeContext &ctx, Kind kind) {
   const HostTensor *x = ctx.constantInput(0);
   if (!x || x->numElements() > kMaxBodyFoldElements || kind == Kind::LogSumExp)
     return false;
   int32_t dtype = x->dtype();
   if (!isFloatDType(dtype) && !(isIntegerDType(dtype) && takesIntegers(kind)))
     return false;
-  if (ctx.opset() >= since && ctx.hasInput(1) && !ctx.constantInput(1))
-    return false;
-  FailureOr<std::optional<llvm::SmallVector<int64_t>>> given =
-      ctx.intsFromAttrOrInput("axes", 1, since);
-  if (failed(given))
-    return failure();
-  FailureOr<std::optional<llvm::SmallVector<int64_t>>> axes =
-      normalizedAxes(ctx, *given);
+  FailureOr<ImportAxes> axes = reducedAxesAtImport(ctx);
   if (failed(axes))
     return failure();
-  if (!*axes) {
+  if (!axes->Known)
+    return false;
+  if (axes->Identity) {
     ctx.setOutput(0, *x);
     return true;
   }
@@ -372,7 +392,7 @@ FailureOr<bool> foldReduce(NodeContext &ctx, Kind kind, int64_t since) {
   llvm::ArrayRef<int64_t> shape = x->shape();
   llvm::SmallVector<int64_t> outShape, kept, reduced;
   for (auto [d, extent] : llvm::enumerate(shape)) {
-    bool isReduced = llvm::is_contained(**axes, static_cast<int64_t>(d));
+    bool isReduced = llvm::is_contained(axes->Axes, static_cast<int64_t>(d));
     (isReduced ? reduced : kept).push_back(d);
     if (!isReduced || keepDims)
       outShape.push_back(isReduced ? 1 : extent);
@@ -509,9 +529,8 @@ void registerReductionOps(OpRegistry &registry) {
     registry.add(e.Name, [&e](NodeContext &ctx) {
       return convertReduce(ctx, e.K, e.AxesInputSince);
     });
-    registry.addFolder(e.Name, [&e](NodeContext &ctx) {
-      return foldReduce(ctx, e.K, e.AxesInputSince);
-    });
+    registry.addFolder(e.Name,
+                       [&e](NodeContext &ctx) { return foldReduce(ctx, e.K); });
     // Static reduced dimensions of a dynamic input (convertReduce refuses
     // the rest).
     registry.acceptDynamicShapes({e.Name});

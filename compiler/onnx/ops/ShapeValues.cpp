@@ -257,18 +257,10 @@ FailureOr<bool> foldReduce(NodeContext &ctx) {
   const Elements *data = ctx.shapeValueInput(0);
   if (!data || data->empty() || ctx.inputRank(0) != 1)
     return false;
-  int64_t since = ctx.opType() == "ReduceSum" ? 13 : 18;
-  if (ctx.opset() >= since && ctx.hasInput(1) && !ctx.constantInput(1))
-    return false;
-  FailureOr<std::optional<llvm::SmallVector<int64_t>>> axes =
-      ctx.intsFromAttrOrInput("axes", 1, since);
+  FailureOr<ImportAxes> axes = reducedAxesAtImport(ctx);
   if (failed(axes))
     return failure();
-  if (*axes && !(*axes)->empty() &&
-      !llvm::all_of(**axes, [](int64_t a) { return a == 0 || a == -1; }))
-    return false;
-  if ((!*axes || (*axes)->empty()) &&
-      ctx.attrInt("noop_with_empty_axes", 0) != 0)
+  if (!axes->Known || axes->Identity)
     return false;
   StringRef op = llvm::StringSwitch<StringRef>(ctx.opType())
                      .Case("ReduceMin", "Min")

@@ -3192,6 +3192,28 @@ def topk_dynamic_extent():
 
 
 @case
+def gathernd_dynamic_rows():
+    """GatherND over data of a dynamic row count, rows picked by constant
+    indices (negative ones counted from the end per call): 7 rows, 3 rows
+    (an index past the end clamped, as any out-of-range index), and 0
+    rows, where reading any row fails the call in one line."""
+    idx = numpy_helper.from_array(np.array([[-1], [0], [2]], np.int64), "idx")
+    nodes = [helper.make_node("Constant", [], ["idx"], value=idx),
+             helper.make_node("GatherND", ["data", "idx"], ["rows"])]
+    model = dynamicGraph(nodes, [("data", ["n", 4])], [("rows", [3, 4])], {})
+    inputs, refs = Calls(), Calls()
+    for n in (7, 3, 0):
+        data = rand((n, 4), 530 + n)
+        inputs.append([data])
+        if n == 0:
+            refs.append(Refused("gathers from an empty dimension 0"))
+            continue
+        picks = [min(max(i + n if i < 0 else i, 0), n - 1) for i in (-1, 0, 2)]
+        refs.append([data[picks].astype(np.float64)])
+    return model, inputs, refs
+
+
+@case
 def nonzero_dynamic_batch():
     """NonZero of a condition computed over a dynamic batch (x > 0, x of
     [batch, 3]): counted by a kernel whatever its length, which the host

@@ -774,6 +774,19 @@ def reduce(op, fn, opset, axes=(1,), keepdims=1, lo=-2, hi=2, as_input=None):
 
 
 @case
+def reduce_mean_long_columns():
+    """ReduceMean over the spatial dimensions of a channels-last image (a
+    squeeze-and-excitation's pooling: 2 x 48 outputs, each the mean of
+    60 x 50 = 3000 elements along outer dimensions). On GPUs such a long
+    reduction over few outputs takes 8 outputs a workgroup instead of 32,
+    so its workgroups cover the processors."""
+    x = rand((2, 60, 50, 48), 3)
+    return single("ReduceMean", {"x": x},
+                  [x.astype(np.float64).mean((1, 2), keepdims=True)],
+                  attrs={"axes": [1, 2], "keepdims": 1}, opset=13)
+
+
+@case
 def reduce_sum_axes_input_opset13():
     return reduce("ReduceSum", lambda x, a, k: x.sum(a, keepdims=k), 13,
                   axes=(0, 2))

@@ -63,6 +63,10 @@ namespace {
 
 // Each thread reduces at least this many elements before combining.
 constexpr int64_t kMinElementsPerThread = 4;
+// Elements per output from which a columns reduction trades outputs per
+// workgroup for workgroups (chooseConfig); shorter ones (split-K sums of a
+// few parts, a 7 x 7 average) keep 32 outputs a workgroup.
+constexpr int64_t kLongColumnReduction = 1024;
 // A reduced extent known only per call (issue 19: attention over a
 // decoder's cache) is split as one this long would be.
 constexpr int64_t kAssumedDynamicExtent = 1024;
@@ -218,6 +222,16 @@ std::optional<Config> chooseConfig(const Reduction &r,
                          powerOfTwoAtLeast(r.Outputs));
   } else {
     c.Outputs = std::min(subgroup, powerOfTwoAtLeast(r.Outputs));
+    // A long reduction over few outputs (a squeeze-and-excitation's
+    // average over a large image: 32 x 32 outputs of 12544 elements ran on
+    // 32 workgroups at a fifteenth of the memory's bandwidth) takes fewer
+    // outputs a workgroup, down to 8 (32-byte reads of f32, whole memory
+    // sectors), so that its workgroups cover the processors and each output
+    // gets more of the threads.
+    while (r.Reduced >= kLongColumnReduction && c.Outputs > 8 &&
+           static_cast<int64_t>(llvm::divideCeil(r.Outputs, c.Outputs)) <
+               target.ProcessorCount)
+      c.Outputs /= 2;
     c.Threads = std::min({split, kGpuWorkgroupThreads / c.Outputs, enough});
   }
   if (c.Threads < 2)

@@ -141,6 +141,30 @@ func.func private @column_sum(%x: memref<64x32xf32>, %out: memref<32xf32>) attri
 
 // -----
 
+// A long column reduction over few outputs (a squeeze-and-excitation's
+// pooling: 96 outputs of 4096 elements each): with 32 outputs a workgroup
+// it would be 3 workgroups for 132 processors, so a workgroup takes 8
+// outputs (12 workgroups), each output 32 threads.
+
+// CHECK-LABEL: func.func private @long_columns(
+// CHECK-SAME:    kiln.lowering_config = {kernel = "reduction", layout = "columns", outputs_per_workgroup = 8 : i64, threads_per_output = 32 : i64}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
+func.func private @long_columns(%x: memref<4096x96xf32>, %out: memref<96xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<4096x96xf32> to tensor<4096x96xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<96xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<96xf32>) -> tensor<96xf32>
+  %r = linalg.reduce ins(%0 : tensor<4096x96xf32>) outs(%f : tensor<96xf32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<96xf32>, memref<96xf32>) -> ()
+  return
+}
+
+// -----
+
 // Fewer columns than a warp (15 outputs: 16 a workgroup, the last thread of
 // each 16 reading a copy of output 14 and storing nothing), and an
 // accumulator read from an argument: a warp holds two shares of each

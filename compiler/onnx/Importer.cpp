@@ -754,10 +754,16 @@ OwningOpRef<ModuleOp> Importer::run() {
     }
     if (failed(checkOutput(output, it->second)))
       return nullptr;
-    if (ShapeValues.count(output.name())) {
+    // A shape computed from dynamic dimensions is returned as the tensor
+    // of its host values.
+    if (auto shape = ShapeValues.find(output.name());
+        shape != ShapeValues.end() &&
+        failed(materializeShapeValue(
+            Builder, NameLoc::get(Builder.getStringAttr(output.name())),
+            it->second, shape->second))) {
       error() << "graph output '" << output.name()
               << "' is unsupported: a shape computed from dynamic dimensions "
-                 "(issue 19)";
+                 "in another graph";
       return nullptr;
     }
     results.push_back(materialize(Builder, it->second));

@@ -81,13 +81,14 @@ NodeContext::shapeValueInput(size_t i) const {
   return it == ShapeValues.end() ? nullptr : &it->second;
 }
 
-mlir::LogicalResult NodeContext::materializeShapeValue(size_t i) {
-  const llvm::SmallVector<mlir::OpFoldResult> *elements = shapeValueInput(i);
-  OnnxValue &value = Values.find(Node.input(i))->second;
-  if (!elements || value.Value)
-    return mlir::success(elements != nullptr);
-  mlir::Region *here = Builder.getInsertionBlock()->getParent();
-  for (mlir::OpFoldResult e : *elements)
+mlir::LogicalResult
+materializeShapeValue(mlir::OpBuilder &builder, mlir::Location loc,
+                      OnnxValue &value,
+                      llvm::ArrayRef<mlir::OpFoldResult> elements) {
+  if (value.Value)
+    return mlir::success();
+  mlir::Region *here = builder.getInsertionBlock()->getParent();
+  for (mlir::OpFoldResult e : elements)
     if (auto v = mlir::dyn_cast<mlir::Value>(e);
         v && !v.getParentRegion()->isAncestor(here))
       return mlir::failure();
@@ -97,17 +98,17 @@ mlir::LogicalResult NodeContext::materializeShapeValue(size_t i) {
   // is not folded into the host read's signed one, which would leave the
   // kernel an i64 read of a tensor element instead of an extent.
   llvm::SmallVector<mlir::Value> items;
-  for (mlir::OpFoldResult e : *elements)
-    items.push_back(mlir::getValueOrCreateConstantIndexOp(Builder, Loc, e));
+  for (mlir::OpFoldResult e : elements)
+    items.push_back(mlir::getValueOrCreateConstantIndexOp(builder, loc, e));
   int64_t rank = value.Type.getRank();
-  mlir::Type i64 = Builder.getI64Type();
+  mlir::Type i64 = builder.getI64Type();
   mlir::Value init =
-      mlir::tensor::EmptyOp::create(Builder, Loc, value.Type.getShape(), i64);
+      mlir::tensor::EmptyOp::create(builder, loc, value.Type.getShape(), i64);
   value.Value =
       mlir::linalg::GenericOp::create(
-          Builder, Loc, mlir::TypeRange{value.Type}, mlir::ValueRange{},
+          builder, loc, mlir::TypeRange{value.Type}, mlir::ValueRange{},
           mlir::ValueRange{init},
-          llvm::ArrayRef<mlir::AffineMap>{Builder.getMultiDimIdentityMap(rank)},
+          llvm::ArrayRef<mlir::AffineMap>{builder.getMultiDimIdentityMap(rank)},
           llvm::SmallVector<mlir::utils::IteratorType>(
               rank, mlir::utils::IteratorType::parallel),
           [&](mlir::OpBuilder &b, mlir::Location l, mlir::ValueRange) {
@@ -129,6 +130,14 @@ mlir::LogicalResult NodeContext::materializeShapeValue(size_t i) {
           })
           .getResult(0);
   return mlir::success();
+}
+
+mlir::LogicalResult NodeContext::materializeShapeValue(size_t i) {
+  const llvm::SmallVector<mlir::OpFoldResult> *elements = shapeValueInput(i);
+  if (!elements)
+    return mlir::failure();
+  return kiln::onnx_import::materializeShapeValue(
+      Builder, Loc, Values.find(Node.input(i))->second, *elements);
 }
 
 namespace {

@@ -96,6 +96,16 @@ struct ImportScope {
 /// insertion point if it has no MLIR value yet.
 mlir::Value materialize(mlir::OpBuilder &builder, OnnxValue &value);
 
+/// Gives a shape value (`elements`) a tensor as well: a kernel writing its
+/// elements' host values into an int64 tensor of `value`'s type, for an op
+/// that computes on it or a graph output. Fails, building nothing, when an
+/// element is not a value of the function being built (a shape made in
+/// an enclosing graph).
+mlir::LogicalResult
+materializeShapeValue(mlir::OpBuilder &builder, mlir::Location loc,
+                      OnnxValue &value,
+                      llvm::ArrayRef<mlir::OpFoldResult> elements);
+
 class NodeContext {
 public:
   /// `displayName` names the node in errors and locations (its name, or

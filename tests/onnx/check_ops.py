@@ -3227,6 +3227,23 @@ def gathernd_dynamic_rows():
 
 
 @case
+def shape_output_dynamic_batch():
+    """A graph output that is the shape of a dynamic-batch input, and its
+    element count (Shape and Size): the host's extents returned as
+    tensors, at batches 1 and 6."""
+    nodes = [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("ReduceProd", ["s"], ["count"], keepdims=1)]
+    model = dynamicGraph(nodes, [("x", ["batch", 3])],
+                         [("s", [2], TensorProto.INT64),
+                          ("count", [1], TensorProto.INT64)], {})
+    inputs, refs = Calls(), Calls()
+    for n in (1, 6):
+        inputs.append([rand((n, 3), 540 + n)])
+        refs.append([np.array([n, 3], np.int64), np.array([3 * n], np.int64)])
+    return model, inputs, refs
+
+
+@case
 def nonzero_dynamic_batch():
     """NonZero of a condition computed over a dynamic batch (x > 0, x of
     [batch, 3]): counted by a kernel whatever its length, which the host

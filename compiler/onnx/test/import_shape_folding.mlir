@@ -97,3 +97,14 @@
 // BITWISE-RT: linalg.generic
 // BITWISE-RT: %[[ONES:.*]] = arith.constant -1 : i32
 // BITWISE-RT: arith.xori %{{.*}}, %[[ONES]] : i32
+
+// A shape computed from a dynamic batch returned as a graph output: a
+// kernel writes the host's extents (the batch, and 3) into the result.
+// RUN: /usr/bin/python3 %S/make_model.py dynamic_shape_output %t.dynshape.onnx
+// RUN: kiln-import-onnx %t.dynshape.onnx | FileCheck %s --check-prefix=DYNSHAPE
+// DYNSHAPE-LABEL: func.func @main_graph(
+// DYNSHAPE-SAME:    -> (tensor<2xi64> {kiln.name = "s"})
+// DYNSHAPE:         %[[N:.+]] = tensor.dim %arg0, %c0
+// DYNSHAPE:         linalg.generic
+// DYNSHAPE:           arith.select %{{.+}}, %[[N]], %c3
+// DYNSHAPE:           arith.index_castui

@@ -951,6 +951,49 @@ def tile_negative(p):
         [i64("repeats", [-1])]))
 
 
+@case("tile_constant_overflow", "tile_const_big")
+def tile_constant_overflow(p):
+    """Tile of a constant of 2 elements INT64_MAX times: the import-time
+    folder leaves it (its size overflows) and the converter refuses it."""
+    return p.save(model(
+        [node("Tile", ["c", "repeats"], ["t"], "tile_const_big"),
+         node("Add", ["x", "t"], ["y"], "add")],
+        [vi("x", FLOAT, [2])], [vi("y", FLOAT, None)],
+        [f32("c", np.ones(2)), i64("repeats", [INT64_MAX])]))
+
+
+@case("tile_constant_huge", "tile_const_huge")
+def tile_constant_huge(p):
+    """Tile of a constant [2, 2] by 2^20 x 2^20 (2^42 elements): too big to
+    fold and to make; refused in one line."""
+    return p.save(model(
+        [node("Tile", ["c", "repeats"], ["y"], "tile_const_huge")],
+        [vi("x", FLOAT, [2])], [vi("y", FLOAT, None)],
+        [f32("c", np.ones((2, 2))), i64("repeats", [1 << 20, 1 << 20])]))
+
+
+@case("reduce_constant_bad_axis", "reduce_const_axis")
+def reduce_constant_bad_axis(p):
+    """ReduceMax of a constant [2, 3] over axis 5, folded at import: the
+    axis is refused in one line, not read out of range."""
+    return p.save(model(
+        [node("ReduceMax", ["c"], ["m"], "reduce_const_axis", axes=[5]),
+         node("Add", ["x", "m"], ["y"], "add")],
+        [vi("x", FLOAT, [2, 1])], [vi("y", FLOAT, None)],
+        [f32("c", np.ones((2, 3)))], opset=13))
+
+
+@case("reduce_shape_bad_axis", "reduce_shape_axis")
+def reduce_shape_bad_axis(p):
+    """ReduceMin over axis 3 of the shape of a dynamic-batch input (a shape
+    value, reduced on the host at import): refused in one line."""
+    return p.save(model(
+        [node("Shape", ["x"], ["s"], "shape"),
+         node("ReduceMin", ["s"], ["y"], "reduce_shape_axis", axes=[3])],
+        [vi("x", FLOAT, ["batch", 3])], [vi("y", INT64, None)],
+        opset=13))
+
+
 def _conv(p, name, **attrs):
     return p.save(model(
         [node("Conv", ["x", "w"], ["y"], name, **attrs)],

@@ -252,7 +252,9 @@ findTileRoot(ArrayRef<bufferization::MaterializeInDestinationOp> stores) {
 // reads, outermost loop first: the tile then writes into a slice of the
 // output's empty tensor itself, which bufferization makes a temporary of
 // the tile's shape. A thread loop's output becomes unread once the
-// workgroup loop no longer inserts its result.
+// workgroup loop no longer inserts its result. (Upstream's scf.forall
+// canonicalization does this too, but only together with its other
+// patterns, which would rewrite every tiled dispatch's loops.)
 void dropUnreadTileResults(func::FuncOp func) {
   SmallVector<scf::ForallOp> loops;
   func.walk<WalkOrder::PreOrder>(

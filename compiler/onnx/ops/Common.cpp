@@ -5,6 +5,8 @@
 #include "compiler/onnx/BodyEvaluation.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cstring>
 
@@ -205,6 +207,22 @@ mlir::FailureOr<int64_t> sizeFromDouble(NodeContext &ctx, double size,
     return mlir::failure();
   }
   return static_cast<int64_t>(size);
+}
+
+void assertGatheredExtent(NodeContext &ctx, Value extent, Value indices,
+                          int64_t countDims, llvm::StringRef what) {
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value reads = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d = 0; d < countDims; ++d)
+    reads = arith::MulIOp::create(b, loc, reads,
+                                  tensor::DimOp::create(b, loc, indices, d));
+  Value fine = arith::OrIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, extent, zero),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, reads, zero));
+  cf::AssertOp::create(b, loc, fine, (ctx.describe() + ": " + what).str());
 }
 
 } // namespace kiln::onnx_import

@@ -76,6 +76,14 @@ std::optional<NamedActivation> namedActivation(llvm::StringRef name);
 mlir::Value transposedInput(NodeContext &ctx, size_t i,
                             llvm::ArrayRef<int64_t> perm);
 
+/// Fails the call in one line naming the node (`what` after its name) when
+/// a gather along a dynamic `extent` of 0 has reads to make: the product
+/// of the first `countDims` dimensions of `indices` is not 0. Clamping an
+/// index into an empty dimension cannot make the read safe.
+void assertGatheredExtent(NodeContext &ctx, mlir::Value extent,
+                          mlir::Value indices, int64_t countDims,
+                          llvm::StringRef what);
+
 /// The axes a Reduce* node reduces, when known at import (an attribute, or
 /// a constant input: since opset 13 for ReduceSum, 18 for the others):
 /// `Axes` sorted and normalized, every axis when the node names none, or

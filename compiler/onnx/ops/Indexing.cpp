@@ -583,29 +583,14 @@ LogicalResult convertGatherND(NodeContext &ctx) {
   // The gathered dimensions' dynamic extents; one of 0 with indices to
   // read fails the call rather than read outside the data.
   llvm::SmallVector<Value> extents;
-  Value picks;
   for (int64_t t = 0; t < depth; ++t) {
-    int64_t extent = data[batch + t];
-    if (!ShapedType::isDynamic(extent)) {
+    if (!ShapedType::isDynamic(data[batch + t])) {
       extents.push_back(Value());
       continue;
     }
-    Value dim = tensor::DimOp::create(b, loc, source, batch + t);
-    extents.push_back(dim);
-    if (!picks) {
-      picks = indexConst(b, loc, 1);
-      for (int64_t d = 0; d < prefix; ++d)
-        picks = arith::MulIOp::create(
-            b, loc, picks, tensor::DimOp::create(b, loc, indices, d));
-    }
-    Value fine = arith::OrIOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, dim,
-                              indexConst(b, loc, 0)),
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, picks,
-                              indexConst(b, loc, 0)));
-    cf::AssertOp::create(b, loc, fine,
-                         ctx.describe() + ": gathers from an empty dimension " +
+    extents.push_back(tensor::DimOp::create(b, loc, source, batch + t));
+    assertGatheredExtent(ctx, extents.back(), indices, prefix,
+                         "gathers from an empty dimension " +
                              std::to_string(batch + t));
   }
   Value init = tensor::EmptyOp::create(b, loc, outShape, element, sizes);

@@ -34,6 +34,26 @@ enum class Kind {
   SumSquare
 };
 
+// Each Reduce* op, its kind and the opset from which its axes are an input
+// rather than an attribute.
+struct Entry {
+  const char *Name;
+  Kind K;
+  int64_t AxesInputSince;
+};
+constexpr Entry kReductions[] = {
+    {"ReduceSum", Kind::Sum, 13},
+    {"ReduceMean", Kind::Mean, 18},
+    {"ReduceMax", Kind::Max, 18},
+    {"ReduceMin", Kind::Min, 18},
+    {"ReduceProd", Kind::Prod, 18},
+    {"ReduceL1", Kind::L1, 18},
+    {"ReduceL2", Kind::L2, 18},
+    {"ReduceLogSum", Kind::LogSum, 18},
+    {"ReduceLogSumExp", Kind::LogSumExp, 18},
+    {"ReduceSumSquare", Kind::SumSquare, 18},
+};
+
 /// Axes given at call time (a graph input): the one set the declared output
 /// shape allows, checked per call; with keepdims a dimension of 1 may be
 /// named or not, reducing it changes nothing. Without keepdims, one axis
@@ -180,8 +200,10 @@ reducedAxes(NodeContext &ctx, int64_t axesInputSince, Value &x) {
 } // namespace
 
 FailureOr<ImportAxes> reducedAxesAtImport(NodeContext &ctx) {
-  // Axes are an input since opset 13 for ReduceSum, 18 for the others.
-  int64_t since = ctx.opType() == "ReduceSum" ? 13 : 18;
+  const Entry *entry = llvm::find_if(
+      kReductions, [&](const Entry &e) { return ctx.opType() == e.Name; });
+  assert(entry != std::end(kReductions) && "not a Reduce* node");
+  int64_t since = entry->AxesInputSince;
   if (ctx.opset() >= since && ctx.hasInput(1) && !ctx.constantInput(1))
     return ImportAxes{};
   FailureOr<std::optional<llvm::SmallVector<int64_t>>> given =
@@ -508,23 +530,6 @@ LogicalResult convertArg(NodeContext &ctx, bool isMax) {
 } // namespace
 
 void registerReductionOps(OpRegistry &registry) {
-  struct Entry {
-    const char *Name;
-    Kind K;
-    int64_t AxesInputSince;
-  };
-  static const Entry kReductions[] = {
-      {"ReduceSum", Kind::Sum, 13},
-      {"ReduceMean", Kind::Mean, 18},
-      {"ReduceMax", Kind::Max, 18},
-      {"ReduceMin", Kind::Min, 18},
-      {"ReduceProd", Kind::Prod, 18},
-      {"ReduceL1", Kind::L1, 18},
-      {"ReduceL2", Kind::L2, 18},
-      {"ReduceLogSum", Kind::LogSum, 18},
-      {"ReduceLogSumExp", Kind::LogSumExp, 18},
-      {"ReduceSumSquare", Kind::SumSquare, 18},
-  };
   for (const Entry &e : kReductions) {
     registry.add(e.Name, [&e](NodeContext &ctx) {
       return convertReduce(ctx, e.K, e.AxesInputSince);

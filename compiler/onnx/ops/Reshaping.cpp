@@ -13,7 +13,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -770,20 +769,8 @@ LogicalResult convertGather(NodeContext &ctx) {
   Value extent;
   if (ShapedType::isDynamic(dim)) {
     extent = tensor::DimOp::create(b, loc, data, ax);
-    Value picks = arith::ConstantIndexOp::create(b, loc, 1);
-    for (int64_t d = 0; d < indexRank; ++d)
-      picks = arith::MulIOp::create(b, loc, picks,
-                                    tensor::DimOp::create(b, loc, indices, d));
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    cf::AssertOp::create(
-        b, loc,
-        arith::OrIOp::create(
-            b, loc,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, extent,
-                                  zero),
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, picks,
-                                  zero)),
-        ctx.describe() + ": gathers from an empty dimension");
+    assertGatheredExtent(ctx, extent, indices, indexRank,
+                         "gathers from an empty dimension");
   }
   Value result =
       linalg::GenericOp::create(

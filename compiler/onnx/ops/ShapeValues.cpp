@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <algorithm>
 
@@ -211,12 +212,17 @@ OpFoldResult combineIndices(NodeContext &ctx, StringRef op, OpFoldResult x,
   std::optional<int64_t> cx = getConstantIntValue(x),
                          cy = getConstantIntValue(y);
   OpBuilder &builder = ctx.builder();
-  if (cx && cy)
-    return builder.getIndexAttr(op == "Add"   ? *cx + *cy
-                                : op == "Sub" ? *cx - *cy
-                                : op == "Mul" ? *cx * *cy
-                                : op == "Min" ? std::min(*cx, *cy)
-                                              : std::max(*cx, *cy));
+  // Constants a file gives may overflow: those are left to the host's
+  // wrapping arithmetic rather than overflow here.
+  if (cx && cy) {
+    std::optional<int64_t> folded = op == "Add"   ? llvm::checkedAdd(*cx, *cy)
+                                    : op == "Sub" ? llvm::checkedSub(*cx, *cy)
+                                    : op == "Mul" ? llvm::checkedMul(*cx, *cy)
+                                    : op == "Min" ? std::min(*cx, *cy)
+                                                  : std::max(*cx, *cy);
+    if (folded)
+      return builder.getIndexAttr(*folded);
+  }
   Value vx = indexValue(ctx, x), vy = indexValue(ctx, y);
   Location loc = ctx.loc();
   if (op == "Add")

@@ -432,6 +432,19 @@ def SplitPhases : Pass<"kiln-split-phases", "mlir::ModuleOp"> {
   }];
 }
 
+def DedupePhaseOutputs : Pass<"kiln-dedupe-phase-outputs", "mlir::ModuleOp"> {
+  let summary = "Returns each value of a phase function once";
+  let description = [{
+    kiln-split-phases gives each value passing between phases a result of
+    its own; passes after it (CSE) may make two of them one value, which a
+    host plan with dynamic shapes cannot return twice. Each phase function
+    then returns it once, and `kiln.phase_chains` reads the others from it:
+    later phases' inputs and the function's outputs for an ordinary phase,
+    `loop_outputs` for a loop phase's body. Logic: `dedupePhaseOutputs`
+    (compiler/host/Phases.h).
+  }];
+}
+
 def PlanHost : Pass<"kiln-plan-host", "mlir::ModuleOp"> {
   let summary = "Annotates host functions with their buffer plan";
   let description = [{

@@ -134,6 +134,8 @@ void buildDispatchPipeline(OpPassManager &pm, const DispatchOptions &options) {
   // On canonical bodies (constants folded and uniqued), so equal dispatches
   // look equal; each entry point is compiled once however often it runs.
   pm.addPass(createDedupeDispatches());
+  // After CSE, which may have made two values passing between phases one.
+  pm.addPass(createDedupePhaseOutputs());
   pm.addPass(createHoistDispatchScalars());
   if (options.RowVariants)
     pm.addPass(createRowVariants());

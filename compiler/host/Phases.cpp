@@ -14,6 +14,7 @@
 
 namespace kiln {
 #define GEN_PASS_DEF_SPLITPHASES
+#define GEN_PASS_DEF_DEDUPEPHASEOUTPUTS
 #include "compiler/Passes.h.inc"
 } // namespace kiln
 
@@ -396,6 +397,14 @@ struct SplitPhasesPass : impl::SplitPhasesBase<SplitPhasesPass> {
   }
 };
 
+struct DedupePhaseOutputsPass
+    : impl::DedupePhaseOutputsBase<DedupePhaseOutputsPass> {
+  void runOnOperation() override {
+    if (failed(dedupePhaseOutputs(getOperation())))
+      signalPassFailure();
+  }
+};
+
 } // namespace
 
 FailureOr<std::optional<PhaseChain>> splitIntoPhases(func::FuncOp func) {
@@ -455,6 +464,75 @@ FailureOr<std::vector<PhaseChain>> phaseChainsOf(ModuleOp module) {
     chains.push_back(std::move(chain));
   }
   return chains;
+}
+
+LogicalResult dedupePhaseOutputs(ModuleOp module) {
+  FailureOr<std::vector<PhaseChain>> chains = phaseChainsOf(module);
+  if (failed(chains))
+    return failure();
+  bool changed = false;
+  for (PhaseChain &chain : *chains) {
+    for (size_t p = 0; p < chain.Phases.size(); ++p) {
+      auto func = module.lookupSymbol<func::FuncOp>(chain.Phases[p]);
+      if (!func || func.isExternal())
+        return module.emitError() << kPhaseChainsAttrName << ": phase '"
+                                  << chain.Phases[p] << "' is no function";
+      auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
+      // first[i]: the first result returning what result i does.
+      SmallVector<int64_t> first, kept;
+      SmallVector<Value> operands;
+      for (auto [i, value] : llvm::enumerate(ret.getOperands())) {
+        auto at = llvm::find(operands, value);
+        if (at == operands.end()) {
+          first.push_back(operands.size());
+          operands.push_back(value);
+          kept.push_back(i);
+        } else {
+          first.push_back(at - operands.begin());
+        }
+      }
+      if (operands.size() == ret.getNumOperands())
+        continue;
+      changed = true;
+      ret->setOperands(operands);
+      SmallVector<Type> types;
+      SmallVector<DictionaryAttr> resAttrs;
+      for (int64_t i : kept) {
+        types.push_back(func.getResultTypes()[i]);
+        resAttrs.push_back(func.getResultAttrDict(i));
+      }
+      func.setFunctionType(FunctionType::get(module.getContext(),
+                                             func.getArgumentTypes(), types));
+      func.setAllResultAttrs(resAttrs);
+      if (chain.LoopCarried[p] >= 0) {
+        // A loop's body: its values are found through loop_outputs.
+        std::vector<int64_t> &where = chain.LoopOutputs[p];
+        if (where.empty())
+          for (size_t i = 0; i < first.size(); ++i)
+            where.push_back(static_cast<int64_t>(i));
+        for (int64_t &k : where)
+          if (k >= 0)
+            k = first[k];
+        continue;
+      }
+      // An ordinary phase's outputs, read by later phases and the function.
+      auto remap = [&](PhaseSource &source) {
+        if (source.Phase == static_cast<int64_t>(p))
+          source.Index = first[source.Index];
+      };
+      for (std::vector<PhaseSource> &inputs : chain.PhaseInputs)
+        llvm::for_each(inputs, remap);
+      llvm::for_each(chain.Outputs, remap);
+    }
+  }
+  if (changed) {
+    Builder b(module.getContext());
+    SmallVector<Attribute> attrs;
+    for (const PhaseChain &chain : *chains)
+      attrs.push_back(chainAttr(b, chain));
+    module->setAttr(kPhaseChainsAttrName, b.getArrayAttr(attrs));
+  }
+  return success();
 }
 
 } // namespace kiln

@@ -67,6 +67,12 @@ struct PhaseChain {
 mlir::FailureOr<std::optional<PhaseChain>>
 splitIntoPhases(mlir::func::FuncOp func);
 
+/// Makes each phase function of `module` return each value once (passes
+/// after the split may merge two of its results), rewriting the chains'
+/// sources and loop outputs that read the others; failure after an error
+/// where `kiln.phase_chains` is malformed.
+mlir::LogicalResult dedupePhaseOutputs(mlir::ModuleOp module);
+
 /// The chains `module` records (kiln.phase_chains); failure after an error
 /// where the attribute is malformed.
 mlir::FailureOr<std::vector<PhaseChain>> phaseChainsOf(mlir::ModuleOp module);

@@ -3469,6 +3469,83 @@ def nms_constant_thresholds():
     return model, inputs, refs
 
 
+def clusteredBoxes(rng, n, clusters):
+    """`n` boxes [y1, x1, y2, x2] jittered around `clusters` centres, so
+    that overlaps chain (a box suppressed by one that is itself
+    suppressed)."""
+    centres = rng.random((max(clusters, 1), 2)) * 8
+    pick = rng.integers(0, max(clusters, 1), n)
+    middle = centres[pick] + rng.normal(0, 0.4, (n, 2))
+    half = rng.random((n, 2)) * 0.8 + 0.3
+    return np.concatenate([middle - half, middle + half],
+                          axis=1).astype(np.float32)
+
+
+@case
+def nms_dynamic_count():
+    """NonMaxSuppression over a box count known per call (boxes [1, n, 4],
+    scores [1, 3, n] given at call time), decided by rounds of a loop the
+    runtime repeats: clustered boxes whose overlaps chain, ties of score,
+    limit, IoU and score thresholds given at call time; 0, 1, 7, 150 and
+    700 boxes from one module, and scores of another count refused."""
+    i64 = TensorProto.INT64
+    model = dynamicGraph(
+        [helper.make_node("NonMaxSuppression",
+                          ["boxes", "scores", "limit", "iou", "floor"],
+                          ["kept"])],
+        [("boxes", [1, "n", 4]), ("scores", [1, 3, "m"]),
+         ("limit", [1], i64), ("iou", [1]), ("floor", [1])],
+        [("kept", None, i64)], {})
+    inputs, refs = Calls(), Calls()
+    rng = np.random.default_rng(490)
+    for n, limit, iou, floor in ((7, 10, 0.3, 0.0), (150, 1000, 0.25, 0.1),
+                                 (700, 40, 0.3, 0.05), (1, 5, 0.5, 0.0),
+                                 (0, 5, 0.5, 0.0)):
+        boxes = clusteredBoxes(rng, n, n // 10 + 1)[None]
+        scores = rng.random((1, 3, n)).astype(np.float32)
+        if n > 4:
+            scores[0, 1, 4] = scores[0, 1, 2]  # a tie
+        inputs.append([boxes, scores, np.array([limit], np.int64),
+                       np.array([iou], np.float32),
+                       np.array([floor], np.float32)])
+        refs.append([nmsRef(boxes, scores, limit, np.float32(iou),
+                            np.float32(floor), False)])
+    inputs.append([clusteredBoxes(rng, 5, 1)[None],
+                   rng.random((1, 3, 4)).astype(np.float32),
+                   np.array([3], np.int64), np.array([0.5], np.float32),
+                   np.array([0.0], np.float32)])
+    refs.append(Refused("scores must have one per box"))
+    return model, inputs, refs
+
+
+@case
+def nms_many_boxes_static():
+    """NonMaxSuppression over 600 boxes of a static count (more than are
+    decided one rank at a time), as centres, with ONNX's largest limit
+    (what torchvision's exporter writes) and no score threshold: by
+    rounds, 2 batches and 2 classes."""
+    i64 = TensorProto.INT64
+    model = dynamicGraph(
+        [helper.make_node("NonMaxSuppression",
+                          ["boxes", "scores", "limit", "iou"], ["kept"],
+                          center_point_box=1)],
+        [("boxes", [2, 600, 4]), ("scores", [2, 2, 600])],
+        [("kept", None, i64)],
+        {"limit": np.array([2**63 - 1], np.int64),
+         "iou": np.array([0.45], np.float32)})
+    rng = np.random.default_rng(495)
+    inputs, refs = Calls(), Calls()
+    corners = np.stack([clusteredBoxes(rng, 600, 40) for _ in range(2)])
+    centres = np.concatenate(
+        [(corners[..., :2] + corners[..., 2:]) / 2,
+         corners[..., 2:] - corners[..., :2]], axis=-1).astype(np.float32)
+    scores = rng.random((2, 2, 600)).astype(np.float32)
+    inputs.append([centres, scores])
+    refs.append([nmsRef(centres, scores, 2**63 - 1, np.float32(0.45),
+                        -np.inf, True)])
+    return model, inputs, refs
+
+
 @case
 def loop_unrolled():
     """Loop of a constant trip count: a for loop (no condition) with a

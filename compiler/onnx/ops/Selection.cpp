@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "compiler/onnx/ops/Common.h"
+#include "compiler/onnx/ops/Selection.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
@@ -31,27 +31,20 @@
 
 using namespace mlir;
 
-namespace kiln::onnx_import {
-namespace {
-
-constexpr utils::IteratorType kParallel = utils::IteratorType::parallel;
-constexpr utils::IteratorType kReduction = utils::IteratorType::reduction;
+namespace kiln::onnx_import::selection {
 
 Value i64Constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(value));
 }
 
-/// A tensor of `shape` (static) and `element` filled with `value`.
 Value filled(OpBuilder &b, Location loc, llvm::ArrayRef<int64_t> shape,
-             Type element, Value value) {
+             Type element, Value value, ValueRange sizes) {
   return linalg::FillOp::create(
              b, loc, ValueRange{value},
-             ValueRange{tensor::EmptyOp::create(b, loc, shape, element)})
+             ValueRange{tensor::EmptyOp::create(b, loc, shape, element, sizes)})
       .getResult(0);
 }
 
-/// A generic over `iterators.size()` loops writing `init` (its map `outMap`)
-/// from `inputs` (their maps `inMaps`), the body given.
 Value generic(OpBuilder &b, Location loc, ValueRange inputs,
               llvm::ArrayRef<AffineMap> inMaps, Value init, AffineMap outMap,
               llvm::ArrayRef<utils::IteratorType> iterators,
@@ -66,22 +59,6 @@ Value generic(OpBuilder &b, Location loc, ValueRange inputs,
       .getResult(0);
 }
 
-/// The most condition elements the host counts per call (two shape nodes
-/// each) and the kernels scan per output element.
-constexpr int64_t kMaxConditionElements = 4096;
-
-/// The bool input `i` flattened, with its true elements counted per call
-/// on the host (a graph input) or by a kernel whose count the host reads
-/// (a computed condition); failure after an error (or "unsupported").
-struct Condition {
-  Value Flat;  // tensor<n x i1>, or of i8 flags (asBool)
-  Value Count; // index, on the host
-  int64_t Length = 0;
-};
-
-/// A flag as a bool: an i1, or an i8 of 0 or 1 (NonMaxSuppression keeps
-/// its flags in bytes, as buffers hold booleans anyway: no conversion
-/// around each of its steps' kernels).
 Value asBool(OpBuilder &b, Location loc, Value flag) {
   if (flag.getType().isInteger(1))
     return flag;
@@ -90,8 +67,6 @@ Value asBool(OpBuilder &b, Location loc, Value flag) {
       arith::ConstantOp::create(b, loc, b.getIntegerAttr(flag.getType(), 0)));
 }
 
-/// How many elements of `flat` (bool [n]) are true, counted by a kernel and
-/// read on the host as an index.
 Value countOnDevice(OpBuilder &b, Location loc, Value flat) {
   MLIRContext *mctx = b.getContext();
   Type i64 = b.getI64Type();
@@ -113,6 +88,75 @@ Value countOnDevice(OpBuilder &b, Location loc, Value flat) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), read);
 }
 
+Value pick(OpBuilder &b, Location loc, const Condition &c, Value prefix,
+           llvm::ArrayRef<int64_t> outShape, int64_t pickDim, Type element,
+           llvm::function_ref<Value(OpBuilder &, Location, Value,
+                                    llvm::ArrayRef<Value>)>
+               value,
+           llvm::ArrayRef<Value> sizes) {
+  MLIRContext *mctx = b.getContext();
+  int64_t rank = outShape.size();
+  Value flat = c.Flat, positions = prefix;
+  // The chosen dimension's extent is the count; another dynamic one's is
+  // given in `sizes` (by dimension).
+  llvm::SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < rank; ++d)
+    if (ShapedType::isDynamic(outShape[d]))
+      dynamicSizes.push_back(d == pickDim ? c.Count : sizes[d]);
+  Value empty =
+      tensor::EmptyOp::create(b, loc, outShape, element, dynamicSizes);
+  Value init =
+      linalg::FillOp::create(
+          b, loc, ValueRange{scalarConstant(b, loc, element, 0)}, empty)
+          .getResult(0);
+  AffineMap byCondition =
+      AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, mctx));
+  llvm::SmallVector<AffineExpr> outExprs;
+  for (int64_t d = 0; d < rank; ++d)
+    outExprs.push_back(getAffineDimExpr(d, mctx));
+  llvm::SmallVector<utils::IteratorType> iterators(
+      rank, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{flat, positions},
+             ValueRange{init},
+             llvm::ArrayRef<AffineMap>{
+                 byCondition, byCondition,
+                 AffineMap::get(rank + 1, 0, outExprs, mctx)},
+             iterators,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               llvm::SmallVector<Value> index;
+               for (int64_t d = 0; d < rank; ++d)
+                 index.push_back(linalg::IndexOp::create(nb, l, d));
+               Value i = linalg::IndexOp::create(nb, l, rank);
+               Value at = arith::IndexCastOp::create(nb, l, nb.getI64Type(),
+                                                     index[pickDim]);
+               Value match = arith::AndIOp::create(
+                   nb, l, asBool(nb, l, args[0]),
+                   arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                         args[1], at));
+               linalg::YieldOp::create(
+                   nb, l,
+                   Value(arith::SelectOp::create(
+                       nb, l, match, value(nb, l, i, index), args[2])));
+             })
+      .getResult(0);
+}
+
+} // namespace kiln::onnx_import::selection
+
+namespace kiln::onnx_import {
+namespace {
+
+using namespace selection;
+
+/// The most condition elements the host counts per call (two shape nodes
+/// each) and the kernels scan per output element.
+constexpr int64_t kMaxConditionElements = 4096;
+
+/// The bool input `i` flattened, with its true elements counted per call
+/// on the host (a graph input) or by a kernel whose count the host reads
+/// (a computed condition); failure after an error (or "unsupported").
 FailureOr<Condition> readCondition(NodeContext &ctx, size_t i) {
   if (ctx.inputDType(i) != Bool)
     return ctx.emitError() << "condition must be bool, not "
@@ -216,65 +260,6 @@ Value prefixCount(OpBuilder &b, Location loc, Value flat, int64_t n) {
                Value one = arith::ExtUIOp::create(nb, l, i64, counts);
                linalg::YieldOp::create(
                    nb, l, Value(arith::AddIOp::create(nb, l, args[1], one)));
-             })
-      .getResult(0);
-}
-
-/// A generic over `outShape` (dimension `pickDim` the chosen ones', of
-/// extent the count) and a reduction over the condition's elements: each
-/// output element takes `value(i)` of the element i whose position is its
-/// index along `pickDim`.
-Value pick(OpBuilder &b, Location loc, const Condition &c, Value prefix,
-           llvm::ArrayRef<int64_t> outShape, int64_t pickDim, Type element,
-           llvm::function_ref<Value(OpBuilder &, Location, Value,
-                                    llvm::ArrayRef<Value>)>
-               value,
-           llvm::ArrayRef<Value> sizes = {}) {
-  MLIRContext *mctx = b.getContext();
-  int64_t rank = outShape.size();
-  Value flat = c.Flat, positions = prefix;
-  // The chosen dimension's extent is the count; another dynamic one's is
-  // given in `sizes` (by dimension).
-  llvm::SmallVector<Value> dynamicSizes;
-  for (int64_t d = 0; d < rank; ++d)
-    if (ShapedType::isDynamic(outShape[d]))
-      dynamicSizes.push_back(d == pickDim ? c.Count : sizes[d]);
-  Value empty =
-      tensor::EmptyOp::create(b, loc, outShape, element, dynamicSizes);
-  Value init =
-      linalg::FillOp::create(
-          b, loc, ValueRange{scalarConstant(b, loc, element, 0)}, empty)
-          .getResult(0);
-  AffineMap byCondition =
-      AffineMap::get(rank + 1, 0, getAffineDimExpr(rank, mctx));
-  llvm::SmallVector<AffineExpr> outExprs;
-  for (int64_t d = 0; d < rank; ++d)
-    outExprs.push_back(getAffineDimExpr(d, mctx));
-  llvm::SmallVector<utils::IteratorType> iterators(
-      rank, utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), ValueRange{flat, positions},
-             ValueRange{init},
-             llvm::ArrayRef<AffineMap>{
-                 byCondition, byCondition,
-                 AffineMap::get(rank + 1, 0, outExprs, mctx)},
-             iterators,
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               llvm::SmallVector<Value> index;
-               for (int64_t d = 0; d < rank; ++d)
-                 index.push_back(linalg::IndexOp::create(nb, l, d));
-               Value i = linalg::IndexOp::create(nb, l, rank);
-               Value at = arith::IndexCastOp::create(nb, l, nb.getI64Type(),
-                                                     index[pickDim]);
-               Value match = arith::AndIOp::create(
-                   nb, l, asBool(nb, l, args[0]),
-                   arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
-                                         args[1], at));
-               linalg::YieldOp::create(
-                   nb, l,
-                   Value(arith::SelectOp::create(
-                       nb, l, match, value(nb, l, i, index), args[2])));
              })
       .getResult(0);
 }
@@ -594,388 +579,12 @@ LogicalResult convertUnique(NodeContext &ctx) {
   return success();
 }
 
-/// The most boxes NonMaxSuppression takes per batch and class: it decides
-/// them one at a time, two small kernels each.
-constexpr int64_t kMaxSuppressedBoxes = 512;
-/// The most boxes over all batches and classes: each output row is picked
-/// from all of them.
-constexpr int64_t kMaxSuppressionCandidates = 65536;
-
-/// Element 0 of `t` (an optional input of one element, null where the
-/// node leaves it out) read inside a kernel body, or `absent`.
-Value scalarInput(OpBuilder &nb, Location l, Value t, Value absent) {
-  if (!t)
-    return absent;
-  llvm::SmallVector<Value> zeros(cast<RankedTensorType>(t.getType()).getRank(),
-                                 arith::ConstantIndexOp::create(nb, l, 0));
-  return tensor::ExtractOp::create(nb, l, t, zeros);
-}
-
-LogicalResult convertNonMaxSuppression(NodeContext &ctx) {
-  for (size_t i = 0; i < ctx.numInputs(); ++i)
-    if (ctx.hasInput(i) && !ctx.inputType(i).hasStaticShape())
-      return ctx.unsupported("an input of dynamic shape");
-  llvm::ArrayRef<int64_t> boxShape = ctx.inputShape(0);
-  llvm::ArrayRef<int64_t> scoreShape = ctx.inputShape(1);
-  if (boxShape.size() != 3 || boxShape[2] != 4 || scoreShape.size() != 3 ||
-      scoreShape[0] != boxShape[0] || scoreShape[2] != boxShape[1])
-    return ctx.emitError() << "boxes must be [batches, boxes, 4] and scores "
-                              "[batches, classes, boxes], not "
-                           << shapeString(boxShape) << " and "
-                           << shapeString(scoreShape);
-  for (size_t i = 2; i < 5; ++i)
-    if (ctx.hasInput(i) && ctx.inputType(i).getNumElements() != 1)
-      return ctx.emitError() << "input " << i << " must hold one value, not "
-                             << shapeString(ctx.inputShape(i));
-  if (ctx.inputDType(0) != Float || ctx.inputDType(1) != Float ||
-      (ctx.hasInput(2) && ctx.inputDType(2) != Int64) ||
-      (ctx.hasInput(3) && ctx.inputDType(3) != Float) ||
-      (ctx.hasInput(4) && ctx.inputDType(4) != Float))
-    return ctx.unsupported("inputs other than float boxes, scores and "
-                           "thresholds and an int64 count");
-  int64_t corners = ctx.attrInt("center_point_box", 0);
-  if (corners != 0 && corners != 1)
-    return ctx.emitError() << "center_point_box must be 0 or 1, not "
-                           << corners;
-  const int64_t B = boxShape[0], C = scoreShape[1], N = boxShape[1];
-  if (N > kMaxSuppressedBoxes)
-    return ctx.unsupported(std::to_string(N) +
-                           " boxes (boxes are decided one at a time; at most " +
-                           std::to_string(kMaxSuppressedBoxes) + ")");
-  // The output picks each kept box from all of them.
-  if (B * C * N > kMaxSuppressionCandidates)
-    return ctx.unsupported(std::to_string(B * C * N) +
-                           " boxes over all batches and classes (at most " +
-                           std::to_string(kMaxSuppressionCandidates) + ")");
-  OpBuilder &b = ctx.builder();
-  Location loc = ctx.loc();
-  MLIRContext *mctx = b.getContext();
-  Type i64 = b.getI64Type(), i8 = b.getI8Type();
-  auto d = [&](unsigned i) { return getAffineDimExpr(i, mctx); };
-  const auto par = kParallel, red = kReduction;
-  const auto cst = i64Constant;
-  auto idx = [&](OpBuilder &nb, Location l, unsigned dim) -> Value {
-    return linalg::IndexOp::create(nb, l, dim);
-  };
-  auto toIndex = [](OpBuilder &nb, Location l, Value v) -> Value {
-    return arith::IndexCastOp::create(nb, l, nb.getIndexType(), v);
-  };
-  // No box, class or batch: nothing is kept.
-  if (B * C * N == 0) {
-    auto type = RankedTensorType::get({0, 3}, i64);
-    ctx.setOutput(
-        0,
-        arith::ConstantOp::create(
-            b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>{})),
-        Int64);
-    return success();
-  }
-  Value boxes = ctx.input(0), scores = ctx.input(1);
-  // The optional scalars, made values here: a constant input materializes
-  // where it is first asked for, which must not be inside a kernel body.
-  std::array<Value, 5> given;
-  for (size_t i = 2; i < 5; ++i)
-    if (ctx.hasInput(i))
-      given[i] = ctx.input(i);
-  // A box's candidacy: its score above the threshold, where one is given.
-  Value valid = generic(
-      b, loc, ValueRange{scores}, {AffineMap::getMultiDimIdentityMap(3, mctx)},
-      tensor::EmptyOp::create(b, loc, {B, C, N}, i8),
-      AffineMap::getMultiDimIdentityMap(3, mctx), {par, par, par},
-      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        if (!given[4])
-          return arith::ConstantOp::create(nb, l, nb.getI8IntegerAttr(1));
-        return arith::ExtUIOp::create(
-            nb, l, i8,
-            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT, args[0],
-                                  scalarInput(nb, l, given[4], Value())));
-      });
-  // rank[b, c, i]: the boxes before box i, higher scores first and the
-  // lower index first among equal ones.
-  Value rank = generic(
-      b, loc, ValueRange{scores, scores},
-      {AffineMap::get(4, 0, {d(0), d(1), d(3)}, mctx),
-       AffineMap::get(4, 0, {d(0), d(1), d(2)}, mctx)},
-      filled(b, loc, {B, C, N}, i64, cst(b, loc, 0)),
-      AffineMap::get(4, 0, {d(0), d(1), d(2)}, mctx), {par, par, par, red},
-      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        Value higher = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OGT,
-                                             args[0], args[1]);
-        Value tie = arith::AndIOp::create(
-            nb, l,
-            arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ, args[0],
-                                  args[1]),
-            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
-                                  idx(nb, l, 3), idx(nb, l, 2)));
-        Value before = arith::OrIOp::create(nb, l, higher, tie);
-        return arith::AddIOp::create(
-            nb, l, args[2], arith::ExtUIOp::create(nb, l, i64, before));
-      });
-  // order[b, c, k]: the box of rank k.
-  Value order = generic(
-      b, loc, ValueRange{rank},
-      {AffineMap::get(4, 0, {d(0), d(1), d(3)}, mctx)},
-      filled(b, loc, {B, C, N}, i64, cst(b, loc, 0)),
-      AffineMap::get(4, 0, {d(0), d(1), d(2)}, mctx), {par, par, par, red},
-      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        Value here = arith::CmpIOp::create(
-            nb, l, arith::CmpIPredicate::eq, args[0],
-            arith::IndexCastOp::create(nb, l, i64, idx(nb, l, 2)));
-        return arith::SelectOp::create(
-            nb, l, here, arith::IndexCastOp::create(nb, l, i64, idx(nb, l, 3)),
-            args[1]);
-      });
-  // A box's corners (x0, x1, y0, y1), each pair ordered.
-  auto cornersOf = [&](OpBuilder &nb, Location l, Value batch, Value box) {
-    auto at = [&](int64_t coordinate) -> Value {
-      return tensor::ExtractOp::create(
-          nb, l, boxes,
-          ValueRange{batch, box,
-                     arith::ConstantIndexOp::create(nb, l, coordinate)});
-    };
-    std::array<Value, 4> c;
-    if (corners == 0) {
-      // [y1, x1, y2, x2], any diagonal pair.
-      c = {arith::MinimumFOp::create(nb, l, at(1), at(3)),
-           arith::MaximumFOp::create(nb, l, at(1), at(3)),
-           arith::MinimumFOp::create(nb, l, at(0), at(2)),
-           arith::MaximumFOp::create(nb, l, at(0), at(2))};
-    } else {
-      // [x_center, y_center, width, height].
-      Value half = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0.5f));
-      Value w = arith::MulFOp::create(nb, l, at(2), half);
-      Value h = arith::MulFOp::create(nb, l, at(3), half);
-      c = {arith::SubFOp::create(nb, l, at(0), w),
-           arith::AddFOp::create(nb, l, at(0), w),
-           arith::SubFOp::create(nb, l, at(1), h),
-           arith::AddFOp::create(nb, l, at(1), h)};
-    }
-    return c;
-  };
-  // Whether two boxes overlap by more than the threshold (ONNX's test: an
-  // empty intersection, box or union never does).
-  auto suppresses = [&](OpBuilder &nb, Location l, std::array<Value, 4> p,
-                        std::array<Value, 4> q) -> Value {
-    using P = arith::CmpFPredicate;
-    Value zero = arith::ConstantOp::create(nb, l, nb.getF32FloatAttr(0.0f));
-    Value x0 = arith::MaximumFOp::create(nb, l, p[0], q[0]);
-    Value x1 = arith::MinimumFOp::create(nb, l, p[1], q[1]);
-    Value y0 = arith::MaximumFOp::create(nb, l, p[2], q[2]);
-    Value y1 = arith::MinimumFOp::create(nb, l, p[3], q[3]);
-    Value inter =
-        arith::MulFOp::create(nb, l, arith::SubFOp::create(nb, l, x1, x0),
-                              arith::SubFOp::create(nb, l, y1, y0));
-    auto area = [&](std::array<Value, 4> r) -> Value {
-      return arith::MulFOp::create(nb, l,
-                                   arith::SubFOp::create(nb, l, r[1], r[0]),
-                                   arith::SubFOp::create(nb, l, r[3], r[2]));
-    };
-    Value a = area(p), c2 = area(q);
-    Value uni = arith::SubFOp::create(
-        nb, l, arith::AddFOp::create(nb, l, a, c2), inter);
-    Value ok = arith::CmpFOp::create(nb, l, P::OGT, x1, x0);
-    for (auto [lhs, rhs] :
-         {std::pair{y1, y0}, std::pair{inter, zero}, std::pair{a, zero},
-          std::pair{c2, zero}, std::pair{uni, zero}})
-      ok = arith::AndIOp::create(
-          nb, l, ok, arith::CmpFOp::create(nb, l, P::OGT, lhs, rhs));
-    Value iou = arith::DivFOp::create(nb, l, inter, uni);
-    Value threshold = scalarInput(nb, l, given[3], zero);
-    return arith::AndIOp::create(
-        nb, l, ok, arith::CmpFOp::create(nb, l, P::OGT, iou, threshold));
-  };
-  // The boxes decided in rank order. state[b, c, p] for the box of rank
-  // p: bit 1 once it is kept, bit 0 once a kept one overlaps it too much.
-  // Step k decides rank k (a candidate, not suppressed, fewer than the
-  // limit kept so far) in every thread that needs it, and marks it kept or
-  // the later ranks it suppresses, all ranks at once; count[b, c] is how
-  // many are kept. No step loops over the boxes, so each is a few
-  // microseconds of launches. count[b, C] is the rank decided next,
-  // counted on the device: every step reads it from there rather than as
-  // a constant, so the steps are equal dispatches, compiled once
-  // (kiln-dedupe-dispatches), two per rank.
-  Value state =
-      filled(b, loc, {B, C, N}, i8,
-             arith::ConstantOp::create(b, loc, b.getI8IntegerAttr(0)));
-  Value count = filled(b, loc, {B, C + 1}, i64, cst(b, loc, 0));
-  AffineMap bcp = AffineMap::get(3, 0, {d(0), d(1), d(2)}, mctx);
-  AffineMap bc2 = AffineMap::get(2, 0, {d(0), d(1)}, mctx);
-  for (int64_t k = 0; k < N; ++k) {
-    Value countNow = count, stateNow = state;
-    auto rankK = [&](OpBuilder &nb, Location l, Value batch) -> Value {
-      return toIndex(
-          nb, l,
-          tensor::ExtractOp::create(
-              nb, l, countNow,
-              ValueRange{batch, arith::ConstantIndexOp::create(nb, l, C)}));
-    };
-    // Whether rank k is kept, given how many are kept before it.
-    auto keeps = [&](OpBuilder &nb, Location l, Value batch, Value cls,
-                     Value kept) -> Value {
-      Value rank = rankK(nb, l, batch);
-      Value box = toIndex(nb, l,
-                          tensor::ExtractOp::create(
-                              nb, l, order, ValueRange{batch, cls, rank}));
-      Value candidate = asBool(
-          nb, l,
-          tensor::ExtractOp::create(nb, l, valid, ValueRange{batch, cls, box}));
-      Value bits = tensor::ExtractOp::create(nb, l, stateNow,
-                                             ValueRange{batch, cls, rank});
-      Value free = arith::CmpIOp::create(
-          nb, l, arith::CmpIPredicate::eq,
-          arith::AndIOp::create(
-              nb, l, bits,
-              arith::ConstantOp::create(nb, l, nb.getI8IntegerAttr(1))),
-          arith::ConstantOp::create(nb, l, nb.getI8IntegerAttr(0)));
-      Value limit = arith::MaxSIOp::create(
-          nb, l, scalarInput(nb, l, given[2], cst(nb, l, 0)), cst(nb, l, 0));
-      Value under =
-          arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, kept, limit);
-      return arith::AndIOp::create(nb, l, candidate,
-                                   arith::AndIOp::create(nb, l, free, under));
-    };
-    state = generic(
-        b, loc, ValueRange{stateNow}, {bcp},
-        tensor::EmptyOp::create(b, loc, {B, C, N}, i8), bcp, {par, par, par},
-        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-          Value batch = idx(nb, l, 0), cls = idx(nb, l, 1), p = idx(nb, l, 2);
-          Value rank = rankK(nb, l, batch);
-          Value kept = keeps(nb, l, batch, cls,
-                             tensor::ExtractOp::create(nb, l, countNow,
-                                                       ValueRange{batch, cls}));
-          Value keptBox =
-              toIndex(nb, l,
-                      tensor::ExtractOp::create(nb, l, order,
-                                                ValueRange{batch, cls, rank}));
-          Value box = toIndex(nb, l,
-                              tensor::ExtractOp::create(
-                                  nb, l, order, ValueRange{batch, cls, p}));
-          Value over = suppresses(nb, l, cornersOf(nb, l, batch, keptBox),
-                                  cornersOf(nb, l, batch, box));
-          Value later =
-              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ugt, p, rank);
-          Value here =
-              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, p, rank);
-          auto bit = [&](Value on, int64_t value) -> Value {
-            return arith::SelectOp::create(
-                nb, l, on,
-                arith::ConstantOp::create(nb, l, nb.getI8IntegerAttr(value)),
-                arith::ConstantOp::create(nb, l, nb.getI8IntegerAttr(0)));
-          };
-          Value keptHere = arith::AndIOp::create(nb, l, kept, here);
-          Value suppressed = arith::AndIOp::create(
-              nb, l, kept, arith::AndIOp::create(nb, l, later, over));
-          return arith::OrIOp::create(nb, l, args[0],
-                                      arith::OrIOp::create(nb, l,
-                                                           bit(keptHere, 2),
-                                                           bit(suppressed, 1)));
-        });
-    // The counts, and in column C the next rank.
-    count = generic(
-        b, loc, ValueRange{countNow}, {bc2},
-        tensor::EmptyOp::create(b, loc, {B, C + 1}, i64), bc2, {par, par},
-        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-          Value batch = idx(nb, l, 0), column = idx(nb, l, 1);
-          Value isRank =
-              arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, column,
-                                    arith::ConstantIndexOp::create(nb, l, C));
-          // Column C is no class: read class C - 1 there, then discard it.
-          Value cls = arith::MinUIOp::create(
-              nb, l, column, arith::ConstantIndexOp::create(nb, l, C - 1));
-          Value kept = keeps(nb, l, batch, cls, args[0]);
-          Value add =
-              arith::SelectOp::create(nb, l, isRank, cst(nb, l, 1),
-                                      arith::ExtUIOp::create(nb, l, i64, kept));
-          return arith::AddIOp::create(nb, l, args[0], add);
-        });
-  }
-  // selected[b, c, k]: rank k kept (bit 1).
-  Value selected = generic(
-      b, loc, ValueRange{state}, {bcp},
-      tensor::EmptyOp::create(b, loc, {B, C, N}, i8), bcp, {par, par, par},
-      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        return arith::ShRUIOp::create(
-            nb, l, args[0],
-            arith::ConstantOp::create(nb, l, nb.getI8IntegerAttr(1)));
-      });
-  // Places in the output: by batch, class, then rank.
-  const int64_t G = B * C, T = G * N;
-  Value flat = reshapeTo(b, loc, selected, {G, N});
-  Value groupCount = generic(
-      b, loc, ValueRange{flat}, {AffineMap::get(2, 0, {d(0), d(1)}, mctx)},
-      filled(b, loc, {G}, i64, cst(b, loc, 0)),
-      AffineMap::get(2, 0, {d(0)}, mctx), {par, red},
-      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        return arith::AddIOp::create(
-            nb, l, args[1], arith::ExtUIOp::create(nb, l, i64, args[0]));
-      });
-  Value groupStart = generic(
-      b, loc, ValueRange{groupCount}, {AffineMap::get(2, 0, {d(1)}, mctx)},
-      filled(b, loc, {G}, i64, cst(b, loc, 0)),
-      AffineMap::get(2, 0, {d(0)}, mctx), {par, red},
-      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        Value earlier = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
-                                              idx(nb, l, 1), idx(nb, l, 0));
-        return arith::AddIOp::create(
-            nb, l, args[1],
-            arith::SelectOp::create(nb, l, earlier, args[0], cst(nb, l, 0)));
-      });
-  Value place = generic(
-      b, loc, ValueRange{flat, groupStart},
-      {AffineMap::get(3, 0, {d(0), d(2)}, mctx),
-       AffineMap::get(3, 0, {d(0)}, mctx)},
-      filled(b, loc, {G, N}, i64, cst(b, loc, 0)),
-      AffineMap::get(3, 0, {d(0), d(1)}, mctx), {par, par, red},
-      [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        // The group's start once, plus the selected ranks before this one.
-        Value first = arith::CmpIOp::create(
-            nb, l, arith::CmpIPredicate::eq, idx(nb, l, 2),
-            arith::ConstantIndexOp::create(nb, l, 0));
-        Value earlier = arith::AndIOp::create(
-            nb, l, asBool(nb, l, args[0]),
-            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
-                                  idx(nb, l, 2), idx(nb, l, 1)));
-        Value add = arith::AddIOp::create(
-            nb, l, arith::ExtUIOp::create(nb, l, i64, earlier),
-            arith::SelectOp::create(nb, l, first, args[1], cst(nb, l, 0)));
-        return arith::AddIOp::create(nb, l, args[2], add);
-      });
-  Condition c;
-  c.Flat = reshapeTo(b, loc, selected, {T});
-  c.Length = T;
-  c.Count = countOnDevice(b, loc, c.Flat);
-  Value orderFlat = reshapeTo(b, loc, order, {T});
-  Value result = pick(
-      b, loc, c, reshapeTo(b, loc, place, {T}), {ShapedType::kDynamic, 3}, 0,
-      i64,
-      [&](OpBuilder &nb, Location l, Value i, llvm::ArrayRef<Value> index) {
-        Value flatAt = arith::IndexCastOp::create(nb, l, i64, i);
-        Value batch = arith::DivUIOp::create(nb, l, flatAt, cst(nb, l, C * N));
-        Value cls = arith::RemUIOp::create(
-            nb, l, arith::DivUIOp::create(nb, l, flatAt, cst(nb, l, N)),
-            cst(nb, l, C));
-        Value box = tensor::ExtractOp::create(nb, l, orderFlat, ValueRange{i});
-        Value column = index[1];
-        auto is = [&](int64_t k) -> Value {
-          return arith::CmpIOp::create(
-              nb, l, arith::CmpIPredicate::eq, column,
-              arith::ConstantIndexOp::create(nb, l, k));
-        };
-        return Value(arith::SelectOp::create(
-            nb, l, is(0), batch,
-            arith::SelectOp::create(nb, l, is(1), cls, box)));
-      });
-  ctx.setOutput(0, result, Int64);
-  return success();
-}
-
 } // namespace
 
 void registerSelectionOps(OpRegistry &registry) {
   registry.add("NonZero", convertNonZero);
   registry.add("Compress", convertCompress);
   registry.add("Unique", convertUnique);
-  registry.add("NonMaxSuppression", convertNonMaxSuppression);
   // A condition, and Compress's input, of any shape: counted by a kernel,
   // their lengths checked per call.
   registry.acceptDynamicShapes({"NonZero", "Compress"});

@@ -220,6 +220,7 @@ HostPlan planPhasedFunction(const PhaseChain &chain) {
   plan.Name = chain.Name;
   setBoundaryTypes(chain.Type, chain.ArgAttrs, chain.ResAttrs, plan);
   plan.SpecializationOf = chain.SpecializationOf;
+  plan.PhaseOf = chain.PhaseOf;
   plan.Phases = chain.Phases;
   plan.PhaseInputs = chain.PhaseInputs;
   plan.PhaseLoopCarried = chain.LoopCarried;

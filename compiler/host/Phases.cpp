@@ -11,6 +11,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace kiln {
 #define GEN_PASS_DEF_SPLITPHASES
@@ -200,12 +201,6 @@ FailureOr<std::optional<PhaseChain>> Splitter::run() {
   }
   if (!split)
     return std::optional<PhaseChain>();
-  if (Func->hasAttr(kPhaseOfAttrName))
-    return Func.emitError()
-               << "is the body of a loop run per call and itself reads "
-                  "values it computes on the host or runs such a loop, "
-                  "which is unsupported",
-           failure();
 
   // Per level, its ordinary phase, then its loops, placed where the
   // function was; ordinary phases are named once empty ones are dropped.
@@ -248,6 +243,10 @@ FailureOr<std::optional<PhaseChain>> Splitter::run() {
   chain.ResAttrs = Func.getAllResultAttrs();
   if (auto general = Func->getAttrOfType<StringAttr>(kSpecializationOfAttrName))
     chain.SpecializationOf = general.str();
+  // A loop's body that reads values it computes, or runs a loop itself,
+  // becomes a phased function repeated by its owner's loop phase.
+  if (auto owner = Func->getAttrOfType<StringAttr>(kPhaseOfAttrName))
+    chain.PhaseOf = owner.str();
   auto returnOp = cast<func::ReturnOp>(block.getTerminator());
   // Result attributes (an unsigned output) go with the phase's output.
   DenseMap<std::pair<unsigned, unsigned>, DictionaryAttr> resultAttrs;
@@ -350,6 +349,9 @@ DictionaryAttr chainAttr(Builder &b, const PhaseChain &chain) {
   if (!chain.SpecializationOf.empty())
     fields.push_back(b.getNamedAttr("specialization_of",
                                     b.getStringAttr(chain.SpecializationOf)));
+  if (!chain.PhaseOf.empty())
+    fields.push_back(
+        b.getNamedAttr("phase_of", b.getStringAttr(chain.PhaseOf)));
   SmallVector<Attribute> phases;
   for (auto [name, inputs, carried, loopOutputs] :
        llvm::zip_equal(chain.Phases, chain.PhaseInputs, chain.LoopCarried,
@@ -373,20 +375,29 @@ DictionaryAttr chainAttr(Builder &b, const PhaseChain &chain) {
 struct SplitPhasesPass : impl::SplitPhasesBase<SplitPhasesPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    SmallVector<func::FuncOp> funcs;
-    for (auto func : module.getOps<func::FuncOp>())
-      if (!func.isExternal() && !func.isPrivate() && !isDispatchFunc(func))
-        funcs.push_back(func);
     Builder b(&getContext());
     SmallVector<Attribute> chains;
     if (auto existing = module->getAttrOfType<ArrayAttr>(kPhaseChainsAttrName))
       llvm::append_range(chains, existing);
-    for (func::FuncOp func : funcs) {
-      FailureOr<std::optional<PhaseChain>> chain = splitIntoPhases(func);
-      if (failed(chain))
-        return signalPassFailure();
-      if (*chain)
-        chains.push_back(chainAttr(b, **chain));
+    // Until every function is seen: splitting one may copy a loop's body
+    // for it (a specialization's), which is split in turn when it reads
+    // values it computes; the phases made read none, so they stay.
+    llvm::StringSet<> seen;
+    for (bool more = true; more;) {
+      more = false;
+      SmallVector<func::FuncOp> funcs;
+      for (auto func : module.getOps<func::FuncOp>())
+        if (!func.isExternal() && !func.isPrivate() && !isDispatchFunc(func) &&
+            seen.insert(func.getSymName()).second)
+          funcs.push_back(func);
+      for (func::FuncOp func : funcs) {
+        more = true;
+        FailureOr<std::optional<PhaseChain>> chain = splitIntoPhases(func);
+        if (failed(chain))
+          return signalPassFailure();
+        if (*chain)
+          chains.push_back(chainAttr(b, **chain));
+      }
     }
     if (!chains.empty())
       module->setAttr(kPhaseChainsAttrName, b.getArrayAttr(chains));
@@ -436,6 +447,8 @@ FailureOr<std::vector<PhaseChain>> phaseChainsOf(ModuleOp module) {
     chain.ResAttrs = dict.getAs<ArrayAttr>("res_attrs");
     if (auto general = dict.getAs<StringAttr>("specialization_of"))
       chain.SpecializationOf = general.str();
+    if (auto owner = dict.getAs<StringAttr>("phase_of"))
+      chain.PhaseOf = owner.str();
     for (Attribute phaseAttr : phases) {
       auto phase = dyn_cast<DictionaryAttr>(phaseAttr);
       auto function =
@@ -474,6 +487,11 @@ LogicalResult dedupePhaseOutputs(ModuleOp module) {
   for (PhaseChain &chain : *chains) {
     for (size_t p = 0; p < chain.Phases.size(); ++p) {
       auto func = module.lookupSymbol<func::FuncOp>(chain.Phases[p]);
+      // A loop's body in phases of its own: its chain has its functions.
+      if (!func && llvm::any_of(*chains, [&](const PhaseChain &other) {
+            return other.Name == chain.Phases[p];
+          }))
+        continue;
       if (!func || func.isExternal())
         return module.emitError() << kPhaseChainsAttrName << ": phase '"
                                   << chain.Phases[p] << "' is no function";

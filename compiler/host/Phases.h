@@ -47,7 +47,8 @@ struct PhaseChain {
   mlir::FunctionType Type;
   mlir::ArrayAttr ArgAttrs, ResAttrs; // may be null
   std::string SpecializationOf;       // empty: none
-  std::vector<std::string> Phases;    // function names, in order
+  std::string PhaseOf; // the function whose loop phase repeats it, or empty
+  std::vector<std::string> Phases; // function names, in order
   std::vector<std::vector<PhaseSource>> PhaseInputs;
   /// Per phase: -1 where it calls its function once, else the number of
   /// values it carries as a loop phase repeating its function (the body).

@@ -41,6 +41,9 @@ constexpr uint16_t kVersionMinorEntryChoices = 9;
 constexpr uint16_t kVersionMinorPhases = 10;
 // Loop phases (Phase.loop): a function repeated per call.
 constexpr uint16_t kVersionMinorLoops = 11;
+// 12: a loop's body in phases of its own (a phased function that is a
+// phase; a 1.11 reader refuses it).
+constexpr uint16_t kVersionMinorNestedPhases = 12;
 
 FailureOr<fbs::ElementType> elementTypeOf(Location loc, Type type) {
   if (type.isF32())
@@ -170,7 +173,7 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                               << phase << "', which is not one of its phases";
       phaseOf[it->second] = static_cast<uint32_t>(i);
     }
-  bool phased = false, loops = false;
+  bool phased = false, loops = false, nested = false;
   auto phaseSources = [&](ArrayRef<PhaseSource> sources) {
     std::vector<fbs::PhaseSource> out;
     for (const PhaseSource &s : sources)
@@ -304,6 +307,7 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
         phaseOutputs = 0;
     if (!plan.Phases.empty()) {
       phased = true;
+      nested |= !plan.PhaseOf.empty();
       std::vector<flatbuffers::Offset<fbs::Phase>> list;
       for (auto [name, sources, carried, loopOutputs] :
            llvm::zip_equal(plan.Phases, plan.PhaseInputs, plan.PhaseLoopCarried,
@@ -386,7 +390,8 @@ writeModule(Location loc, ArrayRef<HostPlan> functions,
                                 fbs::kConstantsSegmentAlignment);
   auto module = fbs::CreateModule(
       fbb, kVersionMajor,
-      loops          ? kVersionMinorLoops
+      nested         ? kVersionMinorNestedPhases
+      : loops        ? kVersionMinorLoops
       : phased       ? kVersionMinorPhases
       : entryChoices ? kVersionMinorEntryChoices
       : realShapes   ? kVersionMinorRealShapes

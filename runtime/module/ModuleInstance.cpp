@@ -1047,8 +1047,11 @@ Status ModuleInstance::runLoop(Function &body, uint32_t carried,
   // What the host writes or reads every step lives in memory it maps
   // (LoopMapped: the iteration, and two conditions), so a step costs no
   // staged transfer; reused, as every step has finished before the next
-  // begins.
-  for (auto &buffer : LoopMapped)
+  // begins. A loop inside this one's body (run in phases) has its own.
+  if (LoopMapped.size() <= LoopDepth)
+    LoopMapped.resize(LoopDepth + 1);
+  std::array<std::shared_ptr<hal::Buffer>, 3> mapped = LoopMapped[LoopDepth];
+  for (auto &buffer : mapped)
     if (!buffer) {
       KILN_ASSIGN_OR_RETURN(buffer,
                             Device->allocator().allocate(
@@ -1056,7 +1059,13 @@ Status ModuleInstance::runLoop(Function &body, uint32_t carried,
                                 BufferUsage::Transfer | BufferUsage::Dispatch |
                                     BufferUsage::Mapping));
     }
-  const std::shared_ptr<hal::Buffer> &iteration = LoopMapped[0];
+  LoopMapped[LoopDepth] = mapped;
+  struct Nesting {
+    size_t &Depth;
+    explicit Nesting(size_t &depth) : Depth(depth) { ++Depth; }
+    ~Nesting() { --Depth; }
+  } nesting(LoopDepth);
+  const std::shared_ptr<hal::Buffer> &iteration = mapped[0];
   // A few bytes of a device buffer, through the iteration's memory.
   auto readSmall = [&](const std::shared_ptr<hal::Buffer> &source,
                        std::span<uint8_t> out) -> Status {
@@ -1083,8 +1092,8 @@ Status ModuleInstance::runLoop(Function &body, uint32_t carried,
   int32_t conditionAt = where.empty() ? 0 : where[0];
   std::shared_ptr<hal::Buffer> conditions[2];
   if (conditionAt >= 0) {
-    conditions[0] = LoopMapped[1];
-    conditions[1] = LoopMapped[2];
+    conditions[0] = mapped[1];
+    conditions[1] = mapped[2];
   }
   int64_t step = 0;
   for (; step < trips && condition; ++step) {
@@ -1106,24 +1115,36 @@ Status ModuleInstance::runLoop(Function &body, uint32_t carried,
       in.push_back(value.Buffer);
       shapes.push_back(value.Shape);
     }
-    KILN_RETURN_IF_ERROR(bindBufferShapes(body, in, shapes));
-    std::vector<std::shared_ptr<hal::Buffer>> out;
-    for (uint32_t i = 0; i < body.outputCount(); ++i) {
-      if (int32_t(i) == conditionAt) {
-        out.push_back(conditions[step % 2]);
-        continue;
+    std::vector<PhaseValue> outValues;
+    if (body.phased()) {
+      // A body that reads on the host what it computes, or runs a loop of
+      // its own: its phases, outputs in buffers they allocate.
+      std::vector<PhaseValue> inValues;
+      for (size_t i = 0; i < in.size(); ++i)
+        inValues.push_back({in[i], shapes[i]});
+      KILN_RETURN_IF_ERROR(runPhases(body, inValues, {}, nullptr, outValues));
+    } else {
+      KILN_RETURN_IF_ERROR(bindBufferShapes(body, in, shapes));
+      std::vector<std::shared_ptr<hal::Buffer>> out;
+      for (uint32_t i = 0; i < body.outputCount(); ++i) {
+        if (int32_t(i) == conditionAt) {
+          out.push_back(conditions[step % 2]);
+          continue;
+        }
+        KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> buffer,
+                              allocate(body.OutputBytes[i]));
+        out.push_back(std::move(buffer));
       }
-      KILN_ASSIGN_OR_RETURN(std::shared_ptr<hal::Buffer> buffer,
-                            allocate(body.OutputBytes[i]));
-      out.push_back(std::move(buffer));
+      std::vector<std::vector<int64_t>> outShapes;
+      KILN_RETURN_IF_ERROR(
+          callWithBuffersLocked(body, in, out, nullptr, &outShapes));
+      for (uint32_t i = 0; i < body.outputCount(); ++i)
+        outValues.push_back({out[i], std::move(outShapes[i])});
     }
-    std::vector<std::vector<int64_t>> outShapes;
-    KILN_RETURN_IF_ERROR(
-        callWithBuffersLocked(body, in, out, nullptr, &outShapes));
     std::vector<PhaseValue> got;
     for (size_t j = 0; j < count; ++j) {
       int32_t k = where.empty() ? int32_t(j) : where[j];
-      got.push_back(k >= 0 ? PhaseValue{out[k], outShapes[k]}
+      got.push_back(k >= 0 ? outValues[k]
                            : PhaseValue{in[-1 - k], shapes[-1 - k]});
     }
     // A carried value or slice in a buffer reused by the next steps (the

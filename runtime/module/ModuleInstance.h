@@ -24,6 +24,7 @@
 #include "runtime/hal/Device.h"
 #include "runtime/module/ModuleFile.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -215,9 +216,11 @@ private:
   uint64_t ArenaAllocations = 0;
   // What a loop phase's host writes or reads every step (runLoop): three
   // small buffers of memory the host maps, slow to get (pinned), so made
-  // on the first loop and kept. Calls hold the lock, and a loop's body runs
-  // no loop, so one set serves every loop.
-  std::shared_ptr<hal::Buffer> LoopMapped[3];
+  // on the first loop and kept. Calls hold the lock; a loop's body run in
+  // phases may run a loop of its own, so there is a set per depth of
+  // loops running (LoopDepth of them now).
+  std::vector<std::array<std::shared_ptr<hal::Buffer>, 3>> LoopMapped;
+  size_t LoopDepth = 0;
   mutable std::mutex Mutex;
 };
 

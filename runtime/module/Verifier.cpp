@@ -32,6 +32,9 @@ constexpr size_t kMaxQuotedChars = 64;
 // quadratic in the steps and a bit per pair; this bounds both (32 MiB) for
 // a crafted file, far above what a model needs.
 constexpr flatbuffers::uoffset_t kMaxSteps = 1u << 14;
+// Loops' bodies run in phases of their own nest at most this deep (each
+// level a loop of the runtime's; a call recurses once per level).
+constexpr uint32_t kMaxPhaseNesting = 8;
 
 // Names come from untrusted files and end up in one-line error reports, so
 // they are shortened and anything unprintable is escaped.
@@ -238,18 +241,31 @@ private:
     if (of != sc::kNoSpecializationOf) {
       const auto *phases =
           of < functions.size() ? functions.Get(of)->phases() : nullptr;
-      bool listed = false;
+      bool listed = false, repeated = false;
       if (phases)
         for (const sc::Phase *phase : *phases)
-          listed |= runs(*phase) == index;
+          if (runs(*phase) == index) {
+            listed = true;
+            repeated = phase->loop() != nullptr;
+          }
       if (!listed)
         return KILN_ERROR(InvalidArgument, where, " is a phase of function ",
                           of, ", which does not run it");
-      if (function.phases() || function.specializations() ||
+      // A loop's body may run in phases of its own (a loop inside a loop,
+      // or a value it computes read on the host), nested a few deep.
+      if ((function.phases() && !repeated) || function.specializations() ||
           function.specialization_of() != sc::kNoSpecializationOf)
         return KILN_ERROR(InvalidArgument, where,
-                          " is a phase and has phases or specializations, "
-                          "or is one");
+                          " is a phase and has specializations, or is one, "
+                          "or has phases without being a loop's body");
+      uint32_t depth = 0;
+      for (uint32_t up = of; up != sc::kNoSpecializationOf;
+           up = functions.Get(up)->phase_of())
+        if (up >= functions.size() || ++depth > kMaxPhaseNesting)
+          return KILN_ERROR(InvalidArgument, where,
+                            " is a phase nested more "
+                            "than ",
+                            kMaxPhaseNesting, " deep, or in a cycle of phases");
     }
     const auto *phases = function.phases();
     if (!phases)

@@ -3205,6 +3205,33 @@ def topk_dynamic_extent():
 
 
 @case
+def slice_dynamic_extent():
+    """Slice of a dimension known per call by constant starts and ends
+    (a detector's `keep[:300]`, and from the end): clamped to the extent
+    per call, at 8, 3 and 0 rows, and the Size of the input."""
+    cst = lambda name, value: helper.make_node(  # noqa: E731
+        "Constant", [], [name], value=numpy_helper.from_array(value, name))
+    nodes = [cst("s", np.array([1], np.int64)),
+             cst("e", np.array([5], np.int64)),
+             cst("ax", np.array([0], np.int64)),
+             cst("s2", np.array([-3], np.int64)),
+             cst("e2", np.array([2**63 - 1], np.int64)),
+             helper.make_node("Slice", ["x", "s", "e", "ax"], ["head"]),
+             helper.make_node("Slice", ["x", "s2", "e2", "ax"], ["tail"]),
+             helper.make_node("Size", ["x"], ["size"])]
+    model = dynamicGraph(nodes, [("x", ["n", 3])],
+                         [("head", None), ("tail", None),
+                          ("size", [], TensorProto.INT64)], {})
+    inputs, refs = Calls(), Calls()
+    for n in (8, 3, 0):
+        x = rand((n, 3), 540 + n)
+        inputs.append([x])
+        refs.append([x[1:5].astype(np.float64), x[-3:].astype(np.float64),
+                     np.array(3 * n, np.int64)])
+    return model, inputs, refs
+
+
+@case
 def gathernd_dynamic_rows():
     """GatherND over data of a dynamic row count, rows picked by constant
     indices (negative ones counted from the end per call): 7 rows, 3 rows
@@ -3543,6 +3570,70 @@ def nms_many_boxes_static():
     inputs.append([centres, scores])
     refs.append([nmsRef(centres, scores, 2**63 - 1, np.float32(0.45),
                         -np.inf, True)])
+    return model, inputs, refs
+
+
+@case
+def nms_in_branch():
+    """torchvision's batched_nms as its exporter writes it: an If on
+    whether any box is left (Size of a count known per call, equal to 0),
+    whose else branch offsets each class's boxes apart and runs
+    NonMaxSuppression over them (one class, ONNX's largest limit) and takes
+    the kept indices' column 2; the then branch an empty list. The branch
+    is a loop's body that runs a loop of its own (the rounds) and reads a
+    count it computes: phases nested in a loop phase. Boxes, scores and
+    class indices of 9 and 300 candidates, and none."""
+    i64 = TensorProto.INT64
+    cst = lambda name, value: helper.make_node(  # noqa: E731
+        "Constant", [], [name], value=numpy_helper.from_array(value, name))
+    then_body = helper.make_graph(
+        [cst("empty", np.zeros((0,), np.int64))], "then", [],
+        [helper.make_tensor_value_info("empty", i64, [0])])
+    else_body = helper.make_graph(
+        [helper.make_node("ReduceMax", ["boxes"], ["top"], keepdims=0),
+         helper.make_node("Cast", ["labels"], ["labelf"], to=1),
+         cst("one", np.array(1.0, np.float32)),
+         helper.make_node("Add", ["top", "one"], ["span"]),
+         helper.make_node("Mul", ["labelf", "span"], ["offsets"]),
+         cst("ax1", np.array([1], np.int64)),
+         helper.make_node("Unsqueeze", ["offsets", "ax1"], ["offcol"]),
+         helper.make_node("Add", ["boxes", "offcol"], ["apart"]),
+         cst("ax0", np.array([0], np.int64)),
+         helper.make_node("Unsqueeze", ["apart", "ax0"], ["b3"]),
+         helper.make_node("Unsqueeze", ["scores", "ax0"], ["s2"]),
+         helper.make_node("Unsqueeze", ["s2", "ax0"], ["s3"]),
+         cst("limit", np.array([2**63 - 1], np.int64)),
+         cst("iou", np.array([0.5], np.float32)),
+         helper.make_node("NonMaxSuppression", ["b3", "s3", "limit", "iou"],
+                          ["sel"]),
+         cst("two", np.array([2], np.int64)),
+         helper.make_node("Gather", ["sel", "two"], ["col"], axis=1),
+         helper.make_node("Squeeze", ["col", "ax1"], ["keep"])],
+        "else", [], [helper.make_tensor_value_info("keep", i64, ["k"])])
+    nodes = [helper.make_node("Size", ["boxes"], ["size"]),
+             cst("zero", np.array(0, np.int64)),
+             helper.make_node("Equal", ["size", "zero"], ["none"]),
+             helper.make_node("If", ["none"], ["kept"],
+                              then_branch=then_body, else_branch=else_body)]
+    model = dynamicGraph(
+        nodes, [("boxes", ["n", 4]), ("scores", ["n"]),
+                ("labels", ["n"], i64)], [("kept", None, i64)], {})
+    inputs, refs = Calls(), Calls()
+    rng = np.random.default_rng(500)
+    for n in (9, 300, 0):
+        boxes = clusteredBoxes(rng, n, n // 8 + 1)
+        boxes = np.abs(boxes)  # torchvision's boxes are non-negative
+        scores = rng.random(n).astype(np.float32)
+        labels = rng.integers(0, 3, n).astype(np.int64)
+        inputs.append([boxes, scores, labels])
+        if n == 0:
+            refs.append([np.zeros((0,), np.int64)])
+            continue
+        top = np.float32(boxes.max()) + np.float32(1)
+        apart = boxes + (labels.astype(np.float32) * top)[:, None]
+        kept = nmsRef(apart[None], scores[None, None], 2**63 - 1,
+                      np.float32(0.5), -np.inf, False)
+        refs.append([kept[:, 2]])
     return model, inputs, refs
 
 

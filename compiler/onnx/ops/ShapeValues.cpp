@@ -236,6 +236,20 @@ OpFoldResult combineIndices(NodeContext &ctx, StringRef op, OpFoldResult x,
   return arith::MaxSIOp::create(builder, loc, vx, vy).getResult();
 }
 
+// Size of a tensor with dynamic dimensions: the product of its extents, a
+// scalar (torchvision's batched_nms asks whether any box is left so).
+FailureOr<bool> foldSize(NodeContext &ctx) {
+  if (ctx.constantInput(0) || ctx.inputType(0).hasStaticShape())
+    return false;
+  OpFoldResult size = ctx.builder().getIndexAttr(1);
+  for (int64_t i = 0; i < ctx.inputRank(0); ++i)
+    size = combineIndices(
+        ctx, "Mul", size,
+        dimSize(ctx.builder(), ctx.loc(), ctx.input(0), static_cast<int>(i)));
+  ctx.setShapeValueOutput(0, {size}, /*scalar=*/true);
+  return true;
+}
+
 FailureOr<bool> foldArithmetic(NodeContext &ctx) {
   if ((!ctx.shapeValueInput(0) && !ctx.shapeValueInput(1)) ||
       ctx.numInputs() != 2)
@@ -561,6 +575,7 @@ void registerShapeValuesOps(OpRegistry &registry) {
   registry.add("Range", convertRange);
   registry.addShapeValueFolder("ConstantOfShape", foldConstantOfShape);
   registry.addShapeValueFolder("Shape", foldShape);
+  registry.addShapeValueFolder("Size", foldSize);
   registry.addShapeValueFolder("Gather", foldGather);
   registry.addShapeValueFolder("Unsqueeze", foldUnsqueeze);
   registry.addShapeValueFolder("Squeeze", foldSqueeze);

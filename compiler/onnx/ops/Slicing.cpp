@@ -28,7 +28,9 @@ struct SliceSpec {
   llvm::SmallVector<int64_t> Start, Step, Size;
 };
 
-FailureOr<SliceSpec> sliceSpec(NodeContext &ctx) {
+/// Fails after an error, or with `*dynamicAxis` set and no error where an
+/// axis it slices is known per call only (convertSliceAtCallTime takes it).
+FailureOr<SliceSpec> sliceSpec(NodeContext &ctx, bool *dynamicAxis) {
   llvm::ArrayRef<int64_t> shape = ctx.inputShape(0);
   int64_t rank = shape.size();
   llvm::SmallVector<int64_t> starts, ends, axes, steps;
@@ -74,11 +76,16 @@ FailureOr<SliceSpec> sliceSpec(NodeContext &ctx) {
     seen[*axis] = true;
     // A dynamic dimension passes through unsliced (issue 19); slicing one
     // needs its size, which only the call knows.
-    if (ShapedType::isDynamic(shape[*axis]))
+    if (ShapedType::isDynamic(shape[*axis])) {
+      if (ctx.opset() >= 10) {
+        *dynamicAxis = true;
+        return failure();
+      }
       return (void)ctx.unsupported("slicing dynamic dimension " +
                                    std::to_string(*axis) + " of " +
                                    shapeString(shape)),
              failure();
+    }
     int64_t dim = shape[*axis], step = steps[i];
     if (step == 0)
       return ctx.emitError() << "step is 0", failure();
@@ -183,7 +190,8 @@ Value extractSlice(OpBuilder &b, Location loc, Value source,
 }
 
 /// Slice with starts, ends, axes or steps given at call time (graph inputs
-/// read on the host; ONNX's backend tests give them so), of a static input:
+/// read on the host; ONNX's backend tests give them so), or of an input
+/// whose sliced extent is known per call (its size read on the host):
 /// per dimension the start, end and step of the axis naming it (selected
 /// per call; 0, the extent and 1 for one no axis names), clamped as ONNX
 /// clamps for the step's sign; each output index reads start + i * step,
@@ -244,7 +252,9 @@ LogicalResult convertSliceAtCallTime(NodeContext &ctx) {
   llvm::SmallVector<OpFoldResult> sizes;
   llvm::SmallVector<Value> first, stepPos, stepNeg;
   for (int64_t d = 0; d < rank; ++d) {
-    Value dim = idx(b, loc, shape[d]);
+    Value dim = ShapedType::isDynamic(shape[d])
+                    ? Value(tensor::DimOp::create(b, loc, ctx.input(0), d))
+                    : idx(b, loc, shape[d]);
     // The axis naming d (the last one, if several do).
     Value start = zero, end = dim, step = one;
     for (size_t j = 0; j < n; ++j) {
@@ -302,7 +312,10 @@ LogicalResult convertSlice(NodeContext &ctx) {
       llvm::any_of(llvm::seq<size_t>(1, 5),
                    [&](size_t k) { return ctx.readableAtCallTime(k); }))
     return convertSliceAtCallTime(ctx);
-  FailureOr<SliceSpec> spec = sliceSpec(ctx);
+  bool dynamicAxis = false;
+  FailureOr<SliceSpec> spec = sliceSpec(ctx, &dynamicAxis);
+  if (dynamicAxis)
+    return convertSliceAtCallTime(ctx);
   if (failed(spec))
     return failure();
   OpBuilder &b = ctx.builder();
@@ -340,7 +353,8 @@ FailureOr<bool> foldSlice(NodeContext &ctx) {
   const HostTensor *c = ctx.constantInput(0);
   if (!c)
     return false;
-  FailureOr<SliceSpec> spec = sliceSpec(ctx);
+  bool dynamicAxis = false; // a constant's shape is static
+  FailureOr<SliceSpec> spec = sliceSpec(ctx, &dynamicAxis);
   if (failed(spec))
     return failure();
   int64_t n = numElementsOf(spec->Size);

@@ -266,6 +266,11 @@ FailureOr<linalg::GenericOp> rewriteConcatAsGather(RewriterBase &rewriter,
                      ValueRange) -> Value {
     // Operand i's element, its index shifted back by the operand's start.
     auto load = [&](OpBuilder &b, Location loc, size_t i) -> Value {
+      // A filled operand is its value: the fill then has no reader and no
+      // buffer (a detector's label per class, a splat of a per-call count,
+      // would otherwise be a temporary the kernel cannot allocate).
+      if (auto fill = concat.getInputs()[i].getDefiningOp<linalg::FillOp>())
+        return fill.getInputs()[0];
       SmallVector<Value> at(index);
       if (!isConstantIntValue(starts[i], 0))
         at[dim] = arith::SubIOp::create(b, loc, index[dim], startAt(b, loc, i));

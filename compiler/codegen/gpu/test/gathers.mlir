@@ -149,3 +149,33 @@ func.func private @strided_insert(%a: memref<8xf32>, %b: memref<3xf32>, %out: me
   bufferization.materialize_in_destination %2 in restrict writable %out : (tensor<8xf32>, memref<8xf32>) -> ()
   return
 }
+
+// -----
+
+// A concat of filled operands of extents known per call (a detector's
+// label per class, each a splat over that class's candidates): each filled
+// operand's element is its fill value, so no fill is left to need a
+// temporary the kernel cannot allocate.
+
+// CHECK-LABEL: func.func private @concat_fills(
+// CHECK-NOT:     linalg.fill
+// CHECK-NOT:     tensor.concat
+// CHECK-DAG:     %[[ONE:.+]] = arith.constant 1 : i64
+// CHECK-DAG:     %[[TWO:.+]] = arith.constant 2 : i64
+// CHECK:         scf.forall
+// CHECK:             scf.if
+// CHECK-NEXT:          scf.yield %[[ONE]] : i64
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          scf.yield %[[TWO]] : i64
+// CHECK-NOT:     linalg.fill
+func.func private @concat_fills(%n: index, %m: index, %out: memref<?xi64>) attributes {kiln.dispatch} {
+  %one = arith.constant 1 : i64
+  %two = arith.constant 2 : i64
+  %e1 = tensor.empty(%n) : tensor<?xi64>
+  %f1 = linalg.fill ins(%one : i64) outs(%e1 : tensor<?xi64>) -> tensor<?xi64>
+  %e2 = tensor.empty(%m) : tensor<?xi64>
+  %f2 = linalg.fill ins(%two : i64) outs(%e2 : tensor<?xi64>) -> tensor<?xi64>
+  %c = tensor.concat dim(0) %f1, %f2 : (tensor<?xi64>, tensor<?xi64>) -> tensor<?xi64>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<?xi64>, memref<?xi64>) -> ()
+  return
+}

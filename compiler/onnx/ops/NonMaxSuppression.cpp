@@ -790,6 +790,7 @@ LogicalResult suppressByRounds(Suppression &s) {
         // none does), `past` monotone.
         auto bisect = [&](Value lo, Value hi, int64_t steps,
                           llvm::function_ref<Value(Value)> past) {
+          Value hi0 = hi;
           for (int64_t k = 0; k < steps; ++k) {
             Value mid = arith::AddIOp::create(
                 nb, l, lo,
@@ -798,9 +799,10 @@ LogicalResult suppressByRounds(Suppression &s) {
                                        indexConstant(nb, l, 1)));
             Value open =
                 arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, lo, hi);
-            Value at = arith::SelectOp::create(
-                nb, l, open, mid,
-                arith::SubIOp::create(nb, l, hi, indexConstant(nb, l, 1)));
+            // Once closed, index 0 is read and ignored (never past the
+            // ends: there is a row, so at least one group and one rank).
+            Value at = arith::SelectOp::create(nb, l, open, mid,
+                                               indexConstant(nb, l, 0));
             Value yes = arith::AndIOp::create(nb, l, open, past(at));
             Value no = arith::AndIOp::create(
                 nb, l, open,
@@ -812,7 +814,11 @@ LogicalResult suppressByRounds(Suppression &s) {
                 nb, l, no,
                 arith::AddIOp::create(nb, l, mid, indexConstant(nb, l, 1)), lo);
           }
-          return lo;
+          // Inside the range even where nothing is past (not for a row of
+          // the output, whose group and rank exist).
+          return arith::MinUIOp::create(
+              nb, l, lo,
+              arith::SubIOp::create(nb, l, hi0, indexConstant(nb, l, 1)));
         };
         Value group = bisect(
             indexConstant(nb, l, 0), indexConstant(nb, l, G), groupSteps,

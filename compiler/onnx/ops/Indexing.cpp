@@ -517,26 +517,52 @@ LogicalResult convertTopK(NodeContext &ctx) {
     Value scalar = arith::ConstantOp::create(b, loc, zero);
     return linalg::FillOp::create(b, loc, scalar, init).getResult(0);
   };
-  Value valueInit = filled(element, scalarAttr(element, 0));
+  // The index of rank r is the one l whose rank is r: an OR over l of l
+  // where it matches (every other term 0), a reduction with a neutral
+  // element, so a GPU shares each output among a workgroup (a select
+  // keeping the match was a thread per output, k threads looping over the
+  // whole axis). The values are then gathered at the indices, bit for bit.
   Value indexInit = filled(b.getI64Type(), b.getI64IntegerAttr(0));
-  auto picked = linalg::GenericOp::create(
-      b, loc, TypeRange{valueInit.getType(), indexInit.getType()},
-      ValueRange{x, ranks}, ValueRange{valueInit, indexInit},
-      llvm::ArrayRef<AffineMap>{lMap, lMap, iMap, iMap}, iterators,
-      [&](OpBuilder &nb, Location l, ValueRange args) {
-        Value r = arith::IndexCastOp::create(
-            nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, ax));
-        Value hit =
-            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, args[1], r);
-        Value v = arith::SelectOp::create(nb, l, hit, args[0], args[2]);
-        Value idx = arith::IndexCastOp::create(
-            nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, rank));
-        Value i = arith::SelectOp::create(nb, l, hit, idx, args[3]);
-        linalg::YieldOp::create(nb, l, ValueRange{v, i});
-      });
-  ctx.setOutput(0, picked.getResult(0), dtype);
+  Value indices =
+      linalg::GenericOp::create(
+          b, loc, indexInit.getType(), ValueRange{ranks}, ValueRange{indexInit},
+          llvm::ArrayRef<AffineMap>{lMap, iMap}, iterators,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value r = arith::IndexCastOp::create(
+                nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, ax));
+            Value hit = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
+                                              args[0], r);
+            Value at = arith::IndexCastOp::create(
+                nb, l, nb.getI64Type(), linalg::IndexOp::create(nb, l, rank));
+            Value term = arith::SelectOp::create(
+                nb, l, hit, at,
+                arith::ConstantOp::create(nb, l, nb.getI64IntegerAttr(0)));
+            linalg::YieldOp::create(
+                nb, l, Value(arith::OrIOp::create(nb, l, args[1], term)));
+          })
+          .getResult(0);
+  Value valueInit =
+      tensor::EmptyOp::create(b, loc, outShape, element, dynamicK);
+  AffineMap outMap = b.getMultiDimIdentityMap(rank);
+  Value values =
+      linalg::GenericOp::create(
+          b, loc, valueInit.getType(), ValueRange{indices},
+          ValueRange{valueInit}, llvm::ArrayRef<AffineMap>{outMap, outMap},
+          llvm::SmallVector<utils::IteratorType>(rank,
+                                                 utils::IteratorType::parallel),
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            llvm::SmallVector<Value> at;
+            for (int64_t d = 0; d < rank; ++d)
+              at.push_back(d == ax ? Value(arith::IndexCastOp::create(
+                                         nb, l, nb.getIndexType(), args[0]))
+                                   : Value(linalg::IndexOp::create(nb, l, d)));
+            linalg::YieldOp::create(
+                nb, l, Value(tensor::ExtractOp::create(nb, l, x, at)));
+          })
+          .getResult(0);
+  ctx.setOutput(0, values, dtype);
   if (ctx.hasOutput(1))
-    ctx.setOutput(1, picked.getResult(1), Int64);
+    ctx.setOutput(1, indices, Int64);
   return success();
 }
 

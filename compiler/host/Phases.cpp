@@ -191,7 +191,13 @@ FailureOr<std::optional<PhaseChain>> Splitter::run() {
       split = true;
     }
     Levels[&op] = level;
-    if (loopCallOf(&op)) {
+    if (std::optional<LoopCall> loop = loopCallOf(&op)) {
+      // A body repeating a loop of itself would never end its nesting.
+      if (loop->Body == Func)
+        return op.emitError() << "runs a loop whose body is the function "
+                                 "itself, "
+                              << Func.getSymName(),
+               failure();
       // Marked now so that its users' levels follow its phase.
       LoopPhase[&op] = 0;
       loops.push_back(&op);

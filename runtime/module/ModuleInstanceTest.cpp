@@ -1157,5 +1157,35 @@ TEST_P(DynamicShapesTest, LoopPhaseRepeatsItsBody) {
   }
 }
 
+// A loop's body in phases of its own, one of them a loop (an If decided per
+// call around NonMaxSuppression's rounds): each depth of loops keeps its
+// own iteration and conditions, so the inner loop's steps do not overwrite
+// the outer loop's iteration its body still reads.
+TEST_P(DynamicShapesTest, LoopBodyRunsALoopOfItsOwn) {
+  auto device = hal::DriverRegistry::global().createDevice(GetParam());
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  auto i64 = [](int64_t v) {
+    std::vector<uint8_t> data(sizeof(v));
+    std::memcpy(data.data(), &v, sizeof(v));
+    return tensor(ElementType::I64, {}, data);
+  };
+  std::vector<uint8_t> bytes = test::buildModule(test::nestedLoopSpec());
+  auto file = ModuleFile::fromBytes(bytes.data(), bytes.size());
+  ASSERT_TRUE(file.ok()) << file.status().toString();
+  auto instance = ModuleInstance::create(*device, *file);
+  ASSERT_TRUE(instance.ok()) << instance.status().toString();
+  EXPECT_EQ((*instance)->functionNames(), std::vector<std::string>{"nest"});
+  for (int64_t n : {0, 1, 2, 5, 9}) {
+    auto outputs = (*instance)->call(
+        "nest", {i64(n), tensor(ElementType::I1, {}, {1}), i64(42)});
+    ASSERT_TRUE(outputs.ok()) << outputs.status().toString();
+    ASSERT_EQ(outputs->size(), 1u);
+    int64_t got = 0;
+    ASSERT_EQ((*outputs)[0].Data.size(), sizeof(got));
+    std::memcpy(&got, (*outputs)[0].Data.data(), sizeof(got));
+    EXPECT_EQ(got, n <= 1 ? 42 : n - 2) << n << " steps";
+  }
+}
+
 } // namespace
 } // namespace kiln::module

@@ -606,6 +606,52 @@ inline ModuleSpec loopCountSpec(bool mapped) {
   return spec;
 }
 
+/// A loop whose body runs in phases of its own (minor version 12), one of
+/// them a loop: `nest(trips, cond, x)` repeats `nest_body` `trips` times,
+/// and step i runs `nest_inner` i times, each of its steps carrying its
+/// iteration on. So the carried value after N steps is N - 2 (x while N is
+/// at most 1: steps 0 and 1 run the inner loop 0 times and once).
+inline ModuleSpec nestedLoopSpec() {
+  ModuleSpec spec;
+  spec.VersionMinor = 12;
+  const uint8_t i64 = static_cast<uint8_t>(sc::ElementType::I64);
+  const uint8_t i1 = static_cast<uint8_t>(sc::ElementType::I1);
+  constexpr uint32_t kInput = 0xFFFFFFFFu;
+  auto copy = [](uint32_t from, uint32_t to, uint64_t bytes) {
+    StepSpec step;
+    step.Kind = sc::StepKind::CopyStep;
+    step.Source = range(sc::StorageKind::Input, from, 0, bytes);
+    step.Target = range(sc::StorageKind::Output, to, 0, bytes);
+    return step;
+  };
+  FunctionSpec outer;
+  outer.Name = "nest";
+  outer.Inputs = {{i64, {}}, {i1, {}}, {i64, {}}};
+  outer.Outputs = {{i64, {}}};
+  outer.Phases = {{1, {{kInput, 0}, {kInput, 1}, {kInput, 2}}}};
+  outer.Loops[0] = {1, {}};
+  outer.PhaseOutputs = {{0, 0}};
+  // (iteration, condition, v) -> (condition, v): the inner loop over
+  // `iteration` steps carries (condition, v) and gives them.
+  FunctionSpec body;
+  body.Name = "nest_body";
+  body.Inputs = outer.Inputs;
+  body.Outputs = {{i1, {}}, {i64, {}}};
+  body.PhaseOf = 0;
+  body.Phases = {{2, {{kInput, 0}, {kInput, 1}, {kInput, 1}, {kInput, 2}}}};
+  body.Loops[0] = {2, {}};
+  body.PhaseOutputs = {{0, 0}, {0, 1}};
+  // (iteration, condition, c, v) -> (condition, c, iteration).
+  FunctionSpec inner;
+  inner.Name = "nest_inner";
+  inner.Inputs = {{i64, {}}, {i1, {}}, {i1, {}}, {i64, {}}};
+  inner.Outputs = {{i1, {}}, {i1, {}}, {i64, {}}};
+  inner.PhaseOf = 1;
+  inner.Steps = {copy(1, 0, 1), copy(2, 1, 1), copy(0, 2, 8)};
+  spec.Functions = {outer, body, inner};
+  return spec;
+}
+
 /// Serializes `spec` as the compiler does: the flatbuffer, its constants
 /// segment and the checksum footer; then declares what spec.Segment says.
 inline std::vector<uint8_t> buildModule(const ModuleSpec &spec) {

@@ -448,7 +448,8 @@ TEST(VerifierTest, Phases) {
   bad.Functions[2].Steps.clear();
   bad.Functions[2].Phases = {{2, {{kInput, 0}}}};
   bad.Functions[2].PhaseOutputs = {{0, 0}};
-  expectRejected(bad, "is a phase and has phases or specializations");
+  // Only a loop's body may run in phases of its own.
+  expectRejected(bad, "has phases without being a loop's body");
 }
 
 // A loop phase (minor version 11) names its body in PhaseLoop and no

@@ -135,10 +135,20 @@ Value pick(OpBuilder &b, Location loc, const Condition &c, Value prefix,
                    nb, l, asBool(nb, l, args[0]),
                    arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq,
                                          args[1], at));
-               linalg::YieldOp::create(
-                   nb, l,
-                   Value(arith::SelectOp::create(
-                       nb, l, match, value(nb, l, i, index), args[2])));
+               // One element matches: for integers, an OR of its value
+               // with zeros, a reduction with a neutral element that a GPU
+               // shares among a workgroup per output (a select keeping the
+               // match is a thread per output looping over the condition).
+               Value v = value(nb, l, i, index);
+               Value picked = isa<IntegerType>(element)
+                                  ? Value(arith::OrIOp::create(
+                                        nb, l, args[2],
+                                        arith::SelectOp::create(
+                                            nb, l, match, v,
+                                            scalarConstant(nb, l, element, 0))))
+                                  : Value(arith::SelectOp::create(nb, l, match,
+                                                                  v, args[2]));
+               linalg::YieldOp::create(nb, l, picked);
              })
       .getResult(0);
 }

@@ -235,6 +235,18 @@ LogicalResult convertSliceAtCallTime(NodeContext &ctx) {
     return failure();
   if (ends->size() != n || axes->size() != n || steps->size() != n)
     return ctx.emitError() << "starts, ends, axes and steps differ in length";
+  // A dimension no axis names is copied whole; with the axes known at
+  // import that is known there, and its extent stays static.
+  llvm::SmallVector<bool> named(rank, true);
+  if (llvm::all_of(*axes, [](Value a) { return getConstantIntValue(a); })) {
+    named.assign(rank, false);
+    for (Value a : *axes) {
+      int64_t at = *getConstantIntValue(a);
+      at = at < 0 ? at + rank : at;
+      if (at >= 0 && at < rank)
+        named[at] = true;
+    }
+  }
   for (Value &axis : *axes)
     axis = countedFromEnd(b, loc, axis, idx(b, loc, rank));
   auto cmp = [&](arith::CmpIPredicate p, Value x, Value y) -> Value {
@@ -252,6 +264,13 @@ LogicalResult convertSliceAtCallTime(NodeContext &ctx) {
   llvm::SmallVector<OpFoldResult> sizes;
   llvm::SmallVector<Value> first, stepPos, stepNeg;
   for (int64_t d = 0; d < rank; ++d) {
+    if (!named[d] && !ShapedType::isDynamic(shape[d])) {
+      sizes.push_back(b.getIndexAttr(shape[d]));
+      first.push_back(zero);
+      stepPos.push_back(one);
+      stepNeg.push_back(zero);
+      continue;
+    }
     Value dim = ShapedType::isDynamic(shape[d])
                     ? Value(tensor::DimOp::create(b, loc, ctx.input(0), d))
                     : idx(b, loc, shape[d]);

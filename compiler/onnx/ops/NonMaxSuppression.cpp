@@ -486,15 +486,17 @@ std::pair<Value, Value> decideRound(OpBuilder &b, Location loc, Value status,
     return arith::ConstantOp::create(nb, l, nb.getI8IntegerAttr(v));
   };
   Value n = tensor::DimOp::create(b, loc, status, 2);
-  Value words = tensor::DimOp::create(b, loc, mask, 3);
+  Value words = tensor::DimOp::create(b, loc, mask, 2);
   Value kept = packRanks(b, loc, status, words, kKept);
   Value open = packRanks(b, loc, status, words, kUndecided);
   // found[b, c, p]: bit 1 where a kept predecessor overlaps rank p, bit 0
   // where an undecided one does.
   AffineMap byWord = AffineMap::get(4, 0, {d(0), d(1), d(3)}, mctx);
+  // The masks are word-major: threads of consecutive ranks read
+  // consecutive words.
   Value found = generic(
       b, loc, ValueRange{mask, kept, open},
-      {AffineMap::getMultiDimIdentityMap(4, mctx), byWord, byWord},
+      {AffineMap::get(4, 0, {d(0), d(1), d(3), d(2)}, mctx), byWord, byWord},
       filled(b, loc, {B, C, ShapedType::kDynamic}, i8, i8c(b, loc, 0),
              ValueRange{n}),
       AffineMap::get(4, 0, {d(0), d(1), d(2)}, mctx),
@@ -567,6 +569,16 @@ LogicalResult suppressByRounds(Suppression &s) {
     return ctx.unsupported(std::to_string(B * C) +
                            " batches times classes (at most " +
                            std::to_string(kMaxRoundBoxes) + ")");
+  // A static count past the bounds each call would check is refused here.
+  if (!ShapedType::isDynamic(s.Boxes)) {
+    const int64_t N = s.Boxes;
+    if (N > kMaxRoundBoxes || B * C * N * ((N + 63) / 64) * 8 > kMaxMaskBytes)
+      return ctx.unsupported(
+          std::to_string(N) +
+          " boxes a class (their overlap masks take "
+          "boxes squared over 8 bytes a batch and class, at most " +
+          std::to_string(kMaxMaskBytes >> 20) + " MiB in all)");
+  }
   // The box count as a `?`: every tensor of the rounds has it so, one loop
   // body for every count.
   Value n = tensor::DimOp::create(b, loc, s.BoxesIn, 1);
@@ -609,8 +621,9 @@ LogicalResult suppressByRounds(Suppression &s) {
   }
   Value valid = s.candidates();
   Value order = s.orders(s.ranks());
-  // mask[b, c, p, w]: bit j where rank q = 64 w + j (q < p) overlaps rank
-  // p too much.
+  // mask[b, c, w, p]: bit j where rank q = 64 w + j (q < p) overlaps rank
+  // p too much; word-major, so that consecutive threads (ranks) write and
+  // the rounds read consecutive words.
   llvm::SmallVector<int64_t> weights;
   for (int64_t j = 0; j < 64; ++j)
     weights.push_back(static_cast<int64_t>(uint64_t(1) << j));
@@ -621,16 +634,16 @@ LogicalResult suppressByRounds(Suppression &s) {
   Value mask = generic(
       b, loc, ValueRange{bits}, {s.map(5, {d(4)})},
       filled(b, loc, {B, C, kDyn, kDyn}, i64, i64Constant(b, loc, 0),
-             ValueRange{n, words}),
+             ValueRange{words, n}),
       s.map(5, {d(0), d(1), d(2), d(3)}),
       {kParallel, kParallel, kParallel, kParallel, kReduction},
       [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
         Value batch = linalg::IndexOp::create(nb, l, 0);
         Value cls = linalg::IndexOp::create(nb, l, 1);
-        Value p = linalg::IndexOp::create(nb, l, 2);
+        Value p = linalg::IndexOp::create(nb, l, 3);
         Value q = arith::AddIOp::create(
             nb, l,
-            arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 3),
+            arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 2),
                                   indexConstant(nb, l, 64)),
             linalg::IndexOp::create(nb, l, 4));
         Value earlier =

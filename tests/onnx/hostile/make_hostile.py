@@ -1413,8 +1413,9 @@ def valid_chain_add_10000(p):
 
 @case("nms_many_boxes", "nms_big")
 def nms_many_boxes(p):
-    """NonMaxSuppression over 100000 boxes of one class: decided one at a
-    time, two kernels each, so refused past 512."""
+    """NonMaxSuppression over 100000 boxes of one class: decided by
+    rounds over overlap masks of boxes squared over 8 bytes, so refused past
+    1 GiB of them."""
     return p.save(model(
         [node("NonMaxSuppression", ["boxes", "scores"], ["y"], "nms_big")],
         [vi("boxes", FLOAT, [1, 100000, 4]),

@@ -70,6 +70,13 @@ HostTensor tensor(ElementType type, std::vector<int64_t> shape,
   return result;
 }
 
+// A 0-d int64 tensor holding `v`.
+HostTensor i64Scalar(int64_t v) {
+  std::vector<uint8_t> data(sizeof(v));
+  std::memcpy(data.data(), &v, sizeof(v));
+  return tensor(ElementType::I64, {}, std::move(data));
+}
+
 constexpr size_t kN = 16;
 
 // Module "demo":
@@ -1115,11 +1122,7 @@ TEST_P(DynamicShapesTest, PhasedFunctionRunsItsPhasesInTurn) {
 TEST_P(DynamicShapesTest, LoopPhaseRepeatsItsBody) {
   auto device = hal::DriverRegistry::global().createDevice(GetParam());
   ASSERT_TRUE(device.ok()) << device.status().toString();
-  auto i64 = [](int64_t v) {
-    std::vector<uint8_t> data(sizeof(v));
-    std::memcpy(data.data(), &v, sizeof(v));
-    return tensor(ElementType::I64, {}, data);
-  };
+  auto i64 = i64Scalar;
   auto flag = [](bool v) {
     return tensor(ElementType::I1, {}, {static_cast<uint8_t>(v)});
   };
@@ -1164,11 +1167,7 @@ TEST_P(DynamicShapesTest, LoopPhaseRepeatsItsBody) {
 TEST_P(DynamicShapesTest, LoopBodyRunsALoopOfItsOwn) {
   auto device = hal::DriverRegistry::global().createDevice(GetParam());
   ASSERT_TRUE(device.ok()) << device.status().toString();
-  auto i64 = [](int64_t v) {
-    std::vector<uint8_t> data(sizeof(v));
-    std::memcpy(data.data(), &v, sizeof(v));
-    return tensor(ElementType::I64, {}, data);
-  };
+  auto i64 = i64Scalar;
   std::vector<uint8_t> bytes = test::buildModule(test::nestedLoopSpec());
   auto file = ModuleFile::fromBytes(bytes.data(), bytes.size());
   ASSERT_TRUE(file.ok()) << file.status().toString();

@@ -570,6 +570,15 @@ inline ModuleSpec phasedFillSpec(std::vector<uint8_t> image, float bias) {
 /// so n steps give n - 1 and 0..n-1 (none: `first` and no rows). With
 /// `mapped`, the body returns those two only and PhaseLoop.outputs passes
 /// the loop's condition through (input 1); else the body copies it out.
+/// A step copying `bytes` of input `from` to output `to`.
+inline StepSpec copyInput(uint32_t from, uint32_t to, uint64_t bytes) {
+  StepSpec step;
+  step.Kind = sc::StepKind::CopyStep;
+  step.Source = range(sc::StorageKind::Input, from, 0, bytes);
+  step.Target = range(sc::StorageKind::Output, to, 0, bytes);
+  return step;
+}
+
 inline ModuleSpec loopCountSpec(bool mapped) {
   ModuleSpec spec;
   spec.VersionMinor = 11;
@@ -588,19 +597,12 @@ inline ModuleSpec loopCountSpec(bool mapped) {
   body.Name = "count_body";
   body.Inputs = loop.Inputs;
   body.PhaseOf = 0;
-  auto copy = [](uint32_t from, uint32_t to, uint64_t bytes) {
-    StepSpec step;
-    step.Kind = sc::StepKind::CopyStep;
-    step.Source = range(sc::StorageKind::Input, from, 0, bytes);
-    step.Target = range(sc::StorageKind::Output, to, 0, bytes);
-    return step;
-  };
   if (mapped) {
     body.Outputs = {{i64, {}}, {i64, {}}};
-    body.Steps = {copy(0, 0, 8), copy(0, 1, 8)};
+    body.Steps = {copyInput(0, 0, 8), copyInput(0, 1, 8)};
   } else {
     body.Outputs = {{i1, {}}, {i64, {}}, {i64, {}}};
-    body.Steps = {copy(1, 0, 1), copy(0, 1, 8), copy(0, 2, 8)};
+    body.Steps = {copyInput(1, 0, 1), copyInput(0, 1, 8), copyInput(0, 2, 8)};
   }
   spec.Functions = {loop, body};
   return spec;
@@ -617,13 +619,6 @@ inline ModuleSpec nestedLoopSpec() {
   const uint8_t i64 = static_cast<uint8_t>(sc::ElementType::I64);
   const uint8_t i1 = static_cast<uint8_t>(sc::ElementType::I1);
   constexpr uint32_t kInput = 0xFFFFFFFFu;
-  auto copy = [](uint32_t from, uint32_t to, uint64_t bytes) {
-    StepSpec step;
-    step.Kind = sc::StepKind::CopyStep;
-    step.Source = range(sc::StorageKind::Input, from, 0, bytes);
-    step.Target = range(sc::StorageKind::Output, to, 0, bytes);
-    return step;
-  };
   FunctionSpec outer;
   outer.Name = "nest";
   outer.Inputs = {{i64, {}}, {i1, {}}, {i64, {}}};
@@ -647,7 +642,7 @@ inline ModuleSpec nestedLoopSpec() {
   inner.Inputs = {{i64, {}}, {i1, {}}, {i1, {}}, {i64, {}}};
   inner.Outputs = {{i1, {}}, {i1, {}}, {i64, {}}};
   inner.PhaseOf = 1;
-  inner.Steps = {copy(1, 0, 1), copy(2, 1, 1), copy(0, 2, 8)};
+  inner.Steps = {copyInput(1, 0, 1), copyInput(2, 1, 1), copyInput(0, 2, 8)};
   spec.Functions = {outer, body, inner};
   return spec;
 }

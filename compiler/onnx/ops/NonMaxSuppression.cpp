@@ -421,6 +421,17 @@ LogicalResult suppressByDecisions(Suppression &s) {
 /// A rank's state in the rounds.
 enum RankState : int8_t { kUndecided = 0, kKept = 1, kSuppressed = 2 };
 
+/// Each bit's weight in a word, tensor<64xi64>: 1 << j.
+Value bitWeights(OpBuilder &b, Location loc) {
+  llvm::SmallVector<int64_t> weights;
+  for (int64_t j = 0; j < 64; ++j)
+    weights.push_back(static_cast<int64_t>(uint64_t(1) << j));
+  return arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({64}, b.getI64Type()),
+                             llvm::ArrayRef<int64_t>(weights)));
+}
+
 /// words[b, c, w] (i64): bit j set where rank 64 w + j of `status` (i8
 /// [B, C, N]) is `state`; words = ceil(N / 64).
 Value packRanks(OpBuilder &b, Location loc, Value status, Value words,
@@ -431,13 +442,7 @@ Value packRanks(OpBuilder &b, Location loc, Value status, Value words,
   Type i64 = b.getI64Type();
   Value n = tensor::DimOp::create(b, loc, status, 2);
   // Each bit's weight: the reduction's extent (64) comes from this input.
-  llvm::SmallVector<int64_t> weights;
-  for (int64_t j = 0; j < 64; ++j)
-    weights.push_back(static_cast<int64_t>(uint64_t(1) << j));
-  Value bits = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({64}, i64),
-                             llvm::ArrayRef<int64_t>(weights)));
+  Value bits = bitWeights(b, loc);
   auto d = [&](unsigned i) { return getAffineDimExpr(i, mctx); };
   return generic(
       b, loc, ValueRange{bits}, {AffineMap::get(4, 0, {d(3)}, mctx)},
@@ -624,13 +629,7 @@ LogicalResult suppressByRounds(Suppression &s) {
   // mask[b, c, w, p]: bit j where rank q = 64 w + j (q < p) overlaps rank
   // p too much; word-major, so that consecutive threads (ranks) write and
   // the rounds read consecutive words.
-  llvm::SmallVector<int64_t> weights;
-  for (int64_t j = 0; j < 64; ++j)
-    weights.push_back(static_cast<int64_t>(uint64_t(1) << j));
-  Value bits = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({64}, i64),
-                             llvm::ArrayRef<int64_t>(weights)));
+  Value bits = bitWeights(b, loc);
   Value mask = generic(
       b, loc, ValueRange{bits}, {s.map(5, {d(4)})},
       filled(b, loc, {B, C, kDyn, kDyn}, i64, i64Constant(b, loc, 0),

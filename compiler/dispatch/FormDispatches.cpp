@@ -608,6 +608,19 @@ LogicalResult formDispatches(func::FuncOp func,
     return func.emitError("only single-block functions are supported");
   Block &block = func.getBody().front();
 
+  // A read the host makes that CSE merged with the same read inside a
+  // kernel's body (a constant index in both: a selection's first halving)
+  // is made again inside the body, so the host read keeps only host users.
+  for (auto read :
+       llvm::make_early_inc_range(block.getOps<tensor::ExtractOp>()))
+    for (OpOperand &use : llvm::make_early_inc_range(read->getUses())) {
+      Operation *user = use.getOwner();
+      if (user->getBlock() == &block)
+        continue;
+      OpBuilder b(user);
+      use.set(b.clone(*read)->getResult(0));
+    }
+
   // The plan of a function with dynamic shapes has no fill or copy steps
   // (their lengths would be computed per call): a result no dispatch
   // computes is computed by one of its own, a fill as a generic (ONNX

@@ -29,7 +29,9 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
+
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include <functional>
 
 namespace kiln {
 #define GEN_PASS_DEF_CPUTILEANDVECTORIZE
@@ -245,6 +247,33 @@ bool hasBooleanTensorOperand(linalg::LinalgOp op) {
   });
 }
 
+// A body reading at an index computed from another read of its own (a
+// bisection: each step's bounds come from the last step's reads; a
+// gather of gathered indices) stays a scalar loop: upstream's check of
+// each tensor.extract's index walks its operands without memory, 2^steps
+// paths through a bisection's chain (a NonMaxSuppression of 80 classes did
+// not compile in ten minutes), and a gather that depends on a gather does
+// not vectorize anyway. The walk here remembers what it has seen.
+bool hasChainedReads(linalg::LinalgOp op) {
+  llvm::DenseMap<Value, bool> fromRead;
+  std::function<bool(Value)> dependsOnRead = [&](Value value) -> bool {
+    if (auto it = fromRead.find(value); it != fromRead.end())
+      return it->second;
+    bool result = false;
+    Operation *def = value.getDefiningOp();
+    if (def && op->isAncestor(def))
+      result = isa<tensor::ExtractOp>(def) ||
+               llvm::any_of(def->getOperands(), dependsOnRead);
+    fromRead[value] = result;
+    return result;
+  };
+  bool chained = false;
+  op->walk([&](tensor::ExtractOp read) {
+    chained |= llvm::any_of(read.getIndices(), dependsOnRead);
+  });
+  return chained;
+}
+
 LogicalResult vectorizeDispatch(func::FuncOp func,
                                 const FrozenRewritePatternSet &cleanups) {
   {
@@ -259,7 +288,8 @@ LogicalResult vectorizeDispatch(func::FuncOp func,
   func.walk([&](linalg::LinalgOp op) {
     // Vectors cannot have a zero-size dimension; such ops become empty loops.
     if (!op.hasPureTensorSemantics() || hasZeroSizeLoop(op) ||
-        !reducesOverReadInputs(op) || hasBooleanTensorOperand(op))
+        !reducesOverReadInputs(op) || hasBooleanTensorOperand(op) ||
+        hasChainedReads(op))
       return;
     if (llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic)) {
       candidates.push_back({op, {}});

@@ -395,7 +395,8 @@ LogicalResult suppressByDecisions(Suppression &s) {
   c.Length = T;
   c.Count = countOnDevice(b, loc, c.Flat);
   Value orderFlat = reshapeTo(b, loc, order, {T});
-  Value result = pick(
+  // Places rise with the flat index (by batch, class, then rank).
+  Value result = pickInOrder(
       b, loc, c, reshapeTo(b, loc, place, {T}), {ShapedType::kDynamic, 3}, 0,
       i64,
       [&](OpBuilder &nb, Location l, Value i, llvm::ArrayRef<Value> index) {
@@ -798,43 +799,9 @@ LogicalResult suppressByRounds(Suppression &s) {
         Value row = arith::IndexCastOp::create(
             nb, l, i64, linalg::IndexOp::create(nb, l, 0));
         Value column = linalg::IndexOp::create(nb, l, 1);
-        // The first index in [lo, hi) where `past(index)` holds (hi where
-        // none does), `past` monotone.
-        auto bisect = [&](Value lo, Value hi, int64_t steps,
-                          llvm::function_ref<Value(Value)> past) {
-          Value hi0 = hi;
-          for (int64_t k = 0; k < steps; ++k) {
-            Value mid = arith::AddIOp::create(
-                nb, l, lo,
-                arith::ShRUIOp::create(nb, l,
-                                       arith::SubIOp::create(nb, l, hi, lo),
-                                       indexConstant(nb, l, 1)));
-            Value open =
-                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, lo, hi);
-            // Once closed, index 0 is read and ignored (never past the
-            // ends: there is a row, so at least one group and one rank).
-            Value at = arith::SelectOp::create(nb, l, open, mid,
-                                               indexConstant(nb, l, 0));
-            Value yes = arith::AndIOp::create(nb, l, open, past(at));
-            Value no = arith::AndIOp::create(
-                nb, l, open,
-                arith::XOrIOp::create(
-                    nb, l, yes,
-                    arith::ConstantOp::create(nb, l, nb.getBoolAttr(true))));
-            hi = arith::SelectOp::create(nb, l, yes, mid, hi);
-            lo = arith::SelectOp::create(
-                nb, l, no,
-                arith::AddIOp::create(nb, l, mid, indexConstant(nb, l, 1)), lo);
-          }
-          // Inside the range even where nothing is past (not for a row of
-          // the output, whose group and rank exist).
-          return arith::MinUIOp::create(
-              nb, l, lo,
-              arith::SubIOp::create(nb, l, hi0, indexConstant(nb, l, 1)));
-        };
-        Value group = bisect(
-            indexConstant(nb, l, 0), indexConstant(nb, l, G), groupSteps,
-            [&](Value g) -> Value {
+        Value group = firstPast(
+            nb, l, indexConstant(nb, l, 0), indexConstant(nb, l, G), groupSteps,
+            [&](OpBuilder &nb, Location l, Value g) -> Value {
               return arith::CmpIOp::create(
                   nb, l, arith::CmpIPredicate::sgt,
                   tensor::ExtractOp::create(nb, l, groupEnd, ValueRange{g}),
@@ -845,8 +812,9 @@ LogicalResult suppressByRounds(Suppression &s) {
             tensor::ExtractOp::create(nb, l, groupEnd, ValueRange{group}),
             tensor::ExtractOp::create(nb, l, groupSelected, ValueRange{group}));
         Value place = arith::SubIOp::create(nb, l, row, start);
-        Value rank = bisect(
-            indexConstant(nb, l, 0), n, rankSteps, [&](Value p) -> Value {
+        Value rank = firstPast(
+            nb, l, indexConstant(nb, l, 0), n, rankSteps,
+            [&](OpBuilder &nb, Location l, Value p) -> Value {
               Value keptHere = arith::CmpIOp::create(
                   nb, l, arith::CmpIPredicate::eq,
                   tensor::ExtractOp::create(nb, l, flatStatus,

@@ -5,9 +5,9 @@
 // input (issue 19 item 4 through item 3's reads) the host counts its true
 // elements per call, and the kernels place the chosen ones: a prefix count
 // gives each true element its position in the output, and each output
-// element picks the one element whose position it is (a reduction over the
-// condition that selects, never adds, so the value is copied bit for bit).
-// Both kernels cost the condition's length per element, which the
+// element finds the one element whose position it is by bisection over
+// the prefix count (the value copied bit for bit). The prefix count costs
+// the condition's length per element, which the
 // condition's bound (kMaxConditionElements) keeps small. A condition
 // computed inside the model is counted by a kernel and the count read on
 // the host, which splits the function into phases (compiler/host/Phases.h):
@@ -88,6 +88,35 @@ Value countOnDevice(OpBuilder &b, Location loc, Value flat) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), read);
 }
 
+Value firstPast(OpBuilder &b, Location loc, Value lo, Value hi, int64_t steps,
+                function_ref<Value(OpBuilder &, Location, Value)> past) {
+  Value end = hi;
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  for (int64_t k = 0; k < steps; ++k) {
+    Value mid = arith::AddIOp::create(
+        b, loc, lo,
+        arith::ShRUIOp::create(b, loc, arith::SubIOp::create(b, loc, hi, lo),
+                               index(1)));
+    Value open =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, lo, hi);
+    // Once closed, index 0 is read and ignored.
+    Value at = arith::SelectOp::create(b, loc, open, mid, index(0));
+    Value yes = arith::AndIOp::create(b, loc, open, past(b, loc, at));
+    Value no = arith::AndIOp::create(
+        b, loc, open,
+        arith::XOrIOp::create(
+            b, loc, yes,
+            arith::ConstantOp::create(b, loc, b.getBoolAttr(true))));
+    hi = arith::SelectOp::create(b, loc, yes, mid, hi);
+    lo = arith::SelectOp::create(
+        b, loc, no, arith::AddIOp::create(b, loc, mid, index(1)), lo);
+  }
+  return arith::MinUIOp::create(b, loc, lo,
+                                arith::SubIOp::create(b, loc, end, index(1)));
+}
+
 Value pick(OpBuilder &b, Location loc, const Condition &c, Value prefix,
            llvm::ArrayRef<int64_t> outShape, int64_t pickDim, Type element,
            llvm::function_ref<Value(OpBuilder &, Location, Value,
@@ -153,16 +182,65 @@ Value pick(OpBuilder &b, Location loc, const Condition &c, Value prefix,
       .getResult(0);
 }
 
+Value pickInOrder(OpBuilder &b, Location loc, const Condition &c, Value prefix,
+                  llvm::ArrayRef<int64_t> outShape, int64_t pickDim,
+                  Type element,
+                  llvm::function_ref<Value(OpBuilder &, Location, Value,
+                                           llvm::ArrayRef<Value>)>
+                      value,
+                  llvm::ArrayRef<Value> sizes) {
+  int64_t rank = outShape.size();
+  // The chosen dimension's extent is the count; another dynamic one's is
+  // given in `sizes` (by dimension).
+  llvm::SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < rank; ++d)
+    if (ShapedType::isDynamic(outShape[d]))
+      dynamicSizes.push_back(d == pickDim ? c.Count : sizes[d]);
+  Value init = tensor::EmptyOp::create(b, loc, outShape, element, dynamicSizes);
+  // Output position p takes the first element whose true ones up to and
+  // including it are more than p: a bisection over the prefix count, a few
+  // reads per output (a reduction over the whole condition per output was
+  // a thread per output on GPUs, whose reduction kernel takes static
+  // outputs only: 0.5 ms for a detector's class of 3234 anchors).
+  bool dynamic = ShapedType::isDynamic(c.Length);
+  int64_t longest = dynamic ? kMaxConditionElements : c.Length;
+  int64_t steps = llvm::Log2_64_Ceil(std::max<int64_t>(longest, 1)) + 1;
+  Value n = dynamic ? Value(tensor::DimOp::create(b, loc, c.Flat, 0))
+                    : Value(arith::ConstantIndexOp::create(b, loc, c.Length));
+  Value flat = c.Flat;
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), ValueRange{}, ValueRange{init},
+             llvm::ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank)},
+             llvm::SmallVector<utils::IteratorType>(
+                 rank, utils::IteratorType::parallel),
+             [&](OpBuilder &nb, Location l, ValueRange) {
+               llvm::SmallVector<Value> index;
+               for (int64_t d = 0; d < rank; ++d)
+                 index.push_back(linalg::IndexOp::create(nb, l, d));
+               Value p = arith::IndexCastOp::create(nb, l, nb.getI64Type(),
+                                                    index[pickDim]);
+               Value i = firstPast(
+                   nb, l, arith::ConstantIndexOp::create(nb, l, 0), n, steps,
+                   [&](OpBuilder &nb, Location l, Value at) -> Value {
+                     Value flag = asBool(
+                         nb, l, tensor::ExtractOp::create(nb, l, flat, at));
+                     Value upTo = arith::AddIOp::create(
+                         nb, l, tensor::ExtractOp::create(nb, l, prefix, at),
+                         arith::ExtUIOp::create(nb, l, nb.getI64Type(), flag));
+                     return arith::CmpIOp::create(
+                         nb, l, arith::CmpIPredicate::sgt, upTo, p);
+                   });
+               linalg::YieldOp::create(nb, l, value(nb, l, i, index));
+             })
+      .getResult(0);
+}
+
 } // namespace kiln::onnx_import::selection
 
 namespace kiln::onnx_import {
 namespace {
 
 using namespace selection;
-
-/// The most condition elements the host counts per call (two shape nodes
-/// each) and the kernels scan per output element.
-constexpr int64_t kMaxConditionElements = 4096;
 
 /// The bool input `i` flattened, with its true elements counted per call
 /// on the host (a graph input) or by a kernel whose count the host reads
@@ -290,7 +368,7 @@ LogicalResult convertNonZero(NodeContext &ctx) {
     if (ShapedType::isDynamic(shape[d]))
       dims[d] = tensor::DimOp::create(b, loc, ctx.input(0), d);
   // Output [rank, count]: row r holds coordinate r of each chosen element.
-  Value result = pick(
+  Value result = pickInOrder(
       b, loc, *c, prefix, {rank, ShapedType::kDynamic}, 1, b.getI64Type(),
       [&](OpBuilder &nb, Location l, Value i, llvm::ArrayRef<Value> index) {
         Value coordinate =
@@ -381,7 +459,7 @@ LogicalResult convertCompress(NodeContext &ctx) {
       sizes[d] = tensor::DimOp::create(b, loc, x, d);
   Value prefix = prefixCount(b, loc, c->Flat, c->Length);
   Type element = ctx.inputType(0).getElementType();
-  Value result = pick(
+  Value result = pickInOrder(
       b, loc, *c, prefix, outShape, axis, element,
       [&](OpBuilder &nb, Location l, Value i, llvm::ArrayRef<Value> index) {
         llvm::SmallVector<Value> position(index);

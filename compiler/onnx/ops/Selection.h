@@ -21,7 +21,23 @@ inline constexpr mlir::utils::IteratorType kParallel =
 inline constexpr mlir::utils::IteratorType kReduction =
     mlir::utils::IteratorType::reduction;
 
+/// The most condition elements the host counts per call (two shape nodes
+/// each) and the kernels scan per output element.
+inline constexpr int64_t kMaxConditionElements = 4096;
+
 mlir::Value i64Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
+
+/// The first index in [lo, hi) where `past` (monotone: false, then true;
+/// built with the builder it is given) holds, by `steps` halvings (enough
+/// for hi - lo < 2^(steps - 1)) in a kernel's body; hi - 1 where it holds
+/// nowhere. Never reads outside [0, hi): once the range closes it asks
+/// about index 0, and ignores it.
+mlir::Value
+firstPast(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lo,
+          mlir::Value hi, int64_t steps,
+          llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                         mlir::Value)>
+              past);
 
 /// A tensor of `shape` and `element` filled with `value`; each `?` of
 /// `shape` takes the next of `sizes` (index values).
@@ -62,8 +78,9 @@ mlir::Value countOnDevice(mlir::OpBuilder &b, mlir::Location loc,
 /// A generic over `outShape` (dimension `pickDim` the chosen ones', of
 /// extent the count) and a reduction over the condition's elements: each
 /// output element takes `value(i)` of the element i whose position
-/// (`prefix`, i64 [n]) is its index along `pickDim`. Another dynamic
-/// dimension's extent is given in `sizes` (by dimension).
+/// (`prefix`, i64 [n]) is its index along `pickDim` (an OR of integers, a
+/// select of others). Another dynamic dimension's extent is given in
+/// `sizes` (by dimension).
 mlir::Value
 pick(mlir::OpBuilder &b, mlir::Location loc, const Condition &c,
      mlir::Value prefix, llvm::ArrayRef<int64_t> outShape, int64_t pickDim,
@@ -72,6 +89,19 @@ pick(mlir::OpBuilder &b, mlir::Location loc, const Condition &c,
                                     mlir::Value, llvm::ArrayRef<mlir::Value>)>
          value,
      llvm::ArrayRef<mlir::Value> sizes = {});
+
+/// pick() where the true elements' positions are in their order (`prefix`
+/// the true ones before each: NonZero, Compress): each output element
+/// finds its element by bisection over the prefix count, a few reads
+/// instead of the whole condition.
+mlir::Value pickInOrder(
+    mlir::OpBuilder &b, mlir::Location loc, const Condition &c,
+    mlir::Value prefix, llvm::ArrayRef<int64_t> outShape, int64_t pickDim,
+    mlir::Type element,
+    llvm::function_ref<mlir::Value(mlir::OpBuilder &, mlir::Location,
+                                   mlir::Value, llvm::ArrayRef<mlir::Value>)>
+        value,
+    llvm::ArrayRef<mlir::Value> sizes = {});
 
 } // namespace kiln::onnx_import::selection
 

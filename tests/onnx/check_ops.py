@@ -4159,6 +4159,33 @@ def roi_align_opset10_adaptive():
                           "output_half_pixel", opset=10)
 
 
+@case
+def roi_align_dynamic_count():
+    """RoiAlign over a rois' count known per call (a detector's proposals):
+    6, 1 and 0 rois from one module, adaptive avg sampling, and
+    batch_indices of another count refused."""
+    attrs = {"output_height": 2, "output_width": 3, "sampling_ratio": 0,
+             "spatial_scale": 0.5, "mode": "avg",
+             "coordinate_transformation_mode": "half_pixel"}
+    model = dynamicGraph(
+        [helper.make_node("RoiAlign", ["x", "rois", "batch"], ["y"], **attrs)],
+        [("x", [2, 3, 6, 7]), ("rois", ["n", 4]),
+         ("batch", ["m"], TensorProto.INT64)],
+        [("y", ["n", 3, 2, 3])], {})
+    x = rand((2, 3, 6, 7), 341)
+    inputs, refs = Calls(), Calls()
+    for count in (6, 1, 0):
+        rois = np.array(ROIS[:count], np.float32).reshape(count, 4)
+        batch = np.array(ROI_BATCH[:count], np.int64)
+        inputs.append([x, rois, batch])
+        refs.append([roi_align_ref(x, rois, batch, 2, 3, 0, 0.5, "avg",
+                                   True)])
+    inputs.append([x, np.array(ROIS[:2], np.float32),
+                   np.array(ROI_BATCH[:3], np.int64)])
+    refs.append(Refused("batch_indices must have one index per roi"))
+    return model, inputs, refs
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)

@@ -27,6 +27,7 @@
 #include "compiler/onnx/ops/ScalarMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -138,9 +139,17 @@ LogicalResult convertRoiAlign(NodeContext &ctx) {
   if (rois.size() != 2 || rois[1] != 4)
     return ctx.emitError() << "rois is " << shapeString(rois)
                            << ", not [num_rois, 4]";
-  if (indices.size() != 1 || indices[0] != rois[0])
+  // The rois' count may be known per call (a detector's proposals): the
+  // output's first extent then is too, checked against batch_indices'.
+  bool perCall = ShapedType::isDynamic(rois[0]) ||
+                 (indices.size() == 1 && ShapedType::isDynamic(indices[0]));
+  if (indices.size() != 1 || (!perCall && indices[0] != rois[0]))
     return ctx.emitError() << "batch_indices is " << shapeString(indices)
-                           << ", not [" << rois[0] << "] as rois";
+                           << ", not [" << shapeString(rois.take_front())
+                           << "] as rois";
+  if (!ctx.inputType(0).hasStaticShape() || ShapedType::isDynamic(rois[1]))
+    return ctx.unsupported("X or a roi's coordinates of dynamic shape (the "
+                           "rois' count may be)");
   RoiAlignForm form;
   form.OutHeight = ctx.attrInt("output_height", 1);
   form.OutWidth = ctx.attrInt("output_width", 1);
@@ -175,9 +184,15 @@ LogicalResult convertRoiAlign(NodeContext &ctx) {
   int64_t batch = xShape[0];
   form.Height = xShape[2];
   form.Width = xShape[3];
-  llvm::SmallVector<int64_t> outShape = {rois[0], xShape[1], form.OutHeight,
-                                         form.OutWidth};
-  FailureOr<int64_t> elements = ctx.checkShape(outShape, dtype, "output");
+  llvm::SmallVector<int64_t> outShape = {
+      ShapedType::isDynamic(rois[0]) ? indices[0] : rois[0], xShape[1],
+      form.OutHeight, form.OutWidth};
+  // A count known per call counts as one here; the runtime bounds each
+  // call's sizes.
+  llvm::SmallVector<int64_t> checked(outShape);
+  if (ShapedType::isDynamic(checked[0]))
+    checked[0] = 1;
+  FailureOr<int64_t> elements = ctx.checkShape(checked, dtype, "output");
   if (failed(elements))
     return failure();
   if (*elements > 0 && (batch == 0 || form.Height == 0 || form.Width == 0))
@@ -191,6 +206,17 @@ LogicalResult convertRoiAlign(NodeContext &ctx) {
   int32_t accDType = acc == element ? dtype : Float;
   Type f64 = b.getF64Type();
   Value source = ctx.input(0), roiTensor = ctx.input(1);
+  llvm::SmallVector<Value, 1> outSizes;
+  if (perCall) {
+    Value count = tensor::DimOp::create(b, loc, roiTensor, 0);
+    cf::AssertOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count,
+                              tensor::DimOp::create(b, loc, ctx.input(2), 0)),
+        ctx.describe() + ": batch_indices must have one index per roi");
+    if (ShapedType::isDynamic(outShape[0]))
+      outSizes.push_back(count);
+  }
   // Sample extents per bin side (see the file's comment).
   int64_t samplesY =
       form.SamplingRatio > 0 ? form.SamplingRatio : form.Height + 4;
@@ -222,7 +248,13 @@ LogicalResult convertRoiAlign(NodeContext &ctx) {
 
   // Sums (avg) or maxima (max) over the samples inside X.
   double identity = form.Max ? -std::numeric_limits<double>::infinity() : 0.0;
-  Value init = filledTensor(b, loc, outShape, acc, scalarAttr(acc, identity));
+  Value init =
+      linalg::FillOp::create(
+          b, loc,
+          ValueRange{
+              arith::ConstantOp::create(b, loc, scalarAttr(acc, identity))},
+          ValueRange{tensor::EmptyOp::create(b, loc, outShape, acc, outSizes)})
+          .getResult(0);
   llvm::SmallVector<AffineMap> maps = roiMaps(6);
   maps.push_back(AffineMap::get(6, 0, getAffineDimExpr(0, mctx)));
   // The samples' extents come from an operand that is read nowhere, as
@@ -312,7 +344,8 @@ LogicalResult convertRoiAlign(NodeContext &ctx) {
       linalg::GenericOp::create(
           b, loc, RankedTensorType::get(outShape, element),
           ValueRange{roiTensor, roiTensor, roiTensor, roiTensor, pooled},
-          Value(tensor::EmptyOp::create(b, loc, outShape, element)), finishMaps,
+          Value(tensor::EmptyOp::create(b, loc, outShape, element, outSizes)),
+          finishMaps,
           llvm::SmallVector<utils::IteratorType>(4,
                                                  utils::IteratorType::parallel),
           [&](OpBuilder &nb, Location l, ValueRange args) {
@@ -365,6 +398,8 @@ LogicalResult convertRoiAlign(NodeContext &ctx) {
 
 void registerRoiAlignOps(OpRegistry &registry) {
   registry.add("RoiAlign", convertRoiAlign);
+  // Over a rois' count known per call.
+  registry.acceptDynamicShapes({"RoiAlign"});
 }
 
 } // namespace kiln::onnx_import

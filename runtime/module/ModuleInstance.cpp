@@ -1050,6 +1050,7 @@ Status ModuleInstance::runLoop(Function &body, uint32_t carried,
   // begins. A loop inside this one's body (run in phases) has its own.
   if (LoopMapped.size() <= LoopDepth)
     LoopMapped.resize(LoopDepth + 1);
+  // A copy: a nested loop may grow LoopMapped, which moves its elements.
   std::array<std::shared_ptr<hal::Buffer>, 3> mapped = LoopMapped[LoopDepth];
   for (auto &buffer : mapped)
     if (!buffer) {

@@ -433,6 +433,15 @@ Value bitWeights(OpBuilder &b, Location loc) {
                              llvm::ArrayRef<int64_t>(weights)));
 }
 
+/// The rank bit `bitDim` of word `wordDim` stands for: 64 w + j.
+Value rankOfBit(OpBuilder &nb, Location l, unsigned wordDim, unsigned bitDim) {
+  return arith::AddIOp::create(
+      nb, l,
+      arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, wordDim),
+                            indexConstant(nb, l, 64)),
+      linalg::IndexOp::create(nb, l, bitDim));
+}
+
 /// words[b, c, w] (i64): bit j set where rank 64 w + j of `status` (i8
 /// [B, C, N]) is `state`; words = ceil(N / 64).
 Value packRanks(OpBuilder &b, Location loc, Value status, Value words,
@@ -452,11 +461,7 @@ Value packRanks(OpBuilder &b, Location loc, Value status, Value words,
       AffineMap::get(4, 0, {d(0), d(1), d(2)}, mctx),
       {kParallel, kParallel, kParallel, kReduction},
       [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        Value rank = arith::AddIOp::create(
-            nb, l,
-            arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 2),
-                                  indexConstant(nb, l, 64)),
-            linalg::IndexOp::create(nb, l, 3));
+        Value rank = rankOfBit(nb, l, 2, 3);
         Value inside =
             arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, rank, n);
         Value at = arith::SelectOp::create(nb, l, inside, rank,
@@ -641,11 +646,7 @@ LogicalResult suppressByRounds(Suppression &s) {
         Value batch = linalg::IndexOp::create(nb, l, 0);
         Value cls = linalg::IndexOp::create(nb, l, 1);
         Value p = linalg::IndexOp::create(nb, l, 3);
-        Value q = arith::AddIOp::create(
-            nb, l,
-            arith::MulIOp::create(nb, l, linalg::IndexOp::create(nb, l, 2),
-                                  indexConstant(nb, l, 64)),
-            linalg::IndexOp::create(nb, l, 4));
+        Value q = rankOfBit(nb, l, 2, 4);
         Value earlier =
             arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, q, p);
         Value at = arith::SelectOp::create(nb, l, earlier, q, p);

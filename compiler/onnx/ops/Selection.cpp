@@ -117,6 +117,22 @@ Value firstPast(OpBuilder &b, Location loc, Value lo, Value hi, int64_t steps,
                                 arith::SubIOp::create(b, loc, end, index(1)));
 }
 
+namespace {
+
+/// The picked output, empty: the chosen dimension's extent is the count;
+/// another dynamic one's is given in `sizes` (by dimension).
+Value pickedEmpty(OpBuilder &b, Location loc, const Condition &c,
+                  llvm::ArrayRef<int64_t> outShape, int64_t pickDim,
+                  Type element, llvm::ArrayRef<Value> sizes) {
+  llvm::SmallVector<Value> dynamicSizes;
+  for (int64_t d = 0; d < static_cast<int64_t>(outShape.size()); ++d)
+    if (ShapedType::isDynamic(outShape[d]))
+      dynamicSizes.push_back(d == pickDim ? c.Count : sizes[d]);
+  return tensor::EmptyOp::create(b, loc, outShape, element, dynamicSizes);
+}
+
+} // namespace
+
 Value pick(OpBuilder &b, Location loc, const Condition &c, Value prefix,
            llvm::ArrayRef<int64_t> outShape, int64_t pickDim, Type element,
            llvm::function_ref<Value(OpBuilder &, Location, Value,
@@ -126,14 +142,7 @@ Value pick(OpBuilder &b, Location loc, const Condition &c, Value prefix,
   MLIRContext *mctx = b.getContext();
   int64_t rank = outShape.size();
   Value flat = c.Flat, positions = prefix;
-  // The chosen dimension's extent is the count; another dynamic one's is
-  // given in `sizes` (by dimension).
-  llvm::SmallVector<Value> dynamicSizes;
-  for (int64_t d = 0; d < rank; ++d)
-    if (ShapedType::isDynamic(outShape[d]))
-      dynamicSizes.push_back(d == pickDim ? c.Count : sizes[d]);
-  Value empty =
-      tensor::EmptyOp::create(b, loc, outShape, element, dynamicSizes);
+  Value empty = pickedEmpty(b, loc, c, outShape, pickDim, element, sizes);
   Value init =
       linalg::FillOp::create(
           b, loc, ValueRange{scalarConstant(b, loc, element, 0)}, empty)
@@ -190,13 +199,7 @@ Value pickInOrder(OpBuilder &b, Location loc, const Condition &c, Value prefix,
                       value,
                   llvm::ArrayRef<Value> sizes) {
   int64_t rank = outShape.size();
-  // The chosen dimension's extent is the count; another dynamic one's is
-  // given in `sizes` (by dimension).
-  llvm::SmallVector<Value> dynamicSizes;
-  for (int64_t d = 0; d < rank; ++d)
-    if (ShapedType::isDynamic(outShape[d]))
-      dynamicSizes.push_back(d == pickDim ? c.Count : sizes[d]);
-  Value init = tensor::EmptyOp::create(b, loc, outShape, element, dynamicSizes);
+  Value init = pickedEmpty(b, loc, c, outShape, pickDim, element, sizes);
   // Output position p takes the first element whose true ones up to and
   // including it are more than p: a bisection over the prefix count, a few
   // reads per output (a reduction over the whole condition per output was

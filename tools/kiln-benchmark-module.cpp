@@ -64,6 +64,12 @@ int main(int argc, char **argv) {
                    "Time whole calls on host tensors instead: each copies "
                    "its inputs to the device and its results back (host "
                    "clock only).");
+    parser.addBool("function_times", &options.FunctionTimes,
+                   "After each report, where the host-clock pass's time "
+                   "went, per function: each phase and loop body of a "
+                   "function run in phases, split into reading back values "
+                   "that decide shapes, resolving shapes, allocating, "
+                   "recording steps and running them.");
     parser.addList("input_set", &flags.InputSets,
                    "All inputs of one timed call, separated by commas "
                    "outside brackets (as --function_inputs); repeat it to "
@@ -105,6 +111,7 @@ int main(int argc, char **argv) {
       BenchmarkSamples &samples = *timed;
       printBenchmarkReport(std::cout, function.Name, flags.Device, options,
                            samples);
+      printFunctionTimes(std::cout, samples.FunctionTimes, options.Repetitions);
       KILN_RETURN_IF_ERROR(
           emitOutputs(samples.Outputs, prepared->Targets, std::cout));
       labels.push_back(std::move(label));

@@ -5,6 +5,7 @@
 #include "runtime/hal/BufferRef.h"
 
 #include <cstring>
+#include <vector>
 
 namespace kiln::hal {
 
@@ -67,23 +68,60 @@ Status writeBuffer(Device &device, const std::shared_ptr<Buffer> &target,
 
 Status readBuffer(Device &device, const std::shared_ptr<Buffer> &source,
                   uint64_t offset, std::span<uint8_t> out) {
-  if (!source)
-    return KILN_ERROR(InvalidArgument, "readBuffer: no buffer");
-  KILN_RETURN_IF_ERROR(
-      checkRange(source->size(), offset, out.size(), "read").status());
-  if (out.empty())
-    return Status();
-  if (isMappable(*source)) {
-    KILN_ASSIGN_OR_RETURN(std::span<const uint8_t> mapped, source->mapRead());
-    std::memcpy(out.data(), mapped.data() + offset, out.size());
-    return Status();
+  std::shared_ptr<Buffer> staging;
+  BufferRead read{source, offset, out};
+  return readBuffers(device, {&read, 1}, staging);
+}
+
+Status readBuffers(Device &device, std::span<const BufferRead> reads,
+                   std::shared_ptr<Buffer> &staging) {
+  // Each staged range at an offset aligned for any element type.
+  constexpr uint64_t kAlignment = 16;
+  std::vector<BufferCopy> copies;
+  std::vector<uint64_t> at(reads.size(), 0);
+  uint64_t stagedBytes = 0;
+  for (size_t i = 0; i < reads.size(); ++i) {
+    const BufferRead &read = reads[i];
+    if (!read.Source)
+      return KILN_ERROR(InvalidArgument, "readBuffer: no buffer");
+    KILN_RETURN_IF_ERROR(
+        checkRange(read.Source->size(), read.Offset, read.Out.size(), "read")
+            .status());
+    if (read.Out.empty())
+      continue;
+    if (isMappable(*read.Source)) {
+      KILN_ASSIGN_OR_RETURN(std::span<const uint8_t> mapped,
+                            read.Source->mapRead());
+      std::memcpy(read.Out.data(), mapped.data() + read.Offset,
+                  read.Out.size());
+      continue;
+    }
+    at[i] = stagedBytes;
+    // checkRange bounded each size by its buffer's; the same buffer may be
+    // read many times, so the sum is checked.
+    uint64_t padded =
+        (read.Out.size() + kAlignment - 1) / kAlignment * kAlignment;
+    if (__builtin_add_overflow(stagedBytes, padded, &stagedBytes))
+      return KILN_ERROR(InvalidArgument,
+                        "readBuffers: the reads' sizes overflow 64 bits");
+    copies.push_back(
+        {read.Source, nullptr, read.Out.size(), read.Offset, at[i]});
   }
-  KILN_ASSIGN_OR_RETURN(std::shared_ptr<Buffer> staging,
-                        allocateStaging(device, out.size()));
-  BufferCopy copy{source, staging, out.size(), offset, 0};
-  KILN_RETURN_IF_ERROR(copyAndWait(device, {&copy, 1}));
+  if (copies.empty())
+    return Status();
+  if (!staging || staging->size() < stagedBytes) {
+    staging.reset();
+    KILN_ASSIGN_OR_RETURN(staging, allocateStaging(device, stagedBytes));
+  }
+  for (BufferCopy &copy : copies)
+    copy.Target = staging;
+  KILN_RETURN_IF_ERROR(copyAndWait(device, copies));
   KILN_ASSIGN_OR_RETURN(std::span<const uint8_t> mapped, staging->mapRead());
-  std::memcpy(out.data(), mapped.data(), out.size());
+  for (size_t i = 0; i < reads.size(); ++i) {
+    const BufferRead &read = reads[i];
+    if (!read.Out.empty() && !isMappable(*read.Source))
+      std::memcpy(read.Out.data(), mapped.data() + at[i], read.Out.size());
+  }
   return Status();
 }
 

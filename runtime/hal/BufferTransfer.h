@@ -50,6 +50,20 @@ Status writeBuffer(Device &device, const std::shared_ptr<Buffer> &target,
 Status readBuffer(Device &device, const std::shared_ptr<Buffer> &source,
                   uint64_t offset, std::span<uint8_t> out);
 
+/// `Out.size()` bytes of `Source` at `Offset`, to read into `Out`.
+struct BufferRead {
+  std::shared_ptr<Buffer> Source;
+  uint64_t Offset = 0;
+  std::span<uint8_t> Out;
+};
+
+/// Reads every range of `reads` (each as readBuffer checks it), those the
+/// host cannot map with one submission through `staging`: a host-visible
+/// buffer the caller keeps, so that reads repeated every call allocate
+/// nothing (null or too small: replaced by one large enough).
+Status readBuffers(Device &device, std::span<const BufferRead> reads,
+                   std::shared_ptr<Buffer> &staging);
+
 } // namespace kiln::hal
 
 #endif // KILN_RUNTIME_HAL_BUFFERTRANSFER_H

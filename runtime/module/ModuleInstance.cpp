@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 namespace kiln::module {
 
@@ -79,6 +80,8 @@ struct ModuleInstance::Function {
   std::vector<PhaseCall> Phases;
   std::vector<std::pair<uint32_t, uint32_t>> PhaseOutputs;
   uint32_t PhaseOf = sc::kNoSpecializationOf;
+  // Host time of its calls while timing is on (setFunctionTiming).
+  FunctionTime Timing;
   bool phased() const { return !Phases.empty(); }
   bool listed() const {
     return SpecializationOf == sc::kNoSpecializationOf &&
@@ -313,6 +316,26 @@ uint64_t ModuleInstance::arenaAllocationCount() const {
   return ArenaAllocations;
 }
 
+void ModuleInstance::setFunctionTiming(bool on) {
+  std::lock_guard<std::mutex> lock(Mutex);
+  Timing = on;
+  for (Function &function : Functions)
+    function.Timing = FunctionTime{function.Signature.Name};
+}
+
+std::vector<FunctionTime> ModuleInstance::functionTimes() const {
+  std::lock_guard<std::mutex> lock(Mutex);
+  std::vector<FunctionTime> times;
+  for (const Function &function : Functions)
+    if (function.Timing.Runs > 0)
+      times.push_back(function.Timing);
+  return times;
+}
+
+double *ModuleInstance::timed(Function &function, double FunctionTime::*part) {
+  return Timing ? &(function.Timing.*part) : nullptr;
+}
+
 uint64_t ModuleInstance::recordingCount() const {
   std::lock_guard<std::mutex> lock(Mutex);
   return Recordings;
@@ -417,6 +440,7 @@ ModuleInstance::commands(Function &function, bool staged) {
   std::shared_ptr<hal::CommandBuffer> &recorded =
       staged ? function.Staged : function.Direct;
   if (!recorded) {
+    ScopedSeconds seconds(timed(function, &FunctionTime::RecordSeconds));
     KILN_ASSIGN_OR_RETURN(recorded, record(function, staged));
   }
   return recorded;
@@ -496,6 +520,9 @@ ModuleInstance::call(std::string_view name,
   const FunctionSignature &signature = function->Signature;
   if (function->phased()) {
     std::lock_guard<std::mutex> lock(Mutex);
+    if (Timing)
+      ++function->Timing.Runs;
+    ScopedSeconds seconds(timed(*function, &FunctionTime::TotalSeconds));
     return callPhased(*function, inputs);
   }
   if (function->Dynamic)
@@ -617,6 +644,7 @@ Status ModuleInstance::allocateArena(Function &function) {
                                            : function.Def->arena_size(),
                            function.BoundArenaSize);
   ++ArenaAllocations;
+  ScopedSeconds seconds(timed(function, &FunctionTime::AllocateSeconds));
   KILN_ASSIGN_OR_RETURN(function.Arena,
                         Device->allocator().allocate(
                             size, MemoryType::DeviceLocal,
@@ -674,6 +702,7 @@ ModuleInstance::execute(Function &function,
     TimelineValue = 0;
   }
   hal::SemaphoreValue done{Timeline, ++TimelineValue};
+  ScopedSeconds seconds(timed(function, &FunctionTime::RunSeconds));
   Status status = Device->queueExecute({}, commands, table, {&done, 1}, timer);
   if (status.ok())
     status = Timeline->wait(done.Value, hal::kInfiniteTimeout);
@@ -730,6 +759,9 @@ Status ModuleInstance::callWithDeviceBuffers(
   if (function->Dynamic || function->phased())
     function = &specializedFor(*function, inputShapes);
   std::lock_guard<std::mutex> lock(Mutex);
+  if (Timing)
+    ++function->Timing.Runs;
+  ScopedSeconds seconds(timed(*function, &FunctionTime::TotalSeconds));
   if (function->phased())
     return callPhasedWithBuffers(*function, inputs, outputs, timer, inputShapes,
                                  outputShapes);
@@ -760,14 +792,25 @@ Status ModuleInstance::bindBufferShapes(
     // The inputs deciding shapes by their values are read back: a few
     // integers each (the verifier fixed their sizes).
     std::vector<std::vector<int64_t>> values(inputs.size());
+    std::optional<ScopedSeconds> reading(
+        std::in_place, timed(function, &FunctionTime::ReadSeconds));
+    // All in one submission through memory kept for it: a phase may read
+    // a count per class of a detector's 90.
+    std::vector<std::vector<uint8_t>> bytes(inputs.size());
+    std::vector<hal::BufferRead> reads;
     for (uint32_t i : function.ValueInputs) {
       if (i >= inputs.size() || !inputs[i] ||
           inputs[i]->size() < function.InputBytes[i])
         continue; // refused below, naming the input
-      std::vector<uint8_t> bytes(function.InputBytes[i]);
-      KILN_RETURN_IF_ERROR(hal::readBuffer(*Device, inputs[i], 0, bytes));
-      values[i] = shapeValues(signature.Inputs[i].Type, bytes);
+      bytes[i].resize(function.InputBytes[i]);
+      reads.push_back({inputs[i], 0, bytes[i]});
     }
+    KILN_RETURN_IF_ERROR(hal::readBuffers(*Device, reads, ReadStaging));
+    for (uint32_t i : function.ValueInputs)
+      if (i < inputs.size() && !bytes[i].empty())
+        values[i] = shapeValues(signature.Inputs[i].Type, bytes[i]);
+    reading.reset();
+    ScopedSeconds shaping(timed(function, &FunctionTime::ShapeSeconds));
     KILN_RETURN_IF_ERROR(bindShapes(function,
                                     std::vector<std::vector<int64_t>>(
                                         inputShapes.begin(), inputShapes.end()),
@@ -958,6 +1001,7 @@ ModuleInstance::runPhases(Function &function,
       return status;
     };
     if (call.Loop) {
+      ScopedSeconds seconds(timed(phase, &FunctionTime::TotalSeconds));
       std::vector<PhaseValue> in;
       for (auto [from, index] : call.Inputs)
         in.push_back(from == kFunctionInput ? inputs[index]
@@ -966,10 +1010,15 @@ ModuleInstance::runPhases(Function &function,
           runLoop(phase, call.Carried, call.LoopOutputs, in, values[k])));
       continue;
     }
+    if (Timing)
+      ++phase.Timing.Runs;
+    ScopedSeconds seconds(timed(phase, &FunctionTime::TotalSeconds));
     // The values this phase reads on the host are read back here, so its
     // outputs' sizes are known before it runs.
     KILN_RETURN_IF_ERROR(inPhase(bindBufferShapes(phase, in, shapes)));
     std::vector<std::shared_ptr<hal::Buffer>> out(phase.outputCount());
+    std::optional<ScopedSeconds> allocating(
+        std::in_place, timed(phase, &FunctionTime::AllocateSeconds));
     for (uint32_t i = 0; i < phase.outputCount(); ++i) {
       uint64_t bytes = phase.OutputBytes[i];
       // The caller's buffer where the output is one of the function's.
@@ -995,6 +1044,7 @@ ModuleInstance::runPhases(Function &function,
                         BufferUsage::Transfer | BufferUsage::Dispatch));
       }
     }
+    allocating.reset();
     std::vector<std::vector<int64_t>> outShapes;
     KILN_RETURN_IF_ERROR(
         inPhase(callWithBuffersLocked(phase, in, out, nullptr, &outShapes)));
@@ -1107,6 +1157,8 @@ Status ModuleInstance::runLoop(Function &body, uint32_t carried,
               ? std::string("no trip count: its condition stayed true")
               : strCat("trip count ", trips),
           ")");
+    if (Timing)
+      ++body.Timing.Runs;
     KILN_RETURN_IF_ERROR(hal::writeBuffer(
         *Device, iteration, 0,
         std::span(reinterpret_cast<const uint8_t *>(&step), sizeof(step))));

@@ -22,6 +22,7 @@
 #include "runtime/base/HostTensor.h"
 #include "runtime/base/Status.h"
 #include "runtime/hal/Device.h"
+#include "runtime/module/FunctionTimes.h"
 #include "runtime/module/ModuleFile.h"
 
 #include <array>
@@ -120,6 +121,14 @@ public:
   /// --input-shape bounds: the arena is planned at the upper bound).
   uint64_t arenaAllocationCount() const;
 
+  /// From now on sums, per function, where calls' host time goes
+  /// (FunctionTimes.h), starting from zero; off by default, as it reads the
+  /// clock a few times a phase.
+  void setFunctionTiming(bool on);
+  /// The sums since timing was turned on, of the functions that ran, in
+  /// module order.
+  std::vector<FunctionTime> functionTimes() const;
+
 private:
   struct LoadedExecutable;
   struct Function;
@@ -134,6 +143,8 @@ private:
   // `shapes`, else `function`.
   Function &specializedFor(Function &function,
                            std::span<const std::vector<int64_t>> shapes);
+  // Where `function`'s `part` of host time is summed; null with timing off.
+  double *timed(Function &function, double FunctionTime::*part);
   Status allocateArena(Function &function);
   Status allocateTable(Function &function);
   // `staged`: with copies between host-visible staging and the device
@@ -214,6 +225,7 @@ private:
   uint64_t TimelineValue = 0;
   uint64_t Recordings = 0;
   uint64_t ArenaAllocations = 0;
+  bool Timing = false;
   // What a loop phase's host writes or reads every step (runLoop): three
   // small buffers of memory the host maps, slow to get (pinned), so made
   // on the first loop and kept. Calls hold the lock; a loop's body run in
@@ -221,6 +233,9 @@ private:
   // loops running (LoopDepth of them now).
   std::vector<std::array<std::shared_ptr<hal::Buffer>, 3>> LoopMapped;
   size_t LoopDepth = 0;
+  // Host-visible memory the values deciding a phase's shapes are read back
+  // through (bindBufferShapes), kept: pinned memory is slow to get.
+  std::shared_ptr<hal::Buffer> ReadStaging;
   mutable std::mutex Mutex;
 };
 

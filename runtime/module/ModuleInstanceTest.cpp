@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <random>
 #include <sys/mman.h>
 #include <thread>
@@ -1158,6 +1159,79 @@ TEST_P(DynamicShapesTest, LoopPhaseRepeatsItsBody) {
       EXPECT_EQ(values((*outputs)[1]), iterations) << "mapped " << mapped;
     }
   }
+}
+
+// With timing on, each phase and loop body sums where its host time went
+// (kiln-benchmark-module --function_times): runs per call as called, parts
+// within the total, the phase reading a value back timed doing so. Turning
+// it on again starts from zero; off, nothing is summed.
+TEST_P(DynamicShapesTest, FunctionTimingSumsEachPhase) {
+  auto device = hal::DriverRegistry::global().createDevice(GetParam());
+  ASSERT_TRUE(device.ok()) << device.status().toString();
+  auto load = [&](const test::ModuleSpec &spec) {
+    std::vector<uint8_t> bytes = test::buildModule(spec);
+    auto file = ModuleFile::fromBytes(bytes.data(), bytes.size());
+    EXPECT_TRUE(file.ok()) << file.status().toString();
+    auto instance = ModuleInstance::create(*device, *file);
+    EXPECT_TRUE(instance.ok()) << instance.status().toString();
+    return std::move(instance).value();
+  };
+  auto byName = [](const std::vector<FunctionTime> &times) {
+    std::map<std::string, FunctionTime> named;
+    for (const FunctionTime &time : times)
+      named[time.Name] = time;
+    return named;
+  };
+  std::unique_ptr<ModuleInstance> phased =
+      load(test::phasedFillSpec(kernelImage(), 2.5f));
+  std::vector<float> x(16, 7.0f);
+  std::vector<uint8_t> three(8);
+  int64_t n = 3;
+  std::memcpy(three.data(), &n, sizeof(n));
+  std::vector<HostTensor> inputs = {
+      tensor(ElementType::F32, {16}, floatBytes(x)),
+      tensor(ElementType::I64, {1}, three)};
+  ASSERT_TRUE(phased->call("count_fill", inputs).ok());
+  EXPECT_TRUE(phased->functionTimes().empty());
+  phased->setFunctionTiming(true);
+  for (int i = 0; i < 2; ++i)
+    ASSERT_TRUE(phased->call("count_fill", inputs).ok());
+  std::map<std::string, FunctionTime> times = byName(phased->functionTimes());
+  ASSERT_EQ(times.size(), 3u);
+  for (const char *name : {"count_fill", "copy_count", "fill_n"}) {
+    const FunctionTime &time = times[name];
+    EXPECT_EQ(time.Runs, 2u) << name;
+    EXPECT_GT(time.TotalSeconds, 0) << name;
+    EXPECT_LE(time.ReadSeconds + time.ShapeSeconds + time.AllocateSeconds +
+                  time.RecordSeconds + time.RunSeconds,
+              time.TotalSeconds)
+        << name;
+  }
+  // fill_n reads its length back and resolves its shapes every call; the
+  // phases' totals are within the function's.
+  EXPECT_GT(times["fill_n"].ReadSeconds, 0);
+  EXPECT_GT(times["fill_n"].ShapeSeconds, 0);
+  EXPECT_GT(times["copy_count"].RunSeconds, 0);
+  EXPECT_LE(times["fill_n"].TotalSeconds + times["copy_count"].TotalSeconds,
+            times["count_fill"].TotalSeconds);
+  phased->setFunctionTiming(true);
+  EXPECT_TRUE(phased->functionTimes().empty());
+  phased->setFunctionTiming(false);
+  ASSERT_TRUE(phased->call("count_fill", inputs).ok());
+  EXPECT_TRUE(phased->functionTimes().empty());
+
+  // A loop's body counts a run per step; the loop's total is its body's.
+  std::unique_ptr<ModuleInstance> loop = load(test::loopCountSpec(false));
+  loop->setFunctionTiming(true);
+  ASSERT_TRUE(
+      loop->call("count_loop", {i64Scalar(5), tensor(ElementType::I1, {}, {1}),
+                                i64Scalar(42)})
+          .ok());
+  times = byName(loop->functionTimes());
+  EXPECT_EQ(times["count_loop"].Runs, 1u);
+  EXPECT_EQ(times["count_body"].Runs, 5u);
+  EXPECT_GT(times["count_body"].RunSeconds, 0);
+  EXPECT_LE(times["count_body"].TotalSeconds, times["count_loop"].TotalSeconds);
 }
 
 // A loop's body in phases of its own, one of them a loop (an If decided per

@@ -16,6 +16,28 @@ double secondsBetween(Clock::time_point start, Clock::time_point end) {
   return std::chrono::duration<double>(end - start).count();
 }
 
+// Function timing on for the host-clock pass only (it reads the clock, and
+// the device-clock pass should not pay for that), off however it ends.
+class FunctionTiming {
+public:
+  FunctionTiming(module::ModuleInstance &instance, bool on)
+      : Instance(on ? &instance : nullptr) {
+    if (Instance)
+      Instance->setFunctionTiming(true);
+  }
+  ~FunctionTiming() {
+    if (Instance)
+      Instance->setFunctionTiming(false);
+  }
+  std::vector<module::FunctionTime> times() const {
+    return Instance ? Instance->functionTimes()
+                    : std::vector<module::FunctionTime>();
+  }
+
+private:
+  module::ModuleInstance *Instance;
+};
+
 StatusOr<BenchmarkSamples> benchmarkWithTransfers(
     module::ModuleInstance &instance, const module::FunctionSignature &function,
     const std::vector<HostTensor> &inputs, const BenchmarkOptions &options) {
@@ -25,6 +47,7 @@ StatusOr<BenchmarkSamples> benchmarkWithTransfers(
   for (int64_t i = 0; i < options.Warmup; ++i)
     KILN_RETURN_IF_ERROR(instance.call(function.Name, inputs).status());
   samples.HostSeconds.reserve(static_cast<size_t>(options.Repetitions));
+  FunctionTiming timing(instance, options.FunctionTimes);
   for (int64_t i = 0; i < options.Repetitions; ++i) {
     Clock::time_point start = Clock::now();
     StatusOr<std::vector<HostTensor>> call =
@@ -35,6 +58,7 @@ StatusOr<BenchmarkSamples> benchmarkWithTransfers(
     if (options.ReadOutputs)
       samples.Outputs = std::move(call).value();
   }
+  samples.FunctionTimes = timing.times();
   return samples;
 }
 
@@ -104,6 +128,7 @@ StatusOr<BenchmarkSamples> runBenchmark(
   for (int64_t i = 0; i < options.Warmup; ++i)
     KILN_RETURN_IF_ERROR(call(nullptr));
   samples.HostSeconds.reserve(static_cast<size_t>(options.Repetitions));
+  FunctionTiming timing(instance, options.FunctionTimes);
   for (int64_t i = 0; i < options.Repetitions; ++i) {
     Clock::time_point start = Clock::now();
     Status status = call(nullptr);
@@ -111,6 +136,7 @@ StatusOr<BenchmarkSamples> runBenchmark(
     KILN_RETURN_IF_ERROR(status);
     samples.HostSeconds.push_back(secondsBetween(start, end));
   }
+  samples.FunctionTimes = timing.times();
 
   StatusOr<std::shared_ptr<hal::SubmissionTimer>> timer =
       device.createSubmissionTimer();

@@ -37,6 +37,9 @@ struct BenchmarkOptions {
   bool IncludeTransfers = false;
   /// Read the results of the last call back to the host.
   bool ReadOutputs = false;
+  /// Sum, per function, where the host-clock pass's time goes
+  /// (ModuleInstance::setFunctionTiming).
+  bool FunctionTimes = false;
 };
 
 struct BenchmarkSamples {
@@ -48,6 +51,8 @@ struct BenchmarkSamples {
   std::string NoDeviceTime;
   /// The last call's results when ReadOutputs.
   std::vector<HostTensor> Outputs;
+  /// With FunctionTimes: the host-clock pass's sums, per function.
+  std::vector<module::FunctionTime> FunctionTimes;
 };
 
 /// Calls `function` of `instance` on `inputs` as `options` say.

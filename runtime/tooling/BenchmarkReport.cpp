@@ -75,4 +75,31 @@ void printInputSetSummary(std::ostream &out,
   }
 }
 
+void printFunctionTimes(std::ostream &out,
+                        std::span<const module::FunctionTime> times,
+                        int64_t calls) {
+  if (calls <= 0 || times.empty())
+    return;
+  out << "host time per call by function, us (a function running phases or "
+         "loops includes theirs; other = total less the parts):\n";
+  char line[256];
+  std::snprintf(line, sizeof(line), "  %10s %10s %9s %9s %9s %9s %9s %9s  %s\n",
+                "runs", "total", "read", "shapes", "allocate", "record", "run",
+                "other", "function");
+  out << line;
+  for (const module::FunctionTime &time : times) {
+    double perCall = 1e6 / double(calls);
+    double parts = time.ReadSeconds + time.ShapeSeconds + time.AllocateSeconds +
+                   time.RecordSeconds + time.RunSeconds;
+    std::snprintf(line, sizeof(line),
+                  "  %10.1f %10.1f %9.1f %9.1f %9.1f %9.1f %9.1f %9.1f  %s\n",
+                  double(time.Runs) / double(calls),
+                  time.TotalSeconds * perCall, time.ReadSeconds * perCall,
+                  time.ShapeSeconds * perCall, time.AllocateSeconds * perCall,
+                  time.RecordSeconds * perCall, time.RunSeconds * perCall,
+                  (time.TotalSeconds - parts) * perCall, time.Name.c_str());
+    out << line;
+  }
+}
+
 } // namespace kiln::tooling

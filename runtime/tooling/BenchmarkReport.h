@@ -35,6 +35,14 @@ void printInputSetSummary(std::ostream &out,
                           std::span<const std::string> labels,
                           std::span<const BenchmarkSamples> samples);
 
+/// With --function_times: a row per function that ran in the host-clock
+/// pass (a phase, a loop's body, the function called), its runs per call
+/// and the mean host time per call of its total and of each part
+/// (module::FunctionTime), in microseconds; `calls` is that pass's count.
+void printFunctionTimes(std::ostream &out,
+                        std::span<const module::FunctionTime> times,
+                        int64_t calls);
+
 } // namespace kiln::tooling
 
 #endif // KILN_RUNTIME_TOOLING_BENCHMARKREPORT_H

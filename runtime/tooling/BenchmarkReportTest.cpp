@@ -79,5 +79,30 @@ TEST(BenchmarkReportTest, SummaryLinePerInputSet) {
             "1.000 ms (MAD 0.0%)\n");
 }
 
+// --function_times: a row per function, runs and each part as means per
+// timed call in microseconds, other the total less the parts; nothing
+// without sums or calls.
+TEST(BenchmarkReportTest, FunctionTimesPerCall) {
+  module::FunctionTime phase{"det_phase1", 4,      8e-3, 2e-3,
+                             1e-3,         0.5e-3, 0,    4e-3};
+  module::FunctionTime body{"det_rounds", 44, 4e-3, 0, 0, 0, 0, 3e-3};
+  std::vector<module::FunctionTime> times = {phase, body};
+  std::ostringstream out;
+  printFunctionTimes(out, times, 4);
+  EXPECT_EQ(out.str(),
+            "host time per call by function, us (a function running phases "
+            "or loops includes theirs; other = total less the parts):\n"
+            "        runs      total      read    shapes  allocate    record "
+            "      run     other  function\n"
+            "         1.0     2000.0     500.0     250.0     125.0       0.0 "
+            "   1000.0     125.0  det_phase1\n"
+            "        11.0     1000.0       0.0       0.0       0.0       0.0 "
+            "    750.0     250.0  det_rounds\n");
+  std::ostringstream none;
+  printFunctionTimes(none, {}, 4);
+  printFunctionTimes(none, times, 0);
+  EXPECT_EQ(none.str(), "");
+}
+
 } // namespace
 } // namespace kiln::tooling

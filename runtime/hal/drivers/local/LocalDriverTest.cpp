@@ -2,6 +2,7 @@
 
 #include "runtime/hal/drivers/local/LocalDriver.h"
 
+#include "runtime/hal/BufferTransfer.h"
 #include "runtime/hal/Feature.h"
 #include "runtime/hal/drivers/local/CpuTarget.h"
 #include "runtime/hal/drivers/local/LocalCommandBuffer.h"
@@ -171,6 +172,64 @@ TEST(LocalDriverTest, DiscreteGpuLikeAllocator) {
   ASSERT_TRUE(mapped.ok());
   EXPECT_EQ((*mapped)[0], 1);
   EXPECT_NE(mapped->data(), source.data());
+}
+
+// readBuffers (the values a phase's shapes depend on): ranges of device
+// memory the host cannot map go through one staging buffer the caller
+// keeps, replaced only when too small; mapped memory is read in place.
+TEST(LocalDriverTest, ReadBuffersStageThroughKeptMemory) {
+  auto device = open(*createLocalSyncDriver(), "local-sync://?unified=0");
+  ASSERT_TRUE(device.ok());
+  Device &dev = **device;
+  auto deviceBuffer = [&](std::vector<uint8_t> bytes) {
+    auto buffer =
+        dev.allocator().allocate(bytes.size(), MemoryType::DeviceLocal,
+                                 BufferUsage::Transfer | BufferUsage::Dispatch);
+    EXPECT_TRUE(buffer.ok());
+    EXPECT_TRUE(writeBuffer(dev, *buffer, 0, bytes).ok());
+    return *buffer;
+  };
+  std::shared_ptr<Buffer> a = deviceBuffer({1, 2, 3, 4, 5, 6, 7, 8});
+  std::shared_ptr<Buffer> b = deviceBuffer({9, 10, 11});
+  auto mapped = dev.allocator().allocate(
+      2, MemoryType::HostVisible, BufferUsage::Transfer | BufferUsage::Mapping);
+  ASSERT_TRUE(mapped.ok());
+  ASSERT_TRUE(writeBuffer(dev, *mapped, 0, std::vector<uint8_t>{42, 43}).ok());
+
+  std::vector<uint8_t> fromA(3), fromB(3), fromMapped(1), empty;
+  std::vector<BufferRead> reads = {
+      {a, 5, fromA}, {b, 0, fromB}, {*mapped, 1, fromMapped}, {a, 8, empty}};
+  std::shared_ptr<Buffer> staging;
+  ASSERT_TRUE(readBuffers(dev, reads, staging).ok());
+  EXPECT_EQ(fromA, (std::vector<uint8_t>{6, 7, 8}));
+  EXPECT_EQ(fromB, (std::vector<uint8_t>{9, 10, 11}));
+  EXPECT_EQ(fromMapped, std::vector<uint8_t>{43});
+  // Two staged ranges, each at a 16-byte boundary.
+  ASSERT_TRUE(staging);
+  EXPECT_EQ(staging->size(), 32u);
+
+  // Fewer bytes: the same staging; more: a larger one.
+  const Buffer *kept = staging.get();
+  std::vector<uint8_t> again(2);
+  std::vector<BufferRead> one = {{b, 1, again}};
+  ASSERT_TRUE(readBuffers(dev, one, staging).ok());
+  EXPECT_EQ(again, (std::vector<uint8_t>{10, 11}));
+  EXPECT_EQ(staging.get(), kept);
+  std::vector<uint8_t> c(4), d(4), e(4);
+  std::vector<BufferRead> three = {{a, 0, c}, {a, 4, d}, {a, 2, e}};
+  ASSERT_TRUE(readBuffers(dev, three, staging).ok());
+  EXPECT_EQ(staging->size(), 48u);
+  EXPECT_EQ(e, (std::vector<uint8_t>{3, 4, 5, 6}));
+
+  // A range past a buffer fails in one line and reads nothing.
+  std::vector<uint8_t> past(4, 0xEE);
+  std::vector<BufferRead> bad = {{b, 0, fromB}, {b, 1, past}};
+  Status status = readBuffers(dev, bad, staging);
+  EXPECT_EQ(status.code(), StatusCode::OutOfRange) << status.toString();
+  EXPECT_EQ(past, std::vector<uint8_t>(4, 0xEE));
+  std::vector<BufferRead> none = {{nullptr, 0, past}};
+  EXPECT_EQ(readBuffers(dev, none, staging).code(),
+            StatusCode::InvalidArgument);
 }
 
 TEST(LocalDriverTest, UnifiedImportIsZeroCopyAndKeepsOwnerAlive) {

@@ -24,12 +24,17 @@
 //            them split the reduced dimension, so reads stay coalesced across
 //            outputs.
 //
+// Extents known per call (issue 19): the reduced loops' are read per call
+// and linearized as the static ones are; one result dimension may be
+// dynamic where the reduced extent is too (a rank among a count known per
+// call), its workgroups then counted per call (the grid program).
+//
 // Combining partials in another order changes floating-point sums within
 // rounding; min, max, integer and logical combinations are exact. Other
 // reductions (several results, such as argmax; combiners without a neutral
 // element; contractions and convolutions, but for a contraction over a
-// dynamic extent; reductions of at most 4 elements per output) keep
-// kiln-gpu-tile's thread per output.
+// dynamic extent; reductions of at most 4 elements per output; dynamic
+// results over a static reduction) keep kiln-gpu-tile's thread per output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -84,10 +89,14 @@ struct Reduction {
   SmallVector<int64_t> ReducedExtents;
   int64_t Outputs = 1, Reduced = 1;
   bool Rows = true;
-  // The one reduced loop's extent is dynamic (Reduced is then
+  // A reduced loop's extent is dynamic (Reduced is then
   // kAssumedDynamicExtent, for the configuration only): the kernel reads
-  // it per call.
+  // the extents per call.
   bool DynamicReduced = false;
+  // One result dimension's extent is dynamic too (OutShape has it as
+  // kDynamic and Outputs is kAssumedDynamicExtent, for the configuration
+  // only): the grid is computed per call.
+  bool DynamicOutputs = false;
 };
 
 FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
@@ -130,13 +139,24 @@ FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
         isOutput[dim.getPosition()])
       return failure();
     isOutput[dim.getPosition()] = true;
-    // Outputs are static: the grid is.
-    if (ShapedType::isDynamic(ranges[dim.getPosition()]))
-      return failure();
     r.OutputLoops.push_back(dim.getPosition());
     r.OutShape.push_back(ranges[dim.getPosition()]);
+    if (ShapedType::isDynamic(ranges[dim.getPosition()])) {
+      // One such dimension (its grid is an affine function of the
+      // extent), and only over a reduction whose extent is known per call
+      // too: a rank among a count known per call (a detector's candidates)
+      // is thousands of elements per output, where a thread each was
+      // 2 ms. Other reductions over outputs known per call stay a thread
+      // per output, as tuned for decoders.
+      if (r.DynamicOutputs || !r.DynamicReduced)
+        return failure();
+      r.DynamicOutputs = true;
+      continue;
+    }
     r.Outputs *= ranges[dim.getPosition()];
   }
+  if (r.DynamicOutputs)
+    r.Outputs = kAssumedDynamicExtent;
   for (auto [i, iterator] : llvm::enumerate(iterators)) {
     if (iterator == utils::IteratorType::parallel) {
       if (!isOutput[i])
@@ -148,13 +168,10 @@ FailureOr<Reduction> matchReductionDispatch(func::FuncOp func) {
     if (!ShapedType::isDynamic(ranges[i]))
       r.Reduced *= ranges[i];
   }
-  // A dynamic extent only as the one reduced loop (its index is the linear
-  // position itself).
-  if (r.DynamicReduced) {
-    if (r.ReducedLoops.size() != 1)
-      return failure();
+  // The reduced loops' extents multiply per call (a detector's largest
+  // coordinate over ? x 4 boxes, a count over 1 x 1 x ? flags).
+  if (r.DynamicReduced)
     r.Reduced = kAssumedDynamicExtent;
-  }
 
   // The payload is combine(f(inputs), out).
   std::optional<CombiningPayload> payload = matchCombiningPayload(op);
@@ -260,8 +277,9 @@ private:
   Value combine(Value accumulator, Value value);
   // One step of the reduction: the payload at reduced index `linear`.
   Value update(Value linear, Value partial, ArrayRef<Value> loops);
-  // The extent per call of a dynamic reduced loop (R.DynamicReduced).
-  Value dynamicReduced();
+  // With R.DynamicReduced: the reduced loops' extents as this call has
+  // them (ReducedBasis) and their product (ReducedValue).
+  void readReducedExtents();
   // The partial of the elements s, s + G, ... this thread reduces.
   Value reduceOwnElements(Value s, ArrayRef<Value> loops);
 
@@ -269,14 +287,21 @@ private:
   Reduction R;
   Config C;
   SymbolTable &Symbols;
-  Value ReducedValue; // with R.DynamicReduced, the call's extent
+  // With R.DynamicReduced: the reduced loops' extents and their product.
+  SmallVector<OpFoldResult> ReducedBasis;
+  Value ReducedValue;
 };
 
-Value KernelBuilder::dynamicReduced() {
-  // Read from the loop's extent in an input, before the workgroup loop.
+void KernelBuilder::readReducedExtents() {
+  // Read from the loops' extents in the inputs, before the workgroup loop.
   SmallVector<Range> ranges = R.Op.createLoopRanges(B, Loc);
-  return getValueOrCreateConstantIndexOp(B, Loc,
-                                         ranges[R.ReducedLoops.front()].size);
+  for (unsigned loop : R.ReducedLoops) {
+    ReducedBasis.push_back(ranges[loop].size);
+    Value extent = getValueOrCreateConstantIndexOp(B, Loc, ranges[loop].size);
+    ReducedValue = ReducedValue
+                       ? arith::MulIOp::create(B, Loc, ReducedValue, extent)
+                       : extent;
+  }
 }
 
 SmallVector<Value> KernelBuilder::delinearize(Value linear,
@@ -295,8 +320,17 @@ Value KernelBuilder::combine(Value accumulator, Value value) {
 Value KernelBuilder::update(Value linear, Value partial,
                             ArrayRef<Value> loops) {
   SmallVector<Value> all(loops);
-  for (auto [loop, index] :
-       llvm::zip_equal(R.ReducedLoops, delinearize(linear, R.ReducedExtents)))
+  SmallVector<Value> reduced;
+  if (ReducedBasis.size() > 1)
+    reduced =
+        affine::AffineDelinearizeIndexOp::create(B, Loc, linear, ReducedBasis,
+                                                 /*hasOuterBound=*/true)
+            .getResults();
+  else if (ReducedValue)
+    reduced = {linear};
+  else
+    reduced = delinearize(linear, R.ReducedExtents);
+  for (auto [loop, index] : llvm::zip_equal(R.ReducedLoops, reduced))
     all[loop] = index;
   linalg::LinalgOp op = R.Op;
   ElementEvaluator sources;
@@ -395,12 +429,37 @@ void KernelBuilder::build() {
                                   {partialsPerOutput, C.Outputs},
                                   sharedStorageType(type));
   if (R.DynamicReduced)
-    ReducedValue = dynamicReduced();
+    readReducedExtents();
 
   MLIRContext *ctx = B.getContext();
+  // With a result dimension known per call: the outputs' extents as this
+  // call has them, how many there are, and the workgroups they take.
+  SmallVector<OpFoldResult> outBasis;
+  OpFoldResult outputCount = B.getIndexAttr(R.Outputs);
+  OpFoldResult workgroups =
+      B.getIndexAttr((R.Outputs + C.Outputs - 1) / C.Outputs);
+  if (R.DynamicOutputs) {
+    // Read off the output binding (the init may be an input's copy, which
+    // would then stay).
+    int64_t staticOutputs = 1;
+    Value extent;
+    for (auto [i, size] : llvm::enumerate(R.OutShape)) {
+      if (!ShapedType::isDynamic(size)) {
+        outBasis.push_back(B.getIndexAttr(size));
+        staticOutputs *= size;
+        continue;
+      }
+      extent = memref::DimOp::create(B, Loc, R.Out, i);
+      outBasis.push_back(extent);
+    }
+    AffineExpr e = B.getAffineSymbolExpr(0);
+    outputCount = affine::makeComposedFoldedAffineApply(
+        B, Loc, e * staticOutputs, {extent});
+    workgroups = affine::makeComposedFoldedAffineApply(
+        B, Loc, (e * staticOutputs).ceilDiv(C.Outputs), {extent});
+  }
   auto forall = scf::ForallOp::create(
-      B, Loc, getAsIndexOpFoldResult(ctx, {0}),
-      getAsIndexOpFoldResult(ctx, {(R.Outputs + C.Outputs - 1) / C.Outputs}),
+      B, Loc, getAsIndexOpFoldResult(ctx, {0}), {workgroups},
       getAsIndexOpFoldResult(ctx, {1}), ValueRange{},
       B.getArrayAttr(
           {gpu::GPUBlockMappingAttr::get(ctx, gpu::MappingId::LinearDim0)}));
@@ -420,11 +479,23 @@ void KernelBuilder::build() {
   // Threads past the last output compute a copy of it (so every lane takes
   // part in the shuffles and barrier) and store nothing.
   Value inRange, readOutput = output;
-  if (R.Outputs % C.Outputs != 0) {
-    inRange = compare(arith::CmpIPredicate::ult, output, R.Outputs);
-    readOutput = arith::MinUIOp::create(B, Loc, output, idx(R.Outputs - 1));
+  if (R.DynamicOutputs || R.Outputs % C.Outputs != 0) {
+    // No workgroup runs when there are no outputs.
+    Value count = getValueOrCreateConstantIndexOp(B, Loc, outputCount);
+    inRange =
+        arith::CmpIOp::create(B, Loc, arith::CmpIPredicate::ult, output, count);
+    Value lastOutput = R.DynamicOutputs
+                           ? Value(arith::SubIOp::create(B, Loc, count, idx(1)))
+                           : idx(R.Outputs - 1);
+    readOutput = arith::MinUIOp::create(B, Loc, output, lastOutput);
   }
-  SmallVector<Value> outIndices = delinearize(readOutput, R.OutShape);
+  SmallVector<Value> outIndices =
+      R.DynamicOutputs && outBasis.size() > 1
+          ? SmallVector<Value>(affine::AffineDelinearizeIndexOp::create(
+                                   B, Loc, readOutput, outBasis,
+                                   /*hasOuterBound=*/true)
+                                   .getResults())
+          : delinearize(readOutput, R.OutShape);
   SmallVector<Value> loops(R.Op.getNumLoops());
   for (auto [loop, index] : llvm::zip_equal(R.OutputLoops, outIndices))
     loops[loop] = index;

@@ -285,6 +285,42 @@ void dropUnreadTileResults(func::FuncOp func) {
   }
 }
 
+// A dispatch that only stores what it reads (an input reshaped, a phase's
+// output passed through) has no op to tile and would run on one thread: a
+// detector's 23,000 flags took 0.8 ms so. The value is stored through an
+// elementwise copy instead, which tiles as any elementwise dispatch.
+void copyThroughLoops(bufferization::MaterializeInDestinationOp store) {
+  Value source = store.getSource();
+  auto type = dyn_cast<RankedTensorType>(source.getType());
+  if (!type || type.getRank() == 0)
+    return;
+  // Only a binding read as it is or reshaped: anything computed stays as
+  // the tiling finds it.
+  Value read = source;
+  while (Operation *op = read.getDefiningOp()) {
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp, tensor::CastOp>(
+            op))
+      break;
+    read = op->getOperand(0);
+  }
+  if (!read.getDefiningOp<bufferization::ToTensorOp>())
+    return;
+  OpBuilder b(store);
+  Location loc = store.getLoc();
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, source);
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  auto copy = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{source}, ValueRange{empty},
+      ArrayRef<AffineMap>{identity, identity},
+      SmallVector<utils::IteratorType>(type.getRank(),
+                                       utils::IteratorType::parallel),
+      [](OpBuilder &nb, Location l, ValueRange args) {
+        linalg::YieldOp::create(nb, l, args[0]);
+      });
+  store.getSourceMutable().assign(copy.getResult(0));
+}
+
 } // namespace
 
 SmallVector<int64_t> chooseGpuWorkgroupTile(ArrayRef<int64_t> ranges,
@@ -308,6 +344,8 @@ LogicalResult tileForGpu(func::FuncOp func,
   func.walk([&](bufferization::MaterializeInDestinationOp op) {
     stores.push_back(op);
   });
+  if (stores.size() == 1)
+    copyThroughLoops(stores.front());
   // No store: every output is empty. Stores no one op's tiles cover, or a
   // store of something that is not tileable (an input copied through), are
   // left untiled and run by one thread: slow, never wrong.

@@ -139,7 +139,9 @@ struct Suppression {
         });
   }
 
-  /// order[b, c, k]: the box of rank k.
+  /// order[b, c, k]: the box of rank k. Ranks are a permutation, so one
+  /// box matches each: an OR of the matches, a reduction the GPU splits
+  /// across a workgroup per rank.
   Value orders(Value rank) {
     return generic(B, Loc, ValueRange{rank}, {map(4, {d(0), d(1), d(3)})},
                    filled(B, Loc, {Batches, Classes, Boxes}, B.getI64Type(),
@@ -152,12 +154,51 @@ struct Suppression {
                          nb, l, arith::CmpIPredicate::eq, args[0],
                          arith::IndexCastOp::create(
                              nb, l, i64, linalg::IndexOp::create(nb, l, 2)));
-                     return arith::SelectOp::create(
-                         nb, l, here,
-                         arith::IndexCastOp::create(
-                             nb, l, i64, linalg::IndexOp::create(nb, l, 3)),
-                         args[1]);
+                     return arith::OrIOp::create(
+                         nb, l, args[1],
+                         arith::SelectOp::create(
+                             nb, l, here,
+                             arith::IndexCastOp::create(
+                                 nb, l, i64, linalg::IndexOp::create(nb, l, 3)),
+                             i64Constant(nb, l, 0)));
                    });
+  }
+
+  /// corners[b, c, k, j]: corner j (as cornersOf orders them) of the box
+  /// of rank k, so that comparing ranks reads them in place: the overlap
+  /// masks compare every pair.
+  Value rankedCorners(Value order) {
+    return generic(
+        B, Loc, ValueRange{order}, {map(4, {d(0), d(1), d(2)})},
+        tensor::EmptyOp::create(B, Loc, {Batches, Classes, Boxes, 4},
+                                B.getF32Type(), Sizes),
+        AffineMap::getMultiDimIdentityMap(4, B.getContext()),
+        {kParallel, kParallel, kParallel, kParallel},
+        [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+          std::array<Value, 4> corners = cornersOf(
+              nb, l, linalg::IndexOp::create(nb, l, 0),
+              arith::IndexCastOp::create(nb, l, nb.getIndexType(), args[0]));
+          Value j = linalg::IndexOp::create(nb, l, 3);
+          Value corner = corners[3];
+          for (int64_t k = 2; k >= 0; --k)
+            corner = arith::SelectOp::create(
+                nb, l,
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, j,
+                                      indexConstant(nb, l, k)),
+                corners[k], corner);
+          return corner;
+        });
+  }
+
+  /// The corners of the box of rank `rank` (rankedCorners).
+  std::array<Value, 4> cornersAt(OpBuilder &nb, Location l, Value corners,
+                                 Value batch, Value cls, Value rank) {
+    std::array<Value, 4> at;
+    for (int64_t j = 0; j < 4; ++j)
+      at[j] = tensor::ExtractOp::create(
+          nb, l, corners,
+          ValueRange{batch, cls, rank, indexConstant(nb, l, j)});
+    return at;
   }
 
   /// A box's corners (x0, x1, y0, y1), each pair ordered.
@@ -632,6 +673,7 @@ LogicalResult suppressByRounds(Suppression &s) {
   }
   Value valid = s.candidates();
   Value order = s.orders(s.ranks());
+  Value corners = s.rankedCorners(order);
   // mask[b, c, w, p]: bit j where rank q = 64 w + j (q < p) overlaps rank
   // p too much; word-major, so that consecutive threads (ranks) write and
   // the rounds read consecutive words.
@@ -650,13 +692,9 @@ LogicalResult suppressByRounds(Suppression &s) {
         Value earlier =
             arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, q, p);
         Value at = arith::SelectOp::create(nb, l, earlier, q, p);
-        auto box = [&](Value rank) {
-          return toIndex(nb, l,
-                         tensor::ExtractOp::create(
-                             nb, l, order, ValueRange{batch, cls, rank}));
-        };
-        Value over = s.suppresses(nb, l, s.cornersOf(nb, l, batch, box(at)),
-                                  s.cornersOf(nb, l, batch, box(p)));
+        Value over =
+            s.suppresses(nb, l, s.cornersAt(nb, l, corners, batch, cls, at),
+                         s.cornersAt(nb, l, corners, batch, cls, p));
         Value hit = arith::AndIOp::create(nb, l, earlier, over);
         return arith::OrIOp::create(
             nb, l, args[1],

@@ -43,13 +43,18 @@ func.func private @matmul_static(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %
 
 // -----
 
-// A row sum over dynamic rows and columns stays for the generic tiling
-// (each thread reduces its row); the static one gets the reduction kernel.
+// A row sum over dynamic rows and columns gets the reduction kernel too: a
+// workgroup per row, as many as the output binding has rows this call (the
+// grid is computed per call), each walking the columns this call has; the
+// threads of a workgroup past the last row store nothing.
 
 // CHECK-LABEL: func.func private @row_sum_dynamic(
-// CHECK-NOT:     kiln.workgroup_size
-// CHECK:         linalg.generic
-// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// CHECK-SAME:    kiln.lowering_config = {kernel = "reduction", layout = "rows", outputs_per_workgroup = 1 : i64, threads_per_output = 256 : i64}
+// CHECK:         %[[COLS:.+]] = tensor.dim %{{.+}}, %c1
+// CHECK:         %[[ROWS:.+]] = memref.dim %{{.+}}, %c0
+// CHECK:         scf.forall (%{{.+}}) in (%[[ROWS]])
+// CHECK:           arith.cmpi ult, %{{.+}}, %[[ROWS]]
+// CHECK:           scf.for {{.+}} to %[[COLS]] step %c256
 func.func private @row_sum_dynamic(%arg0: memref<1xf32>, %arg1: memref<1xf32>, %arg2: i64, %arg3: i64) attributes {kiln.dispatch} {
   %m = arith.index_cast %arg2 : i64 to index
   %n = arith.index_cast %arg3 : i64 to index

@@ -165,3 +165,26 @@ func.func private @rows_at(%arg0: memref<64x64xf32>, %arg1: memref<1xf32>, %arg2
   bufferization.materialize_in_destination %s in restrict writable %out : (tensor<?x?xf32>, memref<?x?xf32>) -> ()
   return
 }
+
+// -----
+
+// A dispatch that only stores an input reshaped (a phase passing on a
+// detector's flags, collapsed): stored through an elementwise copy, tiled
+// as any elementwise dispatch, instead of a loop on one thread.
+
+// CHECK-LABEL: func.func private @copy_through(
+// CHECK-SAME:    kiln.lowering_config = {kernel = "tiled", workgroup_tile = array<i64: 1, 1024>}
+// CHECK:         scf.forall
+// CHECK:           scf.forall
+// CHECK:             linalg.generic
+// CHECK-SAME:          iterator_types = ["parallel", "parallel"]
+// CHECK:         bufferization.materialize_in_destination
+func.func private @copy_through(%arg0: memref<1xi8>, %arg1: memref<1xi8>, %arg2: i64) attributes {kiln.dispatch} {
+  %n = arith.index_cast %arg2 : i64 to index
+  %x = memref.reinterpret_cast %arg0 to offset: [0], sizes: [1, 1, %n], strides: [%n, %n, 1] : memref<1xi8> to memref<1x1x?xi8>
+  %0 = bufferization.to_tensor %x restrict : memref<1x1x?xi8> to tensor<1x1x?xi8>
+  %1 = tensor.collapse_shape %0 [[0, 1], [2]] : tensor<1x1x?xi8> into tensor<1x?xi8>
+  %out = memref.reinterpret_cast %arg1 to offset: [0], sizes: [1, %n], strides: [%n, 1] : memref<1xi8> to memref<1x?xi8>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<1x?xi8>, memref<1x?xi8>) -> ()
+  return
+}

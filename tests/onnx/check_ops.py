@@ -3232,6 +3232,34 @@ def slice_dynamic_extent():
 
 
 @case
+def expand_where_shape():
+    """Expand to a shape chosen by Where over Equal of a shape known per
+    call with -1 (torchvision's MultiScaleRoIAlign writes
+    `Where(Equal(shape, -1), 1, shape)`): an extent is never -1, so the
+    choice is made at import and the shape's dimensions pass through; at
+    5, 1 and 0 rows, and the chosen shape returned."""
+    cst = lambda name, value: helper.make_node(  # noqa: E731
+        "Constant", [], [name], value=numpy_helper.from_array(value, name))
+    nodes = [helper.make_node("Shape", ["x"], ["shape"]),
+             cst("minus", np.array([-1], np.int64)),
+             cst("one", np.array([1], np.int64)),
+             helper.make_node("Equal", ["shape", "minus"], ["unknown"]),
+             helper.make_node("Where", ["unknown", "one", "shape"], ["to"]),
+             helper.make_node("Expand", ["row", "to"], ["wide"]),
+             helper.make_node("Add", ["wide", "x"], ["sum"])]
+    model = dynamicGraph(nodes, [("x", ["n", 3]), ("row", [1, 3])],
+                         [("sum", None), ("to", [2], TensorProto.INT64)], {})
+    inputs, refs = Calls(), Calls()
+    for n in (5, 1, 0):
+        x = rand((n, 3), 560 + n)
+        row = rand((1, 3), 570 + n)
+        inputs.append([x, row])
+        refs.append([(x.astype(np.float64) + row.astype(np.float64)),
+                     np.array([n, 3], np.int64)])
+    return model, inputs, refs
+
+
+@case
 def gathernd_dynamic_rows():
     """GatherND over data of a dynamic row count, rows picked by constant
     indices (negative ones counted from the end per call): 7 rows, 3 rows

@@ -9,7 +9,9 @@
 // Squeeze, Reshape, Concat, Cast and Identity, so Reshape receives each target
 // dimension as a constant or as the very tensor.dim it copies; through
 // Add, Sub, Mul, Min and Max (and ReduceMin/Max/Sum/Prod over a 1-D
-// shape value) as index arithmetic the host evaluates per call. A chain
+// shape value) as index arithmetic the host evaluates per call; through
+// Equal and Where where the comparison is known at import (an extent is
+// never -1). A chain
 // whose elements all turn out constant (Gather of a static dimension)
 // becomes a host tensor again, which the ordinary folders take. Range and
 // ConstantOfShape over shape values make tensors of dynamic extent (a
@@ -294,6 +296,92 @@ FailureOr<bool> foldReduce(NodeContext &ctx) {
   return true;
 }
 
+// Whether a shape-value element is never negative: a constant at least 0,
+// an extent, or sums, products, minima and maxima of such (as Size and
+// the folders above build them). A difference may be negative.
+bool knownNonNegative(OpFoldResult e, int depth = 0) {
+  if (std::optional<int64_t> c = getConstantIntValue(e))
+    return *c >= 0;
+  auto value = dyn_cast<Value>(e);
+  if (!value || depth > 16)
+    return false;
+  Operation *op = value.getDefiningOp();
+  if (isa_and_nonnull<tensor::DimOp>(op))
+    return true;
+  if (!isa_and_nonnull<arith::AddIOp, arith::MulIOp, arith::MinSIOp,
+                       arith::MaxSIOp>(op))
+    return false;
+  return llvm::all_of(op->getOperands(), [&](Value operand) {
+    return knownNonNegative(operand, depth + 1);
+  });
+}
+
+// Equal of a shape value with int64 elements, where every comparison is
+// known at import: both sides constant, or an element never negative
+// against a negative constant (torchvision's MultiScaleRoIAlign asks
+// which of its Expand's dimensions are -1 so). A bool tensor of constants
+// for Where to choose by; otherwise the node converts as a tensor.
+FailureOr<bool> foldEqual(NodeContext &ctx) {
+  if ((!ctx.shapeValueInput(0) && !ctx.shapeValueInput(1)) ||
+      ctx.numInputs() != 2)
+    return false;
+  std::optional<Elements> a = elementsOf(ctx, 0), b = elementsOf(ctx, 1);
+  if (!a || !b || (a->size() != b->size() && a->size() != 1 && b->size() != 1))
+    return false;
+  size_t n = std::max(a->size(), b->size());
+  llvm::SmallVector<int64_t> equal;
+  for (size_t k = 0; k < n; ++k) {
+    OpFoldResult x = (*a)[a->size() == 1 ? 0 : k];
+    OpFoldResult y = (*b)[b->size() == 1 ? 0 : k];
+    std::optional<int64_t> cx = getConstantIntValue(x),
+                           cy = getConstantIntValue(y);
+    if (cx && cy) {
+      equal.push_back(*cx == *cy);
+      continue;
+    }
+    if ((cx && *cx < 0 && knownNonNegative(y)) ||
+        (cy && *cy < 0 && knownNonNegative(x))) {
+      equal.push_back(0);
+      continue;
+    }
+    return false;
+  }
+  llvm::SmallVector<int64_t> shape;
+  if (ctx.inputRank(0) != 0 || ctx.inputRank(1) != 0)
+    shape.push_back(static_cast<int64_t>(n));
+  ctx.setOutput(0, HostTensor::fromInt64s(Bool, shape, equal));
+  return true;
+}
+
+// Where choosing between shape values (and int64 constants) by a
+// condition known at import (foldEqual's): element by element, a side of
+// one element broadcast.
+FailureOr<bool> foldWhere(NodeContext &ctx) {
+  const HostTensor *condition = ctx.constantInput(0);
+  if (!condition || condition->dtype() != Bool ||
+      condition->shape().size() > 1 ||
+      (!ctx.shapeValueInput(1) && !ctx.shapeValueInput(2)))
+    return false;
+  std::optional<Elements> x = elementsOf(ctx, 1), y = elementsOf(ctx, 2);
+  int64_t c = condition->numElements();
+  if (!x || !y || c == 0)
+    return false;
+  size_t n = std::max({x->size(), y->size(), static_cast<size_t>(c)});
+  for (size_t size : {x->size(), y->size(), static_cast<size_t>(c)})
+    if (size != n && size != 1)
+      return false;
+  Elements result;
+  for (size_t k = 0; k < n; ++k) {
+    bool pick = condition->intAt(c == 1 ? 0 : static_cast<int64_t>(k)) != 0;
+    const Elements &side = pick ? *x : *y;
+    result.push_back(side[side.size() == 1 ? 0 : k]);
+  }
+  ctx.setShapeValueOutput(0, result,
+                          ctx.inputRank(0) == 0 && ctx.inputRank(1) == 0 &&
+                              ctx.inputRank(2) == 0);
+  return true;
+}
+
 // Range over scalar shape values (positions 0 .. past + new): a tensor of
 // max(ceil((limit - start) / delta), 0) int64 elements, its length computed
 // on the host per call; delta a positive constant.
@@ -568,6 +656,8 @@ void registerShapeValuesOps(OpRegistry &registry) {
   registry.addShapeValueFolder("Mul", foldArithmetic);
   registry.addShapeValueFolder("Min", foldArithmetic);
   registry.addShapeValueFolder("Max", foldArithmetic);
+  registry.addShapeValueFolder("Equal", foldEqual);
+  registry.addShapeValueFolder("Where", foldWhere);
   for (const char *reduce :
        {"ReduceMin", "ReduceMax", "ReduceSum", "ReduceProd"})
     registry.addShapeValueFolder(reduce, foldReduce);

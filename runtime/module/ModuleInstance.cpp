@@ -9,6 +9,7 @@
 #include "runtime/module/VariantSpec.h"
 #include "runtime/module/Verifier.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -82,6 +83,15 @@ struct ModuleInstance::Function {
   uint32_t PhaseOf = sc::kNoSpecializationOf;
   // Host time of its calls while timing is on (setFunctionTiming).
   FunctionTime Timing;
+  // The outputs of this phase that a later phase reads on the host (value
+  // inputs: a detector's 90 classes' counts). Its direct recording copies
+  // them into ReadBack, memory the host maps, after its steps, each at a
+  // multiple of 16 bytes (ReadBackOffsets, as recorded), so reading them
+  // costs no submission of its own.
+  std::vector<uint32_t> HostReadOutputs;
+  std::vector<uint64_t> ReadBackOffsets;
+  uint64_t ReadBackBytes = 0;
+  std::shared_ptr<hal::Buffer> ReadBack;
   bool phased() const { return !Phases.empty(); }
   bool listed() const {
     return SpecializationOf == sc::kNoSpecializationOf &&
@@ -106,9 +116,11 @@ struct ModuleInstance::Function {
   uint32_t stagingOutputSlot(uint32_t i) const {
     return constantsSlot() + 1 + inputCount() + i;
   }
+  // Direct recordings only (phases run so).
+  uint32_t readBackSlot() const { return constantsSlot() + 1; }
   uint32_t slotCount(bool staged) const {
     return staged ? constantsSlot() + 1 + inputCount() + outputCount()
-                  : constantsSlot() + 1;
+                  : constantsSlot() + 1 + (HostReadOutputs.empty() ? 0 : 1);
   }
   uint32_t slotFor(const sc::BufferRange &range) const {
     switch (range.storage()) {
@@ -269,6 +281,25 @@ Status ModuleInstance::loadFunctions() {
     }
     Functions.push_back(std::move(function));
   }
+  // Which outputs of each phase later phases read on the host (the
+  // verifier checked the phases' functions and sources). A loop's body
+  // reads its values per step through the loop's own buffers.
+  for (const Function &function : Functions)
+    for (const Function::PhaseCall &call : function.Phases) {
+      if (call.Loop)
+        continue;
+      for (uint32_t input : Functions[call.Function].ValueInputs) {
+        if (input >= call.Inputs.size())
+          continue;
+        auto [from, index] = call.Inputs[input];
+        if (from >= function.Phases.size() || function.Phases[from].Loop)
+          continue;
+        std::vector<uint32_t> &reads =
+            Functions[function.Phases[from].Function].HostReadOutputs;
+        if (std::find(reads.begin(), reads.end(), index) == reads.end())
+          reads.push_back(index);
+      }
+    }
   return Status();
 }
 
@@ -429,6 +460,23 @@ ModuleInstance::record(Function &function, bool staged) {
           BufferRef::slot(function.outputSlot(i), 0, bytes),
           BufferRef::slot(function.stagingOutputSlot(i), 0, bytes)));
     }
+  } else if (!function.HostReadOutputs.empty()) {
+    // The values later phases read on the host, once written.
+    if (stepIndex > 0)
+      KILN_RETURN_IF_ERROR(commands->executionBarrier());
+    function.ReadBackOffsets.clear();
+    uint64_t offset = 0;
+    for (uint32_t i : function.HostReadOutputs) {
+      uint64_t bytes = function.OutputBytes[i];
+      function.ReadBackOffsets.push_back(offset);
+      if (bytes > 0)
+        KILN_RETURN_IF_ERROR(commands->copy(
+            BufferRef::slot(function.outputSlot(i), 0, bytes),
+            BufferRef::slot(function.readBackSlot(), offset, bytes)));
+      // Value inputs are a few integers (the verifier bounds them).
+      offset += (bytes + 15) / 16 * 16;
+    }
+    function.ReadBackBytes = offset;
   }
   KILN_RETURN_IF_ERROR(commands->end());
   ++Recordings;
@@ -771,7 +819,8 @@ Status ModuleInstance::callWithDeviceBuffers(
 
 Status ModuleInstance::bindBufferShapes(
     Function &function, std::span<const std::shared_ptr<hal::Buffer>> inputs,
-    std::span<const std::vector<int64_t>> inputShapes) {
+    std::span<const std::vector<int64_t>> inputShapes,
+    std::span<const std::vector<uint8_t>> known) {
   const FunctionSignature &signature = function.Signature;
   // Buffers carry no shapes: a function with dynamic shapes takes them
   // beside the buffers (one whose signature is static, checking values it
@@ -802,6 +851,11 @@ Status ModuleInstance::bindBufferShapes(
       if (i >= inputs.size() || !inputs[i] ||
           inputs[i]->size() < function.InputBytes[i])
         continue; // refused below, naming the input
+      if (i < known.size() && known[i].size() == function.InputBytes[i] &&
+          !known[i].empty()) {
+        bytes[i] = known[i];
+        continue;
+      }
       bytes[i].resize(function.InputBytes[i]);
       reads.push_back({inputs[i], 0, bytes[i]});
     }
@@ -863,6 +917,19 @@ Status ModuleInstance::callWithBuffersLocked(
   table.insert(table.end(), outputs.begin(), outputs.end());
   table.push_back(function->Arena);
   table.push_back(Constants);
+  if (!function->HostReadOutputs.empty()) {
+    if (!function->ReadBack ||
+        function->ReadBack->size() < function->ReadBackBytes) {
+      ScopedSeconds seconds(timed(*function, &FunctionTime::AllocateSeconds));
+      function->ReadBack.reset();
+      KILN_ASSIGN_OR_RETURN(function->ReadBack,
+                            Device->allocator().allocate(
+                                std::max<uint64_t>(function->ReadBackBytes, 1),
+                                MemoryType::HostVisible,
+                                BufferUsage::Transfer | BufferUsage::Mapping));
+    }
+    table.push_back(function->ReadBack);
+  }
   KILN_RETURN_IF_ERROR(execute(*function, recorded, table, timer));
   if (outputShapes) {
     outputShapes->clear();
@@ -988,11 +1055,13 @@ ModuleInstance::runPhases(Function &function,
     Function &phase = Functions[call.Function];
     std::vector<std::shared_ptr<hal::Buffer>> in;
     std::vector<std::vector<int64_t>> shapes;
+    std::vector<std::vector<uint8_t>> known;
     for (auto [from, index] : call.Inputs) {
       const PhaseValue &value =
           from == kFunctionInput ? inputs[index] : values[from][index];
       in.push_back(value.Buffer);
       shapes.push_back(value.Shape);
+      known.push_back(value.HostBytes);
     }
     // An error of a phase names the function called too.
     auto inPhase = [&](Status status) {
@@ -1015,7 +1084,7 @@ ModuleInstance::runPhases(Function &function,
     ScopedSeconds seconds(timed(phase, &FunctionTime::TotalSeconds));
     // The values this phase reads on the host are read back here, so its
     // outputs' sizes are known before it runs.
-    KILN_RETURN_IF_ERROR(inPhase(bindBufferShapes(phase, in, shapes)));
+    KILN_RETURN_IF_ERROR(inPhase(bindBufferShapes(phase, in, shapes, known)));
     std::vector<std::shared_ptr<hal::Buffer>> out(phase.outputCount());
     std::optional<ScopedSeconds> allocating(
         std::in_place, timed(phase, &FunctionTime::AllocateSeconds));
@@ -1050,6 +1119,16 @@ ModuleInstance::runPhases(Function &function,
         inPhase(callWithBuffersLocked(phase, in, out, nullptr, &outShapes)));
     for (uint32_t i = 0; i < phase.outputCount(); ++i)
       values[k].push_back({out[i], std::move(outShapes[i])});
+    // What later phases read on the host, copied out by the recording.
+    if (!phase.HostReadOutputs.empty()) {
+      KILN_ASSIGN_OR_RETURN(std::span<const uint8_t> mapped,
+                            phase.ReadBack->mapRead());
+      for (size_t j = 0; j < phase.HostReadOutputs.size(); ++j) {
+        uint32_t i = phase.HostReadOutputs[j];
+        const uint8_t *at = mapped.data() + phase.ReadBackOffsets[j];
+        values[k][i].HostBytes.assign(at, at + phase.OutputBytes[i]);
+      }
+    }
   }
   results.clear();
   std::vector<hal::BufferCopy> copies;

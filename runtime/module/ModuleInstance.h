@@ -170,10 +170,12 @@ private:
   StatusOr<std::vector<HostTensor>>
   callDynamic(Function &function, const std::vector<HostTensor> &inputs);
   // Resolves `function`'s shapes for a call on device buffers: the values
-  // deciding shapes are read back from their buffers.
+  // deciding shapes are read back from their buffers, but for those
+  // `known` holds (per input; empty: not known).
   Status bindBufferShapes(Function &function,
                           std::span<const std::shared_ptr<hal::Buffer>> inputs,
-                          std::span<const std::vector<int64_t>> inputShapes);
+                          std::span<const std::vector<int64_t>> inputShapes,
+                          std::span<const std::vector<uint8_t>> known = {});
   // callWithDeviceBuffers() of a function with steps, the lock held and
   // its shapes bound (bindBufferShapes: the value inputs read back once).
   Status
@@ -190,6 +192,9 @@ private:
   struct PhaseValue {
     std::shared_ptr<hal::Buffer> Buffer;
     std::vector<int64_t> Shape;
+    // Its bytes, where the phase that wrote it copied them for the host
+    // (Function::HostReadOutputs); empty otherwise.
+    std::vector<uint8_t> HostBytes = {};
   };
   Status runPhases(Function &function, std::span<const PhaseValue> inputs,
                    std::span<const std::shared_ptr<hal::Buffer>> outputs,

@@ -68,6 +68,12 @@ bool isAliasOp(mlir::Operation *op);
 /// expand_shape and collapse_shape: aliases that keep every element.
 bool isReshapeOp(mlir::Operation *op);
 
+/// An all-parallel linalg.generic copying `value` (a ranked tensor) into a
+/// new tensor, built where `b` inserts: what a dispatch computes where it
+/// would otherwise only pass a value through.
+mlir::Value elementwiseCopy(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value value);
+
 /// Whether `op` is an all-parallel linalg.generic whose one input is
 /// `value`, read through identity maps, and whose payload only converts it
 /// (one truncf or extf): a rounding a kernel can store beside `value`.

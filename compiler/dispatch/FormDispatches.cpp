@@ -60,6 +60,22 @@ bool isReshapeOp(Operation *op) {
   return isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op);
 }
 
+Value elementwiseCopy(OpBuilder &b, Location loc, Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, value), type.getElementType());
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  auto copy = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, ValueRange{value}, ValueRange{init},
+      ArrayRef<AffineMap>{identity, identity},
+      SmallVector<utils::IteratorType>(type.getRank(),
+                                       utils::IteratorType::parallel),
+      [](OpBuilder &nested, Location l, ValueRange args) {
+        linalg::YieldOp::create(nested, l, args[0]);
+      });
+  return copy.getResult(0);
+}
+
 std::optional<uint64_t> aliasByteOffset(Operation *op) {
   if (isReshapeOp(op))
     return 0;
@@ -658,21 +674,7 @@ LogicalResult formDispatches(func::FuncOp func,
       if (def && !isClonableProducer(def) && !isa<arith::ConstantOp>(def))
         continue;
       OpBuilder b(ret);
-      Location loc = ret->getLoc();
-      Value value = result.get();
-      auto type = cast<RankedTensorType>(value.getType());
-      Value init = tensor::EmptyOp::create(
-          b, loc, tensor::getMixedSizes(b, loc, value), type.getElementType());
-      AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
-      auto copy = linalg::GenericOp::create(
-          b, loc, TypeRange{type}, ValueRange{value}, ValueRange{init},
-          ArrayRef<AffineMap>{identity, identity},
-          SmallVector<utils::IteratorType>(type.getRank(),
-                                           utils::IteratorType::parallel),
-          [](OpBuilder &nested, Location l, ValueRange args) {
-            linalg::YieldOp::create(nested, l, args[0]);
-          });
-      result.set(copy.getResult(0));
+      result.set(elementwiseCopy(b, ret->getLoc(), result.get()));
     }
   }
 

@@ -3260,6 +3260,74 @@ def expand_where_shape():
 
 
 @case
+def scatter_rows_dynamic():
+    """ScatterElements along axis 0 into data of rows known per call, from
+    updates of another count known per call (torchvision's
+    MultiScaleRoIAlign merging its levels' pooled rows): rows expanded
+    over the columns, a repeated row (the later update wins), negative
+    indices, none at all, updates narrower than the data, and a refused
+    call whose indices and updates disagree."""
+    nodes = [helper.make_node("ScatterElements", ["data", "idx", "upd"],
+                              ["out"], axis=0),
+             helper.make_node("ScatterElements", ["data", "idx", "upd"],
+                              ["sum"], axis=0, reduction="add")]
+    model = dynamicGraph(nodes, [("data", ["n", 4]),
+                                 ("idx", ["k", "c"], TensorProto.INT64),
+                                 ("upd", ["k", "c"])],
+                         [("out", None), ("sum", None)], {})
+    inputs, refs = Calls(), Calls()
+    rng = np.random.default_rng(580)
+    for n, rows, c in ((6, [4, 0, 5], 4), (5, [1, -1, 1, 2], 3),
+                       (3, [], 4), (4, [2], 2)):
+        data = rand((n, 4), 581 + n)
+        idx = np.repeat(np.array(rows, np.int64)[:, None], c, axis=1)
+        upd = rng.standard_normal((len(rows), c)).astype(np.float32)
+        inputs.append([data, idx.reshape(len(rows), c), upd])
+        out = data.astype(np.float64).copy()
+        add = data.astype(np.float64).copy()
+        for u, row in enumerate(rows):
+            for j in range(c):
+                out[row, j] = upd[u, j]
+                add[row, j] += upd[u, j]
+        refs.append([out, add])
+    inputs.append([rand((3, 4), 590), np.zeros((2, 4), np.int64),
+                   rand((3, 4), 591)])
+    refs.append(Refused("indices and updates must have the same shape"))
+    return model, inputs, refs
+
+
+@case
+def slice_to_a_count():
+    """Slice of rows known per call up to another input's row count (a
+    shape value: torchvision's box head keeps `[:n]` of its scores, n its
+    proposals), clamped per call, and a constant expanded to the slice's
+    shape (the box head's class labels): at 5 and 3 rows, 2 and 4, 3 and 0."""
+    cst = lambda name, value: helper.make_node(  # noqa: E731
+        "Constant", [], [name], value=numpy_helper.from_array(value, name))
+    nodes = [helper.make_node("Shape", ["y"], ["ys"]),
+             cst("zero", np.array(0, np.int64)),
+             cst("z1", np.array([0], np.int64)),
+             cst("ax0", np.array([0], np.int64)),
+             cst("labels", np.arange(3, dtype=np.float32).reshape(1, 3)),
+             helper.make_node("Gather", ["ys", "zero"], ["m"], axis=0),
+             helper.make_node("Unsqueeze", ["m", "ax0"], ["m1"]),
+             helper.make_node("Add", ["z1", "m1"], ["end"]),
+             helper.make_node("Slice", ["x", "z1", "end", "ax0"], ["head"]),
+             helper.make_node("Shape", ["head"], ["hs"]),
+             helper.make_node("Expand", ["labels", "hs"], ["wide"])]
+    model = dynamicGraph(nodes, [("x", ["n", 3]), ("y", ["m", 4])],
+                         [("head", None), ("wide", None)], {})
+    inputs, refs = Calls(), Calls()
+    for n, m in ((5, 3), (2, 4), (3, 0)):
+        x = rand((n, 3), 600 + n)
+        inputs.append([x, rand((m, 4), 610 + m)])
+        k = min(n, m)
+        refs.append([x[:k].astype(np.float64),
+                     np.tile(np.arange(3, dtype=np.float64), (k, 1))])
+    return model, inputs, refs
+
+
+@case
 def gathernd_dynamic_rows():
     """GatherND over data of a dynamic row count, rows picked by constant
     indices (negative ones counted from the end per call): 7 rows, 3 rows

@@ -306,19 +306,7 @@ void copyThroughLoops(bufferization::MaterializeInDestinationOp store) {
   if (!read.getDefiningOp<bufferization::ToTensorOp>())
     return;
   OpBuilder b(store);
-  Location loc = store.getLoc();
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, source);
-  Value empty = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
-  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
-  auto copy = linalg::GenericOp::create(
-      b, loc, TypeRange{type}, ValueRange{source}, ValueRange{empty},
-      ArrayRef<AffineMap>{identity, identity},
-      SmallVector<utils::IteratorType>(type.getRank(),
-                                       utils::IteratorType::parallel),
-      [](OpBuilder &nb, Location l, ValueRange args) {
-        linalg::YieldOp::create(nb, l, args[0]);
-      });
-  store.getSourceMutable().assign(copy.getResult(0));
+  store.getSourceMutable().assign(elementwiseCopy(b, store.getLoc(), source));
 }
 
 } // namespace

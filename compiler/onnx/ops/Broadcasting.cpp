@@ -123,7 +123,9 @@ LogicalResult convertExpand(NodeContext &ctx) {
 
 FailureOr<bool> foldExpand(NodeContext &ctx) {
   const HostTensor *c = ctx.constantInput(0);
-  if (!c)
+  // A constant expanded to a shape known per call (a box head's class
+  // labels over its detections) is converted, not folded.
+  if (!c || !ctx.constantInput(1))
     return false;
   FailureOr<llvm::SmallVector<int64_t>> shape = expandShape(ctx);
   if (failed(shape))

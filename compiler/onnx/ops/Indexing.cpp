@@ -676,11 +676,11 @@ FailureOr<Value> combine(NodeContext &ctx, OpBuilder &b, Location l,
   return failure();
 }
 
-/// ScatterElements and ScatterND as a gather: each output element starts
-/// as the data's and folds in, in order, every update whose target is that
-/// element (a reduction over all updates, so quadratic: for the small
-/// scatters models make).
-LogicalResult convertScatter(NodeContext &ctx, bool nd) {
+/// ScatterND as a gather: each output element starts as the data's and
+/// folds in, in order, every update slice whose target is that element's (a
+/// reduction over all update slices, so quadratic: for the small scatters
+/// models make).
+LogicalResult convertScatterND(NodeContext &ctx) {
   llvm::ArrayRef<int64_t> data = ctx.inputShape(0), idx = ctx.inputShape(1),
                           upd = ctx.inputShape(2);
   int64_t r = data.size();
@@ -693,33 +693,18 @@ LogicalResult convertScatter(NodeContext &ctx, bool nd) {
   if (reduction != "none" && reduction != "add" && reduction != "mul" &&
       reduction != "max" && reduction != "min")
     return ctx.unsupported("reduction '" + reduction + "'");
-  int64_t axis = 0, depth = 0;
-  // Update loops: the updates' dimensions (ScatterElements), or the
-  // indices' leading ones (ScatterND, each an update slice).
-  llvm::SmallVector<int64_t> updateLoops;
-  if (nd) {
-    depth = idx.empty() ? 0 : idx.back();
-    if (idx.empty() || depth > r ||
-        upd != llvm::ArrayRef<int64_t>([&] {
-          llvm::SmallVector<int64_t> s(idx.drop_back());
-          llvm::append_range(s, data.drop_front(depth));
-          return s;
-        }()))
-      return ctx.emitError()
-             << "indices " << shapeString(idx) << " and updates "
-             << shapeString(upd) << " do not fit data " << shapeString(data);
-    updateLoops.assign(idx.begin(), idx.end() - 1);
-  } else {
-    FailureOr<int64_t> a = ctx.normalizeAxis(ctx.attrInt("axis", 0), r);
-    if (failed(a))
-      return failure();
-    axis = *a;
-    if (idx != upd || static_cast<int64_t>(idx.size()) != r)
-      return ctx.emitError()
-             << "indices " << shapeString(idx) << " and updates "
-             << shapeString(upd) << " must match and have data's rank";
-    updateLoops.assign(upd.begin(), upd.end());
-  }
+  // Update loops: the indices' leading dimensions, each an update slice.
+  int64_t depth = idx.empty() ? 0 : idx.back();
+  if (idx.empty() || depth > r ||
+      upd != llvm::ArrayRef<int64_t>([&] {
+        llvm::SmallVector<int64_t> s(idx.drop_back());
+        llvm::append_range(s, data.drop_front(depth));
+        return s;
+      }()))
+    return ctx.emitError() << "indices " << shapeString(idx) << " and updates "
+                           << shapeString(upd) << " do not fit data "
+                           << shapeString(data);
+  llvm::SmallVector<int64_t> updateLoops(idx.begin(), idx.end() - 1);
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
   MLIRContext *mctx = ctx.context();
@@ -761,24 +746,15 @@ LogicalResult convertScatter(NodeContext &ctx, bool nd) {
               match =
                   match ? Value(arith::AndIOp::create(nb, l, match, eq)) : eq;
             };
-            if (nd) {
-              for (int64_t t = 0; t < depth; ++t) {
-                llvm::SmallVector<Value> at(up);
-                at.push_back(indexConst(nb, l, t));
-                Value v = tensor::ExtractOp::create(nb, l, indices, at);
-                same(out[t], normalizedIndex(nb, l, v, data[t], indexUnsigned));
-              }
+            for (int64_t t = 0; t < depth; ++t) {
               llvm::SmallVector<Value> at(up);
-              at.append(out.begin() + depth, out.end());
-              update = tensor::ExtractOp::create(nb, l, updates, at);
-            } else {
-              Value v = tensor::ExtractOp::create(nb, l, indices, up);
-              for (int64_t d = 0; d < r; ++d)
-                same(out[d], d == axis ? normalizedIndex(nb, l, v, data[d],
-                                                         indexUnsigned)
-                                       : up[d]);
-              update = tensor::ExtractOp::create(nb, l, updates, up);
+              at.push_back(indexConst(nb, l, t));
+              Value v = tensor::ExtractOp::create(nb, l, indices, at);
+              same(out[t], normalizedIndex(nb, l, v, data[t], indexUnsigned));
             }
+            llvm::SmallVector<Value> at(up);
+            at.append(out.begin() + depth, out.end());
+            update = tensor::ExtractOp::create(nb, l, updates, at);
             Value acc = args[1];
             FailureOr<Value> combined =
                 combine(ctx, nb, l, reduction, acc, update, isUnsigned);
@@ -790,6 +766,153 @@ LogicalResult convertScatter(NodeContext &ctx, bool nd) {
                                                             *combined, acc))
                             : *combined;
             linalg::YieldOp::create(nb, l, v);
+          })
+          .getResult(0);
+  if (failed(status))
+    return ctx.unsupported("reduction '" + reduction + "'");
+  ctx.setOutput(0, result, dtype);
+  return success();
+}
+
+/// ScatterElements (and opset 9's Scatter): an update can only land on
+/// the output element of its own coordinates off the axis, so each output
+/// element folds in, in order along the axis, the updates of its
+/// coordinates whose index names its position: a reduction over the
+/// updates' axis alone (torchvision's MultiScaleRoIAlign merges its levels'
+/// pooled rows so: over all updates it would be rows squared times 12544).
+/// Any extent may be known per call only (rois counted per call): the
+/// indices must then match the updates and not pass the data off the axis,
+/// checked per call.
+LogicalResult convertScatterElements(NodeContext &ctx) {
+  llvm::ArrayRef<int64_t> data = ctx.inputShape(0), idx = ctx.inputShape(1),
+                          upd = ctx.inputShape(2);
+  int64_t r = data.size();
+  int32_t dtype = ctx.inputDType(0);
+  if (ctx.inputDType(2) != dtype)
+    return ctx.emitError() << "updates and data differ in element type";
+  if (!isIntegerDType(ctx.inputDType(1)))
+    return ctx.emitError() << "indices must be integers";
+  std::string reduction = ctx.attrString("reduction", "none");
+  if (reduction != "none" && reduction != "add" && reduction != "mul" &&
+      reduction != "max" && reduction != "min")
+    return ctx.unsupported("reduction '" + reduction + "'");
+  FailureOr<int64_t> normalized = ctx.normalizeAxis(ctx.attrInt("axis", 0), r);
+  if (failed(normalized))
+    return failure();
+  const int64_t axis = *normalized;
+  if (static_cast<int64_t>(idx.size()) != r ||
+      static_cast<int64_t>(upd.size()) != r)
+    return ctx.emitError() << "indices " << shapeString(idx) << " and updates "
+                           << shapeString(upd) << " must have data's rank";
+  for (int64_t d = 0; d < r; ++d) {
+    bool known =
+        !ShapedType::isDynamic(idx[d]) && !ShapedType::isDynamic(upd[d]);
+    if ((known && idx[d] != upd[d]) ||
+        (d != axis && !ShapedType::isDynamic(upd[d]) &&
+         !ShapedType::isDynamic(data[d]) && upd[d] > data[d]))
+      return ctx.emitError()
+             << "indices " << shapeString(idx) << " and updates "
+             << shapeString(upd) << " must match and fit data "
+             << shapeString(data) << " off axis " << axis;
+  }
+  OpBuilder &b = ctx.builder();
+  Location loc = ctx.loc();
+  MLIRContext *mctx = ctx.context();
+  Value input = ctx.input(0), indices = ctx.input(1), updates = ctx.input(2);
+  auto extent = [&](Value t, int64_t d) {
+    return getValueOrCreateConstantIndexOp(b, loc, dimSize(b, loc, t, int(d)));
+  };
+  // The checks a call makes where an extent is known per call only.
+  for (int64_t d = 0; d < r; ++d) {
+    if (ShapedType::isDynamic(idx[d]) || ShapedType::isDynamic(upd[d]))
+      cf::AssertOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                extent(indices, d), extent(updates, d)),
+          "ScatterElements indices and updates must have the same shape");
+    if (d != axis &&
+        (ShapedType::isDynamic(upd[d]) || ShapedType::isDynamic(data[d])))
+      cf::AssertOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle,
+                                extent(updates, d), extent(input, d)),
+          "ScatterElements updates must not be larger than the data off the "
+          "axis");
+  }
+  // The updates' extents, and the axis's for the reduction: none where any
+  // other is empty (no update, and nothing to read).
+  llvm::SmallVector<Value> updExtent;
+  Value anyEmpty;
+  for (int64_t d = 0; d < r; ++d) {
+    updExtent.push_back(extent(updates, d));
+    if (d == axis)
+      continue;
+    Value empty =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              updExtent.back(), indexConst(b, loc, 0));
+    anyEmpty =
+        anyEmpty ? Value(arith::OrIOp::create(b, loc, anyEmpty, empty)) : empty;
+  }
+  Value along = updExtent[axis];
+  if (anyEmpty)
+    along =
+        arith::SelectOp::create(b, loc, anyEmpty, indexConst(b, loc, 0), along);
+  Value dataAxis = extent(input, axis);
+  bool isUnsigned = isUnsignedDType(dtype);
+  bool indexUnsigned = isUnsignedDType(ctx.inputDType(1));
+  // An operand spanning the axis of the updates gives linalg its size.
+  Value span = tensor::EmptyOp::create(
+      b, loc, llvm::ArrayRef<int64_t>{ShapedType::kDynamic}, b.getI8Type(),
+      ValueRange{along});
+  llvm::SmallVector<utils::IteratorType> iterators(
+      r, utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  LogicalResult status = success();
+  Value result =
+      linalg::GenericOp::create(
+          b, loc, input.getType(), span, input,
+          llvm::ArrayRef<AffineMap>{
+              AffineMap::get(r + 1, 0, getAffineDimExpr(r, mctx)),
+              AffineMap::getMultiDimIdentityMap(r + 1, mctx).getMajorSubMap(r)},
+          iterators,
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            llvm::SmallVector<Value> at;
+            Value inside;
+            for (int64_t d = 0; d < r; ++d) {
+              Value o = linalg::IndexOp::create(nb, l, d);
+              if (d == axis) {
+                at.push_back(linalg::IndexOp::create(nb, l, r));
+                continue;
+              }
+              // Outputs past the updates off the axis get none (and read
+              // the updates' first element, which exists where the
+              // reduction runs at all).
+              Value in = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
+                                               o, updExtent[d]);
+              inside =
+                  inside ? Value(arith::AndIOp::create(nb, l, inside, in)) : in;
+              at.push_back(
+                  arith::SelectOp::create(nb, l, in, o, indexConst(nb, l, 0)));
+            }
+            Value target = clampedIndex(
+                nb, l, tensor::ExtractOp::create(nb, l, indices, at), dataAxis,
+                indexUnsigned);
+            Value match =
+                arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, target,
+                                      linalg::IndexOp::create(nb, l, axis));
+            if (inside)
+              match = arith::AndIOp::create(nb, l, match, inside);
+            Value acc = args[1];
+            FailureOr<Value> combined = combine(
+                ctx, nb, l, reduction, acc,
+                tensor::ExtractOp::create(nb, l, updates, at), isUnsigned);
+            if (failed(combined)) {
+              status = failure();
+              combined = acc;
+            }
+            linalg::YieldOp::create(
+                nb, l,
+                Value(arith::SelectOp::create(nb, l, match, *combined, acc)));
           })
           .getResult(0);
   if (failed(status))
@@ -870,18 +993,16 @@ void registerIndexingOps(OpRegistry &registry) {
   registry.add("Trilu", convertTrilu);
   // Elementwise over the indices (emitElementwise): dynamic dimensions too
   // (a prefill's causal mask over its tokens, issue 19); k stays constant.
-  registry.acceptDynamicShapes({"Trilu", "GatherND", "TopK"});
+  registry.acceptDynamicShapes(
+      {"Trilu", "GatherND", "TopK", "ScatterElements", "Scatter"});
   registry.add("CumSum", convertCumSum);
   registry.add("TopK", convertTopK);
   registry.add("ReverseSequence", convertReverseSequence);
   registry.add("GatherND", convertGatherND);
-  registry.add("ScatterElements",
-               [](NodeContext &ctx) { return convertScatter(ctx, false); });
+  registry.add("ScatterElements", convertScatterElements);
   // Scatter (opsets 9 and 10) is ScatterElements under its older name.
-  registry.add("Scatter",
-               [](NodeContext &ctx) { return convertScatter(ctx, false); });
-  registry.add("ScatterND",
-               [](NodeContext &ctx) { return convertScatter(ctx, true); });
+  registry.add("Scatter", convertScatterElements);
+  registry.add("ScatterND", convertScatterND);
 }
 
 } // namespace kiln::onnx_import

@@ -7,8 +7,9 @@
 // gives each true element its position in the output, and each output
 // element finds the one element whose position it is by bisection over
 // the prefix count (the value copied bit for bit). The prefix count costs
-// the condition's length per element, which the
-// condition's bound (kMaxConditionElements) keeps small. A condition
+// the condition's length per element, which the condition's bound
+// (kMaxConditionElements where the host counts, more where a kernel does)
+// keeps in reach. A condition
 // computed inside the model is counted by a kernel and the count read on
 // the host, which splits the function into phases (compiler/host/Phases.h):
 // the kernels placing the chosen elements run in the next one. Unique
@@ -206,7 +207,7 @@ Value pickInOrder(OpBuilder &b, Location loc, const Condition &c, Value prefix,
   // a thread per output on GPUs, whose reduction kernel takes static
   // outputs only: 0.5 ms for a detector's class of 3234 anchors).
   bool dynamic = ShapedType::isDynamic(c.Length);
-  int64_t longest = dynamic ? kMaxConditionElements : c.Length;
+  int64_t longest = dynamic ? kMaxCountedConditionElements : c.Length;
   int64_t steps = llvm::Log2_64_Ceil(std::max<int64_t>(longest, 1)) + 1;
   Value n = dynamic ? Value(tensor::DimOp::create(b, loc, c.Flat, 0))
                     : Value(arith::ConstantIndexOp::create(b, loc, c.Length));
@@ -279,19 +280,21 @@ FailureOr<Condition> readCondition(NodeContext &ctx, size_t i) {
     Value n = tensor::DimOp::create(b, loc, c.Flat, 0);
     Value fits = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::sle, n,
-        arith::ConstantIndexOp::create(b, loc, kMaxConditionElements));
+        arith::ConstantIndexOp::create(b, loc, kMaxCountedConditionElements));
     cf::AssertOp::create(b, loc, fits,
                          (ctx.opType() + " condition must have at most " +
-                          std::to_string(kMaxConditionElements) + " elements")
+                          std::to_string(kMaxCountedConditionElements) +
+                          " elements")
                              .str());
     c.Count = countOnDevice(b, loc, c.Flat);
     return c;
   }
   int64_t n = ctx.inputType(i).getNumElements();
-  if (n > kMaxConditionElements)
+  int64_t most = ctx.isGraphInput(i) ? kMaxConditionElements
+                                     : kMaxCountedConditionElements;
+  if (n > most)
     return (void)ctx.unsupported("condition of " + std::to_string(n) +
-                                 " elements (at most " +
-                                 std::to_string(kMaxConditionElements) +
+                                 " elements (at most " + std::to_string(most) +
                                  " are counted per call)"),
            failure();
   c.Length = n;

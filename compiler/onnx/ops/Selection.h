@@ -21,9 +21,16 @@ inline constexpr mlir::utils::IteratorType kParallel =
 inline constexpr mlir::utils::IteratorType kReduction =
     mlir::utils::IteratorType::reduction;
 
-/// The most condition elements the host counts per call (two shape nodes
-/// each) and the kernels scan per output element.
+/// The most condition elements the host counts per call (a graph input's:
+/// two shape nodes each), and Unique's slices (each compared with every
+/// other).
 inline constexpr int64_t kMaxConditionElements = 4096;
+/// The most condition elements a kernel counts (a condition computed in
+/// the model, or of a shape known per call): each element's prefix count
+/// reads the whole condition, a workgroup per element on GPUs, so their
+/// square is the work (a Faster R-CNN's 150 proposals by 90 classes are
+/// 13,500).
+inline constexpr int64_t kMaxCountedConditionElements = int64_t(1) << 16;
 
 mlir::Value i64Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t value);
 

@@ -252,13 +252,24 @@ FailureOr<bool> foldSize(NodeContext &ctx) {
   return true;
 }
 
-FailureOr<bool> foldArithmetic(NodeContext &ctx) {
+// A binary node's two inputs as elements where one is a shape value: of
+// equal sizes, or one of them of one element (broadcast); nullopt where
+// the node is not that.
+std::optional<std::pair<Elements, Elements>> binaryElements(NodeContext &ctx) {
   if ((!ctx.shapeValueInput(0) && !ctx.shapeValueInput(1)) ||
       ctx.numInputs() != 2)
-    return false;
+    return std::nullopt;
   std::optional<Elements> a = elementsOf(ctx, 0), b = elementsOf(ctx, 1);
   if (!a || !b || (a->size() != b->size() && a->size() != 1 && b->size() != 1))
+    return std::nullopt;
+  return std::pair{std::move(*a), std::move(*b)};
+}
+
+FailureOr<bool> foldArithmetic(NodeContext &ctx) {
+  std::optional<std::pair<Elements, Elements>> inputs = binaryElements(ctx);
+  if (!inputs)
     return false;
+  const Elements *a = &inputs->first, *b = &inputs->second;
   StringRef op = ctx.opType();
   size_t n = std::max(a->size(), b->size());
   Elements result;
@@ -322,12 +333,10 @@ bool knownNonNegative(OpFoldResult e, int depth = 0) {
 // which of its Expand's dimensions are -1 so). A bool tensor of constants
 // for Where to choose by; otherwise the node converts as a tensor.
 FailureOr<bool> foldEqual(NodeContext &ctx) {
-  if ((!ctx.shapeValueInput(0) && !ctx.shapeValueInput(1)) ||
-      ctx.numInputs() != 2)
+  std::optional<std::pair<Elements, Elements>> inputs = binaryElements(ctx);
+  if (!inputs)
     return false;
-  std::optional<Elements> a = elementsOf(ctx, 0), b = elementsOf(ctx, 1);
-  if (!a || !b || (a->size() != b->size() && a->size() != 1 && b->size() != 1))
-    return false;
+  const Elements *a = &inputs->first, *b = &inputs->second;
   size_t n = std::max(a->size(), b->size());
   llvm::SmallVector<int64_t> equal;
   for (size_t k = 0; k < n; ++k) {

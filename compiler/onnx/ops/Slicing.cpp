@@ -11,6 +11,7 @@
 #include "compiler/onnx/ops/Common.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -207,6 +208,15 @@ LogicalResult convertSliceAtCallTime(NodeContext &ctx) {
     if (std::optional<llvm::SmallVector<Value>> read =
             ctx.intsReadAtCallTime(k))
       return *read;
+    // A shape value (a count known per call: torchvision's box heads keep
+    // `[:n]` of their proposals' rows).
+    if (const llvm::SmallVector<OpFoldResult> *elements =
+            ctx.shapeValueInput(k)) {
+      llvm::SmallVector<Value> values;
+      for (OpFoldResult e : *elements)
+        values.push_back(getValueOrCreateConstantIndexOp(b, loc, e));
+      return values;
+    }
     FailureOr<llvm::SmallVector<int64_t>> c =
         ctx.constantInts(k, k == 1   ? "starts"
                             : k == 2 ? "ends"
@@ -327,9 +337,10 @@ LogicalResult convertSliceAtCallTime(NodeContext &ctx) {
 }
 
 LogicalResult convertSlice(NodeContext &ctx) {
-  if (ctx.opset() >= 10 && ctx.inputType(0).hasStaticShape() &&
-      llvm::any_of(llvm::seq<size_t>(1, 5),
-                   [&](size_t k) { return ctx.readableAtCallTime(k); }))
+  if (ctx.opset() >= 10 && llvm::any_of(llvm::seq<size_t>(1, 5), [&](size_t k) {
+        return ctx.shapeValueInput(k) ||
+               (ctx.inputType(0).hasStaticShape() && ctx.readableAtCallTime(k));
+      }))
     return convertSliceAtCallTime(ctx);
   bool dynamicAxis = false;
   FailureOr<SliceSpec> spec = sliceSpec(ctx, &dynamicAxis);

@@ -3388,6 +3388,35 @@ def nonzero_dynamic_batch():
 
 
 @case
+def nonzero_many_blocks():
+    """NonZero of x > 0 over [batch, 37] (up to 11,100 elements: the prefix
+    count in blocks of 256, a block's count, the blocks before it, the
+    elements before in it) and over a static [70, 30] computed the same
+    way: batches 0, 1, 7 (a partial block) and 300, a third of x negative,
+    and long runs of negatives so whole blocks count nothing."""
+    zero = helper.make_tensor("zero", TensorProto.FLOAT, [], [0.0])
+    nodes = [helper.make_node("Constant", [], ["zero"], value=zero),
+             helper.make_node("Greater", ["x", "zero"], ["positive"]),
+             helper.make_node("NonZero", ["positive"], ["where"]),
+             helper.make_node("Greater", ["y", "zero"], ["ypositive"]),
+             helper.make_node("NonZero", ["ypositive"], ["ywhere"])]
+    model = dynamicGraph(nodes, [("x", ["batch", 37]), ("y", [70, 30])],
+                         [("where", None, TensorProto.INT64),
+                          ("ywhere", None, TensorProto.INT64)], {})
+    inputs, refs = Calls(), Calls()
+    rng = np.random.default_rng(620)
+    for batch in (0, 1, 7, 300):
+        x = (rng.random((batch, 37)) - 0.33).astype(np.float32)
+        x[batch // 3: batch // 2] = -1  # whole blocks without any
+        y = (rng.random((70, 30)) - 0.5).astype(np.float32)
+        y[10:30] = -1
+        inputs.append([x, y])
+        refs.append([np.array(np.nonzero(x > 0), np.int64).reshape(2, -1),
+                     np.array(np.nonzero(y > 0), np.int64).reshape(2, -1)])
+    return model, inputs, refs
+
+
+@case
 def compress_dynamic_batch():
     """Compress of an input over a dynamic batch: along axis 1 by a
     condition given at call time (the batch passes through), and

@@ -324,38 +324,139 @@ FailureOr<Condition> readCondition(NodeContext &ctx, size_t i) {
 }
 
 /// Per element of `flat` (bool [n]), how many true elements come before it
-/// (i64): its position among the chosen ones.
+/// (i64): its position among the chosen ones. Up to kPrefixBlock elements,
+/// each element counts all before it; past that (or a length known per
+/// call) in blocks: each block's count, the blocks' counts before each
+/// block, then each element adds the ones before it in its own block. So
+/// the work is n times the block, not n squared (a Faster R-CNN's 13,500
+/// score flags took 1.7 ms counted whole on an H200).
+constexpr int64_t kPrefixBlock = 256;
+
 Value prefixCount(OpBuilder &b, Location loc, Value flat, int64_t n) {
   MLIRContext *mctx = b.getContext();
   Type i64 = b.getI64Type();
-  Value init =
-      ShapedType::isDynamic(n)
-          ? linalg::FillOp::create(
-                b, loc, ValueRange{i64Constant(b, loc, 0)},
-                ValueRange{tensor::EmptyOp::create(
-                    b, loc, llvm::ArrayRef<int64_t>{n}, i64,
-                    ValueRange{tensor::DimOp::create(b, loc, flat, 0)})})
-                .getResult(0)
-          : filled(b, loc, {n}, i64, i64Constant(b, loc, 0));
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), ValueRange{flat}, ValueRange{init},
-             llvm::ArrayRef<AffineMap>{
-                 AffineMap::get(2, 0, getAffineDimExpr(1, mctx)),
-                 AffineMap::get(2, 0, getAffineDimExpr(0, mctx))},
-             llvm::ArrayRef<utils::IteratorType>{
-                 utils::IteratorType::parallel, utils::IteratorType::reduction},
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value before =
-                   arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
-                                         linalg::IndexOp::create(nb, l, 1),
-                                         linalg::IndexOp::create(nb, l, 0));
-               Value counts =
-                   arith::AndIOp::create(nb, l, before, asBool(nb, l, args[0]));
-               Value one = arith::ExtUIOp::create(nb, l, i64, counts);
-               linalg::YieldOp::create(
-                   nb, l, Value(arith::AddIOp::create(nb, l, args[1], one)));
-             })
-      .getResult(0);
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, mctx); };
+  Value length = ShapedType::isDynamic(n)
+                     ? Value(tensor::DimOp::create(b, loc, flat, 0))
+                     : Value(arith::ConstantIndexOp::create(b, loc, n));
+  // A zero-filled i64 tensor of `extent` elements (a Value where `size` is
+  // dynamic).
+  auto zeros = [&](int64_t size, Value extent) -> Value {
+    if (!ShapedType::isDynamic(size))
+      return filled(b, loc, {size}, i64, i64Constant(b, loc, 0));
+    return linalg::FillOp::create(b, loc, ValueRange{i64Constant(b, loc, 0)},
+                                  ValueRange{tensor::EmptyOp::create(
+                                      b, loc, llvm::ArrayRef<int64_t>{size},
+                                      i64, ValueRange{extent})})
+        .getResult(0);
+  };
+  // out[i] += flag(at(i, j)) for j of `extent` (the reduction), where
+  // `counts(i, j)` holds.
+  auto count =
+      [&](Value init, int64_t extent,
+          llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> at,
+          llvm::function_ref<Value(OpBuilder &, Location, Value, Value)> counts)
+      -> Value {
+    // An operand spanning the reduction gives linalg its extent.
+    Value span = tensor::EmptyOp::create(
+        b, loc, llvm::ArrayRef<int64_t>{extent}, b.getI8Type());
+    return linalg::GenericOp::create(
+               b, loc, init.getType(), ValueRange{span}, ValueRange{init},
+               llvm::ArrayRef<AffineMap>{AffineMap::get(2, 0, d(1)),
+                                         AffineMap::get(2, 0, d(0))},
+               llvm::ArrayRef<utils::IteratorType>{
+                   utils::IteratorType::parallel,
+                   utils::IteratorType::reduction},
+               [&](OpBuilder &nb, Location l, ValueRange args) {
+                 Value i = linalg::IndexOp::create(nb, l, 0);
+                 Value j = linalg::IndexOp::create(nb, l, 1);
+                 Value position = at(nb, l, i, j);
+                 Value inside = arith::AndIOp::create(
+                     nb, l, counts(nb, l, i, j),
+                     arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
+                                           position, length));
+                 Value safe = arith::SelectOp::create(
+                     nb, l, inside, position,
+                     arith::ConstantIndexOp::create(nb, l, 0));
+                 Value flag = asBool(
+                     nb, l, tensor::ExtractOp::create(nb, l, flat, safe));
+                 Value one = arith::ExtUIOp::create(
+                     nb, l, i64, arith::AndIOp::create(nb, l, inside, flag));
+                 linalg::YieldOp::create(
+                     nb, l, Value(arith::AddIOp::create(nb, l, args[1], one)));
+               })
+        .getResult(0);
+  };
+  auto ult = [](OpBuilder &nb, Location l, Value x, Value y) -> Value {
+    return arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, x, y);
+  };
+  auto yes = [](OpBuilder &nb, Location l, Value, Value) -> Value {
+    return arith::ConstantIntOp::create(nb, l, 1, 1);
+  };
+  if (!ShapedType::isDynamic(n) && n <= kPrefixBlock)
+    return count(
+        zeros(n, length), n,
+        [](OpBuilder &, Location, Value, Value j) { return j; },
+        [&](OpBuilder &nb, Location l, Value i, Value j) {
+          return ult(nb, l, j, i);
+        });
+  auto block = [](OpBuilder &nb, Location l) -> Value {
+    return arith::ConstantIndexOp::create(nb, l, kPrefixBlock);
+  };
+  // Each block's true elements.
+  int64_t blocks = ShapedType::isDynamic(n) ? ShapedType::kDynamic
+                                            : llvm::divideCeil(n, kPrefixBlock);
+  Value blockCount = arith::CeilDivUIOp::create(b, loc, length, block(b, loc));
+  Value perBlock = count(
+      zeros(blocks, blockCount), kPrefixBlock,
+      [&](OpBuilder &nb, Location l, Value k, Value t) -> Value {
+        return arith::AddIOp::create(
+            nb, l, arith::MulIOp::create(nb, l, k, block(nb, l)), t);
+      },
+      yes);
+  // The true elements of the blocks before each block.
+  Value before =
+      linalg::GenericOp::create(
+          b, loc, perBlock.getType(), ValueRange{perBlock},
+          ValueRange{zeros(blocks, blockCount)},
+          llvm::ArrayRef<AffineMap>{AffineMap::get(2, 0, d(1)),
+                                    AffineMap::get(2, 0, d(0))},
+          llvm::ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                              utils::IteratorType::reduction},
+          [&](OpBuilder &nb, Location l, ValueRange args) {
+            Value earlier = ult(nb, l, linalg::IndexOp::create(nb, l, 1),
+                                linalg::IndexOp::create(nb, l, 0));
+            Value add = arith::SelectOp::create(nb, l, earlier, args[0],
+                                                i64Constant(nb, l, 0));
+            linalg::YieldOp::create(
+                nb, l, Value(arith::AddIOp::create(nb, l, args[1], add)));
+          })
+          .getResult(0);
+  // Each element: its block's, plus those before it in its block.
+  Value start =
+      linalg::GenericOp::create(
+          b, loc, zeros(n, length).getType(), ValueRange{},
+          ValueRange{zeros(n, length)},
+          llvm::ArrayRef<AffineMap>{AffineMap::get(1, 0, d(0))},
+          llvm::ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+          [&](OpBuilder &nb, Location l, ValueRange) {
+            Value k = arith::DivUIOp::create(
+                nb, l, linalg::IndexOp::create(nb, l, 0), block(nb, l));
+            linalg::YieldOp::create(
+                nb, l, Value(tensor::ExtractOp::create(nb, l, before, k)));
+          })
+          .getResult(0);
+  return count(
+      start, kPrefixBlock,
+      [&](OpBuilder &nb, Location l, Value i, Value t) -> Value {
+        Value first = arith::MulIOp::create(
+            nb, l, arith::DivUIOp::create(nb, l, i, block(nb, l)),
+            block(nb, l));
+        return arith::AddIOp::create(nb, l, first, t);
+      },
+      [&](OpBuilder &nb, Location l, Value i, Value t) {
+        return ult(nb, l, t, arith::RemUIOp::create(nb, l, i, block(nb, l)));
+      });
 }
 
 LogicalResult convertNonZero(NodeContext &ctx) {

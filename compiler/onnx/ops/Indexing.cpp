@@ -676,6 +676,21 @@ FailureOr<Value> combine(NodeContext &ctx, OpBuilder &b, Location l,
   return failure();
 }
 
+/// What both scatters check first: data, indices and updates' element
+/// types, and the reduction, which it returns.
+FailureOr<std::string> scatterReduction(NodeContext &ctx) {
+  if (ctx.inputDType(2) != ctx.inputDType(0))
+    return ctx.emitError() << "updates and data differ in element type",
+           failure();
+  if (!isIntegerDType(ctx.inputDType(1)))
+    return ctx.emitError() << "indices must be integers", failure();
+  std::string reduction = ctx.attrString("reduction", "none");
+  if (reduction != "none" && reduction != "add" && reduction != "mul" &&
+      reduction != "max" && reduction != "min")
+    return (void)ctx.unsupported("reduction '" + reduction + "'"), failure();
+  return reduction;
+}
+
 /// ScatterND as a gather: each output element starts as the data's and
 /// folds in, in order, every update slice whose target is that element's (a
 /// reduction over all update slices, so quadratic: for the small scatters
@@ -685,14 +700,9 @@ LogicalResult convertScatterND(NodeContext &ctx) {
                           upd = ctx.inputShape(2);
   int64_t r = data.size();
   int32_t dtype = ctx.inputDType(0);
-  if (ctx.inputDType(2) != dtype)
-    return ctx.emitError() << "updates and data differ in element type";
-  if (!isIntegerDType(ctx.inputDType(1)))
-    return ctx.emitError() << "indices must be integers";
-  std::string reduction = ctx.attrString("reduction", "none");
-  if (reduction != "none" && reduction != "add" && reduction != "mul" &&
-      reduction != "max" && reduction != "min")
-    return ctx.unsupported("reduction '" + reduction + "'");
+  FailureOr<std::string> reduction = scatterReduction(ctx);
+  if (failed(reduction))
+    return failure();
   // Update loops: the indices' leading dimensions, each an update slice.
   int64_t depth = idx.empty() ? 0 : idx.back();
   if (idx.empty() || depth > r ||
@@ -757,7 +767,7 @@ LogicalResult convertScatterND(NodeContext &ctx) {
             update = tensor::ExtractOp::create(nb, l, updates, at);
             Value acc = args[1];
             FailureOr<Value> combined =
-                combine(ctx, nb, l, reduction, acc, update, isUnsigned);
+                combine(ctx, nb, l, *reduction, acc, update, isUnsigned);
             if (failed(combined)) {
               status = failure();
               combined = acc;
@@ -769,7 +779,7 @@ LogicalResult convertScatterND(NodeContext &ctx) {
           })
           .getResult(0);
   if (failed(status))
-    return ctx.unsupported("reduction '" + reduction + "'");
+    return ctx.unsupported("reduction '" + *reduction + "'");
   ctx.setOutput(0, result, dtype);
   return success();
 }
@@ -788,14 +798,9 @@ LogicalResult convertScatterElements(NodeContext &ctx) {
                           upd = ctx.inputShape(2);
   int64_t r = data.size();
   int32_t dtype = ctx.inputDType(0);
-  if (ctx.inputDType(2) != dtype)
-    return ctx.emitError() << "updates and data differ in element type";
-  if (!isIntegerDType(ctx.inputDType(1)))
-    return ctx.emitError() << "indices must be integers";
-  std::string reduction = ctx.attrString("reduction", "none");
-  if (reduction != "none" && reduction != "add" && reduction != "mul" &&
-      reduction != "max" && reduction != "min")
-    return ctx.unsupported("reduction '" + reduction + "'");
+  FailureOr<std::string> reduction = scatterReduction(ctx);
+  if (failed(reduction))
+    return failure();
   FailureOr<int64_t> normalized = ctx.normalizeAxis(ctx.attrInt("axis", 0), r);
   if (failed(normalized))
     return failure();
@@ -904,7 +909,7 @@ LogicalResult convertScatterElements(NodeContext &ctx) {
               match = arith::AndIOp::create(nb, l, match, inside);
             Value acc = args[1];
             FailureOr<Value> combined = combine(
-                ctx, nb, l, reduction, acc,
+                ctx, nb, l, *reduction, acc,
                 tensor::ExtractOp::create(nb, l, updates, at), isUnsigned);
             if (failed(combined)) {
               status = failure();
@@ -916,7 +921,7 @@ LogicalResult convertScatterElements(NodeContext &ctx) {
           })
           .getResult(0);
   if (failed(status))
-    return ctx.unsupported("reduction '" + reduction + "'");
+    return ctx.unsupported("reduction '" + *reduction + "'");
   ctx.setOutput(0, result, dtype);
   return success();
 }

@@ -3297,6 +3297,39 @@ def scatter_rows_dynamic():
 
 
 @case
+def scatter_rows_expanded():
+    """ScatterElements of whole rows (indices a column of row numbers
+    expanded over the row, as torchvision's MultiScaleRoIAlign merges its
+    levels): each output row finds the last update row naming it, then
+    reads it or the data's; repeated and negative row numbers, no update
+    rows at all, every row replaced, and data of other row counts."""
+    cst = lambda name, value: helper.make_node(  # noqa: E731
+        "Constant", [], [name], value=numpy_helper.from_array(value, name))
+    nodes = [cst("column", np.array([-1, 1], np.int64)),
+             helper.make_node("Reshape", ["rows", "column"], ["rows1"]),
+             helper.make_node("Shape", ["upd"], ["us"]),
+             helper.make_node("Expand", ["rows1", "us"], ["idx"]),
+             helper.make_node("ScatterElements", ["data", "idx", "upd"],
+                              ["out"], axis=0)]
+    model = dynamicGraph(nodes, [("data", ["n", 5]),
+                                 ("rows", ["k"], TensorProto.INT64),
+                                 ("upd", ["k", 5])],
+                         [("out", None)], {})
+    inputs, refs = Calls(), Calls()
+    rng = np.random.default_rng(630)
+    for n, rows in ((6, [4, -1, 4, 0]), (4, []), (5, [3, 1, 4, 0, 2]),
+                    (1, [0, 0])):
+        data = rand((n, 5), 631 + n)
+        upd = rng.standard_normal((len(rows), 5)).astype(np.float32)
+        inputs.append([data, np.array(rows, np.int64), upd])
+        out = data.astype(np.float64).copy()
+        for u, row in enumerate(rows):
+            out[row] = upd[u]
+        refs.append([out])
+    return model, inputs, refs
+
+
+@case
 def slice_to_a_count():
     """Slice of rows known per call up to another input's row count (a
     shape value: torchvision's box head keeps `[:n]` of its scores, n its

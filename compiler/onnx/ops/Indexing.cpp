@@ -784,6 +784,33 @@ LogicalResult convertScatterND(NodeContext &ctx) {
   return success();
 }
 
+/// Where ScatterElements' indices broadcast values that vary along the axis
+/// only (torchvision's merge of pooled rows expands a [k, 1, 1, 1] column of
+/// row numbers over each row's elements): the broadcast's source and how it
+/// is read (its results are the axis or 0).
+std::optional<std::pair<Value, AffineMap>> axisOnlyIndices(Value indices,
+                                                           int64_t axis) {
+  auto generic = indices.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() != 0)
+    return std::nullopt;
+  Block &body = generic.getRegion().front();
+  if (body.getOperations().size() != 1 ||
+      body.getTerminator()->getOperand(0) != body.getArgument(0) ||
+      !generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+           .isIdentity())
+    return std::nullopt;
+  AffineMap map = generic.getMatchingIndexingMap(generic.getDpsInputOperand(0));
+  for (AffineExpr e : map.getResults()) {
+    if (auto c = dyn_cast<AffineConstantExpr>(e); c && c.getValue() == 0)
+      continue;
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (!d || d.getPosition() != axis)
+      return std::nullopt;
+  }
+  return std::pair{generic.getDpsInputOperand(0)->get(), map};
+}
+
 /// ScatterElements (and opset 9's Scatter): an update can only land on
 /// the output element of its own coordinates off the axis, so each output
 /// element folds in, in order along the axis, the updates of its
@@ -865,6 +892,98 @@ LogicalResult convertScatterElements(NodeContext &ctx) {
   Value dataAxis = extent(input, axis);
   bool isUnsigned = isUnsignedDType(dtype);
   bool indexUnsigned = isUnsignedDType(ctx.inputDType(1));
+  // Indices that vary along the axis only, no reduction, and updates of
+  // the data's static extents off the axis: whole slices move. Each output
+  // slice finds the last update slice naming it (a max over the updates'
+  // axis), then every element reads that update's or the data's, from the
+  // two side by side (no read of an empty updates tensor): updates' axis
+  // times data's instead of times every element.
+  bool slicesMatch = true;
+  for (int64_t d = 0; d < r; ++d)
+    slicesMatch &=
+        d == axis || (!ShapedType::isDynamic(data[d]) &&
+                      !ShapedType::isDynamic(upd[d]) && data[d] == upd[d]);
+  std::optional<std::pair<Value, AffineMap>> rows =
+      axisOnlyIndices(indices, axis);
+  if (rows && slicesMatch && *reduction == "none") {
+    Type i64 = b.getI64Type();
+    auto [source, map] = *rows;
+    Value span = tensor::EmptyOp::create(
+        b, loc, llvm::ArrayRef<int64_t>{ShapedType::kDynamic}, b.getI8Type(),
+        ValueRange{along});
+    Value none =
+        linalg::FillOp::create(
+            b, loc, ValueRange{arith::ConstantIntOp::create(b, loc, 0, 64)},
+            ValueRange{tensor::EmptyOp::create(
+                b, loc, llvm::ArrayRef<int64_t>{data[axis]}, i64,
+                ShapedType::isDynamic(data[axis]) ? ValueRange{dataAxis}
+                                                  : ValueRange{})})
+            .getResult(0);
+    // last[o]: one past the last update slice whose index is o, or 0.
+    Value last =
+        linalg::GenericOp::create(
+            b, loc, none.getType(), span, none,
+            llvm::ArrayRef<AffineMap>{
+                AffineMap::get(2, 0, getAffineDimExpr(1, mctx)),
+                AffineMap::get(2, 0, getAffineDimExpr(0, mctx))},
+            llvm::ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                                utils::IteratorType::reduction},
+            [&](OpBuilder &nb, Location l, ValueRange args) {
+              Value u = linalg::IndexOp::create(nb, l, 1);
+              llvm::SmallVector<Value> at;
+              for (AffineExpr e : map.getResults())
+                at.push_back(isa<AffineDimExpr>(e) ? u : indexConst(nb, l, 0));
+              Value target = clampedIndex(
+                  nb, l, tensor::ExtractOp::create(nb, l, source, at), dataAxis,
+                  indexUnsigned);
+              Value hit =
+                  arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, target,
+                                        linalg::IndexOp::create(nb, l, 0));
+              Value next = arith::IndexCastOp::create(
+                  nb, l, i64,
+                  arith::AddIOp::create(nb, l, u, indexConst(nb, l, 1)));
+              Value candidate = arith::SelectOp::create(
+                  nb, l, hit, next, arith::ConstantIntOp::create(nb, l, 0, 64));
+              linalg::YieldOp::create(
+                  nb, l,
+                  Value(arith::MaxSIOp::create(nb, l, args[1], candidate)));
+            })
+            .getResult(0);
+    Value both =
+        tensor::ConcatOp::create(b, loc, axis, ValueRange{input, updates});
+    Value init =
+        tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, input),
+                                ctx.inputType(0).getElementType());
+    Value result =
+        linalg::GenericOp::create(
+            b, loc, init.getType(), ValueRange{}, init,
+            llvm::ArrayRef<AffineMap>{
+                AffineMap::getMultiDimIdentityMap(r, mctx)},
+            llvm::SmallVector<utils::IteratorType>(
+                r, utils::IteratorType::parallel),
+            [&](OpBuilder &nb, Location l, ValueRange) {
+              llvm::SmallVector<Value> at;
+              for (int64_t d = 0; d < r; ++d)
+                at.push_back(linalg::IndexOp::create(nb, l, d));
+              Value found = arith::IndexCastOp::create(
+                  nb, l, nb.getIndexType(),
+                  tensor::ExtractOp::create(nb, l, last, ValueRange{at[axis]}));
+              // Update slice found - 1 sits past the data's slices.
+              Value fromUpdates = arith::SubIOp::create(
+                  nb, l, arith::AddIOp::create(nb, l, dataAxis, found),
+                  indexConst(nb, l, 1));
+              Value any =
+                  arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ugt, found,
+                                        indexConst(nb, l, 0));
+              at[axis] =
+                  arith::SelectOp::create(nb, l, any, fromUpdates, at[axis]);
+              linalg::YieldOp::create(
+                  nb, l, Value(tensor::ExtractOp::create(nb, l, both, at)));
+            })
+            .getResult(0);
+    ctx.setOutput(0, result, dtype);
+    return success();
+  }
   // An operand spanning the axis of the updates gives linalg its size.
   Value span = tensor::EmptyOp::create(
       b, loc, llvm::ArrayRef<int64_t>{ShapedType::kDynamic}, b.getI8Type(),

@@ -232,8 +232,14 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
           return op.emitError() << "reshape of " << *b << " bytes into " << *a;
         plan.ShapeChecks.push_back({*viewBytes, *sourceBytes});
       }
-      slices[op.getResult(0)] = it->second;
-      virtualRanges[op.getResult(0)] = virtualRanges[source];
+      // Copies first: inserting into a DenseMap may move its entries, so a
+      // reference into the same map (`it`, or `map[source]` evaluated
+      // before `map[result]`) would be read after it was freed (valgrind
+      // showed the module then bound garbage: "unknown storage kind 192").
+      BufferSlice slice = it->second;
+      schema::StepAccess range = virtualRanges.lookup(source);
+      slices[op.getResult(0)] = slice;
+      virtualRanges[op.getResult(0)] = range;
       continue;
     }
     if (std::optional<uint64_t> offset = aliasByteOffset(&op)) {
@@ -254,7 +260,9 @@ FailureOr<HostPlan> planDynamicHostFunction(func::FuncOp func,
           tensorByteSize(cast<RankedTensorType>(op.getResult(0).getType()));
       view.LengthNode = schema::kNoShapeNode;
       slices[op.getResult(0)] = view;
-      virtualRanges[op.getResult(0)] = virtualRanges[source];
+      // A copy first, as for reshapes above.
+      schema::StepAccess range = virtualRanges.lookup(source);
+      virtualRanges[op.getResult(0)] = range;
       continue;
     }
     auto call = dyn_cast<func::CallOp>(op);

@@ -892,6 +892,10 @@ LogicalResult convertScatterElements(NodeContext &ctx) {
   Value dataAxis = extent(input, axis);
   bool isUnsigned = isUnsignedDType(dtype);
   bool indexUnsigned = isUnsignedDType(ctx.inputDType(1));
+  // An operand spanning the axis of the updates gives linalg its size.
+  Value span = tensor::EmptyOp::create(
+      b, loc, llvm::ArrayRef<int64_t>{ShapedType::kDynamic}, b.getI8Type(),
+      ValueRange{along});
   // Indices that vary along the axis only, no reduction, and updates of
   // the data's static extents off the axis: whole slices move. Each output
   // slice finds the last update slice naming it (a max over the updates'
@@ -908,9 +912,6 @@ LogicalResult convertScatterElements(NodeContext &ctx) {
   if (rows && slicesMatch && *reduction == "none") {
     Type i64 = b.getI64Type();
     auto [source, map] = *rows;
-    Value span = tensor::EmptyOp::create(
-        b, loc, llvm::ArrayRef<int64_t>{ShapedType::kDynamic}, b.getI8Type(),
-        ValueRange{along});
     Value none =
         linalg::FillOp::create(
             b, loc, ValueRange{arith::ConstantIntOp::create(b, loc, 0, 64)},
@@ -984,10 +985,6 @@ LogicalResult convertScatterElements(NodeContext &ctx) {
     ctx.setOutput(0, result, dtype);
     return success();
   }
-  // An operand spanning the axis of the updates gives linalg its size.
-  Value span = tensor::EmptyOp::create(
-      b, loc, llvm::ArrayRef<int64_t>{ShapedType::kDynamic}, b.getI8Type(),
-      ValueRange{along});
   llvm::SmallVector<utils::IteratorType> iterators(
       r, utils::IteratorType::parallel);
   iterators.push_back(utils::IteratorType::reduction);

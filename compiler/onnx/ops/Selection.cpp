@@ -433,10 +433,10 @@ Value prefixCount(OpBuilder &b, Location loc, Value flat, int64_t n) {
           })
           .getResult(0);
   // Each element: its block's, plus those before it in its block.
+  Value startInit = zeros(n, length);
   Value start =
       linalg::GenericOp::create(
-          b, loc, zeros(n, length).getType(), ValueRange{},
-          ValueRange{zeros(n, length)},
+          b, loc, startInit.getType(), ValueRange{}, ValueRange{startInit},
           llvm::ArrayRef<AffineMap>{AffineMap::get(1, 0, d(0))},
           llvm::ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
           [&](OpBuilder &nb, Location l, ValueRange) {

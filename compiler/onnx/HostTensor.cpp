@@ -179,9 +179,29 @@ HostTensor HostTensor::fromDoubles(int32_t dtype, llvm::ArrayRef<int64_t> shape,
   return HostTensor(dtype, shape, std::move(bytes));
 }
 
-int64_t HostTensor::intAt(int64_t i) const {
-  const char *p = Data + i * dtypeByteSize(DType);
-  switch (DType) {
+namespace {
+
+int64_t loadInt(int32_t dtype, const char *p);
+
+double loadDouble(int32_t dtype, const char *p) {
+  switch (dtype) {
+  case Float:
+    return load<float>(p);
+  case Double:
+    return load<double>(p);
+  case Float16:
+    return halfToDouble(load<uint16_t>(p), llvm::APFloat::IEEEhalf());
+  case BFloat16:
+    return halfToDouble(load<uint16_t>(p), llvm::APFloat::BFloat());
+  case UInt64:
+    return static_cast<double>(load<uint64_t>(p));
+  default:
+    return static_cast<double>(loadInt(dtype, p));
+  }
+}
+
+int64_t loadInt(int32_t dtype, const char *p) {
+  switch (dtype) {
   case Bool:
     return load<uint8_t>(p) != 0;
   case UInt8:
@@ -200,26 +220,30 @@ int64_t HostTensor::intAt(int64_t i) const {
   case Int64:
     return load<int64_t>(p);
   default:
-    return truncateToInt(doubleAt(i));
+    return truncateToInt(loadDouble(dtype, p));
   }
 }
 
+} // namespace
+
+double roundedToDType(int32_t dtype, double v) {
+  char bytes[8];
+  storeDouble(dtype, bytes, v);
+  return loadDouble(dtype, bytes);
+}
+
+int64_t wrappedToDType(int32_t dtype, int64_t v) {
+  char bytes[8];
+  storeInt(dtype, bytes, v);
+  return loadInt(dtype, bytes);
+}
+
+int64_t HostTensor::intAt(int64_t i) const {
+  return loadInt(DType, Data + i * dtypeByteSize(DType));
+}
+
 double HostTensor::doubleAt(int64_t i) const {
-  const char *p = Data + i * dtypeByteSize(DType);
-  switch (DType) {
-  case Float:
-    return load<float>(p);
-  case Double:
-    return load<double>(p);
-  case Float16:
-    return halfToDouble(load<uint16_t>(p), llvm::APFloat::IEEEhalf());
-  case BFloat16:
-    return halfToDouble(load<uint16_t>(p), llvm::APFloat::BFloat());
-  case UInt64:
-    return static_cast<double>(load<uint64_t>(p));
-  default:
-    return static_cast<double>(intAt(i));
-  }
+  return loadDouble(DType, Data + i * dtypeByteSize(DType));
 }
 
 llvm::SmallVector<int64_t> HostTensor::toInt64s() const {

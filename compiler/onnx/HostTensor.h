@@ -22,6 +22,12 @@ namespace kiln::onnx_import {
 /// Elements of `shape` (1 for a scalar), INT64_MAX when that overflows.
 int64_t numElementsOf(llvm::ArrayRef<int64_t> shape);
 
+/// `v` as an element of `dtype` holds it, as storing and loading it would:
+/// floats rounded to nearest (even), integers from a float truncated.
+double roundedToDType(int32_t dtype, double v);
+/// `v` as an integer element of `dtype` holds it (two's complement wrap).
+int64_t wrappedToDType(int32_t dtype, int64_t v);
+
 /// Row-major little-endian bytes of one ONNX element type (one byte per
 /// bool), shared between copies.
 class HostTensor {

@@ -52,10 +52,12 @@ ELEMENTWISE = {
 
 # Shape arithmetic beyond elementwise ops that the importer evaluates on
 # constants too (a detector's image sizes: ReduceMax of constants, anchors
-# by Tile). ReduceLogSumExp is left to run time.
+# by Tile; a shifted-window attention mask written by ScatterND).
+# ReduceLogSumExp is left to run time.
 SHAPE_ARITHMETIC = {
     "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceMax", "ReduceMean",
     "ReduceMin", "ReduceProd", "ReduceSum", "ReduceSumSquare", "Tile",
+    "Scatter", "ScatterElements", "ScatterND",
 }
 
 

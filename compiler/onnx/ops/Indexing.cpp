@@ -16,6 +16,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <cmath>
+#include <optional>
+
 using namespace mlir;
 
 namespace kiln::onnx_import {
@@ -695,17 +698,13 @@ FailureOr<std::string> scatterReduction(NodeContext &ctx) {
 /// folds in, in order, every update slice whose target is that element's (a
 /// reduction over all update slices, so quadratic: for the small scatters
 /// models make).
-LogicalResult convertScatterND(NodeContext &ctx) {
+/// ScatterND's index depth (the indices' last extent: how many leading data
+/// dimensions an index names), once the shapes are checked to fit.
+FailureOr<int64_t> scatterNDDepth(NodeContext &ctx) {
   llvm::ArrayRef<int64_t> data = ctx.inputShape(0), idx = ctx.inputShape(1),
                           upd = ctx.inputShape(2);
-  int64_t r = data.size();
-  int32_t dtype = ctx.inputDType(0);
-  FailureOr<std::string> reduction = scatterReduction(ctx);
-  if (failed(reduction))
-    return failure();
-  // Update loops: the indices' leading dimensions, each an update slice.
   int64_t depth = idx.empty() ? 0 : idx.back();
-  if (idx.empty() || depth > r ||
+  if (idx.empty() || depth > static_cast<int64_t>(data.size()) ||
       upd != llvm::ArrayRef<int64_t>([&] {
         llvm::SmallVector<int64_t> s(idx.drop_back());
         llvm::append_range(s, data.drop_front(depth));
@@ -713,7 +712,162 @@ LogicalResult convertScatterND(NodeContext &ctx) {
       }()))
     return ctx.emitError() << "indices " << shapeString(idx) << " and updates "
                            << shapeString(upd) << " do not fit data "
-                           << shapeString(data);
+                           << shapeString(data),
+           failure();
+  return depth;
+}
+
+/// A constant index along a dimension of `dim` elements, made non-negative;
+/// an error naming the node where it is out of range (the converters clamp
+/// at run time, where an error cannot be raised).
+FailureOr<int64_t> constantIndex(NodeContext &ctx, int64_t index, int64_t dim,
+                                 int64_t axis) {
+  if (index < -dim || index >= dim)
+    return ctx.emitError() << "index " << index
+                           << " is out of range for dimension " << axis
+                           << " of size " << dim,
+           failure();
+  return index < 0 ? index + dim : index;
+}
+
+/// The scatters evaluated at import where data, indices and updates are all
+/// constants (a shifted-window attention mask, written region by region
+/// into a zero tensor: a dispatch each at run time otherwise). Updates apply
+/// in order, each rounded to the data's type as the run time's would be,
+/// so the last one to name an element wins and reductions round per step.
+class ConstantScatter {
+public:
+  /// Null where the node is not such a scatter, or combines values of a
+  /// type it leaves to the run time (booleans, uint64); failure after an
+  /// error about its types or reduction.
+  static FailureOr<std::optional<ConstantScatter>> of(NodeContext &ctx) {
+    FailureOr<std::string> reduction = scatterReduction(ctx);
+    if (failed(reduction))
+      return failure();
+    for (size_t i = 0; i < 3; ++i)
+      if (!ctx.constantInput(i))
+        return std::optional<ConstantScatter>();
+    const HostTensor &data = *ctx.constantInput(0);
+    int32_t dtype = data.dtype();
+    if (data.numElements() > kMaxFoldElements ||
+        ctx.constantInput(1)->numElements() > kMaxFoldElements ||
+        ctx.constantInput(2)->numElements() > kMaxFoldElements ||
+        (*reduction != "none" &&
+         (dtype == Bool || dtype == UInt64 || !dtypeByteSize(dtype))))
+      return std::optional<ConstantScatter>();
+    return std::optional<ConstantScatter>(
+        ConstantScatter(data, *ctx.constantInput(2), *reduction));
+  }
+
+  /// Combines `count` elements of the updates from flat position `from`
+  /// into the result from flat position `at`.
+  void apply(int64_t at, int64_t from, int64_t count) {
+    if (Reduction == "none") {
+      std::copy_n(Updates.bytes().data() + from * ElementBytes,
+                  count * ElementBytes, Bytes.data() + at * ElementBytes);
+      return;
+    }
+    for (int64_t i = 0; i < count; ++i) {
+      if (isFloatDType(DType))
+        Doubles[at + i] = roundedToDType(
+            DType, combined(Doubles[at + i], Updates.doubleAt(from + i)));
+      else
+        Ints[at + i] = wrappedToDType(
+            DType, combined(Ints[at + i], Updates.intAt(from + i)));
+    }
+  }
+
+  HostTensor result() const {
+    llvm::SmallVector<int64_t> shape(Shape);
+    if (Reduction == "none")
+      return HostTensor(DType, shape, Bytes);
+    return isFloatDType(DType) ? HostTensor::fromDoubles(DType, shape, Doubles)
+                               : HostTensor::fromInt64s(DType, shape, Ints);
+  }
+
+private:
+  ConstantScatter(const HostTensor &data, const HostTensor &updates,
+                  llvm::StringRef reduction)
+      : Updates(updates), Reduction(reduction), DType(data.dtype()),
+        ElementBytes(dtypeByteSize(data.dtype())), Shape(data.shape()) {
+    if (reduction == "none")
+      Bytes.assign(data.bytes().begin(), data.bytes().end());
+    else if (isFloatDType(DType))
+      Doubles = data.toDoubles();
+    else
+      Ints = data.toInt64s();
+  }
+
+  double combined(double old, double update) const {
+    if (Reduction == "add")
+      return old + update;
+    if (Reduction == "mul")
+      return old * update;
+    // arith.maximumf and minimumf: NaN wins.
+    if (std::isnan(old) || std::isnan(update))
+      return std::nan("");
+    return Reduction == "max" ? std::max(old, update) : std::min(old, update);
+  }
+  int64_t combined(int64_t old, int64_t update) const {
+    // Sums and products wrap, as the run time's integers do.
+    if (Reduction == "add")
+      return static_cast<int64_t>(static_cast<uint64_t>(old) +
+                                  static_cast<uint64_t>(update));
+    if (Reduction == "mul")
+      return static_cast<int64_t>(static_cast<uint64_t>(old) *
+                                  static_cast<uint64_t>(update));
+    return Reduction == "max" ? std::max(old, update) : std::min(old, update);
+  }
+
+  HostTensor Updates;
+  std::string Reduction;
+  int32_t DType;
+  int64_t ElementBytes;
+  llvm::SmallVector<int64_t> Shape;
+  std::vector<char> Bytes;
+  std::vector<double> Doubles;
+  llvm::SmallVector<int64_t> Ints;
+};
+
+FailureOr<bool> foldScatterND(NodeContext &ctx) {
+  FailureOr<std::optional<ConstantScatter>> scatter = ConstantScatter::of(ctx);
+  if (failed(scatter) || !*scatter)
+    return failed(scatter) ? FailureOr<bool>(failure()) : false;
+  FailureOr<int64_t> depth = scatterNDDepth(ctx);
+  if (failed(depth))
+    return failure();
+  const HostTensor &indices = *ctx.constantInput(1);
+  llvm::ArrayRef<int64_t> shape = ctx.constantInput(0)->shape();
+  int64_t slice = numElementsOf(shape.drop_front(*depth));
+  // Slice u of the updates goes to the data slice its depth indices name.
+  for (int64_t u = 0, e = numElementsOf(indices.shape().drop_back()); u < e;
+       ++u) {
+    int64_t offset = 0;
+    for (int64_t t = 0; t < *depth; ++t) {
+      FailureOr<int64_t> at =
+          constantIndex(ctx, indices.intAt(u * *depth + t), shape[t], t);
+      if (failed(at))
+        return failure();
+      offset = offset * shape[t] + *at;
+    }
+    (*scatter)->apply(offset * slice, u * slice, slice);
+  }
+  ctx.setOutput(0, (*scatter)->result());
+  return true;
+}
+
+LogicalResult convertScatterND(NodeContext &ctx) {
+  llvm::ArrayRef<int64_t> data = ctx.inputShape(0), idx = ctx.inputShape(1);
+  int64_t r = data.size();
+  int32_t dtype = ctx.inputDType(0);
+  FailureOr<std::string> reduction = scatterReduction(ctx);
+  if (failed(reduction))
+    return failure();
+  // Update loops: the indices' leading dimensions, each an update slice.
+  FailureOr<int64_t> checkedDepth = scatterNDDepth(ctx);
+  if (failed(checkedDepth))
+    return failure();
+  int64_t depth = *checkedDepth;
   llvm::SmallVector<int64_t> updateLoops(idx.begin(), idx.end() - 1);
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
@@ -820,6 +974,69 @@ std::optional<std::pair<Value, AffineMap>> axisOnlyIndices(Value indices,
 /// Any extent may be known per call only (rois counted per call): the
 /// indices must then match the updates and not pass the data off the axis,
 /// checked per call.
+/// ScatterElements' axis, once the shapes known here are checked to fit
+/// (extents known per call only are checked by the call).
+FailureOr<int64_t> scatterElementsAxis(NodeContext &ctx) {
+  llvm::ArrayRef<int64_t> data = ctx.inputShape(0), idx = ctx.inputShape(1),
+                          upd = ctx.inputShape(2);
+  int64_t r = data.size();
+  FailureOr<int64_t> axis = ctx.normalizeAxis(ctx.attrInt("axis", 0), r);
+  if (failed(axis))
+    return failure();
+  if (static_cast<int64_t>(idx.size()) != r ||
+      static_cast<int64_t>(upd.size()) != r)
+    return ctx.emitError() << "indices " << shapeString(idx) << " and updates "
+                           << shapeString(upd) << " must have data's rank",
+           failure();
+  for (int64_t d = 0; d < r; ++d) {
+    bool known =
+        !ShapedType::isDynamic(idx[d]) && !ShapedType::isDynamic(upd[d]);
+    if ((known && idx[d] != upd[d]) ||
+        (d != *axis && !ShapedType::isDynamic(upd[d]) &&
+         !ShapedType::isDynamic(data[d]) && upd[d] > data[d]))
+      return ctx.emitError()
+                 << "indices " << shapeString(idx) << " and updates "
+                 << shapeString(upd) << " must match and fit data "
+                 << shapeString(data) << " off axis " << *axis,
+             failure();
+  }
+  return axis;
+}
+
+FailureOr<bool> foldScatterElements(NodeContext &ctx) {
+  FailureOr<std::optional<ConstantScatter>> scatter = ConstantScatter::of(ctx);
+  if (failed(scatter) || !*scatter)
+    return failed(scatter) ? FailureOr<bool>(failure()) : false;
+  FailureOr<int64_t> axis = scatterElementsAxis(ctx);
+  if (failed(axis))
+    return failure();
+  const HostTensor &indices = *ctx.constantInput(1);
+  llvm::ArrayRef<int64_t> shape = ctx.constantInput(0)->shape();
+  llvm::ArrayRef<int64_t> updates = indices.shape();
+  // Update element i goes to its own position in the data, but with the
+  // axis coordinate its index names.
+  int64_t rank = shape.size();
+  for (int64_t i = 0, e = indices.numElements(); i < e; ++i) {
+    int64_t rest = i, offset = 0, stride = 1;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      int64_t coordinate = rest % updates[d];
+      rest /= updates[d];
+      if (d == *axis) {
+        FailureOr<int64_t> at =
+            constantIndex(ctx, indices.intAt(i), shape[d], d);
+        if (failed(at))
+          return failure();
+        coordinate = *at;
+      }
+      offset += coordinate * stride;
+      stride *= shape[d];
+    }
+    (*scatter)->apply(offset, i, 1);
+  }
+  ctx.setOutput(0, (*scatter)->result());
+  return true;
+}
+
 LogicalResult convertScatterElements(NodeContext &ctx) {
   llvm::ArrayRef<int64_t> data = ctx.inputShape(0), idx = ctx.inputShape(1),
                           upd = ctx.inputShape(2);
@@ -828,25 +1045,10 @@ LogicalResult convertScatterElements(NodeContext &ctx) {
   FailureOr<std::string> reduction = scatterReduction(ctx);
   if (failed(reduction))
     return failure();
-  FailureOr<int64_t> normalized = ctx.normalizeAxis(ctx.attrInt("axis", 0), r);
-  if (failed(normalized))
+  FailureOr<int64_t> checkedAxis = scatterElementsAxis(ctx);
+  if (failed(checkedAxis))
     return failure();
-  const int64_t axis = *normalized;
-  if (static_cast<int64_t>(idx.size()) != r ||
-      static_cast<int64_t>(upd.size()) != r)
-    return ctx.emitError() << "indices " << shapeString(idx) << " and updates "
-                           << shapeString(upd) << " must have data's rank";
-  for (int64_t d = 0; d < r; ++d) {
-    bool known =
-        !ShapedType::isDynamic(idx[d]) && !ShapedType::isDynamic(upd[d]);
-    if ((known && idx[d] != upd[d]) ||
-        (d != axis && !ShapedType::isDynamic(upd[d]) &&
-         !ShapedType::isDynamic(data[d]) && upd[d] > data[d]))
-      return ctx.emitError()
-             << "indices " << shapeString(idx) << " and updates "
-             << shapeString(upd) << " must match and fit data "
-             << shapeString(data) << " off axis " << axis;
-  }
+  const int64_t axis = *checkedAxis;
   OpBuilder &b = ctx.builder();
   Location loc = ctx.loc();
   MLIRContext *mctx = ctx.context();
@@ -1124,6 +1326,9 @@ void registerIndexingOps(OpRegistry &registry) {
   // Scatter (opsets 9 and 10) is ScatterElements under its older name.
   registry.add("Scatter", convertScatterElements);
   registry.add("ScatterND", convertScatterND);
+  registry.addFolder("ScatterElements", foldScatterElements);
+  registry.addFolder("Scatter", foldScatterElements);
+  registry.addFolder("ScatterND", foldScatterND);
 }
 
 } // namespace kiln::onnx_import

@@ -1048,6 +1048,29 @@ def gather_elements_index_out_of_range(p):
         [i64("idx", [[0, 7], [1, 0]])]))
 
 
+@case("scatternd_constant_index_out_of_range", "scatternd_oob")
+def scatternd_constant_index_out_of_range(p):
+    """ScatterND of constants (evaluated at import) writing row 9 of a
+    [4, 3] tensor."""
+    return p.save(model(
+        [node("ScatterND", ["data", "idx", "upd"], ["y"], "scatternd_oob")],
+        [], [vi("y", FLOAT, None)],
+        [f32("data", np.zeros((4, 3))), i64("idx", [[1], [9]]),
+         f32("upd", np.ones((2, 3)))]))
+
+
+@case("scatter_elements_constant_index_out_of_range", "scatter_elements_oob")
+def scatter_elements_constant_index_out_of_range(p):
+    """ScatterElements of constants (evaluated at import) at index -5 of an
+    axis of 4."""
+    return p.save(model(
+        [node("ScatterElements", ["data", "idx", "upd"], ["y"],
+              "scatter_elements_oob", axis=1)],
+        [], [vi("y", FLOAT, None)],
+        [f32("data", np.zeros((2, 4))), i64("idx", [[0, -5]]),
+         f32("upd", [[1, 2]])]))
+
+
 def _range(p, name, start, limit, delta, dtype=np.float32):
     elem = (INT64 if dtype == np.int64 else FLOAT)
     return p.save(model(

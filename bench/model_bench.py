@@ -98,7 +98,7 @@ ZOO_ROWS = tuple(
         ("densenet121", "DenseNet-121"), ("efficientnet_b0", "EfficientNet-B0"),
         ("mobilenet_v3_large", "MobileNetV3-Large"),
         ("regnet_y_400mf", "RegNetY-400MF"), ("mnasnet1_0", "MNASNet 1.0"),
-        ("squeezenet1_1", "SqueezeNet 1.1"))
+        ("squeezenet1_1", "SqueezeNet 1.1"), ("convnext_tiny", "ConvNeXt-T"))
     for row in ((name, f"{label} f32 batch 1"),
                 (f"{name}_b32", f"{label} f32 batch 32")))
 # A row's --precision, by the suffix of its name, and the exported model
@@ -112,7 +112,11 @@ def precision_of(model):
         if model.endswith(suffix):
             return model[:-len(suffix)], precision
     return model, None
-LABELS = dict(ROWS + ZOO_ROWS)
+# Larger models, named with --models: torchvision's Swin-T (shifted-window
+# attention) in f32 and f16 at batch 1.
+EXTRA_ROWS = (("swin_t", "Swin-T f32 batch 1"),
+              ("swin_t_f16", "Swin-T f16 batch 1"))
+LABELS = dict(ROWS + ZOO_ROWS + EXTRA_ROWS)
 PROFILE_DEFAULT = "vit,gpt,resnet50_b32_f16"
 # Inputs up to this size travel in a pack; larger ones are regenerated
 # from their seed where the kit is run (and checked against their digest).

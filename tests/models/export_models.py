@@ -86,7 +86,8 @@ SEED = 20261123
 # random weights (bench/model_bench.py's zoo rows): channel shuffles,
 # concatenations, squeeze-and-excitation, grouped convolutions.
 ZOO = ("shufflenet_v2_x1_0", "googlenet", "densenet121", "efficientnet_b0",
-       "mobilenet_v3_large", "regnet_y_400mf", "mnasnet1_0", "squeezenet1_1")
+       "mobilenet_v3_large", "regnet_y_400mf", "mnasnet1_0", "squeezenet1_1",
+       "convnext_tiny")
 ARCHITECTURES = ("mobilenetv2", "resnet50", "encoder", "swin_t",
                  *transformer_models.NAMES, *ZOO)
 # What is exported without --models (ctest onnx_models_local).
@@ -155,6 +156,14 @@ def build(name):
         shape = (1, 3, 224, 224)
     elif name in ZOO:
         model, shape = getattr(torchvision.models, name)(), (1, 3, 224, 224)
+        if name == "convnext_tiny":
+            # Layer scales start at 1e-6, which leaves every block's
+            # branch out of the output; give them weight so a wrong branch
+            # shows.
+            with torch.no_grad():
+                for param_name, param in model.named_parameters():
+                    if param_name.endswith("layer_scale"):
+                        param.uniform_(0.1, 0.5, generator=generator)
     elif name == "encoder":
         layer = torch.nn.TransformerEncoderLayer(
             d_model=64, nhead=4, dim_feedforward=128, dropout=0.0,

@@ -1333,11 +1333,21 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
     // rather than 256 (MLP up-projection 19.9 -> 15.9 us under ncu, QKV
     // 16.3 -> 10.6, the model 467 -> 393 us). Not yet for convolutions,
     // whose networks (ResNet50 and MobileNetV2 in f32) were not measured
-    // with it.
-    for (const MmaTile &sliced : kSlicedFmaTiles)
-      if (!c->ImplicitGemm && c->K >= 2 * sliced.BK &&
-          busiestLoad(*c, sliced, target) < busiestLoad(*c, *tile, target))
-        tile = sliced;
+    // with it. Only for a grid of two waves at most: over more, waves no
+    // longer leave processors idle and a tile's own rate decides, where a
+    // sliced tile's 4 x 4 outputs a thread wait on shared loads (4096^3 on
+    // an H200: 64 x 32 sliced 4.51 ms, 128 x 128 3.60, cuBLAS 2.70).
+    if (workgroupCount(*c, *tile) <= 2 * target.ProcessorCount)
+      for (const MmaTile &sliced : kSlicedFmaTiles)
+        if (!c->ImplicitGemm && c->K >= 2 * sliced.BK &&
+            busiestLoad(*c, sliced, target) < busiestLoad(*c, *tile, target))
+          tile = sliced;
+    // A matmul's tile of 256 threads runs two workgroups a processor: the
+    // back end then keeps a thread to 128 registers (128 x 128: 129, one
+    // workgroup of 8 warps a processor, too few to hide the shared loads).
+    // Not yet for convolutions, whose networks were not measured with it.
+    if (!c->ImplicitGemm && tile->threads() >= 256 && tile->Slices <= 1)
+      tile->WorkgroupsPerProcessor = 2;
     return buildKernel(func, *c, *tile, /*instruction=*/nullptr, symbols);
   }
   StringRef operandName = operand.isF32()    ? "tf32"

@@ -131,6 +131,17 @@ func.func @linalg_matmul_f16_tensor_cores(%a: tensor<256x96xf16>, %b: tensor<96x
   return %1 : tensor<256x384xf32>
 }
 
+// IEEE f32 over more than two waves of 128 x 128 tiles on an H100 (33 x 9
+// = 297 workgroups): the CUDA cores' 8 x 8 outputs a thread, unsliced, two
+// workgroups a processor; 4100 rows leave the last tile 4 rows.
+func.func @linalg_matmul_f32_many_waves(%a: tensor<4100x64xf32>, %b: tensor<64x1152xf32>) -> tensor<4100x1152xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4100x1152xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<4100x1152xf32>) -> tensor<4100x1152xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<4100x64xf32>, tensor<64x1152xf32>) outs(%c : tensor<4100x1152xf32>) -> tensor<4100x1152xf32>
+  return %0 : tensor<4100x1152xf32>
+}
+
 // Large enough for 128 x 128 tensor-core tiles (16 x 8 = 128 workgroups).
 func.func @linalg_matmul_f16_tensor_cores_large(%a: tensor<2048x64xf16>, %b: tensor<64x1024xf16>) -> tensor<2048x1024xf32> {
   %zero = arith.constant 0.0 : f32

@@ -225,10 +225,11 @@ constexpr MmaTile fmaTile(int64_t bm, int64_t bn, int64_t tm, int64_t tn,
   tile.TN = tn;
   return tile;
 }
+// The FMA tile large grids take (chooseFmaTile).
+constexpr MmaTile kWideFmaTile = fmaTile(128, 64, 8, 4, 3);
 constexpr MmaTile kFmaTiles[] = {
-    fmaTile(128, 128, 8, 8, 2), fmaTile(128, 64, 8, 4, 3),
-    fmaTile(64, 64, 4, 4, 4), fmaTile(64, 32, 4, 4, 4),
-    fmaTile(32, 32, 4, 4, 4)};
+    fmaTile(128, 128, 8, 8, 2), kWideFmaTile, fmaTile(64, 64, 4, 4, 4),
+    fmaTile(64, 32, 4, 4, 4), fmaTile(32, 32, 4, 4, 4)};
 // The small FMA tiles sliced along K into 256 threads: a grid of fewer
 // workgroups than processors times 256 threads (a transformer's projections
 // over 64 to 200 tokens, 84 workgroups of 64 threads for the ViT's) leaves
@@ -379,6 +380,63 @@ std::optional<MmaTile> chooseTile(const Contraction &c, const GpuTarget &target,
     }
   }
   return best;
+}
+
+// The CUDA cores' tile for an IEEE f32 contraction: chooseTile's, then
+// adjusted for what the grid leaves each processor. Measured on an H200
+// against each other over ConvNeXt-T's MLP GEMMs at batch 32 and 4096^3
+// (bench/README.md).
+std::optional<MmaTile> chooseFmaTile(const Contraction &c,
+                                     const GpuTarget &target) {
+  std::optional<MmaTile> tile = chooseTile(c, target, kFmaTiles);
+  if (!tile)
+    return std::nullopt;
+  int64_t processors = target.ProcessorCount;
+  // A grid of fewer threads than kSlicedThreads a processor takes the
+  // tile's K-sliced twin where one exists and K has two of its steps.
+  if (workgroupCount(c, *tile) * tile->threads() < processors * kSlicedThreads)
+    for (const MmaTile &sliced : kSlicedFmaTiles)
+      if (sliced.BM == tile->BM && sliced.BN == tile->BN &&
+          c.K >= 2 * sliced.BK)
+        tile = sliced;
+  // A smaller sliced tile where it leaves the busiest processor fewer
+  // outputs: the ViT's projections over 197 tokens, 64 x 32 tiles in 192
+  // or 144 workgroups, two on some processors, take 32 x 32 in 336 or
+  // 252, three or two a processor of half the outputs and 224 rows
+  // rather than 256 (MLP up-projection 19.9 -> 15.9 us under ncu, QKV
+  // 16.3 -> 10.6, the model 467 -> 393 us). Not yet for convolutions,
+  // whose networks (ResNet50 and MobileNetV2 in f32) were not measured
+  // with it. Not over more than two waves of a tile that fits N exactly
+  // either: waves then leave no processor idle and a tile's own rate
+  // decides, where a sliced tile's 4 x 4 outputs a thread wait on shared
+  // loads (6272 x 384 by 384 x 1536: 64 x 32 sliced 252 us, 128 x 128
+  // 245; 4096^3: 4.51 ms, 3.60).
+  bool manyWaves =
+      workgroupCount(c, *tile) > 2 * processors && c.N % tile->BN == 0;
+  if (!manyWaves)
+    for (const MmaTile &sliced : kSlicedFmaTiles)
+      if (!c.ImplicitGemm && c.K >= 2 * sliced.BK &&
+          busiestLoad(c, sliced, target) < busiestLoad(c, *tile, target))
+        tile = sliced;
+  if (c.ImplicitGemm)
+    return tile;
+  // 128 x 64 (8 x 4 outputs a thread) runs fastest of all where its grid
+  // has four workgroups a processor or more, N is whole tiles and K a few
+  // steps: 25088 x 192 by 192 x 768 228 -> 204 us (cuBLAS 211), 6272 x
+  // 384 by 384 x 1536 245 -> 195 (203), 1568 x 768 by 768 x 3072 272 ->
+  // 232 (217), 4096^3 3.60 -> 3.44 ms. Over fewer workgroups its last wave
+  // leaves processors idle (6272 x 1536 by 1536 x 384, 294 of them: 242 ->
+  // 270 us); over 6 K steps 128 x 128 computes more a prologue.
+  if (c.N % kWideFmaTile.BN == 0 && c.K >= 8 * kWideFmaTile.BK &&
+      workgroupCount(c, kWideFmaTile) >= 4 * processors)
+    tile = kWideFmaTile;
+  // A matmul's tile of 256 threads runs two workgroups a processor: the
+  // back end then keeps a thread to 128 registers (128 x 128: 129, one
+  // workgroup of 8 warps a processor, too few to hide the shared loads).
+  // Not yet for convolutions, whose networks were not measured with it.
+  if (tile->threads() >= 256 && tile->Slices <= 1)
+    tile->WorkgroupsPerProcessor = 2;
+  return tile;
 }
 
 // kWgmmaTiles in the order chooseTile prefers them for `c`: as listed
@@ -1315,39 +1373,9 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
   if (operand.isF32() && !allowTf32) {
     if (c->M < 32 || c->N < 32)
       return failure();
-    std::optional<MmaTile> tile = chooseTile(*c, target, kFmaTiles);
+    std::optional<MmaTile> tile = chooseFmaTile(*c, target);
     if (!tile)
       return failure();
-    // A grid of fewer threads than kSlicedThreads a processor takes the
-    // tile's K-sliced twin where one exists and K has two of its steps.
-    if (workgroupCount(*c, *tile) * tile->threads() <
-        target.ProcessorCount * kSlicedThreads)
-      for (const MmaTile &sliced : kSlicedFmaTiles)
-        if (sliced.BM == tile->BM && sliced.BN == tile->BN &&
-            c->K >= 2 * sliced.BK)
-          tile = sliced;
-    // A smaller sliced tile where it leaves the busiest processor fewer
-    // outputs: the ViT's projections over 197 tokens, 64 x 32 tiles in 192
-    // or 144 workgroups, two on some processors, take 32 x 32 in 336 or
-    // 252, three or two a processor of half the outputs and 224 rows
-    // rather than 256 (MLP up-projection 19.9 -> 15.9 us under ncu, QKV
-    // 16.3 -> 10.6, the model 467 -> 393 us). Not yet for convolutions,
-    // whose networks (ResNet50 and MobileNetV2 in f32) were not measured
-    // with it. Only for a grid of two waves at most: over more, waves no
-    // longer leave processors idle and a tile's own rate decides, where a
-    // sliced tile's 4 x 4 outputs a thread wait on shared loads (4096^3 on
-    // an H200: 64 x 32 sliced 4.51 ms, 128 x 128 3.60, cuBLAS 2.70).
-    if (workgroupCount(*c, *tile) <= 2 * target.ProcessorCount)
-      for (const MmaTile &sliced : kSlicedFmaTiles)
-        if (!c->ImplicitGemm && c->K >= 2 * sliced.BK &&
-            busiestLoad(*c, sliced, target) < busiestLoad(*c, *tile, target))
-          tile = sliced;
-    // A matmul's tile of 256 threads runs two workgroups a processor: the
-    // back end then keeps a thread to 128 registers (128 x 128: 129, one
-    // workgroup of 8 warps a processor, too few to hide the shared loads).
-    // Not yet for convolutions, whose networks were not measured with it.
-    if (!c->ImplicitGemm && tile->threads() >= 256 && tile->Slices <= 1)
-      tile->WorkgroupsPerProcessor = 2;
     return buildKernel(func, *c, *tile, /*instruction=*/nullptr, symbols);
   }
   StringRef operandName = operand.isF32()    ? "tf32"

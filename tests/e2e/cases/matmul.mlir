@@ -142,6 +142,17 @@ func.func @linalg_matmul_f32_many_waves(%a: tensor<4100x64xf32>, %b: tensor<64x1
   return %0 : tensor<4100x1152xf32>
 }
 
+// IEEE f32 over 544 workgroups of 128 x 64 on an H100 (four a processor
+// or more, K of 8 steps): 8 x 4 outputs a thread, 3 stages; 2100 rows
+// leave the last tile 52.
+func.func @linalg_matmul_f32_wide_tiles(%a: tensor<2100x128xf32>, %b: tensor<128x2048xf32>) -> tensor<2100x2048xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2100x2048xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<2100x2048xf32>) -> tensor<2100x2048xf32>
+  %0 = linalg.matmul ins(%a, %b : tensor<2100x128xf32>, tensor<128x2048xf32>) outs(%c : tensor<2100x2048xf32>) -> tensor<2100x2048xf32>
+  return %0 : tensor<2100x2048xf32>
+}
+
 // Large enough for 128 x 128 tensor-core tiles (16 x 8 = 128 workgroups).
 func.func @linalg_matmul_f16_tensor_cores_large(%a: tensor<2048x64xf16>, %b: tensor<64x1024xf16>) -> tensor<2048x1024xf32> {
   %zero = arith.constant 0.0 : f32

@@ -94,8 +94,9 @@ func.func private @vit_mlp(%a: memref<197x384xf32>, %b: memref<384x1536xf32>, %o
 // A large output: 128 x 128 tiles of 256 threads, 8 x 8 outputs each in
 // two runs of 4 columns half the tile apart (so a quarter warp's B reads
 // are 8 consecutive runs), 2 stages; 256 workgroups fill the chip, so no
-// K slices. Two workgroups a processor: the back end keeps a thread to 128
-// registers (129 otherwise, one workgroup of 8 warps a processor).
+// K slices (nor 128 x 64 tiles, whose 512 workgroups are fewer than four
+// a processor). Two workgroups a processor: the back end keeps a thread to
+// 128 registers (129 otherwise, one workgroup of 8 warps a processor).
 
 // CHECK-LABEL: func.func private @large(
 // CHECK-SAME:    kiln.lowering_config = {kernel = "fma_contraction", stages = 2 : i64, thread_tile = array<i64: 8, 8>, workgroup_tile = array<i64: 128, 128, 16>, workgroups_per_processor = 2 : i64}
@@ -122,10 +123,13 @@ func.func private @large(%a: memref<2048x256xf32>, %b: memref<256x2048xf32>, %ou
 // 588 workgroups of 128 x 128, four and a half waves. A sliced 64 x 32
 // tile would leave the busiest processor fewer outputs (36 of its
 // workgroups, 73728, against 81920), but past two waves a tile's own rate
-// decides: no K slices.
+// decides: no K slices, and with 1176 workgroups of 128 x 64 (at least
+// four a processor) that tile, 8 x 4 outputs a thread, 3 stages, two
+// workgroups a processor.
 
 // CHECK-LABEL: func.func private @waves(
-// CHECK-SAME:    kiln.lowering_config = {kernel = "fma_contraction", stages = 2 : i64, thread_tile = array<i64: 8, 8>, workgroup_tile = array<i64: 128, 128, 16>, workgroups_per_processor = 2 : i64}
+// CHECK-SAME:    kiln.lowering_config = {kernel = "fma_contraction", stages = 3 : i64, thread_tile = array<i64: 8, 4>, workgroup_tile = array<i64: 128, 64, 16>, workgroups_per_processor = 2 : i64}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
 func.func private @waves(%a: memref<6272x384xf32>, %b: memref<384x1536xf32>, %out: memref<6272x1536xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<6272x384xf32> to tensor<6272x384xf32>
   %1 = bufferization.to_tensor %b restrict : memref<384x1536xf32> to tensor<384x1536xf32>

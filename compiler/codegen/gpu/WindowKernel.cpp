@@ -178,9 +178,6 @@ int64_t vectorWidth(const Window &w, AffineMap mapIn, AffineMap mapFilter,
 }
 
 FailureOr<Window> matchWindow(func::FuncOp func, const GpuTarget &target) {
-  // The shared box takes at most half the static shared memory of a
-  // workgroup, leaving room for two workgroups per processor and more.
-  const int64_t maxBoxBytes = target.SharedMemoryBytes / 2;
   FailureOr<KernelDispatch> dispatch =
       matchKernelDispatch(func, /*permutedStore=*/false,
                           /*dynamicRanges=*/true);
@@ -308,6 +305,19 @@ FailureOr<Window> matchWindow(func::FuncOp func, const GpuTarget &target) {
     }
   }
   tile(w);
+  // The shared box takes at most half the static shared memory of a
+  // workgroup, leaving room for two workgroups per processor and more. A
+  // window of 5 or more a side may take all of it where a processor still
+  // holds two: its halo (6 of 7x7's 22 columns in a tile of 16) makes a
+  // small tile read each input several times (ConvNeXt-T's 7x7 depthwise
+  // layers, f32 at batch 32, read 9.6 input elements an output).
+  int64_t window = 1;
+  for (int64_t dim : w.ReductionDims)
+    window = std::max(window, w.Ranges[dim]);
+  const int64_t maxBoxBytes = window >= 5 && target.workgroupsBySharedMemory(
+                                                 target.SharedMemoryBytes) >= 2
+                                  ? target.SharedMemoryBytes
+                                  : target.SharedMemoryBytes / 2;
   // Shrink until the box fits: threads along the outer image loops first,
   // then along the row, then outputs per thread.
   while (boxBytes(w) > maxBoxBytes) {

@@ -292,6 +292,29 @@ func.func private @depthwise_wide(%arg0: memref<1x114x114x256xf32>, %arg1: memre
 
 // -----
 
+// A 7x7 depthwise convolution (ConvNeXt-T's first stage, f32 at batch 32):
+// its halo of 6 would make a box of half the static shared memory hold 16
+// outputs of a row for 22 columns read (1 x 16 tiles), so a window of 5 or
+// more a side takes all 48 KiB: 4 rows of 32 outputs, a box of 10 x 38
+// positions of 32 channels (48,640 bytes), 256 threads.
+
+// CHECK-LABEL: func.func private @depthwise_7x7(
+// CHECK-SAME:    kiln.lowering_config = {kernel = "window", stages = 1 : i64, thread_tile = array<i64: 4>, vector_width = 4 : i64, workgroup_tile = array<i64: 1, 4, 32, 32>}
+// CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
+// CHECK:         vector.store {{.*}} : memref<1x10x38x32xf32, 3>, vector<4xf32>
+func.func private @depthwise_7x7(%arg0: memref<32x62x62x96xf32>, %arg1: memref<7x7x96xf32>, %arg2: memref<32x56x56x96xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %arg0 restrict : memref<32x62x62x96xf32> to tensor<32x62x62x96xf32>
+  %1 = bufferization.to_tensor %arg1 restrict : memref<7x7x96xf32> to tensor<7x7x96xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x56x56x96xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<32x56x56x96xf32>) -> tensor<32x56x56x96xf32>
+  %c = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<32x62x62x96xf32>, tensor<7x7x96xf32>) outs(%f : tensor<32x56x56x96xf32>) -> tensor<32x56x56x96xf32>
+  bufferization.materialize_in_destination %c in restrict writable %arg2 : (tensor<32x56x56x96xf32>, memref<32x56x56x96xf32>) -> ()
+  return
+}
+
+// -----
+
 // A batch known per call (issue 19): the window kernel over it, its
 // padding read in place (the box's rows and columns checked, not the
 // batch), the workgroup loop bounded by the output view's batch, an affine

@@ -8,8 +8,10 @@ The models come from tests/models/export_models.py (seeded weights and
 inputs, float64 references): MobileNetV2 and ResNet50 from torchvision at
 batch 1 and 32 in f32 and f16, and the transformers of
 tests/models/transformer_models.py (a ViT, a GPT-style decoder's
-128-token prefill, a BERT-style encoder) in f32 and f16. Three steps, the
-first two where the compiler is, the last where the GPU is:
+128-token prefill, a BERT-style encoder) in f32 and f16; named with
+--models, more torchvision classifiers (`zoo`: ZOO_ROWS, ConvNeXt-T among
+them) and Swin-T in f32 and f16 (EXTRA_ROWS). Three steps, the first two
+where the compiler is, the last where the GPU is:
 
   # a kit: export, compile for cuda, describe each dispatch (needs torch,
   # torchvision, onnx and kiln-compile)

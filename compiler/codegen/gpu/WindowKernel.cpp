@@ -108,6 +108,18 @@ int64_t boxBytes(const Window &w) {
          cast<MemRefType>(w.Input.getType()).getElementTypeBitWidth() / 8;
 }
 
+// The workgroups of w's grid (a batch known per call counted as
+// kAssumedOuterRows).
+int64_t workgroupCount(const Window &w) {
+  int64_t count = 1;
+  for (auto [range, tile, iterator] : llvm::zip(
+           w.Ranges, w.Tile, linalg::LinalgOp(w.Op).getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel)
+      count *= llvm::divideCeilSigned(
+          ShapedType::isDynamic(range) ? kAssumedOuterRows : range, tile);
+  return count;
+}
+
 // Sets w's tiles and box for the threads along each loop.
 void tile(Window &w) {
   w.Tile.assign(w.Ranges.size(), 1);
@@ -305,35 +317,44 @@ FailureOr<Window> matchWindow(func::FuncOp func, const GpuTarget &target) {
     }
   }
   tile(w);
+  // Shrink until the box fits `limit` bytes: threads along the outer image
+  // loops first, then along the row, then outputs per thread.
+  auto fit = [&](Window &x, int64_t limit) -> LogicalResult {
+    while (boxBytes(x) > limit) {
+      auto outer = llvm::find_if(x.ImageDims, [&](int64_t dim) {
+        return dim != inner && x.Groups[dim] > 1;
+      });
+      if (outer != x.ImageDims.end())
+        x.Groups[*outer] /= 2;
+      else if (x.Groups[inner] > 1)
+        x.Groups[inner] /= 2;
+      else if (x.R > 1)
+        x.R /= 2;
+      else
+        return failure();
+      tile(x);
+    }
+    return success();
+  };
   // The shared box takes at most half the static shared memory of a
   // workgroup, leaving room for two workgroups per processor and more. A
   // window of 5 or more a side may take all of it where a processor still
-  // holds two: its halo (6 of 7x7's 22 columns in a tile of 16) makes a
-  // small tile read each input several times (ConvNeXt-T's 7x7 depthwise
-  // layers, f32 at batch 32, read 9.6 input elements an output).
+  // holds two and the grid keeps four workgroups a processor: its halo (6
+  // of 7x7's 22 columns in a tile of 16) makes a small tile read each input
+  // several times (ConvNeXt-T's 7x7 depthwise layers, f32 at batch 32,
+  // read 9.6 input elements an output), while at batch 1 a larger tile
+  // would leave processors idle.
+  Window grown = w;
+  if (failed(fit(w, target.SharedMemoryBytes / 2)))
+    return failure();
   int64_t window = 1;
   for (int64_t dim : w.ReductionDims)
     window = std::max(window, w.Ranges[dim]);
-  const int64_t maxBoxBytes = window >= 5 && target.workgroupsBySharedMemory(
-                                                 target.SharedMemoryBytes) >= 2
-                                  ? target.SharedMemoryBytes
-                                  : target.SharedMemoryBytes / 2;
-  // Shrink until the box fits: threads along the outer image loops first,
-  // then along the row, then outputs per thread.
-  while (boxBytes(w) > maxBoxBytes) {
-    auto outer = llvm::find_if(w.ImageDims, [&](int64_t dim) {
-      return dim != inner && w.Groups[dim] > 1;
-    });
-    if (outer != w.ImageDims.end())
-      w.Groups[*outer] /= 2;
-    else if (w.Groups[inner] > 1)
-      w.Groups[inner] /= 2;
-    else if (w.R > 1)
-      w.R /= 2;
-    else
-      return failure();
-    tile(w);
-  }
+  if (window >= 5 &&
+      target.workgroupsBySharedMemory(target.SharedMemoryBytes) >= 2 &&
+      workgroupCount(w) >= 4 * target.ProcessorCount &&
+      succeeded(fit(grown, target.SharedMemoryBytes)))
+    return grown;
   return w;
 }
 

@@ -310,6 +310,20 @@ bool isInputPadOf(Operation *producer, Operation *root, bool dynamicToo) {
       pad, rootOp.getMatchingIndexingMap(rootOp.getDpsInputOperand(0)));
 }
 
+// A static slice that is not a view (strided, or across rows: torch.roll's
+// halves along a width) read only by one concatenation, computed in the
+// concatenation's dispatch: it reads the slice's source in place, instead of
+// a dispatch copying the slice out first.
+bool isSliceOfConcat(Operation *producer, Operation *root) {
+  auto slice = dyn_cast<tensor::ExtractSliceOp>(producer);
+  return slice && isa<tensor::ConcatOp>(root) && !isAliasOp(slice) &&
+         slice->hasOneUse() && *slice->getUsers().begin() == root &&
+         slice.getSourceType().hasStaticShape() &&
+         slice.getResultType().hasStaticShape() &&
+         !ShapedType::isDynamicShape(slice.getStaticOffsets()) &&
+         !ShapedType::isDynamicShape(slice.getStaticStrides());
+}
+
 bool isComputeOp(Operation *op) {
   if (isClonableProducer(op) || isAliasOp(op) ||
       isa<arith::ConstantOp, func::ReturnOp>(op))
@@ -685,7 +699,7 @@ LogicalResult formDispatches(func::FuncOp func,
     for (Value operand : op.getOperands())
       if (Operation *def = operand.getDefiningOp();
           def &&
-          (isInitProducerOf(def, &op) ||
+          (isInitProducerOf(def, &op) || isSliceOfConcat(def, &op) ||
            (options.FuseInputPads &&
             isInputPadOf(def, &op, options.FuseDynamicInputPads))) &&
           absorbedInto.try_emplace(def, &op).second)

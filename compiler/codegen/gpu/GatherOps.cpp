@@ -174,6 +174,44 @@ staticSliceDims(SliceOp slice, bool wholeDynamic = false) {
   return dims;
 }
 
+/// The source index of a static extract_slice's element at `index`: each
+/// kept source dimension takes the next result index (times its stride,
+/// plus its offset); a dropped one stays at its offset.
+SmallVector<Value> sliceSourceIndex(OpBuilder &b, Location loc,
+                                    ArrayRef<SliceDim> dims,
+                                    const llvm::SmallBitVector &dropped,
+                                    ArrayRef<Value> index) {
+  SmallVector<Value> sourceIndex;
+  const Value *next = index.begin();
+  for (auto [d, dim] : llvm::enumerate(dims)) {
+    if (dropped.test(d)) {
+      sourceIndex.push_back(constantIndex(b, loc, dim.Offset));
+      continue;
+    }
+    Value at = *next++;
+    if (dim.Stride != 1)
+      at = arith::MulIOp::create(b, loc, at, constantIndex(b, loc, dim.Stride));
+    if (dim.Offset != 0)
+      at = arith::AddIOp::create(b, loc, at, constantIndex(b, loc, dim.Offset));
+    sourceIndex.push_back(at);
+  }
+  return sourceIndex;
+}
+
+/// A static extract_slice in the dispatch that only concatenations read
+/// (kiln-form-dispatches puts such slices in their concatenation's
+/// dispatch: torch.roll's halves): the concatenation reads its source
+/// through it, and it is not computed on its own.
+std::optional<SmallVector<SliceDim>> sliceReadByConcats(Value value) {
+  auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || !slice.getResultType().hasStaticShape() ||
+      !llvm::all_of(slice->getUsers(), [](Operation *user) {
+        return isa<tensor::ConcatOp>(user);
+      }))
+    return std::nullopt;
+  return staticSliceDims(slice);
+}
+
 } // namespace
 
 FailureOr<linalg::GenericOp> rewritePadAsGather(RewriterBase &rewriter,
@@ -274,7 +312,15 @@ FailureOr<linalg::GenericOp> rewriteConcatAsGather(RewriterBase &rewriter,
       SmallVector<Value> at(index);
       if (!isConstantIntValue(starts[i], 0))
         at[dim] = arith::SubIOp::create(b, loc, index[dim], startAt(b, loc, i));
-      return tensor::ExtractOp::create(b, loc, concat.getInputs()[i], at);
+      Value input = concat.getInputs()[i];
+      if (std::optional<SmallVector<SliceDim>> dims =
+              sliceReadByConcats(input)) {
+        auto slice = input.getDefiningOp<tensor::ExtractSliceOp>();
+        return tensor::ExtractOp::create(
+            b, loc, slice.getSource(),
+            sliceSourceIndex(b, loc, *dims, slice.getDroppedDims(), at));
+      }
+      return tensor::ExtractOp::create(b, loc, input, at);
     };
     // The last operand takes whatever the others do not; each earlier one
     // is chosen by an scf.if, so no load goes outside its operand.
@@ -351,25 +397,9 @@ rewriteExtractSliceAsGather(RewriterBase &rewriter,
   llvm::SmallBitVector dropped = slice.getDroppedDims();
   auto element = [&](OpBuilder &b, Location loc, ArrayRef<Value> index,
                      ValueRange) -> Value {
-    // Each kept source dimension takes the next result index; a dropped one
-    // stays at its offset.
-    SmallVector<Value> sourceIndex;
-    const Value *next = index.begin();
-    for (auto [d, dim] : llvm::enumerate(*dims)) {
-      if (dropped.test(d)) {
-        sourceIndex.push_back(constantIndex(b, loc, dim.Offset));
-        continue;
-      }
-      Value at = *next++;
-      if (dim.Stride != 1)
-        at = arith::MulIOp::create(b, loc, at,
-                                   constantIndex(b, loc, dim.Stride));
-      if (dim.Offset != 0)
-        at = arith::AddIOp::create(b, loc, at,
-                                   constantIndex(b, loc, dim.Offset));
-      sourceIndex.push_back(at);
-    }
-    return tensor::ExtractOp::create(b, loc, slice.getSource(), sourceIndex);
+    return tensor::ExtractOp::create(
+        b, loc, slice.getSource(),
+        sliceSourceIndex(b, loc, *dims, dropped, index));
   };
   return gatherOrFailure(rewriter, slice, type, {}, element);
 }
@@ -407,9 +437,13 @@ rewriteInsertSliceAsGather(RewriterBase &rewriter,
 
 LogicalResult rewriteTensorOpsAsGathers(func::FuncOp func) {
   SmallVector<Operation *> ops;
+  SmallVector<Operation *> readThrough;
   func.walk([&](Operation *op) {
-    if (isa<tensor::PadOp, tensor::ConcatOp, tensor::ExtractSliceOp,
-            tensor::InsertSliceOp>(op))
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
+    if (slice && sliceReadByConcats(slice.getResult()))
+      readThrough.push_back(op);
+    else if (isa<tensor::PadOp, tensor::ConcatOp, tensor::ExtractSliceOp,
+                 tensor::InsertSliceOp>(op))
       ops.push_back(op);
   });
   IRRewriter rewriter(func.getContext());
@@ -434,6 +468,10 @@ LogicalResult rewriteTensorOpsAsGathers(func::FuncOp func) {
                            "strides here, and static shapes along the "
                            "dimensions padded, joined or sliced");
   }
+  // The concatenations read through these slices now.
+  for (Operation *op : readThrough)
+    if (op->use_empty())
+      rewriter.eraseOp(op);
   return success();
 }
 

@@ -336,3 +336,25 @@ func.func @consumer_and_init_producer(%s: tensor<f32>, %x: tensor<5x8xf32>) -> t
   } -> tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// -----
+
+// torch.roll along a width (Swin-T's shifted windows): two slices across
+// rows, not views, read only by a concatenation, are computed in its
+// dispatch (the concatenation reads their source in place, GatherOps.cpp),
+// not copied out by dispatches of their own.
+
+// CHECK-LABEL: func.func @roll(
+// CHECK-SAME:    %[[X:.+]]: tensor<1x8x8x4xf32>)
+// CHECK-NEXT:  %[[R:.+]] = call @roll_dispatch_0(%[[X]]) : (tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32>
+// CHECK-NEXT:  return %[[R]]
+// CHECK:       func.func private @roll_dispatch_0(
+// CHECK:         tensor.extract_slice {{.*}}[0, 0, 5, 0] [1, 8, 3, 4] [1, 1, 1, 1]
+// CHECK:         tensor.extract_slice {{.*}}[0, 0, 0, 0] [1, 8, 5, 4] [1, 1, 1, 1]
+// CHECK:         tensor.concat dim(2)
+func.func @roll(%x: tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32> {
+  %a = tensor.extract_slice %x[0, 0, 5, 0] [1, 8, 3, 4] [1, 1, 1, 1] : tensor<1x8x8x4xf32> to tensor<1x8x3x4xf32>
+  %b = tensor.extract_slice %x[0, 0, 0, 0] [1, 8, 5, 4] [1, 1, 1, 1] : tensor<1x8x8x4xf32> to tensor<1x8x5x4xf32>
+  %r = tensor.concat dim(2) %a, %b : (tensor<1x8x3x4xf32>, tensor<1x8x5x4xf32>) -> tensor<1x8x8x4xf32>
+  return %r : tensor<1x8x8x4xf32>
+}

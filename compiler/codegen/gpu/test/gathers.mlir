@@ -179,3 +179,33 @@ func.func private @concat_fills(%n: index, %m: index, %out: memref<?xi64>) attri
   bufferization.materialize_in_destination %c in restrict writable %out : (tensor<?xi64>, memref<?xi64>) -> ()
   return
 }
+
+// -----
+
+// Slices read only by a concatenation (torch.roll's halves, put in its
+// dispatch by kiln-form-dispatches) are not copied out: the concatenation's
+// gather reads their source, the second half's columns shifted by 5 back
+// to the first 5, the first half's by 3 forward to the last 3.
+
+// CHECK-LABEL: func.func private @roll(
+// CHECK-NOT:     tensor.extract_slice
+// CHECK:         scf.forall
+// CHECK:           %[[C3:.+]] = arith.constant 3 : index
+// CHECK-NEXT:      %[[FIRST:.+]] = arith.cmpi ult, %[[W:.+]], %[[C3]]
+// CHECK-NEXT:      scf.if %[[FIRST]] -> (f32) {
+// CHECK-NEXT:        %[[C5:.+]] = arith.constant 5 : index
+// CHECK-NEXT:        %[[FROM:.+]] = arith.addi %[[W]], %[[C5]]
+// CHECK-NEXT:        tensor.extract %{{.+}}[%{{.+}}, %{{.+}}, %[[FROM]], %{{.+}}] : tensor<1x8x8x4xf32>
+// CHECK:           } else {
+// CHECK-NEXT:        %[[C3B:.+]] = arith.constant 3 : index
+// CHECK-NEXT:        %[[BACK:.+]] = arith.subi %[[W]], %[[C3B]]
+// CHECK-NEXT:        tensor.extract %{{.+}}[%{{.+}}, %{{.+}}, %[[BACK]], %{{.+}}] : tensor<1x8x8x4xf32>
+// CHECK-NOT:     tensor.extract_slice
+func.func private @roll(%x: memref<1x8x8x4xf32>, %out: memref<1x8x8x4xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<1x8x8x4xf32> to tensor<1x8x8x4xf32>
+  %a = tensor.extract_slice %0[0, 0, 5, 0] [1, 8, 3, 4] [1, 1, 1, 1] : tensor<1x8x8x4xf32> to tensor<1x8x3x4xf32>
+  %b = tensor.extract_slice %0[0, 0, 0, 0] [1, 8, 5, 4] [1, 1, 1, 1] : tensor<1x8x8x4xf32> to tensor<1x8x5x4xf32>
+  %r = tensor.concat dim(2) %a, %b : (tensor<1x8x3x4xf32>, tensor<1x8x5x4xf32>) -> tensor<1x8x8x4xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<1x8x8x4xf32>, memref<1x8x8x4xf32>) -> ()
+  return
+}

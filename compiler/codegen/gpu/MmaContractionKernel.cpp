@@ -430,11 +430,13 @@ std::optional<MmaTile> chooseFmaTile(const Contraction &c,
   if (c.N % kWideFmaTile.BN == 0 && c.K >= 8 * kWideFmaTile.BK &&
       workgroupCount(c, kWideFmaTile) >= 4 * processors)
     tile = kWideFmaTile;
-  // A matmul's tile of 256 threads runs two workgroups a processor: the
-  // back end then keeps a thread to 128 registers (128 x 128: 129, one
-  // workgroup of 8 warps a processor, too few to hide the shared loads).
-  // Not yet for convolutions, whose networks were not measured with it.
-  if (tile->threads() >= 256 && tile->Slices <= 1)
+  // A matmul's tile of 256 threads, 32 or more outputs each, runs two
+  // workgroups a processor: the back end then keeps a thread to 128
+  // registers (128 x 128: 129, one workgroup of 8 warps a processor, too
+  // few to hide the shared loads). A 4 x 4 thread's 64 registers fit more
+  // workgroups without it (asked for two, ptxas took 80). Not yet for
+  // convolutions, whose networks were not measured with it.
+  if (tile->threads() >= 256 && tile->Slices <= 1 && tile->TM * tile->TN >= 32)
     tile->WorkgroupsPerProcessor = 2;
   return tile;
 }

@@ -678,6 +678,38 @@ def slice_steps_and_negative():
 
 
 @case
+def roll_height_then_width():
+    # torch.roll(x, (-3, -3), (1, 2)) as the exporter writes it (Swin-T's
+    # shifted windows): Slice and Concat along the height, then along the
+    # width, whose halves are not views (kiln-form-dispatches puts them in
+    # their concatenation's dispatch), then an op reading the roll.
+    x = rand((2, 9, 10, 8), 1)
+    inits = {}
+    nodes = []
+    for axis, name, src, n in ((1, "h", "x", 9), (2, "w", "h", 10)):
+        for part, (start, end) in (("a", (3, n)), ("b", (0, 3))):
+            for key, value in (("s", start), ("e", end), ("ax", axis)):
+                inits[f"{name}{part}_{key}"] = np.array([value], np.int64)
+            nodes.append(helper.make_node(
+                "Slice", [src, f"{name}{part}_s", f"{name}{part}_e",
+                          f"{name}{part}_ax"], [f"{name}{part}"],
+                name=f"slice_{name}{part}"))
+        nodes.append(helper.make_node("Concat", [f"{name}a", f"{name}b"],
+                                      [name], axis=axis, name=f"cat_{name}"))
+    nodes.append(helper.make_node("Neg", ["w"], ["y"], name="neg"))
+    graph = helper.make_graph(
+        nodes, "check",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, x.shape)],
+        initializer=[numpy_helper.from_array(a, n) for n, a in inits.items()])
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    ref = -np.roll(x.astype(np.float64), (-3, -3), (1, 2))
+    return model, [x], [ref]
+
+
+@case
 def slice_opset9_attributes():
     x = rand((4, 5), 1)
     return single("Slice", {"x": x}, [x[1:3, 2:].astype(np.float64)],

@@ -737,9 +737,9 @@ FailureOr<int64_t> constantIndex(NodeContext &ctx, int64_t index, int64_t dim,
 /// so the last one to name an element wins and reductions round per step.
 class ConstantScatter {
 public:
-  /// Null where the node is not such a scatter, or combines values of a
-  /// type it leaves to the run time (booleans, uint64); failure after an
-  /// error about its types or reduction.
+  /// Null where the node is not such a scatter, holds strings, or combines
+  /// values of a type it leaves to the run time (booleans, uint64); failure
+  /// after an error about its types or reduction.
   static FailureOr<std::optional<ConstantScatter>> of(NodeContext &ctx) {
     FailureOr<std::string> reduction = scatterReduction(ctx);
     if (failed(reduction))
@@ -752,8 +752,8 @@ public:
     if (data.numElements() > kMaxFoldElements ||
         ctx.constantInput(1)->numElements() > kMaxFoldElements ||
         ctx.constantInput(2)->numElements() > kMaxFoldElements ||
-        (*reduction != "none" &&
-         (dtype == Bool || dtype == UInt64 || !dtypeByteSize(dtype))))
+        !dtypeByteSize(dtype) || dtype == String ||
+        (*reduction != "none" && (dtype == Bool || dtype == UInt64)))
       return std::optional<ConstantScatter>();
     return std::optional<ConstantScatter>(
         ConstantScatter(data, *ctx.constantInput(2), *reduction));

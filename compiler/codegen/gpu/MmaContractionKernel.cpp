@@ -406,20 +406,20 @@ std::optional<MmaTile> chooseFmaTile(const Contraction &c,
   // rather than 256 (MLP up-projection 19.9 -> 15.9 us under ncu, QKV
   // 16.3 -> 10.6, the model 467 -> 393 us). Not yet for convolutions,
   // whose networks (ResNet50 and MobileNetV2 in f32) were not measured
-  // with it. Not over more than two waves of a tile that fits N exactly
-  // either: waves then leave no processor idle and a tile's own rate
-  // decides, where a sliced tile's 4 x 4 outputs a thread wait on shared
-  // loads (6272 x 384 by 384 x 1536: 64 x 32 sliced 252 us, 128 x 128
-  // 245; 4096^3: 4.51 ms, 3.60).
+  // with it, nor are the rules below. Not over more than two waves of a
+  // tile that fits N exactly either: waves then leave no processor idle
+  // and a tile's own rate decides, where a sliced tile's 4 x 4 outputs a
+  // thread wait on shared loads (6272 x 384 by 384 x 1536: 64 x 32 sliced
+  // 252 us, 128 x 128 245; 4096^3: 4.51 ms, 3.60).
+  if (c.ImplicitGemm)
+    return tile;
   bool manyWaves =
       workgroupCount(c, *tile) > 2 * processors && c.N % tile->BN == 0;
   if (!manyWaves)
     for (const MmaTile &sliced : kSlicedFmaTiles)
-      if (!c.ImplicitGemm && c.K >= 2 * sliced.BK &&
+      if (c.K >= 2 * sliced.BK &&
           busiestLoad(c, sliced, target) < busiestLoad(c, *tile, target))
         tile = sliced;
-  if (c.ImplicitGemm)
-    return tile;
   // 128 x 64 (8 x 4 outputs a thread) runs fastest of all where its grid
   // has four workgroups a processor or more, N is whole tiles and K a few
   // steps: 25088 x 192 by 192 x 768 228 -> 204 us (cuBLAS 211), 6272 x
@@ -434,8 +434,7 @@ std::optional<MmaTile> chooseFmaTile(const Contraction &c,
   // workgroups a processor: the back end then keeps a thread to 128
   // registers (128 x 128: 129, one workgroup of 8 warps a processor, too
   // few to hide the shared loads). A 4 x 4 thread's 64 registers fit more
-  // workgroups without it (asked for two, ptxas took 80). Not yet for
-  // convolutions, whose networks were not measured with it.
+  // workgroups without it (asked for two, ptxas took 80).
   if (tile->threads() >= 256 && tile->Slices <= 1 && tile->TM * tile->TN >= 32)
     tile->WorkgroupsPerProcessor = 2;
   return tile;

@@ -297,17 +297,18 @@ int64_t copyElementsOfA(const Contraction &c, const MmaTile &tile) {
   return 0;
 }
 
-// Whether C's innermost index is the innermost n loop, in runs of
-// kCopyElements, and its layout the identity: kCopyElements consecutive
-// columns are consecutive in memory, 16-byte aligned for 2-byte elements.
-bool hasColumnRuns(const Contraction &c) {
+// Whether C's innermost index is the innermost n loop, in runs of `run`
+// (kCopyElements, or an FMA thread's kFmaVector), and its layout the
+// identity: `run` consecutive columns are consecutive in memory, aligned
+// to the run (16 bytes for kCopyElements 2-byte elements).
+bool hasColumnRuns(const Contraction &c, int64_t run = kCopyElements) {
   auto type = cast<MemRefType>(c.Out.getType());
   return isRowMajorPastOutermost(type) &&
          type.getElementType().isIntOrFloat() &&
          type.getElementTypeBitWidth() % 8 == 0 &&
          isInnermostIn(c, linalg::LinalgOp(c.Op).getDpsInitOperand(0),
                        c.NDims) &&
-         type.getShape().back() % kCopyElements == 0;
+         type.getShape().back() % run == 0;
 }
 
 // The workgroups of `c` in tiles of `tile`.
@@ -506,7 +507,10 @@ public:
       : IndexArithmetic(func.getContext(), c.Op.getLoc()), Func(func), C(c),
         T(tile), Instruction(instruction), Symbols(symbols),
         CopyElementsA(copyElementsOfA(c, tile)), GatherA(CopyElementsA == 0),
-        VectorStores(hasColumnRuns(c)), SplitA(splitsA(c, tile)),
+        VectorStores(hasColumnRuns(c)),
+        DirectStores(tile.Fma && tile.Slices <= 1 &&
+                     hasColumnRuns(c, kFmaVector)),
+        SplitA(splitsA(c, tile)),
         UniformStepA(SplitA && isStepAtOneWindowPosition(c, tile)),
         Elem(multiplyAccumulateType(c.Op)), CopyElements(tile.copyElements()) {}
 
@@ -599,6 +603,10 @@ private:
   // Stores the accumulators' rows of staged chunk `chunk` (chunkRows rows)
   // into Staging: each warp's fragments, or each FMA thread's outputs.
   void stageChunk(ValueRange results, int64_t chunk, int64_t chunkRows);
+  // The epilogue of an FMA tile with DirectStores: each thread adds the
+  // init to its TM x TN outputs, applies the epilogues and stores them, a
+  // run of kFmaVector columns at a time, with no staging or barriers.
+  void storeFmaOutputs(ValueRange results, AffineMap outMap);
   // Row r of this thread's fragment of warp tile (mi, ni) in `results`.
   Value fragmentRow(ValueRange results, int64_t mi, int64_t ni, int64_t r);
 
@@ -622,6 +630,9 @@ private:
   const bool GatherA;
   // C's rows are runs of kCopyElements columns: stored a run at a time.
   const bool VectorStores;
+  // An unsliced FMA tile over C's rows in runs of kFmaVector columns: each
+  // thread finishes and stores its own outputs (storeFmaOutputs).
+  const bool DirectStores;
   // A convolution's A copied with each copy's address split into a part
   // of its row, computed once before the K loop (PiecesA), and a part of
   // the step, computed once a step (copySplitA, in copyStage): see
@@ -869,8 +880,9 @@ void MmaKernelBuilder::createStages() {
                                {T.Stages, T.BM, T.BK + CopyElements}, Elem);
     TileB = createSharedBuffer(B, Loc, Func, Symbols, "_mma_b",
                                {T.Stages, T.BK, T.BN + kMmaRowPad}, Elem);
-    Staging = createSharedBuffer(B, Loc, Func, Symbols, "_mma_out",
-                                 stagingShape, B.getF32Type());
+    if (!DirectStores)
+      Staging = createSharedBuffer(B, Loc, Func, Symbols, "_mma_out",
+                                   stagingShape, B.getF32Type());
     return;
   }
   // The kernel's only shared memory is dynamic, 16-byte aligned: the stages
@@ -1243,6 +1255,10 @@ void MmaKernelBuilder::build() {
     gpu::BarrierOp::create(B, Loc);
   }
 
+  if (DirectStores) {
+    storeFmaOutputs(results, outMap);
+    return;
+  }
   // The epilogue goes through shared memory stagingRows() at a time (16
   // rows, or the whole tile): the warps holding those rows write their
   // fragments, then every thread takes consecutive columns of a row, so
@@ -1328,6 +1344,65 @@ void MmaKernelBuilder::build() {
     // The next chunk overwrites the rows just read.
     gpu::BarrierOp::create(B, Loc);
   }
+}
+
+void MmaKernelBuilder::storeFmaOutputs(ValueRange results, AffineMap outMap) {
+  // A quarter warp shares a row of threads, so each store of a row's run
+  // is 8 consecutive runs (128 bytes of f32): coalesced as the staged
+  // epilogue's, which made half the threads wait at two barriers a chunk
+  // while the others finished 16 rows (ConvNeXt's GELU epilogues).
+  // Outputs are computed first and stored after, as there, up to
+  // kPendingOutputs at a time (all 64 of an 8 x 8 thread's, held with
+  // GELU's temporaries, spilled under the 128-register cap).
+  constexpr int64_t kPendingOutputs = 32;
+  Type outType = cast<MemRefType>(C.Out.getType()).getElementType();
+  auto runType = VectorType::get({kFmaVector}, outType);
+  Value init = uniformInit(C);
+  Value row0 = add(Row0, fmaRow());
+  struct Pending {
+    Value Result, InBounds;
+    SmallVector<Value> Indices;
+  };
+  SmallVector<Pending> pending;
+  auto flush = [&]() {
+    for (Pending &p : pending) {
+      OpBuilder::InsertionGuard guard(B);
+      if (p.InBounds) {
+        auto branch = scf::IfOp::create(B, Loc, p.InBounds);
+        B.setInsertionPoint(branch.thenYield());
+      }
+      // The run starts at a multiple of kFmaVector elements of a row whose
+      // length is one too.
+      vector::StoreOp::create(
+          B, Loc, p.Result, C.Out, p.Indices, /*nontemporal=*/false,
+          llvm::MaybeAlign(std::min<int64_t>(
+              16, kFmaVector * outType.getIntOrFloatBitWidth() / 8)));
+    }
+    pending.clear();
+  };
+  for (int64_t i = 0; i < T.TM; ++i)
+    for (int64_t r = 0; r < T.TN / kFmaVector; ++r) {
+      if (static_cast<int64_t>(pending.size()) * kFmaVector == kPendingOutputs)
+        flush();
+      Value m = add(row0, i), n = add(Col0, fmaColumn(r));
+      // A run is in or past N whole, as kFmaVector divides N.
+      Value inBounds = both(rowInBounds(m), columnInBounds(n));
+      Value result = zeroUnless(B, Loc, inBounds, runType, [&]() -> Value {
+        OutputRun operands(B, Loc, C, at(outMap, m, n, nullptr), kFmaVector);
+        SmallVector<Value> values;
+        for (int64_t j = 0; j < kFmaVector; ++j) {
+          Value v = results[i * T.TN + r * kFmaVector + j];
+          if (!init)
+            v = arith::AddFOp::create(B, Loc, operands.initialValue(j), v);
+          values.push_back(operands.applyEpilogue(v, j));
+        }
+        return vector::FromElementsOp::create(B, Loc, runType, values)
+            .getResult();
+      });
+      pending.push_back(
+          {result, inBounds, storeIndices(C, at(outMap, m, n, nullptr))});
+    }
+  flush();
 }
 
 LogicalResult buildKernel(func::FuncOp func, const Contraction &c,

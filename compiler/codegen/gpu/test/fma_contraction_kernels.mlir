@@ -227,3 +227,40 @@ func.func private @qkv(%x: memref<1x40x64xf32>, %w: memref<64x2x2x32xf32>, %out:
   bufferization.materialize_in_destination %t in restrict writable %out : (tensor<2x1x2x40x32xf32>, memref<2x1x2x40x32xf32>) -> ()
   return
 }
+
+// -----
+
+// An unsliced FMA tile's epilogue (here a bias and erf, as a GELU's) runs
+// in each thread on its own 8 x 4 outputs, straight from the accumulators:
+// no staging buffer and no barriers after the K loop; the bias is read and
+// the outputs stored in runs of 4 columns (16 bytes).
+
+// CHECK-NOT:     @direct_mma_out
+// CHECK-LABEL: func.func private @direct(
+// CHECK-SAME:    thread_tile = array<i64: 8, 4>, workgroup_tile = array<i64: 128, 64, 16>
+// CHECK:         scf.for
+// CHECK:           gpu.barrier
+// CHECK:           scf.yield
+// CHECK-NOT:     gpu.barrier
+// CHECK:         vector.load %arg2[%{{.*}}] {alignment = 16 : i64} : memref<1536xf32>, vector<4xf32>
+// CHECK-COUNT-4: math.erf
+// CHECK:         vector.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<6272x1536xf32>, vector<4xf32>
+// CHECK-NOT:     gpu.barrier
+// CHECK-NOT:     linalg.
+func.func private @direct(%a: memref<6272x384xf32>, %b: memref<384x1536xf32>, %bias: memref<1536xf32>, %out: memref<6272x1536xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<6272x384xf32> to tensor<6272x384xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<384x1536xf32> to tensor<384x1536xf32>
+  %2 = bufferization.to_tensor %bias restrict : memref<1536xf32> to tensor<1536xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<6272x1536xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<6272x1536xf32>) -> tensor<6272x1536xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<6272x384xf32>, tensor<384x1536xf32>) outs(%f : tensor<6272x1536xf32>) -> tensor<6272x1536xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m, %2 : tensor<6272x1536xf32>, tensor<1536xf32>) outs(%e : tensor<6272x1536xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %r = math.erf %s : f32
+    linalg.yield %r : f32
+  } -> tensor<6272x1536xf32>
+  bufferization.materialize_in_destination %g in restrict writable %out : (tensor<6272x1536xf32>, memref<6272x1536xf32>) -> ()
+  return
+}

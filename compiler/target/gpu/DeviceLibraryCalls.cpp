@@ -77,6 +77,18 @@ struct RemFToFmod : OpRewritePattern<arith::RemFOp> {
   DeviceLibraryNames Names;
 };
 
+// Marks every division the approximations insert (erf's and tanh's
+// rational functions) as approximate: the polynomial's own error is a few
+// ulp already, and an approximate division is a reciprocal and a multiply
+// where an IEEE one is ten instructions and a branch, for every element of
+// a GEMM's GELU epilogue. The program's own divisions stay IEEE.
+struct ApproximateInsertedDivisions : RewriterBase::Listener {
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    if (auto division = dyn_cast<arith::DivFOp>(op))
+      division.setFastmath(division.getFastmath() | arith::FastMathFlags::afn);
+  }
+};
+
 } // namespace
 
 void populateDeviceLibraryCallPatterns(RewritePatternSet &patterns,
@@ -89,7 +101,10 @@ LogicalResult lowerKernelMath(ModuleOp lowered,
   RewritePatternSet patterns(lowered.getContext());
   populateMathPolynomialApproximationPatterns(patterns);
   populateDeviceLibraryCallPatterns(patterns, names);
-  return applyPatternsGreedily(lowered, std::move(patterns));
+  ApproximateInsertedDivisions listener;
+  GreedyRewriteConfig config;
+  config.setListener(&listener);
+  return applyPatternsGreedily(lowered, std::move(patterns), config);
 }
 
 } // namespace kiln

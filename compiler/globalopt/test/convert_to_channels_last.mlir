@@ -293,6 +293,35 @@ func.func @depthwise_filter(%x: tensor<1x2x6x6xf32>) -> tensor<1x2x4x4xf32> {
 
 // -----
 
+// A lone depthwise convolution whose filter is a reshape of a constant
+// (the importer collapses [C, 1, KH, KW] and expands it to [C, KH, KW])
+// counts as having a constant filter: it runs channels-last (on the GPU,
+// the window kernel; left NCHW it took the generic tiled kernel).
+
+// CHECK-LABEL: func.func @single_depthwise(
+// CHECK:         linalg.depthwise_conv_2d_nhwc_hwc
+// CHECK-NOT:     linalg.depthwise_conv_2d_nchw_chw
+func.func @single_depthwise(%x: tensor<1x2x6x6xf32>) -> tensor<1x2x4x4xf32> {
+  %w4 = arith.constant dense_resource<lone_depthwise_weights> : tensor<2x1x3x3xf32>
+  %flat = tensor.collapse_shape %w4 [[0, 1, 2, 3]] : tensor<2x1x3x3xf32> into tensor<18xf32>
+  %w = tensor.expand_shape %flat [[0, 1, 2]] output_shape [2, 3, 3] : tensor<18xf32> into tensor<2x3x3xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %d = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x2x6x6xf32>, tensor<2x3x3xf32>) outs(%f : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %d : tensor<1x2x4x4xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      lone_depthwise_weights: "0x040000000000803F0000004000004040000080400000A0400000C0400000E0400000004100001041000020410000304100004041000050410000604100007041000080410000884100009041"
+    }
+  }
+#-}
+
+// -----
+
 // Attention's transposes are not image layouts: a slice and a reshape of
 // one ([0, 2, 1, 3], heads and tokens swapped) keep their places in a
 // function that also has convolutions.

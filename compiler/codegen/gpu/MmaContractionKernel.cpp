@@ -45,7 +45,9 @@
 // (or a fill's value); the epilogue stages them through shared memory (16
 // rows at a time for mma.sync, the whole tile in wgmma's stages) so that
 // consecutive threads add the init, apply the epilogues and store
-// consecutive output columns. A warp's part of a
+// consecutive output columns; an unsliced FMA tile's threads hold runs of
+// 4 columns already and finish their own outputs (storeFmaOutputs). A
+// warp's part of a
 // wgmma accumulator has mma.sync's fragment layout, so the epilogue is one.
 //
 // A convolution's A rows are gathered from its input: each 16-byte copy is

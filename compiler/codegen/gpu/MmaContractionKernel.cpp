@@ -407,15 +407,14 @@ std::optional<MmaTile> chooseFmaTile(const Contraction &c,
   // or 144 workgroups, two on some processors, take 32 x 32 in 336 or
   // 252, three or two a processor of half the outputs and 224 rows
   // rather than 256 (MLP up-projection 19.9 -> 15.9 us under ncu, QKV
-  // 16.3 -> 10.6, the model 467 -> 393 us). Not yet for convolutions,
-  // whose networks (ResNet50 and MobileNetV2 in f32) were not measured
-  // with it, nor are the rules below. Not over more than two waves of a
-  // tile that fits N exactly either: waves then leave no processor idle
-  // and a tile's own rate decides, where a sliced tile's 4 x 4 outputs a
-  // thread wait on shared loads (6272 x 384 by 384 x 1536: 64 x 32 sliced
-  // 252 us, 128 x 128 245; 4096^3: 4.51 ms, 3.60).
-  if (c.ImplicitGemm)
-    return tile;
+  // 16.3 -> 10.6, the model 467 -> 393 us); so do convolutions (ResNet-18's
+  // 3x3 convolutions at batch 32, 196 workgroups of 128 x 64 or 128 x 128
+  // over 132 processors, take 64 x 32 or 32 x 32 sliced: its blocks 9-10%
+  // faster, MobileNetV2 f32 at batch 32 3.5%). Not over more than two waves of
+  // a tile that fits N exactly either: waves then leave no processor idle and a
+  // tile's own rate decides, where a sliced tile's 4 x 4 outputs a thread wait
+  // on shared loads (6272 x 384 by 384 x 1536: 64 x 32 sliced 252 us, 128 x 128
+  // 245; 4096^3: 4.51 ms, 3.60).
   bool manyWaves =
       workgroupCount(c, *tile) > 2 * processors && c.N % tile->BN == 0;
   if (!manyWaves)
@@ -437,8 +436,11 @@ std::optional<MmaTile> chooseFmaTile(const Contraction &c,
   // workgroups a processor: the back end then keeps a thread to 128
   // registers (128 x 128: 129, one workgroup of 8 warps a processor, too
   // few to hide the shared loads). A 4 x 4 thread's 64 registers fit more
-  // workgroups without it (asked for two, ptxas took 80).
-  if (tile->threads() >= 256 && tile->Slices <= 1 && tile->TM * tile->TN >= 32)
+  // workgroups without it (asked for two, ptxas took 80). Not for a
+  // convolution, whose address arithmetic then spilled (36 to 52 bytes,
+  // ConvNeXt's downsampling 0 to 5% slower).
+  if (tile->threads() >= 256 && tile->Slices <= 1 &&
+      tile->TM * tile->TN >= 32 && !c.ImplicitGemm)
     tile->WorkgroupsPerProcessor = 2;
   return tile;
 }

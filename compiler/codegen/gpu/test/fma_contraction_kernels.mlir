@@ -264,3 +264,25 @@ func.func private @direct(%a: memref<6272x384xf32>, %b: memref<384x1536xf32>, %b
   bufferization.materialize_in_destination %g in restrict writable %out : (tensor<6272x1536xf32>, memref<6272x1536xf32>) -> ()
   return
 }
+
+// -----
+
+// ResNet-18's 3x3 convolution at 14x14x256, batch 32 (M 6272, N 256, K
+// 2304): 128 x 64 tiles would be 196 workgroups over 132 processors, two
+// on some and one on others; the sliced 64 x 32 tile (784 workgroups)
+// leaves the busiest processor fewer outputs, as for matmuls. No cap of
+// two workgroups a processor for a convolution.
+
+// CHECK-LABEL: func.func private @conv3x3(
+// CHECK-SAME:    kiln.lowering_config = {implicit_gemm = array<i64: 6272, 256, 2304>, k_slices = 2 : i64, kernel = "fma_contraction", stages = 3 : i64, thread_tile = array<i64: 4, 4>, workgroup_tile = array<i64: 64, 32, 32>}
+// CHECK-NOT:     workgroups_per_processor
+func.func private @conv3x3(%x: memref<32x16x16x256xf32>, %w: memref<3x3x256x256xf32>, %out: memref<32x14x14x256xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<32x16x16x256xf32> to tensor<32x16x16x256xf32>
+  %1 = bufferization.to_tensor %w restrict : memref<3x3x256x256xf32> to tensor<3x3x256x256xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x14x14x256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<32x14x14x256xf32>) -> tensor<32x14x14x256xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<32x16x16x256xf32>, tensor<3x3x256x256xf32>) outs(%f : tensor<32x14x14x256xf32>) -> tensor<32x14x14x256xf32>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<32x14x14x256xf32>, memref<32x14x14x256xf32>) -> ()
+  return
+}

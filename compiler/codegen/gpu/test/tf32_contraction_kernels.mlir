@@ -55,7 +55,7 @@ func.func private @mm(%a: memref<1024x96xf32>, %b: memref<96x1024xf32>, %out: me
 // CHECK:         nvgpu.device_async_copy %[[FLAT]][%{{.*}}], %{{.*}}, 1, %{{.*}} : memref<158700xf32> to memref<4x64x20xf32, 3>
 // CHECK:         nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled}
 // IEEE-LABEL:  func.func private @stem(
-// IEEE-SAME:     implicit_gemm = array<i64: 12544, 64, 147>, kernel = "fma_contraction"
+// IEEE-SAME:     implicit_gemm = array<i64: 12544, 64, 147>, k_slices = 2 : i64, kernel = "fma_contraction"
 func.func private @stem(%x: memref<1x230x230x3xf32>, %w: memref<7x7x3x64xf32>, %out: memref<1x112x112x64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<1x230x230x3xf32> to tensor<1x230x230x3xf32>
   %1 = bufferization.to_tensor %w restrict : memref<7x7x3x64xf32> to tensor<7x7x3x64xf32>

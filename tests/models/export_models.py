@@ -88,8 +88,11 @@ SEED = 20261123
 ZOO = ("shufflenet_v2_x1_0", "googlenet", "densenet121", "efficientnet_b0",
        "mobilenet_v3_large", "regnet_y_400mf", "mnasnet1_0", "squeezenet1_1",
        "convnext_tiny")
+# Classifiers bench/model_bench.py times against torch.compile on request
+# (its MORE_ROWS), exported as the zoo's; not in ctest's zoo test.
+MORE = ("resnet18", "resnet34", "mobilenet_v3_small", "regnet_x_400mf")
 ARCHITECTURES = ("mobilenetv2", "resnet50", "encoder", "swin_t",
-                 *transformer_models.NAMES, *ZOO)
+                 *transformer_models.NAMES, *ZOO, *MORE)
 # What is exported without --models (ctest onnx_models_local).
 MODELS = ("mobilenetv2", "resnet50", "encoder")
 OPSETS = (13, 17)
@@ -154,7 +157,7 @@ def build(name):
         model = torchvision.models.googlenet(aux_logits=False,
                                              init_weights=True)
         shape = (1, 3, 224, 224)
-    elif name in ZOO:
+    elif name in ZOO or name in MORE:
         model, shape = getattr(torchvision.models, name)(), (1, 3, 224, 224)
         if name == "convnext_tiny":
             # Layer scales start at 1e-6, which leaves every block's

@@ -829,31 +829,45 @@ private:
   llvm::SmallVector<int64_t> Ints;
 };
 
-FailureOr<bool> foldScatterND(NodeContext &ctx) {
+/// A scatter of constants evaluated at import (false where it is not
+/// one): `place(scatter, indices, shape)` checks the node's shapes and
+/// applies each update where its indices put it in data of `shape`.
+template <typename Place>
+FailureOr<bool> foldConstantScatter(NodeContext &ctx, Place place) {
   FailureOr<std::optional<ConstantScatter>> scatter = ConstantScatter::of(ctx);
   if (failed(scatter) || !*scatter)
     return failed(scatter) ? FailureOr<bool>(failure()) : false;
-  FailureOr<int64_t> depth = scatterNDDepth(ctx);
-  if (failed(depth))
+  if (failed(place(**scatter, *ctx.constantInput(1),
+                   ctx.constantInput(0)->shape())))
     return failure();
-  const HostTensor &indices = *ctx.constantInput(1);
-  llvm::ArrayRef<int64_t> shape = ctx.constantInput(0)->shape();
-  int64_t slice = numElementsOf(shape.drop_front(*depth));
-  // Slice u of the updates goes to the data slice its depth indices name.
-  for (int64_t u = 0, e = numElementsOf(indices.shape().drop_back()); u < e;
-       ++u) {
-    int64_t offset = 0;
-    for (int64_t t = 0; t < *depth; ++t) {
-      FailureOr<int64_t> at =
-          constantIndex(ctx, indices.intAt(u * *depth + t), shape[t], t);
-      if (failed(at))
-        return failure();
-      offset = offset * shape[t] + *at;
-    }
-    (*scatter)->apply(offset * slice, u * slice, slice);
-  }
   ctx.setOutput(0, (*scatter)->result());
   return true;
+}
+
+FailureOr<bool> foldScatterND(NodeContext &ctx) {
+  return foldConstantScatter(
+      ctx,
+      [&](ConstantScatter &scatter, const HostTensor &indices,
+          llvm::ArrayRef<int64_t> shape) -> LogicalResult {
+        FailureOr<int64_t> depth = scatterNDDepth(ctx);
+        if (failed(depth))
+          return failure();
+        int64_t slice = numElementsOf(shape.drop_front(*depth));
+        // Slice u of the updates goes to the data slice its depth indices name.
+        for (int64_t u = 0, e = numElementsOf(indices.shape().drop_back());
+             u < e; ++u) {
+          int64_t offset = 0;
+          for (int64_t t = 0; t < *depth; ++t) {
+            FailureOr<int64_t> at =
+                constantIndex(ctx, indices.intAt(u * *depth + t), shape[t], t);
+            if (failed(at))
+              return failure();
+            offset = offset * shape[t] + *at;
+          }
+          scatter.apply(offset * slice, u * slice, slice);
+        }
+        return success();
+      });
 }
 
 LogicalResult convertScatterND(NodeContext &ctx) {
@@ -1004,37 +1018,36 @@ FailureOr<int64_t> scatterElementsAxis(NodeContext &ctx) {
 }
 
 FailureOr<bool> foldScatterElements(NodeContext &ctx) {
-  FailureOr<std::optional<ConstantScatter>> scatter = ConstantScatter::of(ctx);
-  if (failed(scatter) || !*scatter)
-    return failed(scatter) ? FailureOr<bool>(failure()) : false;
-  FailureOr<int64_t> axis = scatterElementsAxis(ctx);
-  if (failed(axis))
-    return failure();
-  const HostTensor &indices = *ctx.constantInput(1);
-  llvm::ArrayRef<int64_t> shape = ctx.constantInput(0)->shape();
-  llvm::ArrayRef<int64_t> updates = indices.shape();
-  // Update element i goes to its own position in the data, but with the
-  // axis coordinate its index names.
-  int64_t rank = shape.size();
-  for (int64_t i = 0, e = indices.numElements(); i < e; ++i) {
-    int64_t rest = i, offset = 0, stride = 1;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      int64_t coordinate = rest % updates[d];
-      rest /= updates[d];
-      if (d == *axis) {
-        FailureOr<int64_t> at =
-            constantIndex(ctx, indices.intAt(i), shape[d], d);
-        if (failed(at))
+  return foldConstantScatter(
+      ctx,
+      [&](ConstantScatter &scatter, const HostTensor &indices,
+          llvm::ArrayRef<int64_t> shape) -> LogicalResult {
+        FailureOr<int64_t> axis = scatterElementsAxis(ctx);
+        if (failed(axis))
           return failure();
-        coordinate = *at;
-      }
-      offset += coordinate * stride;
-      stride *= shape[d];
-    }
-    (*scatter)->apply(offset, i, 1);
-  }
-  ctx.setOutput(0, (*scatter)->result());
-  return true;
+        llvm::ArrayRef<int64_t> updates = indices.shape();
+        // Update element i goes to its own position in the data, but with the
+        // axis coordinate its index names.
+        int64_t rank = shape.size();
+        for (int64_t i = 0, e = indices.numElements(); i < e; ++i) {
+          int64_t rest = i, offset = 0, stride = 1;
+          for (int64_t d = rank - 1; d >= 0; --d) {
+            int64_t coordinate = rest % updates[d];
+            rest /= updates[d];
+            if (d == *axis) {
+              FailureOr<int64_t> at =
+                  constantIndex(ctx, indices.intAt(i), shape[d], d);
+              if (failed(at))
+                return failure();
+              coordinate = *at;
+            }
+            offset += coordinate * stride;
+            stride *= shape[d];
+          }
+          scatter.apply(offset, i, 1);
+        }
+        return success();
+      });
 }
 
 LogicalResult convertScatterElements(NodeContext &ctx) {

@@ -45,9 +45,10 @@
 // (or a fill's value); the epilogue stages them through shared memory (16
 // rows at a time for mma.sync, the whole tile in wgmma's stages) so that
 // consecutive threads add the init, apply the epilogues and store
-// consecutive output columns; an unsliced FMA tile's threads hold runs of
-// 4 columns already and finish their own outputs (storeFmaOutputs). A
-// warp's part of a
+// consecutive output columns; an FMA tile's threads hold runs of 4
+// columns already and finish their own outputs (storeFmaOutputs; K slices
+// exchange their partial sums through the A stages first). A warp's part
+// of a
 // wgmma accumulator has mma.sync's fragment layout, so the epilogue is one.
 //
 // A convolution's A rows are gathered from its input: each 16-byte copy is
@@ -503,6 +504,15 @@ bool splitsA(const Contraction &c, const MmaTile &tile) {
           tile.threads() % (tile.BK / width) == 0);
 }
 
+// Whether a K-sliced FMA tile's partial sums, every slice's whole tile in
+// rows padded by kStagingPad, fit the A stages they overwrite once the K
+// loop is done, and each slice finishes whole rows of each thread's.
+bool partialsFitStages(const MmaTile &t) {
+  return t.TM % t.Slices == 0 &&
+         t.Slices * t.BM * (t.BN + kStagingPad) <=
+             t.Stages * t.BM * (t.BK + t.copyElements());
+}
+
 class MmaKernelBuilder : IndexArithmetic {
 public:
   MmaKernelBuilder(func::FuncOp func, Contraction c, MmaTile tile,
@@ -512,8 +522,8 @@ public:
         T(tile), Instruction(instruction), Symbols(symbols),
         CopyElementsA(copyElementsOfA(c, tile)), GatherA(CopyElementsA == 0),
         VectorStores(hasColumnRuns(c)),
-        DirectStores(tile.Fma && tile.Slices <= 1 &&
-                     hasColumnRuns(c, kFmaVector)),
+        DirectStores(tile.Fma && hasColumnRuns(c, kFmaVector) &&
+                     (tile.Slices <= 1 || partialsFitStages(tile))),
         SplitA(splitsA(c, tile)),
         UniformStepA(SplitA && isStepAtOneWindowPosition(c, tile)),
         Elem(multiplyAccumulateType(c.Op)), CopyElements(tile.copyElements()) {}
@@ -608,8 +618,9 @@ private:
   // into Staging: each warp's fragments, or each FMA thread's outputs.
   void stageChunk(ValueRange results, int64_t chunk, int64_t chunkRows);
   // The epilogue of an FMA tile with DirectStores: each thread adds the
-  // init to its TM x TN outputs, applies the epilogues and stores them, a
-  // run of kFmaVector columns at a time, with no staging or barriers.
+  // init to its TM x TN outputs (with K slices, to TM / Slices rows of
+  // them, summed over the slices), applies the epilogues and stores them, a
+  // run of kFmaVector columns at a time.
   void storeFmaOutputs(ValueRange results, AffineMap outMap);
   // Row r of this thread's fragment of warp tile (mi, ni) in `results`.
   Value fragmentRow(ValueRange results, int64_t mi, int64_t ni, int64_t r);
@@ -634,8 +645,10 @@ private:
   const bool GatherA;
   // C's rows are runs of kCopyElements columns: stored a run at a time.
   const bool VectorStores;
-  // An unsliced FMA tile over C's rows in runs of kFmaVector columns: each
-  // thread finishes and stores its own outputs (storeFmaOutputs).
+  // An FMA tile over C's rows in runs of kFmaVector columns: each thread
+  // finishes and stores its own outputs, with K slices rows of them whose
+  // partial sums the slices exchange through the A stages
+  // (storeFmaOutputs).
   const bool DirectStores;
   // A convolution's A copied with each copy's address split into a part
   // of its row, computed once before the K loop (PiecesA), and a part of
@@ -1362,7 +1375,6 @@ void MmaKernelBuilder::storeFmaOutputs(ValueRange results, AffineMap outMap) {
   Type outType = cast<MemRefType>(C.Out.getType()).getElementType();
   auto runType = VectorType::get({kFmaVector}, outType);
   Value init = uniformInit(C);
-  Value row0 = add(Row0, fmaRow());
   struct Pending {
     Value Result, InBounds;
     SmallVector<Value> Indices;
@@ -1384,18 +1396,60 @@ void MmaKernelBuilder::storeFmaOutputs(ValueRange results, AffineMap outMap) {
     }
     pending.clear();
   };
-  for (int64_t i = 0; i < T.TM; ++i)
+  // With K slices, every thread stores its partial sums into the A stages
+  // (once no thread reads them: each waited for its own copies), as
+  // [slice][row][column]; after a barrier, slice s finishes rows s, s +
+  // Slices, ... of each thread's TM, adding the slices' sums in slice
+  // order as the staged epilogue does. Two barriers in all, where staging
+  // 16 rows at a time took two a chunk with a quarter of the threads busy.
+  Value partials;
+  int64_t pitch = T.BN + kStagingPad;
+  VectorType sumType = VectorType::get({kFmaVector}, B.getF32Type());
+  auto partialAt = [&](Value slice, Value row, Value col) {
+    return SmallVector<Value>{add(mul(add(mul(slice, T.BM), row), pitch), col)};
+  };
+  int64_t rows = T.TM;
+  if (T.Slices > 1) {
+    gpu::BarrierOp::create(B, Loc);
+    partials = memref::CollapseShapeOp::create(
+        B, Loc, TileA, SmallVector<ReassociationIndices>{{0, 1, 2}});
+    for (int64_t i = 0; i < T.TM; ++i)
+      for (int64_t r = 0; r < T.TN / kFmaVector; ++r)
+        vector::StoreOp::create(
+            B, Loc,
+            vector::FromElementsOp::create(
+                B, Loc, sumType,
+                results.slice(i * T.TN + r * kFmaVector, kFmaVector)),
+            partials, partialAt(Slice, add(fmaRow(), i), fmaColumn(r)),
+            /*nontemporal=*/false, llvm::MaybeAlign(16));
+    gpu::BarrierOp::create(B, Loc);
+    rows = T.TM / T.Slices;
+  }
+  for (int64_t q = 0; q < rows; ++q)
     for (int64_t r = 0; r < T.TN / kFmaVector; ++r) {
       if (static_cast<int64_t>(pending.size()) * kFmaVector == kPendingOutputs)
         flush();
-      Value m = add(row0, i), n = add(Col0, fmaColumn(r));
+      Value rowInTile = T.Slices > 1 ? add(fmaRow(), add(Slice, q * T.Slices))
+                                     : add(fmaRow(), q);
+      Value m = add(Row0, rowInTile), n = add(Col0, fmaColumn(r));
       // A run is in or past N whole, as kFmaVector divides N.
       Value inBounds = both(rowInBounds(m), columnInBounds(n));
       Value result = zeroUnless(B, Loc, inBounds, runType, [&]() -> Value {
         OutputRun operands(B, Loc, C, at(outMap, m, n, nullptr), kFmaVector);
+        Value sums;
+        for (int64_t slice = 0; partials && slice < T.Slices; ++slice) {
+          Value part = vector::LoadOp::create(
+              B, Loc, sumType, partials,
+              partialAt(idx(slice), rowInTile, fmaColumn(r)),
+              /*nontemporal=*/false, llvm::MaybeAlign(16));
+          sums = sums ? arith::AddFOp::create(B, Loc, sums, part) : part;
+        }
         SmallVector<Value> values;
         for (int64_t j = 0; j < kFmaVector; ++j) {
-          Value v = results[i * T.TN + r * kFmaVector + j];
+          Value v = sums ? vector::ExtractOp::create(B, Loc, sums,
+                                                     ArrayRef<int64_t>{j})
+                               .getResult()
+                         : results[q * T.TN + r * kFmaVector + j];
           if (!init)
             v = arith::AddFOp::create(B, Loc, operands.initialValue(j), v);
           values.push_back(operands.applyEpilogue(v, j));

@@ -9,13 +9,15 @@
 // workgroups, would leave the busiest processor as many outputs): 256 threads, K steps of 32 through 3 stages, each
 // slice's threads the first or second 16 k of every step; every 4 k a
 // thread reads a 16-byte run of A for each of its 4 rows and one of B for
-// each k, for 64 multiply-adds. Each slice stages its accumulators in rows
-// of its own, 16 at a time, 4 columns a store, and the epilogue adds the
-// two partial sums (slice order), then the bias.
+// each k, for 64 multiply-adds. After the K loop every thread stores its
+// partial sums into the A stages (a barrier before, once no thread reads
+// them; one after), and each slice finishes half of each thread's rows:
+// the two slices' sums (slice order), then the bias, stored 4 columns at
+// a time. No staging buffer.
 
 // CHECK-DAG:   memref.global "private" @mlp_mma_a : memref<3x64x36xf32, 3> {alignment = 16 : i64}
 // CHECK-DAG:   memref.global "private" @mlp_mma_b : memref<3x32x40xf32, 3> {alignment = 16 : i64}
-// CHECK-DAG:   memref.global "private" @mlp_mma_out : memref<32x36xf32, 3> {alignment = 16 : i64}
+// CHECK-NOT:   @mlp_mma_out
 // CHECK-LABEL: func.func private @mlp(
 // CHECK-SAME:    kiln.lowering_config = {k_slices = 2 : i64, kernel = "fma_contraction", stages = 3 : i64, thread_tile = array<i64: 4, 4>, workgroup_tile = array<i64: 64, 32, 32>}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
@@ -37,17 +39,19 @@
 // CHECK-COUNT-16:    arith.mulf
 // CHECK-NOT:         nvgpu.mma.sync
 // CHECK:             scf.yield
-// CHECK:           scf.if
-// CHECK:             arith.muli %[[SLICE]], %c16
-// CHECK-COUNT-4:     vector.store {{.*}} {alignment = 16 : i64} : memref<32x36xf32, 3>, vector<4xf32>
+// CHECK:           nvgpu.device_async_wait
 // CHECK:           gpu.barrier
-// CHECK:           vector.load %arg2[%{{.*}}] {alignment = 32 : i64} : memref<2112xf32>, vector<8xf32>
-// CHECK:           %[[OWN:.*]] = memref.load %{{.*}}[%[[ROW:.*]], %{{.*}}] : memref<32x36xf32, 3>
-// CHECK:           %[[ROW1:.*]] = arith.addi %[[ROW]], %c16
-// CHECK:           %[[OTHER:.*]] = memref.load %{{.*}}[%[[ROW1]], %{{.*}}] : memref<32x36xf32, 3>
-// CHECK:           arith.addf %[[OWN]], %[[OTHER]]
+// CHECK:           %[[PARTIALS:.*]] = memref.collapse_shape %{{.*}} {{\[}}[0, 1, 2]] : memref<3x64x36xf32, 3> into memref<6912xf32, 3>
+// CHECK:           %[[BASE:.*]] = arith.muli %[[SLICE]], %c64
+// CHECK-COUNT-4:   vector.store {{.*}}, %[[PARTIALS]][%{{.*}}] {alignment = 16 : i64} : memref<6912xf32, 3>, vector<4xf32>
+// CHECK:           gpu.barrier
+// CHECK:           %[[OWN:.*]] = vector.load %[[PARTIALS]][%{{.*}}] {alignment = 16 : i64} : memref<6912xf32, 3>, vector<4xf32>
+// CHECK:           %[[OTHER:.*]] = vector.load %[[PARTIALS]][%{{.*}}] {alignment = 16 : i64} : memref<6912xf32, 3>, vector<4xf32>
+// CHECK:           arith.addf %[[OWN]], %[[OTHER]] : vector<4xf32>
+// CHECK:           vector.load %arg2[%{{.*}}] {alignment = 16 : i64} : memref<2112xf32>, vector<4xf32>
 // CHECK:           arith.addf
-// CHECK:           vector.store {{.*}}, %arg3{{.*}} : memref<128x2112xf32>, vector<8xf32>
+// CHECK:           vector.store {{.*}}, %arg3{{.*}} {alignment = 16 : i64} : memref<128x2112xf32>, vector<4xf32>
+// CHECK-NOT:     gpu.barrier
 // CHECK-NOT:     linalg.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d1)>
@@ -146,9 +150,10 @@ func.func private @waves(%a: memref<6272x384xf32>, %b: memref<384x1536xf32>, %ou
 // 64 tokens of a small encoder's QKV projection: no tile gives 132
 // workgroups, so the one giving the most, 32 x 32 (48 workgroups of 64
 // threads, each still 4 x 4 outputs), sliced along K in four: 256
-// threads, K steps of 32 (8 a slice) through 4 stages, four partial sums.
+// threads, K steps of 32 (8 a slice) through 4 stages, four partial sums
+// exchanged through the A stages (4 x 32 rows of 36 f32 fill them).
 
-// CHECK-DAG:   memref.global "private" @tokens_mma_out : memref<64x36xf32, 3> {alignment = 16 : i64}
+// CHECK-NOT:   @tokens_mma_out
 // CHECK-LABEL: func.func private @tokens(
 // CHECK-SAME:    kiln.lowering_config = {k_slices = 4 : i64, kernel = "fma_contraction", stages = 4 : i64, thread_tile = array<i64: 4, 4>, workgroup_tile = array<i64: 32, 32, 32>}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 256, 1, 1>
@@ -187,19 +192,19 @@ func.func private @matvec(%a: memref<1x256xf32>, %b: memref<256x1000xf32>, %out:
 // A projection whose heads are moved apart (q, k and v of 2 heads over 40
 // tokens, kiln-form-dispatches' fuse-permuted-epilogues): the kernel
 // computes at the contraction's indices (n, t, s, h, d) and stores each run
-// of 8 columns where the transpose puts it, at (s, n, h, t, d) of the
+// of 4 columns where the transpose puts it, at (s, n, h, t, d) of the
 // output; the innermost dimension stays innermost, so the runs stay runs.
 
 // CHECK-LABEL: func.func private @qkv(
 // CHECK-SAME:    kiln.lowering_config = {{{.*}}kernel = "fma_contraction"
-// CHECK:           vector.from_elements {{.*}} : vector<8xf32>
+// CHECK:           vector.from_elements {{.*}} : vector<4xf32>
 // CHECK:           %[[T:.*]] = arith.remui %{{.*}}, %c40
 // CHECK:           %[[N:.*]] = arith.divui %{{.*}}, %c40
 // CHECK:           %[[D:.*]] = arith.remui %{{.*}}, %c32
 // CHECK:           %[[HS:.*]] = arith.divui %{{.*}}, %c32
 // CHECK:           %[[H:.*]] = arith.remui %[[HS]], %c2
 // CHECK:           %[[S:.*]] = arith.divui %[[HS]], %c2
-// CHECK:           vector.store %{{.*}}, %arg2[%[[S]], %[[N]], %[[H]], %[[T]], %[[D]]] {alignment = 16 : i64} : memref<2x1x2x40x32xf32>, vector<8xf32>
+// CHECK:           vector.store %{{.*}}, %arg2[%[[S]], %[[N]], %[[H]], %[[T]], %[[D]]] {alignment = 16 : i64} : memref<2x1x2x40x32xf32>, vector<4xf32>
 // CHECK-NOT:     linalg.
 #x = affine_map<(n, t, s, h, d, k) -> (n, t, k)>
 #w = affine_map<(n, t, s, h, d, k) -> (k, s, h, d)>

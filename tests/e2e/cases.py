@@ -30,6 +30,7 @@ round to f16 after each op, as the MLIR does).
 """
 
 import dataclasses
+import math
 import re
 import zlib
 from typing import Callable, Optional, Sequence, Tuple, Union
@@ -449,6 +450,18 @@ def _genericArithMath(a, b):
 
 case(E, "generic_arith_math_f32", [I("16x48xf32", -3, 3), I("16x48xf32", -3, 3)],
      _genericArithMath, tol="f32_approx")
+
+
+def _erfGelu(a):
+    a = f64(a)
+    erf = np.vectorize(math.erf)
+    # The MLIR divides by sqrt(2) rounded to f32, as the exporter's constant.
+    return erf(a), a * 0.5 * (1.0 + erf(a / f64(np.float32(np.sqrt(2.0)))))
+
+
+# erf is a few ulp from correctly rounded on every backend (a polynomial on
+# the CPU, the vendor library's on GPUs): well inside f32's tolerance.
+case(E, "generic_erf_gelu_f32", [I("64x1024xf32", -5, 5)], _erfGelu)
 
 
 def _genericArithF32(a, b):

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -99,7 +100,36 @@ void populateDeviceLibraryCallPatterns(RewritePatternSet &patterns,
 LogicalResult lowerKernelMath(ModuleOp lowered,
                               const DeviceLibraryNames &names) {
   RewritePatternSet patterns(lowered.getContext());
-  populateMathPolynomialApproximationPatterns(patterns);
+  // Half-precision math through f32, and the polynomials, for what MLIR's
+  // own approximations cover, except erf: its rational approximation picks
+  // 21 coefficients per element by selects (about 50 instructions with its
+  // division), where the vendor library's erf (which the NVVM and ROCDL
+  // lowerings call for math.erf) is two short polynomials, and in a GELU
+  // epilogue that is most of the GEMM's extra time.
+  auto expandInF32 = [](StringRef name) {
+    return llvm::is_contained(
+        {math::AtanOp::getOperationName(), math::Atan2Op::getOperationName(),
+         math::TanhOp::getOperationName(), math::LogOp::getOperationName(),
+         math::Log2Op::getOperationName(), math::Log1pOp::getOperationName(),
+         math::ErfOp::getOperationName(), math::ErfcOp::getOperationName(),
+         math::ExpOp::getOperationName(), math::ExpM1Op::getOperationName(),
+         math::CbrtOp::getOperationName(), math::SinOp::getOperationName(),
+         math::CosOp::getOperationName()},
+        name);
+  };
+  auto approximate = [](StringRef name) {
+    return llvm::is_contained(
+        {math::AtanOp::getOperationName(), math::Atan2Op::getOperationName(),
+         math::TanhOp::getOperationName(), math::LogOp::getOperationName(),
+         math::Log2Op::getOperationName(), math::Log1pOp::getOperationName(),
+         math::ErfcOp::getOperationName(), math::AsinOp::getOperationName(),
+         math::AcosOp::getOperationName(), math::ExpOp::getOperationName(),
+         math::ExpM1Op::getOperationName(), math::CbrtOp::getOperationName(),
+         math::SinOp::getOperationName(), math::CosOp::getOperationName()},
+        name);
+  };
+  populateMathF32ExpansionPatterns(patterns, expandInF32);
+  populateMathPolynomialApproximationPatterns(patterns, approximate);
   populateDeviceLibraryCallPatterns(patterns, names);
   ApproximateInsertedDivisions listener;
   GreedyRewriteConfig config;

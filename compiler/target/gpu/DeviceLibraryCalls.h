@@ -38,7 +38,8 @@ void populateDeviceLibraryCallPatterns(mlir::RewritePatternSet &patterns,
 
 /// What every GPU backend does to kernels' math before its vendor lowering:
 /// exp, tanh, log and friends as polynomials, which need no library; fmod,
-/// which has no exact polynomial, as the library's (above).
+/// which has no exact polynomial, as the library's (above); erf left to the
+/// vendor lowering, which calls the library's (shorter than the polynomial).
 mlir::LogicalResult lowerKernelMath(mlir::ModuleOp lowered,
                                     const DeviceLibraryNames &names);
 

@@ -288,3 +288,25 @@ func.func @remf_f64(%x: tensor<37xf64>, %y: tensor<37xf64>) -> tensor<37xf64> {
   } -> tensor<37xf64>
   return %r : tensor<37xf64>
 }
+
+// erf over [-5, 5] (both tails saturate to +-1), and GELU as the ONNX
+// exporter writes it, x * 0.5 * (1 + erf(x / sqrt(2))): the GPU backends
+// call their vendor library's erf.
+func.func @generic_erf_gelu_f32(%a: tensor<64x1024xf32>) -> (tensor<64x1024xf32>, tensor<64x1024xf32>) {
+  %e = tensor.empty() : tensor<64x1024xf32>
+  %0:2 = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%a : tensor<64x1024xf32>) outs(%e, %e : tensor<64x1024xf32>, tensor<64x1024xf32>) {
+  ^bb0(%x: f32, %o0: f32, %o1: f32):
+    %sqrt2 = arith.constant 1.41421354 : f32
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %erf = math.erf %x : f32
+    %s = arith.divf %x, %sqrt2 : f32
+    %es = math.erf %s : f32
+    %p = arith.addf %es, %one : f32
+    %xh = arith.mulf %x, %half : f32
+    %g = arith.mulf %xh, %p : f32
+    linalg.yield %erf, %g : f32, f32
+  } -> (tensor<64x1024xf32>, tensor<64x1024xf32>)
+  return %0#0, %0#1 : tensor<64x1024xf32>, tensor<64x1024xf32>
+}

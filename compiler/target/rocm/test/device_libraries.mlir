@@ -12,7 +12,9 @@
 // ROCm's device libraries are linked only where kernels call them, and only
 // what they call: fmod (arith.remf) is ocml's __ocml_fmod_f32/_f64 (the
 // names DeviceLibraryCalls.h passes for AMD where CUDA passes libdevice's),
-// and the polynomial for exp rounds with __ocml_floor_f32. Everything but
+// the polynomial for exp rounds with __ocml_floor_f32, and erf is ocml's
+// __ocml_erf_f32 (upstream's ROCDL lowering calls it; it is shorter than
+// MLIR's rational approximation). Everything but
 // the kernels is internalized and inlined, so the code object defines and
 // exports the kernels and their descriptors and nothing of ocml, and has no
 // undefined symbol (lld links it with --no-undefined). The control
@@ -30,6 +32,7 @@
 // SYMS-DAG: remf_f32_dispatch_0.kd
 // SYMS-DAG: remf_f64_dispatch_0.kd
 // SYMS-DAG: exp_dispatch_0.kd
+// SYMS-DAG: erf_dispatch_0.kd
 
 // ASM:     <remf_f32_dispatch_0>:
 // ASM-NOT: s_swappc
@@ -37,6 +40,10 @@
 // ASM:     <exp_dispatch_0>:
 // ASM-NOT: s_swappc
 // ASM:     v_floor_f32
+// ASM:     s_endpgm
+// ASM:     <erf_dispatch_0>:
+// ASM-NOT: s_swappc
+// ASM:     v_exp_f32
 // ASM:     s_endpgm
 
 // MISSING: error: the kernels call __ocml_* functions, but {{.*}}nolib/ocml.bc cannot be read: No such file or directory (point --hip-bc-dir at ROCm's device bitcode, amdgcn/bitcode)
@@ -66,6 +73,16 @@ func.func @exp(%x: tensor<256xf32>) -> tensor<256xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<256xf32>) outs(%e : tensor<256xf32>) {
   ^bb0(%a: f32, %o: f32):
     %m = math.exp %a : f32
+    linalg.yield %m : f32
+  } -> tensor<256xf32>
+  return %r : tensor<256xf32>
+}
+
+func.func @erf(%x: tensor<256xf32>) -> tensor<256xf32> {
+  %e = tensor.empty() : tensor<256xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<256xf32>) outs(%e : tensor<256xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = math.erf %a : f32
     linalg.yield %m : f32
   } -> tensor<256xf32>
   return %r : tensor<256xf32>

@@ -10,8 +10,8 @@ batch 1 and 32 in f32 and f16, and the transformers of
 tests/models/transformer_models.py (a ViT, a GPT-style decoder's
 128-token prefill, a BERT-style encoder) in f32 and f16; named with
 --models, more torchvision classifiers (`zoo`: ZOO_ROWS, ConvNeXt-T among
-them), Swin-T in f32 and f16 (EXTRA_ROWS) and ResNet-18/34, MobileNetV3-Small
-and RegNetX-400MF at batch 32 (MORE_ROWS). Three steps, the first two
+them), Swin-T in f32 and f16 (EXTRA_ROWS) and ResNet-18/34/50, MobileNetV3-Small,
+RegNetX-400MF and the transformers at batch (MORE_ROWS). Three steps, the first two
 where the compiler is, the last where the GPU is:
 
   # a kit: export, compile for cuda, describe each dispatch (needs torch,
@@ -119,12 +119,18 @@ def precision_of(model):
 # attention) in f32 and f16 at batch 1.
 EXTRA_ROWS = (("swin_t", "Swin-T f32 batch 1"),
               ("swin_t_f16", "Swin-T f16 batch 1"))
-# Other torchvision classifiers at batch 32 (export_models.MORE), named
-# with --models.
+# Other torchvision classifiers at batch 32 (export_models.MORE), ResNet50
+# in f32 at batch 32, and the transformers serving a batch (32 images or
+# sequences, 8 GPT prefills), named with --models.
 MORE_ROWS = (("resnet18_b32", "ResNet-18 f32 batch 32"),
              ("resnet34_b32", "ResNet-34 f32 batch 32"),
              ("mobilenet_v3_small_b32", "MobileNetV3-Small f32 batch 32"),
-             ("regnet_x_400mf_b32", "RegNetX-400MF f32 batch 32"))
+             ("regnet_x_400mf_b32", "RegNetX-400MF f32 batch 32"),
+             ("resnet50_b32", "ResNet50 f32 batch 32"),
+             ("vit_b32", "ViT f32 batch 32"),
+             ("vit_b32_f16", "ViT f16 batch 32"),
+             ("bert_b32", "BERT-style encoder f32, 32 x 64 tokens"),
+             ("gpt_b8", "GPT-style decoder f32, 8 x 128-token prefill"))
 LABELS = dict(ROWS + ZOO_ROWS + EXTRA_ROWS + MORE_ROWS)
 PROFILE_DEFAULT = "vit,gpt,resnet50_b32_f16"
 # Inputs up to this size travel in a pack; larger ones are regenerated

@@ -416,13 +416,29 @@ std::optional<MmaTile> chooseFmaTile(const Contraction &c,
   // tile's own rate decides, where a sliced tile's 4 x 4 outputs a thread wait
   // on shared loads (6272 x 384 by 384 x 1536: 64 x 32 sliced 252 us, 128 x 128
   // 245; 4096^3: 4.51 ms, 3.60).
+  //
+  // For a convolution the unsliced 128 x 64 and 64 x 64 tiles compete too,
+  // largest first, and of equal loads the larger tile wins: it reads fewer
+  // operand bytes per output (ResNet-34's 3x3 convolutions at batch 32,
+  // blocks alone on an H200: 28x28x128, 392 tiles of 128 x 64, 560 -> 477
+  // us over 64 x 32 sliced; 14x14x256, 392 of 64 x 64, 533 -> 503; every
+  // candidate leaving the busiest processor the same outputs). Not for a
+  // matmul: BERT at batch 32, its QKV projection in 64 x 64 tiles, 525 ->
+  // 533 us.
   bool manyWaves =
       workgroupCount(c, *tile) > 2 * processors && c.N % tile->BN == 0;
-  if (!manyWaves)
+  if (!manyWaves) {
+    auto fewerOutputs = [&](const MmaTile &candidate) {
+      return busiestLoad(c, candidate, target) < busiestLoad(c, *tile, target);
+    };
+    if (c.ImplicitGemm)
+      for (const MmaTile &unsliced : {kWideFmaTile, kFmaTiles[2]})
+        if (c.N % unsliced.BN == 0 && fewerOutputs(unsliced))
+          tile = unsliced;
     for (const MmaTile &sliced : kSlicedFmaTiles)
-      if (c.K >= 2 * sliced.BK &&
-          busiestLoad(c, sliced, target) < busiestLoad(c, *tile, target))
+      if (c.K >= 2 * sliced.BK && fewerOutputs(sliced))
         tile = sliced;
+  }
   // 128 x 64 (8 x 4 outputs a thread) runs fastest of all where its grid
   // has four workgroups a processor or more, N is whole tiles and K a few
   // steps: 25088 x 192 by 192 x 768 228 -> 204 us (cuBLAS 211), 6272 x
@@ -437,11 +453,16 @@ std::optional<MmaTile> chooseFmaTile(const Contraction &c,
   // workgroups a processor: the back end then keeps a thread to 128
   // registers (128 x 128: 129, one workgroup of 8 warps a processor, too
   // few to hide the shared loads). A 4 x 4 thread's 64 registers fit more
-  // workgroups without it (asked for two, ptxas took 80). Not for a
-  // convolution, whose address arithmetic then spilled (36 to 52 bytes,
-  // ConvNeXt's downsampling 0 to 5% slower).
+  // workgroups without it (asked for two, ptxas took 80). A convolution
+  // only in 128 x 64 tiles over fewer than four waves, where each
+  // processor's second workgroup is most of its work (ResNet-34's 28x28x128
+  // 3x3, 392 tiles: 546 -> 475 us, 121 registers, no spills); over more
+  // waves, or in 128 x 128 tiles, its address arithmetic spilled (36 to 52
+  // bytes, ConvNeXt's downsampling 0 to 5% slower).
+  bool fewWaves = workgroupCount(c, *tile) < 4 * processors;
+  bool convolutionShare = fewWaves && tile->TM * tile->TN == 32;
   if (tile->threads() >= 256 && tile->Slices <= 1 &&
-      tile->TM * tile->TN >= 32 && !c.ImplicitGemm)
+      tile->TM * tile->TN >= 32 && (!c.ImplicitGemm || convolutionShare))
     tile->WorkgroupsPerProcessor = 2;
   return tile;
 }

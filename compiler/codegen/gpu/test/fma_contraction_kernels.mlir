@@ -274,12 +274,13 @@ func.func private @direct(%a: memref<6272x384xf32>, %b: memref<384x1536xf32>, %b
 
 // ResNet-18's 3x3 convolution at 14x14x256, batch 32 (M 6272, N 256, K
 // 2304): 128 x 64 tiles would be 196 workgroups over 132 processors, two
-// on some and one on others; the sliced 64 x 32 tile (784 workgroups)
-// leaves the busiest processor fewer outputs, as for matmuls. No cap of
-// two workgroups a processor for a convolution.
+// on some and one on others; 64 x 64 tiles (392) and the sliced 64 x 32
+// (784) leave the busiest processor the same, fewer outputs, and of those
+// the larger tile wins. No cap of two workgroups a processor: 4 x 4
+// threads fit more without it.
 
 // CHECK-LABEL: func.func private @conv3x3(
-// CHECK-SAME:    kiln.lowering_config = {implicit_gemm = array<i64: 6272, 256, 2304>, k_slices = 2 : i64, kernel = "fma_contraction", stages = 3 : i64, thread_tile = array<i64: 4, 4>, workgroup_tile = array<i64: 64, 32, 32>}
+// CHECK-SAME:    kiln.lowering_config = {implicit_gemm = array<i64: 6272, 256, 2304>, kernel = "fma_contraction", stages = 4 : i64, thread_tile = array<i64: 4, 4>, workgroup_tile = array<i64: 64, 64, 16>}
 // CHECK-NOT:     workgroups_per_processor
 func.func private @conv3x3(%x: memref<32x16x16x256xf32>, %w: memref<3x3x256x256xf32>, %out: memref<32x14x14x256xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<32x16x16x256xf32> to tensor<32x16x16x256xf32>
@@ -289,5 +290,25 @@ func.func private @conv3x3(%x: memref<32x16x16x256xf32>, %w: memref<3x3x256x256x
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<32x14x14x256xf32>) -> tensor<32x14x14x256xf32>
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<32x16x16x256xf32>, tensor<3x3x256x256xf32>) outs(%f : tensor<32x14x14x256xf32>) -> tensor<32x14x14x256xf32>
   bufferization.materialize_in_destination %c in restrict writable %out : (tensor<32x14x14x256xf32>, memref<32x14x14x256xf32>) -> ()
+  return
+}
+
+// -----
+
+// ResNet-34's 3x3 convolution at 28x28x128, batch 32 (M 25088, N 128, K
+// 1152): 128 x 64, 64 x 64 and sliced 64 x 32 tiles leave the busiest
+// processor the same outputs; the largest, 128 x 64, wins, and over fewer
+// than four waves (392 workgroups) it runs two a processor.
+
+// CHECK-LABEL: func.func private @conv3x3_28(
+// CHECK-SAME:    kiln.lowering_config = {implicit_gemm = array<i64: 25088, 128, 1152>, kernel = "fma_contraction", stages = 3 : i64, thread_tile = array<i64: 8, 4>, workgroup_tile = array<i64: 128, 64, 16>, workgroups_per_processor = 2 : i64}
+func.func private @conv3x3_28(%x: memref<32x30x30x128xf32>, %w: memref<3x3x128x128xf32>, %out: memref<32x28x28x128xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<32x30x30x128xf32> to tensor<32x30x30x128xf32>
+  %1 = bufferization.to_tensor %w restrict : memref<3x3x128x128xf32> to tensor<3x3x128x128xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<32x28x28x128xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<32x28x28x128xf32>) -> tensor<32x28x28x128xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<32x30x30x128xf32>, tensor<3x3x128x128xf32>) outs(%f : tensor<32x28x28x128xf32>) -> tensor<32x28x28x128xf32>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<32x28x28x128xf32>, memref<32x28x28x128xf32>) -> ()
   return
 }

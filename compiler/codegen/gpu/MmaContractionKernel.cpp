@@ -638,6 +638,12 @@ private:
   // Stores the accumulators' rows of staged chunk `chunk` (chunkRows rows)
   // into Staging: each warp's fragments, or each FMA thread's outputs.
   void stageChunk(ValueRange results, int64_t chunk, int64_t chunkRows);
+  // Stores an FMA thread's TM x TN f32 results into `buffer`, 16 bytes (a
+  // run of kFmaVector columns) at a time, row i's run r at row0 + i and
+  // fmaColumn(r), through `at`, which gives the buffer's indices of a row
+  // and a column.
+  void storeFmaRuns(ValueRange results, Value buffer, Value row0,
+                    llvm::function_ref<SmallVector<Value>(Value, Value)> at);
   // The epilogue of an FMA tile with DirectStores: each thread adds the
   // init to its TM x TN outputs (with K slices, to TM / Slices rows of
   // them, summed over the slices), applies the epilogues and stores them, a
@@ -1046,6 +1052,21 @@ void MmaKernelBuilder::wgmmaStep(Value stage, SmallVector<Value> &acc) {
   acc[0] = fenceAccumulator(B, Loc, acc[0]);
 }
 
+void MmaKernelBuilder::storeFmaRuns(
+    ValueRange results, Value buffer, Value row0,
+    llvm::function_ref<SmallVector<Value>(Value, Value)> at) {
+  VectorType run = VectorType::get({kFmaVector}, B.getF32Type());
+  for (int64_t i = 0; i < T.TM; ++i)
+    for (int64_t r = 0; r < T.TN / kFmaVector; ++r)
+      vector::StoreOp::create(
+          B, Loc,
+          vector::FromElementsOp::create(
+              B, Loc, run,
+              results.slice(i * T.TN + r * kFmaVector, kFmaVector)),
+          buffer, at(add(row0, i), fmaColumn(r)),
+          /*nontemporal=*/false, llvm::MaybeAlign(16));
+}
+
 void MmaKernelBuilder::stageChunk(ValueRange results, int64_t chunk,
                                   int64_t chunkRows) {
   if (T.Fma) {
@@ -1058,20 +1079,13 @@ void MmaKernelBuilder::stageChunk(ValueRange results, int64_t chunk,
     OpBuilder::InsertionGuard guard(B);
     auto branch = scf::IfOp::create(B, Loc, owner);
     B.setInsertionPoint(branch.thenYield());
-    VectorType run = VectorType::get({kFmaVector}, B.getF32Type());
     Value row0 =
         arith::SubIOp::create(B, Loc, fmaRow(), idx(chunk * chunkRows));
     if (T.Slices > 1)
       row0 = add(row0, mul(Slice, chunkRows));
-    for (int64_t i = 0; i < T.TM; ++i)
-      for (int64_t r = 0; r < T.TN / kFmaVector; ++r)
-        vector::StoreOp::create(
-            B, Loc,
-            vector::FromElementsOp::create(
-                B, Loc, run,
-                results.slice(i * T.TN + r * kFmaVector, kFmaVector)),
-            Staging, ValueRange{add(row0, i), fmaColumn(r)},
-            /*nontemporal=*/false, llvm::MaybeAlign(16));
+    storeFmaRuns(results, Staging, row0, [](Value row, Value col) {
+      return SmallVector<Value>{row, col};
+    });
     return;
   }
   // Accumulator fragment element (r, c) is row g + 8r, column 2t + c of its
@@ -1434,15 +1448,9 @@ void MmaKernelBuilder::storeFmaOutputs(ValueRange results, AffineMap outMap) {
     gpu::BarrierOp::create(B, Loc);
     partials = memref::CollapseShapeOp::create(
         B, Loc, TileA, SmallVector<ReassociationIndices>{{0, 1, 2}});
-    for (int64_t i = 0; i < T.TM; ++i)
-      for (int64_t r = 0; r < T.TN / kFmaVector; ++r)
-        vector::StoreOp::create(
-            B, Loc,
-            vector::FromElementsOp::create(
-                B, Loc, sumType,
-                results.slice(i * T.TN + r * kFmaVector, kFmaVector)),
-            partials, partialAt(Slice, add(fmaRow(), i), fmaColumn(r)),
-            /*nontemporal=*/false, llvm::MaybeAlign(16));
+    storeFmaRuns(results, partials, fmaRow(), [&](Value row, Value col) {
+      return partialAt(Slice, row, col);
+    });
     gpu::BarrierOp::create(B, Loc);
     rows = T.TM / T.Slices;
   }

@@ -101,32 +101,27 @@ LogicalResult lowerKernelMath(ModuleOp lowered,
                               const DeviceLibraryNames &names) {
   RewritePatternSet patterns(lowered.getContext());
   // Half-precision math through f32, and the polynomials, for what MLIR's
-  // own approximations cover, except erf: its rational approximation picks
-  // 21 coefficients per element by selects (about 50 instructions with its
-  // division), where the vendor library's erf (which the NVVM and ROCDL
-  // lowerings call for math.erf) is two short polynomials, and in a GELU
-  // epilogue that is most of the GEMM's extra time.
-  auto expandInF32 = [](StringRef name) {
-    return llvm::is_contained(
-        {math::AtanOp::getOperationName(), math::Atan2Op::getOperationName(),
-         math::TanhOp::getOperationName(), math::LogOp::getOperationName(),
-         math::Log2Op::getOperationName(), math::Log1pOp::getOperationName(),
-         math::ErfOp::getOperationName(), math::ErfcOp::getOperationName(),
-         math::ExpOp::getOperationName(), math::ExpM1Op::getOperationName(),
-         math::CbrtOp::getOperationName(), math::SinOp::getOperationName(),
-         math::CosOp::getOperationName()},
-        name);
+  // own approximations cover (as its legacy entry point chooses: asin and
+  // acos approximated in their own type), except erf's polynomial: its
+  // rational approximation picks 21 coefficients per element by selects
+  // and divides, where the vendor library's erf (which the NVVM and ROCDL
+  // lowerings call for math.erf) is two short polynomials and an exp2, and
+  // in a GELU epilogue that is most of the GEMM's extra time.
+  StringRef common[] = {
+      math::AtanOp::getOperationName(),  math::Atan2Op::getOperationName(),
+      math::TanhOp::getOperationName(),  math::LogOp::getOperationName(),
+      math::Log2Op::getOperationName(),  math::Log1pOp::getOperationName(),
+      math::ErfcOp::getOperationName(),  math::ExpOp::getOperationName(),
+      math::ExpM1Op::getOperationName(), math::CbrtOp::getOperationName(),
+      math::SinOp::getOperationName(),   math::CosOp::getOperationName()};
+  auto expandInF32 = [&](StringRef name) {
+    return llvm::is_contained(common, name) ||
+           name == math::ErfOp::getOperationName();
   };
-  auto approximate = [](StringRef name) {
-    return llvm::is_contained(
-        {math::AtanOp::getOperationName(), math::Atan2Op::getOperationName(),
-         math::TanhOp::getOperationName(), math::LogOp::getOperationName(),
-         math::Log2Op::getOperationName(), math::Log1pOp::getOperationName(),
-         math::ErfcOp::getOperationName(), math::AsinOp::getOperationName(),
-         math::AcosOp::getOperationName(), math::ExpOp::getOperationName(),
-         math::ExpM1Op::getOperationName(), math::CbrtOp::getOperationName(),
-         math::SinOp::getOperationName(), math::CosOp::getOperationName()},
-        name);
+  auto approximate = [&](StringRef name) {
+    return llvm::is_contained(common, name) ||
+           name == math::AsinOp::getOperationName() ||
+           name == math::AcosOp::getOperationName();
   };
   populateMathF32ExpansionPatterns(patterns, expandInF32);
   populateMathPolynomialApproximationPatterns(patterns, approximate);

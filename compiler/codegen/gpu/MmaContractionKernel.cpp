@@ -454,13 +454,18 @@ std::optional<MmaTile> chooseFmaTile(const Contraction &c,
   // registers (128 x 128: 129, one workgroup of 8 warps a processor, too
   // few to hide the shared loads). A 4 x 4 thread's 64 registers fit more
   // workgroups without it (asked for two, ptxas took 80). A convolution
-  // only in 128 x 64 tiles over fewer than four waves, where each
-  // processor's second workgroup is most of its work (ResNet-34's 28x28x128
-  // 3x3, 392 tiles: 546 -> 475 us, 121 registers, no spills); over more
-  // waves, or in 128 x 128 tiles, its address arithmetic spilled (36 to 52
-  // bytes, ConvNeXt's downsampling 0 to 5% slower).
-  bool fewWaves = workgroupCount(c, *tile) < 4 * processors;
-  bool convolutionShare = fewWaves && tile->TM * tile->TN == 32;
+  // only in 128 x 64 tiles over two to four waves of one workgroup a
+  // processor and 8 K steps or more, where each processor's second
+  // workgroup is most of its work (ResNet-34's 28x28x128 3x3, 392 tiles:
+  // 546 -> 475 us, 121 registers, no spills). Elsewhere its address
+  // arithmetic and epilogue spilled: over more waves or in 128 x 128 tiles
+  // 36 to 52 bytes (ConvNeXt's downsampling 0 to 5% slower), MobileNetV2's
+  // first 1x1 expansion at batch 1 (196 tiles, K 16) 412 bytes, the model
+  // 197 -> 226 us.
+  int64_t workgroups = workgroupCount(c, *tile);
+  bool convolutionShare = tile->TM * tile->TN == 32 &&
+                          workgroups >= 2 * processors &&
+                          workgroups < 4 * processors && c.K >= 8 * tile->BK;
   if (tile->threads() >= 256 && tile->Slices <= 1 &&
       tile->TM * tile->TN >= 32 && (!c.ImplicitGemm || convolutionShare))
     tile->WorkgroupsPerProcessor = 2;

@@ -312,3 +312,23 @@ func.func private @conv3x3_28(%x: memref<32x30x30x128xf32>, %w: memref<3x3x128x1
   bufferization.materialize_in_destination %c in restrict writable %out : (tensor<32x28x28x128xf32>, memref<32x28x28x128xf32>) -> ()
   return
 }
+
+// -----
+
+// MobileNetV2's first 1x1 expansion at batch 1 (M 12544, N 96, K 16): 196
+// tiles of 128 x 64, under two waves and one K step, run without the cap
+// of two workgroups a processor (under it ptxas spilled its epilogue).
+
+// CHECK-LABEL: func.func private @expand1x1(
+// CHECK-SAME:    workgroup_tile = array<i64: 128, 64, 16>}
+// CHECK-NOT:     workgroups_per_processor
+func.func private @expand1x1(%x: memref<1x112x112x16xf32>, %w: memref<1x1x16x96xf32>, %out: memref<1x112x112x96xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<1x112x112x16xf32> to tensor<1x112x112x16xf32>
+  %1 = bufferization.to_tensor %w restrict : memref<1x1x16x96xf32> to tensor<1x1x16x96xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x112x112x96xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x112x112x96xf32>) -> tensor<1x112x112x96xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<1x112x112x16xf32>, tensor<1x1x16x96xf32>) outs(%f : tensor<1x112x112x96xf32>) -> tensor<1x112x112x96xf32>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<1x112x112x96xf32>, memref<1x112x112x96xf32>) -> ()
+  return
+}

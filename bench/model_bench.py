@@ -10,9 +10,10 @@ batch 1 and 32 in f32 and f16, and the transformers of
 tests/models/transformer_models.py (a ViT, a GPT-style decoder's
 128-token prefill, a BERT-style encoder) in f32 and f16; named with
 --models, more torchvision classifiers (`zoo`: ZOO_ROWS, ConvNeXt-T among
-them), Swin-T in f32 and f16 (EXTRA_ROWS) and ResNet-18/34/50, MobileNetV3-Small,
-RegNetX-400MF and the transformers at batch (MORE_ROWS). Three steps, the first two
-where the compiler is, the last where the GPU is:
+them), Swin-T in f32 and f16 (EXTRA_ROWS) and ResNet-18/34/50,
+MobileNetV3-Small, RegNetX-400MF and the transformers at batch
+(MORE_ROWS). Three steps, the first two where the compiler is, the last
+where the GPU is:
 
   # a kit: export, compile for cuda, describe each dispatch (needs torch,
   # torchvision, onnx and kiln-compile)

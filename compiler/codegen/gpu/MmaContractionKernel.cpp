@@ -230,9 +230,11 @@ constexpr MmaTile fmaTile(int64_t bm, int64_t bn, int64_t tm, int64_t tn,
 }
 // The FMA tile large grids take (chooseFmaTile).
 constexpr MmaTile kWideFmaTile = fmaTile(128, 64, 8, 4, 3);
-constexpr MmaTile kFmaTiles[] = {
-    fmaTile(128, 128, 8, 8, 2), kWideFmaTile, fmaTile(64, 64, 4, 4, 4),
-    fmaTile(64, 32, 4, 4, 4), fmaTile(32, 32, 4, 4, 4)};
+// The unsliced tile a convolution weighs beside the sliced ones.
+constexpr MmaTile kSquareFmaTile = fmaTile(64, 64, 4, 4, 4);
+constexpr MmaTile kFmaTiles[] = {fmaTile(128, 128, 8, 8, 2), kWideFmaTile,
+                                 kSquareFmaTile, fmaTile(64, 32, 4, 4, 4),
+                                 fmaTile(32, 32, 4, 4, 4)};
 // The small FMA tiles sliced along K into 256 threads: a grid of fewer
 // workgroups than processors times 256 threads (a transformer's projections
 // over 64 to 200 tokens, 84 workgroups of 64 threads for the ViT's) leaves
@@ -432,7 +434,7 @@ std::optional<MmaTile> chooseFmaTile(const Contraction &c,
       return busiestLoad(c, candidate, target) < busiestLoad(c, *tile, target);
     };
     if (c.ImplicitGemm)
-      for (const MmaTile &unsliced : {kWideFmaTile, kFmaTiles[2]})
+      for (const MmaTile &unsliced : {kWideFmaTile, kSquareFmaTile})
         if (c.N % unsliced.BN == 0 && fewerOutputs(unsliced))
           tile = unsliced;
     for (const MmaTile &sliced : kSlicedFmaTiles)

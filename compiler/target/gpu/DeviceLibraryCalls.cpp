@@ -78,11 +78,11 @@ struct RemFToFmod : OpRewritePattern<arith::RemFOp> {
   DeviceLibraryNames Names;
 };
 
-// Marks every division the approximations insert (erf's and tanh's
-// rational functions) as approximate: the polynomial's own error is a few
+// Marks every division the approximations insert (tanh's rational
+// function, for one) as approximate: the polynomial's own error is a few
 // ulp already, and an approximate division is a reciprocal and a multiply
 // where an IEEE one is ten instructions and a branch, for every element of
-// a GEMM's GELU epilogue. The program's own divisions stay IEEE.
+// a GEMM's epilogue. The program's own divisions stay IEEE.
 struct ApproximateInsertedDivisions : RewriterBase::Listener {
   void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
     if (auto division = dyn_cast<arith::DivFOp>(op))

@@ -90,29 +90,36 @@ func.func private @mm(%a: memref<67584x1056xf16>, %b: memref<1056x64xf16>, %bias
 
 // A convolution over 3 input channels: A is gathered an element at a time
 // into registers (each thread keeps one k of the 64 of a step) and stored
-// into the next stage's swizzled columns after the step's wgmmas; B still
-// comes by cp.async. 4356 outputs of 64 channels: 69 tiles of 64 x 64 (a
-// warpgroup each; enough to keep wgmma rather than mma.sync's 32 x 32).
-// One step of K: three stages, the fewest the pipeline takes.
+// into its stage's swizzled columns; B still comes by cp.async. 4356
+// outputs of 64 channels: 69 tiles of 64 x 64 (a warpgroup each; enough to
+// keep wgmma rather than mma.sync's 32 x 32). One step of K: one stage,
+// filled before the loop and waited for once (copies, a proxy fence, a
+// barrier); the loop issues the wgmmas only. The dynamic shared memory is
+// then the epilogue's staging (64 rows of 64 + 8 f32: 18 KiB) plus the
+// atom's 1 KiB, not three stages' 48 KiB.
 
 // CHECK-LABEL: func.func private @three_channels(
 // CHECK-SAME:    gather_a
 // CHECK-SAME:    implicit_gemm = array<i64: 4356, 64, 27>
 // CHECK-SAME:    instruction = "wgmma.m64n0k16.f16.f32"
-// CHECK-SAME:    stages = 3
+// CHECK-SAME:    stages = 1
 // CHECK-SAME:    workgroup_tile = array<i64: 64, 64, 64>
-// CHECK-SAME:    kiln.shared_memory_bytes = 50176 : i64
+// CHECK-SAME:    kiln.shared_memory_bytes = 19456 : i64
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
+// CHECK:         nvgpu.device_async_copy %arg1
+// CHECK:         arith.cmpi ult, %{{.*}}, %c27
+// CHECK:         scf.if %{{.*}} -> (f16)
+// CHECK:           memref.load %arg0
+// CHECK:         arith.xori
+// CHECK:         memref.store %{{.*}}, %{{.*}} : memref<1x64x64xf16, 3>
+// CHECK:         nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK-NEXT:    nvvm.fence.proxy
+// CHECK-NEXT:    gpu.barrier
 // CHECK:         scf.for
-// CHECK:           nvvm.fence.proxy
-// CHECK:           nvgpu.device_async_copy %arg1
-// CHECK:           arith.cmpi ult, %{{.*}}, %c27
-// CHECK:           scf.if %{{.*}} -> (f16)
-// CHECK:             memref.load %arg0
+// CHECK-NOT:       nvgpu.device_async_copy
+// CHECK-NOT:       gpu.barrier
 // CHECK:           nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>
 // CHECK:           nvvm.wgmma.wait.group.sync.aligned 1
-// CHECK:           arith.xori
-// CHECK:           memref.store %{{.*}}, %{{.*}} : memref<3x64x64xf16, 3>
 // CHECK:           scf.yield
 func.func private @three_channels(%x: memref<1x68x68x3xf16>, %w: memref<3x3x3x64xf16>, %out: memref<1x66x66x64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %x restrict : memref<1x68x68x3xf16> to tensor<1x68x68x3xf16>
@@ -171,8 +178,8 @@ func.func private @padded_conv(%x: memref<1x14x14x16xf16>, %w: memref<3x3x16x32x
 
 // CHECK-LABEL: func.func private @mm_bf16(
 // CHECK-SAME:    instruction = "wgmma.m64n0k16.bf16.f32"
-// CHECK:         memref.view %{{.*}} : memref<?xi8, 3> to memref<3x64x64xbf16, 3>
-// CHECK:         nvgpu.device_async_copy %arg0{{.*}} : memref<64x64xbf16> to memref<3x64x64xbf16, 3>
+// CHECK:         memref.view %{{.*}} : memref<?xi8, 3> to memref<1x64x64xbf16, 3>
+// CHECK:         nvgpu.device_async_copy %arg0{{.*}} : memref<64x64xbf16> to memref<1x64x64xbf16, 3>
 // CHECK:         nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 func.func private @mm_bf16(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %out: memref<64x64xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<64x64xbf16> to tensor<64x64xbf16>
@@ -265,5 +272,58 @@ func.func private @one_a_processor(%a: memref<2048x2048xf16>, %b: memref<2048x51
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<2048x512xf32>) -> tensor<2048x512xf32>
   %m = linalg.matmul ins(%0, %1 : tensor<2048x2048xf16>, tensor<2048x512xf16>) outs(%f : tensor<2048x512xf32>) -> tensor<2048x512xf32>
   bufferization.materialize_in_destination %m in restrict writable %out : (tensor<2048x512xf32>, memref<2048x512xf32>) -> ()
+  return
+}
+
+// -----
+
+// Four K steps (K = 256, a 1x1 convolution at 56x56 over 256 channels) on
+// 64 x 64 tiles: a stage for each step (64 KiB plus the atom's 1 KiB)
+// still leaves three workgroups a processor, so all four are copied before
+// the loop, which then waits for nothing.
+
+// CHECK-LABEL: func.func private @k256_n64(
+// CHECK-SAME:    stages = 4
+// CHECK-SAME:    workgroup_tile = array<i64: 64, 64, 64>
+// CHECK-SAME:    kiln.shared_memory_bytes = 66560 : i64
+// CHECK-COUNT-4: nvgpu.device_async_create_group
+// CHECK:         nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK:         scf.for
+// CHECK-NOT:       nvgpu.device_async_wait
+// CHECK:           nvvm.wgmma.mma_async
+// CHECK:           scf.yield
+func.func private @k256_n64(%a: memref<100352x256xf16>, %b: memref<256x64xf16>, %out: memref<100352x64xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<100352x256xf16> to tensor<100352x256xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<256x64xf16> to tensor<256x64xf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<100352x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<100352x64xf32>) -> tensor<100352x64xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<100352x256xf16>, tensor<256x64xf16>) outs(%f : tensor<100352x64xf32>) -> tensor<100352x64xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<100352x64xf32>, memref<100352x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// The same K on 64 x 128 tiles: four stages (96 KiB) would leave two
+// workgroups a processor, so the pipeline's three stages stay, one step
+// copied ahead, each step waiting for its own copies.
+
+// CHECK-LABEL: func.func private @k256_n1024(
+// CHECK-SAME:    stages = 3
+// CHECK-SAME:    workgroup_tile = array<i64: 64, 128, 64>
+// CHECK-SAME:    kiln.shared_memory_bytes = 74752 : i64
+// CHECK:         scf.for
+// CHECK:           nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK:           nvgpu.device_async_copy
+// CHECK:           nvvm.wgmma.mma_async
+func.func private @k256_n1024(%a: memref<6272x256xf16>, %b: memref<256x1024xf16>, %out: memref<6272x1024xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<6272x256xf16> to tensor<6272x256xf16>
+  %1 = bufferization.to_tensor %b restrict : memref<256x1024xf16> to tensor<256x1024xf16>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<6272x1024xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<6272x1024xf32>) -> tensor<6272x1024xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<6272x256xf16>, tensor<256x1024xf16>) outs(%f : tensor<6272x1024xf32>) -> tensor<6272x1024xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<6272x1024xf32>, memref<6272x1024xf32>) -> ()
   return
 }

@@ -1622,7 +1622,7 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
     // 32's, 48.5 -> 38.9 us; MobileNetV2's 1x1 convolutions of 1 to 3
     // steps 7 to 20% faster). So does one of four where that leaves three
     // workgroups a processor (ResNet50's stem, 64 x 64 tiles of 4 steps,
-    // 109.7 -> 91.3 us); with two, one of its 64 x 128 tiles ran 20%
+    // 109.5 -> 91.3 us); with two, one of its 64 x 128 tiles ran 20%
     // slower.
     int64_t steps = llvm::divideCeilSigned(c->K, tile->BK);
     MmaTile perStep = *tile;

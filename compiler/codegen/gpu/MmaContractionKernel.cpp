@@ -34,8 +34,9 @@
 //     memory (beyond the 48 KiB a kernel has statically): 5 for 128 x 128,
 //     4 for the others, no more than K's steps + 2 and at least 3; a
 //     step's wgmmas stay in flight until the end of the next step, so the
-//     copies go S - 2 steps ahead. A short K loop (up to kAllAheadSteps)
-//     has a stage for each step instead, all copied before the loop
+//     copies go S - 2 steps ahead. A short K loop (3 steps, or 4 where
+//     three workgroups a processor still fit) has a stage for each step
+//     instead, all copied before the loop
 //
 // Both: while one stage is read, the tiles S - 1 (mma.sync) or S - 2
 // (wgmma) steps ahead are copied into another with cp.async (16 bytes per
@@ -212,8 +213,10 @@ constexpr MmaTile kWgmmaTiles[] = {{64, 128, 4, 1, 4, kWgmmaRowElements, true},
 constexpr int64_t kMaxWgmmaStages = 8;
 // The K steps from which such a grid takes them.
 constexpr int64_t kDeepSteps = 32;
-// The K steps up to which a wgmma tile may have a stage for each.
-constexpr int64_t kAllAheadSteps = 4;
+// The K steps up to which a wgmma tile has a stage for each, and up to
+// which it does where three workgroups a processor still fit.
+constexpr int64_t kAllAheadSteps = 3;
+constexpr int64_t kAllAheadStepsWithRoom = 4;
 // f32 tiles on the CUDA cores' FMAs, K steps of 16 (64-byte rows, as
 // tf32's), as many stages as fit 48 KiB with the epilogue's 16 staged rows
 // (128 x 64 and 64 x 64 take the bytes of the mma.sync tiles of their
@@ -1627,8 +1630,8 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
     int64_t steps = llvm::divideCeilSigned(c->K, tile->BK);
     MmaTile perStep = *tile;
     perStep.Stages = steps;
-    if (steps <= 3 ||
-        (steps <= kAllAheadSteps &&
+    if (steps <= kAllAheadSteps ||
+        (steps <= kAllAheadStepsWithRoom &&
          target.workgroupsBySharedMemory(perStep.dynamicSharedBytes()) >= 3))
       tile->Stages = steps;
     else

@@ -1611,12 +1611,12 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
     }
   if (tile->Wgmma) {
     // A wgmma kernel keeps no more stages than it has steps to look ahead
-    // to, and one of at most four K steps (a network's 1x1 convolutions, K
-    // up to 256) the three its pipeline needs: its workgroups are short,
-    // and more of them a processor overlap one's copies with another's
-    // epilogue. ResNet50 f16 batch 32's 28x28 convolution of K 128, 128 x
-    // 128 tiles: 4 stages, one workgroup a processor, 44.6 us; 3 stages,
-    // two, 36.6 (ncu).
+    // to, and one of four K steps without room for a stage each (below)
+    // the three its pipeline needs: its workgroups are short, and more of
+    // them a processor overlap one's copies with another's epilogue.
+    // Measured before the stage per step: ResNet50 f16 batch 32's 28x28
+    // convolution of K 128, 128 x 128 tiles: 4 stages, one workgroup a
+    // processor, 44.6 us; 3 stages, two, 36.6 (ncu).
     //
     // A loop of at most three steps takes a stage for each, all copied
     // before it (MmaKernelBuilder::build), and its dynamic shared memory is

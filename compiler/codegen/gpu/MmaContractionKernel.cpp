@@ -6,7 +6,11 @@
 // ones when the user allows tf32 (--precision=tf32), on mma.sync m16n8k8
 // with K steps of 16 (the same bytes as f16's 32), A's fragments by
 // ldmatrix, B's by two shared loads a thread, each element rounded to
-// tf32. IEEE f32 ones (of 32 rows and columns at least) run the same
+// tf32. IEEE f32 matmuls of 1024 rows or more run on wgmma where the chip
+// has it, as 3xTF32 (chooseSplitTf32Tile, MmaTile::wgmmaTf32): each operand
+// split into its tf32 part and what that leaves, three products a k8, each
+// product within about 2^-20 of itself (an f32 FMA's 2^-24). Other IEEE f32
+// ones (of 32 rows and columns at least) run the same
 // pipeline into the CUDA cores' FMAs (kFmaTiles: each thread 4 x 4 to 8 x 8
 // outputs from 16-byte shared loads), in place of the SIMT kernel's
 // register-staged single stage, whose loads a small matmul waited for at
@@ -101,6 +105,15 @@ constexpr int64_t kBK = 32;
 // once (16 bytes apart, two rows shared banks: 2 wavefronts a store).
 constexpr int64_t kStagingPad = 4;
 constexpr int64_t kWgmmaStagingPad = 8;
+// A wgmmaTf32 tile's plain B stages pad each row of f32 by 16 bytes: the
+// transposing threads of a warp read 32 rows at one column, whose 16-byte
+// loads then fall in different banks for each 8 of them.
+constexpr int64_t kTf32RowPad = 4;
+// The bits of an f32 that tf32 keeps (sign, exponent, 10 of the mantissa).
+constexpr uint32_t kTf32Mask = 0xFFFFE000u;
+// The swizzled buffers a wgmmaTf32 tile transposes and splits into: the
+// step's, and the previous step's still read by its wgmmas.
+constexpr int64_t kTf32Buffers = 2;
 
 // A workgroup tile, the warps splitting it, its shared-memory stages and
 // the K step of one stage; with Wgmma, warpgroups of four warps issue
@@ -123,6 +136,16 @@ struct MmaTile {
   // The workgroups a processor must hold at once (0: no requirement); the
   // back end keeps the registers a thread uses within that share.
   int64_t WorkgroupsPerProcessor = 0;
+  // tf32 operands split in two, each product three passes (3xTF32:
+  // Tf32Fragment), for IEEE f32's accuracy on the tensor cores.
+  bool SplitTf32 = false;
+  // wgmma on f32 operands as tf32, which it reads K-innermost only: B is
+  // copied as stored (K x N, N innermost) into plain stages, and each step
+  // every thread clears the low 13 bits of its share of the stage (A in
+  // place) and writes B transposed (and with SplitTf32 what clearing left
+  // of A and B) into one of kTf32Buffers swizzled buffers the step's
+  // wgmmas read.
+  constexpr bool wgmmaTf32() const { return Wgmma && ElemBytes == 4; }
   constexpr int64_t threads() const {
     return Fma ? Slices * sliceThreads() : WarpsM * WarpsN * kMmaWarpThreads;
   }
@@ -142,7 +165,26 @@ struct MmaTile {
   // The dynamic shared memory of a wgmma tile: its stages, plus the slack
   // that aligns them to a swizzle atom.
   constexpr int64_t stageBytesA() const { return BM * BK * ElemBytes; }
-  constexpr int64_t stageBytesB() const { return BK * BN * ElemBytes; }
+  constexpr int64_t stageBytesB() const {
+    return BK * (BN + (wgmmaTf32() ? kTf32RowPad : 0)) * ElemBytes;
+  }
+  // A wgmmaTf32 tile's buffers: B transposed (rounded, then with SplitTf32
+  // its remainders), then A's remainders, each part rows of BK.
+  constexpr int64_t tf32BufferBytesB() const {
+    return (SplitTf32 ? 2 : 1) * BN * BK * ElemBytes;
+  }
+  constexpr int64_t tf32BufferBytesA() const {
+    return SplitTf32 ? BM * BK * ElemBytes : 0;
+  }
+  // The shared memory of the stages, and of a wgmmaTf32 tile's buffers
+  // (placed between A's and B's stages, so every swizzled part is aligned
+  // to an atom).
+  constexpr int64_t stagesBytes() const {
+    return Stages * (stageBytesA() + stageBytesB()) +
+           (wgmmaTf32()
+                ? kTf32Buffers * (tf32BufferBytesB() + tf32BufferBytesA())
+                : 0);
+  }
   // Elements one 16-byte cp.async moves.
   constexpr int64_t copyElements() const { return 16 / ElemBytes; }
   // Rows of the epilogue's f32 staging: 16 at a time in mma.sync's static
@@ -161,9 +203,7 @@ struct MmaTile {
     return stagingBufferRows() * stagingColumns() * 4;
   }
   constexpr int64_t dynamicSharedBytes() const {
-    return Wgmma ? std::max(Stages * (stageBytesA() + stageBytesB()),
-                            stagingBytes()) +
-                       kWgmmaAtomBytes
+    return Wgmma ? std::max(stagesBytes(), stagingBytes()) + kWgmmaAtomBytes
                  : 0;
   }
 };
@@ -516,6 +556,64 @@ SmallVector<MmaTile> wgmmaTileOrder(const Contraction &c,
   return tiles;
 }
 
+// IEEE f32 on wgmma as 3xTF32 (MmaTile::wgmmaTf32), in tiles of two
+// warpgroups, 128 x 128 or 128 x 64: each step's rounding and transposing
+// falls on 256 threads, twice the math of a one-warpgroup tile (ViT f32 at
+// batch 32: 64 x 128 tiles 4.95 ms, 128 x 128 3.72, the CUDA cores' FMAs
+// 4.71, on an H200). K steps of one 128-byte row (32 f32), as many stages
+// as shared memory holds beside the buffers, 3 or 4 (a step's copies go
+// S - 2 steps ahead), leaving an atom for the static shared memory the
+// back end may add.
+constexpr MmaTile kTf32Shapes[] = {kWgmmaTiles[1], kWgmmaTiles[3]};
+constexpr int64_t kTf32RowElements = kWgmmaRowElements / 2;
+constexpr int64_t kMinTf32Stages = 3, kMaxTf32Stages = 4;
+// The rows (batch times M) from which an IEEE f32 matmul takes them: fewer
+// leave the CUDA cores' sliced FMA tiles more workgroups (the ViT at batch
+// 1, 197 rows, 0.34 -> 0.43 ms in 3xTF32 tiles; BERT at batch 32, 2048
+// rows, 0.489 -> 0.370).
+constexpr int64_t kMinTf32Rows = 1024;
+std::optional<MmaTile> splitTf32Tile(MmaTile tile, const GpuTarget &target) {
+  tile.ElemBytes = 4;
+  tile.BK = kTf32RowElements;
+  tile.SplitTf32 = true;
+  for (int64_t stages = kMaxTf32Stages; stages >= kMinTf32Stages; --stages) {
+    tile.Stages = stages;
+    if (tile.dynamicSharedBytes() + kWgmmaAtomBytes <=
+        target.MaxSharedMemoryBytes)
+      return tile;
+  }
+  return std::nullopt;
+}
+
+struct SplitTf32Choice {
+  MmaTile Tile;
+  const GpuMatrixInstruction *Instruction;
+};
+
+// The 3xTF32 wgmma tile for an IEEE f32 matmul of at least kMinTf32Rows
+// static rows (not a convolution, nor rows known only per call: neither
+// measured), where the chip has tf32 wgmma; chosen as the f16 tiles are.
+std::optional<SplitTf32Choice> chooseSplitTf32Tile(const Contraction &c,
+                                                   const GpuTarget &target) {
+  if (c.ImplicitGemm || c.DynamicM || c.Batch * c.M < kMinTf32Rows)
+    return std::nullopt;
+  const GpuMatrixInstruction *instruction = target.findMatrixInstruction(
+      GpuMatrixInstruction::Kind::Wgmma, "tf32", "f32");
+  if (!instruction || instruction->M != kWgmmaM ||
+      instruction->K != kWgmmaTf32K)
+    return std::nullopt;
+  SmallVector<MmaTile> tiles;
+  for (const MmaTile &shape : kTf32Shapes)
+    if (std::optional<MmaTile> tile = splitTf32Tile(shape, target))
+      tiles.push_back(*tile);
+  if (tiles.empty())
+    return std::nullopt;
+  std::optional<MmaTile> tile = chooseTile(c, target, tiles);
+  if (!tile)
+    return std::nullopt;
+  return SplitTf32Choice{*tile, instruction};
+}
+
 // Whether a K step of A stays at one window position: its innermost K loop
 // (channels, innermost in A) is a multiple of BK.
 bool isStepAtOneWindowPosition(const Contraction &c, const MmaTile &tile) {
@@ -635,6 +733,11 @@ private:
   // its one accumulator, left in flight until the end of the next step.
   void mmaSyncStep(Value stage, SmallVector<Value> &acc);
   void wgmmaStep(Value stage, SmallVector<Value> &acc);
+  // A wgmmaTf32 tile's step: `stage` rounded to tf32 into `buffer` (A in
+  // place and its remainders beside; B transposed, with its remainders)...
+  void splitTf32Stage(Value stage, Value buffer);
+  // ...and the warpgroup's wgmmas over them, three a k8 with SplitTf32.
+  void wgmmaTf32Step(Value stage, Value buffer, SmallVector<Value> &acc);
   // ...or an FMA tile's: each thread's TM x TN outputs in `acc` (row-major)
   // updated from TM rows of A and TN columns of B, 4 k at a time.
   void fmaStep(Value stage, SmallVector<Value> &acc);
@@ -671,6 +774,9 @@ private:
   const GpuMatrixInstruction *Instruction;
   SymbolTable &Symbols;
   Value TileA, TileB, StagesBase, Staging, Batch, Row0, Col0, Tid, Warp, Lane;
+  // A wgmmaTf32 tile's swizzled buffers: B transposed ([buffer][rounded,
+  // remainder][n][k]) and A's remainders ([buffer][m][k]).
+  Value BuffersB, BuffersA;
   // The call's M where it is dynamic (issue 19), and M - 1; else null.
   Value Rows, LastRow;
   // An FMA thread's K slice and its index among the slice's threads (Tid
@@ -914,12 +1020,12 @@ SmallVector<Value> MmaKernelBuilder::sharedA(Value stage, Value row,
                                              Value col) {
   if (!T.Wgmma)
     return {stage, row, col};
-  return {stage, row, swizzledColumn(B, Loc, row, col)};
+  return {stage, row, swizzledColumn(B, Loc, row, col, T.ElemBytes)};
 }
 
 SmallVector<Value> MmaKernelBuilder::sharedB(Value stage, Value row,
                                              Value col) {
-  if (!T.Wgmma)
+  if (!T.Wgmma || T.wgmmaTf32())
     return {stage, row, col};
   return {stage, div(col, kWgmmaRowElements), row,
           swizzledColumn(B, Loc, row, rem(col, kWgmmaRowElements))};
@@ -968,9 +1074,22 @@ void MmaKernelBuilder::createStages() {
         offset, ValueRange{});
   };
   TileA = view(shift, {T.Stages, T.BM, T.BK}, Elem);
-  TileB =
-      view(add(shift, T.Stages * T.stageBytesA()),
-           {T.Stages, T.BN / kWgmmaRowElements, T.BK, kWgmmaRowElements}, Elem);
+  if (!T.wgmmaTf32()) {
+    TileB = view(add(shift, T.Stages * T.stageBytesA()),
+                 {T.Stages, T.BN / kWgmmaRowElements, T.BK, kWgmmaRowElements},
+                 Elem);
+    Staging = view(shift, stagingShape, B.getF32Type());
+    return;
+  }
+  // A's stages, B's transposed buffers, A's remainders, B's plain stages.
+  int64_t buffersB = T.Stages * T.stageBytesA();
+  int64_t buffersA = buffersB + kTf32Buffers * T.tf32BufferBytesB();
+  int64_t stagesB = buffersA + kTf32Buffers * T.tf32BufferBytesA();
+  BuffersB = view(add(shift, buffersB),
+                  {kTf32Buffers, T.SplitTf32 ? 2 : 1, T.BN, T.BK}, Elem);
+  if (T.SplitTf32)
+    BuffersA = view(add(shift, buffersA), {kTf32Buffers, T.BM, T.BK}, Elem);
+  TileB = view(add(shift, stagesB), {T.Stages, T.BK, T.BN + kTf32RowPad}, Elem);
   Staging = view(shift, stagingShape, B.getF32Type());
 }
 
@@ -1000,7 +1119,7 @@ void MmaKernelBuilder::mmaSyncStep(Value stage, SmallVector<Value> &acc) {
           B, Loc, aType, TileA, ValueRange{stage, add(aRow, mi * kMmaM), aCol},
           /*transpose=*/false, /*numTiles=*/4);
       if (tf32)
-        as32.push_back(tf32Fragment(B, Loc, fragment, /*split=*/false));
+        as32.push_back(tf32Fragment(B, Loc, fragment, T.SplitTf32));
       else
         as.push_back(fragment);
     }
@@ -1025,7 +1144,7 @@ void MmaKernelBuilder::mmaSyncStep(Value stage, SmallVector<Value> &acc) {
                        add(col, g)}));
       bs32.push_back(tf32Fragment(
           B, Loc, vector::FromElementsOp::create(B, Loc, bType, elements),
-          /*split=*/false));
+          T.SplitTf32));
     }
     for (int64_t mi = 0; mi < tilesM; ++mi)
       for (int64_t ni = 0; ni < tilesN; ++ni) {
@@ -1043,7 +1162,7 @@ void MmaKernelBuilder::wgmmaStep(Value stage, SmallVector<Value> &acc) {
   // bytes along A's swizzled rows and 16 rows (two atoms) down B's blocks.
   Value warpgroup = div(Tid, kWarpgroupThreads);
   Value a = add(add(StagesBase, mul(stage, T.stageBytesA())),
-                mul(warpgroup, kWgmmaM * T.BK * 2));
+                mul(warpgroup, kWgmmaM * T.BK * T.ElemBytes));
   Value b = add(add(StagesBase, idx(T.Stages * T.stageBytesA())),
                 mul(stage, T.stageBytesB()));
   acc[0] = fenceAccumulator(B, Loc, acc[0]);
@@ -1060,6 +1179,125 @@ void MmaKernelBuilder::wgmmaStep(Value stage, SmallVector<Value> &acc) {
   // The previous step's group is done (its stage is refilled after the
   // next step's barrier); this one's runs on during the next step's
   // barrier and copies.
+  NVVM::WgmmaWaitGroupSyncOp::create(B, Loc, 1);
+  acc[0] = fenceAccumulator(B, Loc, acc[0]);
+}
+
+void MmaKernelBuilder::splitTf32Stage(Value stage, Value buffer) {
+  VectorType chunk = VectorType::get({CopyElements}, Elem);
+  auto load = [&](Value tile, ValueRange indices) {
+    return vector::LoadOp::create(B, Loc, chunk, tile, indices,
+                                  /*nontemporal=*/false, llvm::MaybeAlign(16))
+        .getResult();
+  };
+  auto store = [&](Value value, Value tile, ValueRange indices) {
+    vector::StoreOp::create(B, Loc, value, tile, indices,
+                            /*nontemporal=*/false, llvm::MaybeAlign(16));
+  };
+  // An f32 value as tf32 (its low 13 bits cleared: what the tensor cores
+  // read of it), and what that left (itself cleared so, within 2^-20 of
+  // the value), 0 where nothing was left: an infinity's remainder is 0,
+  // not inf - inf.
+  VectorType bitsType = VectorType::get({CopyElements}, B.getI32Type());
+  Value mask = arith::ConstantOp::create(
+      B, Loc,
+      DenseElementsAttr::get(
+          bitsType,
+          B.getI32IntegerAttr(static_cast<int32_t>(kTf32Mask)).getValue()));
+  auto truncate = [&](Value v) -> Value {
+    Value bits = arith::BitcastOp::create(B, Loc, bitsType, v);
+    return arith::BitcastOp::create(B, Loc, v.getType(),
+                                    arith::AndIOp::create(B, Loc, bits, mask));
+  };
+  Value zeros = arith::ConstantOp::create(
+      B, Loc, DenseElementsAttr::get(chunk, B.getF32FloatAttr(0).getValue()));
+  auto remainder = [&](Value v, Value big) -> Value {
+    Value exact =
+        arith::CmpFOp::create(B, Loc, arith::CmpFPredicate::OEQ, v, big);
+    return arith::SelectOp::create(
+        B, Loc, exact, zeros, truncate(arith::SubFOp::create(B, Loc, v, big)));
+  };
+  // A: each 16-byte chunk of the stage rounded in place, its remainder at
+  // the same place of the buffer (both swizzled alike, so a chunk's place
+  // is all either needs). Consecutive threads on consecutive chunks.
+  int64_t rowChunks = T.BK / CopyElements;
+  for (int64_t first = 0; first < T.BM * rowChunks; first += T.threads()) {
+    Value piece = add(Tid, first);
+    Value row = div(piece, rowChunks);
+    Value col = mul(rem(piece, rowChunks), CopyElements);
+    Value a = load(TileA, {stage, row, col});
+    Value big = truncate(a);
+    store(big, TileA, {stage, row, col});
+    if (T.SplitTf32)
+      store(remainder(a, big), BuffersA, {buffer, row, col});
+  }
+  // B: a warp's threads read one 16-byte chunk (4 columns) from each of 32
+  // consecutive k rows and write each column's 32 k as one swizzled row.
+  for (int64_t first = 0; first < T.BK * T.BN / CopyElements;
+       first += T.threads()) {
+    Value piece = add(Tid, first);
+    Value k = rem(piece, T.BK);
+    Value n = mul(div(piece, T.BK), CopyElements);
+    Value b = load(TileB, {stage, k, n});
+    Value big = truncate(b);
+    Value small = T.SplitTf32 ? remainder(b, big) : Value();
+    for (int64_t j = 0; j < CopyElements; ++j) {
+      Value row = add(n, j);
+      Value col = swizzledColumn(B, Loc, row, k, T.ElemBytes);
+      auto element = [&](Value v) {
+        return vector::ExtractOp::create(B, Loc, v, ArrayRef<int64_t>{j});
+      };
+      memref::StoreOp::create(B, Loc, element(big), BuffersB,
+                              ValueRange{buffer, idx(0), row, col});
+      if (small)
+        memref::StoreOp::create(B, Loc, element(small), BuffersB,
+                                ValueRange{buffer, idx(1), row, col});
+    }
+  }
+  // The buffers are read by wgmma, through the async proxy, once every
+  // thread has written its share.
+  NVVM::FenceProxyOp::create(
+      B, Loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(B.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  gpu::BarrierOp::create(B, Loc);
+}
+
+void MmaKernelBuilder::wgmmaTf32Step(Value stage, Value buffer,
+                                     SmallVector<Value> &acc) {
+  // This warpgroup's 64 rows of A (rounded in the stage, remainders in the
+  // buffer) and all of B's rows; each k8 moves 32 bytes along every row.
+  int64_t rowBytes = T.BK * T.ElemBytes;
+  Value warpgroupRows = mul(div(Tid, kWarpgroupThreads), kWgmmaM * rowBytes);
+  int64_t buffersB = T.Stages * T.stageBytesA();
+  int64_t buffersA = buffersB + kTf32Buffers * T.tf32BufferBytesB();
+  Value a = add(add(StagesBase, mul(stage, T.stageBytesA())), warpgroupRows);
+  Value aSmall = add(add(StagesBase, idx(buffersA)),
+                     add(mul(buffer, T.tf32BufferBytesA()), warpgroupRows));
+  Value b =
+      add(add(StagesBase, idx(buffersB)), mul(buffer, T.tf32BufferBytesB()));
+  Value bSmall = add(b, T.BN * rowBytes);
+  auto descriptor = [&](Value base, int64_t kk) {
+    return wgmmaDescriptor(B, Loc, add(base, kk * T.ElemBytes),
+                           /*leadingBytes=*/16,
+                           /*strideBytes=*/kWgmmaAtomBytes);
+  };
+  acc[0] = fenceAccumulator(B, Loc, acc[0]);
+  NVVM::WgmmaFenceAlignedOp::create(B, Loc);
+  for (int64_t kk = 0; kk < T.BK; kk += kWgmmaTf32K) {
+    // The small terms first, as mmaTf32 adds them.
+    if (T.SplitTf32) {
+      acc[0] = wgmmaTf32(B, Loc, acc[0], descriptor(aSmall, kk),
+                         descriptor(b, kk), T.BN);
+      acc[0] = wgmmaTf32(B, Loc, acc[0], descriptor(a, kk),
+                         descriptor(bSmall, kk), T.BN);
+    }
+    acc[0] =
+        wgmmaTf32(B, Loc, acc[0], descriptor(a, kk), descriptor(b, kk), T.BN);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(B, Loc);
+  // As wgmmaStep: the previous step's group is done, so its buffer and
+  // stage may be written again after the next step's first barrier.
   NVVM::WgmmaWaitGroupSyncOp::create(B, Loc, 1);
   acc[0] = fenceAccumulator(B, Loc, acc[0]);
 }
@@ -1195,6 +1433,9 @@ void MmaKernelBuilder::build() {
         B.getDenseI64ArrayAttr({T.BM / T.WarpsM, T.BN / T.WarpsN})));
     config.push_back(
         B.getNamedAttr("instruction", B.getStringAttr(Instruction->str())));
+    if (Elem.isF32())
+      config.push_back(B.getNamedAttr(
+          "tf32_passes", B.getI64IntegerAttr(T.SplitTf32 ? 3 : 1)));
   }
   if (GatherA)
     config.push_back(B.getNamedAttr("gather_a", B.getUnitAttr()));
@@ -1255,7 +1496,7 @@ void MmaKernelBuilder::build() {
   // all before the loop and waits for them once: their loads' latencies
   // overlap, where a pipeline of wgmma's lookahead of S - 2 would wait for
   // each step's in turn.
-  bool allAhead = T.Wgmma && steps <= T.Stages;
+  bool allAhead = T.Wgmma && !T.wgmmaTf32() && steps <= T.Stages;
   // Else the first lookahead steps' tiles are in flight before the loop;
   // with fewer steps than that, the stages past the last copy nothing
   // (each is still a commit group, which the waits count).
@@ -1316,7 +1557,11 @@ void MmaKernelBuilder::build() {
     SmallVector<Value> values(kLoop.getRegionIterArgs());
     if (T.Fma)
       fmaStep(stage, values);
-    else if (T.Wgmma)
+    else if (T.wgmmaTf32()) {
+      Value buffer = rem(step, kTf32Buffers);
+      splitTf32Stage(stage, buffer);
+      wgmmaTf32Step(stage, buffer, values);
+    } else if (T.Wgmma)
       wgmmaStep(stage, values);
     else
       mmaSyncStep(stage, values);
@@ -1564,6 +1809,8 @@ LogicalResult buildMmaContractionKernel(func::FuncOp func, SymbolTable &symbols,
   if (operand.isF32() && !allowTf32) {
     if (c->M < 32 || c->N < 32)
       return failure();
+    if (std::optional<SplitTf32Choice> wgmma = chooseSplitTf32Tile(*c, target))
+      return buildKernel(func, *c, wgmma->Tile, wgmma->Instruction, symbols);
     std::optional<MmaTile> tile = chooseFmaTile(*c, target);
     if (!tile)
       return failure();

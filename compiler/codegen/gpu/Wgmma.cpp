@@ -14,7 +14,6 @@ namespace {
 
 // Bytes of a swizzle chunk: the unit the swizzle exchanges.
 constexpr int64_t kChunkBytes = 16;
-constexpr int64_t kChunkElements = kChunkBytes / 2;
 // The matrix descriptor's fields (PTX ISA, "Matrix Descriptor Format"):
 // addresses and offsets in 16-byte units, 14 bits each.
 constexpr int64_t kLeadingShift = 16, kStrideShift = 32, kSwizzleShift = 62;
@@ -23,16 +22,18 @@ constexpr int64_t kFieldMask = (1 << 14) - 1;
 
 } // namespace
 
-Value swizzledColumn(OpBuilder &b, Location loc, Value row, Value col) {
+Value swizzledColumn(OpBuilder &b, Location loc, Value row, Value col,
+                     int64_t elementBytes) {
   auto idx = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  Value chunk = arith::DivUIOp::create(b, loc, col, idx(kChunkElements));
-  Value within = arith::RemUIOp::create(b, loc, col, idx(kChunkElements));
+  int64_t chunkElements = kChunkBytes / elementBytes;
+  Value chunk = arith::DivUIOp::create(b, loc, col, idx(chunkElements));
+  Value within = arith::RemUIOp::create(b, loc, col, idx(chunkElements));
   Value phase = arith::RemUIOp::create(b, loc, row, idx(kWgmmaAtomRows));
   Value swapped = arith::XOrIOp::create(b, loc, chunk, phase);
   return arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, swapped, idx(kChunkElements)),
+      b, loc, arith::MulIOp::create(b, loc, swapped, idx(chunkElements)),
       within);
 }
 
@@ -97,6 +98,18 @@ Value wgmmaHalf(OpBuilder &b, Location loc, Value acc, Value descriptorA,
       NVVM::MMAShapeAttr::get(context, kWgmmaM, n, kWgmmaK), type, type,
       NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
       NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::row,
+      /*satfinite=*/nullptr);
+}
+
+Value wgmmaTf32(OpBuilder &b, Location loc, Value acc, Value descriptorA,
+                Value descriptorB, int64_t n) {
+  // B "col": K-innermost, wgmma's native form (tf32 has no other).
+  return NVVM::WgmmaMmaAsyncOp::create(
+      b, loc, acc.getType(), acc, descriptorA, descriptorB,
+      NVVM::MMAShapeAttr::get(b.getContext(), kWgmmaM, n, kWgmmaTf32K),
+      NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::f32,
+      NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+      NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
       /*satfinite=*/nullptr);
 }
 

@@ -18,6 +18,11 @@
 // Each k16 instruction starts 32 bytes further along A's rows and 16 rows
 // further down B's blocks.
 //
+// tf32 operands (f32 values of which the instruction reads the top 19
+// bits) have no transposed form: A and B are both K-innermost, 128-byte
+// rows of 32 elements, B stored as N rows of K in A's layout; each k8
+// instruction starts 32 bytes further along the rows of both.
+//
 //===----------------------------------------------------------------------===//
 #ifndef KILN_COMPILER_CODEGEN_GPU_WGMMA_H
 #define KILN_COMPILER_CODEGEN_GPU_WGMMA_H
@@ -39,10 +44,15 @@ inline constexpr int64_t kWgmmaK = 16;
 /// Threads of a warpgroup.
 inline constexpr int64_t kWarpgroupThreads = 128;
 
-/// Where element `col` (< kWgmmaRowElements) of shared row `row` is stored
-/// in a swizzled row: its 16-byte chunk exchanged by row % 8.
+/// Reduction depth of one tf32 instruction.
+inline constexpr int64_t kWgmmaTf32K = 8;
+
+/// Where element `col` of shared row `row` is stored in a swizzled row of
+/// 128 bytes of `elementBytes`-byte elements (2: f16, bf16; 4: tf32): its
+/// 16-byte chunk exchanged by row % 8.
 mlir::Value swizzledColumn(mlir::OpBuilder &b, mlir::Location loc,
-                           mlir::Value row, mlir::Value col);
+                           mlir::Value row, mlir::Value col,
+                           int64_t elementBytes = 2);
 
 /// The descriptor of a swizzled operand starting at shared byte address
 /// `address` (index): the address, the leading and stride byte offsets and
@@ -73,6 +83,12 @@ mlir::Value fenceAccumulator(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value wgmmaHalf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value acc,
                       mlir::Value descriptorA, mlir::Value descriptorB,
                       int64_t n, mlir::Type operand);
+
+/// acc += A * B for one m64nNk8 step of tf32 operands: A and B both
+/// K-innermost (B as N rows of K).
+mlir::Value wgmmaTf32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value acc,
+                      mlir::Value descriptorA, mlir::Value descriptorB,
+                      int64_t n);
 
 /// Row `r` (0 or 1) of this thread's part of the warp's 16 x 8 accumulator
 /// tile `j`: the same fragment layout as mma.sync m16n8's (rows lane / 4 +

@@ -1,6 +1,8 @@
-// RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=h100 --kiln-gpu-contraction-kernels %s | FileCheck %s
+// RUN: kiln-opt --split-input-file --kiln-gpu-set-target=chip=sm_90 --kiln-gpu-contraction-kernels %s | FileCheck %s
 
-// IEEE f32 on an H100: the CUDA cores' FMAs, fed by the tensor-core
+// IEEE f32 on sm_90 (an H100's multiprocessors and shared memory without
+// sm_90a's wgmma, with which matmuls of 1024 rows or more take 3xTF32:
+// wgmma_contraction_kernels.mlir): the CUDA cores' FMAs, fed by the tensor-core
 // kernels' pipeline (cp.async into shared stages, tails past M
 // zero-filled). A transformer's MLP up-projection over 128 tokens into
 // 2112 columns: 64 x 32 tiles (132 workgroups for 132 processors) of 128

@@ -8,13 +8,12 @@
 // bytes, for ldmatrix), B's by 8 (the four k rows of a fragment load 8
 // banks apart). Each step: 2 x (2 ldmatrix x4 of A as 32-bit elements, 4 x
 // 2 shared loads of B, every element rounded to tf32, 8 mma.sync
-// m16n8k8). Without allow-tf32 (IEEE f32) the same pipeline feeds the CUDA
-// cores' FMAs (fma_contraction_kernels.mlir).
+// m16n8k8).
 
 // CHECK-DAG:   memref.global "private" @mm_mma_a : memref<4x64x20xf32, 3> {alignment = 16 : i64}
 // CHECK-DAG:   memref.global "private" @mm_mma_b : memref<4x16x72xf32, 3> {alignment = 16 : i64}
 // CHECK-LABEL: func.func private @mm(
-// CHECK-SAME:    kiln.lowering_config = {instruction = "mma_sync.m16n8k8.tf32.f32", kernel = "mma_contraction", stages = 4 : i64, warp_tile = array<i64: 32, 32>, workgroup_tile = array<i64: 64, 64, 16>}
+// CHECK-SAME:    kiln.lowering_config = {instruction = "mma_sync.m16n8k8.tf32.f32", kernel = "mma_contraction", stages = 4 : i64, tf32_passes = 1 : i64, warp_tile = array<i64: 32, 32>, workgroup_tile = array<i64: 64, 64, 16>}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
 // CHECK:         scf.for {{.*}} -> (vector<2x2xf32>,
 // CHECK:           nvgpu.device_async_copy {{.*}} : memref<1024x96xf32> to memref<4x64x20xf32, 3>
@@ -27,9 +26,53 @@
 // CHECK-COUNT-8:   nvgpu.mma.sync({{.*}}) {mmaShape = [16, 8, 8], tf32Enabled} : (vector<4x1xf32>, vector<2x1xf32>, vector<2x2xf32>) -> vector<2x2xf32>
 // CHECK-NOT:       wgmma
 // CHECK:           scf.yield
+
+// Without allow-tf32 (IEEE f32), 1024 rows are enough for 3xTF32 on wgmma
+// (Wgmma.h's tf32 form: A and B both K-innermost): 128 x 64 tiles of two
+// warpgroups (128 workgroups), K steps of 32 f32 (one 128-byte row), 4
+// stages. Dynamic shared memory, each part aligned to a swizzle atom: A's
+// stages, B's two transposed buffers (rounded and remainders), A's two
+// remainder buffers, B's stages as stored (rows of 64 padded by 4), the
+// epilogue's staging over the start (165,888 bytes, plus an atom). Each
+// step waits for its copies and issues those two steps ahead, as the f16
+// kernel, then rounds its stage: A's 16-byte chunks in place (the low 13
+// bits cleared) with their remainders (cleared too, zero where the chunk
+// was exact) beside, B transposed a column at a time into swizzled rows of
+// k, both parts; fences the async proxy, barriers, and issues three
+// wgmmas a k8 (remainder of A by B, A by B's remainder, A by B), waiting
+// for the previous step's.
 // IEEE-LABEL:  func.func private @mm(
-// IEEE-SAME:     kernel = "fma_contraction"
-// IEEE-NOT:      nvgpu.mma.sync
+// IEEE-SAME:     kiln.lowering_config = {instruction = "wgmma.m64n0k8.tf32.f32", kernel = "mma_contraction", stages = 4 : i64, tf32_passes = 3 : i64, warp_tile = array<i64: 16, 64>, workgroup_tile = array<i64: 128, 64, 32>}
+// IEEE-SAME:     kiln.shared_memory_bytes = 166912 : i64
+// IEEE-SAME:     kiln.workgroup_size = array<i64: 256, 1, 1>
+// IEEE:          memref.view {{.*}} to memref<4x128x32xf32, 3>
+// IEEE:          memref.view {{.*}} to memref<2x2x64x32xf32, 3>
+// IEEE:          memref.view {{.*}} to memref<2x128x32xf32, 3>
+// IEEE:          memref.view {{.*}} to memref<4x32x68xf32, 3>
+// IEEE:          memref.view {{.*}} to memref<128x72xf32, 3>
+// IEEE:          scf.for {{.*}} -> (!llvm.struct<(f32,
+// IEEE:            nvgpu.device_async_wait %{{.*}} {numGroups = 1 : i32}
+// IEEE-NEXT:       nvvm.fence.proxy
+// IEEE-NEXT:       gpu.barrier
+// IEEE:            nvgpu.device_async_create_group
+// IEEE:            %[[A:[0-9]+]] = vector.load {{.*}} : memref<4x128x32xf32, 3>, vector<4xf32>
+// IEEE:            arith.andi %{{.*}}, %{{.*}} : vector<4xi32>
+// IEEE:            vector.store %[[BIG:[0-9]+]], {{.*}} : memref<4x128x32xf32, 3>, vector<4xf32>
+// IEEE-NEXT:       %[[EXACT:[0-9]+]] = arith.cmpf oeq, %[[A]], %[[BIG]] : vector<4xf32>
+// IEEE:            arith.select %[[EXACT]]
+// IEEE-NEXT:       vector.store {{.*}} : memref<2x128x32xf32, 3>, vector<4xf32>
+// IEEE:            vector.load {{.*}} : memref<4x32x68xf32, 3>, vector<4xf32>
+// IEEE:            arith.xori
+// IEEE:            memref.store {{.*}} : memref<2x2x64x32xf32, 3>
+// IEEE:            memref.store {{.*}} : memref<2x2x64x32xf32, 3>
+// IEEE:            nvvm.fence.proxy
+// IEEE-NEXT:       gpu.barrier
+// IEEE:            nvvm.wgmma.fence.aligned
+// IEEE-COUNT-12:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// IEEE-NEXT:       nvvm.wgmma.commit.group.sync.aligned
+// IEEE-NEXT:       nvvm.wgmma.wait.group.sync.aligned 1
+// IEEE-NOT:        nvgpu.mma.sync
+// IEEE:            scf.yield
 func.func private @mm(%a: memref<1024x96xf32>, %b: memref<96x1024xf32>, %out: memref<1024x1024xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<1024x96xf32> to tensor<1024x96xf32>
   %1 = bufferization.to_tensor %b restrict : memref<96x1024xf32> to tensor<96x1024xf32>

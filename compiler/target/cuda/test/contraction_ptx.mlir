@@ -5,9 +5,11 @@
 // RUN: kiln-compile %s --target-device=cuda --cuda-target=sm_90a --precision=tf32 -o %t.tf32.kiln
 // RUN: strings %t.tf32.kiln | FileCheck %s --check-prefix=TF32
 
-// The PTX of the two contraction kernels: the f16 one on the tensor cores,
-// the f32 one on the CUDA cores (128 x 128 tiles: 16-byte shared loads,
-// FMA; tf32 mma.sync with --precision=tf32). Both are in the module as PTX whether or not ptxas is installed.
+// The PTX of the two contraction kernels: the f16 one on the tensor cores;
+// the IEEE f32 one (2048 rows) on sm_90a as 3xTF32 wgmma (each operand's
+// low 13 bits cleared, three m64n128k8 a k8), on sm_80 on the CUDA cores
+// (128 x 128 tiles: 16-byte shared loads, FMA); tf32 mma.sync with
+// --precision=tf32. Both are in the module as PTX whether or not ptxas is installed.
 // On sm_90a the f16 kernel copies with cp.async into swizzled dynamic
 // shared memory, fences the async proxy and issues wgmma (64 x 64 tiles: an
 // m64n64k16 per 16 of K, a step's waited for in the next); on sm_80 it reads
@@ -36,8 +38,10 @@
 // CHECK-NEXT:  .minnctapersm 2
 // CHECK:       wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CHECK-LABEL: .entry f32_dispatch_0
-// CHECK-DAG:   ld.shared.v4.b32
-// CHECK-DAG:   fma.rn.f32
+// CHECK-DAG:   and.b32 {{.*}}, -8192;
+// CHECK-DAG:   fence.proxy.async.shared::cta
+// CHECK-COUNT-12: wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32
+// CHECK-NOT:   fma.rn.f32
 
 // SM80-LABEL: .entry f16_dispatch_0
 // SM80-DAG:   cp.async.cg.shared.global
@@ -48,6 +52,9 @@
 // SM80-NOT:   wgmma
 // SM80-LABEL: .entry f16_wide_dispatch_0
 // SM80-LABEL: .entry f32_dispatch_0
+// SM80-DAG:   ld.shared.v4.b32
+// SM80-DAG:   fma.rn.f32
+// SM80-NOT:   wgmma
 
 // With --precision=tf32 the f32 kernel is on the tensor cores too: its A
 // fragments by ldmatrix (32-bit elements), each operand rounded to tf32,

@@ -616,7 +616,15 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
     by shared loads (ldmatrix transposes only 16-bit elements, and wgmma
     reads tf32 B only K-innermost), each operand rounded to tf32 (to
     nearest) by `nvvm.convert.float.to.tf32` before `nvgpu.mma.sync`
-    m16n8k8 `tf32Enabled`.
+    m16n8k8 `tf32Enabled`. Without it, IEEE f32 matmuls of 1024 rows or
+    more (static, not convolutions) run on `wgmma.m64n0k8.tf32.f32` where
+    the target has it, as 3xTF32: 128 x 128 or 128 x 64 tiles, K tiles of
+    32, B copied as stored into plain stages; each step every thread
+    clears the low 13 bits of A in place and writes what that left beside
+    it, and writes B transposed (K-innermost, as tf32 wgmma reads it) with
+    its remainders into one of two swizzled buffers; three
+    `nvvm.wgmma.mma_async` m64nBNk8 a k8 (remainder of A by B, A by B's
+    remainder, A by B), `tf32_passes = 3` in the lowering config.
 
     Where the target has `mfma.m16n16k16.f16.f32` (or `.bf16.f32`) in
     64-lane subgroups (AMD CDNA), or `wmma`/`wmma_r4` of that shape in

@@ -624,7 +624,9 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
     it, and writes B transposed (K-innermost, as tf32 wgmma reads it) with
     its remainders into one of two swizzled buffers; three
     `nvvm.wgmma.mma_async` m64nBNk8 a k8 (remainder of A by B, A by B's
-    remainder, A by B), `tf32_passes = 3` in the lowering config.
+    remainder, A by B) into an accumulator of the step's own, added to the
+    tile's in f32 once the next step's are issued; `tf32_passes = 3` in
+    the lowering config.
 
     Where the target has `mfma.m16n16k16.f16.f32` (or `.bf16.f32`) in
     64-lane subgroups (AMD CDNA), or `wmma`/`wmma_r4` of that shape in

@@ -9,7 +9,8 @@
 // tf32. IEEE f32 matmuls of 1024 rows or more run on wgmma where the chip
 // has it, as 3xTF32 (chooseSplitTf32Tile, MmaTile::wgmmaTf32): each operand
 // split into its tf32 part and what that leaves, three products a k8, each
-// product within about 2^-20 of itself (an f32 FMA's 2^-24). Other IEEE f32
+// product within about 2^-20 of itself, each step's sums added in f32 (the
+// tensor cores' own additions drift over long sums). Other IEEE f32
 // ones (of 32 rows and columns at least) run the same
 // pipeline into the CUDA cores' FMAs (kFmaTiles: each thread 4 x 4 to 8 x 8
 // outputs from 16-byte shared loads), in place of the SIMT kernel's
@@ -559,18 +560,19 @@ SmallVector<MmaTile> wgmmaTileOrder(const Contraction &c,
 // IEEE f32 on wgmma as 3xTF32 (MmaTile::wgmmaTf32), in tiles of two
 // warpgroups, 128 x 128 or 128 x 64: each step's rounding and transposing
 // falls on 256 threads, twice the math of a one-warpgroup tile (ViT f32 at
-// batch 32: 64 x 128 tiles 4.95 ms, 128 x 128 3.72, the CUDA cores' FMAs
-// 4.71, on an H200). K steps of one 128-byte row (32 f32), as many stages
-// as shared memory holds beside the buffers, 3 or 4 (a step's copies go
-// S - 2 steps ahead), leaving an atom for the static shared memory the
-// back end may add.
+// batch 32, measured before each step's sums were added in f32: 64 x 128
+// tiles 4.95 ms, 128 x 128 3.72, the CUDA cores' FMAs 4.71; with the f32
+// adds 4.36, on an H200). K steps of one 128-byte row (32 f32), as many
+// stages as shared memory holds beside the buffers, 3 or 4 (a step's
+// copies go S - 2 steps ahead), leaving an atom for the static shared
+// memory the back end may add.
 constexpr MmaTile kTf32Shapes[] = {kWgmmaTiles[1], kWgmmaTiles[3]};
 constexpr int64_t kTf32RowElements = kWgmmaRowElements / 2;
 constexpr int64_t kMinTf32Stages = 3, kMaxTf32Stages = 4;
 // The rows (batch times M) from which an IEEE f32 matmul takes them: fewer
 // leave the CUDA cores' sliced FMA tiles more workgroups (the ViT at batch
 // 1, 197 rows, 0.34 -> 0.43 ms in 3xTF32 tiles; BERT at batch 32, 2048
-// rows, 0.489 -> 0.370).
+// rows, 0.489 -> 0.431).
 constexpr int64_t kMinTf32Rows = 1024;
 std::optional<MmaTile> splitTf32Tile(MmaTile tile, const GpuTarget &target) {
   tile.ElemBytes = 4;
@@ -591,8 +593,11 @@ struct SplitTf32Choice {
 };
 
 // The 3xTF32 wgmma tile for an IEEE f32 matmul of at least kMinTf32Rows
-// static rows (not a convolution, nor rows known only per call: neither
-// measured), where the chip has tf32 wgmma; chosen as the f16 tiles are.
+// static rows, where the chip has tf32 wgmma; chosen as the f16 tiles are.
+// Not a convolution yet (ResNet-18 at batch 32 with its convolutions so:
+// 3.57 -> 3.08 ms and within f32's tolerance, but MobileNetV2's short K
+// loops ran slower, and no rule was measured), nor rows known only per
+// call (not measured).
 std::optional<SplitTf32Choice> chooseSplitTf32Tile(const Contraction &c,
                                                    const GpuTarget &target) {
   if (c.ImplicitGemm || c.DynamicM || c.Batch * c.M < kMinTf32Rows)
@@ -775,8 +780,9 @@ private:
   SymbolTable &Symbols;
   Value TileA, TileB, StagesBase, Staging, Batch, Row0, Col0, Tid, Warp, Lane;
   // A wgmmaTf32 tile's swizzled buffers: B transposed ([buffer][rounded,
-  // remainder][n][k]) and A's remainders ([buffer][m][k]).
-  Value BuffersB, BuffersA;
+  // remainder][n][k]) and A's remainders ([buffer][m][k]); a zero
+  // accumulator, the registers each step's first wgmma writes.
+  Value BuffersB, BuffersA, Zeros;
   // The call's M where it is dynamic (issue 19), and M - 1; else null.
   Value Rows, LastRow;
   // An FMA thread's K slice and its index among the slice's threads (Tid
@@ -1282,24 +1288,34 @@ void MmaKernelBuilder::wgmmaTf32Step(Value stage, Value buffer,
                            /*leadingBytes=*/16,
                            /*strideBytes=*/kWgmmaAtomBytes);
   };
-  acc[0] = fenceAccumulator(B, Loc, acc[0]);
+  // acc[0] sums the steps in IEEE f32 adds; acc[1] is the previous step's
+  // products, still in flight. The tensor cores' own sums round less
+  // exactly than an FMA (ResNet-18 in f32 at batch 32 with its
+  // convolutions summed on them over K: 8.9e-5 against float64, past
+  // f32's tolerance), so each step's twelve products start from zero and
+  // are added to acc[0] once the next step's are issued.
+  Value step = Zeros;
   NVVM::WgmmaFenceAlignedOp::create(B, Loc);
+  bool first = true;
+  auto issue = [&](Value descA, Value descB) {
+    step = wgmmaTf32(B, Loc, step, descA, descB, T.BN, /*accumulate=*/!first);
+    first = false;
+  };
   for (int64_t kk = 0; kk < T.BK; kk += kWgmmaTf32K) {
     // The small terms first, as mmaTf32 adds them.
     if (T.SplitTf32) {
-      acc[0] = wgmmaTf32(B, Loc, acc[0], descriptor(aSmall, kk),
-                         descriptor(b, kk), T.BN);
-      acc[0] = wgmmaTf32(B, Loc, acc[0], descriptor(a, kk),
-                         descriptor(bSmall, kk), T.BN);
+      issue(descriptor(aSmall, kk), descriptor(b, kk));
+      issue(descriptor(a, kk), descriptor(bSmall, kk));
     }
-    acc[0] =
-        wgmmaTf32(B, Loc, acc[0], descriptor(a, kk), descriptor(b, kk), T.BN);
+    issue(descriptor(a, kk), descriptor(b, kk));
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(B, Loc);
   // As wgmmaStep: the previous step's group is done, so its buffer and
-  // stage may be written again after the next step's first barrier.
+  // stage may be written again after the next step's first barrier, and
+  // its products added.
   NVVM::WgmmaWaitGroupSyncOp::create(B, Loc, 1);
-  acc[0] = fenceAccumulator(B, Loc, acc[0]);
+  acc[0] = addAccumulators(B, Loc, acc[0], fenceAccumulator(B, Loc, acc[1]));
+  acc[1] = fenceAccumulator(B, Loc, step);
 }
 
 void MmaKernelBuilder::storeFmaRuns(
@@ -1491,6 +1507,13 @@ void MmaKernelBuilder::build() {
                vector::BroadcastOp::create(
                    B, Loc, VectorType::get({2, 2}, B.getF32Type()), init));
 
+  if (T.wgmmaTf32()) {
+    Zeros = splatAccumulator(
+        B, Loc, wgmmaAccumulatorType(B.getContext(), T.BN),
+        arith::ConstantOp::create(B, Loc, B.getF32FloatAttr(0.0)));
+    acc.push_back(Zeros);
+  }
+
   int64_t steps = llvm::divideCeilSigned(C.K, T.BK);
   // A wgmma tile with a stage for every step (a short K loop) copies them
   // all before the loop and waits for them once: their loads' latencies
@@ -1577,6 +1600,9 @@ void MmaKernelBuilder::build() {
   if (T.Wgmma) {
     NVVM::WgmmaWaitGroupSyncOp::create(B, Loc, 0);
     results[0] = fenceAccumulator(B, Loc, results[0]);
+    if (T.wgmmaTf32())
+      results[0] = addAccumulators(B, Loc, results[0],
+                                   fenceAccumulator(B, Loc, results[1]));
     gpu::BarrierOp::create(B, Loc);
   }
 

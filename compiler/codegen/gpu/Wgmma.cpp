@@ -101,15 +101,29 @@ Value wgmmaHalf(OpBuilder &b, Location loc, Value acc, Value descriptorA,
       /*satfinite=*/nullptr);
 }
 
+Value addAccumulators(OpBuilder &b, Location loc, Value x, Value y) {
+  Value sum = x;
+  int64_t n = cast<LLVM::LLVMStructType>(x.getType()).getBody().size();
+  for (int64_t i = 0; i < n; ++i)
+    sum = LLVM::InsertValueOp::create(
+        b, loc, sum,
+        arith::AddFOp::create(b, loc,
+                              LLVM::ExtractValueOp::create(b, loc, x, i),
+                              LLVM::ExtractValueOp::create(b, loc, y, i)),
+        i);
+  return sum;
+}
+
 Value wgmmaTf32(OpBuilder &b, Location loc, Value acc, Value descriptorA,
-                Value descriptorB, int64_t n) {
+                Value descriptorB, int64_t n, bool accumulate) {
   // B "col": K-innermost, wgmma's native form (tf32 has no other).
   return NVVM::WgmmaMmaAsyncOp::create(
       b, loc, acc.getType(), acc, descriptorA, descriptorB,
       NVVM::MMAShapeAttr::get(b.getContext(), kWgmmaM, n, kWgmmaTf32K),
       NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::tf32, NVVM::WGMMATypes::f32,
-      NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
-      NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::col,
+      accumulate ? NVVM::WGMMAScaleOut::one : NVVM::WGMMAScaleOut::zero,
+      NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+      NVVM::MMALayout::col,
       /*satfinite=*/nullptr);
 }
 

@@ -84,11 +84,17 @@ mlir::Value wgmmaHalf(mlir::OpBuilder &b, mlir::Location loc, mlir::Value acc,
                       mlir::Value descriptorA, mlir::Value descriptorB,
                       int64_t n, mlir::Type operand);
 
-/// acc += A * B for one m64nNk8 step of tf32 operands: A and B both
+/// acc += A * B for one m64nNk8 step of tf32 operands (acc = A * B
+/// without `accumulate`: acc's registers only receive it): A and B both
 /// K-innermost (B as N rows of K).
 mlir::Value wgmmaTf32(mlir::OpBuilder &b, mlir::Location loc, mlir::Value acc,
                       mlir::Value descriptorA, mlir::Value descriptorB,
-                      int64_t n);
+                      int64_t n, bool accumulate = true);
+
+/// x + y, element by element, of two accumulators of one type (IEEE f32
+/// adds, rounded to nearest).
+mlir::Value addAccumulators(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value x, mlir::Value y);
 
 /// Row `r` (0 or 1) of this thread's part of the warp's 16 x 8 accumulator
 /// tile `j`: the same fragment layout as mma.sync m16n8's (rows lane / 4 +

@@ -39,8 +39,10 @@
 // bits cleared) with their remainders (cleared too, zero where the chunk
 // was exact) beside, B transposed a column at a time into swizzled rows of
 // k, both parts; fences the async proxy, barriers, and issues three
-// wgmmas a k8 (remainder of A by B, A by B's remainder, A by B), waiting
-// for the previous step's.
+// wgmmas a k8 (remainder of A by B, A by B's remainder, A by B) into a
+// fresh accumulator (the first ignores what its registers hold), waits
+// for the previous step's and adds those 32 sums a thread into the
+// tile's accumulator in f32; the last step's are added after the loop.
 // IEEE-LABEL:  func.func private @mm(
 // IEEE-SAME:     kiln.lowering_config = {instruction = "wgmma.m64n0k8.tf32.f32", kernel = "mma_contraction", stages = 4 : i64, tf32_passes = 3 : i64, warp_tile = array<i64: 16, 64>, workgroup_tile = array<i64: 128, 64, 32>}
 // IEEE-SAME:     kiln.shared_memory_bytes = 166912 : i64
@@ -68,11 +70,17 @@
 // IEEE:            nvvm.fence.proxy
 // IEEE-NEXT:       gpu.barrier
 // IEEE:            nvvm.wgmma.fence.aligned
-// IEEE-COUNT-12:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// IEEE:            nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 8>, D[<f32>, <zero>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// IEEE-COUNT-11:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
 // IEEE-NEXT:       nvvm.wgmma.commit.group.sync.aligned
 // IEEE-NEXT:       nvvm.wgmma.wait.group.sync.aligned 1
+// IEEE:            llvm.inline_asm has_side_effects "", "=f,
+// IEEE-COUNT-32:   arith.addf %{{.*}}, %{{.*}} : f32
 // IEEE-NOT:        nvgpu.mma.sync
 // IEEE:            scf.yield
+// IEEE:          nvvm.wgmma.wait.group.sync.aligned 0
+// IEEE:          llvm.inline_asm has_side_effects "", "=f,
+// IEEE-COUNT-32: arith.addf %{{.*}}, %{{.*}} : f32
 func.func private @mm(%a: memref<1024x96xf32>, %b: memref<96x1024xf32>, %out: memref<1024x1024xf32>) attributes {kiln.dispatch} {
   %0 = bufferization.to_tensor %a restrict : memref<1024x96xf32> to tensor<1024x96xf32>
   %1 = bufferization.to_tensor %b restrict : memref<96x1024xf32> to tensor<96x1024xf32>

@@ -614,7 +614,9 @@ std::optional<SplitTf32Choice> chooseSplitTf32Tile(const Contraction &c,
   if (tiles.empty())
     return std::nullopt;
   std::optional<MmaTile> tile = chooseTile(c, target, tiles);
-  if (!tile)
+  // Only what ran on a GPU: A copied in whole 16-byte runs (not gathered
+  // an element at a time, nor in shorter copies).
+  if (!tile || copyElementsOfA(c, *tile) != tile->copyElements())
     return std::nullopt;
   return SplitTf32Choice{*tile, instruction};
 }

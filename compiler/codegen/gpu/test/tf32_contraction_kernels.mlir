@@ -117,3 +117,23 @@ func.func private @stem(%x: memref<1x230x230x3xf32>, %w: memref<7x7x3x64xf32>, %
   bufferization.materialize_in_destination %c in restrict writable %out : (tensor<1x112x112x64xf32>, memref<1x112x112x64xf32>) -> ()
   return
 }
+
+// -----
+
+// 1030 rows over K = 3: A's rows are not 16-byte runs (it would be
+// gathered an element at a time), which the 3xTF32 kernel has not run on
+// a GPU with: the CUDA cores' FMAs instead.
+
+// IEEE-LABEL:  func.func private @gathered(
+// IEEE-SAME:     kernel = "fma_contraction"
+// IEEE-NOT:      wgmma
+func.func private @gathered(%a: memref<1030x3xf32>, %b: memref<3x36xf32>, %out: memref<1030x36xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<1030x3xf32> to tensor<1030x3xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<3x36xf32> to tensor<3x36xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1030x36xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1030x36xf32>) -> tensor<1030x36xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<1030x3xf32>, tensor<3x36xf32>) outs(%f : tensor<1030x36xf32>) -> tensor<1030x36xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<1030x36xf32>, memref<1030x36xf32>) -> ()
+  return
+}

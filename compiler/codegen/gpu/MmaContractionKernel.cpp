@@ -740,8 +740,8 @@ private:
   // its one accumulator, left in flight until the end of the next step.
   void mmaSyncStep(Value stage, SmallVector<Value> &acc);
   void wgmmaStep(Value stage, SmallVector<Value> &acc);
-  // A wgmmaTf32 tile's step: `stage` rounded to tf32 into `buffer` (A in
-  // place and its remainders beside; B transposed, with its remainders)...
+  // A wgmmaTf32 tile's step: `stage` cut to tf32 into `buffer` (A in place
+  // and its remainders beside; B transposed, with its remainders)...
   void splitTf32Stage(Value stage, Value buffer);
   // ...and the warpgroup's wgmmas over them, three a k8 with SplitTf32.
   void wgmmaTf32Step(Value stage, Value buffer, SmallVector<Value> &acc);
@@ -1225,7 +1225,7 @@ void MmaKernelBuilder::splitTf32Stage(Value stage, Value buffer) {
     return arith::SelectOp::create(
         B, Loc, exact, zeros, truncate(arith::SubFOp::create(B, Loc, v, big)));
   };
-  // A: each 16-byte chunk of the stage rounded in place, its remainder at
+  // A: each 16-byte chunk of the stage cleared in place, its remainder at
   // the same place of the buffer (both swizzled alike, so a chunk's place
   // is all either needs). Consecutive threads on consecutive chunks.
   int64_t rowChunks = T.BK / CopyElements;
@@ -1273,7 +1273,7 @@ void MmaKernelBuilder::splitTf32Stage(Value stage, Value buffer) {
 
 void MmaKernelBuilder::wgmmaTf32Step(Value stage, Value buffer,
                                      SmallVector<Value> &acc) {
-  // This warpgroup's 64 rows of A (rounded in the stage, remainders in the
+  // This warpgroup's 64 rows of A (cut to tf32 in the stage, remainders in the
   // buffer) and all of B's rows; each k8 moves 32 bytes along every row.
   int64_t rowBytes = T.BK * T.ElemBytes;
   Value warpgroupRows = mul(div(Tid, kWarpgroupThreads), kWgmmaM * rowBytes);

@@ -574,6 +574,12 @@ constexpr int64_t kMinTf32Stages = 3, kMaxTf32Stages = 4;
 // 1, 197 rows, 0.34 -> 0.43 ms in 3xTF32 tiles; BERT at batch 32, 2048
 // rows, 0.489 -> 0.431).
 constexpr int64_t kMinTf32Rows = 1024;
+// ...and the reduction depth and columns from which it was measured faster
+// (the transformers' projections, K and N of 256 to 4096); shorter loops
+// and narrower tiles were not measured alone (MobileNetV2's 1x1
+// convolutions, K and N of 16 to 960, ran slower), so ConvNeXt's and
+// Swin's first stages (K or N of 96 or 192) keep the FMA tiles.
+constexpr int64_t kMinTf32Extent = 256;
 std::optional<MmaTile> splitTf32Tile(MmaTile tile, const GpuTarget &target) {
   tile.ElemBytes = 4;
   tile.BK = kTf32RowElements;
@@ -600,7 +606,8 @@ struct SplitTf32Choice {
 // call (not measured).
 std::optional<SplitTf32Choice> chooseSplitTf32Tile(const Contraction &c,
                                                    const GpuTarget &target) {
-  if (c.ImplicitGemm || c.DynamicM || c.Batch * c.M < kMinTf32Rows)
+  if (c.ImplicitGemm || c.DynamicM || c.Batch * c.M < kMinTf32Rows ||
+      c.K < kMinTf32Extent || c.N < kMinTf32Extent)
     return std::nullopt;
   const GpuMatrixInstruction *instruction = target.findMatrixInstruction(
       GpuMatrixInstruction::Kind::Wgmma, "tf32", "f32");

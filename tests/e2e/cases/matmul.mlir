@@ -132,28 +132,28 @@ func.func @linalg_matmul_f16_tensor_cores(%a: tensor<256x96xf16>, %b: tensor<96x
 }
 
 // IEEE f32 as 3xTF32 wgmma on sm_90a with a tail in every dimension: 1030
-// rows (the last 128-row tile 6), 196 columns (a 128 x 64 tile's last 4),
-// K 200 (the last 32-step 8), and a bias and relu epilogue.
-func.func @linalg_matmul_f32_tf32_tails(%a: tensor<1030x200xf32>, %b: tensor<200x196xf32>, %bias: tensor<196xf32>) -> tensor<1030x196xf32> {
+// rows (the last 128-row tile 6), 260 columns (a 128 x 64 tile's last 4),
+// K 264 (the last 32-step 8), and a bias and relu epilogue.
+func.func @linalg_matmul_f32_tf32_tails(%a: tensor<1030x264xf32>, %b: tensor<264x260xf32>, %bias: tensor<260xf32>) -> tensor<1030x260xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1030x196xf32>
-  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1030x196xf32>) -> tensor<1030x196xf32>
-  %mm = linalg.matmul ins(%a, %b : tensor<1030x200xf32>, tensor<200x196xf32>) outs(%c : tensor<1030x196xf32>) -> tensor<1030x196xf32>
+  %e = tensor.empty() : tensor<1030x260xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1030x260xf32>) -> tensor<1030x260xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<1030x264xf32>, tensor<264x260xf32>) outs(%c : tensor<1030x260xf32>) -> tensor<1030x260xf32>
   %0 = linalg.generic {indexing_maps = [#id2, #bias_map, #id2], iterator_types = ["parallel", "parallel"]}
-      ins(%mm, %bias : tensor<1030x196xf32>, tensor<196xf32>) outs(%e : tensor<1030x196xf32>) {
+      ins(%mm, %bias : tensor<1030x260xf32>, tensor<260xf32>) outs(%e : tensor<1030x260xf32>) {
   ^bb0(%x: f32, %bv: f32, %out: f32):
     %z = arith.constant 0.0 : f32
     %s = arith.addf %x, %bv : f32
     %r = arith.maximumf %s, %z : f32
     linalg.yield %r : f32
-  } -> tensor<1030x196xf32>
-  return %0 : tensor<1030x196xf32>
+  } -> tensor<1030x260xf32>
+  return %0 : tensor<1030x260xf32>
 }
 
 // IEEE f32 over more than two waves of 128 x 128 tiles on an H100 (33 x 9
-// = 297 workgroups): on sm_90a 3xTF32 wgmma, 2 K steps; elsewhere the CUDA
-// cores' 8 x 8 outputs a thread, unsliced, two workgroups a processor;
-// 4100 rows leave the last tile 4 rows.
+// = 297 workgroups): the CUDA cores' 8 x 8 outputs a thread, unsliced, two
+// workgroups a processor (K of 64 is too short for 3xTF32 wgmma); 4100
+// rows leave the last tile 4 rows.
 func.func @linalg_matmul_f32_many_waves(%a: tensor<4100x64xf32>, %b: tensor<64x1152xf32>) -> tensor<4100x1152xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4100x1152xf32>
@@ -163,8 +163,8 @@ func.func @linalg_matmul_f32_many_waves(%a: tensor<4100x64xf32>, %b: tensor<64x1
 }
 
 // IEEE f32 over 544 workgroups of 128 x 64 on an H100 (four a processor
-// or more, K of 8 steps): on sm_90a 3xTF32 wgmma; elsewhere 8 x 4 outputs
-// a thread, 3 stages; 2100 rows leave the last tile 52.
+// or more, K of 8 steps): 8 x 4 outputs a thread, 3 stages; 2100 rows
+// leave the last tile 52.
 func.func @linalg_matmul_f32_wide_tiles(%a: tensor<2100x128xf32>, %b: tensor<128x2048xf32>) -> tensor<2100x2048xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2100x2048xf32>

@@ -8,7 +8,9 @@
 // bytes, for ldmatrix), B's by 8 (the four k rows of a fragment load 8
 // banks apart). Each step: 2 x (2 ldmatrix x4 of A as 32-bit elements, 4 x
 // 2 shared loads of B, every element rounded to tf32, 8 mma.sync
-// m16n8k8).
+// m16n8k8). Without allow-tf32 (IEEE f32), K of 96 is too short for
+// 3xTF32 on wgmma (@mm_ieee below): the same pipeline feeds the CUDA
+// cores' FMAs (fma_contraction_kernels.mlir).
 
 // CHECK-DAG:   memref.global "private" @mm_mma_a : memref<4x64x20xf32, 3> {alignment = 16 : i64}
 // CHECK-DAG:   memref.global "private" @mm_mma_b : memref<4x16x72xf32, 3> {alignment = 16 : i64}
@@ -27,8 +29,25 @@
 // CHECK-NOT:       wgmma
 // CHECK:           scf.yield
 
-// Without allow-tf32 (IEEE f32), 1024 rows are enough for 3xTF32 on wgmma
-// (Wgmma.h's tf32 form: A and B both K-innermost): 128 x 64 tiles of two
+// IEEE-LABEL:  func.func private @mm(
+// IEEE-SAME:     kernel = "fma_contraction"
+// IEEE-NOT:      nvgpu.mma.sync
+func.func private @mm(%a: memref<1024x96xf32>, %b: memref<96x1024xf32>, %out: memref<1024x1024xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<1024x96xf32> to tensor<1024x96xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<96x1024xf32> to tensor<96x1024xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1024x1024xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<1024x96xf32>, tensor<96x1024xf32>) outs(%f : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<1024x1024xf32>, memref<1024x1024xf32>) -> ()
+  return
+}
+
+// -----
+
+// Without allow-tf32 (IEEE f32), 1024 rows with K and N of 256 or more
+// take 3xTF32 on wgmma (Wgmma.h's tf32 form: A and B both
+// K-innermost): 128 x 64 tiles of two
 // warpgroups (128 workgroups), K steps of 32 f32 (one 128-byte row), 4
 // stages. Dynamic shared memory, each part aligned to a swizzle atom: A's
 // stages, B's two transposed buffers (rounded and remainders), A's two
@@ -43,7 +62,7 @@
 // fresh accumulator (the first ignores what its registers hold), waits
 // for the previous step's and adds those 32 sums a thread into the
 // tile's accumulator in f32; the last step's are added after the loop.
-// IEEE-LABEL:  func.func private @mm(
+// IEEE-LABEL:  func.func private @mm_ieee(
 // IEEE-SAME:     kiln.lowering_config = {instruction = "wgmma.m64n0k8.tf32.f32", kernel = "mma_contraction", stages = 4 : i64, tf32_passes = 3 : i64, warp_tile = array<i64: 16, 64>, workgroup_tile = array<i64: 128, 64, 32>}
 // IEEE-SAME:     kiln.shared_memory_bytes = 166912 : i64
 // IEEE-SAME:     kiln.workgroup_size = array<i64: 256, 1, 1>
@@ -81,13 +100,13 @@
 // IEEE:          nvvm.wgmma.wait.group.sync.aligned 0
 // IEEE:          llvm.inline_asm has_side_effects "", "=f,
 // IEEE-COUNT-32: arith.addf %{{.*}}, %{{.*}} : f32
-func.func private @mm(%a: memref<1024x96xf32>, %b: memref<96x1024xf32>, %out: memref<1024x1024xf32>) attributes {kiln.dispatch} {
-  %0 = bufferization.to_tensor %a restrict : memref<1024x96xf32> to tensor<1024x96xf32>
-  %1 = bufferization.to_tensor %b restrict : memref<96x1024xf32> to tensor<96x1024xf32>
+func.func private @mm_ieee(%a: memref<1024x256xf32>, %b: memref<256x1024xf32>, %out: memref<1024x1024xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<1024x256xf32> to tensor<1024x256xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<256x1024xf32> to tensor<256x1024xf32>
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1024x1024xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
-  %m = linalg.matmul ins(%0, %1 : tensor<1024x96xf32>, tensor<96x1024xf32>) outs(%f : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<1024x256xf32>, tensor<256x1024xf32>) outs(%f : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
   bufferization.materialize_in_destination %m in restrict writable %out : (tensor<1024x1024xf32>, memref<1024x1024xf32>) -> ()
   return
 }

@@ -6,7 +6,7 @@
 // RUN: strings %t.tf32.kiln | FileCheck %s --check-prefix=TF32
 
 // The PTX of the two contraction kernels: the f16 one on the tensor cores;
-// the IEEE f32 one (2048 rows) on sm_90a as 3xTF32 wgmma (each operand's
+// the IEEE f32 one (2048 rows, K 256) on sm_90a as 3xTF32 wgmma (each operand's
 // low 13 bits cleared, three m64n128k8 a k8), on sm_80 on the CUDA cores
 // (128 x 128 tiles: 16-byte shared loads, FMA); tf32 mma.sync with
 // --precision=tf32. Both are in the module as PTX whether or not ptxas is installed.
@@ -85,10 +85,10 @@ func.func @f16_wide(%a: tensor<67584x1024xf16>, %b: tensor<1024x64xf16>) -> tens
   return %m : tensor<67584x64xf32>
 }
 
-func.func @f32(%a: tensor<2048x64xf32>, %b: tensor<64x1024xf32>) -> tensor<2048x1024xf32> {
+func.func @f32(%a: tensor<2048x256xf32>, %b: tensor<256x1024xf32>) -> tensor<2048x1024xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2048x1024xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<2048x64xf32>, tensor<64x1024xf32>) outs(%f : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<2048x256xf32>, tensor<256x1024xf32>) outs(%f : tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
   return %m : tensor<2048x1024xf32>
 }

@@ -137,15 +137,13 @@ struct MmaTile {
   // The workgroups a processor must hold at once (0: no requirement); the
   // back end keeps the registers a thread uses within that share.
   int64_t WorkgroupsPerProcessor = 0;
-  // tf32 operands split in two, each product three passes (3xTF32:
-  // Tf32Fragment), for IEEE f32's accuracy on the tensor cores.
-  bool SplitTf32 = false;
-  // wgmma on f32 operands as tf32, which it reads K-innermost only: B is
-  // copied as stored (K x N, N innermost) into plain stages, and each step
-  // every thread clears the low 13 bits of its share of the stage (A in
-  // place) and writes B transposed (and with SplitTf32 what clearing left
-  // of A and B) into one of kTf32Buffers swizzled buffers the step's
-  // wgmmas read.
+  // wgmma on f32 operands as 3xTF32 (IEEE f32's accuracy on the tensor
+  // cores: each operand split in two, each product three passes), which
+  // reads tf32 K-innermost only: B is copied as stored (K x N, N
+  // innermost) into plain stages, and each step every thread clears the
+  // low 13 bits of its share of the stage (A in place) and writes B
+  // transposed, and what clearing left of A and B, into one of
+  // kTf32Buffers swizzled buffers the step's wgmmas read.
   constexpr bool wgmmaTf32() const { return Wgmma && ElemBytes == 4; }
   constexpr int64_t threads() const {
     return Fma ? Slices * sliceThreads() : WarpsM * WarpsN * kMmaWarpThreads;
@@ -169,22 +167,26 @@ struct MmaTile {
   constexpr int64_t stageBytesB() const {
     return BK * (BN + (wgmmaTf32() ? kTf32RowPad : 0)) * ElemBytes;
   }
-  // A wgmmaTf32 tile's buffers: B transposed (rounded, then with SplitTf32
-  // its remainders), then A's remainders, each part rows of BK.
-  constexpr int64_t tf32BufferBytesB() const {
-    return (SplitTf32 ? 2 : 1) * BN * BK * ElemBytes;
+  // A wgmmaTf32 tile's buffers: B transposed (cut to tf32, then its
+  // remainders), then A's remainders, each part rows of BK.
+  constexpr int64_t tf32BufferBytesB() const { return 2 * BN * BK * ElemBytes; }
+  constexpr int64_t tf32BufferBytesA() const { return BM * BK * ElemBytes; }
+  // Where a wgmmaTf32 tile's parts start in its dynamic shared memory: A's
+  // stages, B's buffers, A's buffers, B's stages (every swizzled part
+  // aligned to an atom).
+  constexpr int64_t tf32BuffersBOffset() const {
+    return Stages * stageBytesA();
   }
-  constexpr int64_t tf32BufferBytesA() const {
-    return SplitTf32 ? BM * BK * ElemBytes : 0;
+  constexpr int64_t tf32BuffersAOffset() const {
+    return tf32BuffersBOffset() + kTf32Buffers * tf32BufferBytesB();
   }
-  // The shared memory of the stages, and of a wgmmaTf32 tile's buffers
-  // (placed between A's and B's stages, so every swizzled part is aligned
-  // to an atom).
+  constexpr int64_t tf32StagesBOffset() const {
+    return tf32BuffersAOffset() + kTf32Buffers * tf32BufferBytesA();
+  }
+  // The shared memory of the stages (and a wgmmaTf32 tile's buffers).
   constexpr int64_t stagesBytes() const {
-    return Stages * (stageBytesA() + stageBytesB()) +
-           (wgmmaTf32()
-                ? kTf32Buffers * (tf32BufferBytesB() + tf32BufferBytesA())
-                : 0);
+    return (wgmmaTf32() ? tf32StagesBOffset() : Stages * stageBytesA()) +
+           Stages * stageBytesB();
   }
   // Elements one 16-byte cp.async moves.
   constexpr int64_t copyElements() const { return 16 / ElemBytes; }
@@ -583,7 +585,6 @@ constexpr int64_t kMinTf32Extent = 256;
 std::optional<MmaTile> splitTf32Tile(MmaTile tile, const GpuTarget &target) {
   tile.ElemBytes = 4;
   tile.BK = kTf32RowElements;
-  tile.SplitTf32 = true;
   for (int64_t stages = kMaxTf32Stages; stages >= kMinTf32Stages; --stages) {
     tile.Stages = stages;
     if (tile.dynamicSharedBytes() + kWgmmaAtomBytes <=
@@ -750,7 +751,7 @@ private:
   // A wgmmaTf32 tile's step: `stage` cut to tf32 into `buffer` (A in place
   // and its remainders beside; B transposed, with its remainders)...
   void splitTf32Stage(Value stage, Value buffer);
-  // ...and the warpgroup's wgmmas over them, three a k8 with SplitTf32.
+  // ...and the warpgroup's wgmmas over them, three a k8.
   void wgmmaTf32Step(Value stage, Value buffer, SmallVector<Value> &acc);
   // ...or an FMA tile's: each thread's TM x TN outputs in `acc` (row-major)
   // updated from TM rows of A and TN columns of B, 4 k at a time.
@@ -1096,15 +1097,12 @@ void MmaKernelBuilder::createStages() {
     Staging = view(shift, stagingShape, B.getF32Type());
     return;
   }
-  // A's stages, B's transposed buffers, A's remainders, B's plain stages.
-  int64_t buffersB = T.Stages * T.stageBytesA();
-  int64_t buffersA = buffersB + kTf32Buffers * T.tf32BufferBytesB();
-  int64_t stagesB = buffersA + kTf32Buffers * T.tf32BufferBytesA();
-  BuffersB = view(add(shift, buffersB),
-                  {kTf32Buffers, T.SplitTf32 ? 2 : 1, T.BN, T.BK}, Elem);
-  if (T.SplitTf32)
-    BuffersA = view(add(shift, buffersA), {kTf32Buffers, T.BM, T.BK}, Elem);
-  TileB = view(add(shift, stagesB), {T.Stages, T.BK, T.BN + kTf32RowPad}, Elem);
+  BuffersB = view(add(shift, T.tf32BuffersBOffset()),
+                  {kTf32Buffers, 2, T.BN, T.BK}, Elem);
+  BuffersA = view(add(shift, T.tf32BuffersAOffset()),
+                  {kTf32Buffers, T.BM, T.BK}, Elem);
+  TileB = view(add(shift, T.tf32StagesBOffset()),
+               {T.Stages, T.BK, T.BN + kTf32RowPad}, Elem);
   Staging = view(shift, stagingShape, B.getF32Type());
 }
 
@@ -1134,7 +1132,7 @@ void MmaKernelBuilder::mmaSyncStep(Value stage, SmallVector<Value> &acc) {
           B, Loc, aType, TileA, ValueRange{stage, add(aRow, mi * kMmaM), aCol},
           /*transpose=*/false, /*numTiles=*/4);
       if (tf32)
-        as32.push_back(tf32Fragment(B, Loc, fragment, T.SplitTf32));
+        as32.push_back(tf32Fragment(B, Loc, fragment, /*split=*/false));
       else
         as.push_back(fragment);
     }
@@ -1159,7 +1157,7 @@ void MmaKernelBuilder::mmaSyncStep(Value stage, SmallVector<Value> &acc) {
                        add(col, g)}));
       bs32.push_back(tf32Fragment(
           B, Loc, vector::FromElementsOp::create(B, Loc, bType, elements),
-          T.SplitTf32));
+          /*split=*/false));
     }
     for (int64_t mi = 0; mi < tilesM; ++mi)
       for (int64_t ni = 0; ni < tilesN; ++ni) {
@@ -1243,8 +1241,7 @@ void MmaKernelBuilder::splitTf32Stage(Value stage, Value buffer) {
     Value a = load(TileA, {stage, row, col});
     Value big = truncate(a);
     store(big, TileA, {stage, row, col});
-    if (T.SplitTf32)
-      store(remainder(a, big), BuffersA, {buffer, row, col});
+    store(remainder(a, big), BuffersA, {buffer, row, col});
   }
   // B: a warp's threads read one 16-byte chunk (4 columns) from each of 32
   // consecutive k rows and write each column's 32 k as one swizzled row.
@@ -1255,7 +1252,7 @@ void MmaKernelBuilder::splitTf32Stage(Value stage, Value buffer) {
     Value n = mul(div(piece, T.BK), CopyElements);
     Value b = load(TileB, {stage, k, n});
     Value big = truncate(b);
-    Value small = T.SplitTf32 ? remainder(b, big) : Value();
+    Value small = remainder(b, big);
     for (int64_t j = 0; j < CopyElements; ++j) {
       Value row = add(n, j);
       Value col = swizzledColumn(B, Loc, row, k, T.ElemBytes);
@@ -1264,9 +1261,8 @@ void MmaKernelBuilder::splitTf32Stage(Value stage, Value buffer) {
       };
       memref::StoreOp::create(B, Loc, element(big), BuffersB,
                               ValueRange{buffer, idx(0), row, col});
-      if (small)
-        memref::StoreOp::create(B, Loc, element(small), BuffersB,
-                                ValueRange{buffer, idx(1), row, col});
+      memref::StoreOp::create(B, Loc, element(small), BuffersB,
+                              ValueRange{buffer, idx(1), row, col});
     }
   }
   // The buffers are read by wgmma, through the async proxy, once every
@@ -1284,13 +1280,11 @@ void MmaKernelBuilder::wgmmaTf32Step(Value stage, Value buffer,
   // buffer) and all of B's rows; each k8 moves 32 bytes along every row.
   int64_t rowBytes = T.BK * T.ElemBytes;
   Value warpgroupRows = mul(div(Tid, kWarpgroupThreads), kWgmmaM * rowBytes);
-  int64_t buffersB = T.Stages * T.stageBytesA();
-  int64_t buffersA = buffersB + kTf32Buffers * T.tf32BufferBytesB();
   Value a = add(add(StagesBase, mul(stage, T.stageBytesA())), warpgroupRows);
-  Value aSmall = add(add(StagesBase, idx(buffersA)),
+  Value aSmall = add(add(StagesBase, idx(T.tf32BuffersAOffset())),
                      add(mul(buffer, T.tf32BufferBytesA()), warpgroupRows));
-  Value b =
-      add(add(StagesBase, idx(buffersB)), mul(buffer, T.tf32BufferBytesB()));
+  Value b = add(add(StagesBase, idx(T.tf32BuffersBOffset())),
+                mul(buffer, T.tf32BufferBytesB()));
   Value bSmall = add(b, T.BN * rowBytes);
   auto descriptor = [&](Value base, int64_t kk) {
     return wgmmaDescriptor(B, Loc, add(base, kk * T.ElemBytes),
@@ -1312,10 +1306,8 @@ void MmaKernelBuilder::wgmmaTf32Step(Value stage, Value buffer,
   };
   for (int64_t kk = 0; kk < T.BK; kk += kWgmmaTf32K) {
     // The small terms first, as mmaTf32 adds them.
-    if (T.SplitTf32) {
-      issue(descriptor(aSmall, kk), descriptor(b, kk));
-      issue(descriptor(a, kk), descriptor(bSmall, kk));
-    }
+    issue(descriptor(aSmall, kk), descriptor(b, kk));
+    issue(descriptor(a, kk), descriptor(bSmall, kk));
     issue(descriptor(a, kk), descriptor(b, kk));
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(B, Loc);
@@ -1460,7 +1452,7 @@ void MmaKernelBuilder::build() {
         B.getNamedAttr("instruction", B.getStringAttr(Instruction->str())));
     if (Elem.isF32())
       config.push_back(B.getNamedAttr(
-          "tf32_passes", B.getI64IntegerAttr(T.SplitTf32 ? 3 : 1)));
+          "tf32_passes", B.getI64IntegerAttr(T.wgmmaTf32() ? 3 : 1)));
   }
   if (GatherA)
     config.push_back(B.getNamedAttr("gather_a", B.getUnitAttr()));

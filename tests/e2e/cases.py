@@ -719,6 +719,16 @@ case(C, "linalg_conv_f16_tensor_cores_padded",
      scale=lambda x, w, x3, w7: (
          convNhwcHwcf(padNhwc(np.abs(x), 1, 1, 1, 1), np.abs(w)),
          convNhwcHwcf(padNhwc(np.abs(x3), 3, 3, 3, 3), np.abs(w7), (2, 2))))
+case(C, "linalg_conv_f32_tf32_tails",
+     [I("2x97x97x20xf32"), I("3x3x20x200xf32"), I("200xf32"),
+      I("4x34x34x64xf32"), I("3x3x64x96xf32")],
+     lambda x, w, b, y, v: (
+         relu(convNhwcHwcf(padNhwc(x, 1, 1, 1, 1), w, (2, 2)) + b),
+         convNhwcHwcf(padNhwc(y, 1, 1, 1, 1), v)),
+     scale=lambda x, w, b, y, v: (
+         convNhwcHwcf(padNhwc(np.abs(x), 1, 1, 1, 1), np.abs(w), (2, 2)) +
+         np.abs(b),
+         convNhwcHwcf(padNhwc(np.abs(y), 1, 1, 1, 1), np.abs(v))))
 # f16 results: the f16 tolerance, against float64 convolutions.
 case(C, "linalg_conv_f16_tensor_cores_tails",
      [I("2x7x7x24xf16"), I("1x1x24x144xf16"), I("3x3x24x40xf16")],

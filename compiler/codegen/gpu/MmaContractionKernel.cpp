@@ -6,12 +6,12 @@
 // ones when the user allows tf32 (--precision=tf32), on mma.sync m16n8k8
 // with K steps of 16 (the same bytes as f16's 32), A's fragments by
 // ldmatrix, B's by two shared loads a thread, each element rounded to
-// tf32. IEEE f32 matmuls of 1024 rows or more run on wgmma where the chip
-// has it, as 3xTF32 (chooseSplitTf32Tile, MmaTile::wgmmaTf32): each operand
-// split into its tf32 part and what that leaves, three products a k8, each
-// product within about 2^-20 of itself, each step's sums added in f32 (the
-// tensor cores' own additions drift over long sums). Other IEEE f32
-// ones (of 32 rows and columns at least) run the same
+// tf32. IEEE f32 matmuls and convolutions of 1024 rows or more run on
+// wgmma where the chip has it, as 3xTF32 (chooseSplitTf32Tile,
+// MmaTile::wgmmaTf32): each operand split into its tf32 part and what that
+// leaves, three products a k8, each product within about 2^-20 of itself, each
+// step's sums added in f32 (the tensor cores' own additions drift over long
+// sums). Other IEEE f32 ones (of 32 rows and columns at least) run the same
 // pipeline into the CUDA cores' FMAs (kFmaTiles: each thread 4 x 4 to 8 x 8
 // outputs from 16-byte shared loads), in place of the SIMT kernel's
 // register-staged single stage, whose loads a small matmul waited for at
@@ -576,12 +576,18 @@ constexpr int64_t kMinTf32Stages = 3, kMaxTf32Stages = 4;
 // 1, 197 rows, 0.34 -> 0.43 ms in 3xTF32 tiles; BERT at batch 32, 2048
 // rows, 0.489 -> 0.431).
 constexpr int64_t kMinTf32Rows = 1024;
-// ...and the reduction depth and columns from which it was measured faster
-// (the transformers' projections, K and N of 256 to 4096); shorter loops
-// and narrower tiles were not measured alone (MobileNetV2's 1x1
-// convolutions, K and N of 16 to 960, ran slower), so ConvNeXt's and
-// Swin's first stages (K or N of 96 or 192) keep the FMA tiles.
-constexpr int64_t kMinTf32Extent = 256;
+// ...the reduction depth and columns from which it was measured as fast or
+// faster, matmuls and convolutions alike (an H200, each shape alone
+// against the FMA tiles: ResNets' 3x3 convolutions at batch 32 12 to 29%
+// faster; matmuls of K 96 to 3072 and N 96 to 3072 up to 37% faster, or
+// tied, or one 3% slower; K of 64 15% slower, K of 24 43%; bench/README.md).
+constexpr int64_t kMinTf32K = 3 * kTf32RowElements;
+constexpr int64_t kMinTf32N = 64;
+// A batched contraction, kiln-split-reduction's parts of a matmul split
+// along K among them, only with K and N of 256 or more, as measured in the
+// transformers (BERT and GPT's MLP down-projections in parts of K 256):
+// 1568 x 960 by 160 in 6 parts of K 160 ran 24.5 -> 29.6 us.
+constexpr int64_t kMinBatchedTf32Extent = 256;
 std::optional<MmaTile> splitTf32Tile(MmaTile tile, const GpuTarget &target) {
   tile.ElemBytes = 4;
   tile.BK = kTf32RowElements;
@@ -599,16 +605,15 @@ struct SplitTf32Choice {
   const GpuMatrixInstruction *Instruction;
 };
 
-// The 3xTF32 wgmma tile for an IEEE f32 matmul of at least kMinTf32Rows
-// static rows, where the chip has tf32 wgmma; chosen as the f16 tiles are.
-// Not a convolution yet (ResNet-18 at batch 32 with its convolutions so:
-// 3.57 -> 3.08 ms and within f32's tolerance, but MobileNetV2's short K
-// loops ran slower, and no rule was measured), nor rows known only per
-// call (not measured).
+// The 3xTF32 wgmma tile for an IEEE f32 matmul or convolution of at least
+// kMinTf32Rows static rows, where the chip has tf32 wgmma; chosen as the
+// f16 tiles are. Not rows known only per call (not measured).
 std::optional<SplitTf32Choice> chooseSplitTf32Tile(const Contraction &c,
                                                    const GpuTarget &target) {
-  if (c.ImplicitGemm || c.DynamicM || c.Batch * c.M < kMinTf32Rows ||
-      c.K < kMinTf32Extent || c.N < kMinTf32Extent)
+  bool batched = c.Batch != 1;
+  if (c.DynamicM || c.Batch * c.M < kMinTf32Rows ||
+      c.K < (batched ? kMinBatchedTf32Extent : kMinTf32K) ||
+      c.N < (batched ? kMinBatchedTf32Extent : kMinTf32N))
     return std::nullopt;
   const GpuMatrixInstruction *instruction = target.findMatrixInstruction(
       GpuMatrixInstruction::Kind::Wgmma, "tf32", "f32");

@@ -8,9 +8,9 @@
 // bytes, for ldmatrix), B's by 8 (the four k rows of a fragment load 8
 // banks apart). Each step: 2 x (2 ldmatrix x4 of A as 32-bit elements, 4 x
 // 2 shared loads of B, every element rounded to tf32, 8 mma.sync
-// m16n8k8). Without allow-tf32 (IEEE f32), K of 96 is too short for
-// 3xTF32 on wgmma (@mm_ieee below): the same pipeline feeds the CUDA
-// cores' FMAs (fma_contraction_kernels.mlir).
+// m16n8k8). Without allow-tf32 (IEEE f32), K of 64 (two steps) is too
+// short for 3xTF32 on wgmma (@mm_ieee below): the same pipeline feeds the
+// CUDA cores' FMAs (fma_contraction_kernels.mlir).
 
 // CHECK-DAG:   memref.global "private" @mm_mma_a : memref<4x64x20xf32, 3> {alignment = 16 : i64}
 // CHECK-DAG:   memref.global "private" @mm_mma_b : memref<4x16x72xf32, 3> {alignment = 16 : i64}
@@ -18,8 +18,8 @@
 // CHECK-SAME:    kiln.lowering_config = {instruction = "mma_sync.m16n8k8.tf32.f32", kernel = "mma_contraction", stages = 4 : i64, tf32_passes = 1 : i64, warp_tile = array<i64: 32, 32>, workgroup_tile = array<i64: 64, 64, 16>}
 // CHECK-SAME:    kiln.workgroup_size = array<i64: 128, 1, 1>
 // CHECK:         scf.for {{.*}} -> (vector<2x2xf32>,
-// CHECK:           nvgpu.device_async_copy {{.*}} : memref<1024x96xf32> to memref<4x64x20xf32, 3>
-// CHECK:           nvgpu.device_async_copy {{.*}} : memref<96x1024xf32> to memref<4x16x72xf32, 3>
+// CHECK:           nvgpu.device_async_copy {{.*}} : memref<1024x64xf32> to memref<4x64x20xf32, 3>
+// CHECK:           nvgpu.device_async_copy {{.*}} : memref<64x1024xf32> to memref<4x16x72xf32, 3>
 // CHECK-COUNT-2:   nvgpu.ldmatrix {{.*}} {numTiles = 4 : i32, transpose = false} : memref<4x64x20xf32, 3> -> vector<4x1xf32>
 // CHECK:           nvvm.convert.float.to.tf32 {{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
 // CHECK:           memref.load {{.*}} : memref<4x16x72xf32, 3>
@@ -32,21 +32,21 @@
 // IEEE-LABEL:  func.func private @mm(
 // IEEE-SAME:     kernel = "fma_contraction"
 // IEEE-NOT:      nvgpu.mma.sync
-func.func private @mm(%a: memref<1024x96xf32>, %b: memref<96x1024xf32>, %out: memref<1024x1024xf32>) attributes {kiln.dispatch} {
-  %0 = bufferization.to_tensor %a restrict : memref<1024x96xf32> to tensor<1024x96xf32>
-  %1 = bufferization.to_tensor %b restrict : memref<96x1024xf32> to tensor<96x1024xf32>
+func.func private @mm(%a: memref<1024x64xf32>, %b: memref<64x1024xf32>, %out: memref<1024x1024xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<1024x64xf32> to tensor<1024x64xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<64x1024xf32> to tensor<64x1024xf32>
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1024x1024xf32>
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
-  %m = linalg.matmul ins(%0, %1 : tensor<1024x96xf32>, tensor<96x1024xf32>) outs(%f : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
+  %m = linalg.matmul ins(%0, %1 : tensor<1024x64xf32>, tensor<64x1024xf32>) outs(%f : tensor<1024x1024xf32>) -> tensor<1024x1024xf32>
   bufferization.materialize_in_destination %m in restrict writable %out : (tensor<1024x1024xf32>, memref<1024x1024xf32>) -> ()
   return
 }
 
 // -----
 
-// Without allow-tf32 (IEEE f32), 1024 rows with K and N of 256 or more
-// take 3xTF32 on wgmma (Wgmma.h's tf32 form: A and B both
+// Without allow-tf32 (IEEE f32), 1024 rows with K of 96 or more and N of
+// 64 or more take 3xTF32 on wgmma (Wgmma.h's tf32 form: A and B both
 // K-innermost): 128 x 64 tiles of two
 // warpgroups (128 workgroups), K steps of 32 f32 (one 128-byte row), 4
 // stages. Dynamic shared memory, each part aligned to a swizzle atom: A's
@@ -134,6 +134,56 @@ func.func private @stem(%x: memref<1x230x230x3xf32>, %w: memref<7x7x3x64xf32>, %
   %f = linalg.fill ins(%z : f32) outs(%e : tensor<1x112x112x64xf32>) -> tensor<1x112x112x64xf32>
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%0, %1 : tensor<1x230x230x3xf32>, tensor<7x7x3x64xf32>) outs(%f : tensor<1x112x112x64xf32>) -> tensor<1x112x112x64xf32>
   bufferization.materialize_in_destination %c in restrict writable %out : (tensor<1x112x112x64xf32>, memref<1x112x112x64xf32>) -> ()
+  return
+}
+
+// -----
+
+// A 3x3 convolution (channels-last, 4608 rows, K = 576, N = 128, 72
+// workgroups of 128 x 64) takes 3xTF32 as a matmul does: A copied from
+// the input's windows (read as one dimension) in 16-byte runs, each K
+// step at one window position, twelve wgmmas a step into a fresh accumulator added in f32.
+// With allow-tf32, mma.sync's tf32 tiles.
+
+// CHECK-LABEL: func.func private @conv_ieee(
+// CHECK-SAME:    instruction = "mma_sync.m16n8k8.tf32.f32"
+// IEEE-LABEL:  func.func private @conv_ieee(
+// IEEE-SAME:     implicit_gemm = array<i64: 4608, 128, 576>, instruction = "wgmma.m64n0k8.tf32.f32", kernel = "mma_contraction", stages = 4 : i64, tf32_passes = 3 : i64, warp_tile = array<i64: 16, 64>, workgroup_tile = array<i64: 128, 64, 32>}
+// IEEE:          scf.for
+// IEEE:            nvgpu.device_async_copy {{.*}} : memref<320000xf32> to memref<4x128x32xf32, 3>
+// IEEE:            nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 8>, D[<f32>, <zero>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// IEEE-COUNT-11:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 8>, D[<f32>, <one>]
+// IEEE:            nvvm.wgmma.wait.group.sync.aligned 1
+// IEEE-COUNT-32:   arith.addf %{{.*}}, %{{.*}} : f32
+// IEEE:            scf.yield
+func.func private @conv_ieee(%x: memref<2x50x50x64xf32>, %w: memref<3x3x64x128xf32>, %out: memref<2x48x48x128xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %x restrict : memref<2x50x50x64xf32> to tensor<2x50x50x64xf32>
+  %1 = bufferization.to_tensor %w restrict : memref<3x3x64x128xf32> to tensor<3x3x64x128xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x48x48x128xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x48x48x128xf32>) -> tensor<2x48x48x128xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%0, %1 : tensor<2x50x50x64xf32>, tensor<3x3x64x128xf32>) outs(%f : tensor<2x48x48x128xf32>) -> tensor<2x48x48x128xf32>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<2x48x48x128xf32>, memref<2x48x48x128xf32>) -> ()
+  return
+}
+
+// -----
+
+// 1568 x 960 by 160 split along K before code generation (6 batches of K
+// 160, by kiln-split-reduction): a batched contraction takes 3xTF32 only
+// with K and N of 256 or more (this split ran 20% slower on it).
+
+// IEEE-LABEL:  func.func private @batched(
+// IEEE-SAME:     kernel = "fma_contraction"
+// IEEE-NOT:      nvvm.wgmma
+func.func private @batched(%a: memref<6x1568x160xf32>, %b: memref<6x160x160xf32>, %out: memref<6x1568x160xf32>) attributes {kiln.dispatch} {
+  %0 = bufferization.to_tensor %a restrict : memref<6x1568x160xf32> to tensor<6x1568x160xf32>
+  %1 = bufferization.to_tensor %b restrict : memref<6x160x160xf32> to tensor<6x160x160xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<6x1568x160xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<6x1568x160xf32>) -> tensor<6x1568x160xf32>
+  %m = linalg.batch_matmul ins(%0, %1 : tensor<6x1568x160xf32>, tensor<6x160x160xf32>) outs(%f : tensor<6x1568x160xf32>) -> tensor<6x1568x160xf32>
+  bufferization.materialize_in_destination %m in restrict writable %out : (tensor<6x1568x160xf32>, memref<6x1568x160xf32>) -> ()
   return
 }
 

@@ -616,10 +616,12 @@ def GpuContractionKernels : Pass<"kiln-gpu-contraction-kernels",
     by shared loads (ldmatrix transposes only 16-bit elements, and wgmma
     reads tf32 B only K-innermost), each operand rounded to tf32 (to
     nearest) by `nvvm.convert.float.to.tf32` before `nvgpu.mma.sync`
-    m16n8k8 `tf32Enabled`. Without it, IEEE f32 matmuls and convolutions
-    of 1024 rows or more (batch times M, static), K of 96 or more and N
-    of 64 or more (batched ones, K and N of 256 or more), A's rows copied
-    in 16-byte runs, run on `wgmma.m64n0k8.tf32.f32` where
+    m16n8k8 `tf32Enabled`. Without it, IEEE f32 matmuls (not
+    convolutions) of 1024 rows or more (batch times M, static), K of 96 or
+    more and N of 64 or more (batched ones, K and N of 256 or more), in a
+    grid of half the processors or more, A's rows copied in 16-byte runs,
+    run on
+    `wgmma.m64n0k8.tf32.f32` where
     the target has it, as 3xTF32: 128 x 128 or 128 x 64 tiles, K tiles of
     32, B copied as stored into plain stages; each step every thread
     clears the low 13 bits of A in place and writes what that left beside

@@ -573,7 +573,7 @@ case(M, "linalg_matmul_f32_many_waves", [I("4100x64xf32"), I("64x1152xf32")],
 case(M, "linalg_matmul_f32_wide_tiles", [I("2100x128xf32"), I("128x2048xf32")],
      lambda a, b: f64(a) @ b, scale=absMatmul)
 case(M, "linalg_matmul_f32_tf32_tails",
-     [I("1030x264xf32"), I("264x260xf32"), I("260xf32")],
+     [I("3000x264xf32"), I("264x260xf32"), I("260xf32")],
      lambda a, b, c: relu(f64(a) @ b + c),
      scale=lambda a, b, c: absMatmul(a, b) + np.abs(c))
 case(M, "linalg_matmul_f16_tensor_cores_large",
@@ -719,16 +719,6 @@ case(C, "linalg_conv_f16_tensor_cores_padded",
      scale=lambda x, w, x3, w7: (
          convNhwcHwcf(padNhwc(np.abs(x), 1, 1, 1, 1), np.abs(w)),
          convNhwcHwcf(padNhwc(np.abs(x3), 3, 3, 3, 3), np.abs(w7), (2, 2))))
-case(C, "linalg_conv_f32_tf32_tails",
-     [I("2x97x97x20xf32"), I("3x3x20x200xf32"), I("200xf32"),
-      I("4x34x34x64xf32"), I("3x3x64x96xf32")],
-     lambda x, w, b, y, v: (
-         relu(convNhwcHwcf(padNhwc(x, 1, 1, 1, 1), w, (2, 2)) + b),
-         convNhwcHwcf(padNhwc(y, 1, 1, 1, 1), v)),
-     scale=lambda x, w, b, y, v: (
-         convNhwcHwcf(padNhwc(np.abs(x), 1, 1, 1, 1), np.abs(w), (2, 2)) +
-         np.abs(b),
-         convNhwcHwcf(padNhwc(np.abs(y), 1, 1, 1, 1), np.abs(v))))
 # f16 results: the f16 tolerance, against float64 convolutions.
 case(C, "linalg_conv_f16_tensor_cores_tails",
      [I("2x7x7x24xf16"), I("1x1x24x144xf16"), I("3x3x24x40xf16")],

@@ -6,8 +6,8 @@
 // ones when the user allows tf32 (--precision=tf32), on mma.sync m16n8k8
 // with K steps of 16 (the same bytes as f16's 32), A's fragments by
 // ldmatrix, B's by two shared loads a thread, each element rounded to
-// tf32. IEEE f32 matmuls and convolutions of 1024 rows or more run on
-// wgmma where the chip has it, as 3xTF32 (chooseSplitTf32Tile,
+// tf32. IEEE f32 matmuls of 1024 rows or more run on wgmma where the chip
+// has it, as 3xTF32 (chooseSplitTf32Tile,
 // MmaTile::wgmmaTf32): each operand split into its tf32 part and what that
 // leaves, three products a k8, each product within about 2^-20 of itself, each
 // step's sums added in f32 (the tensor cores' own additions drift over long
@@ -577,10 +577,9 @@ constexpr int64_t kMinTf32Stages = 3, kMaxTf32Stages = 4;
 // rows, 0.489 -> 0.431).
 constexpr int64_t kMinTf32Rows = 1024;
 // ...the reduction depth and columns from which it was measured as fast or
-// faster, matmuls and convolutions alike (an H200, each shape alone
-// against the FMA tiles: ResNets' 3x3 convolutions at batch 32 12 to 29%
-// faster; matmuls of K 96 to 3072 and N 96 to 3072 up to 37% faster, or
-// tied, or one 3% slower; K of 64 15% slower, K of 24 43%; bench/README.md).
+// faster (an H200, each shape alone against the FMA tiles: matmuls of K
+// 96 to 3072 and N 96 to 3072 up to 37% faster, or tied, or one 3%
+// slower; K of 64 15% slower, K of 24 43%; bench/README.md).
 constexpr int64_t kMinTf32K = 3 * kTf32RowElements;
 constexpr int64_t kMinTf32N = 64;
 // A batched contraction, kiln-split-reduction's parts of a matmul split
@@ -588,6 +587,12 @@ constexpr int64_t kMinTf32N = 64;
 // transformers (BERT and GPT's MLP down-projections in parts of K 256):
 // 1568 x 960 by 160 in 6 parts of K 160 ran 24.5 -> 29.6 us.
 constexpr int64_t kMinBatchedTf32Extent = 256;
+// ...and in a grid of half the processors or more: fewer workgroups of 128
+// rows leave the FMA tiles' K slices more parallelism (an H200, alone:
+// 2048 x 256 by 256 in 64 workgroups 13.3 -> 17.9 us, 1024 x 256 by 256 in
+// 32 9.6 -> 18.0, 3136 x 384 by 96 in 50 15.6 -> 23.4; 75 to 98 tied, and
+// long loops gained from 78 up: 6272 x 2304 by 256 in 98, -29%).
+constexpr int64_t kMinTf32GridDivisor = 2;
 std::optional<MmaTile> splitTf32Tile(MmaTile tile, const GpuTarget &target) {
   tile.ElemBytes = 4;
   tile.BK = kTf32RowElements;
@@ -605,13 +610,17 @@ struct SplitTf32Choice {
   const GpuMatrixInstruction *Instruction;
 };
 
-// The 3xTF32 wgmma tile for an IEEE f32 matmul or convolution of at least
-// kMinTf32Rows static rows, where the chip has tf32 wgmma; chosen as the
-// f16 tiles are. Not rows known only per call (not measured).
+// The 3xTF32 wgmma tile for an IEEE f32 matmul of at least kMinTf32Rows
+// static rows, where the chip has tf32 wgmma; chosen as the f16 tiles are.
+// Not a convolution: ResNets' 3x3 ones ran 12 to 29% faster on it, but
+// ResNet50 at batch 1 with its stem so missed f32's tolerance (4.2e-5
+// against float64 where 2.4e-5 was allowed; 2.4e-5 still, one element
+// off, with the remainders rounded to nearest instead of cleared). Nor
+// rows known only per call (not measured).
 std::optional<SplitTf32Choice> chooseSplitTf32Tile(const Contraction &c,
                                                    const GpuTarget &target) {
   bool batched = c.Batch != 1;
-  if (c.DynamicM || c.Batch * c.M < kMinTf32Rows ||
+  if (c.ImplicitGemm || c.DynamicM || c.Batch * c.M < kMinTf32Rows ||
       c.K < (batched ? kMinBatchedTf32Extent : kMinTf32K) ||
       c.N < (batched ? kMinBatchedTf32Extent : kMinTf32N))
     return std::nullopt;
@@ -629,7 +638,8 @@ std::optional<SplitTf32Choice> chooseSplitTf32Tile(const Contraction &c,
   std::optional<MmaTile> tile = chooseTile(c, target, tiles);
   // Only what ran on a GPU: A copied in whole 16-byte runs (not gathered
   // an element at a time, nor in shorter copies).
-  if (!tile || copyElementsOfA(c, *tile) != tile->copyElements())
+  if (!tile || copyElementsOfA(c, *tile) != tile->copyElements() ||
+      workgroupCount(c, *tile) * kMinTf32GridDivisor < target.ProcessorCount)
     return std::nullopt;
   return SplitTf32Choice{*tile, instruction};
 }

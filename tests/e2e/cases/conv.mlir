@@ -220,39 +220,6 @@ func.func @linalg_conv_f16_tensor_cores_padded(%x: tensor<2x14x14x16xf16>, %w: t
   return %0, %1 : tensor<2x14x14x32xf32>, tensor<2x11x11x64xf32>
 }
 
-// IEEE f32 convolutions large enough for 3xTF32 on wgmma (sm_90a: one
-// batch of 1024 rows or more, K of 96 or more, N of 64 or more): a padded stride-2 one over 20 channels (K = 180,
-// a tail in K, and steps that span window positions; N = 200, a tail in
-// N; 4802 rows, a tail in M) with a bias and relu, and a padded stride-1
-// one over 64 channels (K = 576, N = 96).
-func.func @linalg_conv_f32_tf32_tails(%x: tensor<2x97x97x20xf32>, %w: tensor<3x3x20x200xf32>, %bias: tensor<200xf32>, %y: tensor<4x34x34x64xf32>, %v: tensor<3x3x64x96xf32>) -> (tensor<2x49x49x200xf32>, tensor<4x34x34x96xf32>) {
-  %zero = arith.constant 0.0 : f32
-  %p = tensor.pad %x low[0, 1, 1, 0] high[0, 1, 1, 0] {
-  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
-    tensor.yield %zero : f32
-  } : tensor<2x97x97x20xf32> to tensor<2x99x99x20xf32>
-  %e = tensor.empty() : tensor<2x49x49x200xf32>
-  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x49x49x200xf32>) -> tensor<2x49x49x200xf32>
-  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
-      ins(%p, %w : tensor<2x99x99x20xf32>, tensor<3x3x20x200xf32>) outs(%f : tensor<2x49x49x200xf32>) -> tensor<2x49x49x200xf32>
-  %0 = linalg.generic {indexing_maps = [affine_map<(n, h, w, c) -> (n, h, w, c)>, affine_map<(n, h, w, c) -> (c)>, affine_map<(n, h, w, c) -> (n, h, w, c)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
-      ins(%c, %bias : tensor<2x49x49x200xf32>, tensor<200xf32>) outs(%e : tensor<2x49x49x200xf32>) {
-  ^bb0(%a: f32, %b: f32, %o: f32):
-    %s = arith.addf %a, %b : f32
-    %r = arith.maximumf %s, %zero : f32
-    linalg.yield %r : f32
-  } -> tensor<2x49x49x200xf32>
-  %q = tensor.pad %y low[0, 1, 1, 0] high[0, 1, 1, 0] {
-  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
-    tensor.yield %zero : f32
-  } : tensor<4x34x34x64xf32> to tensor<4x36x36x64xf32>
-  %e1 = tensor.empty() : tensor<4x34x34x96xf32>
-  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4x34x34x96xf32>) -> tensor<4x34x34x96xf32>
-  %1 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
-      ins(%q, %v : tensor<4x36x36x64xf32>, tensor<3x3x64x96xf32>) outs(%f1 : tensor<4x34x34x96xf32>) -> tensor<4x34x34x96xf32>
-  return %0, %1 : tensor<2x49x49x200xf32>, tensor<4x34x34x96xf32>
-}
-
 // The form the ONNX importer writes for Conv with a bias followed by a
 // residual Add (ResNet's and MobileNetV2's projections): channels first, the
 // accumulator a broadcast of the Fx1x1 bias read at index 0 of its size-1

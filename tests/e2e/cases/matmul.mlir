@@ -131,23 +131,24 @@ func.func @linalg_matmul_f16_tensor_cores(%a: tensor<256x96xf16>, %b: tensor<96x
   return %1 : tensor<256x384xf32>
 }
 
-// IEEE f32 as 3xTF32 wgmma on sm_90a with a tail in every dimension: 1030
-// rows (the last 128-row tile 6), 260 columns (a 128 x 64 tile's last 4),
-// K 264 (the last 32-step 8), and a bias and relu epilogue.
-func.func @linalg_matmul_f32_tf32_tails(%a: tensor<1030x264xf32>, %b: tensor<264x260xf32>, %bias: tensor<260xf32>) -> tensor<1030x260xf32> {
+// IEEE f32 as 3xTF32 wgmma on sm_90a with a tail in every dimension: 3000
+// rows (the last 128-row tile 56; 72 workgroups or more, half an H100's
+// processors), 260 columns (a 128 x 64 tile's last 4), K 264 (the last
+// 32-step 8), and a bias and relu epilogue.
+func.func @linalg_matmul_f32_tf32_tails(%a: tensor<3000x264xf32>, %b: tensor<264x260xf32>, %bias: tensor<260xf32>) -> tensor<3000x260xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<1030x260xf32>
-  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1030x260xf32>) -> tensor<1030x260xf32>
-  %mm = linalg.matmul ins(%a, %b : tensor<1030x264xf32>, tensor<264x260xf32>) outs(%c : tensor<1030x260xf32>) -> tensor<1030x260xf32>
+  %e = tensor.empty() : tensor<3000x260xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<3000x260xf32>) -> tensor<3000x260xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<3000x264xf32>, tensor<264x260xf32>) outs(%c : tensor<3000x260xf32>) -> tensor<3000x260xf32>
   %0 = linalg.generic {indexing_maps = [#id2, #bias_map, #id2], iterator_types = ["parallel", "parallel"]}
-      ins(%mm, %bias : tensor<1030x260xf32>, tensor<260xf32>) outs(%e : tensor<1030x260xf32>) {
+      ins(%mm, %bias : tensor<3000x260xf32>, tensor<260xf32>) outs(%e : tensor<3000x260xf32>) {
   ^bb0(%x: f32, %bv: f32, %out: f32):
     %z = arith.constant 0.0 : f32
     %s = arith.addf %x, %bv : f32
     %r = arith.maximumf %s, %z : f32
     linalg.yield %r : f32
-  } -> tensor<1030x260xf32>
-  return %0 : tensor<1030x260xf32>
+  } -> tensor<3000x260xf32>
+  return %0 : tensor<3000x260xf32>
 }
 
 // IEEE f32 over more than two waves of 128 x 128 tiles on an H100 (33 x 9

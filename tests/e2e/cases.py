@@ -570,7 +570,7 @@ case(M, "linalg_matmul_f16_tensor_cores",
      scale=lambda a, b, c: absMatmul(a, b) + np.abs(c))
 case(M, "linalg_matmul_f32_many_waves", [I("4100x64xf32"), I("64x1152xf32")],
      lambda a, b: f64(a) @ b, scale=absMatmul)
-case(M, "linalg_matmul_f32_wide_tiles", [I("2100x128xf32"), I("128x2048xf32")],
+case(M, "linalg_matmul_f32_wide_tiles", [I("1000x128xf32"), I("128x4352xf32")],
      lambda a, b: f64(a) @ b, scale=absMatmul)
 case(M, "linalg_matmul_f32_tf32_tails",
      [I("3000x264xf32"), I("264x260xf32"), I("260xf32")],

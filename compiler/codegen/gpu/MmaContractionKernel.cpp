@@ -7,11 +7,11 @@
 // with K steps of 16 (the same bytes as f16's 32), A's fragments by
 // ldmatrix, B's by two shared loads a thread, each element rounded to
 // tf32. IEEE f32 matmuls of 1024 rows or more run on wgmma where the chip
-// has it, as 3xTF32 (chooseSplitTf32Tile,
-// MmaTile::wgmmaTf32): each operand split into its tf32 part and what that
-// leaves, three products a k8, each product within about 2^-20 of itself, each
-// step's sums added in f32 (the tensor cores' own additions drift over long
-// sums). Other IEEE f32 ones (of 32 rows and columns at least) run the same
+// has it, as 3xTF32 (chooseSplitTf32Tile, MmaTile::wgmmaTf32): each
+// operand split into its tf32 part and what that leaves, three products a
+// k8, each product within about 2^-20 of itself, each step's sums added in
+// f32 (the tensor cores' own additions drift over long sums). Other IEEE
+// f32 ones (of 32 rows and columns at least) run the same
 // pipeline into the CUDA cores' FMAs (kFmaTiles: each thread 4 x 4 to 8 x 8
 // outputs from 16-byte shared loads), in place of the SIMT kernel's
 // register-staged single stage, whose loads a small matmul waited for at
